@@ -1,0 +1,1 @@
+"""The web tabletop: campaigns, rosters, maps, battles and the live table."""

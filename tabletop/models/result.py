@@ -1,0 +1,17 @@
+"""The result of a finished battle, written back to the rosters."""
+
+from django.db import models
+
+from tabletop.models.battle import Battle
+
+
+class BattleResult(models.Model):
+    battle = models.OneToOneField(Battle, on_delete=models.CASCADE, related_name="result")
+    winner_side = models.CharField(max_length=16, blank=True)
+    outcome = models.CharField(max_length=200)
+    # {unit profile id: "ready" | "destroyed" | "off_board"}
+    unit_fates = models.JSONField(default=dict, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.battle}: {self.outcome}"

@@ -1,0 +1,131 @@
+"""Fixtures shared by the whole suite: the real services, and a running ASGI server.
+
+With REQUIRE_SERVICES=1 (CI) a missing PostgreSQL, Redis or Chromium is a failure;
+elsewhere the tests that need one are skipped with the reason.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def services_required() -> bool:
+    return os.environ.get("REQUIRE_SERVICES", "") in {"1", "true", "yes"}
+
+
+def need(what: str, available: bool, why: str) -> None:
+    """Skips the test when `what` is missing, or fails it when services are required."""
+    if available:
+        return
+    message = f"{what} is not available: {why}"
+    if services_required():
+        pytest.fail(message + " (REQUIRE_SERVICES=1)")
+    pytest.skip(message)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis the channel layer should use; needs REDIS_URL and a live server."""
+    url = os.environ.get("REDIS_URL", "")
+    need("Redis", bool(url), "REDIS_URL is not set")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_timeout=2).ping()
+    except redis.RedisError as error:
+        need("Redis", False, f"{url} does not answer ({error})")
+    return url
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    need("Chromium", Path(CHROMIUM).exists() or bool(shutil.which("chromium")), CHROMIUM)
+    return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
+
+
+def _database_url_of_test_db() -> str:
+    """A DATABASE_URL for the test database pytest-django created, for other processes."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if connection.vendor == "postgresql":
+        user = db.get("USER") or "postgres"
+        host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+        return f"postgres://{user}@{host}:{port}/{db['NAME']}"
+    return f"sqlite:///{db['NAME']}"
+
+
+def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+    """Starts Daphne serving the app on `port`, sharing the test database."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": _database_url_of_test_db(),
+        "DJANGO_SETTINGS_MODULE": "tabletop.settings",
+        **(extra_env or {}),
+    }
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "tabletop.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited: {process.stderr.read().decode()[-2000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("daphne did not start listening within 20 s")
+
+
+def stop_asgi_server(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None) -> Iterator[str]:
+    """A real Daphne process serving the app on the test database; yields its base URL.
+
+    Data a test creates must be committed (this fixture implies transactional_db).
+    """
+    port = free_port()
+    process = start_asgi_server(port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop_asgi_server(process)
