@@ -13,5 +13,7 @@ for model in (
     models.BattleSide,
     models.Event,
     models.BattleResult,
+    models.CommandReply,
+    models.TableConnection,
 ):
     admin.site.register(model)

@@ -6,17 +6,20 @@ from tabletop.models.event import Event
 from tabletop.models.map import Map
 from tabletop.models.result import BattleResult
 from tabletop.models.roster import Roster, UnitProfile
+from tabletop.models.table import CommandReply, TableConnection
 
 __all__ = [
     "Battle",
     "BattleResult",
     "BattleSide",
     "Campaign",
+    "CommandReply",
     "Event",
     "Invitation",
     "Map",
     "Membership",
     "Role",
     "Roster",
+    "TableConnection",
     "UnitProfile",
 ]
