@@ -3,6 +3,7 @@
 from tabletop.models.battle import Battle, BattleSide
 from tabletop.models.campaign import Campaign, Invitation, Membership, Role
 from tabletop.models.event import Event
+from tabletop.models.log import CampaignLogEntry
 from tabletop.models.map import Map
 from tabletop.models.result import BattleResult
 from tabletop.models.roster import Roster, UnitProfile
@@ -13,6 +14,7 @@ __all__ = [
     "BattleResult",
     "BattleSide",
     "Campaign",
+    "CampaignLogEntry",
     "CommandReply",
     "Event",
     "Invitation",
