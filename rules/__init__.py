@@ -1,0 +1,66 @@
+"""The pure rules engine: frozen state in, Verdict out. No Django, no Channels, no I/O.
+
+The facade the web server uses (documented in docs/rules-engine.md):
+
+    state = state_from_json(scenario_dict)            # GameState
+    action = action_from_json(state, {"unit": "M1", "type": "move", "path": [[14, 10]]})
+    verdict = validate(state, action)                   # .legal .cost .reasons ... .state_after
+    area = reach(state, "M1").area                      # shapely geometry
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.engine.actions import Action, Turn, Waypoint
+from rules.engine.dice import Dice, make_dice
+from rules.engine.errors import DiceExhaustedError, InvalidActionError
+from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
+from rules.engine.reach import Reach
+from rules.engine.registry import SYSTEMS, get_system
+from rules.engine.scenario import (
+    Scenario,
+    load_scenario,
+    scenario_to_json,
+    state_from_json,
+    state_to_json,
+)
+from rules.engine.system import System
+from rules.engine.verdict import Roll, Verdict, Violation
+
+__all__ = [
+    "SYSTEMS", "Action", "BaseShape", "Dice", "DiceExhaustedError", "GameState",
+    "InvalidActionError", "Reach", "Roll", "Scenario", "System", "Table", "Terrain", "Turn",
+    "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "get_system",
+    "load_scenario", "make_dice", "reach", "scenario_to_json", "state_from_json",
+    "state_to_json", "validate",
+]
+
+
+def action_from_json(raw: Any, system: str | GameState = "aod") -> Action:
+    """Parse one ACTION object for a system (raises InvalidActionError naming the key)."""
+    key = system.system if isinstance(system, GameState) else system
+    return get_system(key).parse_action(raw, "action")
+
+
+def validate(state: GameState, action: Action | dict[str, Any],
+             dice: Dice | Sequence[int] | None = None,
+             outcomes: Sequence[bool] | None = None) -> Verdict:
+    """Judge one action. Never raises for an illegal move (see Verdict.reasons).
+
+    `dice`: a Dice, a list of forced d6 results, or None for `secrets` rolls that the
+    verdict reports. `outcomes`: forced pass/fail results (capture, DFA).
+    """
+    system = get_system(state.system)
+    if isinstance(action, dict):
+        action = system.parse_action(action, "action")
+    if not isinstance(dice, Dice):
+        dice = make_dice(None if dice is None else list(dice),
+                         None if outcomes is None else list(outcomes))
+    return system.validate(state, action, dice)
+
+
+def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    """Where `unit_id` can end this order (conservative), with `.path_to(point)`."""
+    return get_system(state.system).reach(state, unit_id, action_type)

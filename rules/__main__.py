@@ -1,0 +1,7 @@
+"""Command line: `python -m rules check [--expect] FILE_OR_DIR...` (the only I/O in rules/)."""
+
+import sys
+
+from rules.engine.cli import main
+
+sys.exit(main())

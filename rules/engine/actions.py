@@ -1,0 +1,115 @@
+"""Actions: what a player asks a unit to do. Parsed once, then immutable."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.engine.errors import InvalidActionError
+
+
+@dataclass(frozen=True)
+class Waypoint:
+    """A path point: the base centre goes there in a straight line."""
+
+    x: float
+    y: float
+    z: float | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Rotate in place by `angle` degrees (+ = counter-clockwise)."""
+
+    angle: float
+
+
+Step = Waypoint | Turn
+
+
+@dataclass(frozen=True)
+class Action:
+    unit: str
+    type: str
+    path: tuple[Step, ...] = ()
+    facing: float | None = None
+    #: Other keys of the action, already checked by the system's parser.
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.params.get(key, default)
+
+    @property
+    def translates(self) -> bool:
+        return any(isinstance(s, Waypoint) for s in self.path)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"unit": self.unit, "type": self.type}
+        if self.path:
+            out["path"] = [path_step_to_json(s) for s in self.path]
+        if self.facing is not None:
+            out["facing"] = self.facing
+        for k, v in self.params.items():
+            out[k] = [m.to_json() for m in v] if k == "moves" else v
+        return out
+
+
+def path_step_to_json(step: Step) -> Any:
+    if isinstance(step, Turn):
+        return {"turn": step.angle}
+    return [step.x, step.y] if step.z is None else [step.x, step.y, step.z]
+
+
+def number(value: Any, key: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidActionError(key, f"expected a number, got {value!r}")
+    return float(value)
+
+
+def point(value: Any, key: str, allow_z: bool = True) -> tuple[float, float, float | None]:
+    if not isinstance(value, list | tuple) or len(value) not in ((2, 3) if allow_z else (2,)):
+        raise InvalidActionError(key, f"expected [x, y]{' or [x, y, z]' if allow_z else ''}")
+    x = number(value[0], f"{key}[0]")
+    y = number(value[1], f"{key}[1]")
+    z = number(value[2], f"{key}[2]") if len(value) == 3 else None
+    return x, y, z
+
+
+def parse_path(raw: Any, key: str) -> tuple[Step, ...]:
+    if not isinstance(raw, list):
+        raise InvalidActionError(key, "expected a list of steps")
+    steps: list[Step] = []
+    for i, item in enumerate(raw):
+        k = f"{key}[{i}]"
+        if isinstance(item, dict):
+            if set(item) != {"turn"}:
+                raise InvalidActionError(k, "a step object must be exactly {\"turn\": degrees}")
+            steps.append(Turn(number(item["turn"], f"{k}.turn")))
+        else:
+            x, y, z = point(item, k)
+            steps.append(Waypoint(x, y, z))
+    return tuple(steps)
+
+
+def parse_action(raw: Any, key: str = "action",
+                 known_keys: frozenset[str] | None = None) -> Action:
+    """The contract's common action keys; the rest go to `params` for the system."""
+    if not isinstance(raw, dict):
+        raise InvalidActionError(key, "expected an object")
+    for req in ("unit", "type"):
+        if req not in raw:
+            raise InvalidActionError(f"{key}.{req}", "missing")
+        if not isinstance(raw[req], str):
+            raise InvalidActionError(f"{key}.{req}", "expected a string")
+    if known_keys is not None:
+        for k in raw:
+            if k not in known_keys:
+                raise InvalidActionError(f"{key}.{k}", "unknown action key")
+    path = parse_path(raw.get("path", []), f"{key}.path")
+    facing = raw.get("facing")
+    params = {k: v for k, v in raw.items() if k not in ("unit", "type", "path", "facing")}
+    # Documentation keys (cite, why, ...) are kept so that a scenario round-trips.
+    return Action(unit=raw["unit"], type=raw["type"], path=path,
+                  facing=None if facing is None else number(facing, f"{key}.facing"),
+                  params=params)

@@ -1,0 +1,29 @@
+"""Number formatting and the contract's tolerances."""
+
+from __future__ import annotations
+
+import math
+
+#: Lengths and costs compare within 0.001" (contract).
+LENGTH_TOL = 0.001
+
+
+def fmt(x: float) -> str:
+    """Inches for messages: 8 -> '8', 8.5 -> '8.5', 8.4999 -> '8.5'."""
+    r = round(x, 2)
+    if r == int(r):
+        return str(int(r))
+    return f"{r:.2f}".rstrip("0").rstrip(".")
+
+
+def json_number(x: float) -> float | int:
+    """Round for JSON output; whole numbers print as ints."""
+    r = round(x, 4)
+    if r == int(r) and math.isfinite(r):
+        return int(r)
+    return r
+
+
+def ceil_half(x: float) -> float:
+    """half(x) = ceil(x/2): fractions round up, 000 [15]."""
+    return float(math.ceil(x / 2 - 1e-9))

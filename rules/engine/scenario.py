@@ -1,0 +1,273 @@
+"""Reading and writing scenario JSON exactly per scenario-format.md.
+
+Malformed input raises InvalidActionError whose `key` names the offending key
+(`units[2].base.diameter`). Unknown top-level keys are an error (contract).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shapely.geometry import Polygon
+
+from rules.engine.actions import Action, number, point
+from rules.engine.dice import parse_outcome
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
+from rules.engine.registry import get_system
+
+TOP_KEYS = frozenset({"system", "table", "terrain", "units", "state", "dice", "outcomes",
+                      "action", "actions", "expect"})
+UNIT_KEYS = frozenset({"id", "side", "type", "move", "base", "position", "facing", "aboard"})
+TERRAIN_KEYS = frozenset({"id", "type", "polygon", "height", "size_class", "access"})
+
+
+@dataclass(frozen=True)
+class Scenario:
+    state: GameState
+    actions: tuple[Action, ...] = ()
+    expects: tuple[Mapping[str, Any] | None, ...] = ()
+    dice: tuple[int, ...] | None = None
+    outcomes: tuple[bool, ...] | None = None
+    #: Whether the file used the singular "action" / "expect" keys (kept when writing).
+    single_action: bool = False
+    single_expect: bool = False
+
+
+def _obj(raw: Any, key: str) -> dict[str, Any]:
+    if not isinstance(raw, dict):
+        raise InvalidActionError(key, "expected an object")
+    return raw
+
+
+def _list(raw: Any, key: str) -> list[Any]:
+    if not isinstance(raw, list):
+        raise InvalidActionError(key, "expected a list")
+    return raw
+
+
+def _str(raw: Any, key: str) -> str:
+    if not isinstance(raw, str) or not raw:
+        raise InvalidActionError(key, "expected a non-empty string")
+    return raw
+
+
+def _require(raw: Mapping[str, Any], name: str, key: str) -> Any:
+    if name not in raw:
+        raise InvalidActionError(f"{key}.{name}", "missing")
+    return raw[name]
+
+
+def parse_base(raw: Any, key: str) -> BaseShape:
+    raw = _obj(raw, key)
+    shape = _require(raw, "shape", key)
+    if shape == "circle":
+        d = number(_require(raw, "diameter", key), f"{key}.diameter")
+        if d <= 0:
+            raise InvalidActionError(f"{key}.diameter", "must be positive")
+        extra = set(raw) - {"shape", "diameter"}
+        if extra:
+            raise InvalidActionError(f"{key}.{sorted(extra)[0]}", "unknown base key")
+        return BaseShape("circle", diameter=d)
+    if shape == "rect":
+        w = number(_require(raw, "width", key), f"{key}.width")
+        ln = number(_require(raw, "length", key), f"{key}.length")
+        if w <= 0 or ln <= 0:
+            raise InvalidActionError(f"{key}.width" if w <= 0 else f"{key}.length",
+                                     "must be positive")
+        extra = set(raw) - {"shape", "width", "length"}
+        if extra:
+            raise InvalidActionError(f"{key}.{sorted(extra)[0]}", "unknown base key")
+        return BaseShape("rect", width=w, length=ln)
+    raise InvalidActionError(f"{key}.shape", f"expected \"circle\" or \"rect\", got {shape!r}")
+
+
+def parse_unit(raw: Any, key: str) -> Unit:
+    raw = _obj(raw, key)
+    uid = _str(_require(raw, "id", key), f"{key}.id")
+    side = _str(_require(raw, "side", key), f"{key}.side")
+    utype = _str(_require(raw, "type", key), f"{key}.type")
+    move = number(_require(raw, "move", key), f"{key}.move")
+    if move < 0:
+        raise InvalidActionError(f"{key}.move", "must not be negative")
+    base = parse_base(_require(raw, "base", key), f"{key}.base")
+    aboard = raw.get("aboard")
+    if aboard is not None:
+        aboard = _str(aboard, f"{key}.aboard")
+    if "position" in raw:
+        x, y, z = point(raw["position"], f"{key}.position")
+    elif aboard is not None:
+        x, y, z = 0.0, 0.0, None  # a unit aboard is off the table (contract)
+    else:
+        raise InvalidActionError(f"{key}.position", "missing")
+    facing = number(raw.get("facing", 0.0), f"{key}.facing")
+    props = {k: v for k, v in raw.items() if k not in UNIT_KEYS}
+    return Unit(id=uid, side=side, type=utype, move=move, base=base, position=(x, y),
+                facing=facing % 360.0, z=z, aboard=aboard, props=props)
+
+
+def parse_terrain(raw: Any, key: str) -> Terrain:
+    raw = _obj(raw, key)
+    tid = _str(_require(raw, "id", key), f"{key}.id")
+    ttype = _str(_require(raw, "type", key), f"{key}.type")
+    pts_raw = _list(_require(raw, "polygon", key), f"{key}.polygon")
+    pts = []
+    for i, p in enumerate(pts_raw):
+        x, y, _ = point(p, f"{key}.polygon[{i}]", allow_z=False)
+        pts.append((x, y))
+    if len(pts) >= 2 and pts[0] == pts[-1]:
+        pts.pop()
+    if len(pts) < 3:
+        raise InvalidActionError(f"{key}.polygon", "needs at least 3 distinct points")
+    poly = Polygon(pts)
+    if not poly.is_valid or poly.area <= 0:
+        raise InvalidActionError(f"{key}.polygon", "is self-intersecting or has no area")
+    height = raw.get("height")
+    size_class = raw.get("size_class")
+    access = []
+    for i, seg in enumerate(_list(raw.get("access", []), f"{key}.access")):
+        k = f"{key}.access[{i}]"
+        if not isinstance(seg, list) or len(seg) != 2:
+            raise InvalidActionError(k, "expected a segment [[x, y], [x, y]]")
+        a = point(seg[0], f"{k}[0]", allow_z=False)
+        b = point(seg[1], f"{k}[1]", allow_z=False)
+        access.append(((a[0], a[1]), (b[0], b[1])))
+    if size_class is not None and (isinstance(size_class, bool)
+                                   or not isinstance(size_class, int)):
+        raise InvalidActionError(f"{key}.size_class", "expected an integer")
+    props = {k: v for k, v in raw.items() if k not in TERRAIN_KEYS}
+    return Terrain(id=tid, type=ttype, polygon=tuple(pts),
+                   height=None if height is None else number(height, f"{key}.height"),
+                   size_class=size_class, access=tuple(access), props=props)
+
+
+def parse_table(raw: Any, key: str = "table") -> Table:
+    raw = _obj(raw, key)
+    w = number(_require(raw, "width", key), f"{key}.width")
+    h = number(_require(raw, "height", key), f"{key}.height")
+    if w <= 0 or h <= 0:
+        raise InvalidActionError(f"{key}.width" if w <= 0 else f"{key}.height",
+                                 "must be positive")
+    extra = set(raw) - {"width", "height", "options"}
+    if extra:
+        raise InvalidActionError(f"{key}.{sorted(extra)[0]}", "unknown table key")
+    options = _obj(raw.get("options", {}), f"{key}.options")
+    return Table(w, h, dict(options))
+
+
+def state_from_json(raw: Any) -> GameState:
+    """A position (scenario-shaped dict; actions/expect/dice are ignored here)."""
+    raw = _obj(raw, "")
+    system = get_system(_str(_require_top(raw, "system"), "system"))
+    table = parse_table(_require_top(raw, "table"))
+    system.check_table_options(table.options, "table.options")
+    terrain = []
+    seen: set[str] = set()
+    for i, t in enumerate(_list(raw.get("terrain", []), "terrain")):
+        tt = parse_terrain(t, f"terrain[{i}]")
+        if tt.id in seen:
+            raise InvalidActionError(f"terrain[{i}].id", f"duplicate id {tt.id!r}")
+        seen.add(tt.id)
+        system.check_terrain(tt, f"terrain[{i}]")
+        terrain.append(tt)
+    units = []
+    seen = set()
+    for i, u in enumerate(_list(raw.get("units", []), "units")):
+        uu = parse_unit(u, f"units[{i}]")
+        if uu.id in seen:
+            raise InvalidActionError(f"units[{i}].id", f"duplicate id {uu.id!r}")
+        seen.add(uu.id)
+        system.check_unit(uu, f"units[{i}]")
+        units.append(uu)
+    for i, uu in enumerate(units):
+        if uu.aboard is not None and uu.aboard not in seen:
+            raise InvalidActionError(f"units[{i}].aboard", f"no unit {uu.aboard!r}")
+    turn = _obj(raw.get("state", {}), "state")
+    system.check_turn(turn, "state")
+    return GameState(system=system.key, table=table, terrain=tuple(terrain),
+                     units=tuple(units), turn=dict(turn))
+
+
+def _require_top(raw: Mapping[str, Any], name: str) -> Any:
+    if name not in raw:
+        raise InvalidActionError(name, "missing")
+    return raw[name]
+
+
+def _forced(raw: Mapping[str, Any]) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
+    dice = None
+    if "dice" in raw:
+        vals = []
+        for i, d in enumerate(_list(raw["dice"], "dice")):
+            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+                raise InvalidActionError(f"dice[{i}]", f"expected a d6 result 1-6, got {d!r}")
+            vals.append(d)
+        dice = tuple(vals)
+    outcomes = None
+    if "outcomes" in raw:
+        outcomes = tuple(parse_outcome(o, f"outcomes[{i}]")
+                         for i, o in enumerate(_list(raw["outcomes"], "outcomes")))
+    return dice, outcomes
+
+
+def load_scenario(raw: Any) -> Scenario:
+    """Parse a whole scenario dict; raise InvalidActionError naming the bad key."""
+    raw = _obj(raw, "")
+    for k in raw:
+        if k not in TOP_KEYS:
+            raise InvalidActionError(k, "unknown top-level key")
+    if "action" in raw and "actions" in raw:
+        raise InvalidActionError("actions", "give either \"action\" or \"actions\", not both")
+    state = state_from_json(raw)
+    system = get_system(state.system)
+    single = "action" in raw
+    actions: tuple[Action, ...]
+    if single:
+        actions = (system.parse_action(raw["action"], "action"),)
+    else:
+        actions = tuple(system.parse_action(a, f"actions[{i}]")
+                        for i, a in enumerate(_list(raw.get("actions", []), "actions")))
+    expects: tuple[Mapping[str, Any] | None, ...] = ()
+    single_expect = False
+    if "expect" in raw:
+        exp = raw["expect"]
+        if isinstance(exp, dict):
+            single_expect = True
+            expects = (exp,)
+        else:
+            expects = tuple(_obj(e, f"expect[{i}]") if e is not None else None
+                            for i, e in enumerate(_list(exp, "expect")))
+        if len(expects) != len(actions):
+            raise InvalidActionError("expect", f"{len(expects)} expectations for "
+                                     f"{len(actions)} actions")
+    dice, outcomes = _forced(raw)
+    return Scenario(state=state, actions=actions, expects=expects, dice=dice,
+                    outcomes=outcomes, single_action=single, single_expect=single_expect)
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    """The position in scenario shape: system, table, terrain, units, state."""
+    return {"system": state.system, "table": state.table.to_json(),
+            "terrain": [t.to_json() for t in state.terrain],
+            "units": [u.to_json() for u in state.units],
+            "state": dict(state.turn)}
+
+
+def scenario_to_json(scn: Scenario) -> dict[str, Any]:
+    out = state_to_json(scn.state)
+    if scn.dice is not None:
+        out["dice"] = list(scn.dice)
+    if scn.outcomes is not None:
+        out["outcomes"] = ["success" if o else "fail" for o in scn.outcomes]
+    if scn.single_action and len(scn.actions) == 1:
+        out["action"] = scn.actions[0].to_json()
+    else:
+        out["actions"] = [a.to_json() for a in scn.actions]
+    if scn.expects:
+        if scn.single_expect and len(scn.expects) == 1:
+            out["expect"] = dict(scn.expects[0] or {})
+        else:
+            out["expect"] = [None if e is None else dict(e) for e in scn.expects]
+    return out

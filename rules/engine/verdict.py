@@ -1,0 +1,64 @@
+"""The answer to an action: legal or not, why, at what cost, and what happened."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.engine.model import GameState, Point2
+from rules.engine.numbers import json_number
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One broken rule. `code` is stable (contract section "Reason codes")."""
+
+    code: str
+    message: str
+    at: Point2 | None = None
+    cite: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        out["at"] = None if self.at is None else [json_number(self.at[0]),
+                                                  json_number(self.at[1])]
+        if self.cite:
+            out["cite"] = self.cite
+        return out
+
+
+@dataclass(frozen=True)
+class Roll:
+    what: str
+    die: str
+    result: int
+    needed: str
+    success: bool
+    forced: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"what": self.what, "die": self.die, "result": self.result,
+                "needed": self.needed, "success": self.success}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    cost: float
+    allowance: float
+    reasons: tuple[Violation, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+    events: tuple[dict[str, Any], ...] = ()
+    #: The new state when legal (or a failed breakaway, AOD-D23); else the unchanged one.
+    state_after: GameState | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def codes(self) -> list[str]:
+        return [r.code for r in self.reasons]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"legal": self.legal, "cost": json_number(self.cost),
+                "allowance": json_number(self.allowance),
+                "reasons": [r.to_json() for r in self.reasons],
+                "rolls": [r.to_json() for r in self.rolls],
+                "events": [dict(e) for e in self.events]}

@@ -1,0 +1,1 @@
+"""The shapely kernel: bases, paths, sweeps, contact, occupancy, sight, table edges."""

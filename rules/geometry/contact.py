@@ -1,0 +1,95 @@
+"""Contact and overlap along a track, with the contract's tolerances.
+
+- touching: distance <= 0.01" (AOD-D19);
+- overlap: penetration deeper than 0.01" (the body shrunk by 0.01" intersects);
+- t*: the path length at which the base first reaches distance 0 (section 4).
+
+A target is a shapely geometry (terrain) or a Body (another base; exact for circles).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from rules.geometry.bases import Body
+from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
+from rules.geometry.track import Pose, Track
+
+
+@dataclass(frozen=True)
+class Hit:
+    """Where along a track something first happens."""
+
+    tau: float
+    s: float
+    pose: Pose
+
+    @property
+    def at(self) -> tuple[float, float]:
+        return self.pose.xy
+
+
+def hit_at(track: Track, tau: float | None) -> Hit | None:
+    if tau is None:
+        return None
+    return Hit(tau, track.s_at(tau), track.pose_at(tau))
+
+
+def _split(target: Any) -> tuple[Any, float]:
+    if isinstance(target, Body):
+        return target.core, target.radius
+    return target, 0.0
+
+
+def _dist(track: Track, tau: float, target: Any, shrink: float = 0.0) -> float:
+    return track.body_at(tau, shrink).distance(target)
+
+
+def _sampled(track: Track, target: Any, shrink: float = 0.0) -> Any:
+    core, r = _split(target)
+    return track.sample_distances(core, shrink) - r
+
+
+def sweep_overlaps(track: Track, target: Any) -> bool:
+    return track.swept(OVERLAP).distance(target) < 0
+
+
+def sweep_touches(track: Track, target: Any) -> bool:
+    return track.swept().distance(target) <= EVENT
+
+
+def _start_index(track: Track, tau: float) -> int:
+    return int(np.searchsorted(track.samples[0], tau))
+
+
+def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | None:
+    """First pose (at or after start_tau) whose base overlaps target by more than 0.01"."""
+    flags = _sampled(track, target, OVERLAP) < 0
+    tau = track.first(flags, lambda t: _dist(track, t, target, OVERLAP) < 0,
+                      _start_index(track, start_tau))
+    return hit_at(track, tau)
+
+
+def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None:
+    """t*: first pose at or after after_tau where the base reaches distance 0."""
+    flags = _sampled(track, target) <= EVENT
+    tau = track.first(flags, lambda t: _dist(track, t, target) <= EVENT,
+                      _start_index(track, after_tau))
+    return hit_at(track, tau)
+
+
+def first_separation(track: Track, target: Any) -> Hit | None:
+    """First pose where the base is no longer touching target (distance > 0.01")."""
+    flags = _sampled(track, target) > CONTACT
+    return hit_at(track, track.first(flags, lambda t: _dist(track, t, target) > CONTACT))
+
+
+def first_retouch(track: Track, target: Any) -> Hit | None:
+    """For a base that starts touching target: first new contact after separating."""
+    sep = first_separation(track, target)
+    if sep is None:
+        return None
+    return first_touch(track, target, sep.tau)

@@ -1,0 +1,15 @@
+"""The contract's tolerances, in inches."""
+
+#: Bases or terrain within this distance are "in contact" / "touching" (AOD-D19).
+CONTACT = 0.01
+#: Penetration deeper than this is an "overlap".
+OVERLAP = 0.01
+#: Lengths and costs compare within this.
+LENGTH = 0.001
+#: A distance at or below this counts as "distance 0" when locating t* (section 4).
+EVENT = 0.001
+#: Largest corner movement between two sampled angles of a rotation (AOD-D17).
+ROTATION_STEP = 0.005
+#: Spacing of pose samples along a straight segment when locating events;
+#: events between samples are then located by bisection to EVENT.
+SAMPLE_STEP = 0.05

@@ -1,0 +1,236 @@
+"""A base's path as a sequence of motions (straight segments and rotations in place).
+
+Poses are addressed by a parameter tau = motion index + fraction, because a
+rotation has no length; `s_at(tau)` gives the path length travelled (section 4:
+the centre path, turns cost nothing). Dense pose samples let the contact module
+find where an event first happens; rotations of rect bases are sampled so that
+no corner moves more than 0.005" between samples (AOD-D17).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import GeometryCollection, LineString, Point
+
+from rules.engine.actions import Step, Turn
+from rules.engine.model import BaseShape
+from rules.geometry.bases import Body, bodies_at, body_at
+from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
+
+
+@dataclass(frozen=True)
+class Pose:
+    x: float
+    y: float
+    facing: float
+
+    @property
+    def xy(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+@dataclass(frozen=True)
+class Motion:
+    start: Pose
+    end: Pose
+    s0: float
+
+    @property
+    def length(self) -> float:
+        return math.hypot(self.end.x - self.start.x, self.end.y - self.start.y)
+
+    @property
+    def is_rotation(self) -> bool:
+        return self.start.xy == self.end.xy
+
+    def at(self, u: float) -> Pose:
+        s, e = self.start, self.end
+        return Pose(s.x + (e.x - s.x) * u, s.y + (e.y - s.y) * u,
+                    s.facing + (e.facing - s.facing) * u)
+
+
+def shortest_turn(from_deg: float, to_deg: float) -> float:
+    """Signed rotation in (-180, 180] that takes one facing to the other."""
+    d = (to_deg - from_deg) % 360.0
+    return d - 360.0 if d > 180.0 else d
+
+
+class Track:
+    """The poses a base goes through along a path. Immutable once built."""
+
+    def __init__(self, base: BaseShape, start: Pose, motions: Sequence[Motion]) -> None:
+        self.base = base
+        self.start = start
+        self.motions = tuple(motions)
+
+    @classmethod
+    def from_steps(cls, base: BaseShape, start: Pose, steps: Sequence[Step],
+                   final_facing: float | None = None) -> Track:
+        motions: list[Motion] = []
+        cur = start
+        s = 0.0
+        for step in steps:
+            if isinstance(step, Turn):
+                if step.angle == 0:
+                    continue
+                nxt = Pose(cur.x, cur.y, cur.facing + step.angle)
+            else:
+                if math.isclose(step.x, cur.x, abs_tol=1e-9) and \
+                        math.isclose(step.y, cur.y, abs_tol=1e-9):
+                    continue  # a point equal to the current one is ignored (contract)
+                nxt = Pose(step.x, step.y, cur.facing)
+            m = Motion(cur, nxt, s)
+            s += m.length
+            motions.append(m)
+            cur = nxt
+        if final_facing is not None:
+            turn = shortest_turn(cur.facing, final_facing)
+            if abs(turn) > 1e-9:
+                nxt = Pose(cur.x, cur.y, cur.facing + turn)
+                motions.append(Motion(cur, nxt, s))
+        return cls(base, start, motions)
+
+    # -- measures ---------------------------------------------------------------
+    @cached_property
+    def length(self) -> float:
+        return sum(m.length for m in self.motions)
+
+    @property
+    def end(self) -> Pose:
+        return self.motions[-1].end if self.motions else self.start
+
+    @property
+    def tau_end(self) -> float:
+        return float(len(self.motions))
+
+    @property
+    def translates(self) -> bool:
+        return any(not m.is_rotation for m in self.motions)
+
+    def _split(self, tau: float) -> tuple[int, float]:
+        if not self.motions:
+            return 0, 0.0
+        i = min(int(tau), len(self.motions) - 1)
+        return i, min(max(tau - i, 0.0), 1.0)
+
+    def pose_at(self, tau: float) -> Pose:
+        if not self.motions:
+            return self.start
+        i, u = self._split(tau)
+        return self.motions[i].at(u)
+
+    def s_at(self, tau: float) -> float:
+        if not self.motions:
+            return 0.0
+        i, u = self._split(tau)
+        m = self.motions[i]
+        return m.s0 + m.length * u
+
+    def tau_at_length(self, s: float) -> float:
+        """The first tau at which the path length reaches s."""
+        for i, m in enumerate(self.motions):
+            if m.length > 0 and s <= m.s0 + m.length:
+                return i + max(0.0, (s - m.s0) / m.length)
+        return self.tau_end
+
+    def points(self) -> list[tuple[float, float]]:
+        """Centre polyline (rotations dropped)."""
+        pts = [self.start.xy]
+        for m in self.motions:
+            if not m.is_rotation:
+                pts.append(m.end.xy)
+        return pts
+
+    def body_at(self, tau: float, shrink: float = 0.0) -> Body:
+        p = self.pose_at(tau)
+        return body_at(self.base, p.x, p.y, p.facing, shrink)
+
+    # -- samples ----------------------------------------------------------------
+    @cached_property
+    def samples(self) -> tuple[Any, Any, Any, Any]:
+        """(tau, x, y, facing) arrays of dense poses, start and end included."""
+        taus: list[float] = [0.0]
+        for i, m in enumerate(self.motions):
+            if m.is_rotation:
+                if self.base.is_circle:
+                    n = 1
+                else:
+                    arc = abs(math.radians(m.end.facing - m.start.facing)) * self.base.radius
+                    n = max(1, math.ceil(arc / ROTATION_STEP))
+            else:
+                n = max(1, math.ceil(m.length / SAMPLE_STEP))
+            taus.extend(i + k / n for k in range(1, n + 1))
+        tau = np.array(taus)
+        poses = [self.pose_at(t) for t in taus]
+        xs = np.array([p.x for p in poses])
+        ys = np.array([p.y for p in poses])
+        fs = np.array([p.facing for p in poses])
+        return tau, xs, ys, fs
+
+    def sample_distances(self, geom: Any, shrink: float = 0.0) -> Any:
+        """Body-to-geometry distance at every sample (<= 0: touching/intersecting)."""
+        _, xs, ys, fs = self.samples
+        cores, radius = bodies_at(self.base, xs, ys, fs, shrink)
+        return shapely.distance(cores, geom) - radius
+
+    def centre_distances(self, geom: Any) -> Any:
+        _, xs, ys, _ = self.samples
+        return shapely.distance(shapely.points(xs, ys), geom)
+
+    # -- sweeps -----------------------------------------------------------------
+    def swept(self, shrink: float = 0.0) -> Body:
+        """The union of the base over every pose of the path (section 4)."""
+        return self._swept(shrink)
+
+    def _swept(self, shrink: float) -> Body:
+        cache: dict[float, Body] = self.__dict__.setdefault("_swept_cache", {})
+        if shrink in cache:
+            return cache[shrink]
+        if self.base.is_circle:
+            pts = self.points()
+            core: Any = Point(pts[0]) if len(pts) == 1 else LineString(pts)
+            body = Body(core, self.base.diameter / 2 - shrink)
+        else:
+            parts = [body_at(self.base, *self.start.xy, self.start.facing, shrink).core]
+            tau, xs, ys, fs = self.samples
+            cores, _ = bodies_at(self.base, xs, ys, fs, shrink)
+            for k in range(1, len(tau)):
+                if xs[k] == xs[k - 1] and ys[k] == ys[k - 1] and fs[k] == fs[k - 1]:
+                    continue
+                parts.append(shapely.convex_hull(GeometryCollection([cores[k - 1], cores[k]])))
+            body = Body(parts[0] if len(parts) == 1 else GeometryCollection(parts),
+                        body_at(self.base, 0, 0, 0, shrink).radius)
+        cache[shrink] = body
+        return body
+
+    # -- locating events --------------------------------------------------------
+    def first(self, flags: Any, value: Callable[[float], bool], start: int = 0) -> float | None:
+        """First tau where `value` turns true, given its truth at the samples.
+
+        `flags` are the sampled truth values; between the last false and first true
+        sample the switch is located by bisection to well under 0.001".
+        """
+        tau = self.samples[0]
+        idx = np.nonzero(np.asarray(flags[start:], dtype=bool))[0]
+        if len(idx) == 0:
+            return None
+        k = int(idx[0]) + start
+        if k == 0:
+            return 0.0
+        lo, hi = float(tau[k - 1]), float(tau[k])
+        for _ in range(40):
+            if self.s_at(hi) - self.s_at(lo) < 1e-5 and int(lo) == int(hi):
+                break
+            mid = (lo + hi) / 2
+            if value(mid):
+                hi = mid
+            else:
+                lo = mid
+        return hi

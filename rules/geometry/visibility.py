@@ -1,0 +1,151 @@
+"""Shortest paths for a point among polygonal obstacles (a visibility graph), and the
+region reachable within a length budget.
+
+Obstacles are already inflated by the moving base's radius (plus margins), so the
+moving thing is a point. Nodes are the obstacles' vertices; Dijkstra gives the
+shortest distance to each; the reachable region is the union of star polygons
+cast by rays from every reached node with its remaining budget, clipped to free
+space. This is conservative up to the ray spacing (a vertex poking between two
+rays of one node); `path_to` never relies on the region and always returns a
+path whose every segment lies in free space.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+
+RAYS = 48
+
+
+@dataclass
+class VisibilityGraph:
+    free: Any                 # prepared free region (points may be anywhere in it)
+    start: tuple[float, float]
+    budget: float
+    nodes: list[tuple[float, float]] = field(default_factory=list)
+    dist: list[float] = field(default_factory=list)
+    prev: list[int] = field(default_factory=list)
+    edges: Any = None         # obstacle boundary segments (N x 4 array) for ray casting
+
+    @classmethod
+    def build(cls, free: Any, start: tuple[float, float], budget: float) -> VisibilityGraph:
+        shapely.prepare(free)
+        g = cls(free, start, budget)
+        pts: list[tuple[float, float]] = [start]
+        segs: list[tuple[float, float, float, float]] = []
+        polys = list(getattr(free, "geoms", [free]))
+        sx, sy = start
+        for poly in polys:
+            if poly.is_empty:
+                continue
+            for ring in [poly.exterior, *poly.interiors]:
+                cs = list(ring.coords)
+                for (x0, y0), (x1, y1) in zip(cs[:-1], cs[1:], strict=True):
+                    segs.append((x0, y0, x1, y1))
+                    if math.hypot(x0 - sx, y0 - sy) <= budget:
+                        pts.append((x0, y0))
+        g.edges = np.array(segs) if segs else np.zeros((0, 4))
+        g.nodes = pts
+        g._dijkstra()
+        return g
+
+    def _visible(self, a: tuple[float, float], targets: list[int]) -> list[int]:
+        if not targets:
+            return []
+        lines = shapely.linestrings([[a, self.nodes[t]] for t in targets])
+        ok = shapely.covers(self.free, lines)
+        return [t for t, v in zip(targets, ok, strict=True) if v]
+
+    def _dijkstra(self) -> None:
+        n = len(self.nodes)
+        xy = np.array(self.nodes)
+        self.dist = [math.inf] * n
+        self.prev = [-1] * n
+        self.dist[0] = 0.0
+        done = [False] * n
+        heap = [(0.0, 0)]
+        while heap:
+            d, i = heapq.heappop(heap)
+            if done[i] or d > self.budget:
+                continue
+            done[i] = True
+            rem = self.budget - d
+            gaps = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
+            cand = [j for j in np.nonzero(gaps <= rem)[0].tolist()
+                    if not done[j] and d + gaps[j] < self.dist[j]]
+            for j in self._visible(self.nodes[i], cand):
+                nd = d + float(gaps[j])
+                if nd < self.dist[j]:
+                    self.dist[j] = nd
+                    self.prev[j] = i
+                    heapq.heappush(heap, (nd, j))
+
+    # -- the region ---------------------------------------------------------
+    def _ray_lengths(self, origin: tuple[float, float], budget: float) -> Any:
+        angles = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
+        dx, dy = np.cos(angles), np.sin(angles)
+        best = np.full(RAYS, budget)
+        e = self.edges
+        if len(e):
+            ox, oy = origin
+            ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
+            wx, wy = e[:, 0] - ox, e[:, 1] - oy
+            den = dx[:, None] * ey[None, :] - dy[:, None] * ex[None, :]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (wx[None, :] * ey[None, :] - wy[None, :] * ex[None, :]) / den
+                u = (wx[None, :] * dy[:, None] - wy[None, :] * dx[:, None]) / den
+            hit = (np.abs(den) > 1e-12) & (t > 1e-7) & (u >= -1e-9) & (u <= 1 + 1e-9)
+            t = np.where(hit, t, np.inf)
+            best = np.minimum(best, t.min(axis=1))
+        # Neighbouring rays bound each other so that a wedge stays inside free space
+        # unless a vertex pokes between two rays.
+        return np.minimum(best, np.minimum(np.roll(best, 1), np.roll(best, -1))) * 0.999
+
+    def region(self) -> Any:
+        stars = []
+        angles = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
+        for (x, y), d in zip(self.nodes, self.dist, strict=True):
+            rem = self.budget - d
+            if rem <= 1e-6:
+                continue
+            r = self._ray_lengths((x, y), rem)
+            coords = np.stack([x + r * np.cos(angles), y + r * np.sin(angles)], axis=1)
+            star = Polygon(coords)
+            if not star.is_valid:
+                star = star.buffer(0)
+            stars.append(star)
+        if not stars:
+            return Point(self.start)
+        return shapely.intersection(shapely.union_all(stars), self.free)
+
+    def path_to(self, p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        if not self.free.covers(Point(p)):
+            return None
+        xy = np.array(self.nodes)
+        gaps = np.hypot(xy[:, 0] - p[0], xy[:, 1] - p[1])
+        total = np.array(self.dist) + gaps
+        order = [i for i in np.argsort(total).tolist() if total[i] <= self.budget + 1e-9]
+        for i in order:
+            if self._visible(p, [i]):
+                path = [p]
+                while i != -1:
+                    path.append(self.nodes[i])
+                    i = self.prev[i]
+                return list(reversed(path))
+        return None
+
+
+def inflate(geom: Any, distance: float) -> Any:
+    """A conservative offset polygon (mitre joins lie outside the true rounded offset)."""
+    return geom.buffer(distance, join_style="mitre", mitre_limit=3.0)
+
+
+def line_free(free: Any, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return bool(free.covers(LineString([a, b])))

@@ -1,0 +1,1 @@
+"""Game systems, one package each; registered in rules.engine.registry."""

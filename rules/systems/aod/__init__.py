@@ -1,0 +1,1 @@
+"""aod: MechWarrior: Age of Destruction (seeds 000, 001; notes rules/aod.md)."""

@@ -1,0 +1,72 @@
+"""`capture` (001 CAPTURE [26-27], aod.md 11.3; AOD-D32)."""
+
+from __future__ import annotations
+
+from rules.engine.actions import Action
+from rules.engine.dice import Dice
+from rules.engine.model import Unit
+from rules.engine.verdict import Verdict, Violation
+from rules.systems.aod.contact import opposing_contacts
+from rules.systems.aod.context import Ctx
+from rules.systems.aod.elevation import across_abrupt_edge
+from rules.systems.aod.judgement import Judgement, order_given
+from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.units import is_captive, is_vtol
+from rules.systems.aod.water import same_water
+
+
+def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = ctx.state
+    j = Judgement(state)
+
+    def no(msg: str, cite: str) -> Verdict:
+        return j.refuse(Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite))
+
+    pre = check_order(state, unit, "capture", ctx.options)
+    if pre:
+        return j.refuse(*pre)
+    if action.translates:
+        return no("a capture attempt has no movement (001 [26])", "001 [26]")
+    if captive_of(state, unit.id) is not None:
+        return no("a captor can have only 1 captive at a time (001 [27])", "001 [27]")
+    tid = action.get("target")
+    target = state.unit(tid) if isinstance(tid, str) else None
+    if target is None or target.aboard is not None:
+        return j.refuse(Violation("unknown_unit", f"no target {tid!r} on the table",
+                                  unit.position))
+    if is_captive(target):
+        return no(f"{target.id} is a captive and may not be targeted (001 [27])", "001 [27]")
+    if captive_of(state, target.id) is not None:
+        return no(f"{target.id} is a captor and may not be the target of a capture (001 [27])",
+                  "001 [27]")
+    if target.id not in {u.id for u in opposing_contacts(ctx, unit)}:
+        return no(f"{target.id} must be an opposing unit in base contact (001 [26])",
+                  "001 [26]")
+    if not same_water(ctx, unit, target) or not same_water(ctx, target, unit):
+        return no("in water both units must be in the same water feature (000 [33])",
+                  "000 [33]")
+    if across_abrupt_edge(ctx, unit, target):
+        return no("no close combat between units on and off abrupt elevated terrain "
+                  "(000 [34])", "000 [34]")
+    result = dice.outcome("capture")
+    changed: list[Unit] = []
+    removed: tuple[str, ...] = ()
+    if result is None:
+        j.events.append({"type": "capture_attempt", "unit": unit.id, "target": target.id,
+                         "result": "unresolved"})
+    elif not result:
+        j.events.append({"type": "capture_attempt", "unit": unit.id, "target": target.id,
+                         "result": "fail"})
+    elif is_vtol(target):
+        removed = (target.id,)  # VTOLs are eliminated instead of captured (000 [18])
+        j.events.append({"type": "eliminated", "unit": target.id, "by": unit.id,
+                         "why": "a captured VTOL is eliminated (000 [18])"})
+    else:
+        changed.append(target.with_props(captive_of=unit.id))
+        j.events.append({"type": "captured", "unit": target.id, "by": unit.id})
+        for p in state.units:
+            if p.aboard == target.id:  # a captured transport's passengers disembark (000 [19])
+                j.events.append({"type": "must_disembark", "unit": p.id, "transport": target.id,
+                                 "push_damage": 1})
+    after = order_given(state, (unit.id,), "capture", changed, [], removed)
+    return j.verdict(after)

@@ -1,0 +1,154 @@
+"""`formation_move` (000 MOVEMENT FORMATIONS [29], aod.md 11.1; AOD-D12, D24, D25, D43)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.engine.actions import Action
+from rules.engine.dice import Dice
+from rules.engine.model import GameState, Unit
+from rules.engine.verdict import Verdict, Violation
+from rules.geometry.bases import body_at
+from rules.geometry.tolerance import CONTACT
+from rules.systems.aod.allowance import Allowance
+from rules.systems.aod.contact import BaseRules, opposing_contacts
+from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.elevation import abrupt_at
+from rules.systems.aod.judgement import Judgement, moved_event, order_given
+from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering, track_for
+from rules.systems.aod.orders import check_order
+from rules.systems.aod.transport import placement_problems
+from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
+
+CITE = "000 [29]"
+
+
+def _bad(u: Unit, msg: str, cite: str = CITE, code: str = "formation_invalid") -> Violation:
+    return Violation(code, f"{u.id}: {msg}", u.position, cite)
+
+
+def grouped(units: list[Unit]) -> list[Unit]:
+    """Members whose base touches no other member's base (000 [29], AOD-D12)."""
+    bodies = {u.id: body_at(u.base, *u.position, u.facing) for u in units}
+    return [u for u in units if not any(
+        o.id != u.id and bodies[u.id].distance(bodies[o.id]) <= CONTACT for o in units)]
+
+
+def _membership(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Violation]:
+    out: list[Violation] = []
+    if not 3 <= len(members) <= 5:
+        out.append(_bad(leader, f"a formation has 3 to 5 members, not {len(members)}"))
+    factions: set[str] = set()
+    for m in members:
+        if is_captive(m) or m.aboard is not None:
+            out.append(_bad(m, "passengers and captives cannot be formation members",
+                            "000 [18, 26]"))
+        elif is_vtol(m):
+            out.append(_bad(m, "VTOLs can never use formations", "000 [18]"))
+        elif not (is_infantry(m) or is_vehicle(m)):
+            out.append(_bad(m, "only infantry and vehicles form formations"))
+        elif m.get("faction") == "Sea Fox":
+            out.append(_bad(m, "Sea Fox units can't use formations", "000 [39], AOD-D16"))
+        if m.get("faction") not in (None, "Mercenary"):
+            factions.add(str(m.get("faction")))
+        if opposing_contacts(ctx, m):
+            out.append(_bad(m, "is in base contact with an opposing unit and must break away "
+                            "with its own order", "AOD-D24"))
+    if len(factions) > 1:
+        out.append(_bad(leader, f"members come from several factions {sorted(factions)}; "
+                        "Mercenaries join any"))
+    if len({abrupt_at(ctx, m) for m in members}) > 1:
+        out.append(_bad(leader, "no formation between units on and off abrupt elevated terrain",
+                        "000 [34]", "order_not_allowed"))
+    return out
+
+
+def formation_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = ctx.state
+    j = Judgement(state)
+    entries: tuple[Action, ...] = action.get("moves", ())
+    ids = tuple(e.unit for e in entries)
+    members = [state.unit(i) for i in ids]
+    if any(m is None for m in members):
+        return j.refuse(Violation("unknown_unit", "formation lists an unknown unit", None))
+    ms = [m for m in members if m is not None]
+    pre = check_order(state, unit, "formation_move", ctx.options, ids)
+    if unit.id not in ids:
+        pre.append(_bad(unit, "the unit given the order must be listed in moves"))
+    if len(set(ids)) != len(ids):
+        pre.append(_bad(unit, "a member is listed twice"))
+    pre += _membership(ctx, unit, ms)
+    for e in entries:
+        if e.unit != unit.id and (e.get("passengers") or e.get("unload")):
+            pre.append(_bad(state.units_by_id[e.unit], "only the transport given the order may "
+                            "unload"))
+        if any(k in e.params for k in ("target", "altitude", "ranged_attack")):
+            pre.append(_bad(state.units_by_id[e.unit], "no ram in formation", "000 [28-29]"))
+    pre += [_bad(m, "must touch another member before the move") for m in grouped(ms)]
+    slowest = min(ms, key=lambda m: m.move) if ms else unit
+    if pre:
+        return j.refuse(*pre)
+    return _move_members(ctx, j, unit, entries, slowest, dice)
+
+
+def _move_members(ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, ...],
+                  slowest: Unit, dice: Dice) -> Verdict:
+    """Members move in the listed order, each against the others' current positions
+    (AOD-D43), at the slowest member's move, each halved on its own (AOD-D25)."""
+    state = ctx.state
+    cur: GameState = state
+    cost = 0.0
+    allowance_shown = 0.0
+    ids = tuple(e.unit for e in entries)
+    for e in entries:
+        c = ctx_of(cur)
+        m = cur.units_by_id[e.unit]
+        track = track_for(m, e.path, e.facing)
+        base = Allowance(slowest.move, f"slowest member's move ({slowest.id})", "000 [29]")
+        rows = (matrix_row(m),)
+        allowance = halve_for_hindering(c, rows, [track], base)
+        if e.unit == leader.id and e.get("passengers"):
+            allowance = allowance.halve("formation transport unloading", "000 [29]")
+        req = MoveRequest(unit=m, track=track, allowance=allowance, rows=rows,
+                          rules=BaseRules(), hindering_halves=False)
+        res = check_move(c, req)
+        j.reasons.extend(res.violations)
+        cost = max(cost, res.cost)
+        allowance_shown = res.allowance.value if e.unit == leader.id else allowance_shown
+        moved = m.moved(res.end.xy, res.end.facing)
+        cur = cur.with_units(moved)
+        j.events.append(moved_event(moved))
+    j.cost, j.allowance = cost, allowance_shown
+    if j.reasons:
+        j.events.clear()
+        return j.verdict(None)
+    final = [cur.units_by_id[i] for i in ids]
+    loose = grouped(final)
+    if loose:
+        return j.refuse(*[_bad(m, "must touch another member after the move") for m in loose])
+    lead_entry = next(e for e in entries if e.unit == leader.id)
+    if lead_entry.get("passengers"):
+        # Only the ordered transport unloads, by the disembark rules (000 [29], 11.2).
+        cur, problems = _unload(cur, leader.id, lead_entry, j)
+        if problems:
+            return j.refuse(*problems)
+    after = order_given(cur, ids, "formation_move", [], [])
+    return j.verdict(after)
+
+
+def _unload(cur: GameState, leader_id: str, entry: Action,
+            j: Judgement) -> tuple[GameState, list[Violation]]:
+    leader = cur.units_by_id[leader_id]
+    placed: list[Unit] = []
+    for pl in entry.get("passengers", []):
+        p = cur.unit(pl["unit"]) if isinstance(pl, dict) else None
+        if p is None or p.aboard != leader_id:
+            return cur, [_bad(leader, f"{pl!r} is not aboard {leader_id}", "001 [19]",
+                              "order_not_allowed")]
+        placed.append(replace(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)),
+                              aboard=None))
+    problems = placement_problems(ctx_of(cur), leader, placed)
+    if not problems:
+        j.events.extend({"type": "disembarked", "unit": p.id, "transport": leader_id,
+                         "to": list(p.position), "facing": p.facing} for p in placed)
+    return cur.with_units(*placed), problems

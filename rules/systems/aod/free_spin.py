@@ -1,0 +1,65 @@
+"""Free spins (000 FREE SPINS, aod.md section 8; AOD-D35)."""
+
+from __future__ import annotations
+
+from rules.engine.actions import Action
+from rules.engine.model import GameState, Unit
+from rules.engine.verdict import Verdict, Violation
+from rules.geometry.tolerance import OVERLAP
+from rules.systems.aod.contact import opposing_contacts
+from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.facing import rear_to_rear
+from rules.systems.aod.judgement import Judgement, moved_event
+from rules.systems.aod.movement import track_for
+from rules.systems.aod.terrain import CELL_CODES
+from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row
+
+
+def entitled_after_move(after: GameState, mover: Unit) -> list[str]:
+    """Opposing units the mover ends in base contact with (000 [16, 18]); never
+    vehicles or Quad 'Mechs (000 [17])."""
+    m = after.unit(mover.id)
+    if m is None or is_cruising(m):
+        return []
+    return [u.id for u in opposing_contacts(ctx_of(after), m) if can_free_spin(u)]
+
+
+def target_entitled(after: GameState, mover: Unit, target: Unit) -> bool:
+    """Ram/charge target: yes unless rear-to-rear (000 [28])."""
+    m, t = after.unit(mover.id), after.unit(target.id)
+    return m is not None and t is not None and can_free_spin(t) and not rear_to_rear(m, t)
+
+
+def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
+    j = Judgement(ctx.state)
+    if action.translates:
+        return j.refuse(Violation("no_free_spin", f"{unit.id}: a free spin may not move the "
+                                  "base, only turn it (000 FREE SPINS)", unit.position,
+                                  "000 [16]"))
+    if not can_free_spin(unit):
+        return j.refuse(Violation("no_free_spin", f"{unit.id}: vehicles and Quad 'Mechs never "
+                                  "free spin (000 [17])", unit.position, "000 [17]"))
+    turn = AodTurn.of(ctx.state.turn)
+    if unit.id not in turn.free_spin_pending:
+        return j.refuse(Violation("no_free_spin", f"{unit.id} is not entitled to a free spin "
+                                  "now (000 [16, 18, 28])", unit.position, "000 [16]"))
+    track = track_for(unit, action.path, action.facing)
+    for t, _, _ in ctx.terrain.near(track.swept().core, track.swept().radius):
+        cell = ctx.options.cell((matrix_row(unit),), t.type)
+        if cell in CELL_CODES and track.swept(OVERLAP).distance(t.shape) < 0:
+            code, what, cite = CELL_CODES[cell]
+            j.reasons.append(Violation(code, f"{unit.id}'s spin sweeps into {what} {t.id}",
+                                       unit.position, cite))
+    for other, _, _ in ctx.units.near(track.swept().core, track.swept().radius):
+        if other.id != unit.id and track.swept(OVERLAP).distance(ctx.bodies[other.id]) < 0:
+            j.reasons.append(Violation("path_through_base", f"{unit.id}'s spin sweeps into the "
+                                       f"base of {other.id}", unit.position, "AOD-D17"))
+    if j.reasons:
+        return j.verdict(None)
+    spun = unit.moved(unit.position, track.end.facing)
+    pending = [u for u in turn.free_spin_pending if u != unit.id]
+    after = ctx.state.with_units(spun).with_turn(free_spin_pending=pending)
+    j.events.append({"type": "spun", "unit": unit.id, "facing": round(spun.facing, 4)})
+    j.events.append(moved_event(spun))
+    return j.verdict(after)

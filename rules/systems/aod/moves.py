@@ -1,0 +1,272 @@
+"""Orders that move one unit along a path: move, run, ram, charge, dfa,
+assault_full, assault_half (aod.md section 12), including captors (11.3),
+VTOLs (10) and breakaway (9)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.actions import Action, Waypoint
+from rules.engine.dice import Dice
+from rules.engine.model import GameState, Unit
+from rules.engine.verdict import Verdict, Violation
+from rules.geometry.bases import body_at
+from rules.geometry.tolerance import CONTACT, OVERLAP
+from rules.geometry.track import Pose, Track
+from rules.systems.aod import vtol
+from rules.systems.aod.allowance import Allowance, run_allowance
+from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
+from rules.systems.aod.contact import BaseRules, opposing_contacts
+from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.elevation import across_abrupt_edge
+from rules.systems.aod.free_spin import entitled_after_move, target_entitled
+from rules.systems.aod.judgement import Judgement, moved_event, order_given
+from rules.systems.aod.movement import MoveRequest, check_move, track_for
+from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.units import (
+    can_free_spin,
+    is_captive,
+    is_cruising,
+    is_infantry,
+    is_mech,
+    is_vtol,
+    matrix_row,
+    opposing,
+)
+from rules.systems.aod.water import same_water, water_events
+
+TARGETED = frozenset({"ram", "charge", "dfa", "assault_full"})
+NO_START_CONTACT = frozenset({"charge", "assault_full"})
+CITES = {"move": "001 [16]", "run": "001 [17]", "ram": "001 [27-28]",
+         "charge": "001 [27-28]", "dfa": "001 [27-28]", "assault_full": "001 [27]",
+         "assault_half": "001 [27]"}
+
+
+def base_allowance(ctx: Ctx, unit: Unit, action_type: str) -> Allowance:
+    """Section 12's allowance column."""
+    cite = CITES.get(action_type, "001 [16]")
+    if action_type in ("run", "charge"):
+        return run_allowance(unit, ctx.options.run_multiplier)
+    if action_type == "assault_half":
+        return Allowance(unit.move, "move", cite).halve("half move and ranged attack", cite)
+    return Allowance(unit.move, "move", cite)
+
+
+def started_in_contact(ctx: Ctx, unit: Unit) -> bool:
+    """state.started_in_contact, else the current position (AOD-D36)."""
+    listed = AodTurn.of(ctx.state.turn).started_in_contact
+    if listed is not None:
+        return unit.id in listed
+    return bool(opposing_contacts(ctx, unit))
+
+
+def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
+                                                                     list[Violation]]:
+    tid = action.get("target")
+    def no(msg: str, cite: str) -> list[Violation]:
+        return [Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite)]
+    if not isinstance(tid, str):
+        return None, no(f"{action.type} needs a target", CITES[action.type])
+    target = ctx.state.unit(tid)
+    if target is None or target.aboard is not None:
+        return None, [Violation("unknown_unit", f"no unit {tid!r} on the table",
+                                unit.position)]
+    if is_captive(target):
+        return target, no(f"{tid} is a captive and cannot be targeted", "001 [27]")
+    if not opposing(unit, target):
+        return target, no(f"{tid} is not an opposing unit", CITES[action.type])
+    if action.type == "ram":
+        if is_infantry(target):
+            return target, no("a ram must target a non-infantry unit", "001 [27]")
+        if is_cruising(target):
+            return target, no("a VTOL at cruising cannot be rammed", "000 [18]")
+    if action.type == "dfa":
+        attack = unit.get("attack")
+        if isinstance(attack, int | float) and attack <= 0:
+            return target, no("a DFA needs attack > 0", "001 [27-28]")
+    return target, []
+
+
+def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = ctx.state
+    j = Judgement(state)
+    pre = check_order(state, unit, action.type, ctx.options)
+    plan, vprob = vtol.plan(unit, action)
+    pre += vprob
+    target: Unit | None = None
+    if action.type in TARGETED:
+        target, tprob = _target_problems(ctx, unit, action)
+        pre += tprob
+    if action.type in NO_START_CONTACT and started_in_contact(ctx, unit):
+        pre.append(Violation("order_not_allowed", f"{unit.id} started the turn in base contact "
+                             f"with an opposing unit and may not {action.type} (001 [27])",
+                             unit.position, "001 [27]"))
+    captive = captive_of(state, unit.id)
+    track = track_for(unit, action.path, action.facing)
+    allowance = base_allowance(ctx, unit, action.type)
+    if captive is not None:
+        allowance = replace(allowance, base=min(allowance.base, captive.move),
+                            label="captor speed min(captor, captive)", cite="001 [27]")
+    j.cost, j.allowance = track.length + plan.surcharge, allowance.value
+    if pre:
+        return j.refuse(*pre)
+    return carry_out(ctx, j, unit, action, dice, track, allowance, plan, target, captive)
+
+
+def _captive_track(captor: Unit, captive: Unit, track: Track) -> Track:
+    """The captive is carried rigidly: translated with the captor, keeping its facing
+    (AOD-D33)."""
+    dx, dy = captive.position[0] - captor.position[0], captive.position[1] - captor.position[1]
+    steps = [Waypoint(p[0] + dx, p[1] + dy) for p in track.points()[1:]]
+    return Track.from_steps(captive.base, Pose(*captive.position, captive.facing), steps)
+
+
+def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, track: Track,
+              allowance: Allowance, plan: vtol.VtolPlan, target: Unit | None,
+              captive: Unit | None, extra_ignore: frozenset[str] = frozenset(),
+              apply: bool = True) -> Verdict:
+    state = ctx.state
+    cruising = plan.cruising_during_path and is_vtol(unit)
+    rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
+    companion: Track | None = None
+    captive_end: Unit | None = None
+    ignore = set(extra_ignore)
+    if captive is not None:
+        rows = rows + (matrix_row(captive),)
+        ignore.add(captive.id)
+        if not _touching(unit, captive):
+            j.reasons.append(Violation("must_end_in_contact", f"{unit.id} is not in base contact "
+                                       f"with its captive {captive.id} (001 [27])",
+                                       unit.position, "001 [27]"))
+        placed = action.get("captive")
+        if is_mech(captive):
+            captive_end = captive  # a captive 'Mech may not move (001 [27])
+        elif isinstance(placed, dict):
+            pos, fac = placed.get("position"), placed.get("facing", captive.facing)
+            assert isinstance(pos, list)
+            captive_end = captive.moved((float(pos[0]), float(pos[1])), float(fac))
+        else:
+            companion = _captive_track(unit, captive, track)
+            captive_end = captive.moved(companion.end.xy, captive.facing)
+    start_contacts = frozenset(u.id for u in opposing_contacts(ctx, unit, ignore=ignore))
+    faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
+    req = MoveRequest(unit=unit, track=track, allowance=allowance, rows=rows,
+                      rules=BaseRules(cruising=cruising,
+                                      target=None if target is None else target.id,
+                                      ignore=frozenset(ignore), faq22=faq22),
+                      surcharge=plan.surcharge, start_contacts=start_contacts,
+                      companion=companion)
+    res = check_move(ctx, req)
+    j.cost, j.allowance = res.cost, res.allowance.value
+    j.reasons.extend(res.violations)
+    moved = vtol.with_level(unit.moved(res.end.xy, res.end.facing), plan)
+    if target is not None:
+        _check_target_end(ctx, j, moved, target)
+    if captive is not None and captive_end is not None:
+        _check_captive_end(ctx, j, moved, captive, captive_end, action)
+    if j.reasons or not apply:
+        return j.verdict(None)
+    rolls_ok = True
+    pushed: list[dict[str, Any]] = []
+    if track.translates and not faq22:
+        b = breakaway_needed(ctx, unit, frozenset(ignore))
+        if b is not None:
+            r = roll(b, dice)
+            if r is not None:
+                j.rolls.append(r)
+                rolls_ok = r.success
+            if rolls_ok:
+                pushed = push_damage(unit, b)
+    if not rolls_ok:
+        return failed_breakaway(ctx, j, unit, action, plan, res.allowance.value)
+    changed = [moved] + ([captive_end] if captive_end is not None else [])
+    after_units = state.with_units(*changed)
+    pending = entitled_after_move(after_units, moved) if track.translates else []
+    if target is not None:
+        pending = _target_spin(ctx, j, dice, action, after_units, moved, target, pending)
+    after = order_given(state, (unit.id,), action.type, changed, pending)
+    j.events.append(moved_event(moved))
+    if captive_end is not None:
+        j.events.append(moved_event(captive_end))
+    j.events.extend(plan.events(unit.id))
+    j.events.extend(pushed)
+    j.events.extend(water_events(ctx, unit, moved))
+    return j.verdict(after)
+
+
+def _touching(a: Unit, b: Unit) -> bool:
+    return body_at(a.base, *a.position, a.facing).distance(
+        body_at(b.base, *b.position, b.facing)) <= CONTACT
+
+
+def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None:
+    if not _touching(moved, target):
+        j.reasons.append(Violation("must_end_in_contact", f"{moved.id} must end in base contact "
+                                   f"with its target {target.id} (AOD-D31)", moved.position,
+                                   "AOD-D31"))
+        return
+    actx = ctx_of(ctx.state.with_units(moved))
+    if across_abrupt_edge(actx, moved, target):
+        j.reasons.append(Violation("order_not_allowed", f"{moved.id} and {target.id} are on and "
+                                   "off abrupt elevated terrain: no close combat or special "
+                                   "attack (000 [34])", moved.position, "000 [34]"))
+    if not same_water(actx, moved, target):
+        j.reasons.append(Violation("order_not_allowed", f"{target.id} is in water: the attacker "
+                                   "must be in the same water (000 [33])", moved.position,
+                                   "000 [33]"))
+
+
+def _check_captive_end(ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: Unit,
+                       action: Action) -> None:
+    if isinstance(action.get("captive"), dict) and not is_mech(captive):
+        shrunk = body_at(end.base, *end.position, end.facing, OVERLAP)
+        bad = any(o.id not in (captive.id, moved.id) and shrunk.distance(ctx.bodies[o.id]) < 0
+                  for o in ctx.on_table)
+        bad = bad or any(shrunk.distance(t.shape) < 0 for t in ctx.state.terrain
+                         if ctx.options.cell((matrix_row(captive), matrix_row(moved)), t.type)
+                         in ("block", "proh"))
+        if bad or not _touching(moved, end):
+            j.reasons.append(Violation("placement_invalid", f"{captive.id} must be placed free "
+                                       f"and touching its captor {moved.id} (AOD-D33)",
+                                       end.position, "AOD-D33"))
+            return
+    if not _touching(moved, end):
+        j.reasons.append(Violation("must_end_in_contact", f"{moved.id} must keep its captive "
+                                   f"{captive.id} in base contact (001 [27])", moved.position,
+                                   "001 [27]"))
+
+
+def _target_spin(ctx: Ctx, j: Judgement, dice: Dice, action: Action, after: GameState,
+                 moved: Unit, target: Unit, pending: list[str]) -> list[str]:
+    """Free spins of the target (000 [28]) and the DFA result (AOD-D31)."""
+    rest = [u for u in pending if u != target.id]
+    if action.type in ("ram", "charge"):
+        return rest + ([target.id] if target_entitled(after, moved, target) else [])
+    if action.type == "dfa":
+        result = dice.outcome("dfa")
+        j.events.append({"type": "dfa", "unit": moved.id, "target": target.id,
+                         "result": "unresolved" if result is None else
+                         ("success" if result else "fail")})
+        return rest + ([target.id] if result is False and can_free_spin(target) else [])
+    return pending
+
+
+def failed_breakaway(ctx: Ctx, j: Judgement, unit: Unit, action: Action, plan: vtol.VtolPlan,
+                     allowance: float) -> Verdict:
+    """The one illegal verdict that changes state (AOD-D23): the order is spent, the unit
+    may free spin (infantry, non-Quad 'Mechs), a VTOL still changes level and shoots."""
+    last = j.rolls[-1]
+    j.reasons.append(Violation("breakaway_failed", f"{unit.id} rolled {last.result} and needed "
+                               f"{last.needed} to break away; it does not move (000 [16])",
+                               unit.position, "000 [16]"))
+    stays = unit
+    j.cost = 0.0
+    if is_vtol(unit) and plan.surcharge <= allowance + 1e-9:
+        stays = vtol.with_level(unit, plan)
+        j.cost = plan.surcharge
+        j.events.extend(plan.events(unit.id))
+    pending = [unit.id] if can_free_spin(unit) else []
+    after = order_given(ctx.state, (unit.id,), action.type, [stays], pending)
+    return j.verdict(after)

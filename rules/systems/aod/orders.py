@@ -1,0 +1,133 @@
+"""Orders: who may be given which order, and how many orders a side has
+(aod.md sections 3 and 12; 001 [13], [CCURoW], [SEC])."""
+
+from __future__ import annotations
+
+import math
+
+from rules.engine.model import GameState, Unit
+from rules.engine.verdict import Violation
+from rules.systems.aod.options import AodOptions
+from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.units import (
+    capacity,
+    infantry_mode,
+    is_captive,
+    is_infantry,
+    is_mech,
+    is_salvage,
+    is_vehicle,
+    is_vtol,
+)
+
+MOVE_ORDERS = frozenset({"move", "dfa", "board", "disembark"})
+ASSAULT_ORDERS = frozenset({"assault_full", "assault_half"})
+#: Orders a salvage unit may receive ("S" in the 001 orders table).
+SALVAGE_ORDERS = frozenset({"move", "run", "ram", "charge", "disembark", "vent",
+                            "formation_move"})
+
+
+def _who(action: str, u: Unit) -> str | None:
+    """Why `u` may not be given `action` by the orders table (None = eligible)."""
+    t = u.type
+    if action == "run":
+        if t == "colossal_mech":
+            return "Colossal 'Mechs may not run ([CCURoW])"
+        return None if t in ("mech", "quad_mech") else "only 'Mechs may run (001 [17])"
+    if action == "ram":
+        if is_vtol(u):
+            return "a VTOL may not ram (001 [28], 000 [18])"
+        return None if t in ("wheeled", "tracked", "hover", "aquatic") else \
+            "only non-VTOL vehicles may ram (001 [28])"
+    if action == "charge":
+        return None if t in ("mech", "quad_mech") else "only 'Mechs may charge (001 [27])"
+    if action == "dfa":
+        return None if is_mech(u) and u.flag("jump_jets") else \
+            "only 'Mechs with jump jets may make a DFA (001 [28])"
+    if action in ("board", "disembark"):
+        return None if (is_vehicle(u) or is_mech(u)) and capacity(u) > 0 else \
+            "only transports (capacity > 0) may board or disembark passengers (001 [18])"
+    if action in ASSAULT_ORDERS or action == "vent":
+        return None if is_mech(u) else f"only 'Mechs may be given {action} (001 [22], [27])"
+    if action == "capture":
+        return None if is_infantry(u) and infantry_mode(u) == "foot" else \
+            "only infantry in foot mode may attempt a capture (001 [26])"
+    if action == "formation_move":
+        return None if (is_infantry(u) or is_vehicle(u)) and not is_vtol(u) else \
+            "only infantry and non-VTOL vehicles move in formation (000 [29], [18])"
+    return None
+
+
+def orders_available(state: GameState, side: str, turn: AodTurn,
+                     options: AodOptions) -> int | None:
+    """state.orders_available, else ceil(points / 150) (001 [13], AOD-D22); None = unlimited."""
+    if turn.orders_available is not None:
+        return int(turn.orders_available)
+    if not options.orders_from_points:
+        return None
+    pts = [u.get("points") for u in state.units if u.side == side]
+    nums = [float(p) for p in pts if isinstance(p, int | float) and not isinstance(p, bool)]
+    if not nums:
+        return None
+    return math.ceil(sum(nums) / 150 - 1e-9)
+
+
+def captive_of(state: GameState, captor_id: str) -> Unit | None:
+    for u in state.units:
+        if u.get("captive_of") == captor_id:
+            return u
+    return None
+
+
+def check_order(state: GameState, unit: Unit, action: str, options: AodOptions,
+                unit_ids: tuple[str, ...] = ()) -> list[Violation]:
+    """Everything about *whether* this order may be given (not the path)."""
+    def no(msg: str, cite: str, code: str = "order_not_allowed") -> list[Violation]:
+        return [Violation(code, f"{unit.id}: {msg}", unit.position, cite)]
+
+    turn = AodTurn.of(state.turn)
+    if unit.aboard is not None:
+        return no(f"is aboard {unit.aboard}; passengers may not be given orders", "000 [18]")
+    if is_captive(unit):
+        return no("is a captive and may not be given orders", "001 [26]")
+    why = _who(action, unit)
+    if why:
+        return no(why, "001 [13]")
+    if is_salvage(unit):
+        if action not in SALVAGE_ORDERS:
+            return no(f"a salvage unit may not be given {action}", "001 [SEC]")
+        tokens = unit.get("order_tokens", 0)
+        if isinstance(tokens, int | float) and tokens >= 1:
+            return no("a salvage unit with an order token may not push", "001 [SEC], AOD-D15")
+        aboard = [u for u in state.units if u.aboard == unit.id]
+        if aboard and action != "disembark":
+            return no("a salvage transport must disembark its passengers", "001 [19]")
+    if captive_of(state, unit.id) is not None and action != "move":
+        return no("a captor may be given only move orders", "001 [27]")
+    for uid in unit_ids or (unit.id,):
+        member = state.unit(uid)
+        if uid in turn.ordered and not (member is not None and member.type == "colossal_mech"):
+            return no(f"{uid} has already been given an order this turn", "001 [13]")
+    if unit.type == "colossal_mech" and unit.id in turn.ordered:
+        problem = _colossal(turn, unit.id, action)
+        if problem:
+            return no(problem, "001 [CCURoW]")
+    avail = orders_available(state, unit.side, turn, options)
+    if avail is not None and turn.orders_used >= avail:
+        return no(f"no orders left this turn ({turn.orders_used} of {avail} used)", "001 [13]",
+                  "no_actions_left")
+    return []
+
+
+def _colossal(turn: AodTurn, uid: str, action: str) -> str | None:
+    """Colossal 'Mech order limits (001 [CCURoW], AOD-D37)."""
+    if not turn.order_log or turn.order_log[-1][0] != uid:
+        return "a Colossal's orders must be consecutive"
+    mine = [a for u, a in turn.order_log if u == uid]
+    if "vent" in mine:
+        return "a Colossal takes no order after a vent"
+    if action in MOVE_ORDERS and any(a in MOVE_ORDERS for a in mine):
+        return "a Colossal gets only one move order per turn"
+    if action in ASSAULT_ORDERS and any(a in ASSAULT_ORDERS for a in mine):
+        return "a Colossal gets only one assault order per turn"
+    return None

@@ -1,0 +1,89 @@
+"""Type checks for aod's own unit keys and action keys (malformed -> InvalidActionError)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules.engine.actions import Action, number, point
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import Unit
+
+if TYPE_CHECKING:
+    from rules.engine.system import System
+
+BOOL_KEYS = ("jump_jets", "evade", "grapple", "shutdown", "salvage")
+NUMBER_KEYS = ("points", "run_move", "attack")
+
+
+def check_unit_props(u: Unit, key: str) -> None:
+    p = u.props
+    for k in BOOL_KEYS:
+        if k in p and not isinstance(p[k], bool):
+            raise InvalidActionError(f"{key}.{k}", "expected true or false")
+    for k in NUMBER_KEYS:
+        if k in p:
+            number(p[k], f"{key}.{k}")
+    for k in ("capacity", "order_tokens"):
+        if k in p and (isinstance(p[k], bool) or not isinstance(p[k], int) or p[k] < 0):
+            raise InvalidActionError(f"{key}.{k}", "expected a non-negative integer")
+    if "altitude" in p and p["altitude"] not in ("noe", "cruising"):
+        raise InvalidActionError(f"{key}.altitude", "expected \"noe\" or \"cruising\"")
+    for k in ("captive_of", "faction", "infantry_mode"):
+        if k in p and not isinstance(p[k], str):
+            raise InvalidActionError(f"{key}.{k}", "expected a string")
+
+
+def _placement(raw: Any, key: str) -> dict[str, Any]:
+    if not isinstance(raw, dict) or "unit" not in raw or "position" not in raw:
+        raise InvalidActionError(key, "expected {\"unit\", \"position\", \"facing\"}")
+    if not isinstance(raw["unit"], str):
+        raise InvalidActionError(f"{key}.unit", "expected a unit id")
+    x, y, _ = point(raw["position"], f"{key}.position")
+    facing = number(raw.get("facing", 0.0), f"{key}.facing")
+    return {"unit": raw["unit"], "position": [x, y], "facing": facing}
+
+
+def check_action_params(system: System, action: Action, raw: dict[str, Any],
+                        key: str) -> Action:
+    p = dict(action.params)
+    if "target" in p and not isinstance(p["target"], str):
+        raise InvalidActionError(f"{key}.target", "expected a unit id")
+    if "altitude" in p and p["altitude"] not in ("noe", "cruising"):
+        raise InvalidActionError(f"{key}.altitude", "expected \"noe\" or \"cruising\"")
+    if "ranged_attack" in p and not isinstance(p["ranged_attack"], bool):
+        raise InvalidActionError(f"{key}.ranged_attack", "expected true or false")
+    if "unload" in p and p["unload"] not in ("before", "after"):
+        raise InvalidActionError(f"{key}.unload", "expected \"before\" or \"after\"")
+    if "passengers" in p:
+        ps = p["passengers"]
+        if not isinstance(ps, list):
+            raise InvalidActionError(f"{key}.passengers", "expected a list")
+        p["passengers"] = [x if isinstance(x, str) else _placement(x, f"{key}.passengers[{i}]")
+                           for i, x in enumerate(ps)]
+    if "captive" in p:
+        c = p["captive"]
+        if not isinstance(c, dict) or "position" not in c:
+            raise InvalidActionError(f"{key}.captive", "expected {\"position\", \"facing\"}")
+        x, y, _ = point(c["position"], f"{key}.captive.position")
+        p["captive"] = {"position": [x, y],
+                        "facing": number(c.get("facing", 0.0), f"{key}.captive.facing")}
+    if "moves" in p:
+        if not isinstance(p["moves"], list):
+            raise InvalidActionError(f"{key}.moves", "expected a list of {\"unit\", \"path\"}")
+        members = []
+        for i, m in enumerate(p["moves"]):
+            k = f"{key}.moves[{i}]"
+            if not isinstance(m, dict):
+                raise InvalidActionError(k, "expected {\"unit\", \"path\"}")
+            sub = dict(m)
+            sub.setdefault("type", "move")
+            members.append(check_action_params(
+                system, system.parse_action(sub, k) if sub["type"] in system.action_types
+                else _bad_type(k), sub, k))
+        p["moves"] = tuple(members)
+    return replace(action, params=p)
+
+
+def _bad_type(key: str) -> Action:
+    raise InvalidActionError(f"{key}.type", "unknown action type")

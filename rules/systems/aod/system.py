@@ -1,0 +1,83 @@
+"""The aod System: vocabularies, input checks and the action dispatcher."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.engine.actions import Action
+from rules.engine.dice import Dice
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Unit
+from rules.engine.reach import Reach
+from rules.engine.system import System
+from rules.engine.verdict import Verdict, Violation
+from rules.systems.aod import capture, formation, transport
+from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.free_spin import free_spin
+from rules.systems.aod.moves import ordered_move
+from rules.systems.aod.options import TERRAIN_TYPES, parse_options
+from rules.systems.aod.parse import check_action_params, check_unit_props
+from rules.systems.aod.reach import reach as aod_reach
+from rules.systems.aod.schema import UNIT_SCHEMA
+from rules.systems.aod.turn import check_turn
+from rules.systems.aod.units import UNIT_TYPES
+from rules.systems.aod.vent import vent
+
+Handler = Callable[[Ctx, Unit, Action, Dice], Verdict]
+
+HANDLERS: dict[str, Handler] = {
+    "move": ordered_move,
+    "run": ordered_move,
+    "ram": ordered_move,
+    "charge": ordered_move,
+    "dfa": ordered_move,
+    "assault_full": ordered_move,
+    "assault_half": ordered_move,
+    "vent": lambda c, u, a, d: vent(c, u, a),
+    "free_spin": lambda c, u, a, d: free_spin(c, u, a),
+    "board": transport.board,
+    "disembark": transport.disembark,
+    "capture": capture.capture,
+    "formation_move": formation.formation_move,
+}
+
+
+class AodSystem(System):
+    key = "aod"
+    terrain_types = frozenset(TERRAIN_TYPES)
+    unit_types = UNIT_TYPES
+    action_types = frozenset(HANDLERS)
+    action_keys = frozenset({"target", "altitude", "ranged_attack", "passengers", "unload",
+                             "moves", "captive"})
+
+    def check_unit(self, unit: Unit, key: str) -> None:
+        super().check_unit(unit, key)
+        check_unit_props(unit, key)
+
+    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
+        parse_options(options, key)
+
+    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
+        check_turn(turn, key)
+
+    def parse_action(self, raw: Any, key: str) -> Action:
+        action = super().parse_action(raw, key)
+        return check_action_params(self, action, raw, key)
+
+    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
+        if state.system != self.key:
+            raise InvalidActionError("system", f"state is for {state.system!r}, not aod")
+        unit = state.unit(action.unit)
+        if unit is None:
+            return Verdict(False, 0.0, 0.0, (Violation(
+                "unknown_unit", f"no unit {action.unit!r}", None),), state_after=state)
+        if action.type not in HANDLERS:
+            raise InvalidActionError("action.type", f"unknown aod action {action.type!r}")
+        return HANDLERS[action.type](ctx_of(state), unit, action, dice)
+
+    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+        return aod_reach(state, unit_id, action_type)
+
+    def unit_schema(self) -> dict[str, Any]:
+        return UNIT_SCHEMA

@@ -1,0 +1,251 @@
+"""Terrain effects on one base's path (aod.md section 6).
+
+Blocking and prohibited cells (6.3), aquatic units kept in water (AOD-D28),
+hindering half speed and the stop on entering from clear (6.2), and elevated /
+abrupt elevated stops with repositioning and access points (6.4, 6.5).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import LineString, Point
+
+from rules.engine.model import Terrain
+from rules.engine.numbers import fmt
+from rules.engine.verdict import Violation
+from rules.geometry.bases import body_at
+from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
+from rules.geometry.occupancy import first_occupancy_change, occupies
+from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
+from rules.geometry.track import Pose, Track
+from rules.systems.aod.context import Ctx
+
+CELL_CODES = {"block": ("blocking_terrain", "blocking terrain", "000 [33]"),
+              "proh": ("prohibited_terrain", "terrain prohibited to it", "000 [33], AOD-D14")}
+
+
+@dataclass
+class TerrainOutcome:
+    violations: list[tuple[float, Violation]] = field(default_factory=list)
+    #: The hindering feature touched at the start (half speed, 000 [32]), if any.
+    hindering_start: Terrain | None = None
+    #: Elevated stop: where the move really ends, and the path length that counts.
+    end: Pose | None = None
+    cost_cap: float | None = None
+    elevated_hit: Hit | None = None
+
+
+def cells_near(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[tuple[Terrain, str]]:
+    swept = track.swept()
+    near = ctx.terrain.near(swept.core, swept.radius + CONTACT * 2)
+    return [(t, ctx.options.cell(rows, t.type)) for t, _, _ in near]
+
+
+def check_cells(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
+                out: TerrainOutcome) -> None:
+    """Blocking / prohibited features may not be overlapped by the swept base (6.3)."""
+    for t, cell in cells_near(ctx, rows, track):
+        if cell not in CELL_CODES or not sweep_overlaps(track, t.shape):
+            continue
+        hit = first_overlap(track, t.shape)
+        code, what, cite = CELL_CODES[cell]
+        at = hit.at if hit else None
+        out.violations.append((hit.s if hit else 0.0, Violation(
+            code, f"{uid} moves into {what} {t.id} ({t.type}) at {_pt(at)}, {cite}", at, cite)))
+    if ctx.options.cell(rows, "clear") == "proh":
+        _stay_inside(ctx, rows, track, uid, out)
+
+
+def _stay_inside(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
+                 out: TerrainOutcome) -> None:
+    """Clear is prohibited (aquatic): the base must stay within water (AOD-D28)."""
+    allowed = ctx.water_union(rows)
+    shrunk = track.swept(OVERLAP)
+    region = shrunk.core.buffer(max(shrunk.radius, 0.0), quad_segs=16) \
+        if shrunk.radius > 1e-6 else shrunk.core
+    outside = shapely.difference(region, allowed)
+    if outside.is_empty or outside.area < 1e-6:
+        return
+    hit = first_overlap(track, outside)
+    at = hit.at if hit else track.start.xy
+    out.violations.append((hit.s if hit else 0.0, Violation(
+        "prohibited_terrain", f"{uid} may only move in water but leaves it at {_pt(at)}, "
+        "000 [16], AOD-D28", at, "AOD-D28")))
+
+
+def hindering_features(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[Terrain]:
+    return [t for t, cell in cells_near(ctx, rows, track) if cell == "hind"]
+
+
+def hindering_at_start(ctx: Ctx, rows: tuple[str, ...], unit_base: Any,
+                       pose: Pose) -> Terrain | None:
+    """The hindering feature the base touches at the start of its order (000 [32])."""
+    body = body_at(unit_base, pose.x, pose.y, pose.facing)
+    for t, _, _ in ctx.terrain.near(body.core, body.radius + CONTACT):
+        if ctx.options.cell(rows, t.type) == "hind" and body.distance(t.shape) <= CONTACT:
+            return t
+    return None
+
+
+def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, Terrain] | None:
+    """Where the unit enters hindering terrain while moving from clear (000 [32], AOD-D3/D4).
+
+    Clear = touching no hindering feature (distance > 0.01"); entering = first
+    contact (distance 0), or with option hindering_entry="centre" the centre dot
+    reaching the polygon (and clear = centre outside every hindering polygon).
+    """
+    if not feats or not track.translates:
+        return None
+    centre = ctx.options.hindering_entry == "centre"
+    geoms = [t.shape for t in feats]
+    if centre:
+        d = np.min([track.centre_distances(g) for g in geoms], axis=0)
+        clear_at, enter_at = d > LENGTH, d <= LENGTH
+    else:
+        d = np.min([track.sample_distances(g) for g in geoms], axis=0)
+        clear_at, enter_at = d > CONTACT, d <= EVENT
+    first_clear = np.nonzero(clear_at)[0]
+    if len(first_clear) == 0:
+        return None
+    start = int(first_clear[0])
+
+    def dist(t: float) -> float:
+        if centre:
+            p = Point(track.pose_at(t).xy)
+            return min(float(p.distance(g)) for g in geoms)
+        b = track.body_at(t)
+        return min(b.distance(g) for g in geoms)
+
+    limit = LENGTH if centre else EVENT
+    tau = track.first(enter_at, lambda t: dist(t) <= limit, start)
+    hit = hit_at(track, tau)
+    if hit is None:
+        return None
+    if centre:
+        p = Point(hit.at)
+        feat = min(feats, key=lambda t: float(p.distance(t.shape)))
+    else:
+        b = track.body_at(hit.tau)
+        feat = min(feats, key=lambda t: b.distance(t.shape))
+    return hit, feat
+
+
+def check_hindering(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
+                    out: TerrainOutcome, feats: list[Terrain] | None = None) -> None:
+    feats = hindering_features(ctx, rows, track) if feats is None else feats
+    entry = hindering_entry(ctx, track, feats)
+    if entry is None:
+        return
+    hit, feat = entry
+    if track.length > hit.s + CONTACT:
+        over = track.length - hit.s
+        out.violations.append((hit.s, Violation(
+            "must_stop_hindering",
+            f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
+            f"{_pt(hit.at)} but goes {fmt(over)}\" further (000 [32], AOD-D4)",
+            hit.at, "000 [32]")))
+
+
+# -- elevated terrain (6.4, 6.5) ------------------------------------------------
+
+def check_elevated(ctx: Ctx, rows: tuple[str, ...], track: Track, unit_id: str,
+                   jump_jets: bool, out: TerrainOutcome) -> None:
+    feats = [t for t, cell in cells_near(ctx, rows, track) if cell == "elev"]
+    best: tuple[Hit, Terrain] | None = None
+    for t in feats:
+        hit = first_occupancy_change(track, t.shape)
+        if hit is not None and (best is None or hit.tau < best[0].tau):
+            best = (hit, t)
+    if best is None:
+        return
+    hit, feat = best
+    out.elevated_hit = hit
+    entering = not occupies(feat.shape, *track.start.xy)
+    verb = "occupying" if entering else "leaving"
+    cite = "000 [34]" if feat.type == "abrupt_elevated" else "000 [33]"
+    if feat.type == "abrupt_elevated" and not jump_jets and not _on_access(feat, hit.at):
+        out.violations.append((hit.s, Violation(
+            "prohibited_terrain", f"{unit_id} crosses abrupt elevated terrain {feat.id} at "
+            f"{_pt(hit.at)}, not at an access point and without jump jets (000 [34], AOD-D34)",
+            hit.at, "000 [34]")))
+    direction = _direction_at(track, hit.tau)
+    target = _reposition(ctx, track, hit, feat, entering, direction)
+    end = track.end
+    ends_at_crossing = track.length <= hit.s + CONTACT
+    ends_repositioned = target is not None and math.hypot(
+        end.x - target.x, end.y - target.y) <= CONTACT
+    if not (ends_at_crossing or ends_repositioned):
+        out.violations.append((hit.s, Violation(
+            "must_stop_hindering", f"{unit_id} must stop upon {verb} elevated terrain "
+            f"{feat.id} at {_pt(hit.at)} ({cite}, AOD-D38)", hit.at, cite)))
+        return
+    if target is None:
+        out.violations.append((hit.s, Violation(
+            "placement_invalid", f"{unit_id} cannot be repositioned entirely "
+            f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)} "
+            f"({cite}, AOD-D9)", hit.at, cite)))
+        return
+    out.end = Pose(target.x, target.y, end.facing)
+    out.cost_cap = hit.s
+
+
+def _on_access(feat: Terrain, at: tuple[float, float]) -> bool:
+    p = Point(at)
+    return any(LineString([a, b]).distance(p) <= CONTACT for a, b in feat.access)
+
+
+def _direction_at(track: Track, tau: float) -> tuple[float, float]:
+    """Direction of the path segment at tau (the last segment that moves, AOD-D9)."""
+    i = min(int(tau), len(track.motions) - 1)
+    for m in list(track.motions[i::-1]) + list(track.motions[i + 1:]):
+        if not m.is_rotation:
+            dx, dy = m.end.x - m.start.x, m.end.y - m.start.y
+            n = math.hypot(dx, dy)
+            return dx / n, dy / n
+    return 1.0, 0.0
+
+
+def _reposition(ctx: Ctx, track: Track, hit: Hit, feat: Terrain, entering: bool,
+                direction: tuple[float, float]) -> Pose | None:
+    """Smallest move along `direction` that puts the base entirely on / off (AOD-D9)."""
+    base = track.base
+    facing = track.end.facing
+    poly = feat.shape
+    inside_zone = poly.buffer(CONTACT)
+
+    def ok(d: float) -> bool:
+        x, y = hit.pose.x + direction[0] * d, hit.pose.y + direction[1] * d
+        if entering:
+            b = body_at(base, x, y, facing)
+            shape = b.polygon()
+            return bool(inside_zone.covers(shape))
+        return body_at(base, x, y, facing, OVERLAP).distance(poly) >= 0
+
+    reach = 2 * base.radius + 0.1
+    steps = int(reach / 0.01) + 1
+    found = None
+    for k in range(steps + 1):
+        d = k * 0.01
+        if ok(d):
+            found = d
+            break
+    if found is None:
+        return None
+    lo, hi = max(0.0, found - 0.01), found
+    if found > 0:
+        for _ in range(12):
+            mid = (lo + hi) / 2
+            if ok(mid):
+                hi = mid
+            else:
+                lo = mid
+    return Pose(hit.pose.x + direction[0] * hi, hit.pose.y + direction[1] * hi, facing)
+
+
+def _pt(p: tuple[float, float] | None) -> str:
+    return "?" if p is None else f"({fmt(p[0])}, {fmt(p[1])})"

@@ -1,0 +1,205 @@
+"""Transports: `board` and `disembark` (000 TRANSPORTS, 001 [18-19], aod.md 11.2)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.actions import Action
+from rules.engine.dice import Dice
+from rules.engine.model import GameState, Unit
+from rules.engine.verdict import Verdict, Violation
+from rules.geometry.bases import body_at
+from rules.geometry.table import body_off_table
+from rules.geometry.tolerance import OVERLAP
+from rules.systems.aod import vtol
+from rules.systems.aod.allowance import Allowance
+from rules.systems.aod.contact import opposing_contacts
+from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.facing import rear_contact
+from rules.systems.aod.judgement import Judgement
+from rules.systems.aod.movement import track_for
+from rules.systems.aod.moves import carry_out
+from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.units import (
+    capacity,
+    is_cruising,
+    is_infantry,
+    is_mech,
+    is_vehicle,
+    is_vtol,
+    matrix_row,
+)
+
+
+def load_cost(u: Unit) -> int:
+    """Infantry 1, vehicle 3 (000 [18])."""
+    return 1 if is_infantry(u) else 3
+
+
+def aboard(state: GameState, transport_id: str) -> list[Unit]:
+    return [u for u in state.units if u.aboard == transport_id]
+
+
+def _no(unit: Unit, msg: str, cite: str, code: str = "order_not_allowed") -> Violation:
+    return Violation(code, f"{unit.id}: {msg}", unit.position, cite)
+
+
+def _passenger_kind_problem(p: Unit) -> str | None:
+    """Transports, VTOLs and 'Mechs cannot be passengers (000 [18], AOD-D29)."""
+    if capacity(p) > 0:
+        return "a transport cannot be a passenger"
+    if is_vtol(p):
+        return "a VTOL cannot be a passenger"
+    if is_mech(p):
+        return "a 'Mech cannot be a passenger (AOD-D29)"
+    return None
+
+
+def _half(unit: Unit, why: str, cite: str) -> Allowance:
+    return Allowance(unit.move, "move", cite).halve(why, cite)
+
+
+def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = ctx.state
+    j = Judgement(state)
+    pre = check_order(state, unit, "board", ctx.options)
+    plan, vprob = vtol.plan(unit, action)
+    pre += vprob
+    ids = action.get("passengers", [])
+    if not ids or not all(isinstance(x, str) for x in ids):
+        pre.append(_no(unit, "board needs \"passengers\": a list of unit ids", "001 [18]"))
+        ids = []
+    turn = AodTurn.of(state.turn)
+    boarding: list[Unit] = []
+    for pid in ids:
+        p = state.unit(pid)
+        if p is None or p.aboard is not None:
+            pre.append(Violation("unknown_unit", f"no unit {pid!r} on the table", None))
+            continue
+        why = _passenger_kind_problem(p)
+        if why is None and p.side != unit.side:
+            why = "only friendly units may board"
+        if why is None and pid in turn.ordered:
+            why = "has already been given an order this turn (001 [18])"
+        if why is None and is_cruising(unit) and not p.flag("jump_jets"):
+            why = "only jump-jet units board a VTOL at cruising (000 [19])"
+        if why is None and not rear_contact(unit, p):
+            why = f"must start in base contact with the rear of {unit.id} (001 [18])"
+        if why is None and opposing_contacts(ctx, p):
+            why = "is in base contact with an opposing unit (001 [18])"
+        if why:
+            pre.append(_no(p, why, "001 [18]"))
+            continue
+        boarding.append(p)
+        captive = captive_of(state, pid)
+        if captive is not None:
+            boarding.append(captive)  # a captor boards with its captive (000 [18])
+    load = sum(load_cost(u) for u in aboard(state, unit.id) + boarding)
+    if load > capacity(unit):
+        pre.append(_no(unit, f"load {load} exceeds capacity {capacity(unit)} (000 [18])",
+                       "000 [18]", "capacity_exceeded"))
+    allowance = _half(unit, "boarding", "000 [18]")
+    track = track_for(unit, action.path, action.facing)
+    j.cost, j.allowance = track.length + plan.surcharge, allowance.value
+    if pre:
+        return j.refuse(*pre)
+    # Passengers board first and leave the table; then the transport moves (000 [18]).
+    loaded = state.with_units(*[replace(p, aboard=unit.id) for p in boarding])
+    j.events.extend({"type": "boarded", "unit": p.id, "transport": unit.id} for p in boarding)
+    return carry_out(ctx_of(loaded), j, unit, action, dice, track, allowance, plan, None, None)
+
+
+def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = ctx.state
+    j = Judgement(state)
+    pre = check_order(state, unit, "disembark", ctx.options)
+    plan, vprob = vtol.plan(unit, action)
+    pre += vprob
+    placements: list[dict[str, Any]] = [p for p in action.get("passengers", [])
+                                        if isinstance(p, dict)]
+    if not placements or len(placements) != len(action.get("passengers", [])):
+        pre.append(_no(unit, "disembark needs \"passengers\": [{unit, position, facing}]",
+                       "001 [19]"))
+    unload = action.get("unload", "after")
+    carried = aboard(state, unit.id)
+    carried_ids = {u.id for u in carried}
+    leaving: list[Unit] = []
+    for pl in placements:
+        p = state.unit(pl["unit"])
+        if p is None:
+            pre.append(Violation("unknown_unit", f"no unit {pl['unit']!r}", None))
+        elif p.id not in carried_ids:
+            pre.append(_no(p, f"is not aboard {unit.id}", "001 [18]"))
+        elif is_cruising(unit) and not p.flag("jump_jets"):
+            pre.append(_no(p, "only jump-jet passengers leave a VTOL at cruising (000 [19])",
+                           "000 [19]"))
+        else:
+            leaving.append(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)))
+    if unit.flag("salvage") and {u.id for u in leaving} != carried_ids:
+        pre.append(_no(unit, "a salvage transport must disembark all its passengers "
+                       "(001 [19])", "001 [19]"))
+    track = track_for(unit, action.path, action.facing)
+    if is_cruising(unit) and unload == "before" and track.translates:
+        pre.append(_no(unit, "a VTOL at cruising may not move after disembarking (000 [19])",
+                       "000 [19]"))
+    allowance = _half(unit, "disembarking", "001 [19]")
+    j.cost, j.allowance = track.length + plan.surcharge, allowance.value
+    if pre:
+        return j.refuse(*pre)
+    placed = [replace(p, aboard=None) for p in leaving]
+    if unload == "before":
+        bad = placement_problems(ctx, unit, placed)
+        if bad:
+            return j.refuse(*bad)
+        unloaded = state.with_units(*placed)
+        _disembark_events(j, unit, placed)
+        return carry_out(ctx_of(unloaded), j, unit, action, dice, track, allowance, plan,
+                         None, None)
+    verdict = carry_out(ctx, j, unit, action, dice, track, allowance, plan, None, None)
+    if not verdict.legal or verdict.state_after is None:
+        return verdict
+    after = verdict.state_after
+    moved = after.unit(unit.id)
+    assert moved is not None
+    bad = placement_problems(ctx_of(after), moved, placed)
+    if bad:
+        return Judgement(state, j.cost, j.allowance).refuse(*bad)
+    _disembark_events(j, unit, placed)
+    return replace(verdict, events=verdict.events + tuple(j.events[-len(placed):]),
+                   state_after=after.with_units(*placed))
+
+
+def _disembark_events(j: Judgement, unit: Unit, placed: list[Unit]) -> None:
+    j.events.extend({"type": "disembarked", "unit": p.id, "transport": unit.id,
+                     "to": list(p.position), "facing": p.facing} for p in placed)
+
+
+def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Violation]:
+    """In base contact with the rear, not based by an opponent, completely on the table
+    (001 [19]); no overlap with bases, blocking or prohibited terrain (AOD-D44)."""
+    out: list[Violation] = []
+    others = [u for u in ctx.on_table if u.id not in {p.id for p in placed}]
+    for i, p in enumerate(placed):
+        full = body_at(p.base, *p.position, p.facing)
+        shrunk = body_at(p.base, *p.position, p.facing, OVERLAP)
+        why = None
+        if not rear_contact(transport, p):
+            why = f"must be placed in base contact with the rear of {transport.id} (001 [19])"
+        elif body_off_table(full.core.bounds, full.radius, ctx.state.table):
+            why = "must be placed completely on the table (001 [19])"
+        elif any(shrunk.distance(ctx.bodies[o.id]) < 0 for o in others) or any(
+                shrunk.distance(body_at(q.base, *q.position, q.facing)) < 0
+                for q in placed[:i]):
+            why = "would overlap another base (AOD-D44)"
+        elif any(shrunk.distance(t.shape) < 0 for t in ctx.state.terrain
+                 if ctx.options.cell((matrix_row(p),), t.type) in ("block", "proh")):
+            why = "would stand in blocking or prohibited terrain (AOD-D44)"
+        elif any(o.side != p.side and (is_infantry(o) or is_vehicle(o) or is_mech(o))
+                 and not is_cruising(o) and o.get("captive_of") is None
+                 and full.distance(ctx.bodies[o.id]) <= 0.01 for o in others):
+            why = "would be in base contact with an opposing unit (001 [19])"
+        if why:
+            out.append(Violation("placement_invalid", f"{p.id} {why}", p.position, "001 [19]"))
+    return out

@@ -1,0 +1,29 @@
+"""`vent`: a 'Mech's order that moves nothing (001 [22])."""
+
+from __future__ import annotations
+
+from rules.engine.actions import Action
+from rules.engine.model import Unit
+from rules.engine.verdict import Verdict, Violation
+from rules.systems.aod.context import Ctx
+from rules.systems.aod.judgement import Judgement, moved_event, order_given
+from rules.systems.aod.movement import track_for
+from rules.systems.aod.orders import check_order
+
+
+def vent(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
+    j = Judgement(ctx.state)
+    pre = check_order(ctx.state, unit, "vent", ctx.options)
+    if action.translates:
+        pre.append(Violation("order_not_allowed", f"{unit.id}: a vent order has no movement "
+                             "(001 [22])", unit.position, "001 [22]"))
+    if pre:
+        return j.refuse(*pre)
+    end = track_for(unit, action.path, action.facing).end
+    turned = unit.moved(unit.position, end.facing)
+    # Counts as an order but gives no order token (001 [22]); tokens are bookkeeping.
+    after = order_given(ctx.state, (unit.id,), "vent", [turned], [])
+    j.events.append({"type": "vented", "unit": unit.id})
+    if turned.facing != unit.facing:
+        j.events.append(moved_event(turned))
+    return j.verdict(after)

@@ -1,0 +1,47 @@
+"""Water effects the engine reports: submerging (000 [33]) and the heat that
+'Mechs lose standing in water (001 HEAT LOSS [22], reported as events only)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shapely.geometry import Point
+
+from rules.engine.model import Terrain, Unit
+from rules.geometry.occupancy import occupies
+from rules.systems.aod.context import Ctx
+from rules.systems.aod.units import is_mech
+
+WATER = ("shallow_water", "deep_water")
+
+
+def water_at(ctx: Ctx, x: float, y: float) -> Terrain | None:
+    """The water feature the centre dot occupies (deep water wins over shallow)."""
+    found = [t for t, _, _ in ctx.terrain.near(Point(x, y), 0.01)
+             if t.type in WATER and occupies(t.shape, x, y)]
+    found.sort(key=lambda t: t.type != "deep_water")
+    return found[0] if found else None
+
+
+def water_events(ctx: Ctx, before: Unit, after: Unit) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    end = water_at(ctx, *after.position)
+    if end is not None and end.type == "deep_water" and after.type in ("aquatic",
+                                                                        "colossal_mech"):
+        out.append({"type": "submerged", "unit": after.id, "terrain": end.id})
+    start = water_at(ctx, *before.position)
+    if is_mech(after) and start is not None and end is not None:
+        clicks = 2 if end.type == "deep_water" or after.type == "quad_mech" else 1
+        out.append({"type": "water_heat", "unit": after.id, "clicks": -clicks,
+                    "terrain": end.id, "note": "if it also started and ends the turn there "
+                    "(001 [22])"})
+    return out
+
+
+def same_water(ctx: Ctx, a: Unit, b: Unit) -> bool:
+    """Close combat against a unit in water needs the attacker in the same water (000 [33])."""
+    wb = water_at(ctx, *b.position)
+    if wb is None:
+        return True
+    wa = water_at(ctx, *a.position)
+    return wa is not None and wa.id == wb.id
