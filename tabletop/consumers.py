@@ -1,42 +1,280 @@
-"""The live table's websocket. Thin: parse a frame, call a service, reply or broadcast."""
+"""The live table's websocket (docs/protocol.md). Thin: parse a frame, call a service, reply.
 
+What the consumer itself owns is delivery to its one client: events in `seq`
+order without gaps or repeats (a gap, from two processes' broadcasts crossing
+in Redis, is filled from the log), the spectators' delay, the rate limit.
+"""
+
+import asyncio
+import collections
+import logging
+import time
+from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.db import database_sync_to_async as db
+from channels.generic.websocket import AsyncWebsocketConsumer
 
-from tabletop import selectors
+from tabletop import events, protocol, selectors
+from tabletop.models import Role
+from tabletop.services.errors import ServiceError
+from tabletop.services.table import (
+    act,
+    chat,
+    dice,
+    gm,
+    limits,
+    log,
+    position,
+    presence,
+    preview,
+    turn_end,
+    undo,
+)
+from tabletop.services.table.actor import actor_for
+
+logger = logging.getLogger(__name__)
+#: How often a busy socket refreshes its presence row (the timeout is 90 s).
+PRESENCE_REFRESH_S = 20.0
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+def _seq_in_query(scope: dict[str, Any]) -> int | None:
+    """`?seq=N` on the socket's URL: resume from N instead of a fresh snapshot."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("seq", [])
+    if values and values[0].isdigit() and len(values[0]) <= 16:
+        return int(values[0])
+    return None
+
+
+class TableConsumer(AsyncWebsocketConsumer):
     """One connection to one battle's table, for a member of its campaign."""
 
     async def connect(self) -> None:
-        battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
-        found = await database_sync_to_async(selectors.battle_membership)(
-            self.scope["user"], battle_id
-        )
+        self.battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
+        self.actor = None
+        found = await db(selectors.battle_membership)(self.scope["user"], self.battle_id)
         if found is None:
             # Anonymous, not a member, or no such battle: the same refusal for all,
             # so that ids of other campaigns' battles leak nothing.
-            await self.close(code=4403)
+            await self.close(code=limits.CLOSE_FORBIDDEN)
             return
-        self.battle, self.membership = found
-        self.group = f"battle-{battle_id}"
+        battle, membership = found
+        self.actor = await db(actor_for)(battle, self.scope["user"], membership)
+        self.watching = self.actor.role == Role.SPECTATOR
+        self.bucket = limits.TokenBucket()
+        self.abuse = limits.AbuseMeter()
+        self.queued_seq = 0
+        self.pending: collections.deque[tuple[float, dict]] = collections.deque()
+        self.drain: asyncio.Task | None = None
+        self.touched = time.monotonic()
+        self.group = (
+            events.watchers_group(self.battle_id)
+            if self.watching
+            else events.players_group(self.battle_id)
+        )
+        # Join before reading the snapshot: nothing committed in between is missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json(
-            {
-                "type": "hello",
-                "role": self.membership.role,
-                "seq": self.battle.last_seq,
-                "state": self.battle.state,
-            }
+            events.hello(user=self.actor.name, role=self.actor.role, sides=self.actor.sides)
         )
+        await self.resume(_seq_in_query(self.scope))
+        await db(presence.connection_open)(
+            battle_id=self.battle_id, actor=self.actor, channel_name=self.channel_name
+        )
+        await self.announce_presence()
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.actor is None:
+            return
+        if self.drain:
+            self.drain.cancel()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await db(presence.connection_close)(channel_name=self.channel_name)
+        await self.announce_presence()
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await self.send_json({"type": "error", "code": "not_implemented"})
+    async def announce_presence(self) -> None:
+        rows = await db(presence.present)(self.battle_id)
+        await events.send_presence(self.battle_id, events.presence(rows))
+
+    # -- sending -------------------------------------------------------------------
+
+    async def send_json(self, frame: dict[str, Any]) -> None:
+        await self.send(text_data=position.canonical(frame))
+
+    @property
+    def delay_s(self) -> int:
+        return getattr(self, "_delay_s", 0) if self.watching else 0
+
+    async def send_snapshot(self) -> None:
+        frame, later = await db(log.snapshot)(self.battle_id, delay_s=self.delay_s)
+        self._delay_s = frame["delay_s"]
+        self.queued_seq = frame["seq"]
+        await self.send_json(frame)
+        for event in later:
+            await self.push(event, self.delay_s)
+
+    async def push(self, frame: dict[str, Any], delay_s: int = 0) -> None:
+        """Queues one event for the client: in order, once, gaps filled from the log."""
+        seq = frame["seq"]
+        if seq <= self.queued_seq:
+            return
+        if seq > self.queued_seq + 1:
+            missing = await db(log.events_after)(self.battle_id, self.queued_seq, upto=seq - 1)
+            if missing is None:
+                await self.send_snapshot()
+                return
+            for event in missing:
+                await self.enqueue(event, delay_s)
+        await self.enqueue(frame, delay_s)
+
+    async def enqueue(self, frame: dict[str, Any], delay_s: int) -> None:
+        self.queued_seq = frame["seq"]
+        if delay_s <= 0 and not self.pending:
+            await self.send_json(frame)
+            return
+        at = datetime.fromisoformat(frame["at"]).timestamp()
+        release = time.monotonic() + max(0.0, at + delay_s - datetime.now(UTC).timestamp())
+        self.pending.append((release, frame))
+        if self.drain is None or self.drain.done():
+            self.drain = asyncio.ensure_future(self.release_pending())
+
+    async def release_pending(self) -> None:
+        """Sends held events (spectator delay) at their time, never out of order."""
+        while self.pending:
+            release, frame = self.pending[0]
+            wait = release - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self.pending.popleft()
+            await self.send_json(frame)
+
+    async def resume(self, seq: int | None) -> None:
+        if seq is None:
+            await self.send_snapshot()
+            return
+        frames = await db(log.events_after)(self.battle_id, seq)
+        if frames is None or (not frames and seq > await db(log.last_seq)(self.battle_id)):
+            await self.send_snapshot()
+            return
+        self.queued_seq = seq
+        self.pending.clear()
+        for frame in frames:
+            await self.push(frame, self.delay_s)
+        await self.send_json(events.resumed(self.queued_seq))
+
+    # -- messages from the channel layer -------------------------------------------
+
+    async def table_event(self, message: dict[str, Any]) -> None:
+        frame = message["frame"]
+        if self.watching:
+            self._delay_s = message.get("delay_s", 0)
+            if frame.get("kind") == "delay":
+                self._delay_s = frame["seconds"]
+        await self.push(frame, self.delay_s)
+
+    async def table_presence(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["frame"])
+
+    # -- frames from the client ----------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        size = len(text_data or bytes_data or "")
+        if size > limits.ABUSIVE_FRAME_BYTES:
+            await self.close(code=limits.CLOSE_TOO_LARGE)
+            return
+        if not self.bucket.take():
+            if self.abuse.dropped():
+                await self.close(code=limits.CLOSE_ABUSE)
+                return
+            await self.send_json(events.error("rate_limited", "Too many frames; slow down."))
+            return
+        ref = None
+        try:
+            frame = protocol.parse(text_data, bytes_data)
+            ref = frame.ref
+            await self.refresh_presence()
+            await getattr(self, "on_" + frame.type)(frame.data)
+        except protocol.FrameError as error:
+            await self.refuse(error.code, error.message, error.field, error.ref)
+        except ServiceError as error:
+            await self.refuse(error.code, error.message, error.field, ref)
+        except Exception:
+            logger.exception("table frame failed")
+            await self.refuse("server_error", "The server failed on this frame.", None, ref)
+
+    async def refuse(self, code: str, message: str, field: str | None, ref: Any) -> None:
+        await self.send_json(events.error(code, message, field=field, ref=ref))
+        if self.abuse.errored():
+            await self.close(code=limits.CLOSE_ABUSE)
+
+    async def refresh_presence(self) -> None:
+        if time.monotonic() - self.touched > PRESENCE_REFRESH_S:
+            self.touched = time.monotonic()
+            await db(presence.connection_seen)(channel_name=self.channel_name)
+
+    async def on_ping(self, data: dict[str, Any]) -> None:
+        await self.send_json(events.pong())
+
+    async def on_resume(self, data: dict[str, Any]) -> None:
+        await self.resume(data["seq"])
+
+    async def on_preview(self, data: dict[str, Any]) -> None:
+        answer = await db(preview.battle_preview)(
+            battle_id=self.battle_id,
+            actor=self.actor,
+            action=data["action"],
+            reach=data.get("reach", False),
+        )
+        await self.send_json(events.verdict(ref=data.get("ref"), **answer))
+
+    async def on_act(self, data: dict[str, Any]) -> None:
+        await self.command(
+            act.battle_act, seen=data["seen"], action=data["action"], client_msg_id=data["id"]
+        )
+
+    async def on_chat(self, data: dict[str, Any]) -> None:
+        await self.command(chat.battle_chat, text=data["text"], client_msg_id=data["id"])
+
+    async def on_roll(self, data: dict[str, Any]) -> None:
+        await self.command(
+            dice.battle_roll,
+            count=data["dice"],
+            sides=data["sides"],
+            what=data.get("what", ""),
+            client_msg_id=data["id"],
+        )
+
+    async def on_end_turn(self, data: dict[str, Any]) -> None:
+        await self.command(
+            turn_end.battle_end_turn, seen=data.get("seen"), client_msg_id=data["id"]
+        )
+
+    async def on_end_phase(self, data: dict[str, Any]) -> None:
+        await self.command(
+            turn_end.battle_end_turn,
+            seen=data.get("seen"),
+            phase_only=True,
+            client_msg_id=data["id"],
+        )
+
+    async def on_undo(self, data: dict[str, Any]) -> None:
+        await self.command(undo.battle_undo, reason_text=data["reason"], client_msg_id=data["id"])
+
+    async def on_fiat(self, data: dict[str, Any]) -> None:
+        await self.command(
+            gm.battle_fiat,
+            unit_id=data["unit"],
+            position=data["position"],
+            facing=data.get("facing"),
+            reason_text=data.get("reason", ""),
+            client_msg_id=data["id"],
+        )
+
+    async def on_set_delay(self, data: dict[str, Any]) -> None:
+        await self.command(gm.battle_set_delay, seconds=data["seconds"], client_msg_id=data["id"])
+
+    async def command(self, service: Any, **kwargs: Any) -> None:
+        reply = await db(service)(battle_id=self.battle_id, actor=self.actor, **kwargs)
+        await self.send_json(reply)

@@ -1,0 +1,182 @@
+"""Every JSON frame the live table sends, built here and nowhere else (docs/protocol.md).
+
+Table events are sent to the battle's groups only after the transaction that
+wrote them has committed (`send_event_on_commit`): a client never sees an event
+that a rollback could take back. Tests capture what would be sent by replacing
+`deliver` (tests/live/helpers.py).
+"""
+
+from collections.abc import Iterable
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from tabletop.models import Event
+from tabletop.services.table import limits
+
+PROTOCOL_VERSION = 1
+#: Keys of an event's payload that stay on the server (positions before and after).
+PRIVATE_PREFIX = "_"
+
+
+# -- groups ----------------------------------------------------------------------
+
+
+def players_group(battle_id: int) -> str:
+    """The GM and the players: they get every event at once."""
+    return f"battle-{battle_id}"
+
+
+def watchers_group(battle_id: int) -> str:
+    """Spectators: they get the same events, held back by the battle's delay."""
+    return f"battle-{battle_id}-watch"
+
+
+def deliver(group: str, message: dict[str, Any]) -> None:
+    async_to_sync(get_channel_layer().group_send)(group, message)
+
+
+def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
+    def send() -> None:
+        message = {"type": "table.event", "frame": frame}
+        deliver(players_group(battle_id), message)
+        deliver(watchers_group(battle_id), {**message, "delay_s": delay_s})
+
+    transaction.on_commit(send)
+
+
+async def send_presence(battle_id: int, frame: dict[str, Any]) -> None:
+    layer = get_channel_layer()
+    message = {"type": "table.presence", "frame": frame}
+    await layer.group_send(players_group(battle_id), message)
+    await layer.group_send(watchers_group(battle_id), message)
+
+
+# -- frames to one client ----------------------------------------------------------
+
+
+def hello(*, user: str, role: str, sides: Iterable[str]) -> dict[str, Any]:
+    return {
+        "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "you": {"user": user, "role": role, "sides": sorted(sides)},
+        "limits": limits.as_json(),
+    }
+
+
+def snapshot(
+    *,
+    seq: int,
+    status: str,
+    state: dict[str, Any],
+    turn: dict[str, Any],
+    labels: dict[str, Any],
+    hash: str,
+    delay_s: int,
+    chat: list[dict[str, Any]],
+    dice: list[dict[str, Any]],
+) -> dict[str, Any]:
+    return {
+        "type": "snapshot",
+        "seq": seq,
+        "status": status,
+        "state": state,
+        "turn": turn,
+        "labels": labels,
+        "hash": hash,
+        "delay_s": delay_s,
+        "chat": chat,
+        "dice": dice,
+    }
+
+
+def verdict(
+    *, ref: str | None, seq: int, verdict: dict[str, Any], reach: Any = None
+) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "verdict", "ref": ref, "seq": seq, "verdict": verdict}
+    if reach is not None:
+        frame["reach"] = reach
+    return frame
+
+
+def ack(*, id: str, seq: int) -> dict[str, Any]:
+    return {"type": "ack", "id": id, "seq": seq}
+
+
+def reason(code: str, message: str, at: Any = None) -> dict[str, Any]:
+    """One reason a move was refused, in the engine's Violation shape."""
+    return {"code": code, "message": message, "at": at}
+
+
+def refusal_verdict(reasons: list[dict[str, Any]]) -> dict[str, Any]:
+    """A table refusal (turn, ownership) in the engine's VERDICT shape, for previews."""
+    return {
+        "legal": False,
+        "cost": 0,
+        "allowance": 0,
+        "reasons": reasons,
+        "rolls": [],
+        "events": [],
+    }
+
+
+def reject(
+    *, id: str, seq: int, reasons: list[dict[str, Any]], verdict: dict[str, Any] | None
+) -> dict[str, Any]:
+    return {"type": "reject", "id": id, "seq": seq, "reasons": reasons, "verdict": verdict}
+
+
+def error(code: str, message: str, *, field: str | None = None, ref: Any = None) -> dict[str, Any]:
+    frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if field is not None:
+        frame["field"] = field
+    if ref is not None:
+        frame["ref"] = ref
+    return frame
+
+
+def resumed(seq: int) -> dict[str, Any]:
+    return {"type": "resumed", "seq": seq}
+
+
+def pong() -> dict[str, Any]:
+    return {"type": "pong"}
+
+
+def presence(rows: Iterable[tuple[str, str, int]]) -> dict[str, Any]:
+    """rows: (user name, role, open connections)."""
+    return {
+        "type": "presence",
+        "present": [
+            {"user": user, "role": role, "connections": count} for user, role, count in rows
+        ],
+    }
+
+
+# -- events ----------------------------------------------------------------------------
+
+
+def event_payload(public: dict[str, Any], **private: Any) -> dict[str, Any]:
+    """What an Event stores: the public keys, and private ones (prefixed) for the server."""
+    return {**public, **{PRIVATE_PREFIX + k: v for k, v in private.items()}}
+
+
+def event(ev: Event) -> dict[str, Any]:
+    """The frame of a stored event, as every client gets it (actor and role are in the payload)."""
+    frame: dict[str, Any] = {
+        "type": "event",
+        "seq": ev.seq,
+        "kind": ev.kind,
+        "at": ev.created_at.isoformat().replace("+00:00", "Z"),
+    }
+    frame.update((k, v) for k, v in ev.payload.items() if not k.startswith(PRIVATE_PREFIX))
+    return frame
+
+
+def dice_entries(frame: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dice-log lines of an event frame: every roll it carries."""
+    return [
+        {"seq": frame["seq"], "actor": frame["actor"], **roll} for roll in frame.get("rolls", [])
+    ]

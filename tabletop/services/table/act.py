@@ -1,0 +1,55 @@
+"""`battle_act`: a player's (or the GM's) order, refereed and, if legal, applied."""
+
+from typing import Any
+
+from tabletop.events import reason
+from tabletop.models import Battle
+from tabletop.models.battle import BattleStatus
+from tabletop.services.table import command, referee, turns
+from tabletop.services.table.actor import Actor
+from tabletop.services.table.command import Change, Refusal
+
+
+def table_refusal(battle: Battle, actor: Actor, unit_id: str) -> dict[str, Any] | None:
+    """The table's own rules, before the game's: the battle, the unit, its owner, the turn."""
+    if battle.status != BattleStatus.ACTIVE:
+        return reason("battle_not_active", f"The battle is {battle.get_status_display().lower()}.")
+    unit = next((u for u in battle.state.get("units", []) if u.get("id") == unit_id), None)
+    if unit is None:
+        return reason("unknown_unit", f"There is no unit {unit_id!r} on the table.")
+    side = unit.get("side", "")
+    if not actor.controls(side):
+        return reason("not_your_unit", f"{unit_id} belongs to {side}, which you do not play.")
+    return turns.refusal(
+        battle.state.get("system", ""), battle.turn_state, battle.state.get("state", {}), side
+    )
+
+
+def battle_act(
+    *, battle_id: int, actor: Actor, client_msg_id: str, seen: int, action: dict[str, Any]
+) -> dict[str, Any]:
+    command.require_player(actor)
+
+    def decide(battle: Battle) -> Change | Refusal:
+        refused = table_refusal(battle, actor, action["unit"])
+        if refused:
+            return Refusal([refused])
+        if command.changed_since(battle, seen):
+            return Refusal(
+                [reason("stale", f"The table changed after {seen}; look again and resend.")]
+            )
+        judgement = referee.judge(battle.state, action)
+        if not judgement.legal:
+            return Refusal(judgement.verdict["reasons"], judgement.verdict)
+        return Change(
+            "act",
+            {
+                "id": client_msg_id,
+                "action": action,
+                "verdict": judgement.verdict,
+                "rolls": judgement.verdict.get("rolls", []),
+            },
+            state=judgement.state_after,
+        )
+
+    return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)

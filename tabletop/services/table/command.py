@@ -1,0 +1,124 @@
+"""The frame of every write to a live table.
+
+Lock the battle row (PostgreSQL orders all writers, whichever process they
+run in), answer a resent client message id with the answer it already had,
+decide, append the event, store the answer: one transaction. The event is
+broadcast only once that transaction has committed.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from tabletop import events
+from tabletop.models import Battle, CommandReply, Event
+from tabletop.services.errors import ServiceError
+from tabletop.services.table import position
+from tabletop.services.table.actor import Actor
+
+#: Events that change the position; an `act` that saw none of them after its `seen` is current.
+TABLE_KINDS = ("act", "fiat", "undo", "turn")
+
+
+@dataclass(frozen=True)
+class Change:
+    """A decided write: the event's kind and public keys, and the new position if any."""
+
+    kind: str
+    public: dict[str, Any] = field(default_factory=dict)
+    state: dict[str, Any] | None = None
+    turn: dict[str, Any] | None = None
+    delay_s: int | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reasons: list[dict[str, Any]]
+    verdict: dict[str, Any] | None = None
+
+
+Decide = Callable[[Battle], Change | Refusal]
+
+
+def locked(battle_id: int) -> Battle:
+    battle = Battle.objects.select_for_update().filter(pk=battle_id).first()
+    if battle is None:
+        raise ServiceError("This battle no longer exists.", code="forbidden")
+    return battle
+
+
+def changed_since(battle: Battle, seen: int) -> bool:
+    """Whether the position changed after `seen` (a client that saw less must look again)."""
+    if seen > battle.last_seq:
+        return True
+    return Event.objects.filter(battle=battle, seq__gt=seen, kind__in=TABLE_KINDS).exists()
+
+
+def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = "") -> Event:
+    """Appends the event of `change` to the locked `battle` and sends it after commit."""
+    public: dict[str, Any] = {"actor": actor.name, "role": actor.role, **change.public}
+    private: dict[str, Any] = {}
+    fields = ["last_seq"]
+    if change.kind in TABLE_KINDS:
+        before = {"state": battle.state, "turn": battle.turn_state}
+        state = battle.state if change.state is None else change.state
+        turn = battle.turn_state if change.turn is None else change.turn
+        public.update(position.patch(battle.state, state, turn))
+        battle.state, battle.turn_state = state, turn
+        private = {"before": before, "after": {"state": state, "turn": turn}}
+        fields += ["state", "turn_state"]
+    if change.delay_s is not None:
+        battle.spectator_delay_s = change.delay_s
+        fields.append("spectator_delay_s")
+    public["hash"] = position.position_hash(battle.state, battle.turn_state)
+    battle.last_seq += 1
+    event = Event.objects.create(
+        battle=battle,
+        seq=battle.last_seq,
+        actor_id=actor.user_id,
+        kind=change.kind,
+        payload=events.event_payload(public, **private),
+        client_msg_id=client_msg_id,
+    )
+    battle.save(update_fields=fields)
+    events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
+    return event
+
+
+@transaction.atomic
+def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> dict[str, Any]:
+    """The answer (`ack` or `reject` frame) to one client command; applied at most once."""
+    battle = locked(battle_id)
+    prior = (
+        CommandReply.objects.filter(
+            battle_id=battle.id, actor_id=actor.user_id, client_msg_id=client_msg_id
+        )
+        .values_list("reply", flat=True)
+        .first()
+    )
+    if prior is not None:
+        return prior
+    outcome = decide(battle)
+    if isinstance(outcome, Refusal):
+        reply = events.reject(
+            id=client_msg_id, seq=battle.last_seq, reasons=outcome.reasons, verdict=outcome.verdict
+        )
+    else:
+        event = append(battle, actor, outcome, client_msg_id)
+        reply = events.ack(id=client_msg_id, seq=event.seq)
+    CommandReply.objects.create(
+        battle=battle, actor_id=actor.user_id, client_msg_id=client_msg_id, reply=reply
+    )
+    return reply
+
+
+def require_player(actor: Actor) -> None:
+    if not actor.plays:
+        raise ServiceError("Spectators watch; they cannot change the table.", code="forbidden")
+
+
+def require_gm(actor: Actor) -> None:
+    if not actor.is_gm:
+        raise ServiceError("Only the game master may do that.", code="forbidden")

@@ -1,0 +1,50 @@
+"""A table position (the engine's state + the table's turn) and the patches between two.
+
+Clients apply patches and never need rules knowledge: changed units whole,
+removed unit ids, the engine's turn state and the table's turn structure.
+"""
+
+import hashlib
+import json
+from typing import Any
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:
+    """sha256 of the canonical position; units sorted by id, so their order does not count."""
+    units = sorted(state.get("units", []), key=lambda u: str(u.get("id")))
+    body = canonical({"state": {**state, "units": units}, "turn": turn})
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def patch(before: dict[str, Any], after: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
+    """The public keys of a table event that takes `before` to `after` (engine states)."""
+    old = {u["id"]: u for u in before.get("units", [])}
+    new = {u["id"]: u for u in after.get("units", [])}
+    return {
+        "units": [u for uid, u in new.items() if old.get(uid) != u],
+        "removed": [uid for uid in old if uid not in new],
+        "state": after.get("state", {}),
+        "turn": turn,
+    }
+
+
+def apply_patch(state: dict[str, Any], event: dict[str, Any]) -> tuple[dict, dict]:
+    """(engine state, turn) after a table event frame; what every client does."""
+    units = {u["id"]: u for u in state.get("units", [])}
+    for uid in event.get("removed", []):
+        units.pop(uid, None)
+    order = [u["id"] for u in state.get("units", [])]
+    for unit in event.get("units", []):
+        if unit["id"] not in units:
+            order.append(unit["id"])
+        units[unit["id"]] = unit
+    new_state = {
+        **state,
+        "units": [units[uid] for uid in order if uid in units],
+        "state": event.get("state", state.get("state", {})),
+    }
+    return new_state, event["turn"]

@@ -1,0 +1,23 @@
+"""`battle_preview`: the verdict an act would get now, for the sender only. Writes nothing."""
+
+from typing import Any
+
+from tabletop import events
+from tabletop.models import Battle
+from tabletop.services.table import command, referee
+from tabletop.services.table.act import table_refusal
+from tabletop.services.table.actor import Actor
+
+
+def battle_preview(
+    *, battle_id: int, actor: Actor, action: dict[str, Any], reach: bool = False
+) -> dict[str, Any]:
+    """{"seq", "verdict", "reach"}: the same checks as `battle_act`, the same engine call."""
+    command.require_player(actor)
+    battle = Battle.objects.get(pk=battle_id)
+    refused = table_refusal(battle, actor, action["unit"])
+    if refused:
+        return {"seq": battle.last_seq, "verdict": events.refusal_verdict([refused]), "reach": None}
+    verdict = referee.judge(battle.state, action).verdict
+    area = referee.reach_area(battle.state, action["unit"], action["type"]) if reach else None
+    return {"seq": battle.last_seq, "verdict": verdict, "reach": area}

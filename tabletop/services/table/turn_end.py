@@ -1,0 +1,44 @@
+"""`battle_end_turn`: the active side hands over (or the GM ends a turn or phase)."""
+
+from typing import Any
+
+from tabletop.events import reason
+from tabletop.models import Battle
+from tabletop.models.battle import BattleStatus
+from tabletop.services.table import command, turns
+from tabletop.services.table.actor import Actor
+from tabletop.services.table.command import Change, Refusal
+
+
+def battle_end_turn(
+    *,
+    battle_id: int,
+    actor: Actor,
+    client_msg_id: str,
+    seen: int | None = None,
+    phase_only: bool = False,
+) -> dict[str, Any]:
+    """Ends the active side's part. In phased systems a GM's `end_turn` ends the whole turn."""
+    command.require_player(actor)
+
+    def decide(battle: Battle) -> Change | Refusal:
+        if battle.status != BattleStatus.ACTIVE:
+            return Refusal([reason("battle_not_active", "The battle is not in play.")])
+        if seen is not None and command.changed_since(battle, seen):
+            return Refusal([reason("stale", f"The table changed after {seen}.")])
+        active = battle.turn_state.get("active_side", "")
+        if not actor.controls(active):
+            return Refusal([reason("not_your_turn", f"It is {active}'s turn.")])
+        system = battle.state.get("system", "")
+        whole = not phase_only and actor.is_gm and turns.rules_of(system).phases != (None,)
+        turn, engine_state = turns.advance(
+            system, battle.turn_state, battle.state.get("state", {}), whole_turn=whole
+        )
+        return Change(
+            "turn",
+            {"ended": "phase" if phase_only else "turn"},
+            state={**battle.state, "state": engine_state},
+            turn=turn,
+        )
+
+    return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
