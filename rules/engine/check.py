@@ -64,7 +64,7 @@ def compare_error(err: InvalidActionError, expect: Mapping[str, Any]) -> list[st
 
 def _close(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
-        return a == b
+        return bool(a == b)
     if isinstance(a, int | float) and isinstance(b, int | float):
         return bool(math.isclose(float(a), float(b), abs_tol=LENGTH_TOL))
     return bool(a == b)

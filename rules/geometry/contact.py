@@ -75,9 +75,8 @@ def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | No
 
 def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None:
     """t*: first pose at or after after_tau where the base reaches distance 0."""
-    flags = _sampled(track, target) <= EVENT
-    tau = track.first(flags, lambda t: _dist(track, t, target) <= EVENT,
-                      _start_index(track, after_tau))
+    tau = track.first_zero(_sampled(track, target), lambda t: _dist(track, t, target),
+                           _start_index(track, after_tau))
     return hit_at(track, tau)
 
 

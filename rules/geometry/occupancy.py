@@ -8,7 +8,7 @@ from typing import Any
 from shapely.geometry import Point
 
 from rules.geometry.contact import Hit, hit_at
-from rules.geometry.tolerance import LENGTH
+from rules.geometry.tolerance import EVENT, LENGTH
 from rules.geometry.track import Track
 
 
@@ -20,9 +20,11 @@ def first_occupancy_change(track: Track, polygon: Any) -> Hit | None:
     """The first pose where the centre enters (or leaves) the polygon."""
     inside0 = occupies(polygon, *track.start.xy)
     d = track.centre_distances(polygon)
-    flags = (d > LENGTH) if inside0 else (d <= LENGTH)
+    # The crossing itself is the geometric boundary (distance 0).
+    flags = (d > EVENT) if inside0 else (d <= EVENT)
 
     def changed(t: float) -> bool:
-        return occupies(polygon, *track.pose_at(t).xy) != inside0
+        gap = float(polygon.distance(Point(track.pose_at(t).xy)))
+        return gap > EVENT if inside0 else gap <= EVENT
 
     return hit_at(track, track.first(flags, changed))

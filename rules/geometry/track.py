@@ -22,7 +22,7 @@ from shapely.geometry import GeometryCollection, LineString, Point
 from rules.engine.actions import Step, Turn
 from rules.engine.model import BaseShape
 from rules.geometry.bases import Body, bodies_at, body_at
-from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
+from rules.geometry.tolerance import EVENT, ROTATION_STEP, SAMPLE_STEP
 
 
 @dataclass(frozen=True)
@@ -234,3 +234,32 @@ class Track:
             else:
                 lo = mid
         return hi
+
+    def first_zero(self, dists: Any, dist: Callable[[float], float], start: int = 0,
+                   limit: float = 0.0) -> float | None:
+        """First tau where a 1-Lipschitz distance reaches `limit` (+ float noise).
+
+        Besides the samples at or below the limit, a dip between two samples (a
+        base grazing a corner) is searched for by ternary search around every
+        local minimum closer than one sample step.
+        """
+        d = np.asarray(dists, dtype=float) - limit
+        flags = d <= EVENT
+        tau = self.samples[0]
+        n = len(d)
+        for k in range(max(start, 1), n - 1):
+            if flags[k] or flags[k - 1]:
+                break
+            if d[k] <= d[k - 1] and d[k] <= d[k + 1] and d[k] < SAMPLE_STEP:
+                lo, hi = float(tau[k - 1]), float(tau[k + 1])
+                for _ in range(40):
+                    m1, m2 = lo + (hi - lo) / 3, hi - (hi - lo) / 3
+                    if dist(m1) <= dist(m2):
+                        hi = m2
+                    else:
+                        lo = m1
+                if dist(lo) - limit <= EVENT:
+                    flags = flags.copy()
+                    flags[k] = True
+                    break
+        return self.first(flags, lambda t: dist(t) - limit <= EVENT, start)

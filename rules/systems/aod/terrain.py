@@ -21,7 +21,7 @@ from rules.engine.verdict import Violation
 from rules.geometry.bases import body_at
 from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
 from rules.geometry.occupancy import first_occupancy_change, occupies
-from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
+from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod.context import Ctx
 
@@ -105,10 +105,10 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
     geoms = [t.shape for t in feats]
     if centre:
         d = np.min([track.centre_distances(g) for g in geoms], axis=0)
-        clear_at, enter_at = d > LENGTH, d <= LENGTH
+        clear_at, limit = d > LENGTH, LENGTH
     else:
         d = np.min([track.sample_distances(g) for g in geoms], axis=0)
-        clear_at, enter_at = d > CONTACT, d <= EVENT
+        clear_at, limit = d > CONTACT, 0.0
     first_clear = np.nonzero(clear_at)[0]
     if len(first_clear) == 0:
         return None
@@ -121,9 +121,7 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         b = track.body_at(t)
         return min(b.distance(g) for g in geoms)
 
-    limit = LENGTH if centre else EVENT
-    tau = track.first(enter_at, lambda t: dist(t) <= limit, start)
-    hit = hit_at(track, tau)
+    hit = hit_at(track, track.first_zero(d, dist, start, limit))
     if hit is None:
         return None
     if centre:
