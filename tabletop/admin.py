@@ -1,19 +1,110 @@
+"""The Django admin for every model: searchable, filterable, and read-only where history lives."""
+
 from django.contrib import admin
 
 from tabletop import models
 
-for model in (
-    models.Campaign,
-    models.Membership,
-    models.Invitation,
-    models.Roster,
-    models.UnitProfile,
-    models.Map,
-    models.Battle,
-    models.BattleSide,
-    models.Event,
-    models.BattleResult,
-    models.CommandReply,
-    models.TableConnection,
-):
-    admin.site.register(model)
+
+class MembershipInline(admin.TabularInline):
+    model = models.Membership
+    extra = 0
+
+
+class UnitProfileInline(admin.TabularInline):
+    model = models.UnitProfile
+    extra = 0
+
+
+class BattleSideInline(admin.TabularInline):
+    model = models.BattleSide
+    extra = 0
+
+
+@admin.register(models.Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "system", "gm", "points_limit", "created_at"]
+    list_filter = ["system"]
+    search_fields = ["name", "gm__username"]
+    inlines = [MembershipInline]
+
+
+@admin.register(models.Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["user", "campaign", "role", "joined_at"]
+    list_filter = ["role"]
+    search_fields = ["user__username", "campaign__name"]
+
+
+@admin.register(models.Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "role", "single_use", "uses", "expires_at", "created_by"]
+    list_filter = ["role", "single_use"]
+    readonly_fields = ["token", "uses"]
+
+
+@admin.register(models.Roster)
+class RosterAdmin(admin.ModelAdmin):
+    list_display = ["name", "owner", "campaign", "faction"]
+    search_fields = ["name", "owner__username", "campaign__name"]
+    inlines = [UnitProfileInline]
+
+
+@admin.register(models.UnitProfile)
+class UnitProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "unit_type", "points", "status", "roster"]
+    list_filter = ["status", "unit_type"]
+    search_fields = ["name", "roster__name"]
+
+
+@admin.register(models.Map)
+class MapAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "width", "height"]
+    search_fields = ["name", "campaign__name"]
+
+
+@admin.register(models.Battle)
+class BattleAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "map", "status", "last_seq", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["name", "campaign__name"]
+    inlines = [BattleSideInline]
+
+
+@admin.register(models.BattleSide)
+class BattleSideAdmin(admin.ModelAdmin):
+    list_display = ["battle", "roster", "side"]
+
+
+@admin.register(models.Event)
+class EventAdmin(admin.ModelAdmin):
+    # The event log is the battle's history: it is read here, never edited.
+    list_display = ["battle", "seq", "kind", "actor", "created_at"]
+    list_filter = ["kind"]
+    readonly_fields = ["battle", "seq", "actor", "kind", "payload", "client_msg_id", "created_at"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(models.BattleResult)
+class BattleResultAdmin(admin.ModelAdmin):
+    list_display = ["battle", "winner_side", "outcome", "recorded_by", "recorded_at"]
+
+
+@admin.register(models.CampaignLogEntry)
+class CampaignLogEntryAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "text", "actor", "created_at"]
+    search_fields = ["text", "campaign__name"]
+
+
+@admin.register(models.CommandReply)
+class CommandReplyAdmin(admin.ModelAdmin):
+    list_display = ["battle", "actor", "client_msg_id", "created_at"]
+
+
+@admin.register(models.TableConnection)
+class TableConnectionAdmin(admin.ModelAdmin):
+    list_display = ["battle", "user", "role", "channel_name", "last_seen"]

@@ -29,6 +29,8 @@ class DemoSystem:
     height: float
     terrain: list[dict]
     forces: dict[str, tuple[str, list[DemoUnit]]] = field(default_factory=dict)
+    # Above the largest demo force, so that every demo roster is legal.
+    points_limit: int = 400
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:

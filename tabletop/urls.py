@@ -2,9 +2,39 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
+from tabletop.views import battles, campaigns, maps, rosters
+
+campaign_urls = [
+    path("", campaigns.campaign_detail, name="campaign"),
+    path("settings/", campaigns.campaign_settings, name="campaign_settings"),
+    path("invitations/", campaigns.invitation_new, name="invitation_new"),
+    path("members/<int:user_id>/", campaigns.member_role, name="member_role"),
+    path("rosters/new/", rosters.roster_new, name="roster_new"),
+    path("rosters/import/", rosters.roster_import_page, name="roster_import"),
+    path("rosters/<int:roster_id>/", rosters.roster_detail, name="roster"),
+    path("rosters/<int:roster_id>/export.json", rosters.roster_export, name="roster_export"),
+    path("rosters/<int:roster_id>/units/", rosters.unit_new, name="unit_new"),
+    path("rosters/<int:roster_id>/units/<int:unit_id>/", rosters.unit_edit, name="unit"),
+    path(
+        "rosters/<int:roster_id>/units/<int:unit_id>/delete/",
+        rosters.unit_delete,
+        name="unit_delete",
+    ),
+    path("maps/new/", maps.map_new, name="map_new"),
+    path("maps/<int:map_id>/", maps.map_edit, name="map"),
+    path("maps/<int:map_id>/delete/", maps.map_remove, name="map_delete"),
+    path("battles/new/", battles.battle_new, name="battle_new"),
+    path("battles/<int:battle_id>/", battles.battle_detail, name="battle"),
+    path("battles/<int:battle_id>/deploy/", battles.battle_deployment, name="battle_deploy"),
+    path("battles/<int:battle_id>/start/", battles.battle_begin, name="battle_start"),
+    path("battles/<int:battle_id>/result/", battles.battle_result, name="battle_result"),
+]
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("campaigns/", campaigns.campaign_list, name="campaigns"),
+    path("campaigns/<int:campaign_id>/", include(campaign_urls)),
+    path("join/<str:token>/", campaigns.join, name="join"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

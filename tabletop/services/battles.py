@@ -1,11 +1,26 @@
-"""Battles: setup, deployment and start. The live table's moves are in `table`."""
+"""Battles: setup, deployment inside the zones, and start. The live table's moves are in `table`."""
 
+import re
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from shapely import affinity
+from shapely.geometry import Point, Polygon, box
 
 from tabletop.models import Battle, BattleSide, Campaign, Map, Roster
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
+from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
+from tabletop.services.inputs import finite_number, point_in_table, polygon_in_table
+from tabletop.services.log import campaign_log_add
+from tabletop.services.permissions import require_gm
+
+SIDE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+# Units that fight: ready ones, and those that left the board last battle
+# (seed 003, "Leaving the board": in a campaign they may return next battle).
+FIELDED = (UnitStatus.READY, UnitStatus.OFF_BOARD)
 
 
 def _zone_bounds(zone: list[list[float]]) -> tuple[float, float, float, float]:
@@ -15,14 +30,63 @@ def _zone_bounds(zone: list[list[float]]) -> tuple[float, float, float, float]:
 
 
 def _lay_out_in_zone(zone: list[list[float]], count: int, spacing: float) -> list[list[float]]:
-    """Initial positions in rows across a (rectangular) zone; players adjust them."""
+    """Initial positions in rows across the zone's bounding box; the GM adjusts them."""
     x0, y0, x1, y1 = _zone_bounds(zone)
     per_row = max(1, int((x1 - x0) // spacing))
     positions = []
     for i in range(count):
         row, col = divmod(i, per_row)
-        positions.append([x0 + spacing * (col + 0.5), y0 + spacing * (row + 0.5)])
+        positions.append([x0 + spacing * (col + 0.5), min(y1, y0 + spacing * (row + 0.5))])
     return positions
+
+
+def _clean_sides(
+    campaign: Campaign, sides: Any, zones: Any, battle_map: Map
+) -> dict[str, list[list[float]]]:
+    """The sides' rosters and zones: two sides or more, each roster once, each side a zone."""
+    if not isinstance(sides, list) or not sides:
+        raise ServiceError("Choose a side for at least two rosters.", field="sides")
+    side_names = set()
+    rosters = set()
+    for roster, side in sides:
+        if not isinstance(roster, Roster) or roster.campaign_id != campaign.id:
+            raise ServiceError("That roster belongs to another campaign.", field="sides")
+        if not isinstance(side, str) or not SIDE_NAME.match(side):
+            raise ServiceError(
+                f"Side names are 1-16 letters or digits, not {side!r}.", field="sides"
+            )
+        if roster.pk in rosters:
+            raise ServiceError(f"{roster.name} is on two sides.", field="sides")
+        if not roster.units.filter(status__in=FIELDED).exists():
+            raise ServiceError(f"{roster.name} has no units left to field.", field="sides")
+        rosters.add(roster.pk)
+        side_names.add(side)
+    if len(side_names) < 2:
+        raise ServiceError("A battle needs at least two sides.", field="sides")
+    if not isinstance(zones, dict):
+        raise ServiceError("Deployment zones are {side: polygon}.", field="deployment_zones")
+    cleaned = {}
+    for side in sorted(side_names):
+        if side not in zones:
+            raise ServiceError(f"Side {side} has no deployment zone.", field="deployment_zones")
+        cleaned[side] = polygon_in_table(
+            zones[side],
+            field="deployment_zones",
+            width=battle_map.width,
+            height=battle_map.height,
+        )
+    extra = sorted(set(zones) - side_names)
+    if extra:
+        raise ServiceError(f"No roster fights as {extra[0]}.", field="deployment_zones")
+    return cleaned
+
+
+def _require_engine_accepts(state: dict[str, Any], field: str | None = None) -> None:
+    error = game_systems.position_error(state)
+    if error:
+        raise ServiceError(
+            f"The rules engine refuses the position: {error[0]}: {error[1]}", field=field
+        )
 
 
 @transaction.atomic
@@ -33,36 +97,38 @@ def battle_create(
     name: str,
     sides: list[tuple[Roster, str]],
     deployment_zones: dict[str, list[list[float]]],
+    actor: AbstractBaseUser | None = None,
 ) -> Battle:
-    """Creates a battle in deployment, its units laid out inside their side's zone."""
-    if battle_map.campaign_id != campaign.id:
+    """A battle in deployment, its units laid out inside their side's zone.
+
+    `actor=None` is a trusted caller (demo, fixtures); pages pass the GM.
+    """
+    if actor is not None:
+        require_gm(actor, campaign)
+    if not isinstance(battle_map, Map) or battle_map.campaign_id != campaign.id:
         raise ServiceError("That map belongs to another campaign.", field="map")
-    if not name.strip():
-        raise ServiceError("A battle needs a name.", field="name")
-    units: list[dict] = []
-    labels: dict[str, dict] = {}
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
+        raise ServiceError("A battle needs a name of at most 120 characters.", field="name")
+    zones = _clean_sides(campaign, sides, deployment_zones, battle_map)
     battle = Battle.objects.create(
         campaign=campaign,
         map=battle_map,
         name=name.strip(),
         status=BattleStatus.DEPLOYMENT,
-        deployment_zones=deployment_zones,
+        deployment_zones=zones,
     )
-    facing_by_side: dict[str, float] = {}
+    units: list[dict] = []
+    labels: dict[str, dict] = {}
     for roster, side in sides:
-        if roster.campaign_id != campaign.id:
-            raise ServiceError(
-                f"Roster {roster.name!r} belongs to another campaign.", field="sides"
-            )
-        if side not in deployment_zones:
-            raise ServiceError(f"Side {side!r} has no deployment zone.", field="deployment_zones")
         BattleSide.objects.create(battle=battle, roster=roster, side=side)
-        zone = deployment_zones[side]
+        zone = zones[side]
         # Each side faces the table's centre line.
         _, y0, _, y1 = _zone_bounds(zone)
-        facing_by_side[side] = 90.0 if (y0 + y1) / 2 < battle_map.height / 2 else 270.0
-        ready = list(roster.units.filter(status=UnitStatus.READY))
-        for profile, position in zip(ready, _lay_out_in_zone(zone, len(ready), 3.0), strict=True):
+        facing = 90.0 if (y0 + y1) / 2 < battle_map.height / 2 else 270.0
+        fielded = list(roster.units.filter(status__in=FIELDED))
+        for profile, position in zip(
+            fielded, _lay_out_in_zone(zone, len(fielded), 3.0), strict=True
+        ):
             unit_id = f"U{profile.id}"
             units.append(
                 {
@@ -71,10 +137,11 @@ def battle_create(
                     "side": side,
                     "type": profile.unit_type,
                     "position": position,
-                    "facing": facing_by_side[side],
+                    "facing": facing,
                 }
             )
             labels[unit_id] = {"name": profile.name, "profile": profile.id, "roster": roster.id}
+        roster.units.filter(status=UnitStatus.OFF_BOARD).update(status=UnitStatus.READY)
     battle.state = {
         "system": campaign.system,
         "table": {
@@ -86,18 +153,77 @@ def battle_create(
         "units": units,
         "state": {},
     }
+    _require_engine_accepts(battle.state)
     battle.unit_labels = labels
-    first_side = sides[0][1] if sides else ""
-    battle.turn_state = {"turn": 1, "active_side": first_side, "sides": [s for _, s in sides]}
+    battle.turn_state = {"turn": 1, "active_side": sides[0][1], "sides": [s for _, s in sides]}
     battle.save()
+    campaign_log_add(campaign=campaign, actor=actor, text=f"Battle set up: {battle.name}.")
+    return battle
+
+
+def _footprint(unit: dict[str, Any], position: list[float], facing: float) -> Polygon:
+    """The unit's base on the table: a circle, or a rectangle turned to its facing."""
+    base = unit["base"]
+    x, y = position
+    if base["shape"] == "circle":
+        return Point(x, y).buffer(base["diameter"] / 2)
+    # length runs along the facing (0 = +x), width across it
+    rect = box(
+        x - base["length"] / 2, y - base["width"] / 2, x + base["length"] / 2, y + base["width"] / 2
+    )
+    return affinity.rotate(rect, facing, origin=(x, y))
+
+
+@transaction.atomic
+def battle_deploy(
+    *, actor: AbstractBaseUser, battle: Battle, placements: dict[str, dict[str, Any]]
+) -> Battle:
+    """Places units before the battle starts: each base wholly inside its side's zone.
+
+    `placements` is {unit id: {"position": [x, y], "facing": degrees}}; the
+    units not named stay where they are. The field of an error is the unit id.
+    """
+    require_gm(actor, battle.campaign)
+    battle = Battle.objects.select_for_update().get(pk=battle.pk)
+    if battle.status != BattleStatus.DEPLOYMENT:
+        raise ServiceError(f"The battle is {battle.get_status_display().lower()}, not deploying.")
+    if not isinstance(placements, dict):
+        raise ServiceError("Placements are {unit id: {position, facing}}.")
+    table = battle.state["table"]
+    units = {u["id"]: u for u in battle.state["units"]}
+    for unit_id, placement in placements.items():
+        unit = units.get(unit_id)
+        if unit is None:
+            raise ServiceError(f"No unit {unit_id!r} in this battle.", field=str(unit_id))
+        if not isinstance(placement, dict):
+            raise ServiceError("Expected a position and a facing.", field=unit_id)
+        position = point_in_table(
+            placement.get("position"), field=unit_id, width=table["width"], height=table["height"]
+        )
+        facing = finite_number(placement.get("facing", unit["facing"]), field=unit_id) % 360.0
+        zone = Polygon(battle.deployment_zones[unit["side"]])
+        # "In contact" tolerance of the scenario format: a base touching the zone's edge is in.
+        if not zone.buffer(0.01).covers(_footprint(unit, position, facing)):
+            raise ServiceError(
+                f"{battle.unit_labels.get(unit_id, {}).get('name', unit_id)} must be wholly "
+                f"inside side {unit['side']}'s deployment zone.",
+                field=unit_id,
+            )
+        unit["position"], unit["facing"] = position, facing
+    _require_engine_accepts(battle.state)
+    battle.save(update_fields=["state"])
     return battle
 
 
 @transaction.atomic
-def battle_start(*, battle: Battle) -> Battle:
+def battle_start(*, battle: Battle, actor: AbstractBaseUser | None = None) -> Battle:
+    """Ends deployment: the battle goes live. `actor=None` is a trusted caller."""
+    if actor is not None:
+        require_gm(actor, battle.campaign)
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status not in (BattleStatus.LOBBY, BattleStatus.DEPLOYMENT):
         raise ServiceError(f"The battle is already {battle.get_status_display().lower()}.")
     battle.status = BattleStatus.ACTIVE
     battle.save(update_fields=["status"])
+    campaign_log_add(campaign=battle.campaign, actor=actor, text=f"{battle.name} has begun.")
     return battle

@@ -1,20 +1,146 @@
-"""Maps: the table's size and terrain."""
+"""Maps: the table's size and its terrain, in the scenario format's TERRAIN shape."""
 
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from tabletop.models import Campaign, Map
+from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
+from tabletop.services.inputs import (
+    MAX_TABLE_INCHES,
+    finite_number,
+    first_non_finite,
+    polygon_in_table,
+)
+from tabletop.services.log import campaign_log_add
+from tabletop.services.permissions import require_gm
+
+MAX_FEATURES = 200
+TERRAIN_KEYS = frozenset({"id", "type", "polygon", "height", "size_class", "access"})
+
+
+def _clean_feature(
+    raw: Any, *, index: int, system: str, width: float, height: float
+) -> dict[str, Any]:
+    label = f"Feature {index + 1}"
+    if not isinstance(raw, dict):
+        raise ServiceError(f"{label} is not an object.", field="terrain")
+    unknown = sorted(set(raw) - TERRAIN_KEYS)
+    if unknown:
+        raise ServiceError(f"{label} has an unknown key {unknown[0]!r}.", field="terrain")
+    feature_id = raw.get("id") or f"T{index + 1}"
+    if not isinstance(feature_id, str) or len(feature_id) > 16:
+        raise ServiceError(f"{label}: an id is text of at most 16 characters.", field="terrain")
+    label = f"Feature {index + 1} ({feature_id})"
+    types = game_systems.terrain_types(system)
+    if raw.get("type") not in types:
+        raise ServiceError(
+            f"{label}: unknown terrain type {raw.get('type')!r}; choose one of {', '.join(types)}.",
+            field="terrain",
+        )
+    try:
+        polygon = polygon_in_table(raw.get("polygon"), field="terrain", width=width, height=height)
+        feature: dict[str, Any] = {"id": feature_id, "type": raw["type"], "polygon": polygon}
+        if raw.get("height") is not None:
+            feature["height"] = finite_number(
+                raw["height"], field="terrain", minimum=0, maximum=MAX_TABLE_INCHES
+            )
+    except ServiceError as error:
+        raise ServiceError(f"{label}: {error.message}", field="terrain") from None
+    size_class = raw.get("size_class")
+    if size_class is not None:
+        if isinstance(size_class, bool) or not isinstance(size_class, int) or size_class < 0:
+            raise ServiceError(f"{label}: size class is a whole number.", field="terrain")
+        feature["size_class"] = size_class
+    if "access" in raw:
+        feature["access"] = raw["access"]  # aod's entry segments: the engine checks them
+    return feature
+
+
+def clean_terrain(
+    terrain: Any, *, system: str, width: float, height: float
+) -> list[dict[str, Any]]:
+    """Terrain features as the engine reads them; raises at the `terrain` field."""
+    if not isinstance(terrain, list):
+        raise ServiceError("Terrain is a list of features.", field="terrain")
+    if len(terrain) > MAX_FEATURES:
+        raise ServiceError(f"A map has at most {MAX_FEATURES} features.", field="terrain")
+    if first_non_finite(terrain):
+        raise ServiceError(f"{first_non_finite(terrain)} is not a finite number.", field="terrain")
+    features = [
+        _clean_feature(raw, index=i, system=system, width=width, height=height)
+        for i, raw in enumerate(terrain)
+    ]
+    ids = [f["id"] for f in features]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicates:
+        raise ServiceError(f"Two features share the id {duplicates[0]!r}.", field="terrain")
+    error = game_systems.position_error(
+        {"system": system, "table": {"width": width, "height": height}, "terrain": features}
+    )
+    if error:  # the engine's own contract, beyond the checks above (e.g. aod access segments)
+        raise ServiceError(f"{error[0]}: {error[1]}", field="terrain")
+    return features
+
+
+def _clean_map(
+    campaign: Campaign, name: Any, width: Any, height: Any, terrain: Any
+) -> dict[str, Any]:
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
+        raise ServiceError("A map needs a name of at most 120 characters.", field="name")
+    width = finite_number(width, field="width", minimum=1, maximum=MAX_TABLE_INCHES)
+    height = finite_number(height, field="height", minimum=1, maximum=MAX_TABLE_INCHES)
+    return {
+        "name": name.strip(),
+        "width": width,
+        "height": height,
+        "terrain": clean_terrain(terrain, system=campaign.system, width=width, height=height),
+    }
 
 
 @transaction.atomic
 def map_create(
-    *, campaign: Campaign, name: str, width: float, height: float, terrain: list[dict]
+    *,
+    campaign: Campaign,
+    name: str,
+    width: float,
+    height: float,
+    terrain: list[dict],
+    actor: AbstractBaseUser | None = None,
 ) -> Map:
-    if not name.strip():
-        raise ServiceError("A map needs a name.", field="name")
-    for field, value in (("width", width), ("height", height)):
-        if not (0 < value <= 240):
-            raise ServiceError(f"{field} must be between 0 and 240 inches.", field=field)
-    return Map.objects.create(
-        campaign=campaign, name=name.strip(), width=width, height=height, terrain=terrain
+    """A new map. `actor=None` is a trusted caller (demo, fixtures); pages pass the GM."""
+    if actor is not None:
+        require_gm(actor, campaign)
+    battle_map = Map.objects.create(
+        campaign=campaign, **_clean_map(campaign, name, width, height, terrain)
     )
+    campaign_log_add(campaign=campaign, actor=actor, text=f"New map: {battle_map.name}.")
+    return battle_map
+
+
+@transaction.atomic
+def map_update(
+    *,
+    actor: AbstractBaseUser,
+    battle_map: Map,
+    name: str,
+    width: float,
+    height: float,
+    terrain: list[dict],
+) -> Map:
+    """Changes a map. Battles already set up keep the terrain they were set up with."""
+    require_gm(actor, battle_map.campaign)
+    for key, value in _clean_map(battle_map.campaign, name, width, height, terrain).items():
+        setattr(battle_map, key, value)
+    battle_map.save()
+    return battle_map
+
+
+@transaction.atomic
+def map_delete(*, actor: AbstractBaseUser, battle_map: Map) -> None:
+    require_gm(actor, battle_map.campaign)
+    if battle_map.battles.exists():
+        raise ServiceError("A battle was fought on this map; it stays.", field=None)
+    battle_map.delete()

@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
-import rules
 from tabletop.demo import DEMO_SYSTEMS, DEMO_USERS
 from tabletop.models import Battle, Campaign, Event, Map, Membership, Roster, UnitProfile
+from tabletop.services import game_systems
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def test_demo_creates_a_ready_battle_for_every_system_and_prints_the_logins() ->
     for username, password, _ in DEMO_USERS:
         assert f"{username}" in out.getvalue() and password in out.getvalue()
         assert authenticate(username=username, password=password) is not None
-    for key in rules.SYSTEMS:
+    for key in game_systems.system_keys():
         assert key in DEMO_SYSTEMS, f"no demo content for {key}"
         campaign = Campaign.objects.get(system=key)
         assert campaign.memberships.count() == len(DEMO_USERS)
@@ -46,4 +46,4 @@ def test_running_demo_twice_changes_nothing() -> None:
 def test_the_demo_battle_state_is_a_position_the_rules_engine_accepts() -> None:
     call_command("demo", stdout=StringIO())
     for battle in Battle.objects.all():
-        rules.state_from_json(battle.state)  # raises on anything off the contract
+        assert game_systems.position_error(battle.state) is None

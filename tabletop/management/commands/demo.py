@@ -4,9 +4,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-import rules
 from tabletop.demo import DEMO_SYSTEMS, DEMO_USERS, DEPLOYMENT_DEPTH
 from tabletop.models import Campaign
+from tabletop.services import game_systems
 from tabletop.services.battles import battle_create, battle_start
 from tabletop.services.campaigns import campaign_create, membership_set
 from tabletop.services.maps import map_create
@@ -26,14 +26,16 @@ class Command(BaseCommand):
                 user.set_password(password)
                 user.save()
             users[username] = user
-        for key in sorted(rules.SYSTEMS):
+        for key in game_systems.system_keys():
             demo = DEMO_SYSTEMS.get(key)
             if demo is None:
                 self.stdout.write(f"no demo content for system {key!r} yet; skipped")
                 continue
             if Campaign.objects.filter(name=demo.campaign, system=key).exists():
                 continue
-            campaign = campaign_create(gm=users["gm"], name=demo.campaign, system=key)
+            campaign = campaign_create(
+                gm=users["gm"], name=demo.campaign, system=key, points_limit=demo.points_limit
+            )
             for username, _, role in DEMO_USERS:
                 if role != "gm":
                     membership_set(campaign=campaign, user=users[username], role=role)

@@ -1,0 +1,190 @@
+// The table's terrain as SVG: the map editor draws with it now, the live board imports it later.
+//
+//   import { renderTerrain } from "/static/js/render/terrain.js";
+//   renderTerrain(svg, terrain, { width: 36, height: 36, legend: element });
+//
+// Coordinates are the scenario format's: inches, origin at the bottom-left corner,
+// +y north. Each terrain type has a colour AND a pattern, so that players who do
+// not tell the colours apart still tell the types apart; the legend shows both.
+// User text only ever reaches the page through textContent/setAttribute.
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+// kind: the pattern drawn over the colour.
+const KNOWN_STYLES = {
+  clear: { fill: "#e8efd9", kind: "none" },
+  open: { fill: "#e8efd9", kind: "none" },
+  flat: { fill: "#e8efd9", kind: "none" },
+  firm: { fill: "#e8efd9", kind: "none" },
+  road: { fill: "#d9d2c3", kind: "vertical" },
+  hindering: { fill: "#7fb069", kind: "hatch" },
+  vegetation: { fill: "#7fb069", kind: "hatch" },
+  woodland: { fill: "#5f9c4a", kind: "hatch" },
+  rough: { fill: "#c2a878", kind: "dots" },
+  soft: { fill: "#c9b98f", kind: "dots" },
+  difficult: { fill: "#b08d57", kind: "cross" },
+  very_difficult: { fill: "#8c6a3b", kind: "cross" },
+  dense_vegetation: { fill: "#3f7d32", kind: "cross" },
+  blocking: { fill: "#5b5f66", kind: "grid" },
+  building: { fill: "#5b5f66", kind: "grid" },
+  high_wall: { fill: "#4a4d52", kind: "grid" },
+  obstacle: { fill: "#8a6f5a", kind: "grid" },
+  low_obstacle: { fill: "#a38b73", kind: "vertical" },
+  antitank_obstacle: { fill: "#6e5a4a", kind: "cross" },
+  shallow_water: { fill: "#9cc9e6", kind: "horizontal" },
+  ford: { fill: "#9cc9e6", kind: "horizontal" },
+  river: { fill: "#4f93c9", kind: "waves" },
+  deep_water: { fill: "#2f6ea5", kind: "waves" },
+  lake: { fill: "#2f6ea5", kind: "waves" },
+  pond: { fill: "#4f93c9", kind: "waves" },
+  elevated: { fill: "#d6b26e", kind: "rings" },
+  hills: { fill: "#d6b26e", kind: "rings" },
+  slope: { fill: "#dcc08a", kind: "rings" },
+  abrupt_elevated: { fill: "#b8862f", kind: "steps" },
+};
+const KINDS = ["hatch", "dots", "cross", "grid", "horizontal", "vertical", "waves", "rings", "steps"];
+const COLOURS = ["#b07aa1", "#9c755f", "#76b7b2", "#edc948", "#ff9da7", "#bab0ac", "#59a14f"];
+
+function hash(text) {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.codePointAt(0)) >>> 0;
+  return h;
+}
+
+/** The colour and pattern of a terrain type; an unknown type gets a stable made-up one. */
+export function terrainStyle(type) {
+  if (KNOWN_STYLES[type]) return KNOWN_STYLES[type];
+  const h = hash(String(type));
+  return { fill: COLOURS[h % COLOURS.length], kind: KINDS[h % KINDS.length] };
+}
+
+export function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVG_NS, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+const INK = "rgba(20, 24, 28, 0.55)";
+
+function drawPatternMarks(pattern, kind) {
+  const line = (x1, y1, x2, y2) => el("line", { x1, y1, x2, y2, stroke: INK, "stroke-width": 0.08 }, pattern);
+  switch (kind) {
+    case "hatch": line(0, 1, 1, 0); break;
+    case "cross": line(0, 1, 1, 0); line(0, 0, 1, 1); break;
+    case "grid": line(0, 0.5, 1, 0.5); line(0.5, 0, 0.5, 1); break;
+    case "horizontal": line(0, 0.5, 1, 0.5); break;
+    case "vertical": line(0.5, 0, 0.5, 1); break;
+    case "dots": el("circle", { cx: 0.5, cy: 0.5, r: 0.12, fill: INK }, pattern); break;
+    case "rings": el("circle", { cx: 0.5, cy: 0.5, r: 0.3, fill: "none", stroke: INK, "stroke-width": 0.07 }, pattern); break;
+    case "steps": el("path", { d: "M0 0.75 H0.5 V0.25 H1", fill: "none", stroke: INK, "stroke-width": 0.08 }, pattern); break;
+    case "waves": el("path", { d: "M0 0.5 Q0.25 0.2 0.5 0.5 T1 0.5", fill: "none", stroke: INK, "stroke-width": 0.08 }, pattern); break;
+    default: break;
+  }
+}
+
+/** <pattern> for a terrain type, added to the svg's <defs> once; returns its url(). */
+function patternFor(svg, type, prefix) {
+  let defs = svg.querySelector("defs");
+  if (!defs) {
+    defs = el("defs");
+    svg.insertBefore(defs, svg.firstChild);
+  }
+  const id = `${prefix}-terrain-${hash(String(type)).toString(36)}`;
+  if (!svg.querySelector(`pattern[id="${id}"]`)) {
+    const style = terrainStyle(type);
+    const pattern = el("pattern", { id, width: 1, height: 1, patternUnits: "userSpaceOnUse" }, defs);
+    el("rect", { width: 1, height: 1, fill: style.fill }, pattern);
+    drawPatternMarks(pattern, style.kind);
+  }
+  return `url(#${id})`;
+}
+
+/** Sets the svg up as a table of width x height inches; returns the group to draw in
+ *  (y flipped so that table coordinates can be used as they are). */
+export function setUpTable(svg, width, height, { margin = 0.5 } = {}) {
+  svg.setAttribute("viewBox", `${-margin} ${-margin} ${width + 2 * margin} ${height + 2 * margin}`);
+  svg.dataset.width = width;
+  svg.dataset.height = height;
+  let table = svg.querySelector("g.table");
+  if (!table) {
+    table = el("g", { class: "table", transform: `translate(0 ${height}) scale(1 -1)` }, svg);
+  }
+  table.setAttribute("transform", `translate(0 ${height}) scale(1 -1)`);
+  table.replaceChildren();
+  el("rect", { class: "table-surface", x: 0, y: 0, width, height, fill: "#f4f1e8", stroke: "#8c959f", "stroke-width": 0.1 }, table);
+  return table;
+}
+
+/** The svg point, in table inches, under a pointer event. */
+export function tablePoint(svg, event) {
+  const pt = svg.createSVGPoint();
+  pt.x = event.clientX;
+  pt.y = event.clientY;
+  const p = pt.matrixTransform(svg.getScreenCTM().inverse());
+  return [p.x, Number(svg.dataset.height) - p.y];
+}
+
+function points(polygon) {
+  return polygon.map(([x, y]) => `${x},${y}`).join(" ");
+}
+
+/**
+ * Draws `terrain` (scenario TERRAIN objects) on `svg`.
+ * options: width, height (inches; required the first time), legend (an element to fill),
+ * idPrefix (for pattern ids when several boards share a page), labels (default true).
+ * Returns the <g> holding the terrain.
+ */
+export function renderTerrain(svg, terrain, options = {}) {
+  const width = options.width ?? Number(svg.dataset.width);
+  const height = options.height ?? Number(svg.dataset.height);
+  const prefix = options.idPrefix ?? (svg.id || "board");
+  const table = svg.querySelector("g.table") ?? setUpTable(svg, width, height);
+  let layer = table.querySelector("g.terrain");
+  if (!layer) layer = el("g", { class: "terrain" }, table);
+  layer.replaceChildren();
+  for (const feature of terrain) {
+    if (!Array.isArray(feature.polygon) || feature.polygon.length < 3) continue;
+    const shape = el("polygon", {
+      points: points(feature.polygon),
+      fill: patternFor(svg, feature.type, prefix),
+      stroke: "#30363d",
+      "stroke-width": 0.08,
+      class: `terrain-feature terrain-${feature.type}`,
+    }, layer);
+    shape.dataset.id = feature.id ?? "";
+    const title = el("title", {}, shape);
+    const extra = [feature.height != null ? `height ${feature.height}"` : "", feature.size_class != null ? `size class ${feature.size_class}` : ""].filter(Boolean).join(", ");
+    title.textContent = `${feature.id ?? ""} ${feature.type}${extra ? ` (${extra})` : ""}`;
+    if (options.labels !== false) {
+      // Labels sit outside the flipped group so that the text reads upright.
+      const [cx, cy] = centroid(feature.polygon);
+      const label = el("text", { x: cx, y: cy, class: "terrain-label", "text-anchor": "middle", "font-size": 0.9, transform: `scale(1 -1) translate(0 ${-2 * cy})` }, layer);
+      label.textContent = feature.id ?? "";
+    }
+  }
+  if (options.legend) renderLegend(options.legend, [...new Set(terrain.map((f) => f.type))], options);
+  return layer;
+}
+
+function centroid(polygon) {
+  const n = polygon.length;
+  return [polygon.reduce((s, p) => s + p[0], 0) / n, polygon.reduce((s, p) => s + p[1], 0) / n];
+}
+
+/** A legend: one swatch (colour and pattern) and name per terrain type. */
+export function renderLegend(container, types, options = {}) {
+  container.replaceChildren();
+  const list = document.createElement("ul");
+  list.className = "legend-list";
+  for (const type of types) {
+    const item = document.createElement("li");
+    const swatch = el("svg", { width: 24, height: 24, viewBox: "0 0 2 2", "aria-hidden": "true" });
+    el("rect", { width: 2, height: 2, fill: patternFor(swatch, type, `${options.idPrefix ?? "legend"}-${type}`), stroke: "#30363d", "stroke-width": 0.1 }, swatch);
+    const name = document.createElement("span");
+    name.textContent = String(type).replaceAll("_", " ");
+    item.append(swatch, name);
+    list.appendChild(item);
+  }
+  container.appendChild(list);
+}

@@ -1,0 +1,192 @@
+"""The roster builder: a roster's units, adding and editing them, import and export."""
+
+import json
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from tabletop import selectors
+from tabletop.forms import RosterForm, RosterImportForm, UnitForm
+from tabletop.models import Campaign, Membership, Roster
+from tabletop.services.rosters import (
+    roster_create,
+    roster_import,
+    roster_update,
+    unit_profile_add,
+    unit_profile_remove,
+    unit_profile_update,
+)
+from tabletop.views.access import campaign_page, found, render_form_page, run_or_forbid, submit
+
+
+def _builder(
+    request: HttpRequest,
+    campaign: Campaign,
+    membership: Membership,
+    roster: Roster,
+    *,
+    unit_form: UnitForm | None = None,
+    roster_form: RosterForm | None = None,
+    invalid: bool = False,
+) -> HttpResponse:
+    is_owner = roster.owner_id == request.user.pk
+    points = selectors.roster_points(roster)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "roster": roster,
+        "units": roster.units.all(),
+        "points": points,
+        "over_limit": points > campaign.points_limit,
+        "is_owner": is_owner,
+        "unit_form": unit_form or UnitForm(system=campaign.system),
+        "roster_form": roster_form
+        or RosterForm(initial={"name": roster.name, "faction": roster.faction}),
+    }
+    return render_form_page(request, "tabletop/rosters/detail.html", context, invalid=invalid)
+
+
+@require_POST
+@campaign_page
+def roster_new(request: HttpRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
+    form = RosterForm(request.POST)
+    roster, ok = submit(
+        form,
+        lambda: roster_create(
+            actor=request.user,
+            campaign=campaign,
+            owner=request.user,
+            name=form.cleaned_data["name"],
+            faction=form.cleaned_data["faction"],
+        ),
+    )
+    if not ok:
+        messages.error(request, "; ".join(m for ms in form.errors.values() for m in ms))
+        return redirect("campaign", campaign_id=campaign.pk)
+    return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+
+
+@campaign_page
+def roster_import_page(
+    request: HttpRequest, campaign: Campaign, membership: Membership
+) -> HttpResponse:
+    form = RosterImportForm(request.POST or None)
+    if request.method == "POST":
+        roster, ok = submit(
+            form,
+            lambda: roster_import(
+                actor=request.user, campaign=campaign, data=form.cleaned_data["data"]
+            ),
+        )
+        if ok:
+            messages.success(request, f"Imported {roster.name}.")
+            return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+    return render_form_page(
+        request,
+        "tabletop/rosters/import.html",
+        {"campaign": campaign, "form": form},
+        invalid=request.method == "POST",
+    )
+
+
+@campaign_page
+def roster_detail(
+    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int
+) -> HttpResponse:
+    roster = found(selectors.roster_in(campaign, roster_id))
+    if request.method != "POST":
+        return _builder(request, campaign, membership, roster)
+    form = RosterForm(request.POST)
+    _, ok = submit(
+        form,
+        lambda: roster_update(
+            actor=request.user,
+            roster=roster,
+            name=form.cleaned_data["name"],
+            faction=form.cleaned_data["faction"],
+        ),
+    )
+    if ok:
+        return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+    return _builder(request, campaign, membership, roster, roster_form=form, invalid=True)
+
+
+@require_POST
+@campaign_page
+def unit_new(
+    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int
+) -> HttpResponse:
+    roster = found(selectors.roster_in(campaign, roster_id))
+    form = UnitForm(request.POST, system=campaign.system)
+    _, ok = submit(
+        form,
+        lambda: unit_profile_add(
+            actor=request.user,
+            roster=roster,
+            name=form.cleaned_data["name"],
+            unit_type=form.cleaned_data["unit_type"],
+            stats=form.stats(),
+            points=form.cleaned_data["points"],
+        ),
+        aliases=form.error_aliases(),
+    )
+    if ok:
+        return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+    return _builder(request, campaign, membership, roster, unit_form=form, invalid=True)
+
+
+@campaign_page
+def unit_edit(
+    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int, unit_id: int
+) -> HttpResponse:
+    roster = found(selectors.roster_in(campaign, roster_id))
+    unit = found(selectors.unit_in(roster, unit_id))
+    form = UnitForm(
+        request.POST or None, system=campaign.system, initial=UnitForm.initial_from(unit)
+    )
+    if request.method == "POST":
+        _, ok = submit(
+            form,
+            lambda: unit_profile_update(
+                actor=request.user,
+                unit=unit,
+                name=form.cleaned_data["name"],
+                unit_type=form.cleaned_data["unit_type"],
+                stats=form.stats(),
+                points=form.cleaned_data["points"],
+            ),
+            aliases=form.error_aliases(),
+        )
+        if ok:
+            return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+    return render_form_page(
+        request,
+        "tabletop/rosters/unit_edit.html",
+        {"campaign": campaign, "roster": roster, "unit": unit, "form": form},
+        invalid=request.method == "POST",
+    )
+
+
+@require_POST
+@campaign_page
+def unit_delete(
+    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int, unit_id: int
+) -> HttpResponse:
+    roster = found(selectors.roster_in(campaign, roster_id))
+    unit = found(selectors.unit_in(roster, unit_id))
+    run_or_forbid(request, lambda: unit_profile_remove(actor=request.user, unit=unit))
+    return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+
+
+@campaign_page
+def roster_export(
+    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int
+) -> HttpResponse:
+    roster = found(selectors.roster_in(campaign, roster_id))
+    response = HttpResponse(
+        json.dumps(selectors.roster_export(roster), indent=2), content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="roster-{roster.pk}.json"'
+    return response
