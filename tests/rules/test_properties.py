@@ -1,0 +1,138 @@
+"""Property tests (hypothesis): verdicts do not depend on where the scene is or how it is
+turned; splitting a segment never changes the cost; every point of reach is reachable."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Point
+
+from rules import reach, state_from_json, validate
+from rules.geometry.bases import body_at
+
+CENTRE = (60.0, 60.0)
+FAST = settings(max_examples=int(__import__("os").environ.get("PROP_N", 30)), deadline=None, derandomize=not __import__("os").environ.get("PROP_RANDOM"),
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+coord = st.floats(-12, 12, allow_nan=False).map(lambda v: round(v, 3))
+TERRAIN = ["hindering", "blocking", "shallow_water", "deep_water", "elevated"]
+TYPES = ["mech", "infantry", "wheeled", "hover", "quad_mech"]
+
+
+@st.composite
+def scenes(draw: Any) -> dict[str, Any]:
+    """A small scene around CENTRE on a big table (so that turning it keeps it on)."""
+    terrain = []
+    for i in range(draw(st.integers(0, 3))):
+        x, y = draw(coord), draw(coord)
+        w, h = draw(st.floats(1, 6)), draw(st.floats(1, 6))
+        terrain.append({"id": f"T{i}", "type": draw(st.sampled_from(TERRAIN)),
+                        "polygon": [[CENTRE[0] + x, CENTRE[1] + y],
+                                    [CENTRE[0] + x + w, CENTRE[1] + y],
+                                    [CENTRE[0] + x + w, CENTRE[1] + y + h],
+                                    [CENTRE[0] + x, CENTRE[1] + y + h]]})
+    rect = draw(st.booleans())
+    base = ({"shape": "rect", "width": 1.0, "length": 2.0} if rect
+            else {"shape": "circle", "diameter": draw(st.sampled_from([1.0, 1.25, 2.0]))})
+    units = [{"id": "U", "side": "P1", "type": draw(st.sampled_from(TYPES)), "move": 10,
+              "base": base, "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
+              "facing": draw(st.floats(0, 359))}]
+    for i in range(draw(st.integers(0, 2))):
+        units.append({"id": f"O{i}", "side": draw(st.sampled_from(["P1", "P2"])),
+                      "type": draw(st.sampled_from(TYPES)), "move": 6,
+                      "base": {"shape": "circle", "diameter": 1.25},
+                      "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
+                      "facing": 0})
+    path: list[Any] = []
+    x, y = units[0]["position"]
+    step = st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 3))
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()) and rect:
+            path.append({"turn": draw(st.floats(-90, 90))})
+        x, y = x + draw(step), y + draw(step)
+        path.append([x, y])
+    return {"system": "aod", "table": {"width": 120, "height": 120}, "terrain": terrain,
+            "units": units, "action": {"unit": "U", "type": "move", "path": path}}
+
+
+def turned(scene: dict[str, Any], angle: float, dx: float, dy: float) -> dict[str, Any]:
+    """The same scene rotated about CENTRE by `angle` degrees, then moved by (dx, dy)."""
+    a = math.radians(angle)
+
+    def p(q: list[float]) -> list[float]:
+        x, y = q[0] - CENTRE[0], q[1] - CENTRE[1]
+        return [CENTRE[0] + x * math.cos(a) - y * math.sin(a) + dx,
+                CENTRE[1] + x * math.sin(a) + y * math.cos(a) + dy]
+
+    out = dict(scene)
+    out["terrain"] = [dict(t, polygon=[p(q) for q in t["polygon"]]) for t in scene["terrain"]]
+    out["units"] = [dict(u, position=p(u["position"]), facing=(u["facing"] + angle) % 360)
+                    for u in scene["units"]]
+    path = [s if isinstance(s, dict) else p(s) for s in scene["action"]["path"]]
+    out["action"] = dict(scene["action"], path=path)
+    return out
+
+
+def overlapping_start(state: Any) -> bool:
+    """Positions where bases already overlap are not positions the table can reach."""
+    bodies = [body_at(u.base, *u.position, u.facing) for u in state.units]
+    return any(a.distance(b) < -0.01 for i, a in enumerate(bodies) for b in bodies[i + 1:])
+
+
+def judge(scene: dict[str, Any]) -> Any:
+    state = state_from_json(scene)
+    return validate(state, scene["action"], dice=[6] * 4)
+
+
+@FAST
+@given(scenes(), st.floats(0, 360), st.floats(-20, 20), st.floats(-20, 20))
+def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
+        scene: dict[str, Any], angle: float, dx: float, dy: float) -> None:
+    """Section 4: only distances matter, never where or which way the table lies."""
+    a, b = judge(scene), judge(turned(scene, angle, dx, dy))
+    assert a.legal == b.legal
+    assert set(a.codes) == set(b.codes)
+    assert math.isclose(a.cost, b.cost, abs_tol=1e-6)
+
+
+@FAST
+@given(scenes(), st.floats(0.05, 0.95))
+def test_splitting_a_segment_into_collinear_pieces_never_changes_the_cost(
+        scene: dict[str, Any], f: float) -> None:
+    """Cost = total length of the centre path (000 [32]): collinear splits add nothing."""
+    path = scene["action"]["path"]
+    start = scene["units"][0]["position"]
+    last = next(s for s in reversed(path) if not isinstance(s, dict))
+    i = path.index(last)
+    prev = next((s for s in reversed(path[:i]) if not isinstance(s, dict)), start)
+    mid = [prev[0] + (last[0] - prev[0]) * f, prev[1] + (last[1] - prev[1]) * f]
+    split = dict(scene, action=dict(scene["action"], path=path[:i] + [mid] + path[i:]))
+    a, b = judge(scene), judge(split)
+    assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
+    assert a.legal == b.legal
+
+
+@settings(max_examples=int(__import__("os").environ.get("PROP_N", 12)), deadline=None,
+          derandomize=not __import__("os").environ.get("PROP_RANDOM"),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(scenes(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=5,
+                          max_size=5))
+def test_every_point_inside_reach_is_accepted_by_validate(
+        scene: dict[str, Any], samples: list[tuple[float, float]]) -> None:
+    """Reach is sound: path_to(point) for any point of the area validates as legal."""
+    state = state_from_json(scene)
+    assume(not overlapping_start(state))
+    area = reach(state, "U").area
+    assume(area.area > 0.01)
+    minx, miny, maxx, maxy = area.bounds
+    points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
+    inside = [q for q in points if area.contains(Point(q))]
+    for q in inside:
+        path = reach(state, "U").path_to(q)
+        assert path is not None, q
+        v = validate(state, {"unit": "U", "type": "move", "path": [list(p) for p in path[1:]]},
+                     dice=[6] * 2)
+        assert v.legal, (q, path, [r.message for r in v.reasons])
