@@ -55,6 +55,22 @@ class Action:
         return out
 
 
+@dataclass(frozen=True)
+class MalformedAction:
+    """An action that could not be parsed. A scenario keeps it so that its verdict can
+    say `malformed` (contract reason code) while the position itself is fine."""
+
+    raw: Any
+    error: InvalidActionError
+
+    @property
+    def unit(self) -> str:
+        return str(self.raw.get("unit", "")) if isinstance(self.raw, dict) else ""
+
+    def to_json(self) -> Any:
+        return self.raw
+
+
 def path_step_to_json(step: Step) -> Any:
     if isinstance(step, Turn):
         return {"turn": step.angle}

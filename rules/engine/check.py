@@ -10,12 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rules.engine.actions import MalformedAction
 from rules.engine.dice import make_dice
 from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.registry import get_system
 from rules.engine.scenario import Scenario, state_to_json
-from rules.engine.verdict import Verdict
+from rules.engine.verdict import Verdict, Violation
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,10 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
     for i, action in enumerate(scn.actions):
         expect = scn.expects[i] if i < len(scn.expects) else None
         try:
-            verdict = system.validate(state, action, dice)
+            if isinstance(action, MalformedAction):
+                verdict = malformed_verdict(state, action.error)
+            else:
+                verdict = system.validate(state, action, dice)
         except InvalidActionError as err:
             mism = () if expect is None else tuple(compare_error(err, expect))
             out.append(Outcome(i, None, err, mism))
@@ -54,6 +59,12 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
         mism = () if expect is None else tuple(compare(verdict, expect, action.unit))
         out.append(Outcome(i, verdict, None, mism))
     return out
+
+
+def malformed_verdict(state: GameState, err: InvalidActionError) -> Verdict:
+    """A malformed action is refused like an illegal one (contract code `malformed`)."""
+    return Verdict(False, 0.0, 0.0, (Violation("malformed", str(err), None),),
+                   state_after=state)
 
 
 def compare_error(err: InvalidActionError, expect: Mapping[str, Any]) -> list[str]:

@@ -12,11 +12,12 @@ from typing import Any
 
 from shapely.geometry import Polygon
 
-from rules.engine.actions import Action, number, point
+from rules.engine.actions import Action, MalformedAction, number, point
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
 from rules.engine.registry import get_system
+from rules.engine.system import System
 
 TOP_KEYS = frozenset({"system", "table", "terrain", "units", "state", "dice", "outcomes",
                       "action", "actions", "expect"})
@@ -27,7 +28,7 @@ TERRAIN_KEYS = frozenset({"id", "type", "polygon", "height", "size_class", "acce
 @dataclass(frozen=True)
 class Scenario:
     state: GameState
-    actions: tuple[Action, ...] = ()
+    actions: tuple[Action | MalformedAction, ...] = ()
     expects: tuple[Mapping[str, Any] | None, ...] = ()
     dice: tuple[int, ...] | None = None
     outcomes: tuple[bool, ...] | None = None
@@ -223,12 +224,9 @@ def load_scenario(raw: Any) -> Scenario:
     state = state_from_json(raw)
     system = get_system(state.system)
     single = "action" in raw
-    actions: tuple[Action, ...]
-    if single:
-        actions = (system.parse_action(raw["action"], "action"),)
-    else:
-        actions = tuple(system.parse_action(a, f"actions[{i}]")
-                        for i, a in enumerate(_list(raw.get("actions", []), "actions")))
+    raws = [(raw["action"], "action")] if single else [
+        (a, f"actions[{i}]") for i, a in enumerate(_list(raw.get("actions", []), "actions"))]
+    actions = tuple(_parse_action(system, a, key) for a, key in raws)
     expects: tuple[Mapping[str, Any] | None, ...] = ()
     single_expect = False
     if "expect" in raw:
@@ -245,6 +243,13 @@ def load_scenario(raw: Any) -> Scenario:
     dice, outcomes = _forced(raw)
     return Scenario(state=state, actions=actions, expects=expects, dice=dice,
                     outcomes=outcomes, single_action=single, single_expect=single_expect)
+
+
+def _parse_action(system: System, raw: Any, key: str) -> Action | MalformedAction:
+    try:
+        return system.parse_action(raw, key)
+    except InvalidActionError as err:
+        return MalformedAction(raw, err)
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:

@@ -63,11 +63,15 @@ def test_malformed_unit_exits_2_naming_the_key(tmp_path: Path) -> None:
     assert "units[0].base.diameter" in done.stderr
 
 
-def test_malformed_path_step_exits_2_naming_the_key(tmp_path: Path) -> None:
+def test_malformed_action_is_refused_with_code_malformed_naming_the_key(tmp_path: Path) -> None:
+    """The position is fine, the action is not: its verdict says `malformed` (contract)."""
     action = {"unit": "M1", "type": "move", "path": [[5.5, 10], {"spin": 90}]}
-    done = run(tmp_path, dict(SCENE, action=action))
-    assert done.returncode == 2
-    assert "action.path[1]" in done.stderr
+    done = run(tmp_path, dict(SCENE, action=action, expect={"legal": False,
+                                                           "reason": "malformed"}), "--expect")
+    verdict = json.loads(done.stdout)
+    assert done.returncode == 0
+    assert verdict["reasons"][0]["code"] == "malformed"
+    assert "action.path[1]" in verdict["reasons"][0]["message"]
 
 
 def test_exhausted_forced_dice_is_an_error_not_a_random_roll(tmp_path: Path) -> None:
