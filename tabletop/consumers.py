@@ -68,6 +68,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.pending: collections.deque[tuple[float, dict]] = collections.deque()
         self.drain: asyncio.Task | None = None
         self.touched = time.monotonic()
+        self._delay_s = battle.spectator_delay_s
         self.group = (
             events.watchers_group(self.battle_id)
             if self.watching
@@ -108,7 +109,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return getattr(self, "_delay_s", 0) if self.watching else 0
 
     async def send_snapshot(self) -> None:
-        frame, later = await db(log.snapshot)(self.battle_id, delay_s=self.delay_s)
+        frame, later = await db(log.snapshot)(self.battle_id, watching=self.watching)
         self._delay_s = frame["delay_s"]
         self.queued_seq = frame["seq"]
         await self.send_json(frame)

@@ -49,7 +49,13 @@ def battle_act(
                 "verdict": judgement.verdict,
                 "rolls": judgement.verdict.get("rolls", []),
             },
-            state=judgement.state_after,
+            # The engine moves units and keeps its turn state; the table and terrain
+            # stay as the table stored them.
+            state={
+                **battle.state,
+                "units": judgement.state_after["units"],
+                "state": judgement.state_after["state"],
+            },
         )
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)

@@ -32,10 +32,9 @@ def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:
     """The last chat lines and dice-log lines up to `upto`."""
     recent = Event.objects.filter(battle_id=battle_id, seq__lte=upto).order_by("-seq")
     chat = [events.event(e) for e in recent.filter(kind="chat")[:HISTORY]]
-    dice: list[dict] = []
-    for e in recent.filter(kind__in=("roll", "act"))[: HISTORY * 4]:
-        dice.extend(events.dice_entries(events.event(e)))
-    return chat[::-1], dice[:HISTORY][::-1]
+    rolled = [events.event(e) for e in recent.filter(kind__in=("roll", "act"))[:HISTORY]]
+    dice = [roll for frame in rolled[::-1] for roll in events.dice_entries(frame)]
+    return chat[::-1], dice[-HISTORY:]
 
 
 def position_at(battle: Battle, seq: int) -> dict[str, Any]:
@@ -50,9 +49,11 @@ def position_at(battle: Battle, seq: int) -> dict[str, Any]:
     return {"state": battle.state, "turn": battle.turn_state}
 
 
-def snapshot(battle_id: int, *, delay_s: int = 0) -> tuple[dict[str, Any], list[dict]]:
-    """(snapshot frame, events still to come): the table now, or `delay_s` seconds ago."""
+def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any], list[dict]]:
+    """(snapshot frame, events still to come): the table now, or as spectators see it:
+    the battle's delay ago, with the events since to be released at their time."""
     battle = Battle.objects.get(pk=battle_id)
+    delay_s = battle.spectator_delay_s if watching else 0
     seq, later = battle.last_seq, []
     at = {"state": battle.state, "turn": battle.turn_state}
     if delay_s:

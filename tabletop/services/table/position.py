@@ -13,10 +13,21 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
+def _normal(value: Any) -> Any:
+    """Numbers as JSON means them: 10 and 10.0 are one number (the engine writes floats)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _normal(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    return value
+
+
 def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:
     """sha256 of the canonical position; units sorted by id, so their order does not count."""
     units = sorted(state.get("units", []), key=lambda u: str(u.get("id")))
-    body = canonical({"state": {**state, "units": units}, "turn": turn})
+    body = canonical(_normal({"state": {**state, "units": units}, "turn": turn}))
     return hashlib.sha256(body.encode()).hexdigest()
 
 

@@ -80,7 +80,8 @@ def advance(
     sides = list(turn.get("sides") or [turn.get("active_side")])
     active = turn.get("active_side")
     index = sides.index(active) if active in sides else len(sides) - 1
-    phase_index = rules.phases.index(turn["phase"]) if turn.get("phase") in rules.phases else 0
+    phase = turn.get("phase")
+    phase_index = rules.phases.index(phase) if phase in rules.phases else 0
     new_turn = dict(turn)
     state = _without(engine_state, rules.reset_each_side)
     if not whole_turn and index + 1 < len(sides):
