@@ -10,7 +10,6 @@ shrunk by 0.01" still intersects.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,16 +23,43 @@ from rules.engine.model import BaseShape
 _TINY = 1e-9
 
 
-@dataclass(frozen=True)
 class Body:
-    core: BaseGeometry
-    radius: float
+    """A core geometry and a radius. A circle keeps its centre as plain numbers and
+    builds the shapely point only when asked, since base-to-base distances between
+    circles are plain arithmetic (the hot path of every move)."""
+
+    __slots__ = ("_core", "radius", "xy")
+
+    def __init__(self, core: BaseGeometry | None, radius: float,
+                 xy: tuple[float, float] | None = None) -> None:
+        self._core = core
+        self.radius = radius
+        self.xy = xy
+
+    @property
+    def core(self) -> BaseGeometry:
+        if self._core is None:
+            assert self.xy is not None
+            self._core = Point(self.xy)
+        return self._core
 
     def distance(self, other: BaseGeometry | Body) -> float:
         """Signed-ish gap: > 0 apart, <= 0 touching or overlapping (exact for circles)."""
         if isinstance(other, Body):
+            if self.xy is not None and other.xy is not None:
+                return math.dist(self.xy, other.xy) - self.radius - other.radius
             return float(self.core.distance(other.core)) - self.radius - other.radius
         return float(self.core.distance(other)) - self.radius
+
+    def bounds(self) -> tuple[float, float, float, float]:
+        """Bounding box of the whole body (core grown by the radius)."""
+        if self.xy is not None:
+            x, y = self.xy
+            r = self.radius
+            return (x - r, y - r, x + r, y + r)
+        minx, miny, maxx, maxy = self.core.bounds
+        r = self.radius
+        return (minx - r, miny - r, maxx + r, maxy + r)
 
     def polygon(self) -> BaseGeometry:
         """The body as an area (circles buffered finely), for drawing and unions."""
@@ -54,7 +80,7 @@ def rect_corners(x: float, y: float, facing_deg: float, width: float,
 
 def body_at(base: BaseShape, x: float, y: float, facing: float, shrink: float = 0.0) -> Body:
     if base.is_circle:
-        return Body(Point(x, y), base.diameter / 2 - shrink)
+        return Body(None, base.diameter / 2 - shrink, (float(x), float(y)))
     w = max(base.width - 2 * shrink, 1e-6)
     ln = max(base.length - 2 * shrink, 1e-6)
     return Body(Polygon(rect_corners(x, y, facing, w, ln)), _TINY)

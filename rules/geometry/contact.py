@@ -44,13 +44,10 @@ def _split(target: Any) -> tuple[Any, float]:
     return target, 0.0
 
 
-def _dist(track: Track, tau: float, target: Any, shrink: float = 0.0) -> float:
-    return track.body_at(tau, shrink).distance(target)
-
-
-def _sampled(track: Track, target: Any, shrink: float = 0.0) -> Any:
+def _sampled(track: Track, target: Any, shrink: float = 0.0, taus: Any = None) -> Any:
+    """Distances from the base to target at the samples, or at `taus`."""
     core, r = _split(target)
-    return track.sample_distances(core, shrink) - r
+    return track.sample_distances(core, shrink, taus) - r
 
 
 def sweep_overlaps(track: Track, target: Any) -> bool:
@@ -68,14 +65,14 @@ def _start_index(track: Track, tau: float) -> int:
 def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | None:
     """First pose (at or after start_tau) whose base overlaps target by more than 0.01"."""
     flags = _sampled(track, target, OVERLAP) < 0
-    tau = track.first(flags, lambda t: _dist(track, t, target, OVERLAP) < 0,
+    tau = track.first(flags, lambda ts: _sampled(track, target, OVERLAP, ts) < 0,
                       _start_index(track, start_tau))
     return hit_at(track, tau)
 
 
 def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None:
     """t*: first pose at or after after_tau where the base reaches distance 0."""
-    tau = track.first_zero(_sampled(track, target), lambda t: _dist(track, t, target),
+    tau = track.first_zero(_sampled(track, target), lambda ts: _sampled(track, target, 0, ts),
                            _start_index(track, after_tau))
     return hit_at(track, tau)
 
@@ -83,7 +80,7 @@ def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None
 def first_separation(track: Track, target: Any) -> Hit | None:
     """First pose where the base is no longer touching target (distance > 0.01")."""
     flags = _sampled(track, target) > CONTACT
-    return hit_at(track, track.first(flags, lambda t: _dist(track, t, target) > CONTACT))
+    return hit_at(track, track.first(flags, lambda ts: _sampled(track, target, 0, ts) > CONTACT))
 
 
 def first_retouch(track: Track, target: Any) -> Hit | None:

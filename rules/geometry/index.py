@@ -9,10 +9,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic, TypeVar
 
+import numpy as np
 import shapely
 from shapely.strtree import STRtree
 
 T = TypeVar("T")
+
+#: Up to this many features a numpy scan of bounding boxes beats building and
+#: querying an STRtree from Python; beyond it the tree is used.
+SCAN_LIMIT = 150
 
 
 class FeatureIndex(Generic[T]):
@@ -22,17 +27,27 @@ class FeatureIndex(Generic[T]):
         self.kinds = list(kinds)
         for g in self.geoms:
             shapely.prepare(g)
-        self.tree = STRtree(self.geoms) if self.geoms else None
+        self.tree = STRtree(self.geoms) if len(self.geoms) > SCAN_LIMIT else None
+        self.boxes = shapely.bounds(np.array(self.geoms, dtype=object)) if self.geoms \
+            else np.zeros((0, 4))
+
+    def query_box(self, minx: float, miny: float, maxx: float, maxy: float) -> list[int]:
+        """Indexes (ascending) of features whose bounding boxes meet the box."""
+        if not self.items:
+            return []
+        if self.tree is not None:
+            return sorted(self.tree.query(shapely.box(minx, miny, maxx, maxy)).tolist())
+        b = self.boxes
+        hit = (b[:, 0] <= maxx) & (b[:, 2] >= minx) & (b[:, 1] <= maxy) & (b[:, 3] >= miny)
+        return list(np.nonzero(hit)[0].tolist())
 
     def query(self, geom: Any, distance: float = 0.0) -> list[int]:
         """Indexes of features whose bounding boxes come within `distance` of geom."""
-        if self.tree is None:
-            return []
-        if distance > 0:
-            minx, miny, maxx, maxy = geom.bounds
-            geom = shapely.box(minx - distance, miny - distance, maxx + distance,
-                               maxy + distance)
-        return sorted(int(i) for i in self.tree.query(geom))
+        bounds = geom.bounds() if callable(getattr(geom, "bounds", None)) else geom.bounds
+        minx, miny, maxx, maxy = bounds
+        return self.query_box(minx - distance, miny - distance, maxx + distance,
+                              maxy + distance)
 
     def near(self, geom: Any, distance: float = 0.0) -> list[tuple[T, Any, str]]:
+        """(item, geometry, kind) of the features near geom (a geometry or a Body)."""
         return [(self.items[i], self.geoms[i], self.kinds[i]) for i in self.query(geom, distance)]

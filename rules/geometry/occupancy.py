@@ -23,8 +23,8 @@ def first_occupancy_change(track: Track, polygon: Any) -> Hit | None:
     # The crossing itself is the geometric boundary (distance 0).
     flags = (d > EVENT) if inside0 else (d <= EVENT)
 
-    def changed(t: float) -> bool:
-        gap = float(polygon.distance(Point(track.pose_at(t).xy)))
+    def changed(ts: Any) -> Any:
+        gap = track.centre_distances(polygon, ts)
         return gap > EVENT if inside0 else gap <= EVENT
 
     return hit_at(track, track.first(flags, changed))

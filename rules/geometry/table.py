@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import shapely
 from shapely.geometry import box
 
 from rules.engine.model import Table
+from rules.geometry.bases import bodies_at
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Track
@@ -26,13 +30,14 @@ def leaves_table(track: Track, table: Table) -> Hit | None:
     if not _off(swept.core.bounds, swept.radius, table):
         return None
 
-    def off(t: float) -> bool:
-        b = track.body_at(t)
-        return _off(b.core.bounds, b.radius, table)
+    def off(ts: Any) -> Any:
+        xs, ys, fs = track.poses(ts)
+        cores, r = bodies_at(track.base, xs, ys, fs)
+        b = shapely.bounds(cores)
+        return ((b[:, 0] - r < -CONTACT) | (b[:, 1] - r < -CONTACT)
+                | (b[:, 2] + r > table.width + CONTACT) | (b[:, 3] + r > table.height + CONTACT))
 
-    tau = track.samples[0]
-    flags = [off(float(t)) for t in tau]
-    return hit_at(track, track.first(flags, off))
+    return hit_at(track, track.first(off(track.samples[0]), off))
 
 
 def body_off_table(core_bounds: tuple[float, float, float, float], radius: float,

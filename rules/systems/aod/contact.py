@@ -41,7 +41,7 @@ def contacts(ctx: Ctx, unit: Unit, body: Body, ignore: Iterable[str] = ()) -> li
     """Units whose bases are within 0.01" of `body` (plain geometry, no rules)."""
     skip = set(ignore) | {unit.id}
     out = []
-    for other, _, _ in ctx.units.near(body.core, body.radius + CONTACT):
+    for other, _, _ in ctx.units.near(body, CONTACT):
         if other.id in skip:
             continue
         if body.distance(ctx.bodies[other.id]) <= CONTACT:
@@ -55,10 +55,14 @@ def opposing_contacts(ctx: Ctx, unit: Unit, pose: Pose | None = None,
     (000 [18]); captives are neither friend nor foe (001 [26])."""
     if is_cruising(unit):
         return []
-    p = pose or Pose(*unit.position, unit.facing)
-    body = body_at(unit.base, p.x, p.y, p.facing)
-    return [o for o in contacts(ctx, unit, body, ignore)
-            if opposing(unit, o) and not is_cruising(o)]
+    if pose is None and unit.on_table and ctx.state.unit(unit.id) is unit:
+        touching = ctx.touching(unit.id)  # where it stands: cached per position
+    else:
+        p = pose or Pose(*unit.position, unit.facing)
+        touching = contacts(ctx, unit, body_at(unit.base, p.x, p.y, p.facing))
+    skip = set(ignore)
+    return [o for o in touching
+            if o.id not in skip and opposing(unit, o) and not is_cruising(o)]
 
 
 def may_cross(mover: Unit, other: Unit, rules: BaseRules) -> bool:
@@ -82,7 +86,7 @@ def check_bases(ctx: Ctx, mover: Unit, track: Track, final: Pose, rules: BaseRul
     skip = rules.ignore | {mover.id}
     stop: tuple[Hit, Unit] | None = None
     final_shrunk = body_at(mover.base, final.x, final.y, final.facing, OVERLAP)
-    for other, _, _ in ctx.units.near(swept.core, swept.radius + CONTACT * 2):
+    for other, _, _ in ctx.units.near(swept, CONTACT * 2):
         if other.id in skip:
             continue
         ob = ctx.bodies[other.id]

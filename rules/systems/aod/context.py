@@ -11,6 +11,7 @@ from shapely.geometry.base import BaseGeometry
 from rules.engine.model import GameState, Terrain, Unit
 from rules.geometry.bases import Body, body_at
 from rules.geometry.index import FeatureIndex
+from rules.geometry.tolerance import CONTACT
 from rules.systems.aod.options import AodOptions, parse_options
 
 
@@ -38,7 +39,22 @@ class Ctx:
     @cached_property
     def units(self) -> FeatureIndex[Unit]:
         us = self.on_table
-        return FeatureIndex(us, [self.bodies[u.id].polygon() for u in us], [u.type for u in us])
+        boxes = [shapely.box(*self.bodies[u.id].bounds()) for u in us]
+        return FeatureIndex(us, boxes, [u.type for u in us])
+
+    def touching(self, unit_id: str) -> list[Unit]:
+        """Units in base contact (within 0.01") with `unit_id` where it stands."""
+        cache: dict[str, list[Unit]] = self.__dict__.setdefault("_touching", {})
+        if unit_id not in cache:
+            body = self.bodies[unit_id]
+            cache[unit_id] = [o for o, _, _ in self.units.near(body, CONTACT)
+                              if o.id != unit_id
+                              and body.distance(self.bodies[o.id]) <= CONTACT]
+        return cache[unit_id]
+
+    @cached_property
+    def has_water(self) -> bool:
+        return any(t.type in ("shallow_water", "deep_water") for t in self.state.terrain)
 
     def water_union(self, rows: tuple[str, ...]) -> BaseGeometry:
         """Where a unit whose row prohibits clear may be: the features it may enter

@@ -3,8 +3,6 @@ edge is not allowed, 000 [34])."""
 
 from __future__ import annotations
 
-from shapely.geometry import Point
-
 from rules.engine.model import Unit
 from rules.geometry.occupancy import occupies
 from rules.systems.aod.context import Ctx
@@ -12,7 +10,8 @@ from rules.systems.aod.context import Ctx
 
 def abrupt_at(ctx: Ctx, u: Unit) -> str | None:
     x, y = u.position
-    for t, _, _ in ctx.terrain.near(Point(x, y), 0.01):
+    for i in ctx.terrain.query_box(x - 0.01, y - 0.01, x + 0.01, y + 0.01):
+        t = ctx.state.terrain[i]
         if t.type == "abrupt_elevated" and occupies(t.shape, x, y):
             return t.id
     return None

@@ -6,8 +6,9 @@ from rules.engine.actions import Action
 from rules.engine.model import GameState, Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.tolerance import OVERLAP
+from rules.geometry.track import Pose
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.context import Ctx
 from rules.systems.aod.facing import rear_to_rear
 from rules.systems.aod.judgement import Judgement, moved_event
 from rules.systems.aod.movement import track_for
@@ -16,13 +17,15 @@ from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row
 
 
-def entitled_after_move(after: GameState, mover: Unit) -> list[str]:
+def entitled_after_move(ctx: Ctx, moved: Unit, ignore: frozenset[str] = frozenset()
+                        ) -> list[str]:
     """Opposing units the mover ends in base contact with (000 [16, 18]); never
-    vehicles or Quad 'Mechs (000 [17])."""
-    m = after.unit(mover.id)
-    if m is None or is_cruising(m):
+    vehicles or Quad 'Mechs (000 [17]). `ctx` is the position before the move: the
+    others have not moved."""
+    if is_cruising(moved):
         return []
-    return [u.id for u in opposing_contacts(ctx_of(after), m) if can_free_spin(u)]
+    end = Pose(*moved.position, moved.facing)
+    return [u.id for u in opposing_contacts(ctx, moved, end, ignore) if can_free_spin(u)]
 
 
 def target_entitled(after: GameState, mover: Unit, target: Unit) -> bool:
@@ -45,13 +48,13 @@ def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
         return j.refuse(Violation("no_free_spin", f"{unit.id} is not entitled to a free spin "
                                   "now (000 [16, 18, 28])", unit.position, "000 [16]"))
     track = track_for(unit, action.path, action.facing)
-    for t, _, _ in ctx.terrain.near(track.swept().core, track.swept().radius):
+    for t, _, _ in ctx.terrain.near(track.swept()):
         cell = ctx.options.cell((matrix_row(unit),), t.type)
         if cell in CELL_CODES and track.swept(OVERLAP).distance(t.shape) < 0:
             code, what, cite = CELL_CODES[cell]
             j.reasons.append(Violation(code, f"{unit.id}'s spin sweeps into {what} {t.id}",
                                        unit.position, cite))
-    for other, _, _ in ctx.units.near(track.swept().core, track.swept().radius):
+    for other, _, _ in ctx.units.near(track.swept()):
         if other.id != unit.id and track.swept(OVERLAP).distance(ctx.bodies[other.id]) < 0:
             j.reasons.append(Violation("path_through_base", f"{unit.id}'s spin sweeps into the "
                                        f"base of {other.id}", unit.position, "AOD-D17"))

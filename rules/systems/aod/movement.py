@@ -104,11 +104,11 @@ def _placement_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
     body = body_at(unit.base, end.x, end.y, end.facing, OVERLAP)
     full = body_at(unit.base, end.x, end.y, end.facing)
     bad = body_off_table(full.core.bounds, full.radius, ctx.state.table)
-    for t, _, _ in ctx.terrain.near(body.core, body.radius):
+    for t, _, _ in ctx.terrain.near(body):
         if ctx.options.cell((matrix_row(unit),), t.type) in ("block", "proh") \
                 and body.distance(t.shape) < 0:
             bad = True
-    for other, _, _ in ctx.units.near(body.core, body.radius):
+    for other, _, _ in ctx.units.near(body):
         if other.id != unit.id and body.distance(ctx.bodies[other.id]) < 0:
             bad = True
     if not bad:

@@ -18,7 +18,7 @@ from rules.systems.aod import vtol
 from rules.systems.aod.allowance import Allowance, run_allowance
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
 from rules.systems.aod.contact import BaseRules, opposing_contacts
-from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.judgement import Judgement, moved_event, order_given
@@ -183,7 +183,7 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
         return failed_breakaway(ctx, j, unit, action, plan, res.allowance.value)
     changed = [moved] + ([captive_end] if captive_end is not None else [])
     after_units = state.with_units(*changed)
-    pending = entitled_after_move(after_units, moved) if track.translates else []
+    pending = entitled_after_move(ctx, moved, frozenset(ignore)) if track.translates else []
     if target is not None:
         pending = _target_spin(ctx, j, dice, action, after_units, moved, target, pending)
     after = order_given(state, (unit.id,), action.type, changed, pending)
@@ -207,12 +207,11 @@ def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None
                                    f"with its target {target.id} (AOD-D31)", moved.position,
                                    "AOD-D31"))
         return
-    actx = ctx_of(ctx.state.with_units(moved))
-    if across_abrupt_edge(actx, moved, target):
+    if across_abrupt_edge(ctx, moved, target):
         j.reasons.append(Violation("order_not_allowed", f"{moved.id} and {target.id} are on and "
                                    "off abrupt elevated terrain: no close combat or special "
                                    "attack (000 [34])", moved.position, "000 [34]"))
-    if not same_water(actx, moved, target):
+    if not same_water(ctx, moved, target):
         j.reasons.append(Violation("order_not_allowed", f"{target.id} is in water: the attacker "
                                    "must be in the same water (000 [33])", moved.position,
                                    "000 [33]"))

@@ -65,18 +65,39 @@ def orders_available(state: GameState, side: str, turn: AodTurn,
         return int(turn.orders_available)
     if not options.orders_from_points:
         return None
-    pts = [u.get("points") for u in state.units if u.side == side]
-    nums = [float(p) for p in pts if isinstance(p, int | float) and not isinstance(p, bool)]
-    if not nums:
+    points = state.memo("aod.points", lambda: _points_by_side(state))
+    if side not in points:
         return None
-    return math.ceil(sum(nums) / 150 - 1e-9)
+    return math.ceil(points[side] / 150 - 1e-9)
+
+
+def _points_by_side(state: GameState) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for u in state.units:
+        p = u.get("points")
+        if isinstance(p, int | float) and not isinstance(p, bool):
+            out[u.side] = out.get(u.side, 0.0) + float(p)
+    return out
 
 
 def captive_of(state: GameState, captor_id: str) -> Unit | None:
+    """The captive a captor holds (001 [27]: only one at a time)."""
+    captives = state.memo("aod.captives", lambda: {
+        str(u.get("captive_of")): u for u in state.units if u.get("captive_of") is not None})
+    return captives.get(captor_id)
+
+
+def passengers(state: GameState, transport_id: str) -> list[Unit]:
+    by_transport = state.memo("aod.aboard", lambda: _aboard(state))
+    return by_transport.get(transport_id, [])
+
+
+def _aboard(state: GameState) -> dict[str, list[Unit]]:
+    out: dict[str, list[Unit]] = {}
     for u in state.units:
-        if u.get("captive_of") == captor_id:
-            return u
-    return None
+        if u.aboard is not None:
+            out.setdefault(u.aboard, []).append(u)
+    return out
 
 
 def check_order(state: GameState, unit: Unit, action: str, options: AodOptions,
@@ -99,8 +120,7 @@ def check_order(state: GameState, unit: Unit, action: str, options: AodOptions,
         tokens = unit.get("order_tokens", 0)
         if isinstance(tokens, int | float) and tokens >= 1:
             return no("a salvage unit with an order token may not push", "001 [SEC], AOD-D15")
-        aboard = [u for u in state.units if u.aboard == unit.id]
-        if aboard and action != "disembark":
+        if passengers(state, unit.id) and action != "disembark":
             return no("a salvage transport must disembark its passengers", "001 [19]")
     if captive_of(state, unit.id) is not None and action != "move":
         return no("a captor may be given only move orders", "001 [27]")

@@ -7,7 +7,7 @@ from typing import Any
 
 from rules.engine.actions import Action
 from rules.engine.dice import Dice
-from rules.engine.model import GameState, Unit
+from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.table import body_off_table
@@ -20,7 +20,7 @@ from rules.systems.aod.facing import rear_contact
 from rules.systems.aod.judgement import Judgement
 from rules.systems.aod.movement import track_for
 from rules.systems.aod.moves import carry_out
-from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (
     capacity,
@@ -36,10 +36,6 @@ from rules.systems.aod.units import (
 def load_cost(u: Unit) -> int:
     """Infantry 1, vehicle 3 (000 [18])."""
     return 1 if is_infantry(u) else 3
-
-
-def aboard(state: GameState, transport_id: str) -> list[Unit]:
-    return [u for u in state.units if u.aboard == transport_id]
 
 
 def _no(unit: Unit, msg: str, cite: str, code: str = "order_not_allowed") -> Violation:
@@ -96,7 +92,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         captive = captive_of(state, pid)
         if captive is not None:
             boarding.append(captive)  # a captor boards with its captive (000 [18])
-    load = sum(load_cost(u) for u in aboard(state, unit.id) + boarding)
+    load = sum(load_cost(u) for u in passengers(state, unit.id) + boarding)
     if load > capacity(unit):
         pre.append(_no(unit, f"load {load} exceeds capacity {capacity(unit)} (000 [18])",
                        "000 [18]", "capacity_exceeded"))
@@ -123,7 +119,7 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         pre.append(_no(unit, "disembark needs \"passengers\": [{unit, position, facing}]",
                        "001 [19]"))
     unload = action.get("unload", "after")
-    carried = aboard(state, unit.id)
+    carried = passengers(state, unit.id)
     carried_ids = {u.id for u in carried}
     leaving: list[Unit] = []
     for pl in placements:

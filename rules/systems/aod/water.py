@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from shapely.geometry import Point
-
 from rules.engine.model import Terrain, Unit
 from rules.geometry.occupancy import occupies
 from rules.systems.aod.context import Ctx
@@ -17,7 +15,10 @@ WATER = ("shallow_water", "deep_water")
 
 def water_at(ctx: Ctx, x: float, y: float) -> Terrain | None:
     """The water feature the centre dot occupies (deep water wins over shallow)."""
-    found = [t for t, _, _ in ctx.terrain.near(Point(x, y), 0.01)
+    if not ctx.has_water:
+        return None
+    found = [t for i in ctx.terrain.query_box(x - 0.01, y - 0.01, x + 0.01, y + 0.01)
+             if (t := ctx.state.terrain[i])
              if t.type in WATER and occupies(t.shape, x, y)]
     found.sort(key=lambda t: t.type != "deep_water")
     return found[0] if found else None

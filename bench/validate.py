@@ -1,0 +1,132 @@
+"""Benchmark of the rules engine: validate() for 1-, 5- and 20-step paths, and reach().
+
+Reference board: 72" x 48", 60 terrain features, 100 units (aod). Run:
+
+    .venv/bin/python bench/validate.py
+
+The last line is one JSON object with the headline figures (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import GameState, reach, state_from_json, validate  # noqa: E402
+from rules.engine.dice import make_dice  # noqa: E402
+
+W, H = 72.0, 48.0
+TERRAIN_TYPES = ["hindering"] * 25 + ["blocking"] * 15 + ["shallow_water"] * 6 + \
+    ["deep_water"] * 4 + ["elevated"] * 6 + ["abrupt_elevated"] * 4
+UNIT_TYPES = ["mech"] * 40 + ["infantry"] * 30 + ["tracked"] * 15 + ["hover"] * 10 + \
+    ["quad_mech"] * 5
+
+
+def polygon(rng: random.Random, cx: float, cy: float) -> list[list[float]]:
+    """An irregular convex-ish polygon of 5-8 vertices, 1.5"-4" across."""
+    n = rng.randint(5, 8)
+    r = rng.uniform(0.75, 2.0)
+    pts = []
+    for k in range(n):
+        a = 2 * math.pi * k / n + rng.uniform(-0.2, 0.2)
+        rr = r * rng.uniform(0.7, 1.0)
+        pts.append([round(cx + rr * math.cos(a), 3), round(cy + rr * math.sin(a), 3)])
+    return pts
+
+
+def board(seed: int = 1) -> GameState:
+    rng = random.Random(seed)
+    terrain = []
+    for i, t in enumerate(TERRAIN_TYPES):
+        cx, cy = rng.uniform(3, W - 3), rng.uniform(3, H - 3)
+        terrain.append({"id": f"T{i}", "type": t, "polygon": polygon(rng, cx, cy)})
+    units: list[dict[str, Any]] = []
+    placed: list[tuple[float, float, float]] = []
+    while len(units) < 100:
+        d = rng.choice([1.0, 1.25, 1.75, 2.0])
+        x, y = rng.uniform(1.5, W - 1.5), rng.uniform(1.5, H - 1.5)
+        if any(math.hypot(x - px, y - py) < (d + pd) / 2 + 0.05 for px, py, pd in placed):
+            continue
+        placed.append((x, y, d))
+        i = len(units)
+        units.append({"id": f"U{i}", "side": "P1" if i % 2 else "P2",
+                      "type": UNIT_TYPES[i % len(UNIT_TYPES)], "move": rng.choice([6, 8, 10, 12]),
+                      "base": {"shape": "circle", "diameter": d},
+                      "position": [round(x, 3), round(y, 3)], "facing": rng.uniform(0, 360)})
+    return state_from_json({"system": "aod", "table": {"width": W, "height": H},
+                            "terrain": terrain, "units": units})
+
+
+def path(rng: random.Random, start: tuple[float, float], steps: int,
+         length: float) -> list[list[float]]:
+    """A random walk of `steps` segments with total length about `length`."""
+    x, y = start
+    out = []
+    heading = rng.uniform(0, 2 * math.pi)
+    for _ in range(steps):
+        heading += rng.uniform(-0.8, 0.8)
+        seg = length / steps
+        x = min(max(x + seg * math.cos(heading), 1), W - 1)
+        y = min(max(y + seg * math.sin(heading), 1), H - 1)
+        out.append([round(x, 3), round(y, 3)])
+    return out
+
+
+def percentile(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, math.ceil(p / 100 * len(xs)) - 1))
+    return xs[k]
+
+
+def time_validate(state: GameState, steps: int, n: int, seed: int) -> tuple[list[float], int]:
+    rng = random.Random(seed)
+    times = []
+    legal = 0
+    for k in range(n):
+        u = state.units[k % len(state.units)]
+        action = {"unit": u.id, "type": "move",
+                  "path": path(rng, u.position, steps, rng.uniform(3, u.move))}
+        dice = make_dice([6] * 4)
+        t0 = time.thread_time()
+        v = validate(state, action, dice)
+        times.append((time.thread_time() - t0) * 1e6)
+        legal += v.legal
+    return times, legal
+
+
+def main() -> None:
+    state = board()
+    validate(state, {"unit": "U0", "type": "move", "path": [[1, 1]]})  # build the indexes
+    figures: dict[str, Any] = {}
+    for steps in (1, 5, 20):
+        times, legal = time_validate(state, steps, 400, seed=steps)
+        p50, p99 = statistics.median(times), percentile(times, 99)
+        print(f"validate {steps:>2}-step: p50 {p50:8.1f} us  p99 {p99:8.1f} us  "
+              f"({legal}/400 legal)")
+        figures[f"validate_{steps}_p50_us"] = round(p50, 1)
+        figures[f"validate_{steps}_p99_us"] = round(p99, 1)
+    rtimes = []
+    for u in state.units[:60]:
+        t0 = time.thread_time()
+        reach(state, u.id)
+        rtimes.append((time.thread_time() - t0) * 1e3)
+    r50, r99 = statistics.median(rtimes), percentile(rtimes, 99)
+    print(f"reach: p50 {r50:.1f} ms  p99 {r99:.1f} ms (60 units)")
+    out = {"validate_1_p50_us": figures["validate_1_p50_us"],
+           "validate_5_p50_us": figures["validate_5_p50_us"],
+           "validate_5_p99_us": figures["validate_5_p99_us"],
+           "validate_20_p50_us": figures["validate_20_p50_us"],
+           "reach_p50_ms": round(r50, 2)}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
