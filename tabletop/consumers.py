@@ -9,6 +9,7 @@ import asyncio
 import collections
 import logging
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs
@@ -32,7 +33,7 @@ from tabletop.services.table import (
     turn_end,
     undo,
 )
-from tabletop.services.table.actor import actor_for
+from tabletop.services.table.actor import Actor, actor_for
 
 logger = logging.getLogger(__name__)
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
@@ -45,6 +46,47 @@ def _seq_in_query(scope: dict[str, Any]) -> int | None:
     if values and values[0].isdigit() and len(values[0]) <= 16:
         return int(values[0])
     return None
+
+
+def _preview(d: dict[str, Any]) -> tuple[Callable, dict]:
+    return preview.battle_preview, {"action": d["action"], "reach": d.get("reach", False)}
+
+
+#: The frames a service answers: frame type -> (service, its arguments from the frame).
+SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]] = {
+    "preview": _preview,
+    "act": lambda d: (act.battle_act, {"seen": d["seen"], "action": d["action"]}),
+    "chat": lambda d: (chat.battle_chat, {"text": d["text"]}),
+    "roll": lambda d: (
+        dice.battle_roll,
+        {"count": d["dice"], "sides": d["sides"], "what": d.get("what", "")},
+    ),
+    "end_turn": lambda d: (turn_end.battle_end_turn, {"seen": d.get("seen")}),
+    "end_phase": lambda d: (
+        turn_end.battle_end_turn,
+        {"seen": d.get("seen"), "phase_only": True},
+    ),
+    "undo": lambda d: (undo.battle_undo, {"reason_text": d["reason"]}),
+    "fiat": lambda d: (
+        gm.battle_fiat,
+        {
+            "unit_id": d["unit"],
+            "position": d["position"],
+            "facing": d.get("facing"),
+            "reason_text": d.get("reason", ""),
+        },
+    ),
+    "set_delay": lambda d: (gm.battle_set_delay, {"seconds": d["seconds"]}),
+}
+
+
+def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, Any]:
+    """The answer frame to a service frame (sync: runs in the database thread)."""
+    service, kwargs = SERVICES[frame.type](frame.data)
+    if frame.type == "preview":
+        answer = service(battle_id=battle_id, actor=actor, **kwargs)
+        return events.verdict(ref=frame.data.get("ref"), **answer)
+    return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
 
 
 class TableConsumer(AsyncWebsocketConsumer):
@@ -196,7 +238,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             frame = protocol.parse(text_data, bytes_data)
             ref = frame.ref
             await self.refresh_presence()
-            await getattr(self, "on_" + frame.type)(frame.data)
+            if frame.type == "ping":
+                await self.send_json(events.pong())
+            elif frame.type == "resume":
+                await self.resume(frame.data["seq"])
+            else:
+                reply = await db(serve)(frame, battle_id=self.battle_id, actor=self.actor)
+                await self.send_json(reply)
         except protocol.FrameError as error:
             await self.refuse(error.code, error.message, error.field, error.ref)
         except ServiceError as error:
@@ -214,68 +262,3 @@ class TableConsumer(AsyncWebsocketConsumer):
         if time.monotonic() - self.touched > PRESENCE_REFRESH_S:
             self.touched = time.monotonic()
             await db(presence.connection_seen)(channel_name=self.channel_name)
-
-    async def on_ping(self, data: dict[str, Any]) -> None:
-        await self.send_json(events.pong())
-
-    async def on_resume(self, data: dict[str, Any]) -> None:
-        await self.resume(data["seq"])
-
-    async def on_preview(self, data: dict[str, Any]) -> None:
-        answer = await db(preview.battle_preview)(
-            battle_id=self.battle_id,
-            actor=self.actor,
-            action=data["action"],
-            reach=data.get("reach", False),
-        )
-        await self.send_json(events.verdict(ref=data.get("ref"), **answer))
-
-    async def on_act(self, data: dict[str, Any]) -> None:
-        await self.command(
-            act.battle_act, seen=data["seen"], action=data["action"], client_msg_id=data["id"]
-        )
-
-    async def on_chat(self, data: dict[str, Any]) -> None:
-        await self.command(chat.battle_chat, text=data["text"], client_msg_id=data["id"])
-
-    async def on_roll(self, data: dict[str, Any]) -> None:
-        await self.command(
-            dice.battle_roll,
-            count=data["dice"],
-            sides=data["sides"],
-            what=data.get("what", ""),
-            client_msg_id=data["id"],
-        )
-
-    async def on_end_turn(self, data: dict[str, Any]) -> None:
-        await self.command(
-            turn_end.battle_end_turn, seen=data.get("seen"), client_msg_id=data["id"]
-        )
-
-    async def on_end_phase(self, data: dict[str, Any]) -> None:
-        await self.command(
-            turn_end.battle_end_turn,
-            seen=data.get("seen"),
-            phase_only=True,
-            client_msg_id=data["id"],
-        )
-
-    async def on_undo(self, data: dict[str, Any]) -> None:
-        await self.command(undo.battle_undo, reason_text=data["reason"], client_msg_id=data["id"])
-
-    async def on_fiat(self, data: dict[str, Any]) -> None:
-        await self.command(
-            gm.battle_fiat,
-            unit_id=data["unit"],
-            position=data["position"],
-            facing=data.get("facing"),
-            reason_text=data.get("reason", ""),
-            client_msg_id=data["id"],
-        )
-
-    async def on_set_delay(self, data: dict[str, Any]) -> None:
-        await self.command(gm.battle_set_delay, seconds=data["seconds"], client_msg_id=data["id"])
-
-    async def command(self, service: Any, **kwargs: Any) -> None:
-        reply = await db(service)(battle_id=self.battle_id, actor=self.actor, **kwargs)
-        await self.send_json(reply)

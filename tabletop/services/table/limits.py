@@ -49,9 +49,10 @@ def as_json() -> dict:
 class TokenBucket:
     """`rate` frames a second on average, `burst` at once; `take()` says whether one may pass."""
 
-    rate: float = FRAMES_PER_S
-    burst: float = BURST
-    tokens: float = BURST
+    # Read at construction, so that a test may lower a limit for the sockets it opens.
+    rate: float = field(default_factory=lambda: FRAMES_PER_S)
+    burst: float = field(default_factory=lambda: BURST)
+    tokens: float = field(default_factory=lambda: BURST)
     stamp: float = field(default_factory=time.monotonic)
 
     def take(self, now: float | None = None) -> bool:
@@ -68,9 +69,9 @@ class TokenBucket:
 class AbuseMeter:
     """Counts refused frames and errors in a sliding window; `abusive` when either overflows."""
 
-    window_s: float = ABUSE_WINDOW_S
-    max_drops: int = ABUSE_DROPS
-    max_errors: int = ABUSE_ERRORS
+    window_s: float = field(default_factory=lambda: ABUSE_WINDOW_S)
+    max_drops: int = field(default_factory=lambda: ABUSE_DROPS)
+    max_errors: int = field(default_factory=lambda: ABUSE_ERRORS)
     drops: list[float] = field(default_factory=list)
     errors: list[float] = field(default_factory=list)
 
