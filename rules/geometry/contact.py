@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from rules.geometry.bases import Body
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose, Track
@@ -58,29 +56,23 @@ def sweep_touches(track: Track, target: Any) -> bool:
     return track.swept().distance(target) <= EVENT
 
 
-def _start_index(track: Track, tau: float) -> int:
-    return int(np.searchsorted(track.samples[0], tau))
-
-
 def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | None:
     """First pose (at or after start_tau) whose base overlaps target by more than 0.01"."""
-    flags = _sampled(track, target, OVERLAP) < 0
-    tau = track.first(flags, lambda ts: _sampled(track, target, OVERLAP, ts) < 0,
-                      _start_index(track, start_tau))
+    tau = track.crossing(lambda ts: _sampled(track, target, OVERLAP, ts), -1e-9,
+                         after=start_tau)
     return hit_at(track, tau)
 
 
 def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None:
     """t*: first pose at or after after_tau where the base reaches distance 0."""
-    tau = track.first_zero(_sampled(track, target), lambda ts: _sampled(track, target, 0, ts),
-                           _start_index(track, after_tau))
+    tau = track.crossing(lambda ts: _sampled(track, target, 0.0, ts), EVENT, after=after_tau)
     return hit_at(track, tau)
 
 
 def first_separation(track: Track, target: Any) -> Hit | None:
     """First pose where the base is no longer touching target (distance > 0.01")."""
-    flags = _sampled(track, target) > CONTACT
-    return hit_at(track, track.first(flags, lambda ts: _sampled(track, target, 0, ts) > CONTACT))
+    return hit_at(track, track.crossing(lambda ts: _sampled(track, target, 0.0, ts), CONTACT,
+                                        above=True))
 
 
 def first_retouch(track: Track, target: Any) -> Hit | None:

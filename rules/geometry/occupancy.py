@@ -17,14 +17,9 @@ def occupies(polygon: Any, x: float, y: float) -> bool:
 
 
 def first_occupancy_change(track: Track, polygon: Any) -> Hit | None:
-    """The first pose where the centre enters (or leaves) the polygon."""
+    """The first pose where the centre enters (or leaves) the polygon. The crossing
+    itself is the geometric boundary (distance 0)."""
     inside0 = occupies(polygon, *track.start.xy)
-    d = track.centre_distances(polygon)
-    # The crossing itself is the geometric boundary (distance 0).
-    flags = (d > EVENT) if inside0 else (d <= EVENT)
-
-    def changed(ts: Any) -> Any:
-        gap = track.centre_distances(polygon, ts)
-        return gap > EVENT if inside0 else gap <= EVENT
-
-    return hit_at(track, track.first(flags, changed))
+    tau = track.crossing(lambda ts: track.centre_distances(polygon, ts), EVENT,
+                         above=inside0, centre=True)
+    return hit_at(track, tau)

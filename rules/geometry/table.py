@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import box
 
@@ -30,14 +31,15 @@ def leaves_table(track: Track, table: Table) -> Hit | None:
     if not _off(swept.core.bounds, swept.radius, table):
         return None
 
-    def off(ts: Any) -> Any:
+    def overshoot(ts: Any) -> Any:
+        """How far the base reaches past the nearest edge (1-Lipschitz)."""
         xs, ys, fs = track.poses(ts)
         cores, r = bodies_at(track.base, xs, ys, fs)
         b = shapely.bounds(cores)
-        return ((b[:, 0] - r < -CONTACT) | (b[:, 1] - r < -CONTACT)
-                | (b[:, 2] + r > table.width + CONTACT) | (b[:, 3] + r > table.height + CONTACT))
+        return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
+                       b[:, 3] + r - table.height], axis=0)
 
-    return hit_at(track, track.first(off(track.samples[0]), off))
+    return hit_at(track, track.crossing(overshoot, CONTACT, above=True))
 
 
 def body_off_table(core_bounds: tuple[float, float, float, float], radius: float,

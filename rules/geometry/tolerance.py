@@ -11,6 +11,7 @@ LENGTH = 0.001
 EVENT = 1e-6
 #: Largest corner movement between two sampled angles of a rotation (AOD-D17).
 ROTATION_STEP = 0.005
-#: Spacing of pose samples along a straight segment when locating events;
-#: events between samples are then located by bisection to EVENT.
-SAMPLE_STEP = 0.05
+#: Spacing of pose samples along a straight segment. Events between samples are
+#: never missed (Track.crossing bounds the distance between samples) and are
+#: located to about 1e-4 of this spacing.
+SAMPLE_STEP = 0.5

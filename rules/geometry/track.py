@@ -22,8 +22,9 @@ from shapely.geometry import GeometryCollection, LineString, Point
 from rules.engine.actions import Step, Turn
 from rules.engine.model import BaseShape
 from rules.geometry.bases import Body, bodies_at, body_at
-from rules.geometry.tolerance import EVENT, ROTATION_STEP, SAMPLE_STEP
+from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
 
+#: A function of an array of taus returning an array of values.
 Probe = Callable[[Any], Any]
 
 
@@ -237,57 +238,60 @@ class Track:
         return body
 
     # -- locating events --------------------------------------------------------
-    def first(self, flags: Any, probe: Probe, start: int = 0) -> float | None:
-        """First tau where a condition turns true, given its truth at the samples.
+    def crossing(self, value: Probe, limit: float, above: bool = False,
+                 after: float = 0.0, centre: bool = False) -> float | None:
+        """First tau >= `after` where value(tau) <= limit (or > limit with `above`).
 
-        `probe` evaluates the condition at an array of taus. Between the last false
-        and the first true sample the switch is located by two vectorised rounds
-        of 64 subdivisions (about 1e-5" for the sample spacing).
+        `value` maps an array of taus to distances that change by at most the
+        distance the base travels (1-Lipschitz: a translation moves every point by
+        its length, a rotation moves no point further than the corners). Between two
+        samples v0, v1 that are apart by g, the value can dip no lower than
+        (v0 + v1 - g) / 2, so only intervals that may cross are examined, densely
+        and in order: no event between samples is missed, however coarse they are.
+        `centre`: the value depends on the centre alone (rotations do not move it).
         """
         tau = self.samples[0]
-        idx = np.nonzero(np.asarray(flags[start:], dtype=bool))[0]
-        if len(idx) == 0:
-            return None
-        k = int(idx[0]) + start
-        if k == 0:
-            return 0.0
-        return self._refine(float(tau[k - 1]), float(tau[k]), probe)
+        taus = np.concatenate([[after], tau[tau > after + 1e-12]])
+        xs, ys, fs = self.poses(taus)
+        values = np.asarray(value(taus), dtype=float)
+        return self._first_crossing(taus, xs, ys, fs, values, value, limit, above, centre)
 
-    @staticmethod
-    def _refine(lo: float, hi: float, probe: Probe) -> float:
-        """Smallest tau in (lo, hi] where probe is true, given it is true at hi."""
-        for _ in range(2):
-            ts = np.linspace(lo, hi, 65)
-            hits = np.nonzero(np.asarray(probe(ts[1:]), dtype=bool))[0]
-            j = int(hits[0]) + 1 if len(hits) else 64
-            lo, hi = float(ts[j - 1]), float(ts[j])
+    def _gaps(self, xs: Any, ys: Any, fs: Any, centre: bool) -> Any:
+        gaps = np.hypot(np.diff(xs), np.diff(ys))
+        if not centre and not self.base.is_circle:
+            gaps = gaps + np.abs(np.radians(np.diff(fs))) * self.base.radius
+        return gaps
+
+    def _first_crossing(self, taus: Any, xs: Any, ys: Any, fs: Any, values: Any,
+                        value: Probe, limit: float, above: bool, centre: bool) -> float | None:
+        sign = -1.0 if above else 1.0
+        v = sign * (values - limit)        # crossing <=> v <= 0 (above: v < 0)
+        at_sample = (v < 0) if above else (v <= 0)
+        if at_sample[0]:
+            return float(taus[0])
+        gaps = self._gaps(xs, ys, fs, centre)
+        may_dip = (v[:-1] + v[1:] - gaps) / 2 <= 0
+        for k in np.nonzero(may_dip | at_sample[1:])[0].tolist():
+            lo, hi = float(taus[k]), float(taus[k + 1])
+            found = self._dense_first(lo, hi, value, limit, above, sample_true=at_sample[k + 1])
+            if found is not None:
+                return found
+        return None
+
+    def _dense_first(self, lo: float, hi: float, value: Probe, limit: float, above: bool,
+                     sample_true: bool) -> float | None:
+        """First crossing inside (lo, hi]: 64 subdivisions, then 64 more around it."""
+        def true(ts: Any) -> Any:
+            vals = np.asarray(value(ts), dtype=float)
+            return vals > limit if above else vals <= limit
+
+        for round_ in range(2):
+            ts = np.linspace(lo, hi, 65)[1:]
+            hits = np.nonzero(true(ts))[0]
+            if len(hits) == 0:
+                if round_ == 0 and not sample_true:
+                    return None  # a dip that stays clear of the limit
+                return hi
+            j = int(hits[0])
+            lo, hi = (float(ts[j - 1]) if j else lo), float(ts[j])
         return hi
-
-    def first_zero(self, dists: Any, dist: Callable[[Any], Any], start: int = 0,
-                   limit: float = 0.0) -> float | None:
-        """First tau where a 1-Lipschitz distance reaches `limit` (+ float noise).
-
-        `dist` evaluates the distance at an array of taus. Besides the samples at or
-        below the limit, a dip between two samples (a base grazing a corner) is looked
-        for around every local minimum closer than one sample step.
-        """
-        d = np.asarray(dists, dtype=float) - limit
-        flags = d <= EVENT
-        tau = self.samples[0]
-
-        def probe(ts: Any) -> Any:
-            return np.asarray(dist(ts)) - limit <= EVENT
-
-        first_true = np.nonzero(flags[start:])[0]
-        stop = int(first_true[0]) + start if len(first_true) else len(d) - 1
-        for k in range(max(start, 1), stop):
-            if d[k] <= d[k - 1] and d[k] <= d[k + 1] and d[k] < SAMPLE_STEP:
-                lo, hi = float(tau[k - 1]), float(tau[k + 1])
-                for _ in range(2):
-                    ts = np.linspace(lo, hi, 65)
-                    vals = np.asarray(dist(ts)) - limit
-                    m = int(np.argmin(vals))
-                    lo, hi = float(ts[max(m - 1, 0)]), float(ts[min(m + 1, 64)])
-                    if vals[m] <= EVENT:
-                        return self._refine(float(tau[k - 1]), float(ts[m]), probe)
-        return self.first(flags, probe, start)

@@ -21,7 +21,7 @@ from rules.engine.verdict import Violation
 from rules.geometry.bases import bodies_at, body_at
 from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
 from rules.geometry.occupancy import first_occupancy_change, occupies
-from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
+from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod.context import Ctx
 
@@ -111,23 +111,20 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         return None
     centre = ctx.options.hindering_entry == "centre"
     geoms = [t.shape for t in feats]
-    if centre:
-        d = np.min([track.centre_distances(g) for g in geoms], axis=0)
-        clear_at, limit = d > LENGTH, LENGTH
-    else:
-        d = np.min([track.sample_distances(g) for g in geoms], axis=0)
-        clear_at, limit = d > CONTACT, 0.0
-    first_clear = np.nonzero(clear_at)[0]
-    if len(first_clear) == 0:
-        return None
-    start = int(first_clear[0])
 
     def dist(ts: Any) -> Any:
+        """Distance to the nearest hindering feature (a min of 1-Lipschitz functions)."""
         if centre:
             return np.min([track.centre_distances(g, ts) for g in geoms], axis=0)
         return np.min([track.sample_distances(g, 0.0, ts) for g in geoms], axis=0)
 
-    hit = hit_at(track, track.first_zero(d, dist, start, limit))
+    # Clear: centre outside every polygon ("centre"), or base touching none ("contact").
+    clear_from = track.crossing(dist, LENGTH if centre else CONTACT, above=True,
+                                centre=centre)
+    if clear_from is None:
+        return None
+    limit = LENGTH if centre else EVENT
+    hit = hit_at(track, track.crossing(dist, limit, after=clear_from, centre=centre))
     if hit is None:
         return None
     if centre:
