@@ -94,17 +94,20 @@ def check_bases(ctx: Ctx, mover: Unit, track: Track, final: Pose, rules: BaseRul
             out.append((track.length, Violation(
                 "base_overlap", f"{mover.id} would end overlapping {other.id} at "
                 f"({fmt(final.x)}, {fmt(final.y)}) (AOD-D8, AOD-D26)", final.xy, "AOD-D8")))
-        if not may_cross(mover, other, rules) and sweep_overlaps(track, ob):
+        touched: Hit | None = None
+        if stops_for(mover, other, rules) and track.translates and sweep_touches(track, ob):
+            touched = first_retouch(track, ob) if other.id in start_contacts \
+                else first_touch(track, ob)
+            if touched is not None and (stop is None or touched.s < stop[0].s):
+                stop = (touched, other)
+        # Going on into a base that stops the move is reported once, as the stop.
+        if touched is None and not may_cross(mover, other, rules) \
+                and sweep_overlaps(track, ob):
             hit = first_overlap(track, ob)
             if hit is not None and hit.tau < track.tau_end - 1e-9:
                 out.append((hit.s, Violation(
                     "path_through_base", f"{mover.id} passes through the base of {other.id} at "
                     f"({fmt(hit.at[0])}, {fmt(hit.at[1])}) (AOD-D8)", hit.at, "AOD-D8")))
-        if stops_for(mover, other, rules) and track.translates and sweep_touches(track, ob):
-            hit = first_retouch(track, ob) if other.id in start_contacts \
-                else first_touch(track, ob)
-            if hit is not None and (stop is None or hit.s < stop[0].s):
-                stop = (hit, other)
     if stop is not None:
         hit, other = stop
         if track.length > hit.s + CONTACT:

@@ -119,8 +119,11 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         return np.min([track.sample_distances(g, 0.0, ts) for g in geoms], axis=0)
 
     # Clear: centre outside every polygon ("centre"), or base touching none ("contact").
-    clear_from = track.crossing(dist, LENGTH if centre else CONTACT, above=True,
-                                centre=centre)
+    clear_limit = LENGTH if centre else CONTACT
+    if float(dist(np.array([0.0]))[0]) > clear_limit:
+        clear_from: float | None = 0.0
+    else:
+        clear_from = track.crossing(dist, clear_limit, above=True, centre=centre)
     if clear_from is None:
         return None
     limit = LENGTH if centre else EVENT
