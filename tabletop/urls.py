@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
-from tabletop.views import battles, campaigns, maps, rosters
+from tabletop.views import battles, board, campaigns, maps, rosters
 
 campaign_urls = [
     path("", campaigns.campaign_detail, name="campaign"),
@@ -35,6 +35,8 @@ urlpatterns = [
     path("campaigns/", campaigns.campaign_list, name="campaigns"),
     path("campaigns/<int:campaign_id>/", include(campaign_urls)),
     path("join/<str:token>/", campaigns.join, name="join"),
+    path("battles/<int:battle_id>/board/", board.board, name="board"),
+    path("battles/<int:battle_id>/board/at/<int:seq>/", board.board_position, name="board_at"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -1,0 +1,102 @@
+// The socket to the table: connect, reconnect with backoff, catch up from the last
+// seq applied (the server resumes from `?seq=`), keep presence fresh with pings, and
+// resend commands that were not answered (a resent id is applied once: protocol.md).
+
+const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
+const PING_MS = 25000;
+const FORBIDDEN = 4403;
+
+let counter = 0;
+/** A client message id, unique per user and battle. */
+export function newId(prefix = "m") {
+  counter += 1;
+  const random = crypto.getRandomValues(new Uint32Array(2));
+  return `${prefix}-${random[0].toString(36)}${random[1].toString(36)}-${counter}`;
+}
+
+export class Connection {
+  /** path: "/ws/battles/7/"; seen(): the last seq applied (or -1); onFrame(frame); onStatus(state, detail) */
+  constructor(path, { seen, onFrame, onStatus }) {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    this.url = `${scheme}//${location.host}${path}`;
+    this.seen = seen;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.attempt = 0;
+    this.held = false;
+    this.unanswered = new Map(); // id -> frame, resent after a reconnect
+    this.timer = null;
+    this.pinger = null;
+    addEventListener("online", () => this.reconnectSoon(0));
+    addEventListener("offline", () => this.ws?.close(4000, "offline"));
+  }
+
+  get open() {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    clearTimeout(this.timer);
+    if (this.held) return;
+    const seq = this.seen();
+    const ws = new WebSocket(seq >= 0 ? `${this.url}?seq=${seq}` : this.url);
+    this.ws = ws;
+    this.onStatus(this.attempt ? "reconnecting" : "connecting");
+    ws.addEventListener("open", () => {
+      this.attempt = 0;
+      this.onStatus("live");
+      for (const frame of this.unanswered.values()) ws.send(JSON.stringify(frame));
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    });
+    ws.addEventListener("message", (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (frame.id && (frame.type === "ack" || frame.type === "reject")) this.unanswered.delete(frame.id);
+      if (frame.type === "error" && frame.ref) this.unanswered.delete(frame.ref);
+      this.onFrame(frame);
+    });
+    ws.addEventListener("close", (event) => {
+      if (this.ws !== ws) return;
+      clearInterval(this.pinger);
+      if (event.code === FORBIDDEN) {
+        this.onStatus("closed", "You are not at this table (or it does not exist).");
+        return;
+      }
+      this.onStatus(this.held ? "offline" : "reconnecting");
+      this.reconnectSoon(BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]);
+      this.attempt += 1;
+    });
+  }
+
+  reconnectSoon(ms) {
+    if (this.held || this.open) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), ms);
+  }
+
+  /** Sends a frame; frames with an `id` are remembered until answered and resent on reconnect. */
+  send(frame) {
+    if (frame.id) this.unanswered.set(frame.id, frame);
+    if (!this.open) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  /** Drops the socket as a lost network would; `hold` keeps it down until release(). */
+  drop({ hold = false } = {}) {
+    this.held = hold;
+    this.ws?.close(4000, "dropped");
+  }
+
+  release() {
+    this.held = false;
+    this.attempt = 1;
+    this.connect();
+  }
+}

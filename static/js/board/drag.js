@@ -1,0 +1,313 @@
+// Moving a piece. Press and drag: the ghost follows, release commits (`act`). Or click
+// the selected piece (or Enter) to pick it up: the ghost follows the pointer, each click
+// drops a waypoint, Enter or a double click commits. Q/E or the handle rotate; Esc
+// cancels and nothing is sent. While planning, throttled `preview` frames bring the
+// server's verdict, drawn by the overlay.
+import { newId } from "./connection.js";
+import { dist, pathPoints } from "./geometry.js";
+import { reasonText } from "./preview.js";
+import { el } from "./svg.js";
+
+const PREVIEW_MS = 100;
+const DRAG_PX = 4;
+
+const norm = (a) => ((a % 360) + 360) % 360;
+const round2 = (n) => Math.round(n * 100) / 100;
+
+export class Mover {
+  constructor(board) {
+    this.board = board; // {svg, view, store, pieces, overlay, conn, toasts, readOnly(), actionType, fiat()}
+    this.plan = null;
+    this.press = null;
+    this.ref = 0;
+    this.shownRef = 0;
+    this.lastSent = 0;
+    this.timer = null;
+    this.verdict = null;
+    this.handle = el("g", { class: "rotate-handle", visibility: "hidden" });
+    el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0 }, this.handle);
+    el("circle", { class: "handle-knob", r: 0.35 }, this.handle);
+  }
+
+  get active() {
+    return this.plan !== null;
+  }
+
+  mayMove(unit) {
+    const b = this.board;
+    return !b.readOnly() && b.store.mayOrder(unit);
+  }
+
+  attach() {
+    const svg = this.board.svg;
+    svg.addEventListener("pointerdown", (e) => this.down(e));
+    svg.addEventListener("pointermove", (e) => this.move(e));
+    svg.addEventListener("pointerup", (e) => this.up(e));
+    svg.addEventListener("dblclick", (e) => {
+      if (this.plan?.mode === "carry") {
+        e.preventDefault();
+        this.commit();
+      }
+    });
+  }
+
+  pointAt(e) {
+    return this.board.view.tablePoint(e.clientX, e.clientY);
+  }
+
+  down(e) {
+    if (e.button !== 0 || this.board.tool()) return;
+    if (this.plan?.refused) this.end();
+    if (this.plan?.pending) return;
+    if (this.plan?.mode === "carry") {
+      e.stopPropagation();
+      return; // the click (pointerup) drops a waypoint
+    }
+    if (e.target.closest(".rotate-handle")) {
+      const unit = this.board.store.unit(this.board.pieces.selected);
+      if (!unit || !this.mayMove(unit)) return;
+      this.begin(unit, "rotate");
+      this.board.svg.setPointerCapture(e.pointerId);
+      e.stopPropagation();
+      return;
+    }
+    const g = e.target.closest(".piece");
+    if (!g) return;
+    const unit = this.board.store.unit(g.dataset.unit);
+    const wasSelected = this.board.pieces.selected === g.dataset.unit;
+    this.board.select(g.dataset.unit);
+    if (!unit || !this.mayMove(unit)) return;
+    const at = this.pointAt(e);
+    this.press = { unit, x: e.clientX, y: e.clientY, grab: [at[0] - unit.position[0], at[1] - unit.position[1]], wasSelected };
+    this.board.svg.setPointerCapture(e.pointerId);
+    e.stopPropagation();
+  }
+
+  move(e) {
+    if (this.press && !this.plan && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > DRAG_PX) {
+      this.begin(this.press.unit, "drag", this.press.grab);
+    }
+    if (!this.plan || this.plan.pending) return;
+    const at = this.pointAt(e);
+    if (this.plan.mode === "rotate") {
+      const [x, y] = this.plan.origin;
+      const angle = (Math.atan2(at[1] - y, at[0] - x) * 180) / Math.PI;
+      this.plan.facing = norm(Math.round(angle / 5) * 5);
+    } else {
+      this.plan.ghost = [round2(at[0] - this.plan.grab[0]), round2(at[1] - this.plan.grab[1])];
+    }
+    this.changed();
+  }
+
+  up(e) {
+    const press = this.press;
+    this.press = null;
+    if (!this.plan) {
+      // A click without a drag on a piece that was already selected picks it up.
+      if (press?.wasSelected) this.begin(press.unit, "carry", [0, 0]);
+      return;
+    }
+    if (this.plan.pending) return;
+    if (this.plan.mode === "carry") {
+      if (press) return; // the click that picked it up
+      this.waypoint();
+      return;
+    }
+    this.commit();
+  }
+
+  begin(unit, mode, grab = [0, 0]) {
+    this.board.select(unit.id);
+    this.plan = {
+      unit,
+      mode,
+      grab,
+      origin: [...unit.position.slice(0, 2)],
+      waypoints: [],
+      ghost: [...unit.position.slice(0, 2)],
+      facing: unit.facing ?? 0,
+      rotateOnly: mode === "rotate",
+      pending: false,
+    };
+    this.verdict = null;
+    this.board.svg.classList.add("planning");
+    this.showHandle(null);
+    this.changed();
+  }
+
+  waypoint() {
+    if (!this.plan || this.plan.rotateOnly) return;
+    const last = this.plan.waypoints.at(-1) ?? this.plan.origin;
+    if (dist(last, this.plan.ghost) < 0.05) return;
+    if (this.plan.waypoints.length >= (this.board.store.limits.path_steps ?? 64) - 2) return;
+    this.plan.waypoints.push([...this.plan.ghost]);
+    this.changed();
+  }
+
+  rotate(delta) {
+    if (!this.plan || this.plan.pending) return false;
+    this.plan.facing = norm(this.plan.facing + delta);
+    this.changed();
+    return true;
+  }
+
+  action() {
+    const p = this.plan;
+    const start = p.unit.facing ?? 0;
+    const turned = Math.abs(norm(p.facing - start)) > 0.01;
+    if (p.rotateOnly) {
+      const delta = ((norm(p.facing - start) + 540) % 360) - 180;
+      return { unit: p.unit.id, type: this.board.actionType(), path: [{ turn: round2(delta) }] };
+    }
+    const action = { unit: p.unit.id, type: this.board.actionType(), path: [...p.waypoints, p.ghost].map((q) => [...q]) };
+    if (turned) action.facing = round2(p.facing);
+    return action;
+  }
+
+  moved() {
+    const p = this.plan;
+    return p.waypoints.length > 0 || dist(p.origin, p.ghost) > 0.01 || Math.abs(norm(p.facing - (p.unit.facing ?? 0))) > 0.01;
+  }
+
+  changed() {
+    this.draw();
+    if (this.board.fiat()) return;
+    clearTimeout(this.timer);
+    const wait = Math.max(0, PREVIEW_MS - (performance.now() - this.lastSent));
+    this.timer = setTimeout(() => this.sendPreview(), wait);
+  }
+
+  sendPreview() {
+    if (!this.plan || this.plan.pending || !this.moved()) return;
+    this.lastSent = performance.now();
+    this.ref += 1;
+    this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action: this.action() });
+  }
+
+  /** A verdict frame for one of our previews: newest wins, stale answers are dropped. */
+  onVerdict(frame) {
+    const n = Number(String(frame.ref ?? "").replace("drag-", ""));
+    if (!this.plan || !(n >= this.shownRef)) return false;
+    this.shownRef = n;
+    this.verdict = frame.verdict;
+    this.draw();
+    return true;
+  }
+
+  draw() {
+    if (!this.plan) return;
+    this.board.overlay.showPlan(this.plan, this.board.pieces.colour(this.plan.unit.side), this.verdict, { fiat: this.board.fiat() });
+  }
+
+  cancel() {
+    if (!this.plan || this.plan.pending) return false;
+    this.end();
+    return true;
+  }
+
+  end() {
+    clearTimeout(this.timer);
+    this.plan = null;
+    this.verdict = null;
+    this.board.overlay.clearPlan();
+    this.board.svg.classList.remove("planning");
+    this.showHandle(this.board.pieces.selected);
+  }
+
+  commit() {
+    if (!this.plan || this.plan.pending) return;
+    if (!this.moved()) {
+      this.end();
+      return;
+    }
+    clearTimeout(this.timer);
+    const p = this.plan;
+    p.pending = true;
+    p.id = newId(this.board.fiat() ? "fiat" : "act");
+    if (this.board.fiat()) {
+      const reason = this.board.fiatReason();
+      this.board.conn.send({ type: "fiat", id: p.id, unit: p.unit.id, position: [...p.ghost], facing: round2(p.facing), ...(reason ? { reason } : {}) });
+    } else {
+      this.board.conn.send({ type: "act", id: p.id, seen: this.board.store.seq, action: this.action() });
+    }
+    this.draw();
+  }
+
+  /** The answer to our act/fiat: a refusal snaps the ghost back with the reasons. */
+  onAnswer(frame) {
+    const p = this.plan;
+    if (!p?.pending || (frame.id ?? frame.ref) !== p.id) return false;
+    if (frame.type === "ack") {
+      p.seq = frame.seq;
+      if (this.board.store.seq >= frame.seq) this.end();
+      return true;
+    }
+    const reasons = frame.type === "reject" ? frame.reasons : [{ code: frame.code, message: frame.message }];
+    this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, reasons.map(reasonText), "error", 9000);
+    this.verdict = frame.verdict ?? { legal: false, cost: 0, allowance: 0, reasons };
+    p.refused = true;
+    this.draw();
+    this.snapBack();
+    return true;
+  }
+
+  snapBack() {
+    const p = this.plan;
+    const from = [...p.ghost];
+    const started = performance.now();
+    const step = (now) => {
+      if (this.plan !== p) return;
+      const k = Math.min(1, (now - started) / 350);
+      p.ghost = [from[0] + (p.origin[0] - from[0]) * k, from[1] + (p.origin[1] - from[1]) * k];
+      this.draw();
+      if (k < 1) requestAnimationFrame(step);
+      else setTimeout(() => this.plan === p && this.end(), 1200);
+    };
+    requestAnimationFrame(step);
+  }
+
+  /** A table event arrived: our committed move is now the table's; other changes void a plan. */
+  onEvent(frame) {
+    const p = this.plan;
+    if (!p) return;
+    if (p.pending && (frame.id === p.id || (p.seq && frame.seq >= p.seq))) this.end();
+    else if (!p.pending && ["act", "fiat", "undo"].includes(frame.kind) && (frame.units ?? []).some((u) => u.id === p.unit.id)) {
+      this.end();
+      this.board.toasts.show("The piece was moved meanwhile; the plan was dropped.");
+    }
+  }
+
+  /** The rotation handle, in front of the selected piece when it may be ordered. */
+  showHandle(id) {
+    const unit = id ? this.board.store.unit(id) : null;
+    if (!unit || this.plan || !this.mayMove(unit) || this.board.fiat()) {
+      this.handle.setAttribute("visibility", "hidden");
+      return;
+    }
+    const base = unit.base ?? {};
+    const reach = (base.shape === "rect" ? base.length : base.diameter ?? 1) / 2 + 0.9;
+    const [x, y] = unit.position;
+    this.handle.setAttribute("transform", `translate(${x} ${y}) rotate(${unit.facing ?? 0})`);
+    this.handle.querySelector("line").setAttribute("x2", reach - 0.35);
+    this.handle.querySelector("circle").setAttribute("cx", reach);
+    this.handle.setAttribute("visibility", "visible");
+  }
+
+  /** Enter: commit a plan, or pick the selected piece up. */
+  enter() {
+    if (this.plan) {
+      this.commit();
+      return true;
+    }
+    const unit = this.board.store.unit(this.board.pieces.selected);
+    if (unit && this.mayMove(unit)) {
+      this.begin(unit, "carry");
+      return true;
+    }
+    return false;
+  }
+
+  pathPoints() {
+    return this.plan ? pathPoints(this.plan.origin, [...this.plan.waypoints, this.plan.ghost]) : [];
+  }
+}

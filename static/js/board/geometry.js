@@ -1,0 +1,117 @@
+// Plane geometry for display: distances between bases, segments against polygons.
+// Display only: the server's engine is the referee of every rule.
+
+export const dist = (a, b) => Math.hypot(b[0] - a[0], b[1] - a[1]);
+const EPS = 1e-9;
+
+/** The base as a core shape plus a radius: a circle is a point with radius d/2,
+ *  a rect is its outline (in table inches) with radius 0; a point is a point. */
+export function footprint(unit) {
+  if (!unit) return null;
+  const [x, y] = unit.position;
+  const base = unit.base ?? { shape: "circle", diameter: 1 };
+  if (base.shape === "rect") {
+    const a = ((unit.facing ?? 0) * Math.PI) / 180;
+    const [c, s] = [Math.cos(a), Math.sin(a)];
+    const hl = base.length / 2, hw = base.width / 2;
+    const corners = [[hl, hw], [-hl, hw], [-hl, -hw], [hl, -hw]];
+    return { core: corners.map(([u, v]) => [x + u * c - v * s, y + u * s + v * c]), r: 0 };
+  }
+  return { core: [[x, y]], r: (base.diameter ?? 1) / 2 };
+}
+
+export function pointSegment(p, a, b) {
+  const dx = b[0] - a[0], dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy;
+  const t = len2 < EPS ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
+  return { d: dist(p, [a[0] + t * dx, a[1] + t * dy]), t, at: [a[0] + t * dx, a[1] + t * dy] };
+}
+
+function cross(o, a, b) {
+  return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+/** Where segments ab and cd cross, as the parameter t along ab; null if they do not. */
+export function segmentHit(a, b, c, d) {
+  const r = [b[0] - a[0], b[1] - a[1]], s = [d[0] - c[0], d[1] - c[1]];
+  const den = r[0] * s[1] - r[1] * s[0];
+  if (Math.abs(den) < EPS) return null;
+  const t = ((c[0] - a[0]) * s[1] - (c[1] - a[1]) * s[0]) / den;
+  const u = ((c[0] - a[0]) * r[1] - (c[1] - a[1]) * r[0]) / den;
+  return t >= -EPS && t <= 1 + EPS && u >= -EPS && u <= 1 + EPS ? t : null;
+}
+
+export function pointInPolygon(p, polygon) {
+  let inside = false;
+  for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
+    const [xi, yi] = polygon[i], [xj, yj] = polygon[j];
+    if ((yi > p[1]) !== (yj > p[1]) && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+function ring(core) {
+  return core.length > 1 ? core.map((p, i) => [p, core[(i + 1) % core.length]]) : [[core[0], core[0]]];
+}
+
+function coreDistance(a, b) {
+  if (a.length > 2 && a.some((p) => pointInPolygon(p, b))) return 0;
+  if (b.length > 2 && b.some((p) => pointInPolygon(p, a))) return 0;
+  if (a.length > 2 && pointInPolygon(b[0], a)) return 0;
+  if (b.length > 2 && pointInPolygon(a[0], b)) return 0;
+  let best = Infinity;
+  for (const [p, q] of ring(a)) {
+    for (const [r, s] of ring(b)) {
+      if (p !== q && r !== s && segmentHit(p, q, r, s) !== null) return 0;
+      best = Math.min(best, pointSegment(p, r, s).d, pointSegment(q, r, s).d,
+        pointSegment(r, p, q).d, pointSegment(s, p, q).d);
+    }
+  }
+  return best;
+}
+
+/** Edge-to-edge distance between two footprints (0 when they touch or overlap). */
+export function edgeDistance(a, b) {
+  return Math.max(0, coreDistance(a.core, b.core) - a.r - b.r);
+}
+
+export function centre(fp) {
+  const n = fp.core.length;
+  return [fp.core.reduce((s, p) => s + p[0], 0) / n, fp.core.reduce((s, p) => s + p[1], 0) / n];
+}
+
+/** Where the segment ab enters and leaves the polygon: sorted t values in [0, 1]. */
+export function crossings(a, b, polygon) {
+  const ts = [];
+  polygon.forEach((p, i) => {
+    const t = segmentHit(a, b, p, polygon[(i + 1) % polygon.length]);
+    if (t !== null) ts.push(t);
+  });
+  if (pointInPolygon(a, polygon)) ts.push(0);
+  if (pointInPolygon(b, polygon)) ts.push(1);
+  return ts.sort((x, y) => x - y);
+}
+
+/** Points of a path, turning steps left out: [[x, y], ...]. */
+export function pathPoints(start, path) {
+  return [start, ...path.filter(Array.isArray)].map((p) => [p[0], p[1]]);
+}
+
+/** Splits a polyline at the point nearest `at`: [before, after]. */
+export function splitAt(points, at) {
+  if (!at || points.length < 2) return [points, []];
+  let best = { d: Infinity, i: 0, at: points[0] };
+  for (let i = 0; i < points.length - 1; i++) {
+    const hit = pointSegment(at, points[i], points[i + 1]);
+    if (hit.d < best.d - 1e-6) best = { d: hit.d, i, at: hit.at };
+  }
+  return [[...points.slice(0, best.i + 1), best.at], [best.at, ...points.slice(best.i + 1)]];
+}
+
+export function pathLength(points) {
+  let total = 0;
+  for (let i = 1; i < points.length; i++) total += dist(points[i - 1], points[i]);
+  return total;
+}
+
+export const fmt = (n) => (Math.round(n * 10) / 10).toFixed(1);

@@ -1,0 +1,489 @@
+// The board page: wires the socket, the table store, the SVG layers, the tools and the
+// panels. The server is the referee: this page proposes and shows, it never decides.
+import { newId, Connection } from "./connection.js";
+import { Mover } from "./drag.js";
+import { pathPoints } from "./geometry.js";
+import { attachKeys } from "./keys.js";
+import { Sight } from "./los.js";
+import { Measure } from "./measure.js";
+import { Chat } from "./panels/chat.js";
+import { DiceLog } from "./panels/dice.js";
+import { EventLog } from "./panels/log.js";
+import { Presence } from "./panels/presence.js";
+import { turnText } from "./panels/turn.js";
+import { UnitCard } from "./panels/unitcard.js";
+import { item } from "./panels/util.js";
+import { Pieces } from "./pieces.js";
+import { Overlay, reasonText } from "./preview.js";
+import { TableStore } from "./state.js";
+import { el } from "./svg.js";
+import { Toasts } from "./toasts.js";
+import { View } from "./view.js";
+import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
+
+// The movement actions a drag may propose, per system (the server judges each one).
+const MOVE_ACTIONS = {
+  aod: ["move", "run"],
+  mswars: ["standard_move", "run"],
+  lasergrenadiers: ["move"],
+  apskirmish: ["move", "run"],
+};
+const HISTORY_EVENTS = 100;
+const $ = (id) => document.getElementById(id);
+
+class Board {
+  constructor(config) {
+    this.config = config;
+    this.page = $("board-page");
+    this.svg = $("board-svg");
+    this.store = new TableStore();
+    this.store.me = { user: config.user, role: config.role, sides: [] };
+    this.view = new View(this.svg);
+    this.toasts = new Toasts($("toasts"));
+    this.replaySeq = null;
+    this.replay = null;
+    this.terrainKey = "";
+    this.activeTool = null;
+    this.reachOn = false;
+    this.reachRef = 0;
+    this.commands = new Map(); // id -> what, for toasts on refusal
+    this.actionTypes = MOVE_ACTIONS[config.system] ?? ["move"];
+    this.currentAction = this.actionTypes[0];
+    this.table = setUpTable(this.svg, 1, 1);
+    this.labelLayer = el("g", { class: "labels" }, this.svg);
+    this.pieces = new Pieces(null, this.labelLayer, this.store);
+    this.overlay = null; // the layers are made when the table's size is known
+    this.mover = new Mover(this);
+    this.measure = new Measure(this, null, null);
+    this.sight = new Sight(this, null, null);
+    this.log = new EventLog(this);
+    this.dice = new DiceLog(this);
+    this.chat = new Chat(this);
+    this.presence = new Presence();
+    this.card = new UnitCard(this);
+    this.conn = new Connection(config.socket, {
+      seen: () => this.store.seq,
+      onFrame: (frame) => this.onFrame(frame),
+      onStatus: (state, detail) => this.onStatus(state, detail),
+    });
+    this.store.on("snapshot", () => this.drawAll());
+    this.store.on("event", ({ frame, before }) => this.onApplied(frame, before));
+    this.store.on("history", (frame) => this.logFrame(frame));
+    this.wire();
+  }
+
+  /** (Re)builds the table's layers for a size; terrain first, pieces and tools above. */
+  setTable(width, height) {
+    if (this.tableSize === `${width}x${height}`) return;
+    this.tableSize = `${width}x${height}`;
+    this.table = setUpTable(this.svg, width, height);
+    el("g", { class: "terrain" }, this.table);
+    this.pieceLayer = el("g", { class: "pieces" }, this.table);
+    this.toolLayer = el("g", { class: "tools" }, this.table);
+    this.pieces.layer = this.pieceLayer;
+    this.pieces.nodes.clear();
+    this.labelLayer.replaceChildren();
+    this.overlay = new Overlay(this.table, this.labelLayer);
+    this.table.append(this.mover.handle);
+    this.measure.layer = this.toolLayer;
+    this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
+    this.sight.layer = el("g", { class: "los" }, this.toolLayer);
+    this.sight.labels = el("g", { class: "tool-labels" }, this.labelLayer);
+    this.svg.append(this.labelLayer); // labels above everything, upright
+    this.view.setTable(width, height);
+    this.terrainKey = "";
+  }
+
+  // -- what is shown: the live table, or a past one (replay) -----------------------------
+
+  shownState() {
+    return this.replay?.state ?? this.store.state;
+  }
+
+  shownUnit(id) {
+    return this.shownState()?.units.find((u) => u.id === id) ?? null;
+  }
+
+  height() {
+    return this.shownState()?.table.height ?? 0;
+  }
+
+  readOnly() {
+    return this.store.me.role === "spectator" || this.replaySeq !== null;
+  }
+
+  fiat() {
+    return this.store.me.role === "gm" && $("fiat-toggle").checked;
+  }
+
+  fiatReason() {
+    return $("fiat-reason").value.trim().slice(0, 200);
+  }
+
+  actionType() {
+    return this.currentAction;
+  }
+
+  tool() {
+    return this.activeTool;
+  }
+
+  setHint(text) {
+    $("tool-hint").textContent = text;
+  }
+
+  drawAll() {
+    const state = this.shownState();
+    if (!state) return;
+    const { width, height } = state.table;
+    this.setTable(width, height);
+    const key = JSON.stringify(state.terrain ?? []);
+    if (key !== this.terrainKey) {
+      this.terrainKey = key;
+      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board" });
+      if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
+    }
+    this.overlay.height = height;
+    this.pieces.render(state.units, height);
+    this.drawSides();
+    this.refreshChrome();
+    if (this.replaySeq === null) this.log.live(this.store.seq);
+    if (!document.body.dataset.ready) {
+      document.body.dataset.ready = "1";
+      performance.mark("board-ready");
+    }
+  }
+
+  drawSides() {
+    const list = $("sides-legend");
+    const sides = this.store.sides();
+    if (list.dataset.sides === sides.join(",")) return;
+    list.dataset.sides = sides.join(",");
+    list.replaceChildren(...sides.map((side) => {
+      const li = item("li");
+      const swatch = item("span", "swatch");
+      swatch.style.background = this.pieces.colour(side);
+      li.append(swatch, item("span", "", `Side ${side}`));
+      return li;
+    }));
+  }
+
+  refreshChrome() {
+    const store = this.store;
+    $("turn-status").textContent = this.replaySeq !== null ? `Replay of #${this.replaySeq}` : turnText(store);
+    $("turn-status").classList.toggle("yours", store.me.sides.includes(store.turn.active_side));
+    const selected = this.shownUnit(this.pieces.selected);
+    this.card.show(selected);
+    const movable = selected && !this.readOnly() && store.mayOrder(selected);
+    for (const button of $("actions").querySelectorAll("button")) {
+      button.disabled = !movable;
+      button.setAttribute("aria-pressed", String(button.dataset.action === this.currentAction));
+    }
+    $("end-turn").disabled = this.readOnly() || !store.myTurn() || store.status !== "active";
+    this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
+  }
+
+  select(id) {
+    if (this.pieces.selected === id) return;
+    this.pieces.select(id);
+    this.refreshChrome();
+    if (this.reachOn) this.askReach();
+  }
+
+  // -- frames ------------------------------------------------------------------------
+
+  onFrame(frame) {
+    switch (frame.type) {
+      case "hello":
+        this.store.me = frame.you;
+        this.store.limits = frame.limits ?? {};
+        this.page.dataset.role = frame.you.role;
+        $("gm-panel").hidden = frame.you.role !== "gm";
+        break;
+      case "snapshot": {
+        const first = this.store.seq < 0;
+        this.store.applySnapshot(frame);
+        this.chat.reset(frame.chat ?? []);
+        this.dice.reset(frame.dice ?? []);
+        if (first && frame.seq > 0) this.conn.send({ type: "resume", seq: Math.max(0, frame.seq - HISTORY_EVENTS) });
+        break;
+      }
+      case "event":
+        if (this.store.applyEvent(frame) === "gap") this.askResume();
+        break;
+      case "verdict":
+        this.onVerdict(frame);
+        break;
+      case "ack":
+      case "reject":
+        this.onAnswer(frame);
+        break;
+      case "error":
+        this.onError(frame);
+        break;
+      case "presence":
+        this.presence.show(frame.present ?? []);
+        break;
+      default:
+        break;
+    }
+  }
+
+  askResume() {
+    clearTimeout(this.resumeTimer);
+    this.resumeTimer = setTimeout(() => this.conn.send({ type: "resume", seq: this.store.seq }), 200);
+  }
+
+  logFrame(frame) {
+    this.log.add(frame);
+    if (frame.kind === "chat") this.chat.add(frame);
+    if (frame.kind === "roll" || frame.kind === "act") this.dice.fromEvent(frame);
+  }
+
+  onApplied(frame, before) {
+    this.logFrame(frame);
+    this.mover.onEvent(frame);
+    if (!["act", "fiat", "undo", "turn", "delay"].includes(frame.kind)) return;
+    if (this.replaySeq === null) {
+      this.drawAll();
+      for (const unit of frame.units ?? []) {
+        const old = before[unit.id];
+        if (!old || old.aboard || unit.aboard) continue;
+        const points = frame.kind === "act" && frame.action?.unit === unit.id
+          ? pathPoints(old.position, frame.action.path ?? [])
+          : [old.position, unit.position];
+        if (Math.hypot(points.at(-1)[0] - unit.position[0], points.at(-1)[1] - unit.position[1]) > 0.01) points.push(unit.position);
+        this.pieces.glide(unit.id, points, old.facing ?? 0, unit.facing ?? 0);
+      }
+      if (this.reachOn && frame.kind !== "delay") this.askReach();
+    } else {
+      this.log.live(this.store.seq);
+      this.refreshChrome();
+    }
+  }
+
+  onVerdict(frame) {
+    const ref = String(frame.ref ?? "");
+    if (ref.startsWith("reach-")) {
+      if (ref !== `reach-${this.reachRef}` || !this.reachOn) return;
+      this.overlay.showReach(frame.reach ?? null);
+      if (!frame.reach) {
+        const why = frame.verdict?.reasons?.map(reasonText).join("; ");
+        this.setHint(`Reach: the server did not give an area${why ? ` (${why})` : ""}.`);
+      } else this.setHint("Reach: the shaded area is where the piece may legally end.");
+      return;
+    }
+    this.mover.onVerdict(frame);
+  }
+
+  onAnswer(frame) {
+    if (this.mover.onAnswer(frame)) return;
+    const what = this.commands.get(frame.id);
+    this.commands.delete(frame.id);
+    if (frame.type === "reject" && what) this.toasts.show(`${what}: refused`, (frame.reasons ?? []).map(reasonText), "error");
+  }
+
+  onError(frame) {
+    if (frame.ref && this.mover.onAnswer(frame)) return;
+    if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
+    if (frame.code === "rate_limited") return;
+    const what = this.commands.get(frame.ref);
+    this.commands.delete(frame.ref);
+    this.toasts.show(what ? `${what}: ${frame.code}` : `The server says: ${frame.code}`, [frame.message ?? ""], "error");
+  }
+
+  onStatus(state, detail) {
+    const conn = $("conn");
+    conn.dataset.state = state;
+    const words = { connecting: "connecting…", live: "live", reconnecting: "reconnecting…", offline: "offline", closed: "closed" };
+    conn.querySelector(".conn-text").textContent = words[state] ?? state;
+    conn.title = detail ?? (state === "live" ? "Connected to the table" : "Not connected: moves wait until the table is back");
+    this.page.dataset.conn = state;
+    if (state === "closed") this.toasts.show("Not connected", [detail ?? ""], "error", 0);
+  }
+
+  /** Sends a command with a fresh id; a refusal becomes a toast. */
+  command(frame, what) {
+    const id = newId(frame.type);
+    this.commands.set(id, what);
+    this.conn.send({ ...frame, id });
+    return id;
+  }
+
+  // -- replay --------------------------------------------------------------------------
+
+  async showReplay(seq) {
+    this.mover.cancel();
+    this.replaySeq = seq;
+    const asked = seq;
+    $("replay-banner").hidden = false;
+    $("replay-text").textContent = `Replay: the table after event #${seq}, read-only. Live is at #${this.store.seq}.`;
+    this.page.dataset.replay = "1";
+    try {
+      const response = await fetch(`${this.config.positionUrl}${seq}/`, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const position = await response.json();
+      if (this.replaySeq !== asked) return;
+      this.replay = position;
+      this.drawAll();
+    } catch (error) {
+      this.toasts.show("Could not load that moment of the battle", [String(error.message ?? error)], "error");
+    }
+  }
+
+  showLive() {
+    if (this.replaySeq === null) return;
+    this.replaySeq = null;
+    this.replay = null;
+    $("replay-banner").hidden = true;
+    delete this.page.dataset.replay;
+    this.log.toLive();
+    this.drawAll();
+  }
+
+  // -- tools ---------------------------------------------------------------------------
+
+  toggleTool(name) {
+    const next = name === "measure" ? this.measure : this.sight;
+    const wasActive = this.activeTool === next;
+    this.measure.clear();
+    this.sight.clear();
+    this.activeTool = wasActive ? null : next;
+    if (this.activeTool) this.mover.cancel();
+    $("tool-measure").setAttribute("aria-pressed", String(this.activeTool === this.measure));
+    $("tool-los").setAttribute("aria-pressed", String(this.activeTool === this.sight));
+    this.svg.classList.toggle("tool-on", Boolean(this.activeTool));
+    this.setHint(this.activeTool?.hint ?? "");
+  }
+
+  toggleReach() {
+    this.reachOn = !this.reachOn;
+    $("tool-reach").setAttribute("aria-pressed", String(this.reachOn));
+    if (this.reachOn) this.askReach();
+    else {
+      this.overlay.showReach(null);
+      this.setHint("");
+    }
+  }
+
+  askReach() {
+    const unit = this.store.unit(this.pieces.selected);
+    this.overlay.showReach(null);
+    if (!unit) {
+      this.setHint("Reach: select a piece first.");
+      return;
+    }
+    if (this.store.me.role === "spectator") {
+      this.setHint("Reach: only players and the GM may ask the referee.");
+      return;
+    }
+    this.reachRef += 1;
+    this.setHint("Reach: asking the referee…");
+    this.conn.send({
+      type: "preview",
+      ref: `reach-${this.reachRef}`,
+      action: { unit: unit.id, type: this.currentAction, path: [[...unit.position.slice(0, 2)]] },
+      reach: true,
+    });
+  }
+
+  rotate(step) {
+    if (this.mover.active) return this.mover.rotate(step);
+    const unit = this.store.unit(this.pieces.selected);
+    if (!unit || !this.mover.mayMove(unit)) return false;
+    this.mover.begin(unit, "rotate");
+    return this.mover.rotate(step);
+  }
+
+  escape() {
+    if (this.mover.cancel()) return;
+    if (this.activeTool) this.toggleTool(this.activeTool === this.measure ? "measure" : "los");
+    else if (this.replaySeq !== null) this.showLive();
+    else if (!$("help").hidden) this.toggleHelp();
+    else this.select(null);
+  }
+
+  toggleHelp() {
+    const help = $("help");
+    help.hidden = !help.hidden;
+    $("help-toggle").setAttribute("aria-expanded", String(!help.hidden));
+  }
+
+  // -- wiring --------------------------------------------------------------------------
+
+  wire() {
+    const actions = $("actions");
+    for (const type of this.actionTypes) {
+      const button = item("button", "", type.replaceAll("_", " "));
+      button.type = "button";
+      button.dataset.action = type;
+      button.addEventListener("click", () => {
+        this.currentAction = type;
+        this.refreshChrome();
+        if (this.reachOn) this.askReach();
+      });
+      actions.append(button);
+    }
+    $("watching").hidden = this.config.role !== "spectator";
+    $("tool-measure").addEventListener("click", () => this.toggleTool("measure"));
+    $("tool-los").addEventListener("click", () => this.toggleTool("los"));
+    $("tool-reach").addEventListener("click", () => this.toggleReach());
+    $("help-toggle").addEventListener("click", () => this.toggleHelp());
+    $("end-turn").addEventListener("click", () => this.command({ type: "end_turn", seen: this.store.seq }, "End turn"));
+    $("replay-live").addEventListener("click", () => this.showLive());
+    $("zoom-in").addEventListener("click", () => this.view.zoomAt(1.25));
+    $("zoom-out").addEventListener("click", () => this.view.zoomAt(0.8));
+    $("zoom-fit").addEventListener("click", () => this.view.fit());
+    $("undo-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const reason = $("undo-reason").value.trim();
+      if (!reason) return;
+      this.command({ type: "undo", reason: reason.slice(0, 200) }, "Undo");
+      $("undo-reason").value = "";
+    });
+    $("delay-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.command({ type: "set_delay", seconds: Number($("delay-seconds").value) }, "Spectator delay");
+    });
+    $("fiat-toggle").addEventListener("change", () => {
+      this.mover.cancel();
+      this.refreshChrome();
+    });
+    for (const button of document.querySelectorAll("[data-drawer]")) {
+      button.addEventListener("click", () => {
+        const side = button.dataset.drawer;
+        const open = this.page.dataset[side] !== "open";
+        this.page.dataset.left = "closed";
+        this.page.dataset.right = "closed";
+        this.page.dataset[side] = open ? "open" : "closed";
+        button.setAttribute("aria-expanded", String(open));
+      });
+    }
+    this.svg.addEventListener("focusin", (e) => {
+      const g = e.target.closest?.(".piece");
+      if (g) this.select(g.dataset.unit);
+    });
+    this.svg.addEventListener("pointerdown", (e) => {
+      if (this.activeTool && e.button === 0) this.activeTool.picker.down(e);
+    });
+    this.svg.addEventListener("pointermove", (e) => {
+      if (this.activeTool) this.activeTool.picker.move(e);
+    });
+    // A click on the empty table (not a pan, not a tool's pick) clears the selection.
+    let down = null;
+    this.svg.addEventListener("pointerdown", (e) => {
+      down = e.target.closest(".piece, .rotate-handle") ? null : [e.clientX, e.clientY];
+    }, { capture: true });
+    this.svg.addEventListener("click", (e) => {
+      const still = down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4;
+      if (still && !this.activeTool && !this.mover.active) this.select(null);
+    });
+    this.mover.attach();
+    this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
+    attachKeys(this);
+    this.conn.connect();
+  }
+}
+
+const config = JSON.parse($("board-config").textContent);
+window.tabletop = new Board(config);

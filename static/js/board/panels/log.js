@@ -1,0 +1,88 @@
+// The event log, and its replay scrubber: drag it to see the table at any past seq.
+import { appendKeepingScroll, clock, item } from "./util.js";
+
+function describe(frame, name) {
+  const who = frame.actor ?? "?";
+  switch (frame.kind) {
+    case "act": {
+      const a = frame.action ?? {};
+      const cost = frame.verdict?.cost != null ? ` (${Number(frame.verdict.cost).toFixed(1)}″)` : "";
+      return `${who}: ${name(a.unit)} ${String(a.type ?? "acts").replaceAll("_", " ")}${cost}`;
+    }
+    case "fiat":
+      return `${who} placed ${name(frame.unit)} by fiat${frame.reason ? `: ${frame.reason}` : ""}`;
+    case "undo":
+      return `${who} undid #${frame.undoes}: ${frame.reason ?? ""}`;
+    case "turn": {
+      const t = frame.turn ?? {};
+      return `${who} ended the ${frame.ended ?? "turn"}: turn ${t.turn ?? "?"}, ${t.active_side ?? "?"} to act`;
+    }
+    case "roll":
+      return `${who} rolled ${frame.rolls?.[0]?.what || frame.what || "dice"}: ${(frame.rolls ?? []).map((r) => r.result).join(", ")}`;
+    case "delay":
+      return `${who} set the spectator delay to ${frame.seconds} s`;
+    default:
+      return `${who}: ${frame.kind}`;
+  }
+}
+
+export class EventLog {
+  constructor(board) {
+    this.board = board;
+    this.list = document.getElementById("event-log");
+    this.scrubber = document.getElementById("scrubber");
+    this.out = document.getElementById("scrubber-out");
+    this.seen = new Set();
+    this.scrubber.addEventListener("input", () => this.scrubbed());
+    this.list.addEventListener("click", (e) => {
+      const li = e.target.closest("li[data-seq]");
+      if (li) this.goTo(Number(li.dataset.seq));
+    });
+  }
+
+  add(frame) {
+    if (frame.kind === "chat" || this.seen.has(frame.seq)) return;
+    this.seen.add(frame.seq);
+    const li = item("li", `log-${frame.kind}`);
+    li.dataset.seq = frame.seq;
+    li.title = "Show the table after this event";
+    li.append(item("span", "seq", `#${frame.seq}`), item("span", "what", describe(frame, (id) => this.board.store.name(id))), item("time", "at", clock(frame.at)));
+    // History may arrive after newer lines: keep the list in seq order.
+    const after = [...this.list.children].find((node) => Number(node.dataset.seq) > frame.seq);
+    if (after) this.list.insertBefore(li, after);
+    else appendKeepingScroll(this.list, li);
+  }
+
+  /** The live seq moved on: the scrubber's end follows it unless a replay is shown. */
+  live(seq) {
+    const atEnd = this.board.replaySeq === null;
+    this.scrubber.max = String(Math.max(0, seq));
+    if (atEnd) {
+      this.scrubber.value = this.scrubber.max;
+      this.out.textContent = "live";
+    }
+  }
+
+  scrubbed() {
+    const seq = Number(this.scrubber.value);
+    this.goTo(seq);
+  }
+
+  goTo(seq) {
+    this.scrubber.value = String(seq);
+    if (seq >= this.board.store.seq) {
+      this.out.textContent = "live";
+      this.board.showLive();
+      return;
+    }
+    this.out.textContent = `#${seq}`;
+    this.board.showReplay(seq);
+    for (const li of this.list.children) li.classList.toggle("current", Number(li.dataset.seq) === seq);
+  }
+
+  toLive() {
+    for (const li of this.list.children) li.classList.remove("current");
+    this.scrubber.value = this.scrubber.max;
+    this.out.textContent = "live";
+  }
+}

@@ -1,0 +1,50 @@
+// The unit card: the selected piece's stats and status, and what this client may do with it.
+import { badgesOf } from "../pieces.js";
+import { item } from "./util.js";
+
+const SHOWN = new Set(["id", "side", "type", "move", "base", "position", "facing"]);
+
+function baseText(base) {
+  if (!base) return "?";
+  return base.shape === "rect" ? `${base.width}″ × ${base.length}″ rect` : `${base.diameter}″ round`;
+}
+
+function valueText(value) {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value);
+}
+
+export class UnitCard {
+  constructor(board) {
+    this.board = board;
+    this.body = document.getElementById("unit-card-body");
+    this.empty = document.getElementById("unit-card-empty");
+  }
+
+  show(unit) {
+    this.body.hidden = !unit;
+    this.empty.hidden = Boolean(unit);
+    if (!unit) return;
+    const store = this.board.store;
+    document.getElementById("unit-name").textContent = store.name(unit.id);
+    document.getElementById("unit-swatch").style.background = this.board.pieces.colour(unit.side);
+    const stats = document.getElementById("unit-stats");
+    stats.replaceChildren();
+    const row = (k, v) => stats.append(item("dt", "", k), item("dd", "", v));
+    row("Side", unit.side);
+    row("Type", String(unit.type ?? "?").replaceAll("_", " "));
+    row("Move", `${unit.move ?? "?"}″`);
+    row("Base", baseText(unit.base));
+    row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
+    for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") row(k.replaceAll("_", " "), valueText(v));
+    const badges = document.getElementById("unit-badges");
+    badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
+    const ordered = (store.state?.state?.ordered ?? []).includes(unit.id);
+    let may;
+    if (this.board.readOnly()) may = this.board.replaySeq !== null ? "Replay: read-only." : "Watching: read-only.";
+    else if (!store.mayOrder(unit)) may = `${unit.side}'s unit: not yours to order.`;
+    else if (store.turn.active_side && store.turn.active_side !== unit.side) may = `Waits: it is ${store.turn.active_side}'s turn.`;
+    else may = `${ordered ? "Already ordered this turn. " : ""}Drag to move, or press Enter and click waypoints; Q/E or the handle rotate; R shows its reach.`;
+    document.getElementById("unit-may").textContent = may;
+  }
+}

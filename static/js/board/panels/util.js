@@ -1,0 +1,20 @@
+// DOM helpers for the panels: every piece of text goes in as textContent.
+export function item(tag, cls, content) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (content !== undefined) node.textContent = content;
+  return node;
+}
+
+/** Appends to a scrolling list, keeping the view at the bottom if it was there. */
+export function appendKeepingScroll(list, node, max = 300) {
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  list.append(node);
+  while (list.children.length > max) list.firstChild.remove();
+  if (atBottom) list.scrollTop = list.scrollHeight;
+}
+
+export function clock(iso) {
+  const at = iso ? new Date(iso) : null;
+  return at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+}

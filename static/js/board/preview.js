@@ -1,0 +1,77 @@
+// What the server said about a planned move, drawn where it happens: the ghost, the
+// path (green while legal, red from the first violation), a marker with the reason
+// and its citation at each violation, cost / allowance by the ghost; and the reach
+// overlay (the area the piece may legally end in).
+import { fmt, pathPoints, splitAt } from "./geometry.js";
+import { drawBase } from "./pieces.js";
+import { el, geoPath, keepInside, label, polyline } from "./svg.js";
+
+export function reasonText(reason) {
+  const message = reason.message || reason.code;
+  const cite = reason.cite && !message.includes(reason.cite) ? ` (${reason.cite})` : "";
+  return `${message}${cite}`;
+}
+
+export class Overlay {
+  constructor(table, labels) {
+    this.reach = el("g", { class: "reach" }, table);
+    this.plan = el("g", { class: "plan" }, table);
+    this.planLabels = el("g", { class: "plan-labels" }, labels);
+    // The reach layer sits under the pieces; the plan above them.
+    table.insertBefore(this.reach, table.querySelector("g.pieces"));
+    this.height = 0;
+  }
+
+  svgY(y) {
+    return this.height - y;
+  }
+
+  clearPlan() {
+    this.plan.replaceChildren();
+    this.planLabels.replaceChildren();
+  }
+
+  /** plan: {unit, origin, waypoints, ghost, facing, pending}; verdict: the server's, or null. */
+  showPlan(plan, colour, verdict, { fiat = false } = {}) {
+    this.clearPlan();
+    const points = plan.rotateOnly ? [plan.origin] : pathPoints(plan.origin, [...plan.waypoints, plan.ghost]);
+    const first = verdict && !verdict.legal ? verdict.reasons.find((r) => Array.isArray(r.at)) : null;
+    const [good, bad] = first ? splitAt(points, first.at) : [points, []];
+    const state = fiat ? "fiat" : !verdict ? "pending" : verdict.legal ? "legal" : first ? "legal" : "illegal";
+    if (good.length > 1) polyline(this.plan, good, { class: `path path-${state}` });
+    if (bad.length > 1) polyline(this.plan, bad, { class: "path path-illegal" });
+    for (const p of plan.waypoints) el("circle", { class: "waypoint", cx: p[0], cy: p[1], r: 0.25 }, this.plan);
+    const ghost = el("g", { class: `ghost${plan.pending ? " pending" : ""}`, transform: `translate(${plan.ghost[0]} ${plan.ghost[1]}) rotate(${plan.facing})` }, this.plan);
+    drawBase(ghost, plan.unit, colour);
+    const placed = [];
+    const line = 16 * Number(getComputedStyle(this.plan.ownerSVGElement).getPropertyValue("--px") || 0.05);
+    for (const reason of verdict?.reasons ?? []) {
+      if (!Array.isArray(reason.at)) continue;
+      const [x, y] = reason.at;
+      el("circle", { class: "violation", cx: x, cy: y, r: 0.35 }, this.plan);
+      // Reasons at the same place stack upwards instead of overprinting.
+      const stacked = placed.filter(([px, py]) => Math.hypot(px - x, py - y) < 2).length;
+      placed.push([x, y]);
+      keepInside(label(this.planLabels, reasonText(reason), x, this.svgY(y) - 0.6 - stacked * line, "violation-text"));
+    }
+    const lines = [];
+    if (fiat) lines.push("by fiat: no rules check");
+    else if (!verdict) lines.push("asking the referee…");
+    else {
+      const left = verdict.allowance - verdict.cost;
+      lines.push(`${fmt(verdict.cost)}″ / ${fmt(verdict.allowance)}″ · ${fmt(Math.max(0, left))}″ left`);
+      for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason));
+    }
+    const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}`);
+    lines.forEach((text, i) => {
+      const span = el("tspan", { x: plan.ghost[0], dy: i ? "1.25em" : 0 }, tag);
+      span.textContent = text;
+    });
+    keepInside(tag);
+  }
+
+  showReach(geometry) {
+    this.reach.replaceChildren();
+    if (geometry) geoPath(this.reach, geometry, { class: "reach-area" });
+  }
+}

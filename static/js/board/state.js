@@ -1,0 +1,112 @@
+// The table as this client knows it: the last snapshot plus the events applied in seq
+// order. Only the server changes the table; this module never guesses.
+
+const TABLE_KINDS = new Set(["act", "fiat", "undo", "turn"]);
+
+export class TableStore {
+  constructor() {
+    this.seq = -1; // nothing applied yet
+    this.state = null;
+    this.turn = {};
+    this.labels = {};
+    this.status = "";
+    this.delay = 0;
+    this.me = { user: "", role: "spectator", sides: [] };
+    this.limits = {};
+    this.pending = new Map(); // events that arrived ahead of a gap, by seq
+    this.listeners = {};
+  }
+
+  on(name, fn) {
+    (this.listeners[name] ??= []).push(fn);
+  }
+
+  emit(name, detail) {
+    for (const fn of this.listeners[name] ?? []) fn(detail);
+  }
+
+  get ready() {
+    return this.state !== null;
+  }
+
+  unit(id) {
+    return this.state?.units.find((u) => u.id === id) ?? null;
+  }
+
+  name(id) {
+    const label = this.labels[id];
+    return label && typeof label.name === "string" && label.name ? label.name : id;
+  }
+
+  sides() {
+    const sides = [...(this.turn.sides ?? [])];
+    for (const u of this.state?.units ?? []) if (!sides.includes(u.side)) sides.push(u.side);
+    return sides;
+  }
+
+  /** Whether this client may propose actions for the unit (the server still decides). */
+  mayOrder(unit) {
+    if (!unit || this.me.role === "spectator") return false;
+    return this.me.role === "gm" || this.me.sides.includes(unit.side);
+  }
+
+  myTurn() {
+    return this.me.role === "gm" || this.me.sides.includes(this.turn.active_side);
+  }
+
+  applySnapshot(frame) {
+    this.seq = frame.seq;
+    this.state = frame.state;
+    this.turn = frame.turn ?? {};
+    this.labels = frame.labels ?? {};
+    this.status = frame.status ?? "";
+    this.delay = frame.delay_s ?? 0;
+    for (const seq of [...this.pending.keys()]) if (seq <= this.seq) this.pending.delete(seq);
+    this.emit("snapshot", frame);
+    this.drain();
+  }
+
+  /** "applied", "old" (already had it: history for the log), or "gap" (ask to resume). */
+  applyEvent(frame) {
+    if (this.seq < 0 || frame.seq <= this.seq) {
+      this.emit("history", frame);
+      return "old";
+    }
+    if (frame.seq > this.seq + 1) {
+      this.pending.set(frame.seq, frame);
+      return "gap";
+    }
+    this.apply(frame);
+    this.drain();
+    return "applied";
+  }
+
+  drain() {
+    while (this.pending.has(this.seq + 1)) {
+      const next = this.pending.get(this.seq + 1);
+      this.pending.delete(next.seq);
+      this.apply(next);
+    }
+  }
+
+  apply(frame) {
+    const before = {};
+    if (TABLE_KINDS.has(frame.kind)) {
+      const units = this.state.units;
+      for (const changed of frame.units ?? []) {
+        const i = units.findIndex((u) => u.id === changed.id);
+        before[changed.id] = i >= 0 ? units[i] : null;
+        if (i >= 0) units[i] = changed;
+        else units.push(changed);
+      }
+      const removed = new Set(frame.removed ?? []);
+      this.state.units = units.filter((u) => !removed.has(u.id));
+      if (frame.state) this.state.state = frame.state;
+      if (frame.turn) this.turn = frame.turn;
+    }
+    if (frame.kind === "delay") this.delay = frame.seconds;
+    this.seq = frame.seq;
+    this.emit("event", { frame, before });
+  }
+}
+

@@ -1,0 +1,61 @@
+"""The live board page: the table in the browser. Thin: who may see it, and where to connect.
+
+Everything on the page comes over the websocket (docs/protocol.md); the page only
+says which battle, who you are and where the table's past positions are read
+(the replay scrubber). Members of any role see the board; a spectator gets the
+same page, read-only: the campaign's spectator invitation is their link to it.
+"""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from tabletop import selectors
+from tabletop.models import Battle, Membership, Role
+from tabletop.services.table import log
+
+
+def _battle_for(request: HttpRequest, battle_id: int) -> tuple[Battle, Membership]:
+    """The battle and the user's membership; 404 for anyone else, so ids leak nothing."""
+    found = selectors.battle_membership(request.user, battle_id)
+    if found is None:
+        raise Http404("No such battle.")
+    return found
+
+
+@login_required
+def board(request: HttpRequest, battle_id: int) -> HttpResponse:
+    battle, membership = _battle_for(request, battle_id)
+    campaign = battle.campaign
+    config = {
+        "battle": battle.pk,
+        "battleName": battle.name,
+        "campaignName": campaign.name,
+        "system": campaign.system,
+        "user": request.user.get_username(),
+        "role": membership.role,
+        "socket": f"/ws/battles/{battle.pk}/",
+        "positionUrl": reverse("board_at", args=[battle.pk, 0]).removesuffix("0/"),
+    }
+    context = {
+        "battle": battle,
+        "campaign": campaign,
+        "role": membership.role,
+        "config": config,
+    }
+    return render(request, "tabletop/board.html", context)
+
+
+@login_required
+def board_position(request: HttpRequest, battle_id: int, seq: int) -> JsonResponse:
+    """The table after event `seq` ({"seq", "state", "turn"}), for the replay scrubber.
+    A spectator sees no further than the broadcast delay lets them."""
+    battle, membership = _battle_for(request, battle_id)
+    newest = battle.last_seq
+    if membership.role == Role.SPECTATOR and battle.spectator_delay_s:
+        newest = log.snapshot(battle.pk, watching=True)[0]["seq"]
+    if seq > newest:
+        raise Http404("That event has not happened yet.")
+    at = log.position_at(battle, seq)
+    return JsonResponse({"seq": seq, "state": at["state"], "turn": at["turn"]})
