@@ -61,26 +61,29 @@ def _require(raw: Mapping[str, Any], name: str, key: str) -> Any:
     return raw[name]
 
 
+def _sizes(raw: dict[str, Any], key: str, names: tuple[str, ...], what: str,
+           extra_allowed: tuple[str, ...] = ()) -> list[float]:
+    """Positive numbers `names` of an object that may hold nothing else."""
+    values = []
+    for name in names:
+        v = number(_require(raw, name, key), f"{key}.{name}")
+        if v <= 0:
+            raise InvalidActionError(f"{key}.{name}", "must be positive")
+        values.append(v)
+    extra = set(raw) - set(names) - set(extra_allowed)
+    if extra:
+        raise InvalidActionError(f"{key}.{sorted(extra)[0]}", f"unknown {what} key")
+    return values
+
+
 def parse_base(raw: Any, key: str) -> BaseShape:
     raw = _obj(raw, key)
     shape = _require(raw, "shape", key)
     if shape == "circle":
-        d = number(_require(raw, "diameter", key), f"{key}.diameter")
-        if d <= 0:
-            raise InvalidActionError(f"{key}.diameter", "must be positive")
-        extra = set(raw) - {"shape", "diameter"}
-        if extra:
-            raise InvalidActionError(f"{key}.{sorted(extra)[0]}", "unknown base key")
+        (d,) = _sizes(raw, key, ("diameter",), "base", ("shape",))
         return BaseShape("circle", diameter=d)
     if shape == "rect":
-        w = number(_require(raw, "width", key), f"{key}.width")
-        ln = number(_require(raw, "length", key), f"{key}.length")
-        if w <= 0 or ln <= 0:
-            raise InvalidActionError(f"{key}.width" if w <= 0 else f"{key}.length",
-                                     "must be positive")
-        extra = set(raw) - {"shape", "width", "length"}
-        if extra:
-            raise InvalidActionError(f"{key}.{sorted(extra)[0]}", "unknown base key")
+        w, ln = _sizes(raw, key, ("width", "length"), "base", ("shape",))
         return BaseShape("rect", width=w, length=ln)
     raise InvalidActionError(f"{key}.shape", f"expected \"circle\" or \"rect\", got {shape!r}")
 
@@ -146,14 +149,7 @@ def parse_terrain(raw: Any, key: str) -> Terrain:
 
 def parse_table(raw: Any, key: str = "table") -> Table:
     raw = _obj(raw, key)
-    w = number(_require(raw, "width", key), f"{key}.width")
-    h = number(_require(raw, "height", key), f"{key}.height")
-    if w <= 0 or h <= 0:
-        raise InvalidActionError(f"{key}.width" if w <= 0 else f"{key}.height",
-                                 "must be positive")
-    extra = set(raw) - {"width", "height", "options"}
-    if extra:
-        raise InvalidActionError(f"{key}.{sorted(extra)[0]}", "unknown table key")
+    w, h = _sizes(raw, key, ("width", "height"), "table", ("options",))
     options = _obj(raw.get("options", {}), f"{key}.options")
     return Table(w, h, dict(options))
 

@@ -102,7 +102,3 @@ def bodies_at(base: BaseShape, xs: Any, ys: Any, facings: Any,
     cy = np.stack([ys + fy + sy, ys - fy + sy, ys - fy - sy, ys + fy - sy], axis=1)
     coords = np.stack([cx, cy], axis=2)
     return shapely.polygons(coords), _TINY
-
-
-def in_contact(a: Body, b: Body | BaseGeometry, tol: float) -> bool:
-    return a.distance(b) <= tol

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Point, Polygon
 
 RAYS = 48
 
@@ -145,7 +145,3 @@ class VisibilityGraph:
 def inflate(geom: Any, distance: float) -> Any:
     """A conservative offset polygon (mitre joins lie outside the true rounded offset)."""
     return geom.buffer(distance, join_style="mitre", mitre_limit=3.0)
-
-
-def line_free(free: Any, a: tuple[float, float], b: tuple[float, float]) -> bool:
-    return bool(free.covers(LineString([a, b])))

@@ -103,7 +103,7 @@ def _placement_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
     """A repositioned base may not overlap bases or blocking terrain or leave the table."""
     body = body_at(unit.base, end.x, end.y, end.facing, OVERLAP)
     full = body_at(unit.base, end.x, end.y, end.facing)
-    bad = body_off_table(full.core.bounds, full.radius, ctx.state.table)
+    bad = body_off_table(full, ctx.state.table)
     for t, _, _ in ctx.terrain.near(body):
         if ctx.options.cell((matrix_row(unit),), t.type) in ("block", "proh") \
                 and body.distance(t.shape) < 0:

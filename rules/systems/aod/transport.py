@@ -183,7 +183,7 @@ def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Vi
         why = None
         if not rear_contact(transport, p):
             why = f"must be placed in base contact with the rear of {transport.id} (001 [19])"
-        elif body_off_table(full.core.bounds, full.radius, ctx.state.table):
+        elif body_off_table(full, ctx.state.table):
             why = "must be placed completely on the table (001 [19])"
         elif any(shrunk.distance(ctx.bodies[o.id]) < 0 for o in others) or any(
                 shrunk.distance(body_at(q.base, *q.position, q.facing)) < 0

@@ -70,7 +70,3 @@ def opposing(a: Unit, b: Unit) -> bool:
 def can_free_spin(u: Unit) -> bool:
     """Never vehicles or Quad 'Mechs (000 [17])."""
     return is_infantry(u) or u.type in ("mech", "colossal_mech")
-
-
-def name(u: Unit) -> str:
-    return u.id
