@@ -17,7 +17,7 @@ from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.judgement import Judgement, moved_event, order_given
 from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering, track_for
 from rules.systems.aod.orders import check_order
-from rules.systems.aod.transport import placement_problems
+from rules.systems.aod.transport import disembarked_events, placement_problems
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
 
 CITE = "000 [29]"
@@ -149,6 +149,5 @@ def _unload(cur: GameState, leader_id: str, entry: Action,
                               aboard=None))
     problems = placement_problems(ctx_of(cur), leader, placed)
     if not problems:
-        j.events.extend({"type": "disembarked", "unit": p.id, "transport": leader_id,
-                         "to": list(p.position), "facing": p.facing} for p in placed)
+        j.events.extend(disembarked_events(leader, placed))
     return cur.with_units(*placed), problems

@@ -11,7 +11,7 @@ from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.table import body_off_table
-from rules.geometry.tolerance import OVERLAP
+from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.systems.aod import vtol
 from rules.systems.aod.allowance import Allowance
 from rules.systems.aod.contact import opposing_contacts
@@ -27,9 +27,9 @@ from rules.systems.aod.units import (
     is_cruising,
     is_infantry,
     is_mech,
-    is_vehicle,
     is_vtol,
     matrix_row,
+    opposing,
 )
 
 
@@ -150,7 +150,7 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         if bad:
             return j.refuse(*bad)
         unloaded = state.with_units(*placed)
-        _disembark_events(j, unit, placed)
+        j.events.extend(disembarked_events(unit, placed))
         return carry_out(ctx_of(unloaded), j, unit, action, dice, track, allowance, plan,
                          None, None)
     verdict = carry_out(ctx, j, unit, action, dice, track, allowance, plan, None, None)
@@ -162,14 +162,13 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     bad = placement_problems(ctx_of(after), moved, placed)
     if bad:
         return Judgement(state, j.cost, j.allowance).refuse(*bad)
-    _disembark_events(j, unit, placed)
-    return replace(verdict, events=verdict.events + tuple(j.events[-len(placed):]),
+    return replace(verdict, events=verdict.events + tuple(disembarked_events(unit, placed)),
                    state_after=after.with_units(*placed))
 
 
-def _disembark_events(j: Judgement, unit: Unit, placed: list[Unit]) -> None:
-    j.events.extend({"type": "disembarked", "unit": p.id, "transport": unit.id,
-                     "to": list(p.position), "facing": p.facing} for p in placed)
+def disembarked_events(unit: Unit, placed: list[Unit]) -> list[dict[str, Any]]:
+    return [{"type": "disembarked", "unit": p.id, "transport": unit.id,
+             "to": list(p.position), "facing": p.facing} for p in placed]
 
 
 def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Violation]:
@@ -192,9 +191,8 @@ def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Vi
         elif any(shrunk.distance(t.shape) < 0 for t in ctx.state.terrain
                  if ctx.options.cell((matrix_row(p),), t.type) in ("block", "proh")):
             why = "would stand in blocking or prohibited terrain (AOD-D44)"
-        elif any(o.side != p.side and (is_infantry(o) or is_vehicle(o) or is_mech(o))
-                 and not is_cruising(o) and o.get("captive_of") is None
-                 and full.distance(ctx.bodies[o.id]) <= 0.01 for o in others):
+        elif any(opposing(p, o) and not is_cruising(o)
+                 and full.distance(ctx.bodies[o.id]) <= CONTACT for o in others):
             why = "would be in base contact with an opposing unit (001 [19])"
         if why:
             out.append(Violation("placement_invalid", f"{p.id} {why}", p.position, "001 [19]"))
