@@ -161,11 +161,16 @@ class GameState:
     def unit(self, unit_id: str) -> Unit | None:
         return self.units_by_id.get(unit_id)
 
+    @cached_property
+    def _unit_index(self) -> dict[str, int]:
+        return {u.id: i for i, u in enumerate(self.units)}
+
     def with_units(self, *changed: Unit) -> GameState:
         """A new state where the units with the same ids are replaced."""
-        by_id = {u.id: u for u in changed}
-        units = tuple(by_id.get(u.id, u) for u in self.units)
-        return replace(self, units=units)
+        units = list(self.units)
+        for u in changed:
+            units[self._unit_index[u.id]] = u
+        return replace(self, units=tuple(units))
 
     def with_turn(self, **changes: Any) -> GameState:
         turn = dict(self.turn)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.engine.actions import Action
-from rules.engine.model import GameState, Unit
+from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.tolerance import OVERLAP
 from rules.geometry.track import Pose
@@ -28,10 +28,10 @@ def entitled_after_move(ctx: Ctx, moved: Unit, ignore: frozenset[str] = frozense
     return [u.id for u in opposing_contacts(ctx, moved, end, ignore) if can_free_spin(u)]
 
 
-def target_entitled(after: GameState, mover: Unit, target: Unit) -> bool:
-    """Ram/charge target: yes unless rear-to-rear (000 [28])."""
-    m, t = after.unit(mover.id), after.unit(target.id)
-    return m is not None and t is not None and can_free_spin(t) and not rear_to_rear(m, t)
+def target_entitled(moved: Unit, target: Unit) -> bool:
+    """Ram/charge target: yes unless rear-to-rear (000 [28]). `moved` is the attacker
+    where it ended."""
+    return can_free_spin(target) and not rear_to_rear(moved, target)
 
 
 def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:

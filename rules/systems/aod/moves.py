@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.engine.actions import Action, Waypoint
 from rules.engine.dice import Dice
-from rules.engine.model import GameState, Unit
+from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT, OVERLAP
@@ -182,10 +182,9 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
     if not rolls_ok:
         return failed_breakaway(ctx, j, unit, action, plan, res.allowance.value)
     changed = [moved] + ([captive_end] if captive_end is not None else [])
-    after_units = state.with_units(*changed)
     pending = entitled_after_move(ctx, moved, frozenset(ignore)) if track.translates else []
     if target is not None:
-        pending = _target_spin(ctx, j, dice, action, after_units, moved, target, pending)
+        pending = _target_spin(j, dice, action, moved, target, pending)
     after = order_given(state, (unit.id,), action.type, changed, pending)
     j.events.append(moved_event(moved))
     if captive_end is not None:
@@ -237,12 +236,12 @@ def _check_captive_end(ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: 
                                    "001 [27]"))
 
 
-def _target_spin(ctx: Ctx, j: Judgement, dice: Dice, action: Action, after: GameState,
-                 moved: Unit, target: Unit, pending: list[str]) -> list[str]:
+def _target_spin(j: Judgement, dice: Dice, action: Action, moved: Unit, target: Unit,
+                 pending: list[str]) -> list[str]:
     """Free spins of the target (000 [28]) and the DFA result (AOD-D31)."""
     rest = [u for u in pending if u != target.id]
     if action.type in ("ram", "charge"):
-        return rest + ([target.id] if target_entitled(after, moved, target) else [])
+        return rest + ([target.id] if target_entitled(moved, target) else [])
     if action.type == "dfa":
         result = dice.outcome("dfa")
         j.events.append({"type": "dfa", "unit": moved.id, "target": target.id,
