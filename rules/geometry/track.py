@@ -224,6 +224,23 @@ class Track:
             cache[shrink] = bodies_at(self.base, xs, ys, fs, shrink)
         return cache[shrink]
 
+    def signed_distances(self, polygon: Any, taus: Any = None) -> Any:
+        """Like sample_distances, but negative inside: for a circle base, the centre's
+        signed distance to the polygon's boundary minus the radius (still 1-Lipschitz,
+        and it tells how deep the base is, so searches skip the inside quickly). Rect
+        bases fall back to the plain distance (0 inside)."""
+        if not self.base.is_circle:
+            return self.sample_distances(polygon, 0.0, taus)
+        return self.signed_centre_distances(polygon, taus) - self.base.diameter / 2
+
+    def signed_centre_distances(self, polygon: Any, taus: Any = None) -> Any:
+        if taus is None:
+            _, xs, ys, _ = self.samples
+        else:
+            xs, ys, _ = self.poses(taus)
+        d = shapely.distance(shapely.points(xs, ys), polygon.boundary)
+        return np.where(shapely.contains_xy(polygon, xs, ys), -d, d)
+
     def centre_distances(self, geom: Any, taus: Any = None) -> Any:
         if taus is None:
             _, xs, ys, _ = self.samples

@@ -115,8 +115,8 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
     def dist(ts: Any) -> Any:
         """Distance to the nearest hindering feature (a min of 1-Lipschitz functions)."""
         if centre:
-            return np.min([track.centre_distances(g, ts) for g in geoms], axis=0)
-        return np.min([track.sample_distances(g, 0.0, ts) for g in geoms], axis=0)
+            return np.min([track.signed_centre_distances(g, ts) for g in geoms], axis=0)
+        return np.min([track.signed_distances(g, ts) for g in geoms], axis=0)
 
     # Clear: centre outside every polygon ("centre"), or base touching none ("contact").
     clear_limit = LENGTH if centre else CONTACT
