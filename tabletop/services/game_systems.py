@@ -10,23 +10,8 @@ import rules
 from tabletop.services.errors import ServiceError
 
 
-# The facade (`rules.SYSTEMS`, `rules.state_from_json`) is the contract. While it is
-# being written, fall back to the engine modules it re-exports, so that the web
-# side works either way; the fallback is dead code once the facade has landed.
 def _registry() -> dict[str, Any]:
-    if hasattr(rules, "SYSTEMS"):
-        return rules.SYSTEMS
-    from rules.engine.registry import SYSTEMS
-
-    return SYSTEMS
-
-
-def _state_from_json(position: dict[str, Any]) -> Any:
-    if hasattr(rules, "state_from_json"):
-        return rules.state_from_json(position)
-    from rules.engine.scenario import state_from_json
-
-    return state_from_json(position)
+    return rules.SYSTEMS
 
 
 def system_keys() -> list[str]:
@@ -59,7 +44,7 @@ def terrain_types(key: str) -> list[str]:
 def position_error(position: dict[str, Any]) -> tuple[str, str] | None:
     """The engine's objection to a scenario-shaped position as (key, message), or None."""
     try:
-        _state_from_json(position)
+        rules.state_from_json(position)
     except ValueError as error:  # the engine's InvalidActionError is a ValueError
         return getattr(error, "key", ""), getattr(error, "detail", str(error))
     return None
