@@ -1,0 +1,139 @@
+"""Playwright (sync API) against a live Daphne: three browser contexts at one table.
+
+Data is made (and committed) before the browser starts: Playwright's sync API runs an
+event loop, inside which Django refuses synchronous database access.
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tabletop.models import Battle
+from tests.web.factories import make_battle_sync
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "artifacts" / "screenshots"
+TIMEOUT_MS = 15_000
+EVIL = "<img src=x onerror=alert(1)>"
+
+
+@dataclass
+class Table:
+    base_url: str
+    battle: Battle
+    cookies: dict[str, str]
+    u1: str  # P1's mech
+    u2: str  # P2's mech
+    dialogs: list[str] = field(default_factory=list)
+
+    def board_url(self) -> str:
+        return f"{self.base_url}/battles/{self.battle.pk}/board/"
+
+
+def session_cookie(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies[settings.SESSION_COOKIE_NAME].value
+
+
+@pytest.fixture
+def table(asgi_server: str) -> Table:
+    """The factory's battle with 3 orders a turn (its 0-point units would have none),
+    P2's mech named with markup, and a session for each of gm, p1, p2 and spectator."""
+    battle, users = make_battle_sync("b")
+    battle.state = {**battle.state, "state": {"orders_available": 3}}
+    units = {u["side"]: u["id"] for u in battle.state["units"]}
+    battle.unit_labels[units["P2"]]["name"] = EVIL
+    battle.save(update_fields=["state", "unit_labels"])
+    cookies = {role: session_cookie(user) for role, user in users.items()}
+    return Table(asgi_server, battle, cookies, units["P1"], units["P2"])
+
+
+@pytest.fixture
+def browser(chromium_path: str) -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def open_board(browser, table: Table):
+    """open_board(role) -> a page showing the board as that member, ready."""
+    contexts = []
+
+    def open_as(role: str, viewport: dict | None = None):
+        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 720})
+        contexts.append(context)
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": table.cookies[role],
+                    "url": table.base_url,
+                }
+            ]
+        )
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("dialog", lambda dialog: (table.dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(table.board_url())
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_selector("#conn[data-state='live']")
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def inches_per_px(page) -> float:
+    return float(
+        page.evaluate(
+            "Number(getComputedStyle(document.getElementById('board-svg')).getPropertyValue('--px'))"
+        )
+    )
+
+
+def piece_centre(page, unit: str) -> tuple[float, float]:
+    box = page.locator(f".piece[data-unit='{unit}'] .base").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag_piece(page, unit: str, dx_in: float, dy_in: float, *, release: bool = True) -> None:
+    """Drags a piece by (dx, dy) inches on the table (y north), with the mouse."""
+    x, y = piece_centre(page, unit)
+    px = 1 / inches_per_px(page)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 3, y - 3, steps=3)
+    page.mouse.move(x + dx_in * px, y - dy_in * px, steps=12)
+    page.wait_for_timeout(250)  # let the last pointer position reach the preview throttle
+    if release:
+        page.mouse.up()
+
+
+def transform(page, unit: str) -> str:
+    return page.locator(f".piece[data-unit='{unit}']").get_attribute("transform") or ""
+
+
+def expected_transform(page, unit: str) -> str:
+    """The transform a piece ends with, from the position the page applied."""
+    return page.evaluate(
+        """(id) => { const u = window.tabletop.store.unit(id), [x, y] = u.position;
+                     return `translate(${x} ${y}) rotate(${u.facing ?? 0})`; }""",
+        unit,
+    )
