@@ -3,10 +3,9 @@
 from dataclasses import dataclass
 
 import pytest
-from asgiref.sync import sync_to_async
 
 from tabletop.models import Battle
-from tests.live.helpers import Socket, open_socket
+from tests.live.helpers import Socket, in_thread, open_socket
 from tests.web.factories import make_battle_sync
 
 
@@ -37,7 +36,7 @@ def make_table_sync(prefix: str = "", orders: int = 1) -> tuple[Battle, dict]:
     return battle, users
 
 
-make_table = sync_to_async(make_table_sync)
+make_table = in_thread(make_table_sync)
 
 
 @pytest.fixture

@@ -25,18 +25,62 @@ def session_cookie_for(user) -> bytes:
     return f"{name}={client.cookies[name].value}".encode()
 
 
-session_cookie = sync_to_async(session_cookie_for)
+def in_thread(fn):
+    """`fn` for async tests, run in the sync thread, whose database connection is closed
+    afterwards (an open one would keep the test database from being dropped)."""
+
+    def call(*args, **kwargs):
+        from django.db import connection
+
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            connection.close()
+
+    return sync_to_async(call)
 
 
-class Socket:
-    """A test client on the table: a communicator, and the position it has applied."""
+session_cookie = in_thread(session_cookie_for)
 
-    def __init__(self, communicator: WebsocketCommunicator):
-        self.io = communicator
+
+class Mirror:
+    """What a browser keeps: the position it has applied, from snapshots and events in order."""
+
+    def __init__(self) -> None:
         self.state: dict = {}
         self.turn: dict = {}
         self.seq = 0
         self.frames: list[dict] = []
+        #: Anything a correct server would never cause: a gap, a repeat, a hash that differs.
+        self.problems: list[str] = []
+
+    def apply(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+        if frame["type"] == "snapshot":
+            self.state, self.turn, self.seq = frame["state"], frame["turn"], frame["seq"]
+        elif frame["type"] == "event":
+            if frame["seq"] != self.seq + 1:
+                self.problems.append(f"gap or repeat: {self.seq} -> {frame['seq']}")
+            self.seq = frame["seq"]
+            if frame["kind"] in TABLE_KINDS:
+                self.state, self.turn = apply_patch(self.state, frame)
+            if frame["hash"] != self.hash:
+                self.problems.append(f"hash differs after {frame['seq']}")
+
+    @property
+    def hash(self) -> str:
+        return position_hash(self.state, self.turn)
+
+    def unit(self, unit_id: str) -> dict:
+        return next(u for u in self.state["units"] if u["id"] == unit_id)
+
+
+class Socket(Mirror):
+    """A test client on the table through Channels' WebsocketCommunicator."""
+
+    def __init__(self, communicator: WebsocketCommunicator):
+        super().__init__()
+        self.io = communicator
         self.backlog: list[dict] = []
 
     async def send(self, frame: dict[str, Any]) -> None:
@@ -45,12 +89,12 @@ class Socket:
     async def send_text(self, text: str) -> None:
         await self.io.send_to(text_data=text)
 
-    async def next(self, timeout: float = 5) -> dict[str, Any]:
+    async def next(self, timeout: float = 15) -> dict[str, Any]:
         frame = json.loads(await self.io.receive_from(timeout=timeout))
         self.apply(frame)
         return frame
 
-    async def get(self, *types: str, timeout: float = 5) -> dict[str, Any]:
+    async def get(self, *types: str, timeout: float = 15) -> dict[str, Any]:
         """The next frame of one of `types`. Others wait in a backlog for their own `get`,
         except presence frames, which are only kept in `frames`."""
         for i, frame in enumerate(self.backlog):
@@ -73,22 +117,8 @@ class Socket:
                 return False
 
     def apply(self, frame: dict[str, Any]) -> None:
-        """What a browser does with a frame: snapshots and table events change its position."""
-        self.frames.append(frame)
-        if frame["type"] == "snapshot":
-            self.state, self.turn, self.seq = frame["state"], frame["turn"], frame["seq"]
-        elif frame["type"] == "event":
-            assert frame["seq"] == self.seq + 1, f"gap or repeat: {self.seq} -> {frame['seq']}"
-            self.seq = frame["seq"]
-            if frame["kind"] in TABLE_KINDS:
-                self.state, self.turn = apply_patch(self.state, frame)
-
-    @property
-    def hash(self) -> str:
-        return position_hash(self.state, self.turn)
-
-    def unit(self, unit_id: str) -> dict:
-        return next(u for u in self.state["units"] if u["id"] == unit_id)
+        super().apply(frame)
+        assert not self.problems, self.problems
 
     async def close(self) -> None:
         await self.io.disconnect()

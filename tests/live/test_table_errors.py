@@ -3,13 +3,12 @@
 import json
 
 import pytest
-from asgiref.sync import sync_to_async
 
 from tabletop.models import Event
 from tabletop.services.table import act as act_service
 from tabletop.services.table import limits
 from tests.live.conftest import move
-from tests.live.helpers import open_socket
+from tests.live.helpers import in_thread, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +35,7 @@ BAD_FRAMES = [
 ]
 
 
-@sync_to_async
+@in_thread
 def event_count(battle_id: int) -> int:
     return Event.objects.filter(battle_id=battle_id).count()
 

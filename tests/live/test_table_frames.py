@@ -1,27 +1,26 @@
 """Every frame of the live table, through Channels' WebsocketCommunicator (docs/protocol.md)."""
 
 import pytest
-from asgiref.sync import sync_to_async
 
 from tabletop.models import Battle, Event
 from tabletop.services.table import limits
 from tests.live.conftest import move
-from tests.live.helpers import open_socket
+from tests.live.helpers import in_thread, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@sync_to_async
+@in_thread
 def battle_row(battle_id: int) -> Battle:
     return Battle.objects.get(pk=battle_id)
 
 
-@sync_to_async
+@in_thread
 def event_count(battle_id: int) -> int:
     return Event.objects.filter(battle_id=battle_id).count()
 
 
-@sync_to_async
+@in_thread
 def set_engine_state(battle_id: int, **keys) -> None:
     battle = Battle.objects.get(pk=battle_id)
     battle.state = {**battle.state, "state": {**battle.state["state"], **keys}}
@@ -128,7 +127,7 @@ async def test_the_table_refuses_acts_out_of_turn_or_of_others_units(table, who,
 
 
 async def test_an_act_on_a_battle_not_in_play_is_refused(table):
-    await sync_to_async(Battle.objects.filter(pk=table.battle.id).update)(status="finished")
+    await in_thread(Battle.objects.filter(pk=table.battle.id).update)(status="finished")
     await table.p1.send(
         {"type": "act", "id": "m-1", "seen": 0, "action": move(table.u1, [1.5, 6.5])}
     )

@@ -40,8 +40,11 @@ async def test_a_member_opens_the_table_socket_and_gets_the_snapshot() -> None:
     assert connected
     hello = await socket.receive_json_from()
     assert hello["type"] == "hello"
-    assert hello["role"] == "player"
-    assert hello["seq"] == 0
+    assert hello["you"]["role"] == "player"
+    snapshot = await socket.receive_json_from()
+    assert snapshot["type"] == "snapshot"
+    assert snapshot["seq"] == 0
+    assert snapshot["state"]["system"] == "aod"
     await socket.disconnect()
 
 

@@ -31,13 +31,14 @@ def battle_act(
     command.require_player(actor)
 
     def decide(battle: Battle) -> Change | Refusal:
-        refused = table_refusal(battle, actor, action["unit"])
-        if refused:
-            return Refusal([refused])
+        # Stale first: whatever else is wrong, the client decided on an old position.
         if command.changed_since(battle, seen):
             return Refusal(
                 [reason("stale", f"The table changed after {seen}; look again and resend.")]
             )
+        refused = table_refusal(battle, actor, action["unit"])
+        if refused:
+            return Refusal([refused])
         judgement = referee.judge(battle.state, action)
         if not judgement.legal:
             return Refusal(judgement.verdict["reasons"], judgement.verdict)

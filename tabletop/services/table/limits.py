@@ -4,14 +4,18 @@ One place for the numbers, so that the protocol document's `limits`, the frame
 parser and the consumer's rate limiter always agree.
 """
 
+import os
 import time
 from dataclasses import dataclass, field
 
 FRAME_BYTES = 16 * 1024
 #: A frame this much larger than the cap is not a mistake: the socket is closed.
 ABUSIVE_FRAME_BYTES = 4 * FRAME_BYTES
-FRAMES_PER_S = 20.0
-BURST = 40
+# A browser sends ~10 previews a second while dragging. Operators (and the
+# multi-process tests and the benchmark, which play faster than people) may
+# raise the rate with TABLE_FRAMES_PER_S / TABLE_BURST.
+FRAMES_PER_S = float(os.environ.get("TABLE_FRAMES_PER_S", "20"))
+BURST = int(os.environ.get("TABLE_BURST", "40"))
 PATH_STEPS = 64
 #: Lengths are inches and angles degrees; no table is 800 feet long.
 COORDINATE_ABS = 10_000.0
