@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
+from shapely.geometry.polygon import orient
 
 RAYS = 48
 
@@ -45,12 +46,16 @@ class VisibilityGraph:
         for poly in polys:
             if poly.is_empty:
                 continue
+            poly = orient(poly, 1.0)  # free space on the left of every ring
             for ring in [poly.exterior, *poly.interiors]:
-                cs = list(ring.coords)
-                for (x0, y0), (x1, y1) in zip(cs[:-1], cs[1:], strict=True):
-                    segs.append((x0, y0, x1, y1))
-                    if math.hypot(x0 - sx, y0 - sy) <= budget:
-                        pts.append((x0, y0))
+                cs = np.array(ring.coords)[:-1]
+                nxt, prv = np.roll(cs, -1, axis=0), np.roll(cs, 1, axis=0)
+                segs.extend(np.hstack([cs, nxt]).tolist())
+                # Shortest paths bend only at reflex corners of free space (right turns).
+                turn = (cs[:, 0] - prv[:, 0]) * (nxt[:, 1] - cs[:, 1]) - \
+                    (cs[:, 1] - prv[:, 1]) * (nxt[:, 0] - cs[:, 0])
+                near = np.hypot(cs[:, 0] - sx, cs[:, 1] - sy) <= budget
+                pts.extend(map(tuple, cs[(turn < 0) & near].tolist()))
         g.edges = np.array(segs) if segs else np.zeros((0, 4))
         g.nodes = pts
         g._dijkstra()
@@ -93,8 +98,13 @@ class VisibilityGraph:
         dx, dy = np.cos(angles), np.sin(angles)
         best = np.full(RAYS, budget)
         e = self.edges
+        ox, oy = origin
+        if len(e):  # only edges whose box comes within the budget
+            e = e[(np.minimum(e[:, 0], e[:, 2]) <= ox + budget)
+                  & (np.maximum(e[:, 0], e[:, 2]) >= ox - budget)
+                  & (np.minimum(e[:, 1], e[:, 3]) <= oy + budget)
+                  & (np.maximum(e[:, 1], e[:, 3]) >= oy - budget)]
         if len(e):
-            ox, oy = origin
             ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
             wx, wy = e[:, 0] - ox, e[:, 1] - oy
             den = dx[:, None] * ey[None, :] - dy[:, None] * ex[None, :]

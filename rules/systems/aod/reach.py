@@ -49,8 +49,11 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
     body = body_at(unit.base, *start, unit.facing)
     obstacles: list[Any] = []
     cruising = is_cruising(unit)
+    horizon = budget + 2 * r + 1  # anything farther cannot matter
+    sx, sy = start
     if not cruising:
-        for t in state.terrain:
+        for i in ctx.terrain.query_box(sx - horizon, sy - horizon, sx + horizon, sy + horizon):
+            t = state.terrain[i]
             cell = ctx.options.cell(rows, t.type)
             if cell in ("ok", "ign"):
                 continue
@@ -61,7 +64,8 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
                 obstacles.append(inflate(t.shape, 0.01))
                 continue
             obstacles.append(inflate(t.shape, r + MARGIN))
-    for other in ctx.on_table:
+    for i in ctx.units.query_box(sx - horizon, sy - horizon, sx + horizon, sy + horizon):
+        other = ctx.on_table[i]
         if other.id == unit.id:
             continue
         ob = ctx.bodies[other.id]
