@@ -51,6 +51,7 @@ class Body:
             return float(self.core.distance(other.core)) - self.radius - other.radius
         return float(self.core.distance(other)) - self.radius
 
+    @property
     def bounds(self) -> tuple[float, float, float, float]:
         """Bounding box of the whole body (core grown by the radius)."""
         if self.xy is not None:

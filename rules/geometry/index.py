@@ -43,8 +43,7 @@ class FeatureIndex(Generic[T]):
 
     def query(self, geom: Any, distance: float = 0.0) -> list[int]:
         """Indexes of features whose bounding boxes come within `distance` of geom."""
-        bounds = geom.bounds() if callable(getattr(geom, "bounds", None)) else geom.bounds
-        minx, miny, maxx, maxy = bounds
+        minx, miny, maxx, maxy = geom.bounds
         return self.query_box(minx - distance, miny - distance, maxx + distance,
                               maxy + distance)
 

@@ -16,7 +16,7 @@ from rules.geometry.track import Track
 
 def body_off_table(body: Body, table: Table) -> bool:
     """Does the body reach more than 0.01" past an edge?"""
-    minx, miny, maxx, maxy = body.bounds()
+    minx, miny, maxx, maxy = body.bounds
     return (minx < -CONTACT or miny < -CONTACT
             or maxx > table.width + CONTACT or maxy > table.height + CONTACT)
 

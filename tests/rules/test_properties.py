@@ -139,3 +139,30 @@ def test_every_point_inside_reach_is_accepted_by_validate(
         v = validate(state, {"unit": "U", "type": "move", "path": [list(p) for p in path[1:]]},
                      dice=[6] * 2)
         assert v.legal, (q, path, [r.message for r in v.reasons])
+
+
+ACTION_TYPES = ["move", "run", "ram", "charge", "dfa", "board", "disembark", "assault_full",
+                "assault_half", "vent", "capture", "free_spin", "formation_move"]
+
+
+@FAST
+@given(scenes(), st.sampled_from(ACTION_TYPES), st.booleans(),
+       st.sampled_from([None, "O0", "O1", "U", "nobody"]))
+def test_validate_never_raises_for_a_well_formed_action(
+        scene: dict[str, Any], action_type: str, ranged: bool, target: str | None) -> None:
+    """design.md: validate() never raises for an illegal move; it returns a Verdict."""
+    action = dict(scene["action"], type=action_type)
+    if target is not None:
+        action["target"] = target
+    if action_type == "formation_move":
+        action["moves"] = [{"unit": u["id"], "path": action["path"]} for u in scene["units"]]
+    if action_type == "board":
+        action["passengers"] = [u["id"] for u in scene["units"][1:]]
+    if action_type == "disembark":
+        action["passengers"] = [{"unit": u["id"], "position": u["position"]}
+                                for u in scene["units"][1:]]
+    if ranged:
+        action["ranged_attack"] = True
+    v = validate(state_from_json(scene), action, dice=[6] * 4, outcomes=[True] * 2)
+    assert v.legal == (not v.reasons) or "breakaway_failed" in v.codes
+    assert all(r.code for r in v.reasons)

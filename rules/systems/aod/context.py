@@ -39,7 +39,7 @@ class Ctx:
     @cached_property
     def units(self) -> FeatureIndex[Unit]:
         us = self.on_table
-        boxes = [shapely.box(*self.bodies[u.id].bounds()) for u in us]
+        boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]
         return FeatureIndex(us, boxes, [u.type for u in us])
 
     def touching(self, unit_id: str) -> list[Unit]:
