@@ -39,11 +39,9 @@ def order_given(state: GameState, unit_ids: tuple[str, ...], action_type: str,
                 removed: tuple[str, ...] = ()) -> GameState:
     """The state after an order: units replaced, order spent, entitlements reset."""
     after = state.with_units(*changed)
-    if removed:
-        after = GameState(after.system, after.table, after.terrain,
-                          tuple(u for u in after.units if u.id not in removed), after.turn)
+    units = tuple(u for u in after.units if u.id not in removed) if removed else after.units
     turn = spent(state.turn, unit_ids, action_type, free_spin_pending)
-    return after.with_turn(**turn)
+    return GameState(after.system, after.table, after.terrain, units, turn)
 
 
 def moved_event(u: Unit) -> dict[str, Any]:

@@ -93,7 +93,7 @@ def halve_for_hindering(ctx: Ctx, rows: tuple[str, ...], tracks: list[Track],
                         allowance: Allowance) -> Allowance:
     """Half speed if the base touches hindering terrain at the start (000 [32])."""
     for tr in tracks:
-        feat = T.hindering_at_start(ctx, rows, tr.base, tr.start)
+        feat = T.hindering_at_start(ctx, rows, tr)
         if feat is not None:
             return allowance.halve(f"started touching hindering terrain {feat.id}", "000 [32]")
     return allowance

@@ -18,7 +18,7 @@ from shapely.geometry import LineString, Point
 from rules.engine.model import Terrain
 from rules.engine.numbers import fmt
 from rules.engine.verdict import Violation
-from rules.geometry.bases import bodies_at, body_at
+from rules.geometry.bases import bodies_at
 from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
 from rules.geometry.occupancy import first_occupancy_change, occupies
 from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
@@ -90,12 +90,12 @@ def hindering_features(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[Te
     return [t for t, cell in cells_near(ctx, rows, track) if cell == "hind"]
 
 
-def hindering_at_start(ctx: Ctx, rows: tuple[str, ...], unit_base: Any,
-                       pose: Pose) -> Terrain | None:
-    """The hindering feature the base touches at the start of its order (000 [32])."""
-    body = body_at(unit_base, pose.x, pose.y, pose.facing)
-    for t, _, _ in ctx.terrain.near(body, CONTACT):
-        if ctx.options.cell(rows, t.type) == "hind" and body.distance(t.shape) <= CONTACT:
+def hindering_at_start(ctx: Ctx, rows: tuple[str, ...], track: Track) -> Terrain | None:
+    """The hindering feature the base touches at the start of its order (000 [32]).
+    Such a feature touches the swept base too, so the track's candidates suffice."""
+    body = track.body_at(0.0)
+    for t in hindering_features(ctx, rows, track):
+        if body.distance(t.shape) <= CONTACT:
             return t
     return None
 
