@@ -39,28 +39,45 @@ export class Connection {
   connect() {
     clearTimeout(this.timer);
     if (this.held) return;
+    // The page opened the first socket while the modules loaded (board.html): adopt it.
+    const early = window.tabletopEarly;
+    window.tabletopEarly = null;
+    if (early && early.socket.readyState <= WebSocket.OPEN) {
+      this.adopt(early.socket);
+      early.socket.removeEventListener("message", early.keep);
+      for (const data of early.frames) this.receive(data);
+      if (early.socket.readyState === WebSocket.OPEN) this.opened(early.socket);
+      return;
+    }
     const seq = this.seen();
-    const ws = new WebSocket(seq >= 0 ? `${this.url}?seq=${seq}` : this.url);
+    this.adopt(new WebSocket(seq >= 0 ? `${this.url}?seq=${seq}` : this.url));
+  }
+
+  opened(ws) {
+    this.attempt = 0;
+    this.onStatus("live");
+    for (const frame of this.unanswered.values()) ws.send(JSON.stringify(frame));
+    clearInterval(this.pinger);
+    this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
+  }
+
+  receive(data) {
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (frame.id && (frame.type === "ack" || frame.type === "reject")) this.unanswered.delete(frame.id);
+    if (frame.type === "error" && frame.ref) this.unanswered.delete(frame.ref);
+    this.onFrame(frame);
+  }
+
+  adopt(ws) {
     this.ws = ws;
     this.onStatus(this.attempt ? "reconnecting" : "connecting");
-    ws.addEventListener("open", () => {
-      this.attempt = 0;
-      this.onStatus("live");
-      for (const frame of this.unanswered.values()) ws.send(JSON.stringify(frame));
-      clearInterval(this.pinger);
-      this.pinger = setInterval(() => this.send({ type: "ping" }), PING_MS);
-    });
-    ws.addEventListener("message", (message) => {
-      let frame;
-      try {
-        frame = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      if (frame.id && (frame.type === "ack" || frame.type === "reject")) this.unanswered.delete(frame.id);
-      if (frame.type === "error" && frame.ref) this.unanswered.delete(frame.ref);
-      this.onFrame(frame);
-    });
+    ws.addEventListener("open", () => this.opened(ws));
+    ws.addEventListener("message", (message) => this.receive(message.data));
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       clearInterval(this.pinger);
