@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from rules.engine.model import BaseShape
@@ -24,23 +24,29 @@ _TINY = 1e-9
 
 
 class Body:
-    """A core geometry and a radius. A circle keeps its centre as plain numbers and
-    builds the shapely point only when asked, since base-to-base distances between
-    circles are plain arithmetic (the hot path of every move)."""
+    """A core geometry and a radius. A circle keeps its centre (or a circle's sweep its
+    centre polyline) as plain numbers and builds the shapely geometry only when asked:
+    base-to-base distances between circles are plain arithmetic, and bounds need no
+    geometry (the hot path of every move)."""
 
-    __slots__ = ("_core", "radius", "xy")
+    __slots__ = ("_core", "radius", "xy", "line")
 
     def __init__(self, core: BaseGeometry | None, radius: float,
-                 xy: tuple[float, float] | None = None) -> None:
+                 xy: tuple[float, float] | None = None,
+                 line: list[tuple[float, float]] | None = None) -> None:
         self._core = core
         self.radius = radius
         self.xy = xy
+        self.line = line
 
     @property
     def core(self) -> BaseGeometry:
         if self._core is None:
-            assert self.xy is not None
-            self._core = Point(self.xy)
+            if self.line is not None:
+                self._core = LineString(self.line)
+            else:
+                assert self.xy is not None
+                self._core = Point(self.xy)
         return self._core
 
     def distance(self, other: BaseGeometry | Body) -> float:
@@ -58,6 +64,11 @@ class Body:
             x, y = self.xy
             r = self.radius
             return (x - r, y - r, x + r, y + r)
+        if self.line is not None:
+            xs = [p[0] for p in self.line]
+            ys = [p[1] for p in self.line]
+            r = self.radius
+            return (min(xs) - r, min(ys) - r, max(xs) + r, max(ys) + r)
         minx, miny, maxx, maxy = self.core.bounds
         r = self.radius
         return (minx - r, miny - r, maxx + r, maxy + r)

@@ -259,8 +259,8 @@ class Track:
             return cache[shrink]
         if self.base.is_circle:
             pts = self.points()
-            core: Any = Point(pts[0]) if len(pts) == 1 else LineString(pts)
-            body = Body(core, self.base.diameter / 2 - shrink)
+            r = self.base.diameter / 2 - shrink
+            body = Body(None, r, xy=pts[0]) if len(pts) == 1 else Body(None, r, line=pts)
         else:
             parts = [body_at(self.base, *self.start.xy, self.start.facing, shrink).core]
             tau, xs, ys, fs = self.samples

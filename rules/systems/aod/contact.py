@@ -80,16 +80,22 @@ def stops_for(mover: Unit, other: Unit, rules: BaseRules) -> bool:
 
 
 def check_bases(ctx: Ctx, mover: Unit, track: Track, final: Pose, rules: BaseRules,
-                start_contacts: frozenset[str]) -> list[tuple[float, Violation]]:
+                start_contacts: frozenset[str]
+                ) -> tuple[list[tuple[float, Violation]], list[Unit]]:
+    """Violations along the path, and the units the base touches where it ends."""
     out: list[tuple[float, Violation]] = []
+    end_contacts: list[Unit] = []
     swept = track.swept()
     skip = rules.ignore | {mover.id}
     stop: tuple[Hit, Unit] | None = None
     final_shrunk = body_at(mover.base, final.x, final.y, final.facing, OVERLAP)
+    final_body = body_at(mover.base, final.x, final.y, final.facing)
     for other, _, _ in ctx.units.near(swept, CONTACT * 2):
         if other.id in skip:
             continue
         ob = ctx.bodies[other.id]
+        if final_body.distance(ob) <= CONTACT:
+            end_contacts.append(other)
         if final_shrunk.distance(ob) < 0:
             out.append((track.length, Violation(
                 "base_overlap", f"{mover.id} would end overlapping {other.id} at "
@@ -115,4 +121,4 @@ def check_bases(ctx: Ctx, mover: Unit, track: Track, final: Pose, rules: BaseRul
                 "path_through_base", f"{mover.id} must stop on contact with {other.id} at "
                 f"({fmt(hit.at[0])}, {fmt(hit.at[1])}) but goes "
                 f"{fmt(track.length - hit.s)}\" further (AOD-D6)", hit.at, "AOD-D6")))
-    return out
+    return out, end_contacts

@@ -2,30 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rules.engine.actions import Action
 from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.tolerance import OVERLAP
-from rules.geometry.track import Pose
-from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.facing import rear_to_rear
 from rules.systems.aod.judgement import Judgement, moved_event
 from rules.systems.aod.movement import track_for
 from rules.systems.aod.terrain import CELL_CODES
 from rules.systems.aod.turn import AodTurn
-from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row
+from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row, opposing
 
 
-def entitled_after_move(ctx: Ctx, moved: Unit, ignore: frozenset[str] = frozenset()
-                        ) -> list[str]:
+def entitled_after_move(moved: Unit, end_contacts: Sequence[Unit]) -> list[str]:
     """Opposing units the mover ends in base contact with (000 [16, 18]); never
-    vehicles or Quad 'Mechs (000 [17]). `ctx` is the position before the move: the
-    others have not moved."""
+    vehicles or Quad 'Mechs (000 [17]); a cruising VTOL touches nobody (000 [18])."""
     if is_cruising(moved):
         return []
-    end = Pose(*moved.position, moved.facing)
-    return [u.id for u in opposing_contacts(ctx, moved, end, ignore) if can_free_spin(u)]
+    return [u.id for u in end_contacts
+            if opposing(moved, u) and not is_cruising(u) and can_free_spin(u)]
 
 
 def target_entitled(moved: Unit, target: Unit) -> bool:

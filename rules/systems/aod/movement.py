@@ -49,6 +49,8 @@ class MoveResult:
     allowance: Allowance
     end: Pose
     events: tuple[dict[str, Any], ...] = ()
+    #: Units (other than those ignored) whose bases touch the mover's where it ends.
+    end_contacts: tuple[Unit, ...] = ()
 
     @property
     def legal(self) -> bool:
@@ -78,7 +80,9 @@ def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
     if outcome.end is not None:
         found.extend((track.length, v) for v in _placement_problems(ctx, unit, end))
     found.extend(outcome.violations)
-    found.extend(check_bases(ctx, unit, track, end, req.rules, req.start_contacts))
+    base_violations, end_contacts = check_bases(ctx, unit, track, end, req.rules,
+                                                req.start_contacts)
+    found.extend(base_violations)
     length = track.length if outcome.cost_cap is None else min(track.length, outcome.cost_cap)
     cost = length + req.surcharge
     if allowance.exceeded(cost):
@@ -86,7 +90,8 @@ def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
         at = track.pose_at(track.tau_at_length(s)).xy
         found.append((s, allowance.violation(unit, cost, at)))
     found.sort(key=lambda sv: sv[0])
-    return MoveResult(tuple(v for _, v in found), cost, allowance, end)
+    return MoveResult(tuple(v for _, v in found), cost, allowance, end,
+                      end_contacts=tuple(end_contacts))
 
 
 def halve_for_hindering(ctx: Ctx, rows: tuple[str, ...], tracks: list[Track],

@@ -182,7 +182,7 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
     if not rolls_ok:
         return failed_breakaway(ctx, j, unit, action, plan, res.allowance.value)
     changed = [moved] + ([captive_end] if captive_end is not None else [])
-    pending = entitled_after_move(ctx, moved, frozenset(ignore)) if track.translates else []
+    pending = entitled_after_move(moved, res.end_contacts) if track.translates else []
     if target is not None:
         pending = _target_spin(j, dice, action, moved, target, pending)
     after = order_given(state, (unit.id,), action.type, changed, pending)
