@@ -38,6 +38,10 @@ from tabletop.services.table.actor import Actor, actor_for
 logger = logging.getLogger(__name__)
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
 PRESENCE_REFRESH_S = 20.0
+PRESENCE_COALESCE_S = 0.25
+#: (event loop, battle id) with an announcement pending in this process; the tasks.
+_announcing: set[tuple[asyncio.AbstractEventLoop, int]] = set()
+_announcements: set[asyncio.Future] = set()
 
 
 def _seq_in_query(scope: dict[str, Any]) -> int | None:
@@ -107,7 +111,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = limits.TokenBucket()
         self.abuse = limits.AbuseMeter()
         self.queued_seq = 0
-        self.pending: collections.deque[tuple[float, dict]] = collections.deque()
+        self.pending: collections.deque[tuple[float, str]] = collections.deque()
         self.drain: asyncio.Task | None = None
         self.touched = time.monotonic()
         self._delay_s = battle.spectator_delay_s
@@ -138,8 +142,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.announce_presence()
 
     async def announce_presence(self) -> None:
-        rows = await db(presence.present)(self.battle_id)
-        await events.send_presence(self.battle_id, events.presence(rows))
+        """Tells the table who is here, soon: joins and leaves in a burst (200 spectators
+        arriving for a final) make one announcement per process, not one each."""
+        key = (asyncio.get_running_loop(), self.battle_id)
+        if key in _announcing:
+            return
+        _announcing.add(key)
+
+        async def announce() -> None:
+            await asyncio.sleep(PRESENCE_COALESCE_S)
+            _announcing.discard(key)
+            rows = await db(presence.present)(key[1])
+            await events.send_presence(key[1], events.presence(rows))
+
+        _announcements.add(task := asyncio.ensure_future(announce()))
+        task.add_done_callback(_announcements.discard)
 
     # -- sending -------------------------------------------------------------------
 
@@ -156,11 +173,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.queued_seq = frame["seq"]
         await self.send_json(frame)
         for event in later:
-            await self.push(event, self.delay_s)
+            await self.push(events.wire(event), self.delay_s)
 
-    async def push(self, frame: dict[str, Any], delay_s: int = 0) -> None:
-        """Queues one event for the client: in order, once, gaps filled from the log."""
-        seq = frame["seq"]
+    async def push(self, event: dict[str, Any], delay_s: int = 0) -> None:
+        """Queues one event ({"seq", "at", "text"}) for the client: in order, once, gaps
+        filled from the log."""
+        seq = event["seq"]
         if seq <= self.queued_seq:
             return
         if seq > self.queued_seq + 1:
@@ -168,30 +186,30 @@ class TableConsumer(AsyncWebsocketConsumer):
             if missing is None:
                 await self.send_snapshot()
                 return
-            for event in missing:
-                await self.enqueue(event, delay_s)
-        await self.enqueue(frame, delay_s)
+            for frame in missing:
+                await self.enqueue(events.wire(frame), delay_s)
+        await self.enqueue(event, delay_s)
 
-    async def enqueue(self, frame: dict[str, Any], delay_s: int) -> None:
-        self.queued_seq = frame["seq"]
+    async def enqueue(self, event: dict[str, Any], delay_s: int) -> None:
+        self.queued_seq = event["seq"]
         if delay_s <= 0 and not self.pending:
-            await self.send_json(frame)
+            await self.send(text_data=event["text"])
             return
-        at = datetime.fromisoformat(frame["at"]).timestamp()
+        at = datetime.fromisoformat(event["at"]).timestamp()
         release = time.monotonic() + max(0.0, at + delay_s - datetime.now(UTC).timestamp())
-        self.pending.append((release, frame))
+        self.pending.append((release, event["text"]))
         if self.drain is None or self.drain.done():
             self.drain = asyncio.ensure_future(self.release_pending())
 
     async def release_pending(self) -> None:
         """Sends held events (spectator delay) at their time, never out of order."""
         while self.pending:
-            release, frame = self.pending[0]
+            release, text = self.pending[0]
             wait = release - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
             self.pending.popleft()
-            await self.send_json(frame)
+            await self.send(text_data=text)
 
     async def resume(self, seq: int | None) -> None:
         if seq is None:
@@ -204,18 +222,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.queued_seq = seq
         self.pending.clear()
         for frame in frames:
-            await self.push(frame, self.delay_s)
+            await self.push(events.wire(frame), self.delay_s)
         await self.send_json(events.resumed(self.queued_seq))
 
     # -- messages from the channel layer -------------------------------------------
 
     async def table_event(self, message: dict[str, Any]) -> None:
-        frame = message["frame"]
         if self.watching:
             self._delay_s = message.get("delay_s", 0)
-            if frame.get("kind") == "delay":
-                self._delay_s = frame["seconds"]
-        await self.push(frame, self.delay_s)
+        await self.push(message, self.delay_s)
 
     async def table_presence(self, message: dict[str, Any]) -> None:
         await self.send_json(message["frame"])

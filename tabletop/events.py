@@ -15,6 +15,7 @@ from django.db import transaction
 
 from tabletop.models import Event
 from tabletop.services.table import limits
+from tabletop.services.table.position import canonical
 
 PROTOCOL_VERSION = 1
 #: Keys of an event's payload that stay on the server (positions before and after).
@@ -38,10 +39,16 @@ def deliver(group: str, message: dict[str, Any]) -> None:
     async_to_sync(get_channel_layer().group_send)(group, message)
 
 
+def wire(frame: dict[str, Any]) -> dict[str, Any]:
+    """An event frame ready to send: serialized once here, not once per receiving socket."""
+    return {"seq": frame["seq"], "at": frame["at"], "text": canonical(frame)}
+
+
 def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
     def send() -> None:
-        message = {"type": "table.event", "frame": frame}
+        message = {"type": "table.event", **wire(frame)}
         deliver(players_group(battle_id), message)
+        # Spectators learn the delay with each event (a `delay` event changes it for them).
         deliver(watchers_group(battle_id), {**message, "delay_s": delay_s})
 
     transaction.on_commit(send)

@@ -1,5 +1,7 @@
 """The table services without a socket: events after commit, undo as a stack, turn orders."""
 
+import json
+
 import pytest
 from django.db import transaction
 
@@ -37,7 +39,7 @@ def test_an_event_is_sent_only_after_its_transaction_commits():
         battle_chat(battle_id=battle.id, actor=people["p1"], client_msg_id="c-1", text="hi")
     groups = [group for group, _ in sent]
     assert groups == [f"battle-{battle.id}", f"battle-{battle.id}-watch"]
-    assert sent[0][1]["frame"]["text"] == "hi"
+    assert json.loads(sent[0][1]["text"])["text"] == "hi"
 
 
 def test_undo_takes_changes_back_like_a_stack_and_never_deletes():

@@ -1,0 +1,528 @@
+"""Live table round trip: from `act` until every client has the event (not a test).
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/tabletop_bench \\
+    REDIS_URL=redis://127.0.0.1:6379/0 .venv/bin/python bench/table_rtt.py
+
+One table, 2 players and N spectators (N = 0, 50, 200), on real Daphne
+processes sharing PostgreSQL and Redis (channels-redis), with `websockets`
+clients in this process. For each N it measures, at 10 moves a second:
+  - the act round trip: from sending `act` until the last of the N + 2
+    clients has the event (p50, p99);
+  - the floor, in the same harness and processes: a bare Channels group echo
+    (no validation, no database) from one client to the same N + 2 clients.
+Then, with N = 50 and as fast as the table goes (the next act when the last
+one has reached everyone): moves per second and the server processes' CPU
+time per move (user + system from /proc/<pid>/stat), with one process and
+with two processes serving the same table.
+
+The last line printed is one JSON object with the results.
+
+This file is also the servers' ASGI app (`bench.table_rtt:application`): the
+product's app plus the echo route, so that both are measured alike.
+"""
+
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tabletop_bench"
+SPECTATORS = (0, 50, 200)
+MOVES_PER_S = 10.0
+TIMED_MOVES = int(os.environ.get("BENCH_MOVES", "150"))
+THROUGHPUT_MOVES = int(os.environ.get("BENCH_THROUGHPUT_MOVES", "200"))
+THROUGHPUT_SPECTATORS = 50
+UNITS_PER_SIDE = 24
+
+
+# -- the servers' app: the product's, plus a bare group echo ------------------------------
+
+_app: Any = None
+
+
+def _build_app() -> Any:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tabletop.settings")
+    from channels.generic.websocket import AsyncWebsocketConsumer
+    from channels.routing import URLRouter
+    from django.urls import path
+
+    from tabletop.asgi import application as product
+
+    class EchoConsumer(AsyncWebsocketConsumer):
+        """The floor: a frame goes to the group and back, nothing else."""
+
+        async def connect(self) -> None:
+            self.group = "bench-echo-" + self.scope["url_route"]["kwargs"]["room"]
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            await self.accept()
+
+        async def receive(self, text_data=None, bytes_data=None) -> None:
+            await self.channel_layer.group_send(self.group, {"type": "echo", "text": text_data})
+
+        async def echo(self, message: dict) -> None:
+            await self.send(text_data=message["text"])
+
+    echo = URLRouter([path("bench/echo/<str:room>/", EchoConsumer.as_asgi())])
+
+    async def app(scope, receive, send):
+        if scope["type"] == "websocket" and scope["path"].startswith("/bench/echo/"):
+            return await echo(scope, receive, send)
+        return await product(scope, receive, send)
+
+    return app
+
+
+async def application(scope, receive, send):
+    global _app
+    if _app is None:
+        _app = _build_app()
+    await _app(scope, receive, send)
+
+
+# -- set-up: database, users, battle, servers -------------------------------------------
+
+
+def server_env() -> dict[str, str]:
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tabletop.settings",
+        "CONN_MAX_AGE": "600",
+        # The benchmark plays faster than a person: no per-socket rate limit in the way.
+        "TABLE_FRAMES_PER_S": "100000",
+        "TABLE_BURST": "100000",
+        "LOG_LEVEL": "ERROR",
+    }
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("select 1 from pg_database where datname = %s", (name,)).fetchone():
+            conn.execute(f'create database "{name}"')
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=server_env(),
+        check=True,
+    )
+
+
+def make_table(run: str, spectators: int) -> tuple[int, dict[str, str], dict[str, list[str]]]:
+    """A fresh active aod battle; (battle id, session cookie by user name, unit ids by side)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from tabletop.models import Battle
+    from tabletop.services.battles import battle_create, battle_start
+    from tabletop.services.campaigns import campaign_create, membership_set
+    from tabletop.services.maps import map_create
+    from tabletop.services.rosters import roster_create, unit_profile_add
+
+    User = get_user_model()
+    names = ["gm", "p1", "p2"] + [f"s{i}" for i in range(spectators)]
+    users = {}
+    for name in names:
+        user = User(username=f"{run}-{name}")
+        user.set_unusable_password()
+        user.save()
+        users[name] = user
+    campaign = campaign_create(gm=users["gm"], name=f"bench {run}", system="aod")
+    for name in names[1:]:
+        membership_set(
+            campaign=campaign,
+            user=users[name],
+            role="player" if name in ("p1", "p2") else "spectator",
+        )
+    table = map_create(campaign=campaign, name="Table", width=72, height=48, terrain=[])
+    sides = []
+    for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
+        roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
+        for i in range(UNITS_PER_SIDE):
+            unit_profile_add(
+                roster=roster,
+                name=f"{side} mech {i}",
+                unit_type="mech",
+                stats={"move": 10, "base": {"shape": "circle", "diameter": 1.75}},
+            )
+        sides.append((roster, side))
+    battle = battle_create(
+        campaign=campaign,
+        battle_map=table,
+        name="Bench",
+        sides=sides,
+        deployment_zones={
+            "P1": [[0, 0], [72, 0], [72, 8], [0, 8]],
+            "P2": [[0, 40], [72, 40], [72, 48], [0, 48]],
+        },
+    )
+    battle = battle_start(battle=battle)
+    # Enough orders for every unit of a side each turn (the units have no points).
+    Battle.objects.filter(pk=battle.pk).update(
+        state={**battle.state, "state": {"orders_available": UNITS_PER_SIDE}}
+    )
+    cookies = {}
+    for name, user in users.items():
+        session = SessionStore()
+        session["_auth_user_id"] = str(user.pk)
+        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
+        session["_auth_user_hash"] = user.get_session_auth_hash()
+        session.create()
+        cookies[name] = f"sessionid={session.session_key}"
+    units = {
+        side: [u["id"] for u in battle.state["units"] if u["side"] == side] for side in ("P1", "P2")
+    }
+    return battle.pk, cookies, units
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server() -> tuple[subprocess.Popen, int]:
+    import socket
+
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "bench.table_rtt:application",
+        ],
+        cwd=ROOT,
+        env=server_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, port
+        except OSError:
+            time.sleep(0.1)
+    process.kill()
+    raise RuntimeError("daphne did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, from /proc/<pid>/stat (fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# -- clients ------------------------------------------------------------------------------
+
+
+class Client:
+    """A websocket client that notes when each event (by seq) or echo (by n) arrives."""
+
+    def __init__(self, url: str, cookie: str, origin: str):
+        self.url, self.cookie, self.origin = url, cookie, origin
+        self.arrived: dict[int, float] = {}
+        self.answers: dict[str, dict] = {}
+        self.seq = 0
+        self.ws: Any = None
+        self.task: asyncio.Task | None = None
+        self.changed = asyncio.Event()
+
+    async def open(self) -> None:
+        import websockets
+
+        self.ws = await websockets.connect(
+            self.url,
+            additional_headers={"Cookie": self.cookie},
+            origin=self.origin,
+            max_size=2**23,
+            compression=None,
+        )
+        self.task = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for message in self.ws:
+            now = time.perf_counter()
+            frame = json.loads(message)
+            kind = frame.get("type")
+            if kind == "event":
+                self.arrived[frame["seq"]] = now
+                self.seq = max(self.seq, frame["seq"])
+            elif kind == "snapshot":
+                self.seq = frame["seq"]
+            elif kind == "echo":
+                self.arrived[frame["n"]] = now
+            elif kind in ("ack", "reject", "error"):
+                self.answers[frame.get("id") or frame.get("ref") or ""] = frame
+            self.changed.set()
+
+    async def until(self, test, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while not test():
+            self.changed.clear()
+            if time.monotonic() > deadline:
+                raise TimeoutError("no answer")
+            try:
+                await asyncio.wait_for(self.changed.wait(), 1)
+            except TimeoutError:
+                pass
+
+    async def close(self) -> None:
+        await self.ws.close()
+        if self.task:
+            self.task.cancel()
+
+
+async def open_all(clients: list[Client]) -> None:
+    for i in range(0, len(clients), 20):
+        await asyncio.gather(*(c.open() for c in clients[i : i + 20]))
+
+
+async def all_have(clients: list[Client], key: int, timeout: float = 30) -> float:
+    """When the last client got `key` (perf_counter time)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        times = [c.arrived.get(key) for c in clients]
+        if all(t is not None for t in times):
+            return max(times)
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{times.count(None)} clients never got {key}")
+        await asyncio.sleep(0.0005)
+
+
+class Game:
+    """Plays legal moves: the side to act moves its units one by one, then ends its turn."""
+
+    def __init__(self, players: dict[str, Client], units: dict[str, list[str]], xs: dict):
+        self.players, self.units, self.xs = players, units, xs
+        self.side, self.index, self.n = "P1", 0, 0
+        self.stepped: set[str] = set()
+        self.direction: dict[str, int] = {}
+
+    async def send(self, frame: dict) -> dict:
+        player = self.players[self.side]
+        await player.ws.send(json.dumps(frame))
+        await player.until(lambda: frame["id"] in player.answers)
+        answer = player.answers[frame["id"]]
+        if answer["type"] != "ack":
+            raise RuntimeError(f"refused: {answer}")
+        return answer
+
+    async def end_turn_if_done(self, clients: list[Client]) -> None:
+        if self.index < len(self.units[self.side]):
+            return
+        self.n += 1
+        answer = await self.send({"type": "end_turn", "id": f"e{self.n}"})
+        await all_have(clients, answer["seq"])
+        self.side = "P2" if self.side == "P1" else "P1"
+        self.index = 0
+
+    def next_act(self) -> dict:
+        unit = self.units[self.side][self.index]
+        self.index += 1
+        self.n += 1
+        # One inch sideways, and back on the side's next turn: always legal, never blocked.
+        x, y = self.xs[unit]
+        step = self.direction.setdefault(unit, 1 if x < 36 else -1)  # toward the centre
+        x = x - step if unit in self.stepped else x + step
+        self.stepped ^= {unit}
+        self.xs[unit] = (x, y)
+        return {
+            "type": "act",
+            "id": f"a{self.n}",
+            "action": {"unit": unit, "type": "move", "path": [[x, y]]},
+        }
+
+    async def act(self, clients: list[Client]) -> float:
+        """One act; its round trip in seconds (send to the last client's event)."""
+        await self.end_turn_if_done(clients)
+        frame = self.next_act()
+        player = self.players[self.side]
+        await player.until(lambda: player.seq >= max(c.seq for c in self.players.values()))
+        frame["seen"] = player.seq
+        start = time.perf_counter()
+        answer = await self.send(frame)
+        return await all_have(clients, answer["seq"]) - start
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+async def paced(count: int, step) -> list[float]:
+    """`count` round trips started MOVES_PER_S apart (later if one is slower)."""
+    out = []
+    next_at = time.perf_counter()
+    for _ in range(count):
+        delay = next_at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        out.append(await step())
+        next_at += 1 / MOVES_PER_S
+    return out
+
+
+async def measure_table(setup, ports: list[int], spectators: int, moves: int, pace: bool):
+    battle_id, cookies, units = await asyncio.to_thread(setup, spectators)
+    from tabletop.models import Battle
+
+    battle = await asyncio.to_thread(Battle.objects.get, pk=battle_id)
+    xs = {u["id"]: tuple(u["position"]) for u in battle.state["units"]}
+
+    def client(name: str, i: int) -> Client:
+        port = ports[i % len(ports)]
+        base = f"127.0.0.1:{port}"
+        return Client(f"ws://{base}/ws/battles/{battle_id}/", cookies[name], f"http://{base}")
+
+    players = {"P1": client("p1", 0), "P2": client("p2", 1)}
+    watchers = [client(f"s{i}", i) for i in range(spectators)]
+    clients = list(players.values()) + watchers
+    await open_all(clients)
+    await asyncio.sleep(1 + spectators / 50)  # let the presence announcements settle
+    game = Game(players, units, xs)
+    for _ in range(3):  # warm-up: connections, caches
+        await game.act(clients)
+    if pace:
+        times = await paced(moves, lambda: game.act(clients))
+        elapsed = None
+    else:
+        start = time.perf_counter()
+        times = [await game.act(clients) for _ in range(moves)]
+        elapsed = time.perf_counter() - start
+    for c in clients:
+        await c.close()
+    return times, elapsed
+
+
+async def measure_floor(port: int, spectators: int, moves: int, cookies) -> list[float]:
+    base = f"127.0.0.1:{port}"
+    room = f"{time.time_ns()}"
+    clients = [
+        Client(f"ws://{base}/bench/echo/{room}/", cookies["gm"], f"http://{base}")
+        for _ in range(spectators + 2)
+    ]
+    await open_all(clients)
+    await asyncio.sleep(0.5)
+    sender = clients[0]
+    counter = iter(range(1, 10**9))
+
+    async def echo() -> float:
+        n = next(counter)
+        start = time.perf_counter()
+        # About the size of an act frame, so that the wire costs the same.
+        await sender.ws.send(json.dumps({"type": "echo", "n": n, "pad": "x" * 600}))
+        return await all_have(clients, n) - start
+
+    for _ in range(3):
+        await echo()
+    times = await paced(moves, echo)
+    for c in clients:
+        await c.close()
+    return times
+
+
+def ms(x: float) -> float:
+    return round(x * 1000, 2)
+
+
+async def main() -> None:
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    if not os.environ.get("REDIS_URL"):
+        sys.exit("REDIS_URL is required: the benchmark runs on the Redis channel layer")
+    if not os.environ["DATABASE_URL"].startswith("postgres"):
+        sys.exit("DATABASE_URL must be PostgreSQL")
+    ensure_database(os.environ["DATABASE_URL"])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
+    import django
+
+    django.setup()
+    run = f"b{time.time_ns() % 10**10}"
+    counter = iter(range(10**6))
+
+    def setup(spectators: int):
+        from django.db import connection
+
+        try:
+            return make_table(f"{run}-{next(counter)}", spectators)
+        finally:
+            connection.close()
+
+    _, cookies, _ = await asyncio.to_thread(setup, 0)
+    results: dict[str, Any] = {"by_spectators": {}}
+    one, port = start_server()
+    try:
+        for n in SPECTATORS:
+            acts, _ = await measure_table(setup, [port], n, TIMED_MOVES, pace=True)
+            floor = await measure_floor(port, n, TIMED_MOVES, cookies)
+            row = {
+                "floor_p50_ms": ms(statistics.median(floor)),
+                "floor_p99_ms": ms(percentile(floor, 0.99)),
+                "act_p50_ms": ms(statistics.median(acts)),
+                "act_p99_ms": ms(percentile(acts, 0.99)),
+            }
+            row["act_p50_ratio_to_floor"] = round(row["act_p50_ms"] / row["floor_p50_ms"], 2)
+            results["by_spectators"][n] = row
+            print(f"N={n}: {json.dumps(row)}", flush=True)
+        for count, label in ((1, "1proc"), (2, "2proc")):
+            extra = [start_server() for _ in range(count - 1)]
+            servers = [one] + [process for process, _ in extra]
+            ports = [port] + [p for _, p in extra]
+            before = sum(cpu_seconds(s.pid) for s in servers)
+            _, elapsed = await measure_table(
+                setup, ports, THROUGHPUT_SPECTATORS, THROUGHPUT_MOVES, pace=False
+            )
+            cpu = sum(cpu_seconds(s.pid) for s in servers) - before
+            results[f"moves_per_s_{label}"] = round(THROUGHPUT_MOVES / elapsed, 1)
+            results[f"cpu_ms_per_move_{label}"] = round(cpu * 1000 / THROUGHPUT_MOVES, 2)
+            print(
+                f"{label}: {results[f'moves_per_s_{label}']} moves/s, "
+                f"{results[f'cpu_ms_per_move_{label}']} ms CPU/move",
+                flush=True,
+            )
+            for s in servers[1:]:
+                s.terminate()
+                s.wait()
+    finally:
+        one.terminate()
+        one.wait()
+    by = results["by_spectators"]
+    summary = {
+        "floor_p50_ms": by[0]["floor_p50_ms"],
+        "act_p50_ms": by[0]["act_p50_ms"],
+        "act_p50_ratio_to_floor": by[0]["act_p50_ratio_to_floor"],
+        "fanout_200_p99_ms": by[200]["act_p99_ms"],
+        "floor_200_p99_ms": by[200]["floor_p99_ms"],
+        "moves_per_s_1proc": results["moves_per_s_1proc"],
+        "moves_per_s_2proc": results["moves_per_s_2proc"],
+        "cpu_ms_per_move_1proc": results["cpu_ms_per_move_1proc"],
+        "cpu_ms_per_move_2proc": results["cpu_ms_per_move_2proc"],
+        "cpu_ratio_2proc_to_1proc": round(
+            results["cpu_ms_per_move_2proc"] / results["cpu_ms_per_move_1proc"], 2
+        ),
+        "moves_per_s_paced": MOVES_PER_S,
+        "timed_moves": TIMED_MOVES,
+        "by_spectators": by,
+    }
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
