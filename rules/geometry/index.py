@@ -28,8 +28,11 @@ class FeatureIndex(Generic[T]):
         for g in self.geoms:
             shapely.prepare(g)
         self.tree = STRtree(self.geoms) if len(self.geoms) > SCAN_LIMIT else None
-        self.boxes = shapely.bounds(np.array(self.geoms, dtype=object)) if self.geoms \
+        boxes = shapely.bounds(np.array(self.geoms, dtype=object)) if self.geoms \
             else np.zeros((0, 4))
+        # Contiguous columns: the scan below is four comparisons on them.
+        self._minx, self._miny, self._maxx, self._maxy = (np.ascontiguousarray(boxes[:, k])
+                                                          for k in range(4))
 
     def query_box(self, minx: float, miny: float, maxx: float, maxy: float) -> list[int]:
         """Indexes (ascending) of features whose bounding boxes meet the box."""
@@ -37,9 +40,10 @@ class FeatureIndex(Generic[T]):
             return []
         if self.tree is not None:
             return sorted(self.tree.query(shapely.box(minx, miny, maxx, maxy)).tolist())
-        b = self.boxes
-        hit = (b[:, 0] <= maxx) & (b[:, 2] >= minx) & (b[:, 1] <= maxy) & (b[:, 3] >= miny)
-        return list(np.nonzero(hit)[0].tolist())
+        hit = (self._minx <= maxx) & (self._maxx >= minx)
+        hit &= self._miny <= maxy
+        hit &= self._maxy >= miny
+        return list(hit.nonzero()[0].tolist())
 
     def query(self, geom: Any, distance: float = 0.0) -> list[int]:
         """Indexes of features whose bounding boxes come within `distance` of geom."""

@@ -182,9 +182,11 @@ class Track:
         return (tau, *self.poses(tau))
 
     @cached_property
-    def _ends(self) -> Any:
-        return np.array([[m.start.x, m.start.y, m.start.facing, m.end.x, m.end.y, m.end.facing]
-                         for m in self.motions])
+    def _table(self) -> Any:
+        """Per motion: start x, y, facing and their changes (rows of a 6 x n array)."""
+        return np.array([[m.start.x, m.start.y, m.start.facing, m.end.x - m.start.x,
+                          m.end.y - m.start.y, m.end.facing - m.start.facing]
+                         for m in self.motions]).T.copy()
 
     def poses(self, taus: Any) -> tuple[Any, Any, Any]:
         """Vectorised pose_at: x, y and facing arrays."""
@@ -195,17 +197,17 @@ class Track:
             return one * s.x, one * s.y, one * s.facing
         last = len(self.motions) - 1
         first_i, last_i = min(int(taus[0]), last), min(int(taus[-1]), last)
-        if first_i == last_i and len(taus) and taus[0] <= taus[-1]:
+        if first_i == last_i and taus[0] <= taus[-1]:
             # All in one motion (dense searches): plain arithmetic, no gathering.
             m = self.motions[first_i]
-            u = np.clip(taus - first_i, 0.0, 1.0)
+            u = taus - first_i
             return (m.start.x + (m.end.x - m.start.x) * u, m.start.y + (m.end.y - m.start.y) * u,
                     m.start.facing + (m.end.facing - m.start.facing) * u)
-        i = np.minimum(taus.astype(int), last)
-        u = np.clip(taus - i, 0.0, 1.0)
-        e = self._ends[i]
-        return (e[:, 0] + (e[:, 3] - e[:, 0]) * u, e[:, 1] + (e[:, 4] - e[:, 1]) * u,
-                e[:, 2] + (e[:, 5] - e[:, 2]) * u)
+        i = taus.astype(np.intp)
+        np.minimum(i, last, out=i)
+        u = taus - i
+        x0, y0, f0, dx, dy, df = self._table[:, i]
+        return x0 + dx * u, y0 + dy * u, f0 + df * u
 
     def sample_distances(self, geom: Any, shrink: float = 0.0, taus: Any = None) -> Any:
         """Body-to-geometry distance at every sample, or at `taus` (<= 0: touching)."""
