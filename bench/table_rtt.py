@@ -338,10 +338,10 @@ class Game:
         unit = self.units[self.side][self.index]
         self.index += 1
         self.n += 1
-        # One inch sideways, and back on the side's next turn: always legal, never blocked.
+        # One inch toward the centre line, and back on the side's next turn: always legal.
         x, y = self.xs[unit]
-        step = self.direction.setdefault(unit, 1 if x < 36 else -1)  # toward the centre
-        x = x - step if unit in self.stepped else x + step
+        step = self.direction.setdefault(unit, 1 if y < 24 else -1)
+        y = y - step if unit in self.stepped else y + step
         self.stepped ^= {unit}
         self.xs[unit] = (x, y)
         return {
