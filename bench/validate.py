@@ -28,11 +28,18 @@ from rules.engine.dice import make_dice  # noqa: E402
 W, H = 72.0, 48.0
 #: Each call is timed this many times and the fastest kept: the machine is shared,
 #: and the fastest run is the engine's cost without interference.
-REPEATS = 3
-TERRAIN_TYPES = ["hindering"] * 25 + ["blocking"] * 15 + ["shallow_water"] * 6 + \
-    ["deep_water"] * 4 + ["elevated"] * 6 + ["abrupt_elevated"] * 4
-UNIT_TYPES = ["mech"] * 40 + ["infantry"] * 30 + ["tracked"] * 15 + ["hover"] * 10 + \
-    ["quad_mech"] * 5
+REPEATS = 7
+TERRAIN_TYPES = (
+    ["hindering"] * 25
+    + ["blocking"] * 15
+    + ["shallow_water"] * 6
+    + ["deep_water"] * 4
+    + ["elevated"] * 6
+    + ["abrupt_elevated"] * 4
+)
+UNIT_TYPES = (
+    ["mech"] * 40 + ["infantry"] * 30 + ["tracked"] * 15 + ["hover"] * 10 + ["quad_mech"] * 5
+)
 
 
 def polygon(rng: random.Random, cx: float, cy: float) -> list[list[float]]:
@@ -62,16 +69,25 @@ def board(seed: int = 1) -> GameState:
             continue
         placed.append((x, y, d))
         i = len(units)
-        units.append({"id": f"U{i}", "side": "P1" if i % 2 else "P2",
-                      "type": UNIT_TYPES[i % len(UNIT_TYPES)], "move": rng.choice([6, 8, 10, 12]),
-                      "base": {"shape": "circle", "diameter": d},
-                      "position": [round(x, 3), round(y, 3)], "facing": rng.uniform(0, 360)})
-    return state_from_json({"system": "aod", "table": {"width": W, "height": H},
-                            "terrain": terrain, "units": units})
+        units.append(
+            {
+                "id": f"U{i}",
+                "side": "P1" if i % 2 else "P2",
+                "type": UNIT_TYPES[i % len(UNIT_TYPES)],
+                "move": rng.choice([6, 8, 10, 12]),
+                "base": {"shape": "circle", "diameter": d},
+                "position": [round(x, 3), round(y, 3)],
+                "facing": rng.uniform(0, 360),
+            }
+        )
+    return state_from_json(
+        {"system": "aod", "table": {"width": W, "height": H}, "terrain": terrain, "units": units}
+    )
 
 
-def path(rng: random.Random, start: tuple[float, float], steps: int,
-         length: float) -> list[list[float]]:
+def path(
+    rng: random.Random, start: tuple[float, float], steps: int, length: float
+) -> list[list[float]]:
     """A random walk of `steps` segments with total length about `length`."""
     x, y = start
     out = []
@@ -91,16 +107,20 @@ def percentile(xs: list[float], p: float) -> float:
     return xs[k]
 
 
-def time_validate(state: GameState, steps: int, n: int,
-                  seed: int) -> tuple[list[float], list[float]]:
+def time_validate(
+    state: GameState, steps: int, n: int, seed: int
+) -> tuple[list[float], list[float]]:
     """Times of all calls, and of the calls whose verdict was legal."""
     rng = random.Random(seed)
     times = []
     legal_times = []
     for k in range(n):
         u = state.units[k % len(state.units)]
-        action = {"unit": u.id, "type": "move",
-                  "path": path(rng, u.position, steps, rng.uniform(3, u.move))}
+        action = {
+            "unit": u.id,
+            "type": "move",
+            "path": path(rng, u.position, steps, rng.uniform(3, u.move)),
+        }
         best = math.inf
         for _ in range(REPEATS):
             dice = make_dice([6] * 4)
@@ -120,9 +140,11 @@ def main() -> None:
     for steps in (1, 5, 20):
         times, legal = time_validate(state, steps, 400, seed=steps)
         p50, p99 = statistics.median(times), percentile(times, 99)
-        print(f"validate {steps:>2}-step: p50 {p50:7.1f} us  p99 {p99:7.1f} us  | "
-              f"legal only ({len(legal)}/400): p50 {statistics.median(legal):7.1f} us  "
-              f"p99 {percentile(legal, 99):7.1f} us")
+        print(
+            f"validate {steps:>2}-step: p50 {p50:7.1f} us  p99 {p99:7.1f} us  | "
+            f"legal only ({len(legal)}/400): p50 {statistics.median(legal):7.1f} us  "
+            f"p99 {percentile(legal, 99):7.1f} us"
+        )
         figures[f"validate_{steps}_p50_us"] = round(p50, 1)
         figures[f"validate_{steps}_p99_us"] = round(p99, 1)
     rtimes = []
@@ -136,11 +158,13 @@ def main() -> None:
         rtimes.append(best * 1e3)
     r50, r99 = statistics.median(rtimes), percentile(rtimes, 99)
     print(f"reach: p50 {r50:.1f} ms  p99 {r99:.1f} ms (60 units)")
-    out = {"validate_1_p50_us": figures["validate_1_p50_us"],
-           "validate_5_p50_us": figures["validate_5_p50_us"],
-           "validate_5_p99_us": figures["validate_5_p99_us"],
-           "validate_20_p50_us": figures["validate_20_p50_us"],
-           "reach_p50_ms": round(r50, 2)}
+    out = {
+        "validate_1_p50_us": figures["validate_1_p50_us"],
+        "validate_5_p50_us": figures["validate_5_p50_us"],
+        "validate_5_p99_us": figures["validate_5_p99_us"],
+        "validate_20_p50_us": figures["validate_20_p50_us"],
+        "reach_p50_ms": round(r50, 2),
+    }
     print(json.dumps(out))
 
 

@@ -111,12 +111,15 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         return None
     centre = ctx.options.hindering_entry == "centre"
     geoms = [t.shape for t in feats]
+    # (Not one MultiPolygon: overlapping features would make it invalid, and a point in
+    # the overlap would count as outside.)
+    signed = track.signed_centre_distances if centre else track.signed_distances
 
     def dist(ts: Any) -> Any:
-        """Distance to the nearest hindering feature (a min of 1-Lipschitz functions)."""
-        if centre:
-            return np.min([track.signed_centre_distances(g, ts) for g in geoms], axis=0)
-        return np.min([track.signed_distances(g, ts) for g in geoms], axis=0)
+        """Distance to the nearest hindering feature (1-Lipschitz, negative inside)."""
+        if len(geoms) == 1:
+            return signed(geoms[0], ts)
+        return np.min([signed(g, ts) for g in geoms], axis=0)
 
     # Clear: centre outside every polygon ("centre"), or base touching none ("contact").
     clear_limit = LENGTH if centre else CONTACT
