@@ -123,33 +123,39 @@ def _captive_track(captor: Unit, captive: Unit, track: Track) -> Track:
     return Track.from_steps(captive.base, Pose(*captive.position, captive.facing), steps)
 
 
+def _carried(j: Judgement, unit: Unit, action: Action, track: Track,
+             captive: Unit) -> tuple[Unit, Track | None]:
+    """Where the captive ends, and its track when it is carried rigidly (001 [27],
+    AOD-D33)."""
+    if not _touching(unit, captive):
+        j.reasons.append(Violation("must_end_in_contact", f"{unit.id} is not in base contact "
+                                   f"with its captive {captive.id} (001 [27])",
+                                   unit.position, "001 [27]"))
+    placed = action.get("captive")
+    if is_mech(captive):
+        return captive, None  # a captive 'Mech may not move (001 [27])
+    if isinstance(placed, dict):
+        pos = placed["position"]
+        return captive.moved((float(pos[0]), float(pos[1])),
+                             float(placed.get("facing", captive.facing))), None
+    companion = _captive_track(unit, captive, track)
+    return captive.moved(companion.end.xy, captive.facing), companion
+
+
 def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, track: Track,
               allowance: Allowance, plan: vtol.VtolPlan, target: Unit | None,
-              captive: Unit | None, extra_ignore: frozenset[str] = frozenset(),
-              apply: bool = True) -> Verdict:
+              captive: Unit | None) -> Verdict:
+    """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
     state = ctx.state
     cruising = plan.cruising_during_path and is_vtol(unit)
     rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
     companion: Track | None = None
     captive_end: Unit | None = None
-    ignore = set(extra_ignore)
+    ignore: set[str] = set()
     if captive is not None:
-        rows = rows + (matrix_row(captive),)
+        rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
         ignore.add(captive.id)
-        if not _touching(unit, captive):
-            j.reasons.append(Violation("must_end_in_contact", f"{unit.id} is not in base contact "
-                                       f"with its captive {captive.id} (001 [27])",
-                                       unit.position, "001 [27]"))
-        placed = action.get("captive")
-        if is_mech(captive):
-            captive_end = captive  # a captive 'Mech may not move (001 [27])
-        elif isinstance(placed, dict):
-            pos, fac = placed.get("position"), placed.get("facing", captive.facing)
-            assert isinstance(pos, list)
-            captive_end = captive.moved((float(pos[0]), float(pos[1])), float(fac))
-        else:
-            companion = _captive_track(unit, captive, track)
-            captive_end = captive.moved(companion.end.xy, captive.facing)
+        captive_end, companion = _carried(j, unit, action, track, captive)
     start_contacts = frozenset(u.id for u in opposing_contacts(ctx, unit, ignore=ignore))
     faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
     req = MoveRequest(unit=unit, track=track, allowance=allowance, rows=rows,
@@ -166,7 +172,7 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
         _check_target_end(ctx, j, moved, target)
     if captive is not None and captive_end is not None:
         _check_captive_end(ctx, j, moved, captive, captive_end, action)
-    if j.reasons or not apply:
+    if j.reasons:
         return j.verdict(None)
     rolls_ok = True
     pushed: list[dict[str, Any]] = []
