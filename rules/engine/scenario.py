@@ -6,9 +6,9 @@ Malformed input raises InvalidActionError whose `key` names the offending key
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from shapely.geometry import Polygon
 
@@ -18,6 +18,8 @@ from rules.engine.errors import InvalidActionError
 from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
 from rules.engine.registry import get_system
 from rules.engine.system import System
+
+Item = TypeVar("Item", Terrain, Unit)
 
 TOP_KEYS = frozenset({"system", "table", "terrain", "units", "state", "dice", "outcomes",
                       "action", "actions", "expect"})
@@ -160,24 +162,9 @@ def state_from_json(raw: Any) -> GameState:
     system = get_system(_str(_require_top(raw, "system"), "system"))
     table = parse_table(_require_top(raw, "table"))
     system.check_table_options(table.options, "table.options")
-    terrain = []
-    seen: set[str] = set()
-    for i, t in enumerate(_list(raw.get("terrain", []), "terrain")):
-        tt = parse_terrain(t, f"terrain[{i}]")
-        if tt.id in seen:
-            raise InvalidActionError(f"terrain[{i}].id", f"duplicate id {tt.id!r}")
-        seen.add(tt.id)
-        system.check_terrain(tt, f"terrain[{i}]")
-        terrain.append(tt)
-    units = []
-    seen = set()
-    for i, u in enumerate(_list(raw.get("units", []), "units")):
-        uu = parse_unit(u, f"units[{i}]")
-        if uu.id in seen:
-            raise InvalidActionError(f"units[{i}].id", f"duplicate id {uu.id!r}")
-        seen.add(uu.id)
-        system.check_unit(uu, f"units[{i}]")
-        units.append(uu)
+    terrain = _items(raw, "terrain", parse_terrain, system.check_terrain)
+    units = _items(raw, "units", parse_unit, system.check_unit)
+    seen = {u.id for u in units}
     for i, uu in enumerate(units):
         if uu.aboard is not None and uu.aboard not in seen:
             raise InvalidActionError(f"units[{i}].aboard", f"no unit {uu.aboard!r}")
@@ -185,6 +172,22 @@ def state_from_json(raw: Any) -> GameState:
     system.check_turn(turn, "state")
     return GameState(system=system.key, table=table, terrain=tuple(terrain),
                      units=tuple(units), turn=dict(turn))
+
+
+def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
+           check: Callable[[Item, str], None]) -> list[Item]:
+    """A list of terrain or units: each parsed, checked by the system, ids unique."""
+    out: list[Item] = []
+    seen: set[str] = set()
+    for i, item in enumerate(_list(raw.get(name, []), name)):
+        key = f"{name}[{i}]"
+        parsed = parse(item, key)
+        if parsed.id in seen:
+            raise InvalidActionError(f"{key}.id", f"duplicate id {parsed.id!r}")
+        seen.add(parsed.id)
+        check(parsed, key)
+        out.append(parsed)
+    return out
 
 
 def _require_top(raw: Mapping[str, Any], name: str) -> Any:

@@ -92,9 +92,7 @@ def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
 def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     state = ctx.state
     j = Judgement(state)
-    pre = check_order(state, unit, action.type, ctx.options)
-    plan, vprob = vtol.plan(unit, action)
-    pre += vprob
+    pre, plan = order_preconditions(ctx, unit, action)
     target: Unit | None = None
     if action.type in TARGETED:
         target, tprob = _target_problems(ctx, unit, action)
@@ -113,6 +111,14 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if pre:
         return j.refuse(*pre)
     return carry_out(ctx, j, unit, action, dice, track, allowance, plan, target, captive)
+
+
+def order_preconditions(ctx: Ctx, unit: Unit, action: Action
+                        ) -> tuple[list[Violation], vtol.VtolPlan]:
+    """Whether the unit may be given this order (sections 3, 12) and its VTOL plan (10)."""
+    pre = check_order(ctx.state, unit, action.type, ctx.options)
+    plan, problems = vtol.plan(unit, action)
+    return pre + problems, plan
 
 
 def _captive_track(captor: Unit, captive: Unit, track: Track) -> Track:

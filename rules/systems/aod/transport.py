@@ -12,15 +12,14 @@ from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.table import body_off_table
 from rules.geometry.tolerance import CONTACT, OVERLAP
-from rules.systems.aod import vtol
 from rules.systems.aod.allowance import Allowance
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.facing import rear_contact
 from rules.systems.aod.judgement import Judgement
 from rules.systems.aod.movement import track_for
-from rules.systems.aod.moves import carry_out
-from rules.systems.aod.orders import captive_of, check_order, passengers
+from rules.systems.aod.moves import carry_out, order_preconditions
+from rules.systems.aod.orders import captive_of, passengers
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (
     capacity,
@@ -60,9 +59,7 @@ def _half(unit: Unit, why: str, cite: str) -> Allowance:
 def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     state = ctx.state
     j = Judgement(state)
-    pre = check_order(state, unit, "board", ctx.options)
-    plan, vprob = vtol.plan(unit, action)
-    pre += vprob
+    pre, plan = order_preconditions(ctx, unit, action)
     ids = action.get("passengers", [])
     if not ids or not all(isinstance(x, str) for x in ids):
         pre.append(_no(unit, "board needs \"passengers\": a list of unit ids", "001 [18]"))
@@ -110,9 +107,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
 def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     state = ctx.state
     j = Judgement(state)
-    pre = check_order(state, unit, "disembark", ctx.options)
-    plan, vprob = vtol.plan(unit, action)
-    pre += vprob
+    pre, plan = order_preconditions(ctx, unit, action)
     placements: list[dict[str, Any]] = [p for p in action.get("passengers", [])
                                         if isinstance(p, dict)]
     if not placements or len(placements) != len(action.get("passengers", [])):
