@@ -51,6 +51,9 @@ class Verdict:
     events: tuple[dict[str, Any], ...] = ()
     #: The new state when legal (or a failed breakaway, AOD-D23); else the unchanged one.
     state_after: GameState | None = field(default=None, compare=False, repr=False)
+    #: True when state_after must be stored: every legal verdict, and the one illegal
+    #: verdict that still changes the game (a failed breakaway spends the order, AOD-D23).
+    changed: bool = False
 
     @property
     def codes(self) -> list[str]:

@@ -115,3 +115,14 @@ def test_random_dice_are_reported_in_the_verdict() -> None:
     v = validate(s, {"unit": "M1", "type": "move", "path": [[10, 14]]})
     assert len(v.rolls) == 1 and v.rolls[0].what == "breakaway"
     assert 1 <= v.rolls[0].result <= 6
+
+
+def test_changed_says_when_state_after_must_be_stored() -> None:
+    """Legal verdicts and the failed breakaway (AOD-D23) change the game; others do not."""
+    s = scene([unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))])
+    failed = validate(s, {"unit": "M1", "type": "move", "path": [[10, 14]]}, dice=[1])
+    assert not failed.legal and failed.changed
+    moved = validate(s, {"unit": "M1", "type": "move", "path": [[10, 14]]}, dice=[6])
+    assert moved.legal and moved.changed
+    refused = validate(s, {"unit": "M1", "type": "move", "path": [[10, 30]]})
+    assert not refused.legal and not refused.changed

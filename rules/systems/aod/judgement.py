@@ -31,7 +31,8 @@ class Judgement:
         return Verdict(legal=legal, cost=self.cost, allowance=self.allowance,
                        reasons=tuple(self.reasons), rolls=tuple(self.rolls),
                        events=tuple(self.events),
-                       state_after=after if after is not None else self.state)
+                       state_after=after if after is not None else self.state,
+                       changed=after is not None)
 
 
 def order_given(state: GameState, unit_ids: tuple[str, ...], action_type: str,
