@@ -211,6 +211,10 @@ class Track:
 
     def sample_distances(self, geom: Any, shrink: float = 0.0, taus: Any = None) -> Any:
         """Body-to-geometry distance at every sample, or at `taus` (<= 0: touching)."""
+        if self.base.is_circle and isinstance(geom, Point):
+            # Circle to circle (a base's centre): plain arithmetic, no shapely points.
+            xs, ys = self._centres(taus)
+            return np.hypot(xs - geom.x, ys - geom.y) - (self.base.diameter / 2 - shrink)
         if taus is None:
             cores, radius = self._sample_bodies(shrink)
         else:
@@ -236,18 +240,19 @@ class Track:
         return self.signed_centre_distances(polygon, taus) - self.base.diameter / 2
 
     def signed_centre_distances(self, polygon: Any, taus: Any = None) -> Any:
-        if taus is None:
-            _, xs, ys, _ = self.samples
-        else:
-            xs, ys, _ = self.poses(taus)
+        xs, ys = self._centres(taus)
         d = shapely.distance(shapely.points(xs, ys), polygon.boundary)
         return np.where(shapely.contains_xy(polygon, xs, ys), -d, d)
 
-    def centre_distances(self, geom: Any, taus: Any = None) -> Any:
+    def _centres(self, taus: Any) -> tuple[Any, Any]:
         if taus is None:
             _, xs, ys, _ = self.samples
-        else:
-            xs, ys, _ = self.poses(taus)
+            return xs, ys
+        xs, ys, _ = self.poses(taus)
+        return xs, ys
+
+    def centre_distances(self, geom: Any, taus: Any = None) -> Any:
+        xs, ys = self._centres(taus)
         return shapely.distance(shapely.points(xs, ys), geom)
 
     # -- sweeps -----------------------------------------------------------------
