@@ -26,6 +26,8 @@ from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
 
 #: Subdivisions of one candidate interval, and how many intervals are searched at once.
 STEPS = np.arange(1, 33) / 32.0
+#: Events are located to this path length (well inside the 0.001" length tolerance).
+PRECISION = 1e-4
 CHUNK = 8
 
 #: A function of an array of taus returning an array of values.
@@ -292,7 +294,7 @@ class Track:
         samples v0, v1 that are apart by g, the value can dip no lower than
         (v0 + v1 - g) / 2, so only intervals that may cross are examined, densely
         and in order: no event between samples is missed, however coarse they are;
-        it is located to about 1e-5".
+        it is located to PRECISION.
         `centre`: the value depends on the centre alone (rotations do not move it).
         """
         tau = self.samples[0]
@@ -326,7 +328,8 @@ class Track:
         # Within a candidate interval the value moves no faster than the base, so the
         # crossing lies at least v(a) after a and v(b) before b (unless b has crossed):
         # sample only there, 32 points per interval, candidates in path order (1, 2, 4,
-        # then 8 intervals per call); then refine twice by 32 around the first crossing.
+        # then 8 intervals per call); then refine by 32 around the first crossing until
+        # it is located to PRECISION.
         a, b = taus[cand], taus[cand + 1]
         g = np.maximum(gaps[cand], 1e-12)
         lo = a + np.clip(v[cand] / g, 0.0, 1.0) * (b - a)
@@ -345,7 +348,7 @@ class Track:
             row, col = divmod(j, len(STEPS))
             t_lo = float(grid[j - 1]) if col else float(l0[row])
             t_hi = float(grid[j])
-            for _ in range(2):
+            while self.s_at(t_hi) - self.s_at(t_lo) > PRECISION:
                 fine = t_lo + (t_hi - t_lo) * STEPS
                 k = int(np.argmax(crossed(value(fine))))
                 t_lo, t_hi = (float(fine[k - 1]) if k else t_lo), float(fine[k])
