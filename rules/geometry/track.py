@@ -10,6 +10,7 @@ no corner moves more than 0.005" between samples (AOD-D17).
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -69,6 +70,18 @@ def shortest_turn(from_deg: float, to_deg: float) -> float:
     """Signed rotation in (-180, 180] that takes one facing to the other."""
     d = (to_deg - from_deg) % 360.0
     return d - 360.0 if d > 180.0 else d
+
+
+_BOUNDARIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
+def boundary_of(polygon: Any) -> Any:
+    """A polygon's boundary, built once per polygon (shapely builds it on every access)."""
+    found = _BOUNDARIES.get(polygon)
+    if found is None:
+        found = _BOUNDARIES[polygon] = polygon.boundary
+        shapely.prepare(found)
+    return found
 
 
 class Track:
@@ -243,7 +256,7 @@ class Track:
 
     def signed_centre_distances(self, polygon: Any, taus: Any = None) -> Any:
         xs, ys = self._centres(taus)
-        d = shapely.distance(shapely.points(xs, ys), polygon.boundary)
+        d = shapely.distance(shapely.points(xs, ys), boundary_of(polygon))
         return np.where(shapely.contains_xy(polygon, xs, ys), -d, d)
 
     def _centres(self, taus: Any) -> tuple[Any, Any]:
