@@ -41,7 +41,10 @@ TARGETED = frozenset({"ram", "charge", "dfa", "assault_full"})
 NO_START_CONTACT = frozenset({"charge", "assault_full"})
 CITES = {"move": "001 [16]", "run": "001 [17]", "ram": "001 [27-28]",
          "charge": "001 [27-28]", "dfa": "001 [27-28]", "assault_full": "001 [27]",
-         "assault_half": "001 [27]"}
+         "assault_half": "001 [27]", "board": "000 [18]", "disembark": "001 [19]"}
+#: Orders whose move is at half speed (section 12), and why.
+HALVED = {"assault_half": "half move and ranged attack", "board": "boarding",
+          "disembark": "disembarking"}
 
 
 def base_allowance(ctx: Ctx, unit: Unit, action_type: str) -> Allowance:
@@ -49,8 +52,8 @@ def base_allowance(ctx: Ctx, unit: Unit, action_type: str) -> Allowance:
     cite = CITES.get(action_type, "001 [16]")
     if action_type in ("run", "charge"):
         return run_allowance(unit, ctx.options.run_multiplier)
-    if action_type == "assault_half":
-        return Allowance(unit.move, "move", cite).halve("half move and ranged attack", cite)
+    if action_type in HALVED:
+        return Allowance(unit.move, "move", cite).halve(HALVED[action_type], cite)
     return Allowance(unit.move, "move", cite)
 
 

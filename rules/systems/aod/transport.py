@@ -12,13 +12,12 @@ from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.table import body_off_table
 from rules.geometry.tolerance import CONTACT, OVERLAP
-from rules.systems.aod.allowance import Allowance
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.facing import rear_contact
 from rules.systems.aod.judgement import Judgement
 from rules.systems.aod.movement import track_for
-from rules.systems.aod.moves import carry_out, order_preconditions
+from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (
@@ -50,10 +49,6 @@ def _passenger_kind_problem(p: Unit) -> str | None:
     if is_mech(p):
         return "a 'Mech cannot be a passenger (AOD-D29)"
     return None
-
-
-def _half(unit: Unit, why: str, cite: str) -> Allowance:
-    return Allowance(unit.move, "move", cite).halve(why, cite)
 
 
 def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -93,7 +88,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if load > capacity(unit):
         pre.append(_no(unit, f"load {load} exceeds capacity {capacity(unit)} (000 [18])",
                        "000 [18]", "capacity_exceeded"))
-    allowance = _half(unit, "boarding", "000 [18]")
+    allowance = base_allowance(ctx, unit, "board")
     track = track_for(unit, action.path, action.facing)
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
     if pre:
@@ -135,7 +130,7 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if is_cruising(unit) and unload == "before" and track.translates:
         pre.append(_no(unit, "a VTOL at cruising may not move after disembarking (000 [19])",
                        "000 [19]"))
-    allowance = _half(unit, "disembarking", "001 [19]")
+    allowance = base_allowance(ctx, unit, "disembark")
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
     if pre:
         return j.refuse(*pre)
