@@ -52,11 +52,11 @@ class Motion:
     end: Pose
     s0: float
 
-    @property
+    @cached_property
     def length(self) -> float:
         return math.hypot(self.end.x - self.start.x, self.end.y - self.start.y)
 
-    @property
+    @cached_property
     def is_rotation(self) -> bool:
         return self.start.xy == self.end.xy
 
