@@ -20,6 +20,6 @@ def first_occupancy_change(track: Track, polygon: Any) -> Hit | None:
     """The first pose where the centre enters (or leaves) the polygon. The crossing
     itself is the geometric boundary (distance 0)."""
     inside0 = occupies(polygon, *track.start.xy)
-    tau = track.crossing(lambda ts: track.signed_centre_distances(polygon, ts), EVENT,
+    tau = track.crossing(lambda ts: track.signed_centre_distances([polygon], ts), EVENT,
                          above=inside0, centre=True)
     return hit_at(track, tau)

@@ -117,9 +117,7 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
 
     def dist(ts: Any) -> Any:
         """Distance to the nearest hindering feature (1-Lipschitz, negative inside)."""
-        if len(geoms) == 1:
-            return signed(geoms[0], ts)
-        return np.min([signed(g, ts) for g in geoms], axis=0)
+        return signed(geoms, ts)
 
     # Clear: centre outside every polygon ("centre"), or base touching none ("contact").
     clear_limit = LENGTH if centre else CONTACT
