@@ -316,9 +316,12 @@ class Track:
         it is located to PRECISION.
         `centre`: the value depends on the centre alone (rotations do not move it).
         """
-        tau = self.samples[0]
-        taus = np.concatenate([[after], tau[tau > after + 1e-12]])
-        xs, ys, fs = self.poses(taus)
+        if after <= 0.0:
+            taus, xs, ys, fs = self.samples
+        else:
+            tau = self.samples[0]
+            taus = np.concatenate([[after], tau[tau > after + 1e-12]])
+            xs, ys, fs = self.poses(taus)
         values = np.asarray(value(taus), dtype=float)
         return self._first_crossing(taus, xs, ys, fs, values, value, limit, above, centre)
 
