@@ -230,7 +230,7 @@ class Track:
             # Circle to circle (a base's centre): plain arithmetic, no shapely points.
             xs, ys = self._centres(taus)
             return np.hypot(xs - geom.x, ys - geom.y) - (self.base.diameter / 2 - shrink)
-        if taus is None:
+        if taus is None or taus is self.samples[0]:
             cores, radius = self._sample_bodies(shrink)
         else:
             xs, ys, fs = self.poses(taus)
@@ -266,7 +266,7 @@ class Track:
         return out
 
     def _centres(self, taus: Any) -> tuple[Any, Any]:
-        if taus is None:
+        if taus is None or taus is self.samples[0]:
             _, xs, ys, _ = self.samples
             return xs, ys
         xs, ys, _ = self.poses(taus)
