@@ -9,6 +9,7 @@ A target is a shapely geometry (terrain) or a Body (another base; exact for circ
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,6 +43,42 @@ def _split(target: Any) -> tuple[Any, float]:
     return target, 0.0
 
 
+def _circles(track: Track, target: Any) -> tuple[float, float, float] | None:
+    """(x, y, r) of a circle target when the moving base is a circle too."""
+    if track.base.is_circle and isinstance(target, Body) and target.xy is not None:
+        return (*target.xy, target.radius)
+    return None
+
+
+def _circle_crossing(track: Track, cx: float, cy: float, reach: float, above: bool,
+                     after: float) -> float | None:
+    """Exact first tau >= after where the centre's distance to (cx, cy) goes <= reach
+    (or > reach with `above`): a quadratic per segment, rotations do not move it."""
+    for i, m in enumerate(track.motions):
+        if i + 1 <= after:
+            continue
+        u0 = max(after - i, 0.0)
+        ax, ay = m.start.x - cx, m.start.y - cy
+        dx, dy = m.end.x - m.start.x, m.end.y - m.start.y
+        a, b, c = dx * dx + dy * dy, 2 * (ax * dx + ay * dy), ax * ax + ay * ay - reach * reach
+        inside0 = (a * u0 + b) * u0 + c <= 0
+        if inside0 != above:  # already across at u0
+            return i + u0
+        if a == 0:
+            continue
+        disc = b * b - 4 * a * c
+        if disc < 0:
+            continue  # never within reach on this segment (above: never leaves it)
+        root = math.sqrt(disc)
+        u = (-b + root) / (2 * a) if above else (-b - root) / (2 * a)
+        if u0 <= u <= 1:
+            return i + u
+    if not track.motions and (math.hypot(track.start.x - cx, track.start.y - cy) > reach) \
+            == above:
+        return 0.0
+    return None
+
+
 def _sampled(track: Track, target: Any, shrink: float = 0.0, taus: Any = None) -> Any:
     """Distances from the base to target at the samples, or at `taus`."""
     core, r = _split(target)
@@ -58,6 +95,11 @@ def sweep_touches(track: Track, target: Any) -> bool:
 
 def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | None:
     """First pose (at or after start_tau) whose base overlaps target by more than 0.01"."""
+    circle = _circles(track, target)
+    if circle is not None:
+        cx, cy, r = circle
+        reach = track.base.diameter / 2 - OVERLAP + r - 1e-9
+        return hit_at(track, _circle_crossing(track, cx, cy, reach, False, start_tau))
     tau = track.crossing(lambda ts: _sampled(track, target, OVERLAP, ts), -1e-9,
                          after=start_tau)
     return hit_at(track, tau)
@@ -65,12 +107,22 @@ def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | No
 
 def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None:
     """t*: first pose at or after after_tau where the base reaches distance 0."""
+    circle = _circles(track, target)
+    if circle is not None:
+        cx, cy, r = circle
+        reach = track.base.diameter / 2 + r + EVENT
+        return hit_at(track, _circle_crossing(track, cx, cy, reach, False, after_tau))
     tau = track.crossing(lambda ts: _sampled(track, target, 0.0, ts), EVENT, after=after_tau)
     return hit_at(track, tau)
 
 
 def first_separation(track: Track, target: Any) -> Hit | None:
     """First pose where the base is no longer touching target (distance > 0.01")."""
+    circle = _circles(track, target)
+    if circle is not None:
+        cx, cy, r = circle
+        reach = track.base.diameter / 2 + r + CONTACT
+        return hit_at(track, _circle_crossing(track, cx, cy, reach, True, 0.0))
     return hit_at(track, track.crossing(lambda ts: _sampled(track, target, 0.0, ts), CONTACT,
                                         above=True))
 
