@@ -7,7 +7,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from tabletop.asgi import application
-from tests.web.factories import make_battle
+from tests.live.helpers import in_thread
+from tests.web.factories import make_battle_sync
+
+# Helpers run in the sync thread and close its connection (else the test database stays open).
+make_battle = in_thread(make_battle_sync)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,12 +78,8 @@ async def test_a_socket_from_a_foreign_origin_is_refused() -> None:
 
 
 async def session_cookie(user) -> bytes:
-    from asgiref.sync import sync_to_async
-
-    return await sync_to_async(session_cookie_for)(user)
+    return await in_thread(session_cookie_for)(user)
 
 
 async def _user(name: str):
-    from asgiref.sync import sync_to_async
-
-    return await sync_to_async(get_user_model().objects.create_user)(name, password="pw-12345678")
+    return await in_thread(get_user_model().objects.create_user)(name, password="pw-12345678")
