@@ -10,7 +10,6 @@ no corner moves more than 0.005" between samples (AOD-D17).
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -70,18 +69,6 @@ def shortest_turn(from_deg: float, to_deg: float) -> float:
     """Signed rotation in (-180, 180] that takes one facing to the other."""
     d = (to_deg - from_deg) % 360.0
     return d - 360.0 if d > 180.0 else d
-
-
-_BOUNDARIES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
-
-
-def boundary_of(polygon: Any) -> Any:
-    """A polygon's boundary, built once per polygon (shapely builds it on every access)."""
-    found = _BOUNDARIES.get(polygon)
-    if found is None:
-        found = _BOUNDARIES[polygon] = polygon.boundary
-        shapely.prepare(found)
-    return found
 
 
 class Track:
@@ -260,7 +247,7 @@ class Track:
         points = shapely.points(xs, ys)
         out = None
         for polygon in polygons:
-            d = shapely.distance(points, boundary_of(polygon))
+            d = shapely.distance(points, polygon.boundary)
             d = np.where(shapely.contains_xy(polygon, xs, ys), -d, d)
             out = d if out is None else np.minimum(out, d)
         return out
