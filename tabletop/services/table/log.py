@@ -60,6 +60,8 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         cutoff = timezone.now() - timedelta(seconds=delay_s)
         seen = Event.objects.filter(battle=battle, created_at__lte=cutoff).order_by("-seq")
         seq = seen.values_list("seq", flat=True).first() or 0
+        # A long delay over a busy table: start late enough that what is held back fits.
+        seq = max(seq, battle.last_seq - limits.RESUME_EVENTS)
         at = position_at(battle, seq)
         later = events_after(battle.id, seq, upto=battle.last_seq) or []
     chat, dice = _history(battle.id, seq)
