@@ -51,8 +51,8 @@ def locked(battle_id: int) -> Battle:
 
 def changed_since(battle: Battle, seen: int) -> bool:
     """Whether the position changed after `seen` (a client that saw less must look again)."""
-    if seen > battle.last_seq:
-        return True
+    if seen >= battle.last_seq:
+        return seen > battle.last_seq  # up to date (the usual case): no query
     return Event.objects.filter(battle=battle, seq__gt=seen, kind__in=TABLE_KINDS).exists()
 
 
