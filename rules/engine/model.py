@@ -147,10 +147,6 @@ class GameState:
     def units_by_id(self) -> dict[str, Unit]:
         return {u.id: u for u in self.units}
 
-    @cached_property
-    def terrain_by_id(self) -> dict[str, Terrain]:
-        return {t.id: t for t in self.terrain}
-
     def memo(self, key: str, factory: Callable[[], T]) -> T:
         """Derived data cached on this (immutable) state, e.g. a system's spatial index."""
         store: dict[str, Any] = self.__dict__.setdefault("_memo", {})

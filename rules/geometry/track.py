@@ -259,10 +259,6 @@ class Track:
         xs, ys, _ = self.poses(taus)
         return xs, ys
 
-    def centre_distances(self, geom: Any, taus: Any = None) -> Any:
-        xs, ys = self._centres(taus)
-        return shapely.distance(shapely.points(xs, ys), geom)
-
     # -- sweeps -----------------------------------------------------------------
     def swept(self, shrink: float = 0.0) -> Body:
         """The union of the base over every pose of the path (section 4)."""

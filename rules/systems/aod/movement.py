@@ -48,13 +48,8 @@ class MoveResult:
     cost: float
     allowance: Allowance
     end: Pose
-    events: tuple[dict[str, Any], ...] = ()
     #: Units (other than those ignored) whose bases touch the mover's where it ends.
     end_contacts: tuple[Unit, ...] = ()
-
-    @property
-    def legal(self) -> bool:
-        return not self.violations
 
 
 def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
