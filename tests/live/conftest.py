@@ -24,9 +24,6 @@ class Table:
     def sockets(self) -> list[Socket]:
         return [self.gm, self.p1, self.p2, self.spectator]
 
-    def unit_of(self, side: str) -> dict:
-        return next(u for u in self.battle.state["units"] if u["side"] == side)
-
 
 def make_table_sync(prefix: str = "", orders: int = 1) -> tuple[Battle, dict]:
     """The factory's battle, with `orders` orders a turn (its 0-point units would have none)."""

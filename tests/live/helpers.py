@@ -1,6 +1,5 @@
 """Helpers of the live-table tests: sockets for users, frames by type, captured events."""
 
-import asyncio
 import contextlib
 import json
 from collections.abc import Iterator
@@ -153,7 +152,3 @@ def captured_events() -> Iterator[list[tuple[str, dict]]]:
         yield sent
     finally:
         events.deliver = original
-
-
-async def gather(*aws):
-    return await asyncio.gather(*aws)
