@@ -126,3 +126,15 @@ def test_changed_says_when_state_after_must_be_stored() -> None:
     assert moved.legal and moved.changed
     refused = validate(s, {"unit": "M1", "type": "move", "path": [[10, 30]]})
     assert not refused.legal and not refused.changed
+
+
+def test_reach_lets_a_mech_cross_infantry_but_not_end_on_it() -> None:
+    """'Mech paths may cross infantry bases (000 [17], AOD-D7), not end on them."""
+    wall = [unit(f"I{y}", side="P2", type="infantry", move=4, position=(12, y), diameter=1.0)
+            for y in range(4, 17)]
+    s = scene([unit("M1", move=6, position=(10, 10), diameter=1.0), *wall])
+    r = reach(s, "M1")
+    assert r.contains((14, 10)) and not r.contains((12, 10))
+    path = r.path_to((14, 10))
+    assert path is not None and len(path) == 2  # straight through the infantry line
+    assert validate(s, {"unit": "M1", "type": "move", "path": [list(path[-1])]}).legal

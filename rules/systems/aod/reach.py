@@ -17,10 +17,11 @@ from shapely.geometry import Point, box
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
 from rules.engine.reach import Reach
-from rules.geometry.bases import body_at
+from rules.geometry.bases import Body, body_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import VisibilityGraph, inflate
+from rules.systems.aod.contact import BaseRules, may_cross
 from rules.systems.aod.context import ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import base_allowance
@@ -64,18 +65,24 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
                 obstacles.append(inflate(t.shape, 0.01))
                 continue
             obstacles.append(inflate(t.shape, r + MARGIN))
+    # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
+    # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
+    end_only: list[Any] = []
+    crossing = BaseRules(cruising=cruising)
     for i in ctx.units.query_box(sx - horizon, sy - horizon, sx + horizon, sy + horizon):
         other = ctx.on_table[i]
         if other.id == unit.id:
             continue
         ob = ctx.bodies[other.id]
-        gap = math.hypot(other.position[0] - start[0], other.position[1] - start[1])
-        reach_r = other.base.radius + r + MARGIN
-        if gap <= reach_r:  # touching at the start: may leave, never come back (AOD-D6)
-            reach_r = max(gap - 0.005, 0.0)
-        obstacles.append(inflate(ob.core, reach_r) if ob.radius < 1e-6
-                         else Point(ob.core).buffer(reach_r / math.cos(math.pi / 16),
-                                                    quad_segs=4))
+        # Grow the other base's core (centre or polygon) so the centre stays clear of it.
+        full = ob.radius + r + MARGIN
+        if may_cross(unit, other, crossing):
+            end_only.append(_grown(ob, full))
+            continue
+        gap = ob.distance(Body(None, 0.0, start)) + ob.radius  # start centre to the core
+        if gap <= full:  # touching at the start: may leave, never come back (AOD-D6)
+            full = max(gap - 0.005, 0.0)
+        obstacles.append(_grown(ob, full))
     w, h = state.table.width, state.table.height
     free = box(r, r, w - r, h - r)
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
@@ -90,7 +97,23 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
         return Reach(unit_id, action_type, Point(start), budget,
                      lambda p: [start] if p == start else None)
     graph = VisibilityGraph.build(free, start, budget)
-    return Reach(unit_id, action_type, graph.region(), budget, graph.path_to)
+    if not end_only:
+        return Reach(unit_id, action_type, graph.region(), budget, graph.path_to)
+    taken = shapely.union_all(end_only)
+    shapely.prepare(taken)
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        return None if taken.intersects(Point(p)) else graph.path_to(p)
+
+    return Reach(unit_id, action_type, graph.region().difference(taken), budget, path_to)
+
+
+def _grown(body: Body, by: float) -> Any:
+    """A base's core grown by `by`: polygons with mitre joins, centres as circumscribed
+    16-gons (both contain the true offset, so the result is conservative)."""
+    if body.xy is None:
+        return inflate(body.core, by)
+    return Point(body.xy).buffer(by / math.cos(math.pi / 16), quad_segs=4)
 
 
 def _component(free: Any, start: tuple[float, float]) -> Any:
