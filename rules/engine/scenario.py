@@ -144,9 +144,11 @@ def parse_terrain(raw: Any, key: str) -> Terrain:
                                    or not isinstance(size_class, int)):
         raise InvalidActionError(f"{key}.size_class", "expected an integer")
     props = {k: v for k, v in raw.items() if k not in TERRAIN_KEYS}
-    return Terrain(id=tid, type=ttype, polygon=tuple(pts),
-                   height=None if height is None else number(height, f"{key}.height"),
-                   size_class=size_class, access=tuple(access), props=props)
+    terrain = Terrain(id=tid, type=ttype, polygon=tuple(pts),
+                      height=None if height is None else number(height, f"{key}.height"),
+                      size_class=size_class, access=tuple(access), props=props)
+    terrain.__dict__["shape"] = poly  # the polygon just checked is the cached shape
+    return terrain
 
 
 def parse_table(raw: Any, key: str = "table") -> Table:
