@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules import GameState, reach, state_from_json, validate  # noqa: E402
+from rules import GameState, reach, state_from_json, state_to_json, validate  # noqa: E402
 from rules.engine.dice import make_dice  # noqa: E402
 
 W, H = 72.0, 48.0
@@ -147,6 +147,15 @@ def main() -> None:
         )
         figures[f"validate_{steps}_p50_us"] = round(p50, 1)
         figures[f"validate_{steps}_p99_us"] = round(p99, 1)
+    cold = []
+    raw = state_to_json(state)
+    for k in range(20):
+        t0 = time.thread_time()
+        fresh = state_from_json(raw)
+        validate(fresh, {"unit": f"U{k}", "type": "move", "path": [[36, 24]]}, make_dice([6]))
+        cold.append((time.thread_time() - t0) * 1e3)
+    print(f"cold (state_from_json + first validate, indexes built): "
+          f"p50 {statistics.median(cold):.1f} ms")
     rtimes = []
     for u in state.units[:60]:
         best = math.inf
