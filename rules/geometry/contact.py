@@ -13,7 +13,10 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from shapely.geometry import Polygon
+
 from rules.geometry.bases import Body
+from rules.geometry.sweeps import first_within
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose, Track
 
@@ -100,6 +103,9 @@ def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | No
         cx, cy, r = circle
         reach = track.base.diameter / 2 - OVERLAP + r - 1e-9
         return hit_at(track, _circle_crossing(track, cx, cy, reach, False, start_tau))
+    if track.base.is_circle and isinstance(target, Polygon):
+        reach = track.base.diameter / 2 - OVERLAP - 1e-9
+        return hit_at(track, first_within(track, target, reach, start_tau))
     tau = track.crossing(lambda ts: _sampled(track, target, OVERLAP, ts), -1e-9,
                          after=start_tau)
     return hit_at(track, tau)
@@ -112,6 +118,9 @@ def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None
         cx, cy, r = circle
         reach = track.base.diameter / 2 + r + EVENT
         return hit_at(track, _circle_crossing(track, cx, cy, reach, False, after_tau))
+    if track.base.is_circle and isinstance(target, Polygon):
+        return hit_at(track, first_within(track, target, track.base.diameter / 2 + EVENT,
+                                          after_tau))
     tau = track.crossing(lambda ts: _sampled(track, target, 0.0, ts), EVENT, after=after_tau)
     return hit_at(track, tau)
 

@@ -21,6 +21,7 @@ from rules.engine.verdict import Violation
 from rules.geometry.bases import bodies_at
 from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
 from rules.geometry.occupancy import first_occupancy_change, occupies
+from rules.geometry.sweeps import first_within
 from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod.context import Ctx
@@ -127,8 +128,14 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         clear_from = track.crossing(dist, clear_limit, above=True, centre=centre)
     if clear_from is None:
         return None
-    limit = LENGTH if centre else EVENT
-    hit = hit_at(track, track.crossing(dist, limit, after=clear_from, centre=centre))
+    if centre or track.base.is_circle:
+        # The centre within LENGTH of a polygon, or a circle's edge reaching it: exact.
+        reach = LENGTH if centre else track.base.diameter / 2 + EVENT
+        entries = [first_within(track, g, reach, clear_from) for g in geoms]
+        found = [t for t in entries if t is not None]
+        hit = hit_at(track, min(found) if found else None)
+    else:
+        hit = hit_at(track, track.crossing(dist, EVENT, after=clear_from))
     if hit is None:
         return None
     if centre:

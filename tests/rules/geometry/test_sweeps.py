@@ -1,0 +1,49 @@
+"""The exact circle-against-polygon contact agrees with the sampled search (section 4)."""
+
+from __future__ import annotations
+
+import math
+import os
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from rules import BaseShape, Waypoint
+from rules.geometry.sweeps import first_within
+from rules.geometry.track import Pose, Track
+
+coord = st.floats(-8, 8, allow_nan=False)
+
+
+@settings(max_examples=int(os.environ.get("PROP_N", 60)), deadline=None,
+          derandomize=not os.environ.get("PROP_RANDOM"))
+@given(st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
+       st.floats(0.3, 3), st.floats(0.25, 1.5), st.integers(3, 7), st.floats(0, 6.28))
+def test_first_contact_matches_the_sampled_search(
+        steps: list[tuple[float, float]], size: float, radius: float, corners: int,
+        turn: float) -> None:
+    poly = Polygon([(3 + size * math.cos(turn + 2 * math.pi * k / corners),
+                     1 + size * math.sin(turn + 2 * math.pi * k / corners))
+                    for k in range(corners)])
+    track = Track.from_steps(BaseShape("circle", diameter=2 * radius), Pose(-9, -9, 0),
+                             [Waypoint(x, y) for x, y in steps])
+    exact = first_within(track, poly, radius)
+    sampled = track.crossing(lambda ts: track.sample_distances(poly, 0.0, ts), 1e-6)
+    assert (exact is None) == (sampled is None)
+    if exact is not None and sampled is not None:
+        assert abs(track.s_at(exact) - track.s_at(sampled)) < 1e-3
+
+
+def test_a_circle_heading_for_a_square_touches_it_one_radius_short() -> None:
+    """t* = path length at first contact (section 4)."""
+    square = Polygon([(10, 0), (12, 0), (12, 20), (10, 20)])
+    track = Track.from_steps(BaseShape("circle", diameter=2), Pose(0, 10, 0), [Waypoint(20, 10)])
+    tau = first_within(track, square, 1.0)
+    assert tau is not None and math.isclose(track.s_at(tau), 9.0, abs_tol=1e-9)
+
+
+def test_passing_beside_a_corner_is_no_contact() -> None:
+    square = Polygon([(10, 0), (12, 0), (12, 8.9), (10, 8.9)])
+    track = Track.from_steps(BaseShape("circle", diameter=2), Pose(0, 10, 0), [Waypoint(20, 10)])
+    assert first_within(track, square, 1.0) is None
