@@ -11,6 +11,7 @@ move a centre. This replaces sampling for circle bases against terrain.
 from __future__ import annotations
 
 import math
+import weakref
 from typing import Any
 
 import numpy as np
@@ -19,11 +20,17 @@ from shapely.geometry import Polygon
 
 from rules.geometry.track import Track
 
+_EDGES: weakref.WeakKeyDictionary[Polygon, Any] = weakref.WeakKeyDictionary()
+
 
 def _edges(polygon: Polygon) -> Any:
-    rows = [np.hstack([c[:-1], c[1:]]) for c in
-            (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))]
-    return np.vstack(rows)
+    """Every ring's segments as an (n, 4) array, built once per polygon."""
+    found = _EDGES.get(polygon)
+    if found is None:
+        rows = [np.hstack([c[:-1], c[1:]]) for c in
+                (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))]
+        found = _EDGES[polygon] = np.vstack(rows)
+    return found
 
 
 def _disk_entry(px: float, py: float, dx: float, dy: float, cx: Any, cy: Any,
@@ -69,16 +76,21 @@ def first_within(track: Track, polygon: Polygon, radius: float,
                  after: float = 0.0) -> float | None:
     """First tau >= after where the centre comes within `radius` of the polygon."""
     e = _edges(polygon)
+    minx, miny, maxx, maxy = polygon.bounds
+    first = True
     for i, m in enumerate(track.motions):
-        if i + 1 <= after:
+        if i + 1 <= after or m.is_rotation:
             continue
         u0 = max(after - i, 0.0)
         px, py = m.start.x, m.start.y
         dx, dy = m.end.x - px, m.end.y - py
-        if float(polygon.distance(shapely.Point(px + u0 * dx, py + u0 * dy))) <= radius:
-            return i + u0
-        if dx == 0 and dy == 0:
-            continue
+        if first:  # later segments start where an earlier one ended, outside
+            first = False
+            if float(polygon.distance(shapely.Point(px + u0 * dx, py + u0 * dy))) <= radius:
+                return i + u0
+        if (min(px, px + dx) - radius > maxx or max(px, px + dx) + radius < minx
+                or min(py, py + dy) - radius > maxy or max(py, py + dy) + radius < miny):
+            continue  # this segment's box, grown by R, misses the polygon's box
         cands = [_strip_entry(px, py, dx, dy, e, radius, u0),
                  _disk_entry(px, py, dx, dy, e[:, 0], e[:, 1], radius)]
         u = min(float(np.min(np.where((c >= u0) & (c <= 1), c, np.inf))) for c in cands)
