@@ -76,26 +76,29 @@ def first_within(track: Track, polygon: Polygon, radius: float,
                  after: float = 0.0) -> float | None:
     """First tau >= after where the centre comes within `radius` of the polygon."""
     e = _edges(polygon)
-    minx, miny, maxx, maxy = polygon.bounds
-    first = True
-    for i, m in enumerate(track.motions):
-        if i + 1 <= after or m.is_rotation:
+    todo = [(i, m) for i, m in enumerate(track.motions)
+            if i + 1 > after and not m.is_rotation]
+    if not todo:  # the centre stays where it is (no path, or turns only)
+        here = track.pose_at(after)
+        close = float(polygon.distance(shapely.Point(here.x, here.y))) <= radius
+        return after if close else None
+    # One vectorised distance per segment (from `after` on) tells which can come within R.
+    starts = [(m.start.x + max(after - i, 0.0) * (m.end.x - m.start.x),
+               m.start.y + max(after - i, 0.0) * (m.end.y - m.start.y)) for i, m in todo]
+    near = shapely.distance(shapely.linestrings(
+        [[s, (m.end.x, m.end.y)] for s, (_, m) in zip(starts, todo, strict=True)]),
+        polygon) <= radius
+    for (i, m), close in zip(todo, near, strict=True):
+        if not close:
             continue
         u0 = max(after - i, 0.0)
         px, py = m.start.x, m.start.y
         dx, dy = m.end.x - px, m.end.y - py
-        if first:  # later segments start where an earlier one ended, outside
-            first = False
-            if float(polygon.distance(shapely.Point(px + u0 * dx, py + u0 * dy))) <= radius:
-                return i + u0
-        if (min(px, px + dx) - radius > maxx or max(px, px + dx) + radius < minx
-                or min(py, py + dy) - radius > maxy or max(py, py + dy) + radius < miny):
-            continue  # this segment's box, grown by R, misses the polygon's box
+        if float(polygon.distance(shapely.Point(px + u0 * dx, py + u0 * dy))) <= radius:
+            return i + u0
         cands = [_strip_entry(px, py, dx, dy, e, radius, u0),
                  _disk_entry(px, py, dx, dy, e[:, 0], e[:, 1], radius)]
         u = min(float(np.min(np.where((c >= u0) & (c <= 1), c, np.inf))) for c in cands)
         if math.isfinite(u):
             return i + u
-    if not track.motions and float(polygon.distance(shapely.Point(track.start.xy))) <= radius:
-        return 0.0
     return None
