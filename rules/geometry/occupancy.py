@@ -8,7 +8,7 @@ from typing import Any
 from shapely.geometry import Point
 
 from rules.geometry.contact import Hit, hit_at
-from rules.geometry.sweeps import first_within
+from rules.geometry.sweeps import first_beyond, first_within
 from rules.geometry.tolerance import EVENT, LENGTH
 from rules.geometry.track import Track
 
@@ -20,9 +20,6 @@ def occupies(polygon: Any, x: float, y: float) -> bool:
 def first_occupancy_change(track: Track, polygon: Any) -> Hit | None:
     """The first pose where the centre enters (or leaves) the polygon. The crossing
     itself is the geometric boundary (distance 0)."""
-    inside0 = occupies(polygon, *track.start.xy)
-    if not inside0:
-        return hit_at(track, first_within(track, polygon, EVENT))
-    tau = track.crossing(lambda ts: track.signed_centre_distances([polygon], ts), EVENT,
-                         above=inside0, centre=True)
-    return hit_at(track, tau)
+    if occupies(polygon, *track.start.xy):
+        return hit_at(track, first_beyond(track, [polygon], EVENT))
+    return hit_at(track, first_within(track, polygon, EVENT))

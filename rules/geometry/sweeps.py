@@ -10,7 +10,6 @@ move a centre. This replaces sampling for circle bases against terrain.
 
 from __future__ import annotations
 
-import math
 import weakref
 from typing import Any
 
@@ -33,23 +32,23 @@ def _edges(polygon: Polygon) -> Any:
     return found
 
 
-def _disk_entry(px: float, py: float, dx: float, dy: float, cx: Any, cy: Any,
-                radius: float) -> Any:
-    """Smaller root of |p + u d - c| = R per centre c (inf when never within R)."""
+def _disk_roots(px: float, py: float, dx: float, dy: float, cx: Any, cy: Any,
+                radius: float) -> tuple[Any, Any]:
+    """Roots u1 <= u2 of |p + u d - c| = R per centre c (nan when never within R)."""
     ax, ay = px - cx, py - cy
     a = dx * dx + dy * dy
     b = 2 * (ax * dx + ay * dy)
     c = ax * ax + ay * ay - radius * radius
     disc = b * b - 4 * a * c
     with np.errstate(invalid="ignore", divide="ignore"):
-        root = (-b - np.sqrt(disc)) / (2 * a)
-    return np.where(disc >= 0, root, np.inf)
+        root = np.sqrt(disc)
+        return (-b - root) / (2 * a), (-b + root) / (2 * a)
 
 
-def _strip_entry(px: float, py: float, dx: float, dy: float, e: Any, radius: float,
-                 u0: float) -> Any:
-    """Entry u into each edge's rectangle (0 <= along <= L, |across| <= R), clipped to
-    [u0, 1] (Liang-Barsky); inf when the segment misses it."""
+def _strip_intervals(px: float, py: float, dx: float, dy: float, e: Any, radius: float,
+                     u0: float) -> tuple[Any, Any]:
+    """Per edge, the u interval (clipped to [u0, 1]) inside its rectangle (0 <= along <= L,
+    |across| <= R), by Liang-Barsky; empty when lo > hi."""
     ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
     length = np.hypot(ex, ey)
     tx, ty = ex / np.maximum(length, 1e-300), ey / np.maximum(length, 1e-300)
@@ -63,13 +62,12 @@ def _strip_entry(px: float, py: float, dx: float, dy: float, e: Any, radius: flo
             ua = (low - start) / rate
             ub = (high - start) / rate
         moving = rate != 0
-        enter = np.where(moving, np.minimum(ua, ub), np.where(
-            (start >= low) & (start <= high), -np.inf, np.inf))
-        leave = np.where(moving, np.maximum(ua, ub), np.where(
-            (start >= low) & (start <= high), np.inf, -np.inf))
-        lo = np.maximum(lo, enter)
-        hi = np.minimum(hi, leave)
-    return np.where(lo <= hi, lo, np.inf)
+        within = (start >= low) & (start <= high)
+        lo = np.maximum(lo, np.where(moving, np.minimum(ua, ub),
+                                     np.where(within, -np.inf, np.inf)))
+        hi = np.minimum(hi, np.where(moving, np.maximum(ua, ub),
+                                     np.where(within, np.inf, -np.inf)))
+    return lo, hi
 
 
 def first_within(track: Track, polygon: Polygon, radius: float,
@@ -96,9 +94,56 @@ def first_within(track: Track, polygon: Polygon, radius: float,
         dx, dy = m.end.x - px, m.end.y - py
         if float(polygon.distance(shapely.Point(px + u0 * dx, py + u0 * dy))) <= radius:
             return i + u0
-        cands = [_strip_entry(px, py, dx, dy, e, radius, u0),
-                 _disk_entry(px, py, dx, dy, e[:, 0], e[:, 1], radius)]
-        u = min(float(np.min(np.where((c >= u0) & (c <= 1), c, np.inf))) for c in cands)
-        if math.isfinite(u):
-            return i + u
+        lo, hi = _strip_intervals(px, py, dx, dy, e, radius, u0)
+        u1, _ = _disk_roots(px, py, dx, dy, e[:, 0], e[:, 1], radius)
+        cands = np.concatenate([np.where(lo <= hi, lo, np.inf), u1])
+        cands = cands[(cands >= u0) & (cands <= 1)]
+        if len(cands):
+            return i + float(cands.min())
+    return None
+
+
+def _within_intervals(px: float, py: float, dx: float, dy: float, polygon: Polygon,
+                      radius: float) -> list[tuple[float, float]]:
+    """The u intervals of [0, 1] where the centre is within R of the polygon: edge
+    rectangles, corner disks, and the inside of the polygon."""
+    e = _edges(polygon)
+    lo, hi = _strip_intervals(px, py, dx, dy, e, radius, 0.0)
+    out = [(float(a), float(b)) for a, b in zip(lo, hi, strict=True) if a <= b]
+    u1, u2 = _disk_roots(px, py, dx, dy, e[:, 0], e[:, 1], radius)
+    out += [(max(float(a), 0.0), min(float(b), 1.0)) for a, b in zip(u1, u2, strict=True)
+            if a == a and a <= 1 and b >= 0]  # a == a: not nan
+    inside = shapely.intersection(shapely.LineString([(px, py), (px + dx, py + dy)]), polygon)
+    d2 = dx * dx + dy * dy
+    for part in getattr(inside, "geoms", [inside]):
+        if part.geom_type == "LineString" and not part.is_empty:
+            us = [((x - px) * dx + (y - py) * dy) / d2 for x, y in part.coords]
+            out.append((min(us), max(us)))
+    return out
+
+
+def first_beyond(track: Track, polygons: list[Polygon], radius: float,
+                 after: float = 0.0) -> float | None:
+    """First tau >= after where the centre is farther than `radius` from every polygon:
+    the end of the merged run of "within" intervals that holds the current point."""
+    for i, m in enumerate(track.motions):
+        if i + 1 <= after or m.is_rotation:
+            continue
+        u0 = max(after - i, 0.0)
+        px, py = m.start.x, m.start.y
+        dx, dy = m.end.x - px, m.end.y - py
+        ivs = sorted(iv for p in polygons for iv in _within_intervals(px, py, dx, dy, p, radius))
+        end = u0
+        for a, b in ivs:
+            if a > end + 1e-12:
+                break
+            end = max(end, b)
+        if end == u0 and not any(a <= u0 <= b for a, b in ivs):
+            return i + u0  # already beyond
+        if end < 1.0:
+            return i + end
+    here = track.pose_at(after) if not any(not m.is_rotation for m in track.motions) else None
+    if here is not None and all(float(p.distance(shapely.Point(here.x, here.y))) > radius
+                                for p in polygons):
+        return after
     return None

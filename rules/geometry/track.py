@@ -232,26 +232,6 @@ class Track:
             cache[shrink] = bodies_at(self.base, xs, ys, fs, shrink)
         return cache[shrink]
 
-    def signed_distances(self, polygons: Sequence[Any], taus: Any = None) -> Any:
-        """Distance to the nearest of the polygons, but negative inside: for a circle
-        base, the centre's signed distance to the boundary minus the radius (still
-        1-Lipschitz, and it tells how deep the base is, so searches skip the inside
-        quickly). Rect bases fall back to the plain distance (0 inside)."""
-        if not self.base.is_circle:
-            return np.min([self.sample_distances(p, 0.0, taus) for p in polygons], axis=0)
-        return self.signed_centre_distances(polygons, taus) - self.base.diameter / 2
-
-    def signed_centre_distances(self, polygons: Sequence[Any], taus: Any = None) -> Any:
-        """The centre's signed distance to the nearest polygon (negative inside one)."""
-        xs, ys = self._centres(taus)
-        points = shapely.points(xs, ys)
-        out = None
-        for polygon in polygons:
-            d = shapely.distance(points, polygon.boundary)
-            d = np.where(shapely.contains_xy(polygon, xs, ys), -d, d)
-            out = d if out is None else np.minimum(out, d)
-        return out
-
     def _centres(self, taus: Any) -> tuple[Any, Any]:
         if taus is None or taus is self.samples[0]:
             _, xs, ys, _ = self.samples

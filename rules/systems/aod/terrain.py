@@ -21,7 +21,7 @@ from rules.engine.verdict import Violation
 from rules.geometry.bases import bodies_at
 from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
 from rules.geometry.occupancy import first_occupancy_change, occupies
-from rules.geometry.sweeps import first_within
+from rules.geometry.sweeps import first_beyond, first_within
 from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod.context import Ctx
@@ -112,30 +112,19 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         return None
     centre = ctx.options.hindering_entry == "centre"
     geoms = [t.shape for t in feats]
-    # (Not one MultiPolygon: overlapping features would make it invalid, and a point in
-    # the overlap would count as outside.)
-    signed = track.signed_centre_distances if centre else track.signed_distances
-
-    def dist(ts: Any) -> Any:
-        """Distance to the nearest hindering feature (1-Lipschitz, negative inside)."""
-        return signed(geoms, ts)
-
-    # Clear: centre outside every polygon ("centre"), or base touching none ("contact").
-    clear_limit = LENGTH if centre else CONTACT
-    if float(dist(np.array([0.0]))[0]) > clear_limit:
-        clear_from: float | None = 0.0
-    else:
-        clear_from = track.crossing(dist, clear_limit, above=True, centre=centre)
-    if clear_from is None:
-        return None
     if centre or track.base.is_circle:
-        # The centre within LENGTH of a polygon, or a circle's edge reaching it: exact.
-        reach = LENGTH if centre else track.base.diameter / 2 + EVENT
-        entries = [first_within(track, g, reach, clear_from) for g in geoms]
+        # Both judged by the centre, exactly: "centre" = the centre within 0.001" of a
+        # polygon; a circle base touches a feature when its centre is within its radius.
+        grow = 0.0 if centre else track.base.diameter / 2
+        clear_from = first_beyond(track, geoms, grow + (LENGTH if centre else CONTACT))
+        if clear_from is None:
+            return None
+        entries = [first_within(track, g, grow + (LENGTH if centre else EVENT), clear_from)
+                   for g in geoms]
         found = [t for t in entries if t is not None]
         hit = hit_at(track, min(found) if found else None)
     else:
-        hit = hit_at(track, track.crossing(dist, EVENT, after=clear_from))
+        hit = _rect_entry(track, geoms)
     if hit is None:
         return None
     if centre:
@@ -145,6 +134,20 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
         b = track.body_at(hit.tau)
         feat = min(feats, key=lambda t: b.distance(t.shape))
     return hit, feat
+
+
+def _rect_entry(track: Track, geoms: list[Any]) -> Hit | None:
+    """The same for a rect base, by the sampled search (its distance is 0 inside)."""
+    def dist(ts: Any) -> Any:
+        return np.min([track.sample_distances(g, 0.0, ts) for g in geoms], axis=0)
+
+    if float(dist(np.array([0.0]))[0]) > CONTACT:
+        clear_from: float | None = 0.0
+    else:
+        clear_from = track.crossing(dist, CONTACT, above=True)
+    if clear_from is None:
+        return None
+    return hit_at(track, track.crossing(dist, EVENT, after=clear_from))
 
 
 def check_hindering(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,

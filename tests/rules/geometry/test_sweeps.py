@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 import os
 
+import numpy as np
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
 from rules import BaseShape, Waypoint
-from rules.geometry.sweeps import first_within
+from rules.geometry.sweeps import first_beyond, first_within
 from rules.geometry.track import Pose, Track
 
 coord = st.floats(-8, 8, allow_nan=False)
@@ -47,3 +49,32 @@ def test_passing_beside_a_corner_is_no_contact() -> None:
     square = Polygon([(10, 0), (12, 0), (12, 8.9), (10, 8.9)])
     track = Track.from_steps(BaseShape("circle", diameter=2), Pose(0, 10, 0), [Waypoint(20, 10)])
     assert first_within(track, square, 1.0) is None
+
+
+@settings(max_examples=int(os.environ.get("PROP_N", 60)), deadline=None,
+          derandomize=not os.environ.get("PROP_RANDOM"))
+@given(st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
+       st.floats(0.3, 3), st.floats(0.0, 1.5), st.integers(3, 7), st.floats(0, 6.28),
+       st.tuples(coord, coord))
+def test_first_clear_point_matches_the_sampled_search(
+        steps: list[tuple[float, float]], size: float, radius: float, corners: int,
+        turn: float, second: tuple[float, float]) -> None:
+    """Leaving terrain ("moving from clear", AOD-D4): two possibly overlapping features."""
+    def star(cx: float, cy: float) -> Polygon:
+        return Polygon([(cx + size * (1 + k % 2) * math.cos(turn + 2 * math.pi * k / corners),
+                         cy + size * (1 + k % 2) * math.sin(turn + 2 * math.pi * k / corners))
+                        for k in range(corners)]).buffer(0)
+    polys = [star(0, 0), star(second[0] / 3, second[1] / 3)]
+    track = Track.from_steps(BaseShape("circle", diameter=1), Pose(0, 0, 0),
+                             [Waypoint(x, y) for x, y in steps])
+    exact = first_beyond(track, polys, radius)
+    sampled = track.crossing(lambda ts: min_dist(track, polys, ts), radius, above=True,
+                             centre=True)
+    assert (exact is None) == (sampled is None)
+    if exact is not None and sampled is not None:
+        assert abs(track.s_at(exact) - track.s_at(sampled)) < 1e-3
+
+
+def min_dist(track: Track, polys: list[Polygon], ts: object) -> object:
+    xs, ys, _ = track.poses(ts)
+    return np.min([shapely.distance(shapely.points(xs, ys), p) for p in polys], axis=0)
