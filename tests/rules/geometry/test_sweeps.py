@@ -56,7 +56,7 @@ def test_passing_beside_a_corner_is_no_contact() -> None:
 @given(st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
        st.floats(0.3, 3), st.floats(0.0, 1.5), st.integers(3, 7), st.floats(0, 6.28),
        st.tuples(coord, coord))
-def test_first_clear_point_matches_the_sampled_search(
+def test_first_clear_point_matches_a_dense_search(
         steps: list[tuple[float, float]], size: float, radius: float, corners: int,
         turn: float, second: tuple[float, float]) -> None:
     """Leaving terrain ("moving from clear", AOD-D4): two possibly overlapping features."""
@@ -68,11 +68,19 @@ def test_first_clear_point_matches_the_sampled_search(
     track = Track.from_steps(BaseShape("circle", diameter=1), Pose(0, 0, 0),
                              [Waypoint(x, y) for x, y in steps])
     exact = first_beyond(track, polys, radius)
-    sampled = track.crossing(lambda ts: min_dist(track, polys, ts), radius, above=True,
-                             centre=True)
-    assert (exact is None) == (sampled is None)
-    if exact is not None and sampled is not None:
-        assert abs(track.s_at(exact) - track.s_at(sampled)) < 1e-3
+    # Reference: every 0.001" along the path (the exact search may also find a gap
+    # narrower than that, which it then must really be beyond).
+    taus = np.array([track.tau_at_length(s) for s in np.arange(0, track.length, 1e-3)]
+                    + [track.tau_end])
+    beyond = np.nonzero(np.asarray(min_dist(track, polys, taus)) > radius)[0]
+    reference = float(taus[beyond[0]]) if len(beyond) else None
+    if exact is None:
+        assert reference is None
+        return
+    assert float(np.asarray(min_dist(track, polys, np.array([exact + 1e-7])))[0]) \
+        >= radius - 1e-6
+    if reference is not None:
+        assert track.s_at(exact) <= track.s_at(reference) + 2e-3
 
 
 def min_dist(track: Track, polys: list[Polygon], ts: object) -> object:
