@@ -126,9 +126,18 @@ def first_beyond(track: Track, polygons: list[Polygon], radius: float,
                  after: float = 0.0) -> float | None:
     """First tau >= after where the centre is farther than `radius` from every polygon:
     the end of the merged run of "within" intervals that holds the current point."""
-    for i, m in enumerate(track.motions):
-        if i + 1 <= after or m.is_rotation:
+    todo = [i for i, m in enumerate(track.motions) if i + 1 > after and not m.is_rotation]
+    # Segments lying inside one polygon (a move within a wood) need no intervals.
+    if todo:
+        segs = shapely.linestrings([[track.pose_at(max(after, i)).xy,
+                                     track.motions[i].end.xy] for i in todo])
+        inside = np.zeros(len(todo), dtype=bool)
+        for p in polygons:
+            inside |= shapely.covers(p, segs)
+    for k, i in enumerate(todo):
+        if inside[k]:
             continue
+        m = track.motions[i]
         u0 = max(after - i, 0.0)
         px, py = m.start.x, m.start.y
         dx, dy = m.end.x - px, m.end.y - py
