@@ -1,11 +1,14 @@
-"""Exact first contact of a moving circle with a polygon, along straight segments.
+"""Exact contact and clearance of a moving centre with polygons, along straight segments.
 
-The centre moves as p0 + u * d (u in [0, 1]). It is within R of the polygon when it
-is inside it or within R of an edge; coming from outside it first reaches distance R
-at the edge capsules (a rectangle along the edge and a disk at each end), so the
-first such u is the smallest entry into any of them: a quadratic for each disk and a
-Liang-Barsky clip for each rectangle, vectorised over the edges. Rotations do not
-move a centre. This replaces sampling for circle bases against terrain.
+The centre moves as p0 + u * d (u in [0, 1]). It is within R of a polygon when it is
+inside it or within R of an edge. Coming from outside it first reaches distance R at
+the edge capsules (a rectangle along each edge and a disk at each corner), so the
+first such u is the smallest entry into any of them: a Liang-Barsky clip for each
+rectangle and a quadratic for each disk, vectorised over the edges (`first_within`).
+Going out, the "within" intervals (capsules and the polygon's inside) are merged and
+the run holding the current point ends where the centre gets clear (`first_beyond`).
+Rotations do not move a centre. A circle base of radius r is within R of a feature
+when its centre is within r + R, so this replaces sampling for circle bases.
 """
 
 from __future__ import annotations
@@ -127,13 +130,15 @@ def first_beyond(track: Track, polygons: list[Polygon], radius: float,
     """First tau >= after where the centre is farther than `radius` from every polygon:
     the end of the merged run of "within" intervals that holds the current point."""
     todo = [i for i, m in enumerate(track.motions) if i + 1 > after and not m.is_rotation]
+    if not todo:  # the centre stays where it is
+        here = shapely.Point(track.pose_at(after).xy)
+        return after if all(float(p.distance(here)) > radius for p in polygons) else None
     # Segments lying inside one polygon (a move within a wood) need no intervals.
-    if todo:
-        segs = shapely.linestrings([[track.pose_at(max(after, i)).xy,
-                                     track.motions[i].end.xy] for i in todo])
-        inside = np.zeros(len(todo), dtype=bool)
-        for p in polygons:
-            inside |= shapely.covers(p, segs)
+    segs = shapely.linestrings([[track.pose_at(max(after, i)).xy, track.motions[i].end.xy]
+                                for i in todo])
+    inside = np.zeros(len(todo), dtype=bool)
+    for p in polygons:
+        inside |= shapely.covers(p, segs)
     for k, i in enumerate(todo):
         if inside[k]:
             continue
@@ -151,8 +156,4 @@ def first_beyond(track: Track, polygons: list[Polygon], radius: float,
             return i + u0  # already beyond
         if end < 1.0:
             return i + end
-    here = track.pose_at(after) if not any(not m.is_rotation for m in track.motions) else None
-    if here is not None and all(float(p.distance(shapely.Point(here.x, here.y))) > radius
-                                for p in polygons):
-        return after
     return None
