@@ -3,8 +3,8 @@
 The facade the web server uses (documented in docs/rules-engine.md):
 
     state = state_from_json(scenario_dict)            # GameState
-    action = action_from_json(state, {"unit": "M1", "type": "move", "path": [[14, 10]]})
-    verdict = validate(state, action)                   # .legal .cost .reasons ... .state_after
+    action = action_from_json({"unit": "M1", "type": "move", "path": [[14, 10]]}, state)
+    verdict = validate(state, action)    # .legal .cost .reasons ... .state_after .changed
     area = reach(state, "M1").area                      # shapely geometry
 """
 
