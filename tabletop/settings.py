@@ -8,6 +8,7 @@ that is how production and CI run (several ASGI processes sharing both).
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -74,13 +75,32 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {"NAME": str(BASE_DIR / "test-db.sqlite3")})
 
 REDIS_URL = env.str("REDIS_URL", default="")
+#: Which channels-redis layer carries a table's broadcasts between processes.
+#: "pubsub" (the default) publishes a group message once; each process subscribed to
+#: the group gets it once and hands it to its own sockets, so 200 spectators cost one
+#: Redis message per process. "core" is the original layer: one list entry per socket,
+#: popped one at a time (with capacity and expiry). Clients fill any gap from the
+#: event log, so pub/sub's fire-and-forget delivery loses no event (docs/protocol.md).
+REDIS_LAYERS = {
+    "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {}},
+    "core": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"capacity": 1500, "expiry": 30},
+    },
+}
+REDIS_LAYER = env.str("REDIS_LAYER", default="pubsub")
+if REDIS_LAYER not in REDIS_LAYERS:
+    raise ImproperlyConfigured(f"REDIS_LAYER must be one of {sorted(REDIS_LAYERS)}")
+
+
+def redis_channel_layer(url: str, kind: str) -> dict:
+    """The CHANNEL_LAYERS entry of the channels-redis layer `kind` on the Redis at `url`."""
+    layer = REDIS_LAYERS[kind]
+    return {"BACKEND": layer["BACKEND"], "CONFIG": {"hosts": [url], **layer["CONFIG"]}}
+
+
 if REDIS_URL:
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1500, "expiry": 30},
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, REDIS_LAYER)}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 

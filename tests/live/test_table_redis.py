@@ -3,24 +3,23 @@
 import pytest
 from channels.layers import get_channel_layer
 
+from tabletop.settings import REDIS_LAYERS, redis_channel_layer
 from tests.live.conftest import make_table, move
 from tests.live.helpers import open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def redis_layer(redis_url, settings):
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [redis_url], "capacity": 1500, "expiry": 30},
-        }
-    }
+@pytest.fixture(params=sorted(REDIS_LAYERS))
+def redis_layer(request, redis_url, settings):
+    """Each of the channels-redis layers that REDIS_LAYER chooses between; its class name."""
+    layer = redis_channel_layer(redis_url, request.param)
+    settings.CHANNEL_LAYERS = {"default": layer}
+    return layer["BACKEND"].rsplit(".", 1)[1]
 
 
 async def test_an_act_reaches_players_and_spectators_through_redis(redis_layer):
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == redis_layer
     battle, users = await make_table()
     p1 = await open_socket(battle.id, users["p1"])
     watcher = await open_socket(battle.id, users["spectator"])

@@ -5,7 +5,9 @@ import asyncio
 import pytest
 from channels.layers import get_channel_layer
 from django.db import connection
+from django.utils.module_loading import import_string
 
+from tabletop.settings import REDIS_LAYERS, redis_channel_layer
 from tests.conftest import services_required
 
 
@@ -19,10 +21,10 @@ def test_the_suite_runs_on_postgresql_when_services_are_required() -> None:
         print("database:", cursor.fetchone()[0])
 
 
-async def test_the_redis_channel_layer_carries_a_group_message(redis_url: str, settings) -> None:
-    from channels_redis.core import RedisChannelLayer
-
-    layer = RedisChannelLayer(hosts=[redis_url])
+@pytest.mark.parametrize("kind", sorted(REDIS_LAYERS))
+async def test_the_redis_channel_layer_carries_a_group_message(redis_url: str, kind: str) -> None:
+    config = redis_channel_layer(redis_url, kind)
+    layer = import_string(config["BACKEND"])(**config["CONFIG"])
     channel = await layer.new_channel()
     await layer.group_add("smoke", channel)
     await layer.group_send("smoke", {"type": "ping", "n": 7})
@@ -34,7 +36,7 @@ async def test_the_redis_channel_layer_carries_a_group_message(redis_url: str, s
 def test_the_configured_channel_layer_is_redis_when_services_are_required() -> None:
     if not services_required():
         pytest.skip("REQUIRE_SERVICES is not set; the in-memory layer is the default")
-    assert type(get_channel_layer()).__name__ == "RedisChannelLayer"
+    assert type(get_channel_layer()).__name__ == "RedisPubSubChannelLayer"
 
 
 @pytest.mark.browser

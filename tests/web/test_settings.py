@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 PROBE = (
@@ -19,7 +21,8 @@ def settings_with(**env: str) -> dict:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}
+        if k
+        not in {"DATABASE_URL", "REDIS_URL", "REDIS_LAYER", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}
     }
     clean.update(env, DJANGO_SETTINGS_MODULE="tabletop.settings")
     out = subprocess.run(
@@ -49,10 +52,26 @@ def test_database_url_switches_to_postgresql() -> None:
     assert settings["db"]["PORT"] == 5432
 
 
-def test_redis_url_switches_the_channel_layer_to_channels_redis() -> None:
+def test_redis_url_switches_the_channel_layer_to_channels_redis_pubsub() -> None:
     settings = settings_with(REDIS_URL="redis://127.0.0.1:6379/0")
-    assert settings["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings["layer"]["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
     assert settings["layer"]["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/0"]
+
+
+def test_redis_layer_core_selects_the_original_list_layer() -> None:
+    settings = settings_with(REDIS_URL="redis://127.0.0.1:6379/0", REDIS_LAYER="core")
+    assert settings["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
+    assert settings["layer"]["CONFIG"] == {
+        "hosts": ["redis://127.0.0.1:6379/0"],
+        "capacity": 1500,
+        "expiry": 30,
+    }
+
+
+def test_an_unknown_redis_layer_is_refused_at_start() -> None:
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        settings_with(REDIS_URL="redis://127.0.0.1:6379/0", REDIS_LAYER="kafka")
+    assert "REDIS_LAYER must be one of ['core', 'pubsub']" in failed.value.stderr
 
 
 def test_secret_key_debug_and_hosts_come_from_the_environment() -> None:
