@@ -55,9 +55,11 @@ def _build_app() -> Any:
     from django.urls import path
 
     from tabletop.asgi import application as product
+    from tabletop.consumers import DirectDispatchMixin
 
-    class EchoConsumer(AsyncWebsocketConsumer):
-        """The floor: a frame goes to the group and back, nothing else."""
+    class EchoConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+        """The floor: a frame goes to the group and back, nothing else (and, like the
+        table's consumer, no database-thread hop before each message)."""
 
         async def connect(self) -> None:
             self.group = "bench-echo-" + self.scope["url_route"]["kwargs"]["room"]
