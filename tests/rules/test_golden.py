@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import load_scenario
+from rules import load_scenario, state_from_json, state_to_json
 from rules.engine.check import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,3 +36,14 @@ def test_cli_check_expect_passes_on_the_aod_golden_folder() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines and all("legal" in line for line in lines)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(GOLDEN)) for p in FILES])
+def test_a_position_after_an_action_reads_back_as_the_same_position(path: Path) -> None:
+    """The table stores `state_to_json(verdict.state_after)` and keeps the engine's own
+    state_after as the parsed position of the next sequence number; both must agree."""
+    scenario = load_scenario(json.loads(path.read_text()))
+    for outcome in run_scenario(scenario):
+        after = outcome.verdict.state_after if outcome.verdict else None
+        if after is not None:
+            assert state_from_json(json.loads(json.dumps(state_to_json(after)))) == after

@@ -39,7 +39,7 @@ def battle_act(
         refused = table_refusal(battle, actor, action["unit"])
         if refused:
             return Refusal([refused])
-        judgement = referee.judge(battle.state, action)
+        judgement = referee.judge(battle.state, action, key=(battle.id, battle.last_seq))
         if not judgement.legal:
             return Refusal(judgement.verdict["reasons"], judgement.verdict)
         return Change(
@@ -57,6 +57,7 @@ def battle_act(
                 "units": judgement.state_after["units"],
                 "state": judgement.state_after["state"],
             },
+            game=judgement.game_after,
         )
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)

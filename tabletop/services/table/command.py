@@ -15,7 +15,7 @@ from django.db import transaction
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import position
+from tabletop.services.table import position, referee
 from tabletop.services.table.actor import Actor
 
 #: Events that change the position; an `act` that saw none of them after its `seen` is current.
@@ -31,6 +31,9 @@ class Change:
     state: dict[str, Any] | None = None
     turn: dict[str, Any] | None = None
     delay_s: int | None = None
+    #: The engine's own state for `state`, when the change came from the engine: kept as
+    #: the parsed position of the new sequence number (referee.ParsedPositions).
+    game: Any = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,8 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
         fields.append("spectator_delay_s")
     public["hash"] = position.position_hash(battle.state, battle.turn_state)
     battle.last_seq += 1
+    if change.game is not None:
+        referee.positions.keep((battle.id, battle.last_seq), battle.state, change.game)
     event = Event.objects.create(
         battle=battle,
         seq=battle.last_seq,

@@ -18,6 +18,7 @@ def battle_preview(
     refused = table_refusal(battle, actor, action["unit"])
     if refused:
         return {"seq": battle.last_seq, "verdict": events.refusal_verdict([refused]), "reach": None}
-    verdict = referee.judge(battle.state, action).verdict
-    area = referee.reach_area(battle.state, action["unit"], action["type"]) if reach else None
+    key = (battle.id, battle.last_seq)
+    verdict = referee.judge(battle.state, action, key).verdict
+    area = referee.reach_area(battle.state, action["unit"], action["type"], key) if reach else None
     return {"seq": battle.last_seq, "verdict": verdict, "reach": area}

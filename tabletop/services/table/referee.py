@@ -6,6 +6,8 @@ when no forced results are given; passed in explicitly where the facade takes on
 """
 
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,14 +32,58 @@ class Judgement:
     verdict: dict[str, Any]
     #: The position after a legal action (scenario shape); None when refused.
     state_after: dict[str, Any] | None
+    #: The same position as the engine's own (parsed) state; None when refused.
+    game_after: rules.GameState | None = None
 
 
-def _game(state: dict[str, Any]) -> Any:
+class ParsedPositions:
+    """The engine states of the positions this process judged lately.
+
+    Parsing a position and building its indexes costs milliseconds; a piece being
+    dragged sends a preview every few frames, and each act follows from the last. So
+    each parsed state is kept under (battle id, sequence number), together with the
+    dict it stands for: it is used only while the battle's stored state still equals
+    that dict, so a stale entry (another process's write, a database restored) can
+    only miss, never judge the wrong position.
+    """
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[int, int], tuple[dict[str, Any], rules.GameState]]
+        self._kept = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[int, int], state: dict[str, Any]) -> rules.GameState:
+        with self._lock:
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] == state:
+                self._kept.move_to_end(key)
+                return kept[1]
+        game = _parse(state)
+        self.keep(key, state, game)
+        return game
+
+    def keep(self, key: tuple[int, int], state: dict[str, Any], game: rules.GameState) -> None:
+        with self._lock:
+            self._kept[key] = (state, game)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+
+
+positions = ParsedPositions()
+
+
+def _parse(state: dict[str, Any]) -> rules.GameState:
     try:
         return rules.state_from_json(state)
     except rules.InvalidActionError as error:
         log.exception("the engine cannot read the battle's state")
         raise EngineFailure(f"the battle's position is unreadable: {error}") from None
+
+
+def _game(state: dict[str, Any], key: tuple[int, int] | None) -> rules.GameState:
+    return _parse(state) if key is None else positions.get(key, state)
 
 
 def _malformed(error: Exception) -> ServiceError:
@@ -46,9 +92,14 @@ def _malformed(error: Exception) -> ServiceError:
     return ServiceError(str(error), field=field, code="malformed")
 
 
-def judge(state: dict[str, Any], action: dict[str, Any]) -> Judgement:
-    """The engine's verdict on `action` in `state`, rolling any dice with `secrets`."""
-    game = _game(state)
+def judge(
+    state: dict[str, Any], action: dict[str, Any], key: tuple[int, int] | None = None
+) -> Judgement:
+    """The engine's verdict on `action` in `state`, rolling any dice with `secrets`.
+
+    `key` (battle id, sequence number) names the position, so that its parsed state
+    can be reused (ParsedPositions)."""
+    game = _game(state, key)
     try:
         parsed = rules.action_from_json(action, game)
         # No forced results: the engine rolls with `secrets` and reports every roll.
@@ -58,15 +109,17 @@ def judge(state: dict[str, Any], action: dict[str, Any]) -> Judgement:
     except Exception as error:  # the referee must never take the table down
         log.exception("the engine failed on %r", action)
         raise EngineFailure(f"the rules engine failed: {error}") from None
-    after = None
-    if verdict.legal and verdict.state_after is not None:
-        after = rules.state_to_json(verdict.state_after)
-    return Judgement(verdict.legal, verdict.to_json(), after)
+    if not verdict.legal or verdict.state_after is None:
+        return Judgement(verdict.legal, verdict.to_json(), None)
+    after = rules.state_to_json(verdict.state_after)
+    return Judgement(True, verdict.to_json(), after, verdict.state_after)
 
 
-def reach_area(state: dict[str, Any], unit_id: str, action_type: str) -> dict[str, Any] | None:
+def reach_area(
+    state: dict[str, Any], unit_id: str, action_type: str, key: tuple[int, int] | None = None
+) -> dict[str, Any] | None:
     """Where the unit may legally end, as GeoJSON; None where the engine cannot say."""
-    game = _game(state)
+    game = _game(state, key)
     try:
         return dict(mapping(rules.reach(game, unit_id, action_type).area))
     except (rules.InvalidActionError, NotImplementedError):
