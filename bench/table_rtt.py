@@ -97,6 +97,8 @@ def server_env() -> dict[str, str]:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tabletop.settings",
         "CONN_MAX_AGE": "600",
+        # As in production: no query log, no debug cursor wrappers.
+        "DEBUG": "false",
         # The benchmark plays faster than a person: no per-socket rate limit in the way.
         "TABLE_FRAMES_PER_S": "100000",
         "TABLE_BURST": "100000",
@@ -235,11 +237,45 @@ def cpu_seconds(pid: int) -> float:
 # -- clients ------------------------------------------------------------------------------
 
 
+class Arrivals:
+    """When each key (an event's seq, an echo's n) reached every one of a set of clients.
+
+    Event-driven: the harness sleeps until the last client has the key, instead of
+    polling, so that it takes no CPU from the servers it measures."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.times: dict[int, list[float]] = {}
+        self.waiting: dict[int, asyncio.Future] = {}
+
+    def note(self, key: int, now: float) -> None:
+        times = self.times.setdefault(key, [])
+        times.append(now)
+        waiter = self.waiting.get(key)
+        if len(times) == self.size and waiter is not None and not waiter.done():
+            waiter.set_result(max(times))
+
+    async def all_have(self, key: int, timeout: float = 30) -> float:
+        """When the last client got `key` (perf_counter time)."""
+        times = self.times.get(key, [])
+        if len(times) >= self.size:
+            return max(times)
+        waiter = self.waiting[key] = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(waiter, timeout)
+        except TimeoutError:
+            missing = self.size - len(self.times.get(key, []))
+            raise TimeoutError(f"{missing} clients never got {key}") from None
+        finally:
+            self.waiting.pop(key, None)
+
+
 class Client:
     """A websocket client that notes when each event (by seq) or echo (by n) arrives."""
 
-    def __init__(self, url: str, cookie: str, origin: str):
+    def __init__(self, url: str, cookie: str, origin: str, arrivals: Arrivals):
         self.url, self.cookie, self.origin = url, cookie, origin
+        self.arrivals = arrivals
         self.arrived: dict[int, float] = {}
         self.answers: dict[str, dict] = {}
         self.seq = 0
@@ -265,15 +301,20 @@ class Client:
             frame = json.loads(message)
             kind = frame.get("type")
             if kind == "event":
-                self.arrived[frame["seq"]] = now
+                self.arrive(frame["seq"], now)
                 self.seq = max(self.seq, frame["seq"])
             elif kind == "snapshot":
                 self.seq = frame["seq"]
             elif kind == "echo":
-                self.arrived[frame["n"]] = now
+                self.arrive(frame["n"], now)
             elif kind in ("ack", "reject", "error"):
                 self.answers[frame.get("id") or frame.get("ref") or ""] = frame
             self.changed.set()
+
+    def arrive(self, key: int, now: float) -> None:
+        if key not in self.arrived:
+            self.arrived[key] = now
+            self.arrivals.note(key, now)
 
     async def until(self, test, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -308,23 +349,13 @@ async def open_all(clients: list[Client]) -> None:
         await asyncio.gather(*(open_one(c) for c in clients[i : i + 20]))
 
 
-async def all_have(clients: list[Client], key: int, timeout: float = 30) -> float:
-    """When the last client got `key` (perf_counter time)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        times = [c.arrived.get(key) for c in clients]
-        if all(t is not None for t in times):
-            return max(times)
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"{times.count(None)} clients never got {key}")
-        await asyncio.sleep(0.0005)
-
-
 class Game:
     """Plays legal moves: the side to act moves its units one by one, then ends its turn."""
 
-    def __init__(self, players: dict[str, Client], units: dict[str, list[str]], xs: dict):
-        self.players, self.units, self.xs = players, units, xs
+    def __init__(
+        self, players: dict[str, Client], units: dict[str, list[str]], xs: dict, arrivals: Arrivals
+    ):
+        self.players, self.units, self.xs, self.arrivals = players, units, xs, arrivals
         self.side, self.index, self.n = "P1", 0, 0
         self.stepped: set[str] = set()
         self.direction: dict[str, int] = {}
@@ -338,12 +369,12 @@ class Game:
             raise RuntimeError(f"refused: {answer}")
         return answer
 
-    async def end_turn_if_done(self, clients: list[Client]) -> None:
+    async def end_turn_if_done(self) -> None:
         if self.index < len(self.units[self.side]):
             return
         self.n += 1
         answer = await self.send({"type": "end_turn", "id": f"e{self.n}"})
-        await all_have(clients, answer["seq"])
+        await self.arrivals.all_have(answer["seq"])
         self.side = "P2" if self.side == "P1" else "P1"
         self.index = 0
 
@@ -363,16 +394,16 @@ class Game:
             "action": {"unit": unit, "type": "move", "path": [[x, y]]},
         }
 
-    async def act(self, clients: list[Client]) -> float:
+    async def act(self) -> float:
         """One act; its round trip in seconds (send to the last client's event)."""
-        await self.end_turn_if_done(clients)
+        await self.end_turn_if_done()
         frame = self.next_act()
         player = self.players[self.side]
         await player.until(lambda: player.seq >= max(c.seq for c in self.players.values()))
         frame["seen"] = player.seq
         start = time.perf_counter()
         answer = await self.send(frame)
-        return await all_have(clients, answer["seq"]) - start
+        return await self.arrivals.all_have(answer["seq"]) - start
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -402,27 +433,29 @@ async def measure_table(
 
     battle = await asyncio.to_thread(Battle.objects.get, pk=battle_id)
     xs = {u["id"]: tuple(u["position"]) for u in battle.state["units"]}
+    arrivals = Arrivals(spectators + 2)
 
     def client(name: str, i: int) -> Client:
         port = ports[i % len(ports)]
         base = f"127.0.0.1:{port}"
-        return Client(f"ws://{base}/ws/battles/{battle_id}/", cookies[name], f"http://{base}")
+        url = f"ws://{base}/ws/battles/{battle_id}/"
+        return Client(url, cookies[name], f"http://{base}", arrivals)
 
     players = {"P1": client("p1", 0), "P2": client("p2", 1)}
     watchers = [client(f"s{i}", i) for i in range(spectators)]
     clients = list(players.values()) + watchers
     await open_all(clients)
     await asyncio.sleep(1 + spectators / 50)  # let the presence announcements settle
-    game = Game(players, units, xs)
+    game = Game(players, units, xs, arrivals)
     for _ in range(3):  # warm-up: connections, caches
-        await game.act(clients)
+        await game.act()
     if pace:
-        times = await paced(moves, lambda: game.act(clients))
+        times = await paced(moves, game.act)
         elapsed = None
     else:
         cpu = sum(cpu_seconds(pid) for pid in pids)
         start = time.perf_counter()
-        times = [await game.act(clients) for _ in range(moves)]
+        times = [await game.act() for _ in range(moves)]
         elapsed = (time.perf_counter() - start, sum(cpu_seconds(pid) for pid in pids) - cpu)
     for c in clients:
         await c.close()
@@ -433,8 +466,9 @@ async def measure_table(
 async def measure_floor(port: int, spectators: int, moves: int, cookies) -> list[float]:
     base = f"127.0.0.1:{port}"
     room = f"{time.time_ns()}"
+    arrivals = Arrivals(spectators + 2)
     clients = [
-        Client(f"ws://{base}/bench/echo/{room}/", cookies["gm"], f"http://{base}")
+        Client(f"ws://{base}/bench/echo/{room}/", cookies["gm"], f"http://{base}", arrivals)
         for _ in range(spectators + 2)
     ]
     await open_all(clients)
@@ -447,7 +481,7 @@ async def measure_floor(port: int, spectators: int, moves: int, cookies) -> list
         start = time.perf_counter()
         # About the size of an act frame, so that the wire costs the same.
         await sender.ws.send(json.dumps({"type": "echo", "n": n, "pad": "x" * 600}))
-        return await all_have(clients, n) - start
+        return await arrivals.all_have(n) - start
 
     for _ in range(3):
         await echo()

@@ -6,6 +6,7 @@ that a rollback could take back. Tests capture what would be sent by replacing
 `deliver` (tests/live/helpers.py).
 """
 
+import asyncio
 from collections.abc import Iterable
 from typing import Any
 
@@ -35,8 +36,14 @@ def watchers_group(battle_id: int) -> str:
     return f"battle-{battle_id}-watch"
 
 
-def deliver(group: str, message: dict[str, Any]) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, message)
+def deliver(sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Sends each (group, message) at once: one hop to the event loop for all of them."""
+    layer = get_channel_layer()
+
+    async def send_all() -> None:
+        await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
+
+    async_to_sync(send_all)()
 
 
 def wire(frame: dict[str, Any]) -> dict[str, Any]:
@@ -47,9 +54,13 @@ def wire(frame: dict[str, Any]) -> dict[str, Any]:
 def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
     def send() -> None:
         message = {"type": "table.event", **wire(frame)}
-        deliver(players_group(battle_id), message)
         # Spectators learn the delay with each event (a `delay` event changes it for them).
-        deliver(watchers_group(battle_id), {**message, "delay_s": delay_s})
+        deliver(
+            [
+                (players_group(battle_id), message),
+                (watchers_group(battle_id), {**message, "delay_s": delay_s}),
+            ]
+        )
 
     transaction.on_commit(send)
 

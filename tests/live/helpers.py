@@ -147,7 +147,7 @@ def captured_events() -> Iterator[list[tuple[str, dict]]]:
     """What the services would send to the channel layer, instead of sending it."""
     sent: list[tuple[str, dict]] = []
     original = events.deliver
-    events.deliver = lambda group, message: sent.append((group, message))
+    events.deliver = sent.extend
     try:
         yield sent
     finally:
