@@ -229,6 +229,20 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             self.pending.popleft()
             await self.send(text_data=text)
 
+    async def catch_up(self) -> None:
+        """Sends what the log holds beyond what this socket was given: a broadcast lost
+        on the way (Redis pub/sub delivers at most once) reaches the client by its next
+        ping, not only with the next event."""
+        last = await db(log.last_seq)(self.battle_id)
+        if last <= self.queued_seq:
+            return
+        missing = await db(log.events_after)(self.battle_id, self.queued_seq, upto=last)
+        if missing is None:
+            await self.send_snapshot()
+            return
+        for frame in missing:
+            await self.enqueue(events.wire(frame), self.delay_s)
+
     async def resume(self, seq: int | None) -> None:
         if seq is None:
             await self.send_snapshot()
@@ -272,6 +286,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             ref = frame.ref
             await self.refresh_presence()
             if frame.type == "ping":
+                await self.catch_up()
                 await self.send_json(events.pong())
             elif frame.type == "resume":
                 await self.resume(frame.data["seq"])

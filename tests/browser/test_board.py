@@ -46,14 +46,16 @@ def test_an_illegal_move_shows_its_reason_and_nothing_changes_for_the_others(tab
     drag_piece(p1, table.u1, 0, 16, release=False)
     # While dragging, the server's verdict is drawn where the move goes wrong.
     expect(p1.locator(".path-illegal")).to_have_count(1, timeout=TIMEOUT_MS)
-    expect(p1.locator(".violation-text").first).to_contain_text("needs")
+    expect(p1.locator(".violation-text").first).to_contain_text("P1 mech needs")
     expect(p1.locator(".cost-text")).to_contain_text("/ 10.0″")
     shoot(p1, "illegal-move-while-dragging")
     p1.mouse.up()
 
     toast = p1.locator(".toast-error")
     expect(toast).to_contain_text("move refused", timeout=TIMEOUT_MS)
-    expect(toast).to_contain_text(re.compile(r"needs .* but has 10"))
+    # The unit is called by its roster name, not its table id.
+    expect(toast).to_contain_text(re.compile(r"P1 mech needs .* but has 10"))
+    expect(toast).not_to_contain_text(table.u1)
     expect(toast).to_contain_text("001 [16]")  # the rule's citation
     # The ghost snaps back; the piece never moved.
     expect(p1.locator(".ghost")).to_have_count(0, timeout=TIMEOUT_MS)

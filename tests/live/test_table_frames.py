@@ -314,3 +314,42 @@ async def test_spectators_get_events_after_a_short_delay_in_order(table):
 async def test_ping_gets_pong(table):
     await table.spectator.send({"type": "ping"})
     assert await table.spectator.get("pong") == {"type": "pong"}
+
+
+@in_thread
+def act_without_broadcast(battle_id: int, user, action: dict) -> dict:
+    """An act whose broadcast is lost on the way (as Redis pub/sub may lose one)."""
+    from tabletop.models import Membership
+    from tabletop.services.table.act import battle_act
+    from tabletop.services.table.actor import actor_for
+    from tests.live.helpers import captured_events
+
+    battle = Battle.objects.get(pk=battle_id)
+    membership = Membership.objects.get(campaign=battle.campaign, user=user)
+    with captured_events() as lost:
+        reply = battle_act(
+            battle_id=battle_id,
+            actor=actor_for(battle, user, membership),
+            client_msg_id="lost-1",
+            seen=battle.last_seq,
+            action=action,
+        )
+    assert lost, "the act would have been broadcast"
+    return reply
+
+
+async def test_an_event_whose_broadcast_was_lost_reaches_the_client_at_its_next_ping(table):
+    reply = await act_without_broadcast(
+        table.battle.id, table.users["p1"], move(table.u1, [1.5, 6.5])
+    )
+    assert reply["type"] == "ack"
+    assert await table.p2.quiet()
+    await table.p2.send({"type": "ping"})
+    event = await table.p2.get("event")
+    assert (event["seq"], event["kind"]) == (reply["seq"], "act")
+    assert table.p2.unit(table.u1)["position"] == [1.5, 6.5]
+    assert table.p2.hash == event["hash"]
+    await table.p2.get("pong")
+    # Already up to date: a second ping sends nothing but its pong.
+    await table.p2.send({"type": "ping"})
+    assert (await table.p2.get("pong", "event"))["type"] == "pong"

@@ -243,7 +243,7 @@ export class Mover {
       return true;
     }
     const reasons = frame.type === "reject" ? frame.reasons : [{ code: frame.code, message: frame.message }];
-    this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, reasons.map(reasonText), "error", 9000);
+    this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, reasons.map((r) => reasonText(r, this.board.store)), "error", 9000);
     this.verdict = frame.verdict ?? { legal: false, cost: 0, allowance: 0, reasons };
     p.refused = true;
     this.draw();

@@ -83,7 +83,7 @@ class Board {
     this.pieces.layer = this.pieceLayer;
     this.pieces.nodes.clear();
     this.labelLayer.replaceChildren();
-    this.overlay = new Overlay(this.table, this.labelLayer);
+    this.overlay = new Overlay(this.table, this.labelLayer, this.store);
     this.table.append(this.mover.handle);
     this.measure.layer = this.toolLayer;
     this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
@@ -268,7 +268,7 @@ class Board {
       if (ref !== `reach-${this.reachRef}` || !this.reachOn) return;
       this.overlay.showReach(frame.reach ?? null);
       if (!frame.reach) {
-        const why = frame.verdict?.reasons?.map(reasonText).join("; ");
+        const why = frame.verdict?.reasons?.map((r) => reasonText(r, this.store)).join("; ");
         this.setHint(`Reach: the server did not give an area${why ? ` (${why})` : ""}.`);
       } else this.setHint("Reach: the shaded area is where the piece may legally end.");
       return;
@@ -280,7 +280,7 @@ class Board {
     if (this.mover.onAnswer(frame)) return;
     const what = this.commands.get(frame.id);
     this.commands.delete(frame.id);
-    if (frame.type === "reject" && what) this.toasts.show(`${what}: refused`, (frame.reasons ?? []).map(reasonText), "error");
+    if (frame.type === "reject" && what) this.toasts.show(`${what}: refused`, (frame.reasons ?? []).map((r) => reasonText(r, this.store)), "error");
   }
 
   onError(frame) {

@@ -6,14 +6,18 @@ import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
 import { el, geoPath, keepInside, label, polyline } from "./svg.js";
 
-export function reasonText(reason) {
-  const message = reason.message || reason.code;
+/** A reason as the player reads it: unit ids named as the roster names them ("Atlas
+ *  needs 16″", not "U7 needs 16″") when a store with labels is given, and the rule cited. */
+export function reasonText(reason, store = null) {
+  let message = reason.message || reason.code;
+  if (store) message = message.replace(/[\w-]+/g, (word) => store.name(word));
   const cite = reason.cite && !message.includes(reason.cite) ? ` (${reason.cite})` : "";
   return `${message}${cite}`;
 }
 
 export class Overlay {
-  constructor(table, labels) {
+  constructor(table, labels, store = null) {
+    this.store = store;
     this.reach = el("g", { class: "reach" }, table);
     this.plan = el("g", { class: "plan" }, table);
     this.planLabels = el("g", { class: "plan-labels" }, labels);
@@ -52,7 +56,7 @@ export class Overlay {
       // Reasons at the same place stack upwards instead of overprinting.
       const stacked = placed.filter(([px, py]) => Math.hypot(px - x, py - y) < 2).length;
       placed.push([x, y]);
-      keepInside(label(this.planLabels, reasonText(reason), x, this.svgY(y) - 0.6 - stacked * line, "violation-text"));
+      keepInside(label(this.planLabels, reasonText(reason, this.store), x, this.svgY(y) - 0.6 - stacked * line, "violation-text"));
     }
     const lines = [];
     if (fiat) lines.push("by fiat: no rules check");
@@ -60,7 +64,7 @@ export class Overlay {
     else {
       const left = verdict.allowance - verdict.cost;
       lines.push(`${fmt(verdict.cost)}″ / ${fmt(verdict.allowance)}″ · ${fmt(Math.max(0, left))}″ left`);
-      for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason));
+      for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason, this.store));
     }
     const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}`);
     lines.forEach((text, i) => {
