@@ -98,3 +98,16 @@ DEMO_SYSTEMS: dict[str, DemoSystem] = {
 
 # Each side deploys along its own table edge, 6" deep.
 DEPLOYMENT_DEPTH = 6.0
+
+
+def spread_along_edges(state: dict, width: float) -> dict[str, dict]:
+    """Placements that spread each side's units evenly along its table edge, so that the
+    pieces' names do not overprint one another on the demo board."""
+    by_side: dict[str, list[dict]] = {}
+    for unit in state["units"]:
+        by_side.setdefault(unit["side"], []).append(unit)
+    return {
+        unit["id"]: {"position": [width * (i + 0.5) / len(units), unit["position"][1]]}
+        for units in by_side.values()
+        for i, unit in enumerate(units)
+    }

@@ -47,3 +47,12 @@ def test_the_demo_battle_state_is_a_position_the_rules_engine_accepts() -> None:
     call_command("demo", stdout=StringIO())
     for battle in Battle.objects.all():
         assert game_systems.position_error(battle.state) is None
+
+
+def test_the_demo_pieces_stand_far_enough_apart_for_their_names() -> None:
+    call_command("demo", stdout=StringIO())
+    for battle in Battle.objects.all():
+        units = battle.state["units"]
+        for side in {u["side"] for u in units}:
+            xs = sorted(u["position"][0] for u in units if u["side"] == side)
+            assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 8

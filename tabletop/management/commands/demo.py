@@ -4,10 +4,10 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tabletop.demo import DEMO_SYSTEMS, DEMO_USERS, DEPLOYMENT_DEPTH
+from tabletop.demo import DEMO_SYSTEMS, DEMO_USERS, DEPLOYMENT_DEPTH, spread_along_edges
 from tabletop.models import Campaign
 from tabletop.services import game_systems
-from tabletop.services.battles import battle_create, battle_start
+from tabletop.services.battles import battle_create, battle_deploy, battle_start
 from tabletop.services.campaigns import campaign_create, membership_set
 from tabletop.services.maps import map_create
 from tabletop.services.rosters import roster_create, unit_profile_add
@@ -75,6 +75,11 @@ class Command(BaseCommand):
                 name="Demo battle",
                 sides=sides,
                 deployment_zones=zones,
+            )
+            battle = battle_deploy(
+                actor=users["gm"],
+                battle=battle,
+                placements=spread_along_edges(battle.state, demo.width),
             )
             battle_start(battle=battle)
             self.stdout.write(f"created {campaign}")
