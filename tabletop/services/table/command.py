@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
+import rules
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.services.errors import ServiceError
@@ -33,7 +34,7 @@ class Change:
     delay_s: int | None = None
     #: The engine's own state for `state`, when the change came from the engine: kept as
     #: the parsed position of the new sequence number (referee.ParsedPositions).
-    game: Any = None
+    game: rules.GameState | None = None
 
 
 @dataclass(frozen=True)
