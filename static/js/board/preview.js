@@ -4,7 +4,7 @@
 // overlay (the area the piece may legally end in).
 import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
-import { el, geoPath, keepInside, label, polyline } from "./svg.js";
+import { el, geoPath, keepInside, label, polyline, unoverlap } from "./svg.js";
 
 /** A reason as the player reads it: unit ids named as the roster names them ("Atlas
  *  needs 16″", not "U7 needs 16″") when a store with labels is given, and the rule cited. */
@@ -47,16 +47,13 @@ export class Overlay {
     for (const p of plan.waypoints) el("circle", { class: "waypoint", cx: p[0], cy: p[1], r: 0.25 }, this.plan);
     const ghost = el("g", { class: `ghost${plan.pending ? " pending" : ""}`, transform: `translate(${plan.ghost[0]} ${plan.ghost[1]}) rotate(${plan.facing})` }, this.plan);
     drawBase(ghost, plan.unit, colour);
-    const placed = [];
     const line = 16 * Number(getComputedStyle(this.plan.ownerSVGElement).getPropertyValue("--px") || 0.05);
+    const marks = [];
     for (const reason of verdict?.reasons ?? []) {
       if (!Array.isArray(reason.at)) continue;
       const [x, y] = reason.at;
       el("circle", { class: "violation", cx: x, cy: y, r: 0.35 }, this.plan);
-      // Reasons at the same place stack upwards instead of overprinting.
-      const stacked = placed.filter(([px, py]) => Math.hypot(px - x, py - y) < 2).length;
-      placed.push([x, y]);
-      keepInside(label(this.planLabels, reasonText(reason, this.store), x, this.svgY(y) - 0.6 - stacked * line, "violation-text"));
+      marks.push(label(this.planLabels, reasonText(reason, this.store), x, this.svgY(y) - 0.6, "violation-text"));
     }
     const lines = [];
     if (fiat) lines.push("by fiat: no rules check");
@@ -72,6 +69,9 @@ export class Overlay {
       span.textContent = text;
     });
     keepInside(tag);
+    // Reasons near one another, or near the cost by the ghost, move up instead of overprinting.
+    marks.forEach(keepInside);
+    unoverlap([tag], marks, line);
   }
 
   showReach(geometry) {

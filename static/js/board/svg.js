@@ -34,6 +34,19 @@ export function geoPath(parent, geometry, attrs = {}) {
 }
 
 /** Shifts a label sideways so that it stays inside the visible part of the svg. */
+/** Moves each of `movable` up, a step at a time, until it overprints neither the `fixed`
+ *  labels nor the movable ones settled before it. */
+export function unoverlap(fixed, movable, step) {
+  const boxes = fixed.map((node) => node.getBBox());
+  const hits = (b) => boxes.some((o) => b.x < o.x + o.width && o.x < b.x + b.width && b.y < o.y + o.height && o.y < b.y + b.height);
+  for (const node of movable) {
+    for (let tries = 0; tries < 12 && hits(node.getBBox()); tries++) {
+      node.setAttribute("y", Number(node.getAttribute("y")) - step);
+    }
+    boxes.push(node.getBBox());
+  }
+}
+
 export function keepInside(node) {
   const svg = node.ownerSVGElement;
   const box = svg?.viewBox?.baseVal;
