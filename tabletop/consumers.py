@@ -199,14 +199,20 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         seq = event["seq"]
         if seq <= self.queued_seq:
             return
-        if seq > self.queued_seq + 1:
-            missing = await db(log.events_after)(self.battle_id, self.queued_seq, upto=seq - 1)
-            if missing is None:
-                await self.send_snapshot()
-                return
-            for frame in missing:
-                await self.enqueue(events.wire(frame), delay_s)
+        if seq > self.queued_seq + 1 and not await self.fill_from_log(seq - 1, delay_s):
+            return
         await self.enqueue(event, delay_s)
+
+    async def fill_from_log(self, upto: int, delay_s: int) -> bool:
+        """Queues the logged events after the last one queued, up to `upto`; False when
+        too many are missing and a fresh snapshot was sent instead."""
+        missing = await db(log.events_after)(self.battle_id, self.queued_seq, upto=upto)
+        if missing is None:
+            await self.send_snapshot()
+            return False
+        for frame in missing:
+            await self.enqueue(events.wire(frame), delay_s)
+        return True
 
     async def enqueue(self, event: dict[str, Any], delay_s: int) -> None:
         self.queued_seq = event["seq"]
@@ -234,14 +240,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         on the way (Redis pub/sub delivers at most once) reaches the client by its next
         ping, not only with the next event."""
         last = await db(log.last_seq)(self.battle_id)
-        if last <= self.queued_seq:
-            return
-        missing = await db(log.events_after)(self.battle_id, self.queued_seq, upto=last)
-        if missing is None:
-            await self.send_snapshot()
-            return
-        for frame in missing:
-            await self.enqueue(events.wire(frame), self.delay_s)
+        if last > self.queued_seq:
+            await self.fill_from_log(last, self.delay_s)
 
     async def resume(self, seq: int | None) -> None:
         if seq is None:
