@@ -353,3 +353,24 @@ async def test_an_event_whose_broadcast_was_lost_reaches_the_client_at_its_next_
     # Already up to date: a second ping sends nothing but its pong.
     await table.p2.send({"type": "ping"})
     assert (await table.p2.get("pong", "event"))["type"] == "pong"
+
+
+async def test_a_broadcast_reaches_sockets_without_a_database_hop_each(table, monkeypatch):
+    """Channels' default dispatch hops to the database thread before every message; the
+    table's consumer does not (DirectDispatchMixin), so a broadcast to 200 spectators
+    is not 200 hops through one thread."""
+    import channels.consumer
+
+    hops = []
+
+    async def counting_hop():
+        hops.append(1)
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", counting_hop)
+    await table.p1.send(
+        {"type": "act", "id": "m-1", "seen": 0, "action": move(table.u1, [1.5, 6.5])}
+    )
+    assert (await table.p1.get("ack"))["seq"] == 1
+    for socket in (table.p2, table.gm, table.spectator):
+        assert (await socket.get("event"))["seq"] == 1
+    assert hops == []
