@@ -62,7 +62,10 @@ def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) ->
             ]
         )
 
-    transaction.on_commit(send)
+    # Robust: the event is committed whatever happens to its broadcast (Redis restarting,
+    # say). A failed send is logged and must not turn the sender's ack into an error;
+    # the clients get the event from the log at the next event or ping.
+    transaction.on_commit(send, robust=True)
 
 
 async def send_presence(battle_id: int, frame: dict[str, Any]) -> None:

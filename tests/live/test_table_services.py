@@ -5,6 +5,7 @@ import json
 import pytest
 from django.db import transaction
 
+from tabletop import events
 from tabletop.models import Battle, Event
 from tabletop.services.table import turns
 from tabletop.services.table.act import battle_act
@@ -105,3 +106,24 @@ def test_a_side_out_of_orders_may_not_act_before_the_engine_is_asked():
     assert refusal["code"] == "no_actions_left"
     assert turns.refusal("aod", {"active_side": "P1"}, {}, "P2")["code"] == "not_your_turn"
     assert turns.refusal("aod", {"active_side": "P1"}, {}, "P1") is None
+
+
+def test_a_failed_broadcast_does_not_undo_the_ack_of_a_committed_act(monkeypatch):
+    battle, _ = make_table_sync()
+    people = actors(battle)
+    u1 = next(u["id"] for u in battle.state["units"] if u["side"] == "P1")
+
+    def redis_down(sends):
+        raise ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(events, "deliver", redis_down)
+    reply = battle_act(
+        battle_id=battle.id,
+        actor=people["p1"],
+        client_msg_id="m-1",
+        seen=0,
+        action=move(u1, [1.5, 4.5]),
+    )
+    assert reply == {"type": "ack", "id": "m-1", "seq": 1}
+    assert Battle.objects.get(pk=battle.id).last_seq == 1
+    assert list(Event.objects.filter(battle=battle).values_list("kind", flat=True)) == ["act"]
