@@ -33,7 +33,6 @@ export function geoPath(parent, geometry, attrs = {}) {
   return el("path", { d, "fill-rule": "evenodd", ...attrs }, parent);
 }
 
-/** Shifts a label sideways so that it stays inside the visible part of the svg. */
 /** Moves each of `movable` up, a step at a time, until it overprints neither the `fixed`
  *  labels nor the movable ones settled before it. */
 export function unoverlap(fixed, movable, step) {
@@ -47,6 +46,7 @@ export function unoverlap(fixed, movable, step) {
   }
 }
 
+/** Shifts a label sideways so that it stays inside the visible part of the svg. */
 export function keepInside(node) {
   const svg = node.ownerSVGElement;
   const box = svg?.viewBox?.baseVal;
