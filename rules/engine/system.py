@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rules.engine.actions import Action, parse_action
+from rules.engine.catalogue import ActionSpec, TerrainKind
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
+from rules.engine.turns import TurnStructure
 from rules.engine.verdict import Verdict
 
 if TYPE_CHECKING:
@@ -23,6 +25,16 @@ class System:
     """One game system. Subclasses set the vocabularies and override the hooks."""
 
     key: ClassVar[str] = ""
+    #: What players read ("M.S. Wars"), never the key.
+    name: ClassVar[str] = ""
+    #: The action catalogue, in the order the board offers it.
+    actions: ClassVar[tuple[ActionSpec, ...]] = ()
+    #: The terrain schema the map editor offers.
+    terrain_kinds: ClassVar[tuple[TerrainKind, ...]] = ()
+    #: Who may act now, what a turn or phase change resets, the header line.
+    turn_structure: ClassVar[TurnStructure] = TurnStructure()
+    #: What `move` and costs count: "in" (inches) or "MP" (movement points).
+    cost_unit: ClassVar[str] = "in"
     terrain_types: ClassVar[frozenset[str]] = frozenset()
     unit_types: ClassVar[frozenset[str]] = frozenset()
     action_types: ClassVar[frozenset[str]] = frozenset()

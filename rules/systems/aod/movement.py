@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.engine.allowance import Allowance
 from rules.engine.model import Unit
 from rules.engine.numbers import fmt
 from rules.engine.verdict import Violation
@@ -18,7 +19,6 @@ from rules.geometry.table import body_off_table, leaves_table
 from rules.geometry.tolerance import OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod import terrain as T
-from rules.systems.aod.allowance import Allowance
 from rules.systems.aod.contact import BaseRules, check_bases
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.units import matrix_row

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.engine.actions import Action, Waypoint
+from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
@@ -15,7 +16,6 @@ from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod import vtol
-from rules.systems.aod.allowance import Allowance, run_allowance
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
 from rules.systems.aod.contact import BaseRules, opposing_contacts
 from rules.systems.aod.context import Ctx
@@ -24,6 +24,7 @@ from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.judgement import Judgement, moved_event, order_given
 from rules.systems.aod.movement import MoveRequest, check_move, track_for
 from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.run import run_allowance
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (
     can_free_spin,

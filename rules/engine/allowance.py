@@ -1,18 +1,29 @@
-"""How far a unit may go this order (aod.md section 2).
+"""How far a unit may go in one action: a base value, its halvings and a rounding policy.
 
-Every derived allowance is rounded up (000 [15]); halvings compound, each
-rounded up (AOD-D27). The code names the binding limit: a halved one is
-`half_speed_exceeded`, otherwise `speed_exceeded`.
+Systems differ in how a halved allowance is rounded: aod rounds every derived
+allowance up to a whole inch (000 [15], AOD-D27: halvings compound, each rounded
+up); mswars halves exactly, because half inches are allowed (MSW-D21). The code
+names the binding limit: a halved one is `half_speed_exceeded`, otherwise
+`speed_exceeded` (contract, reason codes).
 """
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, ceil_half, fmt
 from rules.engine.verdict import Violation
+
+
+def exact_half(x: float) -> float:
+    """half(x) = x / 2, for systems that measure half inches (MSW-D21)."""
+    return x / 2
+
+
+#: Rounding policies by name, so that a system names its policy as data.
+ROUNDING: dict[str, Callable[[float], float]] = {"ceil": ceil_half, "exact": exact_half}
 
 
 @dataclass(frozen=True)
@@ -23,12 +34,17 @@ class Allowance:
     cite: str = "001 [16]"
     #: Why it was halved, each with its citation, e.g. ("boarding", "000 [18]").
     halvings: tuple[tuple[str, str], ...] = ()
+    #: How a halving rounds: "ceil" (whole inches, rounded up) or "exact".
+    rounding: str = "ceil"
+    #: The unit players read after a number: '"' (inches) or " MP".
+    unit_label: str = '"'
 
     @property
     def value(self) -> float:
+        halve = ROUNDING[self.rounding]
         v = float(self.base)
         for _ in self.halvings:
-            v = ceil_half(v)
+            v = halve(v)
         return v
 
     @property
@@ -49,14 +65,6 @@ class Allowance:
         else:
             detail = f"{self.label}, {self.cite}"
             cite = self.cite
-        return Violation(self.code, f"{unit.id} needs {fmt(cost)}\" but has "
-                         f"{fmt(self.value)}\" ({detail})", at, cite)
-
-
-def run_allowance(unit: Unit, run_multiplier: float) -> Allowance:
-    """Run = `run_move`, else move x run_multiplier, rounded up (AOD-D2, 000 [15])."""
-    rm = unit.get("run_move")
-    if isinstance(rm, int | float) and not isinstance(rm, bool):
-        return Allowance(float(rm), "run allowance (run_move)", "AOD-D2")
-    return Allowance(float(math.ceil(unit.move * run_multiplier - 1e-9)),
-                     f"run allowance (move x {fmt(run_multiplier)})", "AOD-D2")
+        u = self.unit_label
+        return Violation(self.code, f"{unit.id} needs {fmt(cost)}{u} but has "
+                         f"{fmt(self.value)}{u} ({detail})", at, cite)

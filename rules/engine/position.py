@@ -1,0 +1,53 @@
+"""Per-position data every system needs, built once per immutable GameState and cached.
+
+The terrain and the units on the table as spatial indexes, each unit's body where it
+stands, and base contact (within 0.01", contract "Units and frame"). A system that
+needs more (its parsed table options, say) subclasses `Position` and caches it with
+`GameState.memo`, so that previews of one position share the work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import shapely
+
+from rules.engine.model import GameState, Terrain, Unit
+from rules.geometry.bases import Body, body_at
+from rules.geometry.index import FeatureIndex
+from rules.geometry.tolerance import CONTACT
+
+
+@dataclass(frozen=True)
+class Position:
+    state: GameState
+
+    @cached_property
+    def terrain(self) -> FeatureIndex[Terrain]:
+        ts = self.state.terrain
+        return FeatureIndex(ts, [t.shape for t in ts], [t.type for t in ts])
+
+    @cached_property
+    def bodies(self) -> dict[str, Body]:
+        return {u.id: body_at(u.base, *u.position, u.facing) for u in self.on_table}
+
+    @cached_property
+    def on_table(self) -> tuple[Unit, ...]:
+        return tuple(u for u in self.state.units if u.aboard is None)
+
+    @cached_property
+    def units(self) -> FeatureIndex[Unit]:
+        us = self.on_table
+        boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]
+        return FeatureIndex(us, boxes, [u.type for u in us])
+
+    def touching(self, unit_id: str) -> list[Unit]:
+        """Units in base contact (within 0.01") with `unit_id` where it stands."""
+        cache: dict[str, list[Unit]] = self.__dict__.setdefault("_touching", {})
+        if unit_id not in cache:
+            body = self.bodies[unit_id]
+            cache[unit_id] = [o for o, _, _ in self.units.near(body, CONTACT)
+                              if o.id != unit_id
+                              and body.distance(self.bodies[o.id]) <= CONTACT]
+        return cache[unit_id]
