@@ -15,7 +15,7 @@ from shapely.geometry import Polygon
 from rules.engine.actions import Action, MalformedAction, number, point
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
-from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
+from rules.engine.model import BaseShape, GameState, Point2, Table, Terrain, Unit
 from rules.engine.registry import get_system
 from rules.engine.system import System
 
@@ -114,17 +114,30 @@ def parse_unit(raw: Any, key: str) -> Unit:
                 facing=facing % 360.0, z=z, aboard=aboard, props=props)
 
 
+def distinct_vertices(points: list[Point2]) -> list[Point2]:
+    """The ring without repeated vertices: consecutive duplicates and closing points equal
+    to the first are dropped. A repeat adds a zero-length edge that the exact sweeps read
+    as "within reach everywhere" (hindering, elevated and abrupt access went wrong); the
+    contract's polygon is the area, which repeats do not change."""
+    out: list[Point2] = []
+    for p in points:
+        if not out or p != out[-1]:
+            out.append(p)
+    while len(out) >= 2 and out[-1] == out[0]:
+        out.pop()
+    return out
+
+
 def parse_terrain(raw: Any, key: str) -> Terrain:
     raw = _obj(raw, key)
     tid = _str(_require(raw, "id", key), f"{key}.id")
     ttype = _str(_require(raw, "type", key), f"{key}.type")
     pts_raw = _list(_require(raw, "polygon", key), f"{key}.polygon")
-    pts = []
+    pts: list[Point2] = []
     for i, p in enumerate(pts_raw):
         x, y, _ = point(p, f"{key}.polygon[{i}]", allow_z=False)
         pts.append((x, y))
-    if len(pts) >= 2 and pts[0] == pts[-1]:
-        pts.pop()
+    pts = distinct_vertices(pts)
     if len(pts) < 3:
         raise InvalidActionError(f"{key}.polygon", "needs at least 3 distinct points")
     poly = Polygon(pts)
