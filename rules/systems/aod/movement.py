@@ -40,6 +40,9 @@ class MoveRequest:
     companion: Track | None = None
     #: Hindering halving is judged here unless the caller already did (formations).
     hindering_halves: bool = True
+    #: Matrix rows where the order begins, when they differ from the path's: a VTOL
+    #: that climbs flies its path at cruising but starts at NOE (AOD-D26, 000 [32]).
+    start_rows: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,9 @@ def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
             T.check_cells(ctx, req.rows, tr, unit.id, outcome)
             T.check_hindering(ctx, req.rows, tr, unit.id, outcome)
         T.check_elevated(ctx, req.rows, track, unit.id, unit.flag("jump_jets"), outcome)
-        if req.hindering_halves:
-            allowance = halve_for_hindering(ctx, req.rows, tracks, allowance)
+    if req.hindering_halves:
+        start_rows = req.rows if req.start_rows is None else req.start_rows
+        allowance = halve_for_hindering(ctx, start_rows, tracks, allowance)
     end = outcome.end or track.end
     if outcome.end is not None:
         found.extend((track.length, v) for v in _placement_problems(ctx, unit, end))

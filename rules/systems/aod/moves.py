@@ -158,12 +158,16 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
     """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
     state = ctx.state
     cruising = plan.cruising_during_path and is_vtol(unit)
+    # The path is flown at the level the plan gives it; where the order begins, the unit
+    # is at the level it has (a climb happens at the start of the path, AOD-D26).
     rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
+    start_rows: tuple[str, ...] = (matrix_row(unit),)
     companion: Track | None = None
     captive_end: Unit | None = None
     ignore: set[str] = set()
     if captive is not None:
         rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
+        start_rows = start_rows + (matrix_row(captive),)
         ignore.add(captive.id)
         captive_end, companion = _carried(j, unit, action, track, captive)
     start_contacts = frozenset(u.id for u in opposing_contacts(ctx, unit, ignore=ignore))
@@ -173,7 +177,7 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
                                       target=None if target is None else target.id,
                                       ignore=frozenset(ignore), faq22=faq22),
                       surcharge=plan.surcharge, start_contacts=start_contacts,
-                      companion=companion)
+                      companion=companion, start_rows=start_rows)
     res = check_move(ctx, req)
     j.cost, j.allowance = res.cost, res.allowance.value
     j.reasons.extend(res.violations)
