@@ -29,16 +29,31 @@ class Violation:
 
 @dataclass(frozen=True)
 class Roll:
+    """One die the engine rolled, or (in a preview) would roll: then `result` and
+    `success` are None and the roll is pending (design.md, "The life of a move" 6)."""
+
     what: str
     die: str
-    result: int
+    result: int | None
     needed: str
-    success: bool
+    success: bool | None
     forced: bool = False
+    #: What the roll decides, in a player's words; shown with a pending roll.
+    decides: str = ""
+
+    @property
+    def pending(self) -> bool:
+        return self.result is None
 
     def to_json(self) -> dict[str, Any]:
-        return {"what": self.what, "die": self.die, "result": self.result,
-                "needed": self.needed, "success": self.success}
+        out: dict[str, Any] = {"what": self.what, "die": self.die, "result": self.result,
+                               "needed": self.needed, "success": self.success}
+        if self.pending:
+            # Only a preview's rolls carry these: a rolled die keeps the contract's shape.
+            out["pending"] = True
+            if self.decides:
+                out["decides"] = self.decides
+        return out
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,13 @@ class Verdict:
     @property
     def codes(self) -> list[str]:
         return [r.code for r in self.reasons]
+
+    @property
+    def pending(self) -> tuple[Roll, ...]:
+        """The rolls a commit would make (a preview's verdict): while any is pending the
+        verdict is what the action gives if every such roll succeeds, and it is never
+        applied."""
+        return tuple(r for r in self.rolls if r.pending)
 
     def to_json(self) -> dict[str, Any]:
         return {"legal": self.legal, "cost": json_number(self.cost),

@@ -59,10 +59,13 @@ def _automatic(mover: Unit, c: Unit) -> bool:
 
 
 def roll(b: Breakaway, dice: Dice) -> Roll | None:
+    """The breakaway d6; pending in a preview, which never rolls (AOD-D23: a failure
+    spends the order, so a previewed roll could be retried until it succeeds)."""
     if b.needed is None:
         return None
-    r = dice.d6("breakaway")
-    return Roll("breakaway", "d6", r, f"{b.needed}-6", r >= b.needed)
+    return dice.test("breakaway", 6, b.needed,
+                     decides=f"on {b.needed}-6 the unit breaks away and moves; otherwise it "
+                             "stays and its order is spent (000 [16], AOD-D23)")
 
 
 def push_damage(unit: Unit, b: Breakaway) -> list[dict[str, Any]]:

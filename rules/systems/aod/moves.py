@@ -196,7 +196,7 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
             r = roll(b, dice)
             if r is not None:
                 j.rolls.append(r)
-                rolls_ok = r.success
+                rolls_ok = r.success is not False  # pending (a preview): judged as a success
             if rolls_ok:
                 pushed = push_damage(unit, b)
     if not rolls_ok:
