@@ -6,6 +6,7 @@ The web side never names a system or an action; it shows what the catalogue says
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,11 +28,33 @@ class ActionSpec:
     #: Offered when a player drags a piece (a move in the usual sense).
     drag: bool = False
     help: str = ""
+    #: The unit types that may take it; empty: every type.
+    unit_types: tuple[str, ...] = ()
+    #: Unit keys that must be set (true, or a number above 0) for it ("jump_jets").
+    needs: tuple[str, ...] = ()
+
+    def offered_to(self, unit: Mapping[str, Any]) -> bool:
+        """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
+
+        Only what the catalogue states (type, keys needed); the engine judges the rest
+        when the action is proposed."""
+        if self.unit_types and unit.get("type") not in self.unit_types:
+            return False
+        return all(_is_set(unit.get(key)) for key in self.needs)
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "label": self.label, "keys": list(self.keys),
                 "path": self.path, "cost_unit": self.cost_unit, "drag": self.drag,
-                "help": self.help}
+                "help": self.help, "unit_types": list(self.unit_types),
+                "needs": list(self.needs)}
+
+
+def _is_set(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return value > 0
+    return bool(value)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from shapely.geometry import Polygon
 
 from rules.engine.actions import Action, parse_action
 from rules.engine.catalogue import ActionSpec, TerrainKind
@@ -12,6 +14,7 @@ from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.turns import TurnStructure
 from rules.engine.verdict import Verdict
+from rules.geometry.bases import body_at
 
 if TYPE_CHECKING:
     from rules.engine.reach import Reach
@@ -76,3 +79,72 @@ class System:
     def unit_schema(self) -> dict[str, Any]:
         """What a roster unit of this system may contain (JSON-schema-like dict)."""
         return {"system": self.key, "fields": {}}
+
+    # -- what the board offers (the engine still judges every proposal) -----------
+    def available_actions(self, position: Mapping[str, Any], unit_id: str,
+                          turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
+        """The catalogue actions `unit_id` may take now: the board's action bar and unit card.
+
+        `position` is scenario-shaped JSON (`units`, `state`); `turn` the table's turn.
+        Default: nothing for a unit that is aboard or off the table; else every catalogue
+        action whose plain eligibility it meets (`ActionSpec.offered_to`) and that the
+        turn structure allows now (`unit_may_take`, and no `refusal` for its side when
+        `turn` is given). A system may narrow it further."""
+        unit = next((u for u in position.get("units", ()) if u.get("id") == unit_id), None)
+        if unit is None or unit.get("aboard") or unit.get("position") is None:
+            return ()
+        structure = self.turn_structure
+        side = str(unit.get("side", ""))
+
+        def allowed_now(spec: ActionSpec) -> bool:
+            if not structure.unit_may_take(dict(position), unit_id, spec.type):
+                return False
+            return turn is None or structure.refusal(
+                dict(turn), dict(position), side, {"unit": unit_id, "type": spec.type}) is None
+
+        return tuple(spec for spec in self.actions if spec.offered_to(unit) and allowed_now(spec))
+
+    def deployment_zones(self, width: float, height: float, sides: Sequence[str],
+                         depth: float) -> dict[str, list[list[float]]]:
+        """Each side's deployment zone, `depth` inches deep along a table edge.
+
+        Default: the first side along the south edge, the second along the north, the
+        third west, the fourth east; more sides share the edges in turn, each edge split
+        evenly between them. West and east zones leave the corners to south and north."""
+        return edge_zones(width, height, sides, depth)
+
+    def base_footprint(self, base: Mapping[str, Any], position: Sequence[float],
+                       facing: float) -> Polygon:
+        """The area a base (scenario BASE json) covers at a pose, for deployment checks."""
+        from rules.engine.scenario import parse_base  # scenario imports this module
+
+        shape = parse_base(base, "base")
+        return body_at(shape, float(position[0]), float(position[1]), facing).polygon()
+
+
+#: The table edges the default deployment zones use, in the order sides take them.
+EDGES = ("south", "north", "west", "east")
+
+
+def edge_zones(width: float, height: float, sides: Sequence[str],
+               depth: float) -> dict[str, list[list[float]]]:
+    """Zones `depth` deep along the table's edges for any number of sides (see above)."""
+    depth = min(depth, height / 2, width / 2)
+    by_edge: dict[str, list[str]] = {edge: [] for edge in EDGES}
+    for index, side in enumerate(sides):
+        by_edge[EDGES[index % len(EDGES)]].append(side)
+    ends_taken = bool(by_edge["south"] or by_edge["north"])
+    zones = {}
+    for edge, names in by_edge.items():
+        for part, side in enumerate(names):
+            share = 1 / len(names)
+            if edge in ("south", "north"):
+                x0, x1 = width * part * share, width * (part + 1) * share
+                y0, y1 = (0.0, depth) if edge == "south" else (height - depth, height)
+            else:
+                low = depth if ends_taken else 0.0
+                span = height - 2 * low
+                y0, y1 = low + span * part * share, low + span * (part + 1) * share
+                x0, x1 = (0.0, depth) if edge == "west" else (width - depth, width)
+            zones[side] = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    return zones

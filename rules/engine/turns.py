@@ -58,6 +58,11 @@ class TurnStructure:
             return Violation("not_your_turn", f"It is {active}'s turn, not {side}'s.")
         return None
 
+    def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
+        """Hook: whether the turn's bookkeeping leaves the unit this action now, so that
+        the board offers it (aod: one order a turn). The engine still judges a proposal."""
+        return True
+
     def acted(self, turn: Json, position: Json, action: Json) -> Json:
         """The table's turn after a committed action (e.g. the active unit)."""
         return turn

@@ -13,6 +13,7 @@ from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict, Violation
 from rules.systems.aod import capture, formation, transport
+from rules.systems.aod.catalogue import ACTIONS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
@@ -21,6 +22,7 @@ from rules.systems.aod.parse import check_action_params, check_unit_props
 from rules.systems.aod.reach import reach as aod_reach
 from rules.systems.aod.schema import UNIT_SCHEMA
 from rules.systems.aod.turn import check_turn
+from rules.systems.aod.turn_structure import AodTurnStructure
 from rules.systems.aod.units import UNIT_TYPES
 from rules.systems.aod.vent import vent
 
@@ -45,6 +47,10 @@ HANDLERS: dict[str, Handler] = {
 
 class AodSystem(System):
     key = "aod"
+    name = "MechWarrior: Age of Destruction"
+    actions = ACTIONS
+    terrain_kinds = TERRAIN_KINDS
+    turn_structure = AodTurnStructure()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = UNIT_TYPES
     action_types = frozenset(HANDLERS)

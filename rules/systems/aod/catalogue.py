@@ -1,0 +1,61 @@
+"""What aod offers a player: its orders and terrain types with their labels (aod.md 6, 12).
+
+Data only: the board and the map editor read it; the handlers judge the orders.
+Eligibility here is the plain part of the `001` orders table (which unit types, which
+keys they need); preconditions that depend on the position stay with the judge.
+"""
+
+from __future__ import annotations
+
+from rules.engine.catalogue import ActionSpec, TerrainKind
+
+_MECHS = ("mech", "quad_mech", "colossal_mech")
+_RUNNERS = ("mech", "quad_mech")  # Colossals may not run (001 [CCURoW])
+_RAMMERS = ("wheeled", "tracked", "hover", "aquatic")  # not VTOLs (001 [27-28])
+_CARRIERS = ("wheeled", "tracked", "hover", "vtol", "aquatic", *_MECHS)
+_FORMATION = ("infantry", "wheeled", "tracked", "hover", "aquatic")  # no 'Mechs, no VTOLs
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("move", "Move", drag=True, unit_types=(),
+               help="Up to its move in inches (001 [16])."),
+    ActionSpec("run", "Run", drag=True, unit_types=_RUNNERS,
+               help="Up to its run allowance (001 [17])."),
+    ActionSpec("assault_half", "Half-speed assault", drag=True, unit_types=_MECHS,
+               help="Half its move, then a ranged attack (001 [27])."),
+    ActionSpec("ram", "Ram", keys=("target",), unit_types=_RAMMERS,
+               help="Move into base contact with an opposing unit (001 [27-28])."),
+    ActionSpec("charge", "Charge", keys=("target",), unit_types=_RUNNERS,
+               help="Run into base contact with an opposing unit (001 [27-28])."),
+    ActionSpec("dfa", "Death from Above", keys=("target",), unit_types=_MECHS,
+               needs=("jump_jets",),
+               help="Jump onto an opposing unit; a failed attack lets it spin (001 [27-28])."),
+    ActionSpec("assault_full", "Full-speed assault", keys=("target",), unit_types=_MECHS,
+               help="Move into base contact with an opposing unit (001 [27])."),
+    ActionSpec("board", "Board", keys=("passengers",), unit_types=_CARRIERS,
+               needs=("capacity",),
+               help="Take passengers aboard, then move half (000 [18])."),
+    ActionSpec("disembark", "Disembark", keys=("passengers", "unload"), unit_types=_CARRIERS,
+               needs=("capacity",),
+               help="Move half and set the passengers down (001 [18-19])."),
+    ActionSpec("formation_move", "Formation move", keys=("moves",), unit_types=_FORMATION,
+               help="3 to 5 touching units move as one order (000 [29])."),
+    ActionSpec("capture", "Capture", keys=("target",), path="none", unit_types=("infantry",),
+               help="Infantry on foot take an opposing unit in contact captive (001 [26])."),
+    ActionSpec("vent", "Vent", path="none", unit_types=_MECHS,
+               help="Stand and vent heat; counts as an order (001 [22])."),
+    ActionSpec("free_spin", "Free spin", path="none",
+               help="Turn in place when entitled; not an order (000 FREE SPINS)."),
+)
+
+TERRAIN_KINDS: tuple[TerrainKind, ...] = (
+    TerrainKind("clear", "Clear terrain"),
+    TerrainKind("hindering", "Hindering terrain",
+                help="A unit entering it from clear must stop (000 [32])."),
+    TerrainKind("blocking", "Blocking terrain", help="No unit may enter it (000 [33])."),
+    TerrainKind("shallow_water", "Shallow water", help="Hindering for most units (6.1)."),
+    TerrainKind("deep_water", "Deep water", help="Prohibited to most units (6.1)."),
+    TerrainKind("elevated", "Elevated terrain", keys=("height",),
+                help="Stop on climbing it or leaving it (000 [33])."),
+    TerrainKind("abrupt_elevated", "Abrupt elevated terrain", keys=("height", "access"),
+                help="Entered only by jump jets or at its access segments (000 [34])."),
+)
