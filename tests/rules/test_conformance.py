@@ -148,8 +148,8 @@ def test_every_drag_action_gives_a_verdict_with_numbers_that_serialises(key: str
             continue
         for path in ([[START[0] + 1, START[1]]], [[START[0], START[1] + 0.5],
                                                     [START[0] + 0.5, START[1] + 0.5]]):
-            verdict = system.validate(state, system.parse_action(action_json(spec, path),
-                                                                 "action"), make_dice(unresolved=True))
+            action = system.parse_action(action_json(spec, path), "action")
+            verdict = system.validate(state, action, make_dice(unresolved=True))
             assert isinstance(verdict, Verdict), spec.type
             assert is_number(verdict.cost) and is_number(verdict.allowance), spec.type
             json.dumps(verdict.to_json())
