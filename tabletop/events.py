@@ -144,9 +144,23 @@ def refusal_verdict(reasons: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def reject(
-    *, id: str, seq: int, reasons: list[dict[str, Any]], verdict: dict[str, Any] | None
+    *,
+    id: str,
+    seq: int,
+    reasons: list[dict[str, Any]],
+    verdict: dict[str, Any] | None,
+    event: int | None = None,
 ) -> dict[str, Any]:
-    return {"type": "reject", "id": id, "seq": seq, "reasons": reasons, "verdict": verdict}
+    """Refused. `event`: the seq of the event that records what the refusal still
+    changed (a failed breakaway spends the order, AOD-D23); None when nothing changed."""
+    return {
+        "type": "reject",
+        "id": id,
+        "seq": seq,
+        "reasons": reasons,
+        "verdict": verdict,
+        "event": event,
+    }
 
 
 def error(code: str, message: str, *, field: str | None = None, ref: Any = None) -> dict[str, Any]:

@@ -1,4 +1,8 @@
-"""`battle_act`: a player's (or the GM's) order, refereed and, if legal, applied."""
+"""`battle_act`: a player's (or the GM's) order, refereed and, if legal, applied.
+
+An illegal verdict that still changes the position (aod's failed breakaway spends the
+order, AOD-D23) is applied too, roll included, and answered with a `reject` that
+names its event (design.md, "The life of a move" 5)."""
 
 from typing import Any
 
@@ -40,7 +44,7 @@ def battle_act(
         if refused:
             return Refusal([refused])
         judgement = referee.judge(battle.state, action, key=(battle.id, battle.last_seq))
-        if not judgement.legal:
+        if judgement.state_after is None:
             return Refusal(judgement.verdict["reasons"], judgement.verdict)
         return Change(
             "act",
@@ -58,6 +62,9 @@ def battle_act(
                 "state": judgement.state_after["state"],
             },
             game=judgement.game_after,
+            # Refused, yet applied: a failed breakaway spends the order (AOD-D23). Were
+            # it dropped, the player could retry the roll until it succeeded.
+            refused=None if judgement.legal else judgement.verdict["reasons"],
         )
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)

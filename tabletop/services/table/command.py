@@ -35,6 +35,10 @@ class Change:
     #: The engine's own state for `state`, when the change came from the engine: kept as
     #: the parsed position of the new sequence number (referee.ParsedPositions).
     game: rules.GameState | None = None
+    #: Set when the rules refused the action yet it still changes the table (a failed
+    #: breakaway spends the order, AOD-D23): the event is committed and broadcast like
+    #: any other, and the sender gets a `reject` with these reasons that names the event.
+    refused: list[dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,16 @@ def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> 
         )
     else:
         event = append(battle, actor, outcome, client_msg_id)
-        reply = events.ack(id=client_msg_id, seq=event.seq)
+        if outcome.refused is None:
+            reply = events.ack(id=client_msg_id, seq=event.seq)
+        else:
+            reply = events.reject(
+                id=client_msg_id,
+                seq=event.seq,
+                reasons=outcome.refused,
+                verdict=outcome.public.get("verdict"),
+                event=event.seq,
+            )
     CommandReply.objects.create(
         battle=battle, actor_id=actor.user_id, client_msg_id=client_msg_id, reply=reply
     )

@@ -2,7 +2,9 @@
 
 The table's state is exactly the engine's scenario position, so nothing is
 translated. Dice come from `secrets`, on the server (the engine's own source
-when no forced results are given; passed in explicitly where the facade takes one).
+when no forced results are given; passed in explicitly where the facade takes one),
+and only when an act is judged: a preview's dice stay unresolved, so that a player
+cannot preview a roll until it succeeds (design.md, "The life of a move" 5 and 6).
 """
 
 import logging
@@ -30,9 +32,11 @@ class Judgement:
     legal: bool
     #: The engine's VERDICT, as clients get it (scenario format).
     verdict: dict[str, Any]
-    #: The position after a legal action (scenario shape); None when refused.
+    #: The position after the action (scenario shape) when the rules change the table:
+    #: a legal action, or an illegal one whose consequence still applies (a failed
+    #: breakaway spends the order, AOD-D23). None when nothing changes, and in a preview.
     state_after: dict[str, Any] | None
-    #: The same position as the engine's own (parsed) state; None when refused.
+    #: The same position as the engine's own (parsed) state; None with state_after.
     game_after: rules.GameState | None = None
 
 
@@ -93,26 +97,35 @@ def _malformed(error: Exception) -> ServiceError:
 
 
 def judge(
-    state: dict[str, Any], action: dict[str, Any], key: tuple[int, int] | None = None
+    state: dict[str, Any],
+    action: dict[str, Any],
+    key: tuple[int, int] | None = None,
+    *,
+    preview: bool = False,
 ) -> Judgement:
-    """The engine's verdict on `action` in `state`, rolling any dice with `secrets`.
+    """The engine's verdict on `action` in `state`, rolling any dice with `secrets`;
+    with `preview`, rolling none: the verdict then names each roll a commit would make
+    (a pending roll, "breakaway 3-6") and changes nothing.
 
     `key` (battle id, sequence number) names the position, so that its parsed state
     can be reused (ParsedPositions)."""
     game = _game(state, key)
     try:
         parsed = rules.action_from_json(action, game)
-        # No forced results: the engine rolls with `secrets` and reports every roll.
-        verdict = rules.validate(game, parsed, dice=rules.make_dice())
+        # No forced results: the engine rolls with `secrets` and reports every roll;
+        # a preview's dice are unresolved and roll nothing.
+        dice = rules.make_dice(unresolved=True) if preview else rules.make_dice()
+        verdict = rules.validate(game, parsed, dice=dice)
     except rules.InvalidActionError as error:
         raise _malformed(error) from None
     except Exception as error:  # the referee must never take the table down
         log.exception("the engine failed on %r", action)
         raise EngineFailure(f"the rules engine failed: {error}") from None
-    if not verdict.legal or verdict.state_after is None:
+    applies = (verdict.legal or verdict.changed) and not verdict.pending
+    if preview or not applies or verdict.state_after is None:
         return Judgement(verdict.legal, verdict.to_json(), None)
     after = rules.state_to_json(verdict.state_after)
-    return Judgement(True, verdict.to_json(), after, verdict.state_after)
+    return Judgement(verdict.legal, verdict.to_json(), after, verdict.state_after)
 
 
 def reach_area(
