@@ -237,6 +237,7 @@ export class Mover {
   onAnswer(frame) {
     const p = this.plan;
     if (!p?.pending || (frame.id ?? frame.ref) !== p.id) return false;
+    if (p.refused) return true; // already shown, from its event (a refusal with a consequence)
     if (frame.type === "ack") {
       p.seq = frame.seq;
       if (this.board.store.seq >= frame.seq) this.end();
@@ -270,6 +271,12 @@ export class Mover {
   onEvent(frame) {
     const p = this.plan;
     if (!p) return;
+    if (p.pending && frame.id === p.id && frame.verdict?.legal === false) {
+      // Refused, yet committed (a failed breakaway spends the order, AOD-D23): show why
+      // once, whichever of this event and the sender's reject arrives first.
+      if (!p.refused) this.onAnswer({ type: "reject", id: p.id, reasons: frame.verdict.reasons ?? [], verdict: frame.verdict });
+      return;
+    }
     if (p.pending && (frame.id === p.id || (p.seq && frame.seq >= p.seq))) this.end();
     else if (!p.pending && ["act", "fiat", "undo"].includes(frame.kind) && (frame.units ?? []).some((u) => u.id === p.unit.id)) {
       this.end();

@@ -62,6 +62,8 @@ export class Overlay {
       const left = verdict.allowance - verdict.cost;
       lines.push(`${fmt(verdict.cost)}″ / ${fmt(verdict.allowance)}″ · ${fmt(Math.max(0, left))}″ left`);
       for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason, this.store));
+      // A preview rolls no dice: the roll a drop would make, and what it needs.
+      for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);
     }
     const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}`);
     lines.forEach((text, i) => {

@@ -6,8 +6,15 @@ function describe(frame, name) {
   switch (frame.kind) {
     case "act": {
       const a = frame.action ?? {};
+      const order = `${who}: ${name(a.unit)} ${String(a.type ?? "acts").replaceAll("_", " ")}`;
+      if (frame.verdict?.legal === false) {
+        // Refused, yet committed: the rules still spent something (a failed breakaway
+        // spends the order, AOD-D23). Every client reads why here; the roll is in the dice log.
+        const why = (frame.verdict.reasons ?? []).map((r) => (r.message || r.code).replace(/[\w-]+/g, name));
+        return `${order}: refused, ${why.join("; ")}`;
+      }
       const cost = frame.verdict?.cost != null ? ` (${Number(frame.verdict.cost).toFixed(1)}″)` : "";
-      return `${who}: ${name(a.unit)} ${String(a.type ?? "acts").replaceAll("_", " ")}${cost}`;
+      return `${order}${cost}`;
     }
     case "fiat":
       return `${who} placed ${name(frame.unit)} by fiat${frame.reason ? `: ${frame.reason}` : ""}`;
@@ -43,7 +50,7 @@ export class EventLog {
   add(frame) {
     if (frame.kind === "chat" || this.seen.has(frame.seq)) return;
     this.seen.add(frame.seq);
-    const li = item("li", `log-${frame.kind}`);
+    const li = item("li", `log-${frame.kind}${frame.verdict?.legal === false ? " refused" : ""}`);
     li.dataset.seq = frame.seq;
     li.title = "Show the table after this event";
     li.append(item("span", "seq", `#${frame.seq}`), item("span", "what", describe(frame, (id) => this.board.store.name(id))), item("time", "at", clock(frame.at)));
