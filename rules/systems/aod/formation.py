@@ -8,14 +8,15 @@ from rules.engine.actions import Action
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.model import GameState, Unit
+from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
-from rules.systems.aod.contact import BaseRules, opposing_contacts
+from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.judgement import Judgement, moved_event, order_given
-from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering, track_for
+from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering
 from rules.systems.aod.orders import check_order
 from rules.systems.aod.transport import disembarked_events, placement_problems
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
@@ -110,7 +111,7 @@ def _move_members(ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, .
         if e.unit == leader.id and e.get("passengers"):
             allowance = allowance.halve("formation transport unloading", "000 [29]")
         req = MoveRequest(unit=m, track=track, allowance=allowance, rows=rows,
-                          rules=BaseRules(), hindering_halves=False)
+                          hindering_halves=False)
         res = check_move(c, req)
         j.reasons.extend(res.violations)
         cost = max(cost, res.cost)

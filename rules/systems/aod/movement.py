@@ -2,24 +2,25 @@
 
 Every moving action (move, run, ram, charge, dfa, board, disembark, assaults,
 formation members, captors) goes through `check_move`. It never raises for an
-illegal path: it returns violations, each placed where it first happens.
+illegal path: it returns violations, each placed where it first happens. The
+kernel checks the table edge, other bases and the allowance; aod adds its terrain
+matrix (section 6) and the hindering half speed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules.engine.allowance import Allowance
+from rules.engine.bases_policy import check_bases
 from rules.engine.model import Unit
 from rules.engine.numbers import fmt
+from rules.engine.path_checks import Found, in_path_order, off_table, over_allowance
+from rules.engine.placement import obstruction
 from rules.engine.verdict import Violation
-from rules.geometry.bases import body_at
-from rules.geometry.table import body_off_table, leaves_table
-from rules.geometry.tolerance import OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod import terrain as T
-from rules.systems.aod.contact import BaseRules, check_bases
+from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.units import matrix_row
 
@@ -31,7 +32,7 @@ class MoveRequest:
     allowance: Allowance
     #: Matrix rows to respect (a captor respects its captive's row too, 001 [27]).
     rows: tuple[str, ...]
-    rules: BaseRules = field(default_factory=BaseRules)
+    bases: AodBases = field(default_factory=AodBases)
     #: VTOL level change and ranged attack surcharges (000 [17], [23]).
     surcharge: float = 0.0
     #: Opposing units in base contact at the start (stop-on-contact set S, AOD-D6).
@@ -57,17 +58,12 @@ class MoveResult:
 
 def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
     unit, track = req.unit, req.track
-    found: list[tuple[float, Violation]] = []
     tracks = [track] + ([req.companion] if req.companion is not None else [])
-    for tr in tracks:
-        off = leaves_table(tr, ctx.state.table)
-        if off is not None:
-            found.append((off.s, Violation(
-                "off_table", f"{unit.id}'s base leaves the table at "
-                f"({fmt(off.at[0])}, {fmt(off.at[1])}) (001 [19], AOD-D20)", off.at, "AOD-D20")))
+    found: list[Found] = [f for tr in tracks
+                          for f in off_table(unit, tr, ctx.state.table, "AOD-D20")]
     outcome = T.TerrainOutcome()
     allowance = req.allowance
-    if not req.rules.cruising:
+    if not req.bases.cruising:
         for tr in tracks:
             T.check_cells(ctx, req.rows, tr, unit.id, outcome)
             T.check_hindering(ctx, req.rows, tr, unit.id, outcome)
@@ -77,19 +73,15 @@ def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
         allowance = halve_for_hindering(ctx, start_rows, tracks, allowance)
     end = outcome.end or track.end
     if outcome.end is not None:
-        found.extend((track.length, v) for v in _placement_problems(ctx, unit, end))
+        found.extend((track.length, v) for v in _repositioning_problems(ctx, unit, end))
     found.extend(outcome.violations)
-    base_violations, end_contacts = check_bases(ctx, unit, track, end, req.rules,
+    base_violations, end_contacts = check_bases(ctx, unit, track, end, req.bases,
                                                 req.start_contacts)
     found.extend(base_violations)
     length = track.length if outcome.cost_cap is None else min(track.length, outcome.cost_cap)
     cost = length + req.surcharge
-    if allowance.exceeded(cost):
-        s = max(0.0, allowance.value - req.surcharge)
-        at = track.pose_at(track.tau_at_length(s)).xy
-        found.append((s, allowance.violation(unit, cost, at)))
-    found.sort(key=lambda sv: sv[0])
-    return MoveResult(tuple(v for _, v in found), cost, allowance, end,
+    found.extend(over_allowance(unit, track, allowance, cost, req.surcharge))
+    return MoveResult(in_path_order(found), cost, allowance, end,
                       end_contacts=tuple(end_contacts))
 
 
@@ -103,25 +95,14 @@ def halve_for_hindering(ctx: Ctx, rows: tuple[str, ...], tracks: list[Track],
     return allowance
 
 
-def _placement_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
-    """A repositioned base may not overlap bases or blocking terrain or leave the table."""
-    body = body_at(unit.base, end.x, end.y, end.facing, OVERLAP)
-    full = body_at(unit.base, end.x, end.y, end.facing)
-    bad = body_off_table(full, ctx.state.table)
-    for t, _, _ in ctx.terrain.near(body):
-        if ctx.options.cell((matrix_row(unit),), t.type) in ("block", "proh") \
-                and body.distance(t.shape) < 0:
-            bad = True
-    for other, _, _ in ctx.units.near(body):
-        if other.id != unit.id and body.distance(ctx.bodies[other.id]) < 0:
-            bad = True
-    if not bad:
+def _repositioning_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
+    """A repositioned base may not overlap bases or blocking terrain or leave the table
+    (000 [33], AOD-D9)."""
+    row = (matrix_row(unit),)
+    problem = obstruction(ctx, unit.base, end, ignore=(unit.id,),
+                          forbidden=lambda t: ctx.options.cell(row, t.type) in ("block", "proh"))
+    if problem is None:
         return []
     return [Violation("placement_invalid", f"{unit.id} cannot be repositioned at "
-                      f"({fmt(end.x)}, {fmt(end.y)}): the place is taken, blocked or off the "
-                      "table (000 [33], AOD-D9)", end.xy, "AOD-D9")]
-
-
-def track_for(unit: Unit, path: Any, facing: float | None) -> Track:
-    return Track.from_steps(unit.base, Pose(unit.position[0], unit.position[1], unit.facing),
-                            path, facing)
+                      f"({fmt(end.x)}, {fmt(end.y)}): {problem.reason} (000 [33], AOD-D9)",
+                      end.xy, "AOD-D9")]

@@ -11,18 +11,19 @@ from rules.engine.actions import Action, Waypoint
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
+from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod import vtol
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
-from rules.systems.aod.contact import BaseRules, opposing_contacts
+from rules.systems.aod.contact import AodBases, opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.judgement import Judgement, moved_event, order_given
-from rules.systems.aod.movement import MoveRequest, check_move, track_for
+from rules.systems.aod.movement import MoveRequest, check_move
 from rules.systems.aod.orders import captive_of, check_order
 from rules.systems.aod.run import run_allowance
 from rules.systems.aod.turn import AodTurn
@@ -173,9 +174,9 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
     start_contacts = frozenset(u.id for u in opposing_contacts(ctx, unit, ignore=ignore))
     faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
     req = MoveRequest(unit=unit, track=track, allowance=allowance, rows=rows,
-                      rules=BaseRules(cruising=cruising,
-                                      target=None if target is None else target.id,
-                                      ignore=frozenset(ignore), faq22=faq22),
+                      bases=AodBases(cruising=cruising,
+                                     target=None if target is None else target.id,
+                                     ignore=frozenset(ignore), faq22=faq22),
                       surcharge=plan.surcharge, start_contacts=start_contacts,
                       companion=companion, start_rows=start_rows)
     res = check_move(ctx, req)

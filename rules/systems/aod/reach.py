@@ -21,7 +21,7 @@ from rules.geometry.bases import Body, body_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import VisibilityGraph, inflate
-from rules.systems.aod.contact import BaseRules, may_cross
+from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import base_allowance
@@ -68,7 +68,7 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
     end_only: list[Any] = []
-    crossing = BaseRules(cruising=cruising)
+    crossing = AodBases(cruising=cruising)
     for i in ctx.units.query_box(sx - horizon, sy - horizon, sx + horizon, sy + horizon):
         other = ctx.on_table[i]
         if other.id == unit.id:
@@ -76,7 +76,7 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
         ob = ctx.bodies[other.id]
         # Grow the other base's core (centre or polygon) so the centre stays clear of it.
         full = ob.radius + r + MARGIN
-        if may_cross(unit, other, crossing):
+        if crossing.may_cross(unit, other):
             end_only.append(_grown(ob, full))
             continue
         gap = ob.distance(Body(None, 0.0, start)) + ob.radius  # start centre to the core

@@ -8,6 +8,7 @@ from typing import Any
 from rules.engine.actions import Action
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
+from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.table import body_off_table
@@ -16,7 +17,6 @@ from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.facing import rear_contact
 from rules.systems.aod.judgement import Judgement
-from rules.systems.aod.movement import track_for
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers
 from rules.systems.aod.turn import AodTurn

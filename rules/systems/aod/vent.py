@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from rules.engine.actions import Action
 from rules.engine.model import Unit
+from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.judgement import Judgement, moved_event, order_given
-from rules.systems.aod.movement import track_for
 from rules.systems.aod.orders import check_order
 
 
