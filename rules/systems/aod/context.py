@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from rules.engine.model import GameState
+from rules.engine.model import GameState, Terrain
 from rules.engine.position import Position
 from rules.systems.aod.options import AodOptions, parse_options
 
@@ -24,6 +25,11 @@ class Ctx(Position):
     @cached_property
     def has_water(self) -> bool:
         return any(t.type in ("shallow_water", "deep_water") for t in self.state.terrain)
+
+    def forbidden_to(self, rows: tuple[str, ...]) -> Callable[[Terrain], bool]:
+        """Terrain a unit of these matrix rows may not stand in: blocking and prohibited
+        cells (6.3, AOD-D44), the placement check's `forbidden`."""
+        return lambda t: self.options.cell(rows, t.type) in ("block", "proh")
 
     def water_union(self, rows: tuple[str, ...]) -> BaseGeometry:
         """Where a unit whose row prohibits clear may be: the features it may enter

@@ -98,9 +98,8 @@ def halve_for_hindering(ctx: Ctx, rows: tuple[str, ...], tracks: list[Track],
 def _repositioning_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
     """A repositioned base may not overlap bases or blocking terrain or leave the table
     (000 [33], AOD-D9)."""
-    row = (matrix_row(unit),)
     problem = obstruction(ctx, unit.base, end, ignore=(unit.id,),
-                          forbidden=lambda t: ctx.options.cell(row, t.type) in ("block", "proh"))
+                          forbidden=ctx.forbidden_to((matrix_row(unit),)))
     if problem is None:
         return []
     return [Violation("placement_invalid", f"{unit.id} cannot be repositioned at "

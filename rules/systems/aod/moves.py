@@ -12,9 +12,10 @@ from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
+from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
-from rules.geometry.tolerance import CONTACT, OVERLAP
+from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.systems.aod import vtol
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
@@ -240,13 +241,11 @@ def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None
 def _check_captive_end(ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: Unit,
                        action: Action) -> None:
     if isinstance(action.get("captive"), dict) and not is_mech(captive):
-        shrunk = body_at(end.base, *end.position, end.facing, OVERLAP)
-        bad = any(o.id not in (captive.id, moved.id) and shrunk.distance(ctx.bodies[o.id]) < 0
-                  for o in ctx.on_table)
-        bad = bad or any(shrunk.distance(t.shape) < 0 for t in ctx.state.terrain
-                         if ctx.options.cell((matrix_row(captive), matrix_row(moved)), t.type)
-                         in ("block", "proh"))
-        if bad or not _touching(moved, end):
+        # Neither may stand where the other may not (001 [27]).
+        rows = (matrix_row(captive), matrix_row(moved))
+        bad = obstruction(ctx, end.base, Pose(*end.position, end.facing),
+                          ignore=(captive.id, moved.id), forbidden=ctx.forbidden_to(rows))
+        if bad is not None or not _touching(moved, end):
             j.reasons.append(Violation("placement_invalid", f"{captive.id} must be placed free "
                                        f"and touching its captor {moved.id} (AOD-D33)",
                                        end.position, "AOD-D33"))

@@ -9,10 +9,10 @@ from rules.engine.actions import Action
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
+from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
-from rules.geometry.table import body_off_table
-from rules.geometry.tolerance import CONTACT, OVERLAP
+from rules.geometry.track import Pose
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.facing import rear_contact
@@ -27,7 +27,6 @@ from rules.systems.aod.units import (
     is_mech,
     is_vtol,
     matrix_row,
-    opposing,
 )
 
 
@@ -165,24 +164,18 @@ def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Vi
     """In base contact with the rear, not based by an opponent, completely on the table
     (001 [19]); no overlap with bases, blocking or prohibited terrain (AOD-D44)."""
     out: list[Violation] = []
-    others = [u for u in ctx.on_table if u.id not in {p.id for p in placed}]
+    ids = {p.id for p in placed}
     for i, p in enumerate(placed):
-        full = body_at(p.base, *p.position, p.facing)
-        shrunk = body_at(p.base, *p.position, p.facing, OVERLAP)
+        pose = Pose(*p.position, p.facing)
+        earlier = [(q.id, body_at(q.base, *q.position, q.facing)) for q in placed[:i]]
+        problem = obstruction(ctx, p.base, pose, ignore=ids, placed=earlier,
+                              forbidden=ctx.forbidden_to((matrix_row(p),)))
         why = None
         if not rear_contact(transport, p):
             why = f"must be placed in base contact with the rear of {transport.id} (001 [19])"
-        elif body_off_table(full, ctx.state.table):
-            why = "must be placed completely on the table (001 [19])"
-        elif any(shrunk.distance(ctx.bodies[o.id]) < 0 for o in others) or any(
-                shrunk.distance(body_at(q.base, *q.position, q.facing)) < 0
-                for q in placed[:i]):
-            why = "would overlap another base (AOD-D44)"
-        elif any(shrunk.distance(t.shape) < 0 for t in ctx.state.terrain
-                 if ctx.options.cell((matrix_row(p),), t.type) in ("block", "proh")):
-            why = "would stand in blocking or prohibited terrain (AOD-D44)"
-        elif any(opposing(p, o) and not is_cruising(o)
-                 and full.distance(ctx.bodies[o.id]) <= CONTACT for o in others):
+        elif problem is not None:
+            why = f"cannot be placed there: {problem.reason} (001 [19], AOD-D44)"
+        elif opposing_contacts(ctx, p, pose):
             why = "would be in base contact with an opposing unit (001 [19])"
         if why:
             out.append(Violation("placement_invalid", f"{p.id} {why}", p.position, "001 [19]"))
