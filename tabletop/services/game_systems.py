@@ -1,12 +1,16 @@
-"""The rules engine as the web side sees it: which systems exist and what they accept.
+"""The rules engine as the web side sees it: the one door to everything system-specific.
 
-One module talks to the engine's registry, so the rest of the web code asks
-questions ("is this a system?", "which unit types?") and never imports engine internals.
+The rest of the web code asks questions here ("what is this system called?", "which
+actions may this unit take now?", "what does the header say?") and never names a
+system, an action or a terrain type of its own (design.md, "Layers").
 """
 
 from typing import Any
 
+from shapely.geometry import Polygon
+
 import rules
+from rules.engine.catalogue import COST_UNITS
 from tabletop.services.errors import ServiceError
 
 
@@ -22,10 +26,27 @@ def require_system(key: str, field: str = "system") -> Any:
     system = _registry().get(key)
     if system is None:
         raise ServiceError(
-            f"Unknown game system {key!r}; choose one of {', '.join(system_keys())}.",
+            f"Unknown game system {key!r}; choose one of {', '.join(system_names().values())}.",
             field=field,
         )
     return system
+
+
+# -- names ----------------------------------------------------------------------------
+
+
+def system_name(key: str) -> str:
+    """What players read ("M.S. Wars"); the key itself only for a system the engine lost."""
+    system = _registry().get(key)
+    return (getattr(system, "name", "") or key) if system is not None else key
+
+
+def system_names() -> dict[str, str]:
+    """{key: name} for every registered system, by name."""
+    return dict(sorted(((k, system_name(k)) for k in _registry()), key=lambda kv: kv[1]))
+
+
+# -- rosters ----------------------------------------------------------------------------
 
 
 def unit_schema(key: str) -> dict[str, Any]:
@@ -37,8 +58,138 @@ def unit_types(key: str) -> list[str]:
     return list(unit_schema(key)["fields"]["type"]["enum"])
 
 
+# -- maps -------------------------------------------------------------------------------
+
+
+def terrain_kinds(key: str) -> list[dict[str, Any]]:
+    """The terrain types a map of this system may use, with labels and their keys.
+
+    A system that publishes no kinds gets its terrain types with the scenario format's
+    common keys, so that its maps can still be drawn."""
+    system = require_system(key)
+    kinds = [kind.to_json() for kind in system.terrain_kinds]
+    if kinds:
+        return kinds
+    return [
+        {
+            "type": t,
+            "label": t.replace("_", " ").capitalize(),
+            "keys": ["height", "size_class"],
+            "required": [],
+            "help": "",
+        }
+        for t in sorted(system.terrain_types)
+    ]
+
+
 def terrain_types(key: str) -> list[str]:
-    return sorted(getattr(require_system(key), "terrain_types", ()))
+    return [kind["type"] for kind in terrain_kinds(key)]
+
+
+def terrain_kind(key: str, terrain_type: str) -> dict[str, Any] | None:
+    return next((k for k in terrain_kinds(key) if k["type"] == terrain_type), None)
+
+
+# -- the board --------------------------------------------------------------------------
+
+
+def catalogue(key: str) -> list[dict[str, Any]]:
+    """The system's actions as the board offers them, in order (labels, keys, path shape)."""
+    return [spec.to_json() for spec in require_system(key).actions]
+
+
+def cost_unit(key: str) -> str:
+    return str(require_system(key).cost_unit)
+
+
+def board_config(key: str) -> dict[str, Any]:
+    """What the board page needs to know of its system before the first frame."""
+    unit = cost_unit(key)
+    return {
+        "systemName": system_name(key),
+        "actions": catalogue(key),
+        "costUnit": unit,
+        # What the board prints after a cost: 8.5" or 8.5 MP.
+        "costSuffix": COST_UNITS.get(unit, f" {unit}"),
+        "terrainKinds": terrain_kinds(key),
+    }
+
+
+def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dict[str, list[str]]:
+    """{unit id: [action types]}: what each unit on the table may be offered now."""
+    system = _registry().get(state.get("system", ""))
+    if system is None:
+        return {}
+    return {
+        unit["id"]: [spec.type for spec in system.available_actions(state, unit["id"], turn)]
+        for unit in state.get("units", [])
+        if "id" in unit
+    }
+
+
+def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
+    """What a snapshot and every table event carry beside the position: the header line
+    and the actions each unit may be offered (docs/protocol.md)."""
+    return {"summary": summary(state, turn), "actions": available_actions(state, turn)}
+
+
+# -- turns ------------------------------------------------------------------------------
+
+
+def _turn_structure(state: dict[str, Any]) -> Any:
+    return require_system(state.get("system", "")).turn_structure
+
+
+def begin(state: dict[str, Any], sides: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the table's turn, the position) when the battle goes live."""
+    turn, position = _turn_structure(state).begin(list(sides), state)
+    return turn, position
+
+
+def refusal(
+    state: dict[str, Any], turn: dict[str, Any], side: str, action: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """Why `side` may not act now (the turn structure, judged before the engine), or None."""
+    refused = _turn_structure(state).refusal(turn, state, side, action)
+    if refused is None:
+        return None
+    # The engine's Violation shape, as every refusal (tabletop.events.reason).
+    return refused.to_json()
+
+
+def phased(state: dict[str, Any]) -> bool:
+    return bool(_turn_structure(state).phased)
+
+
+def end_part(
+    state: dict[str, Any], turn: dict[str, Any], *, whole_turn: bool = False
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(turn, position) after the active side ends its part, or the GM the whole turn."""
+    new_turn, position = _turn_structure(state).end_part(turn, state, whole_turn=whole_turn)
+    return new_turn, position
+
+
+def summary(state: dict[str, Any], turn: dict[str, Any]) -> str:
+    """The header's line ("Turn 2 · Phase 1 · P1 to act · 3 AP left"); "" without a turn."""
+    if not turn or state.get("system") not in _registry():
+        return ""
+    return str(_turn_structure(state).summary(turn, state))
+
+
+# -- deployment -------------------------------------------------------------------------
+
+
+def deployment_zones(
+    key: str, width: float, height: float, sides: list[str], depth: float
+) -> dict[str, list[list[float]]]:
+    return require_system(key).deployment_zones(width, height, sides, depth)
+
+
+def base_footprint(key: str, base: dict[str, Any], position: list[float], facing: float) -> Polygon:
+    return require_system(key).base_footprint(base, position, facing)
+
+
+# -- positions --------------------------------------------------------------------------
 
 
 def position_error(position: dict[str, Any]) -> tuple[str, str] | None:

@@ -1,4 +1,4 @@
-"""The table services without a socket: events after commit, undo as a stack, turn orders."""
+"""The table services without a socket: events after commit, undo as a stack, acks."""
 
 import json
 
@@ -7,7 +7,6 @@ from django.db import transaction
 
 from tabletop import events
 from tabletop.models import Battle, Event
-from tabletop.services.table import turns
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import actor_for
 from tabletop.services.table.chat import battle_chat
@@ -75,37 +74,6 @@ def test_undo_takes_changes_back_like_a_stack_and_never_deletes():
     assert after_first != start
     kinds = list(Event.objects.filter(battle=battle).values_list("kind", flat=True))
     assert kinds == ["act", "undo", "act", "undo"]
-
-
-def test_aod_sides_alternate_and_the_turn_count_goes_up_after_the_last():
-    turn = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"]}
-    state = {"orders_available": 2, "orders_used": 2, "ordered": ["U1"], "order_log": []}
-    turn, state = turns.advance("aod", turn, state, whole_turn=False)
-    assert turn["active_side"] == "P2" and turn["turn"] == 1
-    assert state == {"orders_available": 2}
-    turn, state = turns.advance("aod", turn, state, whole_turn=False)
-    assert (turn["active_side"], turn["turn"]) == ("P1", 2)
-
-
-def test_mswars_has_two_phases_a_turn_and_the_gm_may_end_the_whole_turn():
-    turn = {"turn": 1, "active_side": "A", "sides": ["A", "B"], "phase": 1}
-    state = {"phase": 1, "actions_taken": {"X": []}, "free_turn_used": {"X": True}}
-    turn, state = turns.advance("mswars", turn, state, whole_turn=False)
-    assert (turn["active_side"], turn["phase"]) == ("B", 1)
-    turn, state = turns.advance("mswars", turn, state, whole_turn=False)
-    assert (turn["active_side"], turn["phase"], state["phase"]) == ("A", 2, 2)
-    assert "free_turn_used" not in state and "actions_taken" in state
-    turn, state = turns.advance("mswars", turn, state, whole_turn=True)
-    assert (turn["turn"], turn["phase"], state) == (2, 1, {"phase": 1})
-
-
-def test_a_side_out_of_orders_may_not_act_before_the_engine_is_asked():
-    refusal = turns.refusal(
-        "aod", {"active_side": "P1"}, {"orders_available": 1, "orders_used": 1}, "P1"
-    )
-    assert refusal["code"] == "no_actions_left"
-    assert turns.refusal("aod", {"active_side": "P1"}, {}, "P2")["code"] == "not_your_turn"
-    assert turns.refusal("aod", {"active_side": "P1"}, {}, "P1") is None
 
 
 def test_a_failed_broadcast_does_not_undo_the_ack_of_a_committed_act(monkeypatch):

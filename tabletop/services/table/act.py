@@ -9,7 +9,8 @@ from typing import Any
 from tabletop.events import reason
 from tabletop.models import Battle
 from tabletop.models.battle import BattleStatus
-from tabletop.services.table import command, referee, turns
+from tabletop.services import game_systems
+from tabletop.services.table import command, referee
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
@@ -24,9 +25,7 @@ def table_refusal(battle: Battle, actor: Actor, unit_id: str) -> dict[str, Any] 
     side = unit.get("side", "")
     if not actor.controls(side):
         return reason("not_your_unit", f"{unit_id} belongs to {side}, which you do not play.")
-    return turns.refusal(
-        battle.state.get("system", ""), battle.turn_state, battle.state.get("state", {}), side
-    )
+    return game_systems.refusal(battle.state, battle.turn_state, side)
 
 
 def battle_act(

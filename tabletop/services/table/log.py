@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from tabletop import events
 from tabletop.models import Battle, Event
+from tabletop.services import game_systems
 from tabletop.services.table import limits, position
 from tabletop.services.table.command import TABLE_KINDS
 
@@ -76,4 +77,6 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         chat=chat,
         dice=dice,
     )
+    # The engine's words for the position, as every table event carries them (position.patch).
+    frame.update(game_systems.table_view(at["state"], at["turn"]))
     return frame, later

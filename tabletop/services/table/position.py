@@ -1,12 +1,15 @@
 """A table position (the engine's state + the table's turn) and the patches between two.
 
 Clients apply patches and never need rules knowledge: changed units whole,
-removed unit ids, the engine's turn state and the table's turn structure.
+removed unit ids, the engine's turn state and the table's turn structure, and
+the engine's words for them (the header line, the actions each unit is offered).
 """
 
 import hashlib
 import json
 from typing import Any
+
+from tabletop.services import game_systems
 
 
 def canonical(value: Any) -> str:
@@ -32,7 +35,8 @@ def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:
 
 
 def patch(before: dict[str, Any], after: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
-    """The public keys of a table event that takes `before` to `after` (engine states)."""
+    """The public keys of a table event that takes `before` to `after` (engine states):
+    the change, and what the board shows after it (header line, actions on offer)."""
     old = {u["id"]: u for u in before.get("units", [])}
     new = {u["id"]: u for u in after.get("units", [])}
     return {
@@ -40,6 +44,7 @@ def patch(before: dict[str, Any], after: dict[str, Any], turn: dict[str, Any]) -
         "removed": [uid for uid in old if uid not in new],
         "state": after.get("state", {}),
         "turn": turn,
+        **game_systems.table_view(after, turn),
     }
 
 

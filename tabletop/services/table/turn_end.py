@@ -5,7 +5,8 @@ from typing import Any
 from tabletop.events import reason
 from tabletop.models import Battle
 from tabletop.models.battle import BattleStatus
-from tabletop.services.table import command, turns
+from tabletop.services import game_systems
+from tabletop.services.table import command
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
@@ -29,15 +30,12 @@ def battle_end_turn(
         active = battle.turn_state.get("active_side", "")
         if not actor.controls(active):
             return Refusal([reason("not_your_turn", f"It is {active}'s turn.")])
-        system = battle.state.get("system", "")
-        whole = not phase_only and actor.is_gm and turns.rules_of(system).phases != (None,)
-        turn, engine_state = turns.advance(
-            system, battle.turn_state, battle.state.get("state", {}), whole_turn=whole
-        )
+        whole = not phase_only and actor.is_gm and game_systems.phased(battle.state)
+        turn, position = game_systems.end_part(battle.state, battle.turn_state, whole_turn=whole)
         return Change(
             "turn",
             {"ended": "phase" if phase_only else "turn"},
-            state={**battle.state, "state": engine_state},
+            state=position,
             turn=turn,
         )
 
