@@ -53,13 +53,13 @@ class CampaignForm(forms.Form):
     table_options = JSONTextField(
         required=False,
         empty={},
-        help_text="The system's table options as JSON, e.g. aod's "
-        '{"hindering_entry": "contact"}. Leave empty for the book\'s defaults.',
+        help_text="The game system's table options as a JSON object, as its rules notes "
+        "name them. Leave empty for the book's defaults.",
     )
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["system"].choices = [(k, k) for k in game_systems.system_keys()]
+        self.fields["system"].choices = list(game_systems.system_names().items())
 
 
 class CampaignSettingsForm(CampaignForm):
@@ -200,9 +200,10 @@ class MapForm(forms.Form):
         empty=[],
         label="Terrain (JSON)",
         widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false"}),
-        help_text='A list of features: {"id": "W1", "type": "hindering", '
-        '"polygon": [[6, 14], [12, 14], [12, 20], [6, 20]], "height": 2, "size_class": 1}. '
-        "Points are [x, y] in inches from the bottom-left corner.",
+        help_text='A list of features: {"id": "T1", "type": a terrain type, '
+        '"polygon": [[6, 14], [12, 14], [12, 20], [6, 20]]}, plus the keys its type takes '
+        "(the feature types above list them). Points are [x, y] in inches from the "
+        "bottom-left corner.",
     )
 
 
@@ -216,13 +217,15 @@ class BattleForm(forms.Form):
         max_value=60,
         initial=6,
         label="Deployment depth (inches)",
-        help_text="Side P1 deploys along the south edge, P2 along the north edge.",
+        help_text="Each side deploys along a table edge, this deep: the first side (P1) "
+        "south, the second north, the third west, the fourth east, unless the game "
+        "system sets its own zones.",
     )
     deployment_zones = JSONTextField(
         required=False,
         empty=None,
         label="Custom deployment zones (JSON, optional)",
-        help_text='{"P1": [[x, y], ...], "P2": [[x, y], ...]} instead of the two table edges.',
+        help_text='{"P1": [[x, y], ...], "P2": [[x, y], ...]} instead of the table edges.',
     )
     SIDES = [("", "Not in this battle"), ("P1", "P1"), ("P2", "P2"), ("P3", "P3"), ("P4", "P4")]
 
@@ -239,11 +242,13 @@ class BattleForm(forms.Form):
         return [self[f"side_{r.pk}"] for r in self.rosters]
 
     def sides(self) -> list[tuple[Any, str]]:
-        return [
+        """(roster, side) by side name: P1 acts first and takes the first zone."""
+        chosen = [
             (r, self.cleaned_data[f"side_{r.pk}"])
             for r in self.rosters
             if self.cleaned_data.get(f"side_{r.pk}")
         ]
+        return sorted(chosen, key=lambda pair: pair[1])
 
 
 class DeploymentForm(forms.Form):

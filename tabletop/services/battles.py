@@ -5,15 +5,19 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from shapely import affinity
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import Polygon
 
 from tabletop.models import Battle, BattleSide, Campaign, Map, Roster
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
-from tabletop.services.inputs import finite_number, point_in_table, polygon_in_table
+from tabletop.services.inputs import (
+    MAX_TABLE_INCHES,
+    finite_number,
+    point_in_table,
+    polygon_in_table,
+)
 from tabletop.services.log import campaign_log_add
 from tabletop.services.permissions import require_gm
 
@@ -23,10 +27,37 @@ SIDE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 FIELDED = (UnitStatus.READY, UnitStatus.OFF_BOARD)
 
 
+#: How deep the default deployment zones reach in from their table edge, in inches.
+DEFAULT_ZONE_DEPTH = 6.0
+
+
 def _zone_bounds(zone: list[list[float]]) -> tuple[float, float, float, float]:
     xs = [p[0] for p in zone]
     ys = [p[1] for p in zone]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+def deployment_zones(
+    *, system: str, battle_map: Map, sides: list[str], depth: float = DEFAULT_ZONE_DEPTH
+) -> dict[str, list[list[float]]]:
+    """The system's deployment zones for these sides (in order) on this map."""
+    return game_systems.deployment_zones(
+        system, battle_map.width, battle_map.height, _in_order(sides), depth
+    )
+
+
+def _in_order(sides: list[str]) -> list[str]:
+    """Each side once, in the order first named (two rosters may fight as one side)."""
+    return list(dict.fromkeys(sides))
+
+
+def _facing_the_centre(zone: list[list[float]], width: float, height: float) -> float:
+    """The facing, a multiple of 90 degrees, that looks from the zone to the table's centre."""
+    x0, y0, x1, y1 = _zone_bounds(zone)
+    dx, dy = width / 2 - (x0 + x1) / 2, height / 2 - (y0 + y1) / 2
+    if abs(dx) > abs(dy):
+        return 0.0 if dx > 0 else 180.0
+    return 90.0 if dy >= 0 else 270.0
 
 
 def _lay_out_in_zone(zone: list[list[float]], count: int, spacing: float) -> list[list[float]]:
@@ -41,9 +72,10 @@ def _lay_out_in_zone(zone: list[list[float]], count: int, spacing: float) -> lis
 
 
 def _clean_sides(
-    campaign: Campaign, sides: Any, zones: Any, battle_map: Map
+    campaign: Campaign, sides: Any, zones: Any, battle_map: Map, depth: float
 ) -> dict[str, list[list[float]]]:
-    """The sides' rosters and zones: two sides or more, each roster once, each side a zone."""
+    """The sides' rosters and zones: two sides or more, each roster once, each side a zone
+    (the system's own zones, `depth` deep, where `zones` is None)."""
     if not isinstance(sides, list) or not sides:
         raise ServiceError("Choose a side for at least two rosters.", field="sides")
     side_names = set()
@@ -63,6 +95,11 @@ def _clean_sides(
         side_names.add(side)
     if len(side_names) < 2:
         raise ServiceError("A battle needs at least two sides.", field="sides")
+    if zones is None:
+        depth = finite_number(depth, field="zone_depth", minimum=1, maximum=MAX_TABLE_INCHES)
+        zones = deployment_zones(
+            system=campaign.system, battle_map=battle_map, sides=[s for _, s in sides], depth=depth
+        )
     if not isinstance(zones, dict):
         raise ServiceError("Deployment zones are {side: polygon}.", field="deployment_zones")
     cleaned = {}
@@ -96,12 +133,15 @@ def battle_create(
     battle_map: Map,
     name: str,
     sides: list[tuple[Roster, str]],
-    deployment_zones: dict[str, list[list[float]]],
+    deployment_zones: dict[str, list[list[float]]] | None = None,
+    zone_depth: float = DEFAULT_ZONE_DEPTH,
     actor: AbstractBaseUser | None = None,
 ) -> Battle:
     """A battle in deployment, its units laid out inside their side's zone.
 
-    `actor=None` is a trusted caller (demo, fixtures); pages pass the GM.
+    `deployment_zones=None` takes the system's zones, `zone_depth` inches deep, for the
+    sides in the order given. `actor=None` is a trusted caller (demo, fixtures); pages
+    pass the GM.
     """
     if actor is not None:
         require_gm(actor, campaign)
@@ -109,7 +149,7 @@ def battle_create(
         raise ServiceError("That map belongs to another campaign.", field="map")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError("A battle needs a name of at most 120 characters.", field="name")
-    zones = _clean_sides(campaign, sides, deployment_zones, battle_map)
+    zones = _clean_sides(campaign, sides, deployment_zones, battle_map, zone_depth)
     battle = Battle.objects.create(
         campaign=campaign,
         map=battle_map,
@@ -122,9 +162,8 @@ def battle_create(
     for roster, side in sides:
         BattleSide.objects.create(battle=battle, roster=roster, side=side)
         zone = zones[side]
-        # Each side faces the table's centre line.
-        _, y0, _, y1 = _zone_bounds(zone)
-        facing = 90.0 if (y0 + y1) / 2 < battle_map.height / 2 else 270.0
+        # Each side faces the table's centre.
+        facing = _facing_the_centre(zone, battle_map.width, battle_map.height)
         fielded = list(roster.units.filter(status__in=FIELDED))
         for profile, position in zip(
             fielded, _lay_out_in_zone(zone, len(fielded), 3.0), strict=True
@@ -155,23 +194,11 @@ def battle_create(
     }
     _require_engine_accepts(battle.state)
     battle.unit_labels = labels
-    battle.turn_state = {"turn": 1, "active_side": sides[0][1], "sides": [s for _, s in sides]}
+    # The order the sides act in; the turn structure begins when the battle starts.
+    battle.turn_state = {"sides": _in_order([s for _, s in sides])}
     battle.save()
     campaign_log_add(campaign=campaign, actor=actor, text=f"Battle set up: {battle.name}.")
     return battle
-
-
-def _footprint(unit: dict[str, Any], position: list[float], facing: float) -> Polygon:
-    """The unit's base on the table: a circle, or a rectangle turned to its facing."""
-    base = unit["base"]
-    x, y = position
-    if base["shape"] == "circle":
-        return Point(x, y).buffer(base["diameter"] / 2)
-    # length runs along the facing (0 = +x), width across it
-    rect = box(
-        x - base["length"] / 2, y - base["width"] / 2, x + base["length"] / 2, y + base["width"] / 2
-    )
-    return affinity.rotate(rect, facing, origin=(x, y))
 
 
 @transaction.atomic
@@ -203,7 +230,10 @@ def battle_deploy(
         facing = finite_number(placement.get("facing", unit["facing"]), field=unit_id) % 360.0
         zone = Polygon(battle.deployment_zones[unit["side"]])
         # "In contact" tolerance of the scenario format: a base touching the zone's edge is in.
-        if not zone.buffer(0.01).covers(_footprint(unit, position, facing)):
+        footprint = game_systems.base_footprint(
+            battle.state["system"], unit["base"], position, facing
+        )
+        if not zone.buffer(0.01).covers(footprint):
             raise ServiceError(
                 f"{battle.unit_labels.get(unit_id, {}).get('name', unit_id)} must be wholly "
                 f"inside side {unit['side']}'s deployment zone.",
@@ -223,7 +253,11 @@ def battle_start(*, battle: Battle, actor: AbstractBaseUser | None = None) -> Ba
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status not in (BattleStatus.LOBBY, BattleStatus.DEPLOYMENT):
         raise ServiceError(f"The battle is already {battle.get_status_display().lower()}.")
+    sides = battle.turn_state.get("sides") or _in_order(
+        list(battle.sides.order_by("pk").values_list("side", flat=True))
+    )
+    battle.turn_state, battle.state = game_systems.begin(battle.state, sides)
     battle.status = BattleStatus.ACTIVE
-    battle.save(update_fields=["status"])
+    battle.save(update_fields=["status", "turn_state", "state"])
     campaign_log_add(campaign=battle.campaign, actor=actor, text=f"{battle.name} has begun.")
     return battle

@@ -18,7 +18,8 @@ from tabletop.services.log import campaign_log_add
 from tabletop.services.permissions import require_gm
 
 MAX_FEATURES = 200
-TERRAIN_KEYS = frozenset({"id", "type", "polygon", "height", "size_class", "access"})
+#: Keys every feature has; the rest come from its terrain kind (the engine's schema).
+FEATURE_KEYS = frozenset({"id", "type", "polygon"})
 
 
 def _clean_feature(
@@ -27,19 +28,29 @@ def _clean_feature(
     label = f"Feature {index + 1}"
     if not isinstance(raw, dict):
         raise ServiceError(f"{label} is not an object.", field="terrain")
-    unknown = sorted(set(raw) - TERRAIN_KEYS)
-    if unknown:
-        raise ServiceError(f"{label} has an unknown key {unknown[0]!r}.", field="terrain")
     feature_id = raw.get("id") or f"T{index + 1}"
     if not isinstance(feature_id, str) or len(feature_id) > 16:
         raise ServiceError(f"{label}: an id is text of at most 16 characters.", field="terrain")
     label = f"Feature {index + 1} ({feature_id})"
-    types = game_systems.terrain_types(system)
-    if raw.get("type") not in types:
+    kinds = game_systems.terrain_kinds(system)
+    kind = next((k for k in kinds if k["type"] == raw.get("type")), None)
+    if kind is None:
+        names = ", ".join(f"{k['type']} ({k['label']})" for k in kinds)
         raise ServiceError(
-            f"{label}: unknown terrain type {raw.get('type')!r}; choose one of {', '.join(types)}.",
+            f"{label}: unknown terrain type {raw.get('type')!r}; choose one of {names}.",
             field="terrain",
         )
+    allowed = FEATURE_KEYS | set(kind["keys"])
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        takes = ", ".join(kind["keys"]) or "no other keys"
+        raise ServiceError(
+            f"{label}: unknown key {unknown[0]!r} for {kind['label'].lower()} (it takes {takes}).",
+            field="terrain",
+        )
+    missing = [key for key in kind["required"] if raw.get(key) is None]
+    if missing:
+        raise ServiceError(f"{label}: {kind['label']} needs a {missing[0]}.", field="terrain")
     try:
         polygon = polygon_in_table(raw.get("polygon"), field="terrain", width=width, height=height)
         feature: dict[str, Any] = {"id": feature_id, "type": raw["type"], "polygon": polygon}
@@ -54,8 +65,10 @@ def _clean_feature(
         if isinstance(size_class, bool) or not isinstance(size_class, int) or size_class < 0:
             raise ServiceError(f"{label}: size class is a whole number.", field="terrain")
         feature["size_class"] = size_class
-    if "access" in raw:
-        feature["access"] = raw["access"]  # aod's entry segments: the engine checks them
+    # The kind's other keys (entry segments, a slope's bearing, ...): the engine checks them.
+    for key in kind["keys"]:
+        if key not in feature and raw.get(key) is not None:
+            feature[key] = raw[key]
     return feature
 
 
@@ -80,7 +93,7 @@ def clean_terrain(
     error = game_systems.position_error(
         {"system": system, "table": {"width": width, "height": height}, "terrain": features}
     )
-    if error:  # the engine's own contract, beyond the checks above (e.g. aod access segments)
+    if error:  # the engine's own contract, beyond the checks above (a kind's own keys)
         raise ServiceError(f"{error[0]}: {error[1]}", field="terrain")
     return features
 

@@ -8,6 +8,7 @@ from tabletop import selectors
 from tabletop.forms import BattleForm, DeploymentForm, ResultForm
 from tabletop.models import Battle, Campaign, Membership, Role
 from tabletop.models.battle import BattleStatus
+from tabletop.services import game_systems
 from tabletop.services.battles import battle_create, battle_deploy, battle_start
 from tabletop.services.results import battle_result_record
 from tabletop.views.access import (
@@ -18,15 +19,6 @@ from tabletop.views.access import (
     run_or_forbid,
     submit,
 )
-
-
-def edge_zones(width: float, height: float, depth: float) -> dict[str, list[list[float]]]:
-    """P1 along the south edge, P2 along the north edge, `depth` inches deep."""
-    depth = min(depth, height / 2)
-    return {
-        "P1": [[0, 0], [width, 0], [width, depth], [0, depth]],
-        "P2": [[0, height - depth], [width, height - depth], [width, height], [0, height]],
-    }
 
 
 @campaign_page
@@ -41,20 +33,14 @@ def battle_new(request: HttpRequest, campaign: Campaign, membership: Membership)
 
         def create() -> Battle:
             battle_map = found(selectors.map_in(campaign, int(form.cleaned_data["map"])))
-            zones = form.cleaned_data["deployment_zones"] or edge_zones(
-                battle_map.width, battle_map.height, form.cleaned_data["zone_depth"]
-            )
-            sides = form.sides()
-            used = {side for _, side in sides}
-            if form.cleaned_data["deployment_zones"] is None:
-                zones = {side: zone for side, zone in zones.items() if side in used}
             return battle_create(
                 actor=request.user,
                 campaign=campaign,
                 battle_map=battle_map,
                 name=form.cleaned_data["name"],
-                sides=sides,
-                deployment_zones=zones,
+                sides=form.sides(),
+                deployment_zones=form.cleaned_data["deployment_zones"],
+                zone_depth=form.cleaned_data["zone_depth"],
             )
 
         battle, ok = submit(form, create)
@@ -86,6 +72,7 @@ def _battle_page(
         "is_gm": membership.role == Role.GM,
         "units": units,
         "sides": sides,
+        "terrain_kinds": game_systems.terrain_kinds(campaign.system),
         "deploying": battle.status == BattleStatus.DEPLOYMENT,
         "result": getattr(battle, "result", None)
         if battle.status == BattleStatus.FINISHED

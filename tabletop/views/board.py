@@ -1,9 +1,11 @@
 """The live board page: the table in the browser. Thin: who may see it, and where to connect.
 
 Everything on the page comes over the websocket (docs/protocol.md); the page only
-says which battle, who you are and where the table's past positions are read
-(the replay scrubber). Members of any role see the board; a spectator gets the
-same page, read-only: the campaign's spectator invitation is their link to it.
+says which battle, who you are, where the table's past positions are read (the
+replay scrubber), and what its game system offers (name, actions, cost unit,
+terrain kinds: `game_systems.board_config`). Members of any role see the board;
+a spectator gets the same page, read-only: the campaign's spectator invitation is
+their link to it.
 """
 
 from django.contrib.auth.decorators import login_required
@@ -13,6 +15,7 @@ from django.urls import reverse
 
 from tabletop import selectors
 from tabletop.models import Battle, Membership, Role
+from tabletop.services import game_systems
 from tabletop.services.table import log
 
 
@@ -32,7 +35,7 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
         "battle": battle.pk,
         "battleName": battle.name,
         "campaignName": campaign.name,
-        "system": campaign.system,
+        **game_systems.board_config(campaign.system),
         "user": request.user.get_username(),
         "role": membership.role,
         "socket": f"/ws/battles/{battle.pk}/",

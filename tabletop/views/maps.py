@@ -28,7 +28,7 @@ def _editor(
         "campaign": campaign,
         "form": form,
         "map": battle_map,
-        "terrain_types": game_systems.terrain_types(campaign.system),
+        "terrain_kinds": game_systems.terrain_kinds(campaign.system),
     }
     return render_form_page(
         request, "tabletop/maps/edit.html", context, invalid=request.method == "POST"

@@ -209,8 +209,9 @@ def feature(**overrides: object) -> dict:
         ),
         (36, 36, [feature(polygon=[[0, 0], ["a", 0], [5, 5]])], "terrain", "finite number"),
         (36, 36, [feature(type="lava")], "terrain", "unknown terrain type"),
-        (36, 36, [feature(height=-1)], "terrain", "at least 0"),
-        (36, 36, [feature(size_class=1.5)], "terrain", "whole number"),
+        (36, 36, [feature(type="elevated", height=-1)], "terrain", "at least 0"),
+        # aod.md 6.4: height belongs to elevated terrain, not to a wood (the kind's keys).
+        (36, 36, [feature(height=2)], "terrain", "unknown key 'height' for hindering terrain"),
         (36, 36, [feature(colour="red")], "terrain", "unknown key"),
         (36, 36, [feature(), feature()], "terrain", "share the id"),
         (36, 36, "forest", "terrain", "list of features"),

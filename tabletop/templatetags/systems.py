@@ -1,0 +1,15 @@
+"""Template filters that ask the rules engine (through `game_systems`) what players read.
+
+{% load systems %}{{ campaign.system|system_name }}   -> the system's name, never its key
+"""
+
+from django import template
+
+from tabletop.services import game_systems
+
+register = template.Library()
+
+
+@register.filter
+def system_name(key: str) -> str:
+    return game_systems.system_name(key)
