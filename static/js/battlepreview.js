@@ -13,7 +13,7 @@ const zones = read("battle-zones");
 const labels = read("battle-labels");
 const { width, height } = state.table;
 const table = setUpTable(svg, width, height);
-renderTerrain(svg, state.terrain ?? [], { width, height, legend: document.getElementById("battle-legend") });
+renderTerrain(svg, state.terrain ?? [], { width, height, legend: document.getElementById("battle-legend"), kinds: read("battle-kinds") });
 
 const sides = Object.keys(zones).sort();
 const colour = (side) => SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];

@@ -12,8 +12,46 @@ const tools = document.getElementById("editor-tools");
 const status = document.getElementById("tool-status");
 const list = document.getElementById("feature-list");
 const legend = document.getElementById("map-legend");
+const typeSelect = document.getElementById("tool-type");
+const keyFields = document.getElementById("tool-keys");
+// The game system's terrain kinds (the server's): {type, label, keys, required, help}.
+const kinds = JSON.parse(document.getElementById("terrain-kinds").textContent);
+const kindOf = (type) => kinds.find((k) => k.type === type) ?? { type, label: String(type).replaceAll("_", " "), keys: [], required: [] };
 
 let corners = [];
+
+/** One input per key the chosen terrain kind takes (height, entry segments, ...). */
+function drawKeyFields() {
+  const kind = kindOf(typeSelect.value);
+  keyFields.replaceChildren();
+  for (const key of kind.keys) {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.dataset.key = key;
+    input.id = `tool-${key.replaceAll("_", "-")}`;
+    const numeric = key === "height" || key === "size_class";
+    if (numeric) {
+      input.type = "number";
+      input.min = "0";
+      input.step = key === "height" ? "0.5" : "1";
+      input.inputMode = key === "height" ? "decimal" : "numeric";
+    } else {
+      input.placeholder = "JSON, e.g. [[[x, y], [x, y]]]";
+    }
+    input.required = kind.required.includes(key);
+    label.append(`Feature ${key.replaceAll("_", " ")} `, input);
+    keyFields.append(label, " ");
+  }
+}
+
+/** A key's typed value: a number or JSON where it reads as one, else the text. */
+function keyValue(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
 
 function readTerrain() {
   try {
@@ -48,7 +86,7 @@ function drawFeatureList(terrain) {
   terrain.forEach((feature, index) => {
     const item = document.createElement("li");
     const text = document.createElement("span");
-    text.textContent = `${feature.id ?? "?"}: ${feature.type} (${(feature.polygon ?? []).length} corners)`;
+    text.textContent = `${feature.id ?? "?"}: ${kindOf(feature.type).label} (${(feature.polygon ?? []).length} corners)`;
     const remove = document.createElement("button");
     remove.type = "button";
     remove.textContent = `Remove ${feature.id ?? ""}`;
@@ -70,7 +108,7 @@ function draw() {
     status.textContent = "The terrain JSON cannot be read; fix it to see the map.";
     return;
   }
-  renderTerrain(svg, terrain, { width, height, legend });
+  renderTerrain(svg, terrain, { width, height, legend, kinds });
   drawFeatureList(terrain);
   if (corners.length) {
     const sketch = el("g", { class: "sketch" }, table);
@@ -89,15 +127,14 @@ function finish() {
     return;
   }
   const terrain = readTerrain() ?? [];
-  const type = document.getElementById("tool-type").value;
+  const type = typeSelect.value;
   const feature = { id: nextId(terrain, type), type, polygon: corners };
-  const heightValue = document.getElementById("tool-height").value;
-  const sizeValue = document.getElementById("tool-size").value;
-  if (heightValue !== "") feature.height = Number(heightValue);
-  if (sizeValue !== "") feature.size_class = Number(sizeValue);
+  for (const input of keyFields.querySelectorAll("input")) {
+    if (input.value.trim() !== "") feature[input.dataset.key] = keyValue(input.value.trim());
+  }
   terrain.push(feature);
   corners = [];
-  status.textContent = `Added ${feature.id} (${type}).`;
+  status.textContent = `Added ${feature.id} (${kindOf(type).label}).`;
   writeTerrain(terrain);
 }
 
@@ -124,6 +161,8 @@ document.addEventListener("keydown", (event) => {
   }
 });
 for (const input of [textarea, widthInput, heightInput]) input.addEventListener("input", draw);
+typeSelect.addEventListener("change", drawKeyFields);
+drawKeyFields();
 
 tools.hidden = false;
 draw();

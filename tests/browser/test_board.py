@@ -47,7 +47,7 @@ def test_an_illegal_move_shows_its_reason_and_nothing_changes_for_the_others(tab
     # While dragging, the server's verdict is drawn where the move goes wrong.
     expect(p1.locator(".path-illegal")).to_have_count(1, timeout=TIMEOUT_MS)
     expect(p1.locator(".violation-text").first).to_contain_text("P1 mech needs")
-    expect(p1.locator(".cost-text")).to_contain_text("/ 10.0″")
+    expect(p1.locator(".cost-text")).to_contain_text('/ 10.0"')  # cost_unit "in"
     shoot(p1, "illegal-move-while-dragging")
     p1.mouse.up()
 

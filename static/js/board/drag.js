@@ -35,7 +35,8 @@ export class Mover {
 
   mayMove(unit) {
     const b = this.board;
-    return !b.readOnly() && b.store.mayOrder(unit);
+    // A system with no drag action offers nothing to drag (the GM's fiat still moves).
+    return !b.readOnly() && b.store.mayOrder(unit) && (b.fiat() || b.actionType() !== null);
   }
 
   attach() {

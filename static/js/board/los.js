@@ -5,6 +5,7 @@
 import { crossings } from "./geometry.js";
 import { Picker } from "./pick.js";
 import { el, label, polyline } from "./svg.js";
+import { kindLabel } from "../render/terrain.js";
 
 const BLOCKS = new Set(["blocking", "building", "high_wall", "abrupt_elevated", "antitank_obstacle"]);
 const HINDERS = new Set(["hindering", "woodland", "vegetation", "dense_vegetation", "rubble"]);
@@ -44,7 +45,7 @@ export class Sight {
     const clear = cut ? [a.at, cut] : [a.at, b.at];
     polyline(this.layer, clear, { class: `los-line ${hits.length ? "hindered" : "clear"}${final ? " final" : ""}` });
     if (cut) polyline(this.layer, [cut, b.at], { class: "los-line blocked" });
-    const name = (hit) => `${hit.feature.id ?? "?"} (${String(hit.feature.type).replaceAll("_", " ")})`;
+    const name = (hit) => `${hit.feature.id ?? "?"} (${kindLabel(hit.feature.type, this.board.config.terrainKinds).toLowerCase()})`;
     const text = blocker
       ? `Blocked by ${name(blocker)}`
       : hits.length ? `Hindered by ${hits.map(name).join(", ")}` : "Clear";

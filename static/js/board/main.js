@@ -21,13 +21,6 @@ import { Toasts } from "./toasts.js";
 import { View } from "./view.js";
 import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
 
-// The movement actions a drag may propose, per system (the server judges each one).
-const MOVE_ACTIONS = {
-  aod: ["move", "run"],
-  mswars: ["standard_move", "run"],
-  lasergrenadiers: ["move"],
-  apskirmish: ["move", "run"],
-};
 const HISTORY_EVENTS = 100;
 const $ = (id) => document.getElementById(id);
 
@@ -47,8 +40,10 @@ class Board {
     this.reachOn = false;
     this.reachRef = 0;
     this.commands = new Map(); // id -> what, for toasts on refusal
-    this.actionTypes = MOVE_ACTIONS[config.system] ?? ["move"];
-    this.currentAction = this.actionTypes[0];
+    // The game system's catalogue (the server's): a drag proposes one of its drag actions.
+    this.catalogue = config.actions ?? [];
+    this.dragActions = this.catalogue.filter((a) => a.drag);
+    this.currentAction = this.dragActions[0]?.type ?? null;
     this.table = setUpTable(this.svg, 1, 1);
     this.labelLayer = el("g", { class: "labels" }, this.svg);
     this.pieces = new Pieces(null, this.labelLayer, this.store);
@@ -84,6 +79,7 @@ class Board {
     this.pieces.nodes.clear();
     this.labelLayer.replaceChildren();
     this.overlay = new Overlay(this.table, this.labelLayer, this.store);
+    this.overlay.costSuffix = this.config.costSuffix ?? "″";
     this.table.append(this.mover.handle);
     this.measure.layer = this.toolLayer;
     this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
@@ -124,6 +120,23 @@ class Board {
     return this.currentAction;
   }
 
+  /** The player's word for an action type, from the catalogue. */
+  actionLabel(type) {
+    return this.catalogue.find((a) => a.type === type)?.label ?? String(type ?? "").replaceAll("_", " ");
+  }
+
+  /** A cost or allowance in the system's unit: 8.5" or 8.5 MP. */
+  cost(value) {
+    return `${value}${this.config.costSuffix ?? "″"}`;
+  }
+
+  /** The drag actions the selected unit is offered now (the server's list). */
+  offeredDrags(unitId) {
+    const offered = this.store.offered(unitId);
+    if (offered === null) return this.dragActions;
+    return this.dragActions.filter((a) => offered.includes(a.type));
+  }
+
   tool() {
     return this.activeTool;
   }
@@ -140,7 +153,7 @@ class Board {
     const key = JSON.stringify(state.terrain ?? []);
     if (key !== this.terrainKey) {
       this.terrainKey = key;
-      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board" });
+      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [] });
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;
@@ -175,7 +188,11 @@ class Board {
     const selected = this.shownUnit(this.pieces.selected);
     this.card.show(selected);
     const movable = selected && !this.readOnly() && store.mayOrder(selected);
+    // The action bar offers only what the selected unit may do now.
+    const offered = selected ? this.offeredDrags(selected.id).map((a) => a.type) : [];
+    if (offered.length && !offered.includes(this.currentAction)) this.currentAction = offered[0];
     for (const button of $("actions").querySelectorAll("button")) {
+      button.hidden = Boolean(selected) && !offered.includes(button.dataset.action);
       button.disabled = !movable;
       button.setAttribute("aria-pressed", String(button.dataset.action === this.currentAction));
     }
@@ -413,10 +430,11 @@ class Board {
 
   wire() {
     const actions = $("actions");
-    for (const type of this.actionTypes) {
-      const button = item("button", "", type.replaceAll("_", " "));
+    for (const { type, label, help } of this.dragActions) {
+      const button = item("button", "", label);
       button.type = "button";
       button.dataset.action = type;
+      if (help) button.title = help;
       button.addEventListener("click", () => {
         this.currentAction = type;
         this.refreshChrome();

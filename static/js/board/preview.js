@@ -24,6 +24,7 @@ export class Overlay {
     // The reach layer sits under the pieces; the plan above them.
     table.insertBefore(this.reach, table.querySelector("g.pieces"));
     this.height = 0;
+    this.costSuffix = "″"; // what a cost counts, after the number: ″ (inches) or " MP"
   }
 
   svgY(y) {
@@ -60,7 +61,8 @@ export class Overlay {
     else if (!verdict) lines.push("asking the referee…");
     else {
       const left = verdict.allowance - verdict.cost;
-      lines.push(`${fmt(verdict.cost)}″ / ${fmt(verdict.allowance)}″ · ${fmt(Math.max(0, left))}″ left`);
+      const u = this.costSuffix;
+      lines.push(`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`);
       for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason, this.store));
       // A preview rolls no dice: the roll a drop would make, and what it needs.
       for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);

@@ -8,6 +8,8 @@ export class TableStore {
     this.seq = -1; // nothing applied yet
     this.state = null;
     this.turn = {};
+    this.summary = ""; // the engine's header line for the turn
+    this.offers = null; // {unit id: [action types]} the server offers now; null: not told
     this.labels = {};
     this.status = "";
     this.delay = 0;
@@ -50,6 +52,12 @@ export class TableStore {
     return this.me.role === "gm" || this.me.sides.includes(unit.side);
   }
 
+  /** The action types the server offers the unit now, or null when it has not said. */
+  offered(id) {
+    if (this.offers === null) return null;
+    return this.offers[id] ?? [];
+  }
+
   myTurn() {
     return this.me.role === "gm" || this.me.sides.includes(this.turn.active_side);
   }
@@ -58,6 +66,8 @@ export class TableStore {
     this.seq = frame.seq;
     this.state = frame.state;
     this.turn = frame.turn ?? {};
+    this.summary = frame.summary ?? "";
+    this.offers = frame.actions ?? null;
     this.labels = frame.labels ?? {};
     this.status = frame.status ?? "";
     this.delay = frame.delay_s ?? 0;
@@ -103,6 +113,8 @@ export class TableStore {
       this.state.units = units.filter((u) => !removed.has(u.id));
       if (frame.state) this.state.state = frame.state;
       if (frame.turn) this.turn = frame.turn;
+      if (frame.summary !== undefined) this.summary = frame.summary;
+      if (frame.actions !== undefined) this.offers = frame.actions;
     }
     if (frame.kind === "delay") this.delay = frame.seconds;
     this.seq = frame.seq;

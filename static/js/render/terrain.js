@@ -132,7 +132,8 @@ function points(polygon) {
 /**
  * Draws `terrain` (scenario TERRAIN objects) on `svg`.
  * options: width, height (inches; required the first time), legend (an element to fill),
- * idPrefix (for pattern ids when several boards share a page), labels (default true).
+ * idPrefix (for pattern ids when several boards share a page), labels (default true),
+ * kinds (the game system's terrain kinds, [{type, label}], for the words players read).
  * Returns the <g> holding the terrain.
  */
 export function renderTerrain(svg, terrain, options = {}) {
@@ -155,7 +156,7 @@ export function renderTerrain(svg, terrain, options = {}) {
     shape.dataset.id = feature.id ?? "";
     const title = el("title", {}, shape);
     const extra = [feature.height != null ? `height ${feature.height}"` : "", feature.size_class != null ? `size class ${feature.size_class}` : ""].filter(Boolean).join(", ");
-    title.textContent = `${feature.id ?? ""} ${feature.type}${extra ? ` (${extra})` : ""}`;
+    title.textContent = `${feature.id ?? ""} ${kindLabel(feature.type, options.kinds)}${extra ? ` (${extra})` : ""}`;
     if (options.labels !== false) {
       // Labels sit outside the flipped group so that the text reads upright.
       const [cx, cy] = centroid(feature.polygon);
@@ -172,6 +173,11 @@ function centroid(polygon) {
   return [polygon.reduce((s, p) => s + p[0], 0) / n, polygon.reduce((s, p) => s + p[1], 0) / n];
 }
 
+/** The player's word for a terrain type: its kind's label, else the type in words. */
+export function kindLabel(type, kinds = []) {
+  return (kinds ?? []).find((k) => k.type === type)?.label ?? String(type).replaceAll("_", " ");
+}
+
 /** A legend: one swatch (colour and pattern) and name per terrain type. */
 export function renderLegend(container, types, options = {}) {
   container.replaceChildren();
@@ -182,7 +188,7 @@ export function renderLegend(container, types, options = {}) {
     const swatch = el("svg", { width: 24, height: 24, viewBox: "0 0 2 2", "aria-hidden": "true" });
     el("rect", { width: 2, height: 2, fill: patternFor(swatch, type, `${options.idPrefix ?? "legend"}-${type}`), stroke: "#30363d", "stroke-width": 0.1 }, swatch);
     const name = document.createElement("span");
-    name.textContent = String(type).replaceAll("_", " ");
+    name.textContent = kindLabel(type, options.kinds);
     item.append(swatch, name);
     list.appendChild(item);
   }

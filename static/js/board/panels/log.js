@@ -1,19 +1,19 @@
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
 import { appendKeepingScroll, clock, item } from "./util.js";
 
-function describe(frame, name) {
+function describe(frame, name, board) {
   const who = frame.actor ?? "?";
   switch (frame.kind) {
     case "act": {
       const a = frame.action ?? {};
-      const order = `${who}: ${name(a.unit)} ${String(a.type ?? "acts").replaceAll("_", " ")}`;
+      const order = `${who}: ${name(a.unit)} ${a.type ? board.actionLabel(a.type).toLowerCase() : "acts"}`;
       if (frame.verdict?.legal === false) {
         // Refused, yet committed: the rules still spent something (a failed breakaway
         // spends the order, AOD-D23). Every client reads why here; the roll is in the dice log.
         const why = (frame.verdict.reasons ?? []).map((r) => (r.message || r.code).replace(/[\w-]+/g, name));
         return `${order}: refused, ${why.join("; ")}`;
       }
-      const cost = frame.verdict?.cost != null ? ` (${Number(frame.verdict.cost).toFixed(1)}″)` : "";
+      const cost = frame.verdict?.cost != null ? ` (${board.cost(Number(frame.verdict.cost).toFixed(1))})` : "";
       return `${order}${cost}`;
     }
     case "fiat":
@@ -22,7 +22,8 @@ function describe(frame, name) {
       return `${who} undid #${frame.undoes}: ${frame.reason ?? ""}`;
     case "turn": {
       const t = frame.turn ?? {};
-      return `${who} ended the ${frame.ended ?? "turn"}: turn ${t.turn ?? "?"}, ${t.active_side ?? "?"} to act`;
+      const now = frame.summary || `turn ${t.turn ?? "?"}, ${t.active_side ?? "?"} to act`;
+      return `${who} ended the ${frame.ended ?? "turn"}: ${now}`;
     }
     case "roll":
       return `${who} rolled ${frame.rolls?.[0]?.what || frame.what || "dice"}: ${(frame.rolls ?? []).map((r) => r.result).join(", ")}`;
@@ -53,7 +54,7 @@ export class EventLog {
     const li = item("li", `log-${frame.kind}${frame.verdict?.legal === false ? " refused" : ""}`);
     li.dataset.seq = frame.seq;
     li.title = "Show the table after this event";
-    li.append(item("span", "seq", `#${frame.seq}`), item("span", "what", describe(frame, (id) => this.board.store.name(id))), item("time", "at", clock(frame.at)));
+    li.append(item("span", "seq", `#${frame.seq}`), item("span", "what", describe(frame, (id) => this.board.store.name(id), this.board)), item("time", "at", clock(frame.at)));
     // History may arrive after newer lines: keep the list in seq order.
     const after = [...this.list.children].find((node) => Number(node.dataset.seq) > frame.seq);
     if (after) this.list.insertBefore(li, after);

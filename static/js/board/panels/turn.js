@@ -1,14 +1,9 @@
-// The header: turn and phase, whose turn it is, and the orders the side has left.
+// The header: the rules engine's own line for the turn ("Turn 2 · Phase 1 · P1 to act ·
+// 3 AP left"), sent with the snapshot and every table event, and whether it is yours.
 export function turnText(store) {
   const t = store.turn ?? {};
   if (store.status && store.status !== "active") return `The battle is ${store.status}.`;
-  const engine = store.state?.state ?? {};
-  const phase = t.phase != null ? `, phase ${t.phase}` : engine.phase != null ? `, phase ${engine.phase}` : "";
-  let left = "";
-  if (engine.orders_available != null) {
-    const n = Math.max(0, engine.orders_available - (engine.orders_used ?? 0));
-    left = ` (${n} order${n === 1 ? "" : "s"} left)`;
-  }
+  const line = store.summary || `Turn ${t.turn ?? "?"}: ${t.active_side ?? "?"} to act`;
   const yours = store.me.sides.includes(t.active_side) ? " · your turn" : "";
-  return `Turn ${t.turn ?? "?"}${phase}: ${t.active_side ?? "?"} to act${left}${yours}`;
+  return `${line}${yours}`;
 }

@@ -33,18 +33,25 @@ export class UnitCard {
     const row = (k, v) => stats.append(item("dt", "", k), item("dd", "", v));
     row("Side", unit.side);
     row("Type", String(unit.type ?? "?").replaceAll("_", " "));
-    row("Move", `${unit.move ?? "?"}″`);
+    row("Move", this.board.cost(unit.move ?? "?"));
     row("Base", baseText(unit.base));
     row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
     for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") row(k.replaceAll("_", " "), valueText(v));
     const badges = document.getElementById("unit-badges");
     badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
-    const ordered = (store.state?.state?.ordered ?? []).includes(unit.id);
+    // What it may do now: the server's list for this unit, in the catalogue's words.
+    const offered = store.offered(unit.id);
+    const labels = offered === null ? [] : offered.map((type) => this.board.actionLabel(type));
+    const drags = this.board.offeredDrags(unit.id).length > 0;
     let may;
     if (this.board.readOnly()) may = this.board.replaySeq !== null ? "Replay: read-only." : "Watching: read-only.";
     else if (!store.mayOrder(unit)) may = `${unit.side}'s unit: not yours to order.`;
     else if (store.turn.active_side && store.turn.active_side !== unit.side) may = `Waits: it is ${store.turn.active_side}'s turn.`;
-    else may = `${ordered ? "Already ordered this turn. " : ""}Drag to move, or press Enter and click waypoints; Q/E or the handle rotate; R shows its reach.`;
+    else if (offered !== null && !labels.length) may = "No action is open to it now.";
+    else {
+      const how = drags ? " Drag to move, or press Enter and click waypoints; Q/E or the handle rotate; R shows its reach." : "";
+      may = `${labels.length ? `May now: ${labels.join(", ")}.` : ""}${how}`.trim();
+    }
     document.getElementById("unit-may").textContent = may;
   }
 }
