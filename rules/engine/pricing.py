@@ -1,0 +1,165 @@
+"""Pricing a path step by step: cost per inch by terrain and direction, plus turning.
+
+A system describes its prices with a `Pricing` (hooks): the terrain pieces under a
+straight segment of the centre path with their cost per inch (None: the unit cannot
+be there), the factor of a direction of travel (None: not allowed), and the cost of a
+rotation in place given the cost per inch where it happens and the free rotation that
+covers it. The kernel adds them up, keeps where each problem first happens, and
+spends a free rotation (one per call) on the step where it saves the most, the
+first such step on a tie: the result of the player's best choice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from rules.engine.actions import Step, Turn
+from rules.engine.model import Point2
+from rules.geometry.track import Pose
+
+
+class Pricing(Protocol):
+    def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
+        """(u0, u1, cost per inch or None, what the terrain is) along p0 -> p1."""
+
+    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
+        """Cost per inch and what the terrain is where the centre stands."""
+
+    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
+        """(factor, allowed, direction name) of a move by (dx, dy) facing `facing`."""
+
+    def turn_cost(self, angle: float, rate: float, free: float) -> float:
+        """Cost of rotating by `angle` degrees where moving costs `rate` per inch, with
+        `free` degrees of it free."""
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One step of a path with its price and the first problem it has, if any."""
+
+    index: int
+    start: Pose
+    end: Pose
+    cost: float
+    #: (u0, u1, cost per inch after the direction factor) of a translation.
+    pieces: tuple[tuple[float, float, float], ...] = ()
+    #: Where the centre first stands in terrain it may not be in, and that terrain.
+    blocked_at: Point2 | None = None
+    blocked_by: str = ""
+    direction: str = ""
+    direction_allowed: bool = True
+    #: The free rotation was spent on this step.
+    free: bool = False
+
+    @property
+    def is_turn(self) -> bool:
+        return self.start.xy == self.end.xy
+
+    def point_at_cost(self, budget: float) -> Point2:
+        """Where along this leg the cost spent on it reaches `budget`."""
+        if self.is_turn or budget <= 0:
+            return self.start.xy
+        spent = 0.0
+        length = math.dist(self.start.xy, self.end.xy)
+        for u0, u1, rate in self.pieces:
+            piece = (u1 - u0) * length * rate
+            if spent + piece >= budget and rate > 0:
+                u = u0 + (budget - spent) / (length * rate)
+                return (self.start.x + (self.end.x - self.start.x) * u,
+                        self.start.y + (self.end.y - self.start.y) * u)
+            spent += piece
+        return self.end.xy
+
+
+@dataclass(frozen=True)
+class PathPrice:
+    legs: tuple[Leg, ...]
+
+    @property
+    def total(self) -> float:
+        return sum(leg.cost for leg in self.legs)
+
+    @property
+    def free_used(self) -> bool:
+        return any(leg.free for leg in self.legs)
+
+    @property
+    def end(self) -> Pose | None:
+        return self.legs[-1].end if self.legs else None
+
+    def where_exceeds(self, limit: float) -> Point2 | None:
+        """The first point where the running cost goes over `limit` (None: it never does)."""
+        spent = 0.0
+        for leg in self.legs:
+            if spent + leg.cost > limit + 1e-12:
+                return leg.point_at_cost(limit - spent)
+            spent += leg.cost
+        return None
+
+
+def normalised(angle: float) -> float:
+    """An angle in (-180, 180]."""
+    a = math.fmod(angle, 360.0)
+    if a > 180.0:
+        a -= 360.0
+    elif a <= -180.0:
+        a += 360.0
+    return a
+
+
+def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
+               free_rotation: float = 0.0) -> PathPrice:
+    """Every step priced; rotations are normalised to (-180, 180] and turn the short way."""
+    legs: list[Leg] = []
+    savings: list[tuple[float, int, Leg]] = []
+    cur = start
+    for i, step in enumerate(steps):
+        if isinstance(step, Turn):
+            angle = normalised(step.angle)
+            if angle == 0:
+                continue
+            nxt = Pose(cur.x, cur.y, cur.facing + angle)
+            rate, what = pricing.rate_at(cur.x, cur.y)
+            blocked = cur.xy if rate is None else None
+            full = 0.0 if rate is None else pricing.turn_cost(angle, rate, 0.0)
+            leg = Leg(i, cur, nxt, full, blocked_at=blocked, blocked_by=what if blocked else "")
+            if free_rotation > 0 and rate is not None:
+                covered = pricing.turn_cost(angle, rate, free_rotation)
+                savings.append((full - covered, len(legs), Leg(
+                    i, cur, nxt, covered, free=True)))
+            legs.append(leg)
+        else:
+            if math.isclose(step.x, cur.x, abs_tol=1e-9) and \
+                    math.isclose(step.y, cur.y, abs_tol=1e-9):
+                continue  # a point equal to the current one is ignored (contract)
+            nxt = Pose(step.x, step.y, cur.facing)
+            legs.append(_translation(i, cur, nxt, pricing))
+        cur = nxt
+    if savings:
+        best = max(savings, key=lambda s: (s[0], -s[1]))
+        legs[best[1]] = best[2]
+    return PathPrice(tuple(legs))
+
+
+def _translation(index: int, cur: Pose, nxt: Pose, pricing: Pricing) -> Leg:
+    dx, dy = nxt.x - cur.x, nxt.y - cur.y
+    length = math.hypot(dx, dy)
+    factor, allowed, direction = pricing.direction(cur.facing, dx, dy)
+    pieces: list[tuple[float, float, float]] = []
+    blocked_at: Point2 | None = None
+    blocked_by = ""
+    cost = 0.0
+    for u0, u1, rate, what in pricing.pieces(cur.xy, nxt.xy):
+        if rate is None:
+            if blocked_at is None:
+                blocked_at = (cur.x + dx * u0, cur.y + dy * u0)
+                blocked_by = what
+            pieces.append((u0, u1, 0.0))
+            continue
+        pieces.append((u0, u1, rate * factor))
+        cost += (u1 - u0) * length * rate * factor
+    return Leg(index, cur, nxt, cost, tuple(pieces), blocked_at, blocked_by, direction,
+               allowed)

@@ -1,0 +1,106 @@
+"""Terrain under a centre path: a straight segment cut into intervals at polygon boundaries.
+
+Each interval carries the feature that governs it: among the polygons whose interior
+holds the interval, the one the caller ranks highest (a system's overlap precedence,
+e.g. "the most expensive row applies"), or None for open ground. Cut points are the
+segment's crossings with every polygon edge (numpy, no shapely overlay), and each
+piece is classified by its midpoint, so a straight segment split at a collinear point
+gives the same intervals (only the parameters change).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon
+
+T = TypeVar("T")
+
+_EDGES: weakref.WeakKeyDictionary[Polygon, Any] = weakref.WeakKeyDictionary()
+
+
+def polygon_edges(polygon: Polygon) -> Any:
+    """Every ring's segments as an (n, 4) array [x0, y0, x1, y1], built once per polygon."""
+    found = _EDGES.get(polygon)
+    if found is None:
+        rows = [np.hstack([c[:-1], c[1:]]) for c in
+                (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))]
+        found = _EDGES[polygon] = np.vstack(rows)
+    return found
+
+
+def crossings(p0: tuple[float, float], p1: tuple[float, float], polygon: Polygon) -> Any:
+    """Parameters u in (0, 1) where the segment p0 -> p1 meets the polygon's boundary."""
+    e = polygon_edges(polygon)
+    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
+    ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
+    wx, wy = e[:, 0] - p0[0], e[:, 1] - p0[1]
+    den = dx * ey - dy * ex
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (wx * ey - wy * ex) / den
+        v = (wx * dy - wy * dx) / den
+    ok = (np.abs(den) > 1e-15) & (u > 1e-12) & (u < 1 - 1e-12) & (v >= -1e-12) & (v <= 1 + 1e-12)
+    found = u[ok]
+    # Collinear edges: their end points are where the segment may enter or leave.
+    col = np.abs(den) <= 1e-15
+    if col.any():
+        length2 = dx * dx + dy * dy
+        for x, y in np.concatenate([e[col, :2], e[col, 2:]]):
+            t = ((x - p0[0]) * dx + (y - p0[1]) * dy) / length2
+            if 1e-12 < t < 1 - 1e-12 and abs((x - p0[0]) * dy - (y - p0[1]) * dx) < 1e-9:
+                found = np.append(found, t)
+    return found
+
+
+class Interval(Generic[T]):
+    """A piece [start, end] of a segment (parameters in [0, 1]) and its governing feature."""
+
+    __slots__ = ("start", "end", "feature")
+
+    def __init__(self, start: float, end: float, feature: T | None) -> None:
+        self.start = start
+        self.end = end
+        self.feature = feature
+
+    def __repr__(self) -> str:
+        return f"Interval({self.start:.4f}, {self.end:.4f}, {self.feature!r})"
+
+
+def intervals_under(p0: tuple[float, float], p1: tuple[float, float],
+                    features: Sequence[tuple[T, Polygon]],
+                    rank: Callable[[T], Any]) -> list[Interval[T]]:
+    """The segment p0 -> p1 cut at every boundary of `features`, each piece governed by
+    the highest-ranked feature whose interior holds it (None: no feature)."""
+    if not features:
+        return [Interval(0.0, 1.0, None)]
+    cuts = np.unique(np.concatenate([[0.0, 1.0]] + [crossings(p0, p1, poly)
+                                                     for _, poly in features]))
+    mids = (cuts[:-1] + cuts[1:]) / 2
+    xs = p0[0] + (p1[0] - p0[0]) * mids
+    ys = p0[1] + (p1[1] - p0[1]) * mids
+    inside = [shapely.contains_xy(poly, xs, ys) for _, poly in features]
+    out: list[Interval[T]] = []
+    for k in range(len(mids)):
+        best: T | None = None
+        for (feature, _), flags in zip(features, inside, strict=True):
+            if flags[k] and (best is None or rank(feature) > rank(best)):
+                best = feature
+        if out and out[-1].feature is best:
+            out[-1].end = float(cuts[k + 1])
+        else:
+            out.append(Interval(float(cuts[k]), float(cuts[k + 1]), best))
+    return out
+
+
+def feature_at(x: float, y: float, features: Sequence[tuple[T, Polygon]],
+                rank: Callable[[T], Any]) -> T | None:
+    """The highest-ranked feature whose polygon covers (x, y) (boundary included)."""
+    best: T | None = None
+    for feature, poly in features:
+        if shapely.intersects_xy(poly, x, y) and (best is None or rank(feature) > rank(best)):
+            best = feature
+    return best

@@ -1,0 +1,223 @@
+"""Carriers: Enter Unit, Carrier Unloading, Unit Exiting (002 Enter Unit, 002 Carrier
+Unloading Action, 002 Unit Exiting Action; MSW-D17-D19, D35, D36, D38, D39, D48)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from shapely.geometry import LineString
+
+from rules.engine.actions import Action, Waypoint
+from rules.engine.dice import Dice
+from rules.engine.model import Unit
+from rules.engine.numbers import fmt
+from rules.engine.placement import obstruction
+from rules.engine.verdict import Verdict
+from rules.geometry.bases import body_at, rect_corners
+from rules.geometry.tolerance import CONTACT
+from rules.geometry.track import Pose
+from rules.systems.mswars.judgement import AFTER, Judgement, moved_event
+from rules.systems.mswars.moves import touching
+from rules.systems.mswars.path import judge_path
+from rules.systems.mswars.rules_common import (
+    allowance_for,
+    applied,
+    check_can_act,
+    has_moved_this_phase,
+    moves_at_all,
+    steps_of,
+    who,
+)
+from rules.systems.mswars.terrain import MswarsPosition, is_infantry, move_type, opposing
+from rules.systems.mswars.turns import phase_of
+
+ENTER = "002 Enter Unit"
+UNLOAD = "002 Carrier Unloading Action"
+EXIT = "002 Unit Exiting Action"
+
+
+def capacity(unit: Unit) -> float:
+    c = unit.get("carrier")
+    return float(c) if isinstance(c, int | float) and not isinstance(c, bool) else 0.0
+
+
+def aboard(pos: MswarsPosition, carrier: Unit) -> list[Unit]:
+    return [u for u in pos.state.units if u.aboard == carrier.id]
+
+
+def rear_line(carrier: Unit) -> Any:
+    """The rear edge of a rect base, or the rear 90-degree arc of a circle (MSW-D27)."""
+    x, y = carrier.position
+    if not carrier.base.is_circle:
+        corners = rect_corners(x, y, carrier.facing, carrier.base.width, carrier.base.length)
+        return LineString([corners[1], corners[2]])
+    r = carrier.base.diameter / 2
+    angles = np.radians(np.linspace(carrier.facing + 135, carrier.facing + 225, 91))
+    return LineString(np.column_stack([x + r * np.cos(angles), y + r * np.sin(angles)]))
+
+
+def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: list[Unit]
+                      ) -> list[str]:
+    """In base contact with the carrier's rear, on its level, on the table, on no base or
+    other elevated feature, centre out of "Can't" terrain (mswars.md 7)."""
+    body = body_at(unit.base, *unit.position, unit.facing)
+    problems = []
+    if body.distance(rear_line(carrier)) > CONTACT + 1e-3 or not touching(unit, carrier):
+        problems.append(f"not in base contact with {carrier.id}'s rear")
+    view = pos.view(unit)
+    level = pos.view(carrier).top_under(carrier.position)
+    top = view.top_under(unit.position)
+    if top is not level:
+        problems.append(f"not on {carrier.id}'s level")
+    bars = {t.id for t in view.elevated() if t is not top}
+    blocked = obstruction(pos, unit.base, Pose(*unit.position, unit.facing),
+                          forbidden=lambda t: t.id in bars, ignore={unit.id, carrier.id},
+                          placed=[(o.id, body_at(o.base, *o.position, o.facing))
+                                  for o in [carrier, *placed]])
+    if blocked is not None:
+        problems.append(blocked.reason)
+    rate, terrain = view.rate_at(*unit.position)
+    if rate is None:
+        problems.append(f"in {terrain}, \"Can't\" for it")
+    return problems
+
+
+def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    j = Judgement(pos.state)
+    check_can_act(pos, j, unit, action)
+    carrier = _carrier_to_enter(pos, j, unit, action.get("carrier"))
+    allowance = allowance_for(unit, "enter_unit")
+    result = judge_path(pos, j, unit, Pose(*unit.position, unit.facing), steps_of(unit, action),
+                        allowance)
+    j.cost, j.allowance = result.cost, allowance.value
+    moved = unit.moved(result.end.xy, result.end.facing)
+    if carrier is not None and not touching(moved, carrier):
+        j.add("must_end_in_contact", f"{who(unit)} must end in base contact with {carrier.id} "
+              f"to enter it ({ENTER})", moved.position, ENTER, AFTER)
+    if not j.legal or carrier is None:
+        return j.verdict()
+    j.events += [moved_event(moved), {"type": "boarded", "unit": unit.id, "carrier": carrier.id}]
+    return j.verdict(applied(pos.state, unit, "enter_unit", [replace(moved, aboard=carrier.id)],
+                             free_turn=result.price.free_used, extra={"carrier": carrier.id}))
+
+
+def _carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: Any) -> Unit | None:
+    at = unit.position
+    carrier = pos.state.unit(cid) if isinstance(cid, str) else None
+    if carrier is None:
+        j.add("unknown_unit" if isinstance(cid, str) else "action_not_allowed",
+              f"no carrier {cid!r} to enter ({ENTER})", at, ENTER)
+        return None
+    if opposing(unit, carrier):
+        j.add("action_not_allowed", f"{carrier.id} is an opposing unit: only a friendly carrier "
+              "may be entered (MSW-D38)", at, "MSW-D38")
+    if capacity(carrier) <= 0 or carrier.aboard is not None:
+        j.add("action_not_allowed", f"{carrier.id} has no Carrier ability ({ENTER}, MSW-D45)",
+              at, "MSW-D45")
+    elif len(aboard(pos, carrier)) >= capacity(carrier):
+        j.add("capacity_exceeded", f"{carrier.id} is full: it carries {fmt(capacity(carrier))} "
+              "(MSW-D17)", at, "MSW-D17")
+    if has_moved_this_phase(pos.state, carrier.id):
+        j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: it "
+              f"cannot be entered ({ENTER}, MSW-D18)", at, "MSW-D18")
+    return carrier
+
+
+def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    j = Judgement(pos.state)
+    check_can_act(pos, j, unit, action)
+    at = unit.position
+    held = {u.id for u in aboard(pos, unit)}
+    if capacity(unit) <= 0 or not held:
+        j.add("action_not_allowed", f"{who(unit)} carries no unit to unload ({UNLOAD})", at,
+              UNLOAD)
+    steps = steps_of(unit, action)
+    if move_type(unit) == "static" and moves_at_all(unit, steps):
+        j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
+              "(002 Turning)", at, "002 Turning")
+    half = allowance_for(unit, "carrier_unloading")
+    result = judge_path(pos, j, unit, Pose(*unit.position, unit.facing), steps, half)
+    moving = result.track.translates or result.cost > 0
+    j.cost, j.allowance = result.cost, half.value if moving else 0.0
+    orders = action.get("unload") or []
+    if not orders:
+        j.add("action_not_allowed", f"{who(unit)} names no unit to unload ({UNLOAD})", at, UNLOAD)
+    carrier = unit.moved(result.end.xy, result.end.facing)
+    weight, limit = 0.0, 1.0 if moving else 2.0
+    placed: list[Unit] = []
+    for order in orders:
+        other = pos.state.unit(order["unit"])
+        if other is None:
+            j.add("unknown_unit", f"no unit {order['unit']!r}", at)
+            continue
+        if other.id not in held:
+            j.add("action_not_allowed", f"{other.id} is not aboard {unit.id} ({UNLOAD})", at,
+                  UNLOAD)
+            continue
+        weight += 0.5 if is_infantry(other) else 1.0  # "twice as much if infantry" (MSW-D19)
+        facing = order.get("facing", carrier.facing + 180.0)
+        out = replace(other, aboard=None).moved(tuple(order["position"][:2]), float(facing))
+        problems = placement_at_rear(pos, carrier, out, placed)
+        if problems:
+            j.add("placement_invalid", f"{other.id} cannot be unloaded at "
+                  f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)} "
+                  f"({UNLOAD})", out.position, UNLOAD, AFTER)
+        placed.append(out)
+    if weight > limit + 1e-9:
+        limit_words = "one unit (or two infantry) while moving" if moving else \
+            "two units (or four infantry) without moving"
+        j.add("capacity_exceeded", f"{who(unit)} can unload {limit_words} ({UNLOAD}, MSW-D19)",
+              at, "MSW-D19")
+    if not j.legal:
+        return j.verdict()
+    j.events.append(moved_event(carrier))
+    for u in placed:
+        j.events += [moved_event(u), {"type": "unloaded", "unit": u.id, "carrier": unit.id}]
+    phase = phase_of(pos.state.turn)
+    others = [(u.id, {"phase": phase, "type": "carrier_unloading"}) for u in placed]
+    return j.verdict(applied(pos.state, unit, "carrier_unloading", [carrier, *placed],
+                             free_turn=result.price.free_used, others=others))
+
+
+def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    j = Judgement(pos.state)
+    check_can_act(pos, j, unit, action)
+    carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
+    if carrier is None:
+        j.add("action_not_allowed", f"{who(unit)} is not aboard a carrier: nothing to exit "
+              "(MSW-D45)", unit.position, "MSW-D45")
+        return j.verdict()
+    if has_moved_this_phase(pos.state, carrier.id):
+        j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: no unit "
+              f"may exit it ({EXIT})", carrier.position, EXIT)
+    placement = action.get("placement")
+    path = list(action.path)
+    if isinstance(placement, dict):
+        start = Pose(*map(float, placement["position"][:2]),
+                     float(placement.get("facing", carrier.facing + 180.0)))
+    elif path and isinstance(path[0], Waypoint):
+        first = path.pop(0)  # the first path point is the placement (MSW-D35)
+        start = Pose(first.x, first.y, (carrier.facing + 180.0) % 360.0)
+    else:
+        j.add("placement_invalid", f"{who(unit)} needs a placement: a `placement` or a first "
+              f"path point at {carrier.id}'s rear (MSW-D35)", carrier.position, "MSW-D35")
+        return j.verdict()
+    out = replace(unit, aboard=None).moved(start.xy, start.facing)
+    problems = placement_at_rear(pos, carrier, out, [])
+    if problems:
+        j.add("placement_invalid", f"{who(unit)} cannot be placed at ({fmt(start.x)}, "
+              f"{fmt(start.y)}): {'; '.join(problems)} ({EXIT})", start.xy, EXIT)
+    allowance = allowance_for(unit, "unit_exiting")
+    exiting = replace(action, path=tuple(path))
+    result = judge_path(pos, j, out, Pose(*out.position, out.facing),
+                        steps_of(out, exiting), allowance)
+    j.cost, j.allowance = result.cost, allowance.value
+    if not j.legal:
+        return j.verdict()
+    moved = out.moved(result.end.xy, result.end.facing)
+    j.events += [{"type": "exited", "unit": unit.id, "carrier": carrier.id}, moved_event(moved)]
+    return j.verdict(applied(pos.state, unit, "unit_exiting", [moved],
+                             free_turn=result.price.free_used, extra={"carrier": carrier.id}))
+

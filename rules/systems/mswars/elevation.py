@@ -1,0 +1,215 @@
+"""Climb, Jump and Fall (002 Climb Action, 002 Jump Action, 002 Falling; MSW-D13,
+MSW-D14, MSW-D23, MSW-D29, MSW-D44)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
+from rules.engine.actions import Action, Waypoint
+from rules.engine.dice import Dice
+from rules.engine.model import Terrain, Unit
+from rules.engine.numbers import fmt
+from rules.engine.placement import obstruction
+from rules.engine.verdict import Roll, Verdict
+from rules.geometry.bases import body_at
+from rules.geometry.direction import angle_between, bearing
+from rules.geometry.intervals import polygon_edges
+from rules.geometry.sweeps import first_beyond
+from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
+from rules.geometry.track import Pose
+from rules.systems.mswars.judgement import AFTER, Judgement, moved_event
+from rules.systems.mswars.path import judge_path
+from rules.systems.mswars.rules_common import (
+    allowance_for,
+    applied,
+    check_can_act,
+    steps_of,
+    who,
+)
+from rules.systems.mswars.tables import JUMP_MARGIN, MECHA_TYPES
+from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, is_infantry, move_type
+
+CLIMB = "002 Climb Action"
+JUMP = "002 Jump Action"
+
+
+def facing_it(unit: Unit, polygon: Any) -> bool:
+    """The nearest point of the feature lies within +-45 degrees of the facing (MSW-D23)."""
+    q = nearest_points(polygon.boundary, Point(unit.position))[0]
+    return angle_between(bearing(q.x - unit.position[0], q.y - unit.position[1]),
+                         unit.facing) <= 45.0 + 1e-6
+
+
+def in_contact(unit: Unit, polygon: Any) -> bool:
+    return body_at(unit.base, *unit.position, unit.facing).distance(polygon) <= CONTACT
+
+
+def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    j = Judgement(pos.state)
+    check_can_act(pos, j, unit, action)
+    view = pos.view(unit)
+    at = unit.position
+    if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):
+        j.add("action_not_allowed", f"only mecha and infantry climb; {who(unit)} is a "
+              f"{unit.type.replace('_', ' ')} (002 Climb Action, MSW-D23)", at, "MSW-D23")
+    if unit.get("free_hands") is not True or unit.get("used_weapon"):
+        j.add("action_not_allowed", f"{who(unit)} needs two free hands and no weapon used this "
+              "turn to climb (002 Climb Action)", at, CLIMB)
+    feature = _climbed_feature(pos, j, unit, action)
+    if feature is None:
+        return j.verdict()
+    if feature.type != ELEVATED or view.row(feature) != ELEVATED:
+        j.add("action_not_allowed", f"{feature.id} is not elevated terrain for {who(unit)}: "
+              "nothing to climb (002 Terrain)", at, "002 Terrain")
+        return j.verdict()
+    size = pos.elevated_classes[feature.id]
+    if size > view.size_class + 2:
+        j.add("action_not_allowed", f"{feature.id} is size class {size}: {who(unit)} (SC "
+              f"{view.size_class}) climbs at most SC {view.size_class + 2} (002 Climb Action)",
+              at, CLIMB)
+    if view.top_under(unit.position) is feature:
+        j.add("action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB)
+    elif not in_contact(unit, feature.shape):
+        j.add("action_not_allowed", f"{who(unit)} must be in base contact with {feature.id} "
+              "to climb it (002 Climb Action)", at, CLIMB)
+    elif not facing_it(unit, feature.shape):
+        j.add("action_not_allowed", f"{who(unit)} must face {feature.id} to climb it "
+              "(002 Climb Action, MSW-D23)", at, "MSW-D23")
+    if not j.legal:
+        return j.verdict()
+    pose = climb_pose(unit, feature.shape)
+    problems: list[str] = ["no pose on top touches the edge"] if pose is None else []
+    blocked = None if pose is None else obstruction(
+        pos, unit.base, Pose(*pose, unit.facing), forbidden=lambda t: False, ignore={unit.id})
+    if blocked is not None:
+        problems.append(blocked.reason)
+    if pose is not None and not problems:
+        wanted = [s for s in action.path if isinstance(s, Waypoint)]
+        if len(action.path) > 1 or (action.path and not wanted):
+            problems.append("a Climb path is one point: the placement")
+        elif wanted and math.dist((wanted[0].x, wanted[0].y), pose) > CONTACT:
+            problems.append(f"the placement is ({fmt(pose[0])}, {fmt(pose[1])}), not "
+                            f"({fmt(wanted[0].x)}, {fmt(wanted[0].y)})")
+    if problems:
+        j.add("placement_invalid", f"{who(unit)} cannot be placed on top of {feature.id}: "
+              f"{'; '.join(problems)} (002 Climb Action)", pose or at, CLIMB, AFTER)
+        return j.verdict()
+    assert pose is not None
+    moved = unit.moved(pose, unit.facing)
+    j.events += [moved_event(moved), {"type": "climbed", "unit": unit.id, "onto": feature.id},
+                 {"type": "no_weapons", "unit": unit.id, "until": "end of turn"}]
+    return j.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
+
+
+def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
+                     action: Action) -> Terrain | None:
+    """`target` names the feature (a terrain id); else the elevated one the base touches."""
+    tid = action.get("target")
+    if tid is not None:
+        found = next((t for t in pos.state.terrain if t.id == tid), None)
+        if found is None:  # an unknown id is malformed (mswars.md 7, Climb)
+            j.add("malformed", f"action.target: no terrain {tid!r}", None, "")
+        return found
+    touching = [t for t in pos.view(unit).elevated() if in_contact(unit, t.shape)]
+    if not touching:
+        j.add("action_not_allowed", f"{who(unit)}'s base touches no elevated terrain "
+              "(002 Climb Action)", unit.position, CLIMB)
+        return None
+    return next((t for t in touching if facing_it(unit, t.shape)), touching[0])
+
+
+def climb_pose(unit: Unit, polygon: Any) -> tuple[float, float] | None:
+    """The centre moved inward, perpendicular to the contacted edge, to where the base lies
+    inside the polygon touching that edge (mswars.md 7, Climb); None if it does not fit."""
+    cx, cy = unit.position
+    edges = polygon_edges(polygon)
+    x0, y0, x1, y1 = edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3]
+    ex, ey = x1 - x0, y1 - y0
+    length2 = np.maximum(ex * ex + ey * ey, 1e-300)
+    u = np.clip(((cx - x0) * ex + (cy - y0) * ey) / length2, 0, 1)
+    gap = np.hypot(x0 + ex * u - cx, y0 + ey * u - cy)
+    # Nearest edge; at a corner, the edge that faces the unit most squarely.
+    square = np.abs(ex * (x0 + ex * u - cx) + ey * (y0 + ey * u - cy)) / np.sqrt(length2)
+    k = int(np.lexsort((square, np.round(gap, 9)))[0])
+    length = math.sqrt(length2[k])
+    nx, ny = -ey[k] / length, ex[k] / length
+    mx, my = (x0[k] + x1[k]) / 2, (y0[k] + y1[k]) / 2
+    if not polygon.contains(Point(mx + nx * 1e-4, my + ny * 1e-4)):
+        nx, ny = -nx, -ny
+    if unit.base.is_circle:
+        extent = unit.base.diameter / 2
+    else:
+        phi = math.radians(unit.facing) - math.atan2(ny, nx)
+        extent = (unit.base.length / 2 * abs(math.cos(phi))
+                  + unit.base.width / 2 * abs(math.sin(phi)))
+    outside = (cx - x0[k]) * -nx + (cy - y0[k]) * -ny
+    x, y = cx + (outside + extent) * nx, cy + (outside + extent) * ny
+    body = body_at(unit.base, x, y, unit.facing, OVERLAP)
+    if not polygon.contains(body.polygon()):
+        return None
+    return (x, y)
+
+
+def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    j = Judgement(pos.state)
+    check_can_act(pos, j, unit, action)
+    view = pos.view(unit)
+    at = unit.position
+    top = view.top_under(unit.position) if unit.aboard is None else None
+    if move_type(unit) == "static":
+        j.add("action_not_allowed", f"{who(unit)} is static: it cannot jump (002 Jump Action)",
+              at, JUMP)
+    if top is None:
+        j.add("action_not_allowed", f"{who(unit)} is not on top of elevated terrain: nothing "
+              "to jump from (002 Jump Action)", at, JUMP)
+    allowance = allowance_for(unit, "jump")
+    result = judge_path(pos, j, unit, Pose(*unit.position, unit.facing), steps_of(unit, action),
+                        allowance, jumping_from=top)
+    j.cost, j.allowance = result.cost, allowance.value
+    if top is None:
+        return j.verdict()
+    track = result.track
+    leaves = first_beyond(track, [top.shape], EVENT) if track.translates else None
+    if leaves is None:
+        j.add("action_not_allowed", f"{who(unit)}'s path never leaves {top.id}: a Jump goes "
+              "off the edge (002 Jump Action)", result.end.xy, JUMP, AFTER)
+    elif int(min(leaves, track.tau_end - 1e-9)) < len(track.motions) - 1:
+        j.add("action_not_allowed", f"{who(unit)}'s movement ends as it lands: after the edge "
+              "the path is one straight line (MSW-D13, MSW-D45)", track.pose_at(leaves).xy,
+              "MSW-D13", track.s_at(leaves))
+    end = result.end
+    if body_at(unit.base, end.x, end.y, end.facing, OVERLAP).distance(top.shape) < 0:
+        j.add("action_not_allowed", f"{who(unit)} must land with its base entirely off "
+              f"{top.id} (MSW-D13, MSW-D45)", end.xy, "MSW-D13", AFTER)
+    if not j.legal:
+        return j.verdict()
+    moved = unit.moved(end.xy, end.facing)
+    j.events.append(moved_event(moved))
+    size = pos.elevated_classes[top.id]
+    if size > view.size_class - JUMP_MARGIN.get(view.type, 0):
+        moved = fall(j, moved, top, size, view.size_class, dice)
+    return j.verdict(applied(pos.state, unit, "jump", [moved],
+                             free_turn=result.price.free_used))
+
+
+def fall(j: Judgement, unit: Unit, feature: Terrain, size: int, unit_size: int,
+         dice: Dice) -> Unit:
+    """SC d6 damage, no shields, no more actions this turn, Endurance X+1 (002 Falling,
+    MSW-D14, MSW-D29, MSW-D42)."""
+    results = [dice.d6(f"fall damage from {feature.id}") for _ in range(size)]
+    for r in results:
+        j.rolls.append(Roll(f"fall damage from {feature.id}", "d6", r, "damage", True))
+    j.events.append({"type": "fell", "unit": unit.id, "from": feature.id, "size_class": size,
+                     "dice": results, "damage": sum(results), "shields": False})
+    x = max(0, math.ceil((size - unit_size) / 2))
+    outcome = dice.outcome(f"endurance test of {unit.id}")
+    j.events.append({"type": "endurance_test", "unit": unit.id, "x": x, "target": x + 1,
+                     "test": f"Endurance {x}+1",
+                     "result": "unresolved" if outcome is None else
+                     "pass" if outcome else "fail"})
+    return unit.with_props(fallen="this_turn")

@@ -1,0 +1,164 @@
+"""What every move action shares: allowances, who may act now, and applying a legal one
+(mswars.md sections 2, 4, 6 and 7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.actions import Action, Step, Turn, Waypoint
+from rules.engine.allowance import Allowance
+from rules.engine.bases_policy import bases_touching
+from rules.engine.model import GameState, Unit
+from rules.engine.numbers import fmt
+from rules.geometry.bases import body_at
+from rules.geometry.track import Pose, shortest_turn
+from rules.systems.mswars.judgement import Judgement
+from rules.systems.mswars.tables import (
+    ACTION_COST,
+    ALLOWANCE_KIND,
+    CARRIER_ACTIONS,
+    CITE,
+    IN_CONTACT_ACTIONS,
+    LABEL,
+    RUN_LIKE,
+)
+from rules.systems.mswars.terrain import MswarsPosition, opposing
+from rules.systems.mswars.turns import acted_in, after_actions, entries, phase_of
+
+MOVE_CITE = "002 Rules: Movement"
+
+
+def who(unit: Unit) -> str:
+    """What players call the unit: its name if the roster gives one."""
+    name = unit.get("name")
+    return name if isinstance(name, str) and name else unit.id
+
+
+def allowance_for(unit: Unit, action_type: str) -> Allowance:
+    """MP allowance (mswars.md section 2): Move, twice Move or exactly half (MSW-D21)."""
+    kind = ALLOWANCE_KIND[action_type]
+    cite = CITE[action_type]
+    if kind == "double":
+        return Allowance(2 * unit.move, f"{LABEL[action_type]}: twice Move", cite,
+                         rounding="exact", unit_label=" MP")
+    base = Allowance(0.0 if kind == "none" else unit.move, "Move", MOVE_CITE,
+                     rounding="exact", unit_label=" MP")
+    return base.halve(f"{LABEL[action_type]} at half Move", cite) if kind == "half" else base
+
+
+def steps_of(unit: Unit, action: Action, start_facing: float | None = None) -> list[Step]:
+    """The path with the `facing` key read as a final turn, charged normally (MSW-D31)."""
+    steps = list(action.path)
+    if action.facing is not None:
+        facing = unit.facing if start_facing is None else start_facing
+        for s in steps:
+            if isinstance(s, Turn):
+                facing += s.angle
+        turn = shortest_turn(facing, action.facing)
+        if abs(turn) > 1e-9:
+            steps.append(Turn(turn))
+    return steps
+
+
+def moves_at_all(unit: Unit, steps: list[Step]) -> bool:
+    """Does the path translate or rotate the unit?"""
+    pos = unit.position
+    for s in steps:
+        if isinstance(s, Turn):
+            if abs(s.angle % 360.0) > 1e-9 and abs(s.angle % 360.0 - 360.0) > 1e-9:
+                return True
+        elif isinstance(s, Waypoint) and (abs(s.x - pos[0]) > 1e-9 or abs(s.y - pos[1]) > 1e-9):
+            return True
+    return False
+
+
+def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None) -> list[Unit]:
+    pose = pose or Pose(*unit.position, unit.facing)
+    body = body_at(unit.base, pose.x, pose.y, pose.facing)
+    return [o for o in bases_touching(pos, unit, body) if opposing(unit, o)]
+
+
+def check_can_act(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action,
+                  free_turn_only: bool = False, straighten: bool = False) -> None:
+    """Who may make this move action now (every code that applies is added)."""
+    turn = pos.state.turn
+    at = unit.position
+    if unit.aboard is not None and action.type != "unit_exiting":
+        j.add("action_not_allowed", f"{who(unit)} is aboard {unit.aboard}: it can only exit "
+              "(002 Unit Exiting)", None, "002 Unit Exiting")
+    if unit.aboard is None:
+        rate, terrain = pos.view(unit).rate_at(*unit.position)
+        if rate is None:
+            j.add("prohibited_terrain", f"{who(unit)} is set up in {terrain}, \"Can't\" for its "
+                  "move type: it cannot act (MSW-D25)", at, "MSW-D25")
+    fallen = unit.get("fallen")
+    if fallen == "this_turn":
+        j.add("action_not_allowed", f"{who(unit)} fell this turn and can make no further "
+              "action (002 Falling)", at, "002 Falling")
+    elif fallen == "straighten" and not straighten:
+        j.add("action_not_allowed", f"{who(unit)} must first straighten up: a Standard Move "
+              "with an empty path (002 Falling, MSW-D46)", at, "MSW-D46")
+    if free_turn_only:
+        return
+    if unit.aboard is None and action.type not in IN_CONTACT_ACTIONS and not straighten:
+        foes = opposing_contacts(pos, unit)
+        if foes:
+            j.add("action_not_allowed", f"{who(unit)} is in base contact with "
+                  f"{', '.join(o.id for o in foes)}: only Break Away or Manoeuvre "
+                  "(002 Move Actions)", at, "002 Move Actions")
+    phase = phase_of(turn)
+    if acted_in(turn, unit.id, phase):
+        j.add("no_actions_left", f"{who(unit)} has already made its move action in Movement "
+              f"Phase {phase} (002 Rules: Movement)", at, MOVE_CITE)
+    if phase == 2 and any(e.get("type") in RUN_LIKE for e in acted_in(turn, unit.id, 1)):
+        j.add("no_actions_left", f"{who(unit)} ran in the first Movement Phase: no move action "
+              "in the second (002 Move Actions: Run)", at, "002 Move Actions: Run")
+    if action.type in RUN_LIKE and phase == 2 and acted_in(turn, unit.id, 1):
+        j.add("action_not_allowed", f"{who(unit)} made a move action in the first Movement "
+              f"Phase: no {LABEL[action.type]} in the second (002 Move Actions: Run)", at,
+              "002 Move Actions: Run")
+    points = turn.get("action_points", {})
+    if unit.id in points and ACTION_COST[action.type] > points[unit.id]:
+        j.add("no_actions_left", f"{who(unit)} has {fmt(points[unit.id])} AP left; "
+              f"{LABEL[action.type]} costs {ACTION_COST[action.type]} AP (MSW-D9)", at, "MSW-D9")
+    if action.type != "carrier_unloading" and carrier_busy(pos.state, unit.id):
+        j.add("action_not_allowed", f"a unit entered or left {who(unit)} this phase: its only "
+              "move action now is Carrier Unloading (002 Enter Unit)", at, "002 Enter Unit")
+
+
+def carrier_of_entry(state: GameState, unit_id: str, entry: Any) -> str | None:
+    if entry.get("carrier"):
+        return str(entry["carrier"])
+    u = state.unit(unit_id)
+    return None if u is None else u.aboard
+
+
+def carrier_busy(state: GameState, carrier_id: str) -> bool:
+    """A unit entered or exited this carrier this phase (002 Enter Unit, Unit Exiting)."""
+    phase = phase_of(state.turn)
+    for uid in state.turn.get("actions_taken", {}):
+        for e in entries(state.turn, uid):
+            if e.get("phase") == phase and e.get("type") in CARRIER_ACTIONS \
+                    and carrier_of_entry(state, uid, e) == carrier_id:
+                return True
+    return False
+
+
+def has_moved_this_phase(state: GameState, unit_id: str) -> bool:
+    return bool(acted_in(state.turn, unit_id, phase_of(state.turn)))
+
+
+def applied(state: GameState, unit: Unit, action_type: str, changed: list[Unit], *,
+            free_turn: bool, extra: dict[str, Any] | None = None,
+            others: list[tuple[str, dict[str, Any]]] | None = None,
+            spends: bool = True) -> GameState:
+    """The state after a legal move action: units replaced, entry appended, AP spent."""
+    phase = phase_of(state.turn)
+    made: list[tuple[str, dict[str, Any]]] = []
+    if spends:
+        made.append((unit.id, {"phase": phase, "type": action_type, **(extra or {})}))
+    made.extend(others or [])
+    turn = after_actions(state.turn, made,
+                         (unit.id, ACTION_COST[action_type]) if spends else None,
+                         unit.id if free_turn else None)
+    return state.with_units(*changed).with_turn(**turn)

@@ -1,0 +1,124 @@
+"""The mswars System: vocabularies, input checks and the action dispatcher."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.engine.actions import Action, number, point
+from rules.engine.dice import Dice
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Unit
+from rules.engine.reach import Reach
+from rules.engine.system import System
+from rules.engine.verdict import Verdict, Violation
+from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
+from rules.systems.mswars.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.mswars.elevation import climb, jump
+from rules.systems.mswars.moves import move_along_path
+from rules.systems.mswars.reach import reach as mswars_reach
+from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
+from rules.systems.mswars.terrain import MswarsPosition, parse_options, position_of
+from rules.systems.mswars.turns import MswarsTurns, check_turn
+
+Handler = Callable[[MswarsPosition, Unit, Action, Dice], Verdict]
+
+HANDLERS: dict[str, Handler] = {
+    "standard_move": move_along_path, "run": move_along_path, "climb": climb,
+    "break_away": move_along_path, "jump": jump, "manoeuvre": move_along_path,
+    "enter_unit": enter_unit, "carrier_unloading": carrier_unloading,
+    "unit_exiting": unit_exiting, "charge": move_along_path,
+}
+
+#: Unit keys and the type each must have (mswars.md section 2 and 6).
+UNIT_KEYS: dict[str, tuple[type, ...]] = {
+    "size_class": (int,), "infantry": (bool,), "skills": (list,), "carrier": (int, float),
+    "free_hands": (bool,), "used_weapon": (bool,), "pinned": (bool,), "charge_target": (str,),
+    "name": (str,), "action_points": (int, float), "ap": (int, float)}
+
+
+class MswarsSystem(System):
+    key = "mswars"
+    name = "M.S. Wars"
+    cost_unit = "MP"
+    actions = ACTIONS
+    terrain_kinds = TERRAIN_KINDS
+    turn_structure = MswarsTurns()
+    terrain_types = frozenset(TERRAIN_TYPES)
+    #: "infantry" as a type is read as walker infantry (MSW-D2, MSW-D49).
+    unit_types = frozenset(MOVE_TYPES) | {"infantry"}
+    action_types = frozenset(HANDLERS)
+    action_keys = frozenset({"target", "carrier", "unload", "placement"})
+
+    def check_unit(self, unit: Unit, key: str) -> None:
+        super().check_unit(unit, key)
+        for name, kinds in UNIT_KEYS.items():
+            value = unit.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+                raise InvalidActionError(f"{key}.{name}", f"expected {kinds[0].__name__}")
+            if name in ("size_class", "carrier") and value < 0:
+                raise InvalidActionError(f"{key}.{name}", "must not be negative")
+        fallen = unit.get("fallen")
+        if fallen is not None and fallen not in ("this_turn", "straighten"):
+            raise InvalidActionError(f"{key}.fallen", "expected \"this_turn\" or \"straighten\"")
+
+    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
+        parse_options(options, key)
+
+    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
+        check_turn(turn, key)
+
+    def parse_action(self, raw: Any, key: str) -> Action:
+        action = super().parse_action(raw, key)
+        for name in ("target", "carrier"):
+            if name in raw and not isinstance(raw[name], str):
+                raise InvalidActionError(f"{key}.{name}", "expected an id")
+        if "unload" in raw:
+            if not isinstance(raw["unload"], list):
+                raise InvalidActionError(f"{key}.unload", "expected [{\"unit\", \"position\"}]")
+            for i, item in enumerate(raw["unload"]):
+                _placed(item, f"{key}.unload[{i}]", needs_unit=True)
+        if "placement" in raw:
+            _placed(raw["placement"], f"{key}.placement", needs_unit=False)
+        return action
+
+    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
+        if state.system != self.key:
+            raise InvalidActionError("system", f"state is for {state.system!r}, not mswars")
+        unit = state.unit(action.unit)
+        if unit is None:
+            return Verdict(False, 0.0, 0.0, (Violation(
+                "unknown_unit", f"no unit {action.unit!r}", None),), state_after=state)
+        pos = position_of(state)
+        try:
+            pos.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
+        except InvalidActionError as err:
+            return Verdict(False, 0.0, 0.0, (Violation("malformed", str(err), None, "MSW-D15"),),
+                           state_after=state)
+        return HANDLERS[action.type](pos, unit, action, dice)
+
+    def reach(self, state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
+        return mswars_reach(state, unit_id, "standard_move" if action_type == "move"
+                            else action_type)
+
+    def unit_schema(self) -> dict[str, Any]:
+        return UNIT_SCHEMA
+
+
+def _placed(item: Any, key: str, needs_unit: bool) -> None:
+    """{"unit", "position", "facing"} of unloading, {"position", "facing"} of exiting."""
+    if not isinstance(item, dict):
+        raise InvalidActionError(key, "expected an object")
+    allowed = {"position", "facing"} | ({"unit"} if needs_unit else set())
+    for k in item:
+        if k not in allowed:
+            raise InvalidActionError(f"{key}.{k}", "unknown key")
+    if needs_unit and not isinstance(item.get("unit"), str):
+        raise InvalidActionError(f"{key}.unit", "expected a unit id")
+    if "position" not in item:
+        raise InvalidActionError(f"{key}.position", "missing")
+    point(item["position"], f"{key}.position")
+    if "facing" in item:
+        number(item["facing"], f"{key}.facing")

@@ -1,0 +1,223 @@
+"""How one unit sees the terrain: its cost column, each feature's row for its size class,
+elevated features (002 cost table, 002 Terrain; mswars.md sections 2-4)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from shapely.geometry import Point
+
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Point2, Terrain, Unit
+from rules.engine.position import Position
+from rules.geometry.direction import BACKWARD, FORWARD, SIDEWAYS, travel_direction
+from rules.geometry.intervals import feature_at, intervals_under
+from rules.systems.mswars.tables import (
+    COLUMNS,
+    COST_PER_INCH,
+    HEIGHT_MAX_BY_SIZE_CLASS,
+    ROWS,
+    SIDEWAYS_TYPES,
+    SIZE_CLASS_TERRAIN,
+)
+
+ELEVATED = "elevated"
+
+
+@dataclass(frozen=True)
+class Options:
+    """The table options (MSW-D41): hover's column and the size-class terrain table."""
+
+    hover_column: str = "track"
+    size_class_terrain: Mapping[str, tuple[str, str, str]] = field(
+        default_factory=lambda: dict(SIZE_CLASS_TERRAIN))
+
+
+def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options:
+    unknown = set(raw) - {"hover_column", "size_class_terrain"}
+    if unknown:
+        raise InvalidActionError(f"{key}.{sorted(unknown)[0]}", "unknown mswars table option")
+    column = raw.get("hover_column", "track")
+    if column not in COLUMNS:
+        raise InvalidActionError(f"{key}.hover_column", f"expected one of {', '.join(COLUMNS)}")
+    table = dict(SIZE_CLASS_TERRAIN)
+    given = raw.get("size_class_terrain", {})
+    if not isinstance(given, dict):
+        raise InvalidActionError(f"{key}.size_class_terrain", "expected an object")
+    for feature, rows in given.items():
+        k = f"{key}.size_class_terrain.{feature}"
+        if feature not in SIZE_CLASS_TERRAIN:
+            raise InvalidActionError(k, f"unknown feature; known: {', '.join(SIZE_CLASS_TERRAIN)}")
+        if not isinstance(rows, list) or len(rows) != 3 or any(r not in ROWS for r in rows):
+            raise InvalidActionError(k, f"expected three rows (SC 0, SC 1-3, SC 4+) "
+                                     f"from {', '.join(ROWS)}")
+        table[feature] = (rows[0], rows[1], rows[2])
+    return Options(column, table)
+
+
+def size_class_for_height(height: float) -> int | None:
+    """The smallest size class whose maximum height is >= height (None over 8")."""
+    for size_class, top in HEIGHT_MAX_BY_SIZE_CLASS:
+        if height <= top + 1e-9:
+            return size_class
+    return None
+
+
+def elevated_size_class(t: Terrain) -> int:
+    """`size_class` if given, else from `height` (002 Terrain); taller than 8" needs an
+    explicit size class (MSW-D15)."""
+    if t.size_class is not None:
+        return t.size_class
+    if t.height is None:
+        raise InvalidActionError(f"terrain {t.id}", "elevated terrain needs a height or a "
+                                 "size_class (002 Terrain)")
+    found = size_class_for_height(t.height)
+    if found is None:
+        raise InvalidActionError(f"terrain {t.id}.height", f"{t.height}\" is over 8\": the "
+                                 "seed's height table stops there, give a size_class (MSW-D15)")
+    return found
+
+
+def unit_size_class(unit: Unit) -> int:
+    sc = unit.get("size_class", 0)
+    return int(sc) if isinstance(sc, int | float) else 0
+
+
+def is_infantry(unit: Unit) -> bool:
+    return unit.flag("infantry")
+
+
+def move_type(unit: Unit) -> str:
+    """Infantry without a move type walk (MSW-D2, MSW-D49)."""
+    return "walker" if unit.type == "infantry" else unit.type
+
+
+def opposing(a: Unit, b: Unit) -> bool:
+    return a.side != b.side
+
+
+class MswarsPosition(Position):
+    """The kernel's position data plus mswars's options and elevated size classes."""
+
+    @cached_property
+    def options(self) -> Options:
+        return parse_options(self.state.table.options)
+
+    @cached_property
+    def elevated_classes(self) -> dict[str, int]:
+        """SC of every elevated feature (raises InvalidActionError when one has none)."""
+        return {t.id: elevated_size_class(t) for t in self.state.terrain if t.type == ELEVATED}
+
+    def view(self, unit: Unit) -> UnitView:
+        cache: dict[str, UnitView] = self.__dict__.setdefault("_views", {})
+        found = cache.get(unit.id)
+        if found is None or found.unit is not unit:
+            found = cache[unit.id] = UnitView(self, unit)
+        return found
+
+
+def position_of(state: GameState) -> MswarsPosition:
+    return state.memo("mswars.position", lambda: MswarsPosition(state))
+
+
+class UnitView:
+    """The terrain as one unit sees it; also the kernel's Pricing hooks for its paths."""
+
+    def __init__(self, position: MswarsPosition, unit: Unit) -> None:
+        self.position = position
+        self.unit = unit
+        self.type = move_type(unit)
+        options = position.options
+        self.column = options.hover_column if self.type == "hover" else self.type
+        self.size_class = unit_size_class(unit)
+        self._rows: dict[str, str] = {}
+
+    # -- rows and rates ---------------------------------------------------------
+    def row(self, t: Terrain) -> str:
+        """The cost-table row of a feature for this unit, or "elevated"."""
+        found = self._rows.get(t.id)
+        if found is None:
+            found = self._rows[t.id] = self._row(t)
+        return found
+
+    def _row(self, t: Terrain) -> str:
+        if t.type == ELEVATED:
+            # Quarter rule (MSW-D16): strictly less than a quarter, real division.
+            if self.position.elevated_classes[t.id] < self.size_class / 4:
+                return "very_difficult"
+            return ELEVATED
+        named = self.position.options.size_class_terrain.get(t.type)
+        if named is not None:
+            return named[0 if self.size_class == 0 else 1 if self.size_class <= 3 else 2]
+        return t.type
+
+    def rate_of_row(self, row: str) -> float | None:
+        # The top of elevated terrain counts as Flat Ground (MSW-D24).
+        return COST_PER_INCH["flat" if row == ELEVATED else row][self.column]
+
+    def rate(self, t: Terrain | None) -> float | None:
+        return self.rate_of_row("flat" if t is None else self.row(t))
+
+    def rank(self, t: Terrain) -> float:
+        """Overlap precedence: the most expensive row, "Can't" above every number; an
+        elevated top lies under whatever lies on it (MSW-D4, MSW-D24)."""
+        if self.row(t) == ELEVATED:
+            return -1.0
+        r = self.rate(t)
+        return math.inf if r is None else r
+
+    def near(self, minx: float, miny: float, maxx: float, maxy: float) -> list[tuple[Terrain, Any]]:
+        ts = self.position.state.terrain
+        found = self.position.terrain.query_box(minx, miny, maxx, maxy)
+        return [(ts[i], ts[i].shape) for i in found]
+
+    def elevated(self) -> list[Terrain]:
+        return [t for t in self.position.state.terrain if t.type == ELEVATED
+                and self.row(t) == ELEVATED]
+
+    def top_under(self, xy: Point2) -> Terrain | None:
+        """The elevated feature whose polygon holds the centre (the unit is on top)."""
+        for t in self.elevated():
+            if t.shape.intersects(Point(xy)):
+                return t
+        return None
+
+    def name(self, t: Terrain | None) -> str:
+        if t is None:
+            return "flat ground"
+        row = self.row(t).replace("_", " ")
+        return f"{t.id} ({t.type}: {row})" if row != t.type.replace("_", " ") else \
+            f"{t.id} ({row})"
+
+    # -- the kernel's Pricing hooks ---------------------------------------------
+    def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
+        near = self.near(min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]),
+                         max(p0[1], p1[1]))
+        return [(iv.start, iv.end, self.rate(iv.feature), self.name(iv.feature))
+                for iv in intervals_under(p0, p1, near, self.rank)]
+
+    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
+        t = feature_at(x, y, self.near(x, y, x, y), self.rank)
+        return self.rate(t), self.name(t)
+
+    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
+        d = travel_direction(facing, dx, dy)
+        if d == FORWARD:
+            return 1.0, True, d
+        if d == BACKWARD:
+            return 2.0, True, d  # "a unit can move backwards but at double the cost"
+        if d == SIDEWAYS:
+            return 2.0, self.type in SIDEWAYS_TYPES, d  # Specials row; MSW-D33
+        return 1.0, False, d
+
+    def turn_cost(self, angle: float, rate: float, free: float) -> float:
+        """Each turn of up to 45 degrees costs 1" of the terrain, half turns half; infantry
+        turn 90 degrees per inch (002 Turning, MSW-D6); `free` degrees are free (MSW-D7)."""
+        step = 45.0 if is_infantry(self.unit) else 22.5
+        rest = max(0.0, abs(angle) - free)
+        return rate * 0.5 * math.ceil(rest / step - 1e-9)
+

@@ -1,0 +1,99 @@
+"""The mswars turn: two Movement Phases, sides in turn within each (MSW-D40), and the
+turn state keys (mswars.md section 6: phase, actions_taken, action_points, free_turn_used)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.engine.errors import InvalidActionError
+from rules.engine.turns import Json, TurnStructure
+
+TURN_KEYS = ("phase", "actions_taken", "action_points", "free_turn_used")
+
+
+class MswarsTurns(TurnStructure):
+    phases = (1, 2)
+    reset_each_phase = ("free_turn_used",)
+    reset_each_turn = ("actions_taken", "free_turn_used", "action_points")
+    first_side_alternates = True
+
+    def new_turn_units(self, position: Json) -> Json:
+        """A unit that fell last turn must straighten up (002 Falling); action points come
+        back from each unit's roster value, if it has one (MSW-D40)."""
+        units = []
+        points: dict[str, Any] = {}
+        for u in position.get("units", []):
+            if u.get("fallen") == "this_turn":
+                u = {**u, "fallen": "straighten"}
+            for key in ("action_points", "ap"):
+                if isinstance(u.get(key), int | float) and not isinstance(u.get(key), bool):
+                    points[u["id"]] = u[key]
+                    break
+            units.append(u)
+        state = dict(position.get("state", {}))
+        if points:
+            state["action_points"] = points
+        return {**position, "units": units, "state": state}
+
+    def budget(self, turn: Json, position: Json) -> str:
+        points = position.get("state", {}).get("action_points")
+        if not isinstance(points, dict):
+            return ""
+        side = turn.get("active_side")
+        mine = [u["id"] for u in position.get("units", []) if u.get("side") == side]
+        left = sum(v for k, v in points.items() if k in mine)
+        return f"{left:g} AP left"
+
+
+def phase_of(turn: Mapping[str, Any]) -> int:
+    return int(turn.get("phase", 1))
+
+
+def entries(turn: Mapping[str, Any], unit_id: str) -> list[Mapping[str, Any]]:
+    """The move actions a unit has made this turn (MSW-D34)."""
+    return list(turn.get("actions_taken", {}).get(unit_id, []))
+
+
+def acted_in(turn: Mapping[str, Any], unit_id: str, phase: int) -> list[Mapping[str, Any]]:
+    return [e for e in entries(turn, unit_id) if e.get("phase") == phase]
+
+
+def after_actions(turn: Mapping[str, Any], made: list[tuple[str, dict[str, Any]]],
+                  spend: tuple[str, int] | None, free_turn_of: str | None) -> dict[str, Any]:
+    """The turn state after move actions: entries appended, AP spent, free turn marked."""
+    out = dict(turn)
+    if made:
+        taken = {k: list(v) for k, v in turn.get("actions_taken", {}).items()}
+        for unit_id, entry in made:
+            taken.setdefault(unit_id, []).append(entry)
+        out["actions_taken"] = taken
+    if spend is not None:
+        points = dict(turn.get("action_points", {}))
+        if spend[0] in points:
+            points[spend[0]] = points[spend[0]] - spend[1]
+            out["action_points"] = points
+    if free_turn_of is not None:
+        out["free_turn_used"] = {**turn.get("free_turn_used", {}), free_turn_of: True}
+    return out
+
+
+def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
+    phase = turn.get("phase", 1)
+    if phase not in (1, 2) or isinstance(phase, bool):
+        raise InvalidActionError(f"{key}.phase", "expected 1 or 2")
+    taken = turn.get("actions_taken", {})
+    if not isinstance(taken, dict):
+        raise InvalidActionError(f"{key}.actions_taken", "expected {unit id: [entries]}")
+    for uid, items in taken.items():
+        if not isinstance(items, list) or not all(
+                isinstance(e, dict) and e.get("phase") in (1, 2) and isinstance(e.get("type"), str)
+                for e in items):
+            raise InvalidActionError(f"{key}.actions_taken.{uid}",
+                                     "expected a list of {\"phase\": 1 or 2, \"type\": ...}")
+    for name, kind in (("action_points", (int, float)), ("free_turn_used", (bool,))):
+        value = turn.get(name, {})
+        if not isinstance(value, dict) or not all(
+                isinstance(v, kind) and (kind == (bool,) or not isinstance(v, bool))
+                for v in value.values()):
+            raise InvalidActionError(f"{key}.{name}", "expected {unit id: value}")
