@@ -152,7 +152,7 @@ def reject(
     event: int | None = None,
 ) -> dict[str, Any]:
     """Refused. `event`: the seq of the event that records what the refusal still
-    changed (a failed breakaway spends the order, AOD-D23); None when nothing changed."""
+    changed (a failed breakaway spends the order); None when nothing changed."""
     return {
         "type": "reject",
         "id": id,

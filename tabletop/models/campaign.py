@@ -8,12 +8,12 @@ from django.db import models
 
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
-    # A key of the rules engine's registry (rules.SYSTEMS), e.g. "aod".
+    # A key of the rules engine's registry (rules.SYSTEMS); players read its name.
     system = models.CharField(max_length=32)
     gm = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="campaigns_run"
     )
-    # The system's table options (e.g. aod's terrain_matrix), passed to the
+    # The system's table options (as its rules notes name them), passed to the
     # engine as the scenario's table.options for every battle of the campaign.
     table_options = models.JSONField(default=dict, blank=True)
     points_limit = models.PositiveIntegerField(default=300)

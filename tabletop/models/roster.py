@@ -32,7 +32,7 @@ class UnitStatus(models.TextChoices):
 class UnitProfile(models.Model):
     roster = models.ForeignKey(Roster, on_delete=models.CASCADE, related_name="units")
     name = models.CharField(max_length=120)
-    # The system's unit type (e.g. aod "mech"); stats are checked against the
+    # The system's unit type (one of its unit schema's types); stats are checked against the
     # unit schema that the rules engine publishes for the campaign's system.
     unit_type = models.CharField(max_length=40)
     stats = models.JSONField(default=dict, blank=True)

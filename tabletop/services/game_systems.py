@@ -36,7 +36,7 @@ def require_system(key: str, field: str = "system") -> Any:
 
 
 def system_name(key: str) -> str:
-    """What players read ("M.S. Wars"); the key itself only for a system the engine lost."""
+    """What players read (the system's name); the key itself only for a system the engine lost."""
     system = _registry().get(key)
     return (getattr(system, "name", "") or key) if system is not None else key
 

@@ -41,7 +41,7 @@ def _clean_unit(
         errors["points"] = "Points are a whole number, 0 or more."
     schema = game_systems.unit_schema(campaign.system)
     if isinstance(stats, dict) and "points" in schema["fields"] and "points" not in errors:
-        # The engine reads a unit's points from its stats (aod: 150 points = 1 order).
+        # The engine reads a unit's points from its stats (a system may count orders by points).
         stats = {**stats, "points": points}
     errors.update(unit_errors(schema, unit_type, stats))
     if errors:

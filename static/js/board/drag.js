@@ -273,7 +273,7 @@ export class Mover {
     const p = this.plan;
     if (!p) return;
     if (p.pending && frame.id === p.id && frame.verdict?.legal === false) {
-      // Refused, yet committed (a failed breakaway spends the order, AOD-D23): show why
+      // Refused, yet committed (a failed breakaway spends the order): show why
       // once, whichever of this event and the sender's reject arrives first.
       if (!p.refused) this.onAnswer({ type: "reject", id: p.id, reasons: frame.verdict.reasons ?? [], verdict: frame.verdict });
       return;

@@ -1,7 +1,7 @@
 """`battle_act`: a player's (or the GM's) order, refereed and, if legal, applied.
 
-An illegal verdict that still changes the position (aod's failed breakaway spends the
-order, AOD-D23) is applied too, roll included, and answered with a `reject` that
+An illegal verdict that still changes the position (a failed breakaway spends the
+order) is applied too, roll included, and answered with a `reject` that
 names its event (design.md, "The life of a move" 5)."""
 
 from typing import Any
@@ -61,7 +61,7 @@ def battle_act(
                 "state": judgement.state_after["state"],
             },
             game=judgement.game_after,
-            # Refused, yet applied: a failed breakaway spends the order (AOD-D23). Were
+            # Refused, yet applied: a failed breakaway spends the order. Were
             # it dropped, the player could retry the roll until it succeeded.
             refused=None if judgement.legal else judgement.verdict["reasons"],
         )

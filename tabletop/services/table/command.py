@@ -36,8 +36,9 @@ class Change:
     #: the parsed position of the new sequence number (referee.ParsedPositions).
     game: rules.GameState | None = None
     #: Set when the rules refused the action yet it still changes the table (a failed
-    #: breakaway spends the order, AOD-D23): the event is committed and broadcast like
-    #: any other, and the sender gets a `reject` with these reasons that names the event.
+    #: breakaway spends the order, design.md 'the life of a move' 5): the event is
+    #: committed and broadcast like any other, and the sender gets a `reject` with these
+    #: reasons that names the event.
     refused: list[dict[str, Any]] | None = None
 
 

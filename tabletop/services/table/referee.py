@@ -34,7 +34,8 @@ class Judgement:
     verdict: dict[str, Any]
     #: The position after the action (scenario shape) when the rules change the table:
     #: a legal action, or an illegal one whose consequence still applies (a failed
-    #: breakaway spends the order, AOD-D23). None when nothing changes, and in a preview.
+    #: breakaway spends the order, design.md 'the life of a move' 5). None when nothing
+    #: changes, and in a preview.
     state_after: dict[str, Any] | None
     #: The same position as the engine's own (parsed) state; None with state_after.
     game_after: rules.GameState | None = None

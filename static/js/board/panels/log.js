@@ -9,7 +9,7 @@ function describe(frame, name, board) {
       const order = `${who}: ${name(a.unit)} ${a.type ? board.actionLabel(a.type).toLowerCase() : "acts"}`;
       if (frame.verdict?.legal === false) {
         // Refused, yet committed: the rules still spent something (a failed breakaway
-        // spends the order, AOD-D23). Every client reads why here; the roll is in the dice log.
+        // spends the order). Every client reads why here; the roll is in the dice log.
         const why = (frame.verdict.reasons ?? []).map((r) => (r.message || r.code).replace(/[\w-]+/g, name));
         return `${order}: refused, ${why.join("; ")}`;
       }
