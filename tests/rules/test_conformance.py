@@ -181,7 +181,9 @@ def test_a_point_inside_reach_is_reached_by_a_path_validate_accepts(key: str) ->
         path = system.reach(state, "U1", spec.type).path_to((point.x, point.y))
         assert path is not None and len(path) >= 2, unit_type
         assert math.dist(path[-1], (point.x, point.y)) < 1e-6
-        action = action_json(spec, [list(p) for p in path[1:]])
+        # Points as [x, y]; a system that prices turning gives its turns as path steps.
+        steps = [step if isinstance(step, dict) else list(step) for step in path[1:]]
+        action = action_json(spec, steps)
         verdict = system.validate(state, system.parse_action(action, "action"),
                                   make_dice(unresolved=True))
         assert verdict.legal, (unit_type, verdict.to_json())

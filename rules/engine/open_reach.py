@@ -1,0 +1,110 @@
+"""Reach among obstacles: where a unit's centre can end within a length budget.
+
+A system turns what the unit may not touch into obstacles for its centre (terrain
+grown by the base's circumradius plus `MARGIN`, so that no stop rule can trigger);
+the kernel adds the other bases under the system's `BasePolicy` (a base the unit may
+cross only keeps it from ending there; a base it touches where it starts may be left
+but not come back to), keeps the centre on the table (and inside `within` when the
+unit may only be there, an aquatic unit in water), and finds shortest paths within
+the budget on a visibility graph (docs/rules-engine.md). The area is conservative: a
+point inside is reached by a legal path, which `path_to` returns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import shapely
+from shapely.geometry import Point, box
+
+from rules.engine.bases_policy import BasePolicy
+from rules.engine.model import Unit
+from rules.engine.position import Position
+from rules.engine.reach import Reach
+from rules.geometry.bases import Body
+from rules.geometry.visibility import VisibilityGraph, inflate
+
+#: Keeps paths clear of contact (0.01") with room for rounding.
+MARGIN = 0.03
+
+
+def horizon(unit: Unit, budget: float) -> float:
+    """How far from the unit's centre anything can matter to a move of `budget`."""
+    return budget + 2 * unit.base.radius + 1
+
+
+def base_obstacles(position: Position, unit: Unit, policy: BasePolicy,
+                   budget: float) -> tuple[list[Any], list[Any]]:
+    """(bases that block the centre's way, bases that only keep it from ending on them)."""
+    r = unit.base.radius
+    start = unit.position
+    sx, sy = start
+    far = horizon(unit, budget)
+    blocking: list[Any] = []
+    end_only: list[Any] = []
+    for i in position.units.query_box(sx - far, sy - far, sx + far, sy + far):
+        other = position.on_table[i]
+        if other.id == unit.id or other.id in policy.ignore:
+            continue
+        body = position.bodies[other.id]
+        # Grow the other base's core (centre or polygon) so the centre stays clear of it.
+        full = body.radius + r + MARGIN
+        if policy.may_cross(unit, other):
+            end_only.append(grown(body, full))
+            continue
+        gap = body.distance(Body(None, 0.0, start)) + body.radius  # start centre to core
+        if gap <= full:  # touching at the start: may leave, never come back
+            full = max(gap - 0.005, 0.0)
+        blocking.append(grown(body, full))
+    return blocking, end_only
+
+
+def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
+               obstacles: Sequence[Any], end_only: Sequence[Any] = (),
+               within: Any = None) -> Reach:
+    """The reach of `unit`'s centre: the table shrunk by its radius (and `within`, if
+    given), minus `obstacles`, within `budget` of path; `end_only` areas are crossed
+    but not ended in."""
+    start = unit.position
+    r = unit.base.radius
+    table = position.state.table
+    free = box(r, r, table.width - r, table.height - r)
+    if within is not None:
+        free = free.intersection(within)
+    local = Point(start).buffer(budget + r + 1, quad_segs=4)
+    near = [o for o in obstacles if o.intersects(local)]
+    if near:
+        free = free.difference(shapely.union_all(near))
+    free = _component(free.intersection(local), start)
+    if free is None or budget <= 0:
+        return Reach(unit.id, action_type, Point(start), budget,
+                     lambda p: [start] if p == start else None)
+    graph = VisibilityGraph.build(free, start, budget)
+    if not end_only:
+        return Reach(unit.id, action_type, graph.region(), budget, graph.path_to)
+    taken = shapely.union_all(list(end_only))
+    shapely.prepare(taken)
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        return None if taken.intersects(Point(p)) else graph.path_to(p)
+
+    return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to)
+
+
+def grown(body: Body, by: float) -> Any:
+    """A base's core grown by `by`: polygons with mitre joins, centres as circumscribed
+    16-gons (both contain the true offset, so the result is conservative)."""
+    if body.xy is None:
+        return inflate(body.core, by)
+    return Point(body.xy).buffer(by / math.cos(math.pi / 16), quad_segs=4)
+
+
+def _component(free: Any, start: tuple[float, float]) -> Any:
+    """The piece of free space that holds the start."""
+    p = Point(start)
+    for g in getattr(free, "geoms", [free]):
+        if g.covers(p):
+            return g
+    return None
