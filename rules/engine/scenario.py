@@ -94,7 +94,9 @@ def parse_unit(raw: Any, key: str) -> Unit:
     raw = _obj(raw, key)
     uid = _str(_require(raw, "id", key), f"{key}.id")
     side = _str(_require(raw, "side", key), f"{key}.side")
-    utype = _str(_require(raw, "type", key), f"{key}.type")
+    # A system may let a unit go without a type (mswars: infantry walk, MSW-D49): an
+    # absent type reads as "" and the system's check_unit accepts or refuses it.
+    utype = _str(raw["type"], f"{key}.type") if raw.get("type", "") != "" else ""
     move = number(_require(raw, "move", key), f"{key}.move")
     if move < 0:
         raise InvalidActionError(f"{key}.move", "must not be negative")

@@ -51,6 +51,8 @@ class System:
                                      f"for {self.key}")
 
     def check_unit(self, unit: Unit, key: str) -> None:
+        if unit.type == "":
+            raise InvalidActionError(f"{key}.type", "missing")
         if unit.type not in self.unit_types:
             raise InvalidActionError(f"{key}.type", f"unknown unit type {unit.type!r} "
                                      f"for {self.key}")

@@ -150,7 +150,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     for order in orders:
         other = pos.state.unit(order["unit"])
         if other is None:
-            j.add("unknown_unit", f"no unit {order['unit']!r}", at)
+            j.add("unknown_unit", f"no unit {order['unit']!r}", at, "")
             continue
         if other.id not in held:
             j.add("action_not_allowed", f"{other.id} is not aboard {unit.id} ({UNLOAD})", at,
@@ -195,10 +195,11 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
     placement = action.get("placement")
     path = list(action.path)
     if isinstance(placement, dict):
-        start = Pose(*map(float, placement["position"][:2]),
-                     float(placement.get("facing", carrier.facing + 180.0)))
+        x, y = placement["position"][:2]
+        start = Pose(float(x), float(y), float(placement.get("facing", carrier.facing + 180.0)))
     elif path and isinstance(path[0], Waypoint):
         first = path.pop(0)  # the first path point is the placement (MSW-D35)
+        assert isinstance(first, Waypoint)
         start = Pose(first.x, first.y, (carrier.facing + 180.0) % 360.0)
     else:
         j.add("placement_invalid", f"{who(unit)} needs a placement: a `placement` or a first "

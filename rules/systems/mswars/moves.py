@@ -122,7 +122,7 @@ def _charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action
         return None
     target = pos.state.unit(tid)
     if target is None or target.aboard is not None:
-        j.add("unknown_unit", f"no unit {tid!r} on the table", unit.position)
+        j.add("unknown_unit", f"no unit {tid!r} on the table", unit.position, "")
         return None
     if target.side == unit.side:
         j.add("action_not_allowed", f"{target.id} is not an opposing unit: no Charge at a "

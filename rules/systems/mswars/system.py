@@ -45,20 +45,24 @@ class MswarsSystem(System):
     terrain_kinds = TERRAIN_KINDS
     turn_structure = MswarsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
-    #: "infantry" as a type is read as walker infantry (MSW-D2, MSW-D49).
-    unit_types = frozenset(MOVE_TYPES) | {"infantry"}
+    #: Infantry may also go without a type: they walk (MSW-D2, MSW-D49).
+    unit_types = frozenset(MOVE_TYPES)
     action_types = frozenset(HANDLERS)
     action_keys = frozenset({"target", "carrier", "unload", "placement"})
 
     def check_unit(self, unit: Unit, key: str) -> None:
-        super().check_unit(unit, key)
+        if unit.type == "" and not unit.flag("infantry"):
+            raise InvalidActionError(f"{key}.type", "missing (only infantry may go without a "
+                                     "move type, MSW-D49)")
+        if unit.type != "":
+            super().check_unit(unit, key)
         for name, kinds in UNIT_KEYS.items():
-            value = unit.get(name)
+            value: Any = unit.get(name)
             if value is None:
                 continue
             if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
                 raise InvalidActionError(f"{key}.{name}", f"expected {kinds[0].__name__}")
-            if name in ("size_class", "carrier") and value < 0:
+            if isinstance(value, int | float) and name in ("size_class", "carrier") and value < 0:
                 raise InvalidActionError(f"{key}.{name}", "must not be negative")
         fallen = unit.get("fallen")
         if fallen is not None and fallen not in ("this_turn", "straighten"):

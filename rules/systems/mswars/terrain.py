@@ -93,7 +93,7 @@ def is_infantry(unit: Unit) -> bool:
 
 def move_type(unit: Unit) -> str:
     """Infantry without a move type walk (MSW-D2, MSW-D49)."""
-    return "walker" if unit.type == "infantry" else unit.type
+    return "walker" if unit.type == "" else unit.type
 
 
 def opposing(a: Unit, b: Unit) -> bool:
