@@ -1,0 +1,249 @@
+"""What the web side learns from the engine through `services/game_systems.py` (issue 10, 5).
+
+aod's metadata is the worked example (aod.md section 3 for its turns, section 12 for
+who may take which order, section 6 for its terrain); a made-up phased system shows
+that the web side needs no code for a system it has never seen.
+"""
+
+from typing import ClassVar
+
+import pytest
+from django.urls import reverse
+from shapely.geometry import Polygon
+
+import rules
+from rules.engine.catalogue import ActionSpec
+from rules.engine.system import System
+from rules.engine.turns import TurnStructure
+from tabletop.services import game_systems
+from tabletop.services.battles import battle_create, battle_start
+from tabletop.services.errors import ServiceError
+from tabletop.services.maps import map_create
+from tabletop.services.rosters import roster_create, unit_profile_add
+from tests.web.world import MECH, PASSWORD, World
+
+SQUARE = [[10, 10], [14, 10], [14, 14], [10, 14]]
+
+
+def aod_position(**state: object) -> dict:
+    return {
+        "system": "aod",
+        "table": {"width": 36, "height": 36},
+        "terrain": [],
+        "units": [
+            {
+                "id": "M1",
+                "side": "P1",
+                "type": "mech",
+                "move": 8,
+                "position": [5, 5],
+                "base": {"shape": "circle", "diameter": 1.75},
+            },
+            {
+                "id": "I1",
+                "side": "P1",
+                "type": "infantry",
+                "move": 6,
+                "position": [9, 5],
+                "base": {"shape": "circle", "diameter": 1.25},
+            },
+            {
+                "id": "M2",
+                "side": "P2",
+                "type": "mech",
+                "move": 8,
+                "position": [5, 30],
+                "base": {"shape": "circle", "diameter": 1.75},
+            },
+        ],
+        "state": dict(state),
+    }
+
+
+P1_TO_ACT = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"]}
+
+
+# -- turns: aod.md section 3 -------------------------------------------------------------
+
+
+def test_aod_sides_alternate_and_each_hand_over_resets_the_order_bookkeeping() -> None:
+    position = aod_position(
+        orders_available=2,
+        orders_used=2,
+        ordered=["M1"],
+        order_log=[["M1", "move"]],
+        free_spin_pending=["M2"],
+    )
+    turn, position = game_systems.end_part(position, P1_TO_ACT)
+    assert (turn["turn"], turn["active_side"]) == (1, "P2")
+    assert position["state"] == {"orders_available": 2}, "the GM's setting stays"
+    turn, position = game_systems.end_part(position, turn)
+    assert (turn["turn"], turn["active_side"]) == (2, "P1")
+    assert not game_systems.phased(position)
+
+
+def test_aod_refuses_a_side_out_of_orders_before_the_engine_is_asked() -> None:
+    spent = aod_position(orders_available=1, orders_used=1)
+    assert game_systems.refusal(spent, P1_TO_ACT, "P1")["code"] == "no_actions_left"
+    assert game_systems.refusal(aod_position(), P1_TO_ACT, "P2")["code"] == "not_your_turn"
+    assert game_systems.refusal(aod_position(), P1_TO_ACT, "P1") is None
+
+
+def test_the_header_line_says_whose_turn_and_how_many_orders_are_left() -> None:
+    position = aod_position(orders_available=3, orders_used=1)
+    assert game_systems.summary(position, P1_TO_ACT) == "Turn 1 · P1 to act · 2 orders left"
+    assert game_systems.summary(aod_position(), P1_TO_ACT) == "Turn 1 · P1 to act"
+
+
+# -- the actions a unit is offered: aod.md section 12 ------------------------------------
+
+
+def test_a_mech_may_run_and_infantry_may_not() -> None:
+    offered = game_systems.available_actions(aod_position(), P1_TO_ACT)
+    assert {"move", "run"} <= set(offered["M1"])
+    assert "move" in offered["I1"] and "run" not in offered["I1"]
+
+
+def test_a_unit_already_ordered_and_the_side_not_to_act_are_offered_nothing() -> None:
+    offered = game_systems.available_actions(aod_position(ordered=["M1"]), P1_TO_ACT)
+    assert offered["M1"] == [], "one order per unit per turn (aod.md 3)"
+    assert offered["M2"] == [], "it is P1's turn"
+    assert "move" in offered["I1"]
+
+
+def test_a_free_spin_is_offered_only_to_a_unit_entitled_to_one() -> None:
+    offered = game_systems.available_actions(
+        aod_position(ordered=["M1"], free_spin_pending=["M1"]), P1_TO_ACT
+    )
+    assert offered["M1"] == ["free_spin"], "000 FREE SPINS: not an order"
+    assert "free_spin" not in offered["I1"]
+
+
+def test_the_board_gets_labels_and_drag_actions_from_the_catalogue() -> None:
+    config = game_systems.board_config("aod")
+    assert config["systemName"] == "MechWarrior: Age of Destruction"
+    labels = {a["type"]: a["label"] for a in config["actions"]}
+    assert labels["dfa"] == "Death from Above" and len(labels) == 13
+    assert [a["type"] for a in config["actions"] if a["drag"]][:2] == ["move", "run"]
+    assert (config["costUnit"], config["costSuffix"]) == ("in", '"')
+
+
+# -- a system the web side has never seen ---------------------------------------------
+
+
+class TwoPhases(TurnStructure):
+    phases: ClassVar[tuple[object, ...]] = (1, 2)
+    reset_each_phase: ClassVar[tuple[str, ...]] = ("spent",)
+
+    def budget(self, turn: dict, position: dict) -> str:
+        return f"{3 - len(position['state'].get('spent', []))} AP left"
+
+
+class MadeUp(System):
+    key = "madeup"
+    name = "Made-Up Skirmish"
+    actions = (ActionSpec("stride", "Stride", drag=True, cost_unit="MP"),)
+    turn_structure = TwoPhases()
+    cost_unit = "MP"
+
+
+@pytest.fixture
+def made_up(monkeypatch: pytest.MonkeyPatch) -> System:
+    system = MadeUp()
+    monkeypatch.setitem(rules.SYSTEMS, system.key, system)
+    return system
+
+
+def test_a_phased_system_takes_each_side_in_each_phase_and_its_header_says_so(made_up) -> None:
+    position = {"system": "madeup", "units": [], "state": {"spent": ["X"]}}
+    turn, position = game_systems.begin(position, ["A", "B"])
+    assert game_systems.summary(position, turn) == "Turn 1 · Phase 1 · A to act · 2 AP left"
+    turn, position = game_systems.end_part(position, turn)
+    turn, position = game_systems.end_part(position, turn)
+    assert (turn["phase"], turn["active_side"], position["state"]) == (2, "A", {"phase": 2})
+    turn, position = game_systems.end_part(position, turn, whole_turn=True)
+    assert (turn["turn"], turn["phase"]) == (2, 1)
+
+
+def test_the_board_of_a_system_counting_mp_labels_costs_in_mp(made_up) -> None:
+    config = game_systems.board_config("madeup")
+    assert (config["systemName"], config["costSuffix"]) == ("Made-Up Skirmish", " MP")
+    assert config["actions"][0]["label"] == "Stride"
+
+
+# -- deployment and bases ---------------------------------------------------------------
+
+
+def test_four_sides_get_four_edges_and_no_two_zones_overlap() -> None:
+    zones = game_systems.deployment_zones("aod", 48, 36, ["P1", "P2", "P3", "P4"], 6)
+    shapes = {side: Polygon(zone) for side, zone in zones.items()}
+    assert shapes["P1"].bounds == (0, 0, 48, 6)  # south
+    assert shapes["P2"].bounds == (0, 30, 48, 36)  # north
+    assert shapes["P3"].bounds == (0, 6, 6, 30)  # west, corners left to south and north
+    assert shapes["P4"].bounds == (42, 6, 48, 30)  # east
+    sides = sorted(shapes)
+    for i, a in enumerate(sides):
+        for b in sides[i + 1 :]:
+            assert shapes[a].intersection(shapes[b]).area == 0, (a, b)
+
+
+def test_a_rect_base_turned_to_face_north_is_long_north_to_south() -> None:
+    base = {"shape": "rect", "width": 1.5, "length": 2.5}
+    footprint = game_systems.base_footprint("aod", base, [10, 10], 90)
+    minx, miny, maxx, maxy = footprint.bounds
+    assert (maxx - minx, maxy - miny) == pytest.approx((1.5, 2.5))
+
+
+def test_a_three_sided_battle_deploys_each_side_on_its_edge_facing_the_centre(
+    world: World,
+) -> None:
+    home = world.home
+    third = roster_create(campaign=home.campaign, owner=world.users["gm"], name="Third")
+    unit_profile_add(roster=third, name="Hunter", unit_type="mech", stats=MECH, points=100)
+    battle = battle_create(
+        campaign=home.campaign,
+        battle_map=home.map,
+        name="Three ways",
+        sides=[(home.roster, "P1"), (home.other_roster, "P2"), (third, "P3")],
+        zone_depth=4,
+    )
+    assert Polygon(battle.deployment_zones["P3"]).bounds == (0, 4, 4, 32)
+    facings = {u["side"]: u["facing"] for u in battle.state["units"]}
+    assert facings == {"P1": 90.0, "P2": 270.0, "P3": 0.0}
+    started = battle_start(battle=battle)
+    assert started.turn_state == {"turn": 1, "active_side": "P1", "sides": ["P1", "P2", "P3"]}
+
+
+# -- maps: aod.md 6 ----------------------------------------------------------------------
+
+
+def test_abrupt_elevated_terrain_keeps_its_access_segments_and_a_wood_takes_no_height(
+    world: World,
+) -> None:
+    cliff = {
+        "id": "C1",
+        "type": "abrupt_elevated",
+        "polygon": SQUARE,
+        "height": 2,
+        "access": [[[10, 10], [12, 10]]],
+    }
+    made = map_create(
+        campaign=world.home.campaign, name="Cliffs", width=36, height=36, terrain=[cliff]
+    )
+    assert made.terrain[0]["access"] == [[[10, 10], [12, 10]]]
+    wood = {"id": "W1", "type": "hindering", "polygon": SQUARE, "access": []}
+    with pytest.raises(ServiceError, match="unknown key 'access' for hindering terrain"):
+        map_create(campaign=world.home.campaign, name="Wood", width=36, height=36, terrain=[wood])
+
+
+def test_the_map_editor_offers_terrain_by_its_label(client, world: World) -> None:
+    client.login(username="gm", password=PASSWORD)
+    page = client.get(reverse("map_new", args=[world.home.campaign.pk])).content.decode()
+    assert '<option value="hindering" title="A unit entering it from clear must stop' in page
+    assert ">Hindering terrain</option>" in page
+
+
+def test_pages_show_the_system_by_its_name(client, world: World) -> None:
+    client.login(username="gm", password=PASSWORD)
+    page = client.get(reverse("campaign", args=[world.home.campaign.pk])).content.decode()
+    assert "MechWarrior: Age of Destruction" in page
