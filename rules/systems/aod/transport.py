@@ -11,11 +11,11 @@ from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
+from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
-from rules.systems.aod.facing import rear_contact
 from rules.systems.aod.judgement import Judgement
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers
