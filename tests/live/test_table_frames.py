@@ -39,6 +39,24 @@ async def test_hello_names_the_role_and_sides_then_the_snapshot_carries_the_posi
     assert snapshot["hash"] == table.p1.hash
 
 
+async def test_the_snapshot_and_each_table_event_carry_the_header_line_and_the_offers(table):
+    """The board shows the engine's turn line and only what a unit may do now (issue 10, 5)."""
+    snapshot = table.p1.frames[1]
+    assert snapshot["summary"].startswith("Turn 1 · P1 to act")
+    assert "move" in snapshot["actions"][table.u1]
+    assert snapshot["actions"][table.u2] == [], "it is P1's turn"
+    await table.p1.send(
+        {"type": "act", "id": "m-1", "seen": 0, "action": move(table.u1, [1.5, 6.5])}
+    )
+    await table.p1.get("ack")
+    event = await table.p2.get("event")
+    assert event["actions"][table.u1] == [], "one order per unit a turn (aod.md 3)"
+    await table.p1.send({"type": "end_turn", "id": "e-1", "seen": 1})
+    event = await table.p2.get("event")
+    assert event["summary"].startswith("Turn 1 · P2 to act")
+    assert "move" in event["actions"][table.u2]
+
+
 async def test_presence_lists_everyone_connected_with_their_role(table):
     frame = await table.p1.get("presence")
     while len(frame["present"]) < 4:
