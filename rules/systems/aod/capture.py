@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from rules.engine.actions import Action
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
-from rules.systems.aod.judgement import Judgement, order_given
 from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.turn import order_given
 from rules.systems.aod.units import is_captive, is_vtol
 from rules.systems.aod.water import same_water
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from rules.engine.actions import Action
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement, moved_event
 from rules.engine.model import GameState, Unit
 from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
@@ -15,10 +16,10 @@ from rules.geometry.tolerance import CONTACT
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at
-from rules.systems.aod.judgement import Judgement, moved_event, order_given
 from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering
 from rules.systems.aod.orders import check_order
 from rules.systems.aod.transport import disembarked_events, placement_problems
+from rules.systems.aod.turn import order_given
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
 
 CITE = "000 [29]"

@@ -10,6 +10,7 @@ from typing import Any
 from rules.engine.actions import Action, Waypoint
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement, moved_event
 from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
@@ -23,11 +24,10 @@ from rules.systems.aod.contact import AodBases, opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
-from rules.systems.aod.judgement import Judgement, moved_event, order_given
 from rules.systems.aod.movement import MoveRequest, check_move
 from rules.systems.aod.orders import captive_of, check_order
 from rules.systems.aod.run import run_allowance
-from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn import AodTurn, order_given
 from rules.systems.aod.units import (
     can_free_spin,
     is_captive,

@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.engine.actions import Action
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
@@ -16,7 +17,6 @@ from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
-from rules.systems.aod.judgement import Judgement
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers
 from rules.systems.aod.turn import AodTurn

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Unit
 
 TURN_KEYS = frozenset({"orders_used", "orders_available", "ordered", "order_log",
                        "free_spin_pending", "started_in_contact"})
@@ -65,3 +66,13 @@ def spent(turn: Mapping[str, Any], unit_ids: tuple[str, ...], action_type: str,
     # An entitlement lapses when the next order is resolved (AOD-D35).
     out["free_spin_pending"] = free_spin_pending
     return out
+
+
+def order_given(state: GameState, unit_ids: tuple[str, ...], action_type: str,
+                changed: list[Unit], free_spin_pending: list[str],
+                removed: tuple[str, ...] = ()) -> GameState:
+    """The state after an order: units replaced, order spent, entitlements reset."""
+    after = state.with_units(*changed)
+    units = tuple(u for u in after.units if u.id not in removed) if removed else after.units
+    turn = spent(state.turn, unit_ids, action_type, free_spin_pending)
+    return GameState(after.system, after.table, after.terrain, units, turn)

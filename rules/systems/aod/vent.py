@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from rules.engine.actions import Action
+from rules.engine.judgement import Judgement, moved_event
 from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.systems.aod.context import Ctx
-from rules.systems.aod.judgement import Judgement, moved_event, order_given
 from rules.systems.aod.orders import check_order
+from rules.systems.aod.turn import order_given
 
 
 def vent(ctx: Ctx, unit: Unit, action: Action) -> Verdict:

@@ -1,4 +1,11 @@
-"""Assembling a Verdict, and applying a legal order to the state (section 3)."""
+"""Assembling one action's Verdict while a system judges it.
+
+A system's handler records the cost and allowance it found, the rules broken (in the
+order the path meets them), the dice rolled and the events, then asks for the verdict:
+illegal changes nothing (contract), legal carries the state after. The one exception a
+system's rules may make is an illegal verdict that still changes the game (aod's
+failed breakaway spends the order, AOD-D23): the handler passes the state after it.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +14,6 @@ from typing import Any
 
 from rules.engine.model import GameState, Unit
 from rules.engine.verdict import Roll, Verdict, Violation
-from rules.systems.aod.turn import spent
 
 
 @dataclass
@@ -27,6 +33,8 @@ class Judgement:
         return self.verdict(None)
 
     def verdict(self, after: GameState | None) -> Verdict:
+        """Legal when no rule is broken. `after` is the state to store: the new position
+        of a legal action, or of an illegal one that still changes the game."""
         legal = not self.reasons
         return Verdict(legal=legal, cost=self.cost, allowance=self.allowance,
                        reasons=tuple(self.reasons), rolls=tuple(self.rolls),
@@ -35,17 +43,8 @@ class Judgement:
                        changed=after is not None)
 
 
-def order_given(state: GameState, unit_ids: tuple[str, ...], action_type: str,
-                changed: list[Unit], free_spin_pending: list[str],
-                removed: tuple[str, ...] = ()) -> GameState:
-    """The state after an order: units replaced, order spent, entitlements reset."""
-    after = state.with_units(*changed)
-    units = tuple(u for u in after.units if u.id not in removed) if removed else after.units
-    turn = spent(state.turn, unit_ids, action_type, free_spin_pending)
-    return GameState(after.system, after.table, after.terrain, units, turn)
-
-
 def moved_event(u: Unit) -> dict[str, Any]:
+    """The event the board animates: where a unit now stands and faces."""
     return {"type": "moved", "unit": u.id, "to": [round(u.position[0], 4),
                                                   round(u.position[1], 4)],
             "facing": round(u.facing % 360.0, 4)}
