@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import shapely
@@ -19,10 +18,10 @@ from rules.engine.model import Terrain
 from rules.engine.numbers import fmt
 from rules.engine.verdict import Violation
 from rules.geometry.bases import bodies_at
-from rules.geometry.contact import Hit, first_overlap, hit_at, sweep_overlaps
+from rules.geometry.contact import Hit, first_overlap, sweep_overlaps
+from rules.geometry.entry import first_entry_from_clear
 from rules.geometry.occupancy import first_occupancy_change, occupies
-from rules.geometry.sweeps import first_beyond, first_within
-from rules.geometry.tolerance import CONTACT, EVENT, LENGTH, OVERLAP
+from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod.context import Ctx
 
@@ -102,52 +101,14 @@ def hindering_at_start(ctx: Ctx, rows: tuple[str, ...], track: Track) -> Terrain
 
 
 def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, Terrain] | None:
-    """Where the unit enters hindering terrain while moving from clear (000 [32], AOD-D3/D4).
-
-    Clear = touching no hindering feature (distance > 0.01"); entering = first
-    contact (distance 0), or with option hindering_entry="centre" the centre dot
-    reaching the polygon (and clear = centre outside every hindering polygon).
-    """
-    if not feats or not track.translates:
+    """Where the unit enters hindering terrain while moving from clear (000 [32], AOD-D3/D4):
+    first contact, or with option hindering_entry="centre" the centre dot reaching it."""
+    entry = first_entry_from_clear(track, [t.shape for t in feats],
+                                   by_centre=ctx.options.hindering_entry == "centre")
+    if entry is None:
         return None
-    centre = ctx.options.hindering_entry == "centre"
-    geoms = [t.shape for t in feats]
-    if centre or track.base.is_circle:
-        # Both judged by the centre, exactly: "centre" = the centre within 0.001" of a
-        # polygon; a circle base touches a feature when its centre is within its radius.
-        grow = 0.0 if centre else track.base.diameter / 2
-        clear_from = first_beyond(track, geoms, grow + (LENGTH if centre else CONTACT))
-        if clear_from is None:
-            return None
-        entries = [first_within(track, g, grow + (LENGTH if centre else EVENT), clear_from)
-                   for g in geoms]
-        found = [t for t in entries if t is not None]
-        hit = hit_at(track, min(found) if found else None)
-    else:
-        hit = _rect_entry(track, geoms)
-    if hit is None:
-        return None
-    if centre:
-        p = Point(hit.at)
-        feat = min(feats, key=lambda t: float(p.distance(t.shape)))
-    else:
-        b = track.body_at(hit.tau)
-        feat = min(feats, key=lambda t: b.distance(t.shape))
-    return hit, feat
-
-
-def _rect_entry(track: Track, geoms: list[Any]) -> Hit | None:
-    """The same for a rect base, by the sampled search (its distance is 0 inside)."""
-    def dist(ts: Any) -> Any:
-        return np.min([track.sample_distances(g, 0.0, ts) for g in geoms], axis=0)
-
-    if float(dist(np.array([0.0]))[0]) > CONTACT:
-        clear_from: float | None = 0.0
-    else:
-        clear_from = track.crossing(dist, CONTACT, above=True)
-    if clear_from is None:
-        return None
-    return hit_at(track, track.crossing(dist, EVENT, after=clear_from))
+    hit, index = entry
+    return hit, feats[index]
 
 
 def check_hindering(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,

@@ -1,0 +1,67 @@
+"""Where a moving base, having been clear of a set of features, first comes into one.
+
+"Moving from clear" is any stretch along which the base touches none of the features
+(distance > 0.01"), including one after it has left them; "entering" is the first
+contact after such a stretch (distance 0). Judged by the centre instead, clear means
+the centre farther than 0.001" from every feature and entering means the centre
+reaching one. aod's hindering terrain is read this way (000 [32], AOD-D3, AOD-D4):
+moving from one touching feature into the next, never clear, is no entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from shapely.geometry import Point
+
+from rules.geometry.contact import Hit, hit_at
+from rules.geometry.sweeps import first_beyond, first_within
+from rules.geometry.tolerance import CONTACT, EVENT, LENGTH
+from rules.geometry.track import Track
+
+
+def first_entry_from_clear(track: Track, features: Sequence[Any],
+                           by_centre: bool = False) -> tuple[Hit, int] | None:
+    """The first entry after a clear stretch, and the index of the feature entered
+    (the nearest one there), or None when the path never enters from clear."""
+    if not features or not track.translates:
+        return None
+    if by_centre or track.base.is_circle:
+        # Both judged by the centre, exactly: a circle base touches a feature when its
+        # centre is within its radius of it.
+        grow = 0.0 if by_centre else track.base.diameter / 2
+        clear_from = first_beyond(track, list(features),
+                                  grow + (LENGTH if by_centre else CONTACT))
+        if clear_from is None:
+            return None
+        entries = [first_within(track, g, grow + (LENGTH if by_centre else EVENT), clear_from)
+                   for g in features]
+        found = [t for t in entries if t is not None]
+        hit = hit_at(track, min(found) if found else None)
+    else:
+        hit = _sampled_entry(track, features)
+    if hit is None:
+        return None
+    if by_centre:
+        p = Point(hit.at)
+        nearest = min(range(len(features)), key=lambda i: float(p.distance(features[i])))
+    else:
+        body = track.body_at(hit.tau)
+        nearest = min(range(len(features)), key=lambda i: body.distance(features[i]))
+    return hit, nearest
+
+
+def _sampled_entry(track: Track, features: Sequence[Any]) -> Hit | None:
+    """The same for a rect base, by the sampled search (its distance is 0 inside)."""
+    def dist(ts: Any) -> Any:
+        return np.min([track.sample_distances(g, 0.0, ts) for g in features], axis=0)
+
+    if float(dist(np.array([0.0]))[0]) > CONTACT:
+        clear_from: float | None = 0.0
+    else:
+        clear_from = track.crossing(dist, CONTACT, above=True)
+    if clear_from is None:
+        return None
+    return hit_at(track, track.crossing(dist, EVENT, after=clear_from))
