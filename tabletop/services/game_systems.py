@@ -129,7 +129,10 @@ def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dic
 
 def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
     """What a snapshot and every table event carry beside the position: the header line
-    and the actions each unit may be offered (docs/protocol.md)."""
+    and the actions each unit may be offered (docs/protocol.md). Before the battle
+    begins (no side to act yet) there is neither."""
+    if not turn.get("active_side"):
+        return {"summary": "", "actions": {}}
     return {"summary": summary(state, turn), "actions": available_actions(state, turn)}
 
 
@@ -171,7 +174,7 @@ def end_part(
 
 def summary(state: dict[str, Any], turn: dict[str, Any]) -> str:
     """The header's line ("Turn 2 · Phase 1 · P1 to act · 3 AP left"); "" without a turn."""
-    if not turn or state.get("system") not in _registry():
+    if not turn.get("active_side") or state.get("system") not in _registry():
         return ""
     return str(_turn_structure(state).summary(turn, state))
 

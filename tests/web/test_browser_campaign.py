@@ -123,12 +123,13 @@ def test_gm_and_player_set_up_a_campaign_and_a_battle_in_the_browser(
         for x, y in ((10, 14), (18, 14), (18, 20), (10, 20)):
             click_at(x, y)
         gm.get_by_role("button", name="Finish polygon").click()
-        expect(gm.locator("#feature-list")).to_contain_text("H1: hindering")
+        # The editor speaks the system's words: the kind's label, not its key.
+        expect(gm.locator("#feature-list")).to_contain_text("H1: Hindering terrain")
         gm.locator("#tool-type").select_option("deep_water")
         for x, y in ((24, 24), (30, 24), (27, 29)):
             click_at(x, y)
         gm.get_by_role("button", name="Finish polygon").click()
-        expect(gm.locator("#map-legend")).to_contain_text("deep water")
+        expect(gm.locator("#map-legend")).to_contain_text("Deep water")
         shot(gm, "4-gm-map-editor-two-features")
         gm.get_by_role("button", name="Save map").click()
         expect(gm.get_by_role("heading", name="Map: Ridge")).to_be_visible()

@@ -394,6 +394,10 @@ class Board {
       this.setHint("Reach: only players and the GM may ask the referee.");
       return;
     }
+    if (!this.currentAction) {
+      this.setHint("Reach: this game has no action that moves a piece by dragging.");
+      return;
+    }
     this.reachRef += 1;
     this.setHint("Reach: asking the referee…");
     this.conn.send({
