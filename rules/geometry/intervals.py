@@ -20,6 +20,9 @@ from shapely.geometry import Polygon
 
 T = TypeVar("T")
 
+#: Distance within which a point counts as on a polygon (boundary included).
+BOUNDARY = 1e-7
+
 _EDGES: weakref.WeakKeyDictionary[Polygon, Any] = weakref.WeakKeyDictionary()
 
 
@@ -82,7 +85,10 @@ def intervals_under(p0: tuple[float, float], p1: tuple[float, float],
     mids = (cuts[:-1] + cuts[1:]) / 2
     xs = p0[0] + (p1[0] - p0[0]) * mids
     ys = p0[1] + (p1[1] - p0[1]) * mids
-    inside = [shapely.contains_xy(poly, xs, ys) for _, poly in features]
+    # A piece running along a boundary belongs to the polygon (within BOUNDARY): float
+    # noise must not decide whether a path that follows an edge is in or out.
+    points = shapely.points(xs, ys)
+    inside = [shapely.dwithin(poly, points, BOUNDARY) for _, poly in features]
     out: list[Interval[T]] = []
     for k in range(len(mids)):
         best: T | None = None
@@ -101,6 +107,7 @@ def feature_at(x: float, y: float, features: Sequence[tuple[T, Polygon]],
     """The highest-ranked feature whose polygon covers (x, y) (boundary included)."""
     best: T | None = None
     for feature, poly in features:
-        if shapely.intersects_xy(poly, x, y) and (best is None or rank(feature) > rank(best)):
+        if shapely.dwithin(poly, shapely.Point(x, y), BOUNDARY) and (
+                best is None or rank(feature) > rank(best)):
             best = feature
     return best
