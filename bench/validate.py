@@ -1,6 +1,7 @@
 """Benchmark of the rules engine: validate() for 1-, 5- and 20-step paths, and reach().
 
-Reference board: 72" x 48", 60 terrain features, 100 units (aod). Run:
+Reference boards: 72" x 48", 60 terrain features, 100 units (aod); 72" x 48", 24
+features of every mswars kind, 10 units (mswars, keys suffixed `_mswars`). Run:
 
     .venv/bin/python bench/validate.py
 
@@ -107,8 +108,70 @@ def percentile(xs: list[float], p: float) -> float:
     return xs[k]
 
 
+MSWARS_TERRAIN = (
+    ["rough", "difficult", "very_difficult", "shallow_water", "deep_water"] * 2
+    + ["woodland", "river", "pond", "fields", "desert", "hills", "rubble", "small_walls"]
+    + ["elevated"] * 6
+)
+MSWARS_TYPES = ["walker", "walker", "four_legged_walker", "track", "wheel", "hover"]
+
+
+def mswars_board(seed: int = 2) -> GameState:
+    """24 features of every mswars kind and 10 units of every moving type (MSW reference)."""
+    rng = random.Random(seed)
+    terrain = []
+    for i, t in enumerate(MSWARS_TERRAIN):
+        cx, cy = rng.uniform(3, W - 3), rng.uniform(3, H - 3)
+        feature: dict[str, Any] = {"id": f"T{i}", "type": t, "polygon": polygon(rng, cx, cy)}
+        if t == "elevated":
+            feature["height"] = rng.choice([1.5, 3.0, 5.0, 7.5])
+        terrain.append(feature)
+    units: list[dict[str, Any]] = []
+    placed: list[tuple[float, float, float]] = []
+    while len(units) < 10:
+        d = rng.choice([1.0, 1.25, 1.75, 2.0])
+        x, y = rng.uniform(1.5, W - 1.5), rng.uniform(1.5, H - 1.5)
+        if any(math.hypot(x - px, y - py) < (d + pd) / 2 + 0.05 for px, py, pd in placed):
+            continue
+        placed.append((x, y, d))
+        i = len(units)
+        units.append({"id": f"U{i}", "side": "P1" if i % 2 else "P2",
+                      "type": MSWARS_TYPES[i % len(MSWARS_TYPES)], "move": rng.choice([6, 8, 10, 12]),
+                      "size_class": rng.randint(0, 5), "base": {"shape": "circle", "diameter": d},
+                      "position": [round(x, 3), round(y, 3)], "facing": rng.uniform(0, 360)})
+    return state_from_json({"system": "mswars", "table": {"width": W, "height": H},
+                            "terrain": terrain, "units": units})
+
+
+def mswars_path(rng: random.Random, start: tuple[float, float], facing: float, steps: int,
+                length: float) -> list[Any]:
+    """`steps` straight segments ahead, each after a turn (mswars moves forward only)."""
+    x, y = start
+    out: list[Any] = []
+    for _ in range(steps):
+        turn = rng.uniform(-60, 60)
+        facing += turn
+        seg = length / steps
+        nx = min(max(x + seg * math.cos(math.radians(facing)), 1), W - 1)
+        ny = min(max(y + seg * math.sin(math.radians(facing)), 1), H - 1)
+        facing = math.degrees(math.atan2(ny - y, nx - x)) if (nx, ny) != (x, y) else facing
+        out += [{"turn": round(turn, 3)}, [nx, ny]]
+        x, y = nx, ny
+    return out
+
+
+def aod_action(rng: random.Random, u: Any, steps: int) -> dict[str, Any]:
+    return {"unit": u.id, "type": "move",
+            "path": path(rng, u.position, steps, rng.uniform(3, u.move))}
+
+
+def mswars_action(rng: random.Random, u: Any, steps: int) -> dict[str, Any]:
+    return {"unit": u.id, "type": "standard_move",
+            "path": mswars_path(rng, u.position, u.facing, steps, rng.uniform(3, u.move))}
+
+
 def time_validate(
-    state: GameState, steps: int, n: int, seed: int
+    state: GameState, steps: int, n: int, seed: int, make: Any = aod_action
 ) -> tuple[list[float], list[float]]:
     """Times of all calls, and of the calls whose verdict was legal."""
     rng = random.Random(seed)
@@ -116,11 +179,7 @@ def time_validate(
     legal_times = []
     for k in range(n):
         u = state.units[k % len(state.units)]
-        action = {
-            "unit": u.id,
-            "type": "move",
-            "path": path(rng, u.position, steps, rng.uniform(3, u.move)),
-        }
+        action = make(rng, u, steps)
         best = math.inf
         for _ in range(REPEATS):
             dice = make_dice([6] * 4)
@@ -174,7 +233,38 @@ def main() -> None:
         "validate_20_p50_us": figures["validate_20_p50_us"],
         "reach_p50_ms": round(r50, 2),
     }
+    out.update(mswars_figures())
     print(json.dumps(out))
+
+
+def mswars_figures() -> dict[str, Any]:
+    """The same measurements on the mswars reference board (targets: 5-step p50 <= 300 us,
+    p99 <= 2 ms, reach p50 <= 50 ms)."""
+    state = mswars_board()
+    validate(state, {"unit": "U0", "type": "standard_move", "path": []})  # build the indexes
+    out: dict[str, Any] = {}
+    for steps in (1, 5, 20):
+        times, legal = time_validate(state, steps, 400, seed=steps, make=mswars_action)
+        p50, p99 = statistics.median(times), percentile(times, 99)
+        print(f"mswars validate {steps:>2}-step: p50 {p50:7.1f} us  p99 {p99:7.1f} us  | "
+              f"legal {len(legal)}/400")
+        out[f"validate_{steps}_p50_us_mswars"] = round(p50, 1)
+        if steps == 5:
+            out["validate_5_p99_us_mswars"] = round(p99, 1)
+    rtimes = []
+    for u in state.units:
+        for action_type in ("standard_move", "run"):
+            best = math.inf
+            for _ in range(REPEATS):
+                fresh = replace(state)  # reach is cached per state: time it uncached
+                t0 = time.thread_time()
+                reach(fresh, u.id, action_type)
+                best = min(best, time.thread_time() - t0)
+            rtimes.append(best * 1e3)
+    r50 = statistics.median(rtimes)
+    print(f"mswars reach: p50 {r50:.1f} ms  p99 {percentile(rtimes, 99):.1f} ms")
+    out["reach_p50_ms_mswars"] = round(r50, 2)
+    return out
 
 
 if __name__ == "__main__":

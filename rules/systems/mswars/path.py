@@ -73,10 +73,9 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
                jumping_from: Terrain | None = None, ignore: Sequence[str] = ()) -> PathResult:
     view = pos.view(unit)
     steps = normalised_steps(steps)
-    price = price_path(start, steps, view, free_rotation(pos, unit))
     track = Track.from_steps(unit.base, start, steps)
+    price = price_path(start, steps, view.along(track.swept().bounds), free_rotation(pos, unit))
     for leg in price.legs:
-        order = _order(track, leg.start.xy)
         if leg.blocked_at is not None:
             j.add("prohibited_terrain", f"{unit.id} cannot be in {leg.blocked_by} "
                   f"(\"Can't\" for its move type, 002 cost table)", leg.blocked_at,
@@ -85,7 +84,8 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
             what = "diagonally: turn to face the way first" if leg.direction == "diagonal" \
                 else f"sideways as a {view.type.replace('_', ' ')}"
             j.add("direction_not_allowed", f"{unit.id} cannot move {what} (MSW-D5, MSW-D33)",
-                  leg.start.xy, "MSW-D5" if leg.direction == "diagonal" else "MSW-D33", order)
+                  leg.start.xy, "MSW-D5" if leg.direction == "diagonal" else "MSW-D33",
+                  _order(track, leg.start.xy))
     off = leaves_table(track, pos.state.table)
     if off is not None:
         j.add("off_table", f"{unit.id}'s base leaves the table at ({fmt(off.at[0])}, "
