@@ -1,6 +1,8 @@
 """The demo campaign's content: people, and for each game system a map and two forces.
 
-`python manage.py demo` loads it; running it again changes nothing.
+`python manage.py demo` loads it; running it again changes nothing. Each system's
+entry uses that system's own vocabulary (terrain types, unit keys), which is why this
+file, unlike the rest of the web side, names systems: it is data.
 """
 
 from dataclasses import dataclass, field
@@ -40,6 +42,11 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
 _MECH_BASE = {"shape": "circle", "diameter": 1.75}
 _INFANTRY_BASE = {"shape": "circle", "diameter": 1.25}
 _VEHICLE_BASE = {"shape": "rect", "width": 1.5, "length": 2.5}
+_WALKER_BASE = {"shape": "circle", "diameter": 2.0}
+_HEAVY_WALKER_BASE = {"shape": "circle", "diameter": 2.5}
+_QUADRUPED_BASE = {"shape": "rect", "width": 2.0, "length": 3.0}
+_TRACK_BASE = {"shape": "rect", "width": 2.0, "length": 3.0}
+_HOVER_BASE = {"shape": "rect", "width": 1.75, "length": 2.75}
 
 DEMO_SYSTEMS: dict[str, DemoSystem] = {
     "aod": DemoSystem(
@@ -93,6 +100,120 @@ DEMO_SYSTEMS: dict[str, DemoSystem] = {
                 ],
             ),
         },
+    ),
+    "mswars": DemoSystem(
+        campaign="Demo: the Siege of Harrow Flats (M.S. Wars)",
+        width=48,
+        height=36,
+        # One feature per row of the cost table, two named features whose row depends on
+        # the unit's size class, and an elevated one whose height gives it size class 2
+        # (002 cost table, 002 Terrain; mswars.md sections 2 and 3).
+        terrain=[
+            {"id": "Landing Pad", "type": "flat", "polygon": _rect(40, 9, 46, 13)},
+            {"id": "Broken Fields", "type": "rough", "polygon": _rect(3, 20, 12, 26)},
+            {"id": "Mud Flats", "type": "difficult", "polygon": _rect(26, 8, 34, 12)},
+            {"id": "Scree", "type": "very_difficult", "polygon": _rect(37, 16, 41, 22)},
+            {"id": "Reed Bank", "type": "shallow_water", "polygon": _rect(22, 14, 26, 20)},
+            {"id": "The Mere", "type": "deep_water", "polygon": _rect(15, 14, 22, 20)},
+            {"id": "Harrow Wood", "type": "woodland", "polygon": _rect(3, 9, 12, 17)},
+            {
+                "id": "Mill River",
+                "type": "river",
+                "polygon": [[17, 20], [21, 20], [23, 29], [19, 29]],
+            },
+            {
+                "id": "Harrow Tor",
+                "type": "elevated",
+                "height": 3.0,
+                "polygon": _rect(30, 16, 36, 22),
+            },
+        ],
+        forces={
+            "P1": (
+                "Harrow Flats garrison",
+                [
+                    DemoUnit(
+                        "Warden",
+                        "walker",
+                        {
+                            "move": 6,
+                            "size_class": 3,
+                            "base": _WALKER_BASE,
+                            "skills": ["combat_manoeuvres"],
+                            "free_hands": True,
+                        },
+                        120,
+                    ),
+                    DemoUnit(
+                        "Bulwark",
+                        "four_legged_walker",
+                        {"move": 5, "size_class": 4, "base": _QUADRUPED_BASE, "skills": []},
+                        150,
+                    ),
+                    DemoUnit(
+                        "Rampart carrier",
+                        "track",
+                        {"move": 6, "size_class": 2, "base": _TRACK_BASE, "carrier": 2},
+                        60,
+                    ),
+                    # Infantry walk (MSW-D2) and turn 90 degrees for an inch (002 Turning).
+                    DemoUnit(
+                        "Harrow militia",
+                        "walker",
+                        {
+                            "move": 4,
+                            "size_class": 0,
+                            "infantry": True,
+                            "base": _INFANTRY_BASE,
+                            "free_hands": True,
+                        },
+                        30,
+                    ),
+                ],
+            ),
+            "P2": (
+                "Mobius raiders",
+                [
+                    DemoUnit(
+                        "Talon",
+                        "walker",
+                        {
+                            "move": 7,
+                            "size_class": 3,
+                            "base": _WALKER_BASE,
+                            "skills": ["combat_manoeuvres"],
+                            "free_hands": True,
+                        },
+                        130,
+                    ),
+                    DemoUnit(
+                        "Goliath",
+                        "walker",
+                        {"move": 5, "size_class": 5, "base": _HEAVY_WALKER_BASE, "skills": []},
+                        170,
+                    ),
+                    DemoUnit(
+                        "Skiff",
+                        "hover",
+                        {"move": 10, "size_class": 2, "base": _HOVER_BASE, "carrier": 2},
+                        70,
+                    ),
+                    DemoUnit(
+                        "Raider squad",
+                        "walker",
+                        {
+                            "move": 4,
+                            "size_class": 0,
+                            "infantry": True,
+                            "base": _INFANTRY_BASE,
+                            "free_hands": True,
+                        },
+                        30,
+                    ),
+                ],
+            ),
+        },
+        points_limit=500,
     ),
 }
 

@@ -1,11 +1,13 @@
 """`manage.py demo`: people and a ready battle for every game system; idempotent."""
 
+import math
 from io import StringIO
 
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
 
+import rules
 from tabletop.demo import DEMO_SYSTEMS, DEMO_USERS
 from tabletop.models import Battle, Campaign, Event, Map, Membership, Roster, UnitProfile
 from tabletop.services import game_systems
@@ -13,10 +15,16 @@ from tabletop.services import game_systems
 pytestmark = pytest.mark.django_db
 
 MODELS = (Campaign, Membership, Map, Roster, UnitProfile, Battle, Event)
+SYSTEMS = game_systems.system_keys()
 
 
 def counts() -> dict[str, int]:
     return {model.__name__: model.objects.count() for model in MODELS}
+
+
+def demo_battle(key: str) -> Battle:
+    call_command("demo", stdout=StringIO())
+    return Campaign.objects.get(system=key).battles.get()
 
 
 def test_demo_creates_a_ready_battle_for_every_system_and_prints_the_logins() -> None:
@@ -28,6 +36,7 @@ def test_demo_creates_a_ready_battle_for_every_system_and_prints_the_logins() ->
     for key in game_systems.system_keys():
         assert key in DEMO_SYSTEMS, f"no demo content for {key}"
         campaign = Campaign.objects.get(system=key)
+        assert f"created {campaign.name}" in out.getvalue()
         assert campaign.memberships.count() == len(DEMO_USERS)
         battle = campaign.battles.get()
         assert battle.status == "active"
@@ -43,16 +52,83 @@ def test_running_demo_twice_changes_nothing() -> None:
     assert counts() == before
 
 
-def test_the_demo_battle_state_is_a_position_the_rules_engine_accepts() -> None:
-    call_command("demo", stdout=StringIO())
-    for battle in Battle.objects.all():
-        assert game_systems.position_error(battle.state) is None
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_the_demo_battle_is_live_with_the_systems_turn_and_a_position_the_engine_accepts(
+    key: str,
+) -> None:
+    battle = demo_battle(key)
+    assert game_systems.position_error(battle.state) is None
+    # The turn structure has begun: a side to act, and the header's line from the engine.
+    assert battle.turn_state["turn"] == 1
+    assert battle.turn_state["active_side"] == "P1"
+    assert game_systems.summary(battle.state, battle.turn_state).startswith("Turn 1")
 
 
-def test_the_demo_pieces_stand_far_enough_apart_for_their_names() -> None:
-    call_command("demo", stdout=StringIO())
-    for battle in Battle.objects.all():
-        units = battle.state["units"]
-        for side in {u["side"] for u in units}:
-            xs = sorted(u["position"][0] for u in units if u["side"] == side)
-            assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 8
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_every_demo_unit_may_make_a_short_move_straight_ahead(key: str) -> None:
+    """Every unit is legal for the engine: the first drag action it is offered, 1" along its
+    facing, is a legal move (a unit with a bad set-up or keys would be refused)."""
+    battle = demo_battle(key)
+    state = rules.state_from_json(battle.state)
+    drags = [spec["type"] for spec in game_systems.catalogue(key) if spec["drag"]]
+    for unit in battle.state["units"]:
+        # What the board offers the unit when its side is to act.
+        turn = {**battle.turn_state, "active_side": unit["side"]}
+        offered = game_systems.available_actions(battle.state, turn)[unit["id"]]
+        action_type = next(t for t in drags if t in offered)
+        x, y = unit["position"][:2]
+        facing = math.radians(unit["facing"])
+        ahead = [round(x + math.cos(facing), 6), round(y + math.sin(facing), 6)]
+        verdict = rules.validate(
+            state, {"unit": unit["id"], "type": action_type, "path": [ahead]}, dice=[4] * 10
+        )
+        assert verdict.legal, (battle.unit_labels[unit["id"]]["name"], verdict.reasons)
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_the_demo_pieces_stand_far_enough_apart_for_their_names(key: str) -> None:
+    units = demo_battle(key).state["units"]
+    for side in {u["side"] for u in units}:
+        xs = sorted(u["position"][0] for u in units if u["side"] == side)
+        assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 8
+
+
+# -- M.S. Wars: the demo shows what the system counts (mswars.md sections 2 and 3) -------
+
+
+def test_the_mswars_demo_map_has_every_cost_table_row_a_named_feature_and_elevated_ground():
+    """002 cost table: six rows; 002 Terrain: features by size class, elevated by height."""
+    battle = demo_battle("mswars")
+    types = {feature["type"] for feature in battle.state["terrain"]}
+    rows = {"flat", "rough", "difficult", "very_difficult", "shallow_water", "deep_water"}
+    assert rows <= types
+    assert {"woodland", "river"} <= types
+    elevated = [f for f in battle.state["terrain"] if f["type"] == "elevated"]
+    assert elevated and all(f.get("height", 0) > 0 for f in elevated)
+    # Every type is one the map editor offers, with its label.
+    labels = {kind["type"]: kind["label"] for kind in game_systems.terrain_kinds("mswars")}
+    assert types <= set(labels)
+
+
+def test_the_mswars_demo_forces_field_each_kind_of_unit_with_its_stats():
+    """002 Rules: Movement: Move in MP, a move type, a size class and a base; infantry
+    walk (MSW-D2); carriers carry (MSW-D17)."""
+    battle = demo_battle("mswars")
+    units = battle.state["units"]
+    assert {"walker", "four_legged_walker", "track", "hover"} <= {u["type"] for u in units}
+    assert any(u.get("infantry") for u in units)
+    assert any(u.get("carrier", 0) > 0 for u in units)
+    assert any("combat_manoeuvres" in u.get("skills", []) for u in units)
+    schema = game_systems.unit_schema("mswars")["fields"]
+    for unit in units:
+        assert unit["move"] > 0 and isinstance(unit["size_class"], int) and unit["base"]
+        stats = set(unit) - {"id", "side", "position", "facing"}
+        assert stats <= set(schema), stats - set(schema)
+
+
+def test_the_mswars_demo_header_counts_phases_and_the_board_counts_mp():
+    battle = demo_battle("mswars")
+    assert game_systems.summary(battle.state, battle.turn_state).startswith(
+        "Turn 1 · Phase 1 · P1 to act"
+    )
+    assert game_systems.board_config("mswars")["costSuffix"].strip() == "MP"
