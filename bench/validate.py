@@ -136,7 +136,8 @@ def mswars_board(seed: int = 2) -> GameState:
         placed.append((x, y, d))
         i = len(units)
         units.append({"id": f"U{i}", "side": "P1" if i % 2 else "P2",
-                      "type": MSWARS_TYPES[i % len(MSWARS_TYPES)], "move": rng.choice([6, 8, 10, 12]),
+                      "type": MSWARS_TYPES[i % len(MSWARS_TYPES)],
+                      "move": rng.choice([6, 8, 10, 12]),
                       "size_class": rng.randint(0, 5), "base": {"shape": "circle", "diameter": d},
                       "position": [round(x, 3), round(y, 3)], "facing": rng.uniform(0, 360)})
     return state_from_json({"system": "mswars", "table": {"width": W, "height": H},
