@@ -1,6 +1,7 @@
 // The table's terrain as SVG: the map editor draws with it now, the live board imports it later.
 //
-//   import { renderTerrain } from "/static/js/render/terrain.js";
+//   (other modules load this one by its relative path, ../render/terrain.js, never by
+//   its /static/ URL: collectstatic gives it a hashed name and rewrites relative paths)
 //   renderTerrain(svg, terrain, { width: 36, height: 36, legend: element });
 //
 // Coordinates are the scenario format's: inches, origin at the bottom-left corner,
