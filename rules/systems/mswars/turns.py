@@ -18,32 +18,45 @@ class MswarsTurns(TurnStructure):
     reset_each_turn = ("actions_taken", "free_turn_used", "action_points")
     first_side_alternates = True
 
+    def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
+        """The first turn's action points come from the roster too (MSW-D40)."""
+        turn, position = super().begin(sides, position)
+        if "action_points" in position.get("state", {}):
+            return turn, position
+        return turn, with_roster_points(position)
+
     def new_turn_units(self, position: Json) -> Json:
         """A unit that fell last turn must straighten up (002 Falling); action points come
         back from each unit's roster value, if it has one (MSW-D40)."""
-        units = []
-        points: dict[str, Any] = {}
-        for u in position.get("units", []):
-            if u.get("fallen") == "this_turn":
-                u = {**u, "fallen": "straighten"}
-            for key in ("action_points", "ap"):
-                if isinstance(u.get(key), int | float) and not isinstance(u.get(key), bool):
-                    points[u["id"]] = u[key]
-                    break
-            units.append(u)
-        state = dict(position.get("state", {}))
-        if points:
-            state["action_points"] = points
-        return {**position, "units": units, "state": state}
+        units = [{**u, "fallen": "straighten"} if u.get("fallen") == "this_turn" else u
+                 for u in position.get("units", [])]
+        return with_roster_points({**position, "units": units})
 
     def budget(self, turn: Json, position: Json) -> str:
         points = position.get("state", {}).get("action_points")
         if not isinstance(points, dict):
             return ""
         side = turn.get("active_side")
-        mine = [u["id"] for u in position.get("units", []) if u.get("side") == side]
-        left = sum(v for k, v in points.items() if k in mine)
-        return f"{left:g} AP left"
+        mine = [points[u["id"]] for u in position.get("units", [])
+                if u.get("side") == side and u.get("id") in points]
+        return f"{sum(mine):g} AP left" if mine else ""
+
+
+def roster_points(unit: Json) -> float | None:
+    for key in ("action_points", "ap"):
+        value = unit.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def with_roster_points(position: Json) -> Json:
+    """`state.action_points` from the units that have a roster value (else unchanged)."""
+    points = {u["id"]: roster_points(u) for u in position.get("units", [])
+              if roster_points(u) is not None}
+    if not points:
+        return position
+    return {**position, "state": {**position.get("state", {}), "action_points": points}}
 
 
 def phase_of(turn: Mapping[str, Any]) -> int:
