@@ -30,7 +30,7 @@ from rules.systems.mswars.rules_common import (
     steps_of,
     who,
 )
-from rules.systems.mswars.terrain import MswarsPosition, is_infantry, move_type, opposing
+from rules.systems.mswars.terrain import MswarsPosition, is_infantry, opposing
 from rules.systems.mswars.turns import phase_of
 
 ENTER = "002 Enter Unit"
@@ -134,7 +134,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
         j.add("action_not_allowed", f"{who(unit)} carries no unit to unload ({UNLOAD})", at,
               UNLOAD)
     steps = steps_of(unit, action)
-    if move_type(unit) == "static" and moves_at_all(unit, steps):
+    if pos.view(unit).immobile and moves_at_all(unit, steps):
         j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
               "(002 Turning)", at, "002 Turning")
     half = allowance_for(unit, "carrier_unloading")

@@ -25,7 +25,7 @@ from rules.systems.mswars.rules_common import (
     who,
 )
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
-from rules.systems.mswars.terrain import MswarsPosition, move_type
+from rules.systems.mswars.terrain import MswarsPosition
 
 
 def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
@@ -53,7 +53,7 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
     straighten = unit.get("fallen") == "straighten" and action.type == "standard_move" \
         and not action.path and action.facing is None
     check_can_act(pos, j, unit, action, straighten=straighten)
-    if move_type(unit) == "static" and moves_at_all(unit, steps):
+    if pos.view(unit).immobile and moves_at_all(unit, steps):
         j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
               "(002 Turning)", unit.position, "002 Turning")
     start_foes = opposing_contacts(pos, unit)

@@ -4,7 +4,7 @@ turning, "Can't" terrain, elevated terrain, other bases, the table edge, the all
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from rules.engine.actions import Step, Turn
@@ -19,6 +19,7 @@ from rules.geometry.table import leaves_table
 from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
 from rules.systems.mswars.judgement import AFTER, Judgement
+from rules.systems.mswars.rules_common import who
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
 from rules.systems.mswars.terrain import (
     MswarsPosition,
@@ -77,18 +78,18 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
     price = price_path(start, steps, view.along(track.swept().bounds), free_rotation(pos, unit))
     for leg in price.legs:
         if leg.blocked_at is not None:
-            j.add("prohibited_terrain", f"{unit.id} cannot be in {leg.blocked_by} "
+            j.add("prohibited_terrain", f"{who(unit)} cannot be in {leg.blocked_by} "
                   f"(\"Can't\" for its move type, 002 cost table)", leg.blocked_at,
                   "002 cost table", _order(track, leg.blocked_at))
         if not leg.direction_allowed:
             what = "diagonally: turn to face the way first" if leg.direction == "diagonal" \
                 else f"sideways as a {view.type.replace('_', ' ')}"
-            j.add("direction_not_allowed", f"{unit.id} cannot move {what} (MSW-D5, MSW-D33)",
-                  leg.start.xy, "MSW-D5" if leg.direction == "diagonal" else "MSW-D33",
-                  _order(track, leg.start.xy))
+            cite = "MSW-D5" if leg.direction == "diagonal" else "MSW-D33"
+            j.add("direction_not_allowed", f"{who(unit)} cannot move {what} ({cite})",
+                  leg.start.xy, cite, _order(track, leg.start.xy))
     off = leaves_table(track, pos.state.table)
     if off is not None:
-        j.add("off_table", f"{unit.id}'s base leaves the table at ({fmt(off.at[0])}, "
+        j.add("off_table", f"{who(unit)}'s base leaves the table at ({fmt(off.at[0])}, "
               f"{fmt(off.at[1])})", off.at, "002 Rules: Movement", off.s)
     _elevated(view, j, track, start, jumping_from)
     end = track.end
@@ -97,7 +98,8 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
         j.found.append((AFTER if violation.code == "base_overlap" else s, violation))
     if allowance.exceeded(price.total):
         at = price.where_exceeds(allowance.value)
-        j.add(allowance.code, allowance.violation(unit, price.total, at).message, at,
+        named = replace(unit, id=who(unit))  # players read the unit's name
+        j.add(allowance.code, allowance.violation(named, price.total, at).message, at,
               allowance.cite if not allowance.halvings else allowance.halvings[-1][1],
               _order(track, at) if at is not None else AFTER)
     return PathResult(price, track, end)
@@ -134,7 +136,7 @@ def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
         leaves = first_beyond(track, [top.shape], EVENT)
         if leaves is not None:
             at = track.pose_at(leaves).xy
-            j.add("action_not_allowed", f"{unit.id} is on top of {top.id}: it must Jump to "
+            j.add("action_not_allowed", f"{who(unit)} is on top of {top.id}: it must Jump to "
                   "get down (MSW-D24, 002 Jump Action)", at, "MSW-D24", track.s_at(leaves))
     if not track.motions:
         return
@@ -145,5 +147,5 @@ def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
             continue
         hit = first_overlap(track, t.shape)
         if hit is not None:
-            j.add("action_not_allowed", f"{unit.id} cannot move onto elevated terrain {t.id}: "
+            j.add("action_not_allowed", f"{who(unit)} cannot move onto elevated terrain {t.id}: "
                   "it must Climb (MSW-D24, 002 Climb Action)", hit.at, "MSW-D24", hit.s)

@@ -64,7 +64,7 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     if action_type == "break_away" and not opposing_contacts(pos, unit):
         return _nowhere(unit, action_type, budget)
     start_rate, _ = view.rate_at(*unit.position)
-    if not j.legal or view.type == "static" or not start_rate:
+    if not j.legal or view.immobile or not start_rate:
         return _nowhere(unit, action_type, budget)
     flat = float(view.rate_of_row("flat") or 1.0)
     free = free_rotation(pos, unit)

@@ -136,6 +136,12 @@ class UnitView:
         self.size_class = unit_size_class(unit)
         self._rows: dict[str, str] = {}
 
+    @property
+    def immobile(self) -> bool:
+        """Static units, and hovers given the static column (MSW-D41), cannot move: "0"
+        means set up there but not move (002 cost table, 002 Turning)."""
+        return self.column == "static"
+
     # -- rows and rates ---------------------------------------------------------
     def row(self, t: Terrain) -> str:
         """The cost-table row of a feature for this unit, or "elevated"."""
