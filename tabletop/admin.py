@@ -3,6 +3,10 @@
 from django.contrib import admin
 
 from tabletop import models
+from tabletop.account_forms import AdminLoginForm
+
+# The admin's login is throttled like the site's (tabletop/login_throttle.py).
+admin.site.login_form = AdminLoginForm
 
 
 class MembershipInline(admin.TabularInline):
@@ -68,6 +72,10 @@ class BattleAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     search_fields = ["name", "campaign__name"]
     inlines = [BattleSideInline]
+    # The position, its sequence number and the turn are the event log's result: only
+    # the table changes them, through the referee (a GM's fiat or undo is an event too).
+    # Edited here, they would disagree with the log that replays them.
+    readonly_fields = ["state", "last_seq", "turn_state"]
 
 
 @admin.register(models.BattleSide)
@@ -86,6 +94,9 @@ class EventAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
         return False
 
 

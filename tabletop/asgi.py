@@ -1,7 +1,7 @@
 """The ASGI entry point: HTTP goes to Django, websockets to the table consumers.
 
-Websockets pass the origin check (the page's own hosts only) and session
-authentication before they reach a consumer.
+Websockets pass the origin check (the site's own scheme, host and port:
+tabletop/origin.py) and session authentication before they reach a consumer.
 """
 
 import gc
@@ -14,19 +14,25 @@ django_http = get_asgi_application()  # sets Django up before the imports below
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
+from tabletop.origin import SameOriginValidator  # noqa: E402
 from tabletop.routing import websocket_urlpatterns  # noqa: E402
+
+# Development serves the static source files as they are, so that one command runs
+# the whole product; production serves the hashed, compressed files collectstatic
+# wrote (ServeStatic in the middleware, or the proxy: docs/deploy/).
+http = (
+    ASGIStaticFilesHandler(django_http)
+    if settings.STATIC_SERVED_BY_THE_APP_FROM_SOURCE
+    else django_http
+)
 
 application = ProtocolTypeRouter(
     {
-        # Static files are served by the app itself so that one command runs
-        # the whole product; a production proxy may serve STATIC_ROOT instead.
-        "http": ASGIStaticFilesHandler(django_http),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        "http": http,
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

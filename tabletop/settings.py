@@ -3,6 +3,8 @@
 The embedded default is one process with SQLite and the in-memory channel
 layer. `DATABASE_URL` switches to PostgreSQL and `REDIS_URL` to channels-redis:
 that is how production and CI run (several ASGI processes sharing both).
+Production sets `DEBUG=false` and the security settings below; docs/deploy/
+has the whole environment file (docs/deploy/tabletop.env).
 """
 
 from pathlib import Path
@@ -15,11 +17,37 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 env = environ.Env()
 
 # Safe development defaults: a fixed key that is useless anywhere else, debug on,
-# only loopback hosts. Production sets all three.
-SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-change-me-in-production")
+# only loopback hosts. Production sets all three, and must: the development key
+# is public (it is in this file), so anyone could forge sessions signed with it.
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
 DEBUG = env.bool("DEBUG", default=True)
+SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
+if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is the development key while DEBUG is false: set SECRET_KEY "
+        "to a long random value (docs/deploy/README.md, 'The environment file')"
+    )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# Behind a TLS proxy: the header the proxy sets to the scheme the browser used
+# (nginx: X-Forwarded-Proto). Without it Django sees http, refuses the login POST
+# whose Origin is https (CSRF), and writes http:// into invitation links. Only set it
+# when a proxy you control always sets (or strips) that header.
+SECURE_PROXY_SSL_HEADER_NAME = env.str("SECURE_PROXY_SSL_HEADER", default="")
+if SECURE_PROXY_SSL_HEADER_NAME:
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + SECURE_PROXY_SSL_HEADER_NAME.upper().replace("-", "_"),
+        "https",
+    )
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=False)
+# The process manager and the proxy probe the processes directly, over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=False)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
 
 # With REQUIRE_SERVICES=1 (CI), a test that needs PostgreSQL, Redis or Chromium
 # fails when the service is missing instead of skipping.
@@ -37,8 +65,20 @@ INSTALLED_APPS = [
     "tabletop",
 ]
 
+# Static files. In development (DEBUG true) the app serves the source files as they
+# are (tabletop/asgi.py), so `make run` needs no collectstatic. In production
+# `collectstatic` writes each file under a name with its content hash, rewrites the
+# references to it (CSS url(), JS module imports) and compresses it (gzip, brotli,
+# zstd); ServeStatic serves those with far-future cache headers, or the proxy does
+# (docs/deploy/nginx.conf). A deploy then never serves a stale module.
+STATIC_SERVED_BY_THE_APP_FROM_SOURCE = DEBUG
+STATIC_MIDDLEWARE = (
+    [] if STATIC_SERVED_BY_THE_APP_FROM_SOURCE else ["servestatic.middleware.ServeStaticMiddleware"]
+)
+
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    *STATIC_MIDDLEWARE,
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -68,7 +108,11 @@ TEMPLATES = [
 DATABASES = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
 }
+# 0: a connection per request. Under ASGI each request may run in another thread of
+# the sync pool, and a persistent connection stays with its thread: N processes x
+# their threads hold connections open until PostgreSQL refuses new ones (README).
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=0))
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for the test database too: the browser and protocol
     # tests run the app in another process (Daphne) against the same data.
@@ -101,14 +145,29 @@ def redis_channel_layer(url: str, kind: str) -> dict:
 
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, REDIS_LAYER)}
+    # The cache counts failed logins (tabletop/login_throttle.py): shared by all processes.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tabletop",
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+        }
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
+
+# Login throttling (tabletop/login_throttle.py): after this many failed logins for one
+# user name, or ten times as many from one address, logins are refused for a while.
+LOGIN_FAILURES_ALLOWED = env.int("LOGIN_FAILURES_ALLOWED", default=5)
+LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -122,10 +181,45 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if STATIC_SERVED_BY_THE_APP_FROM_SOURCE
+        else "tabletop.static_storage.HashedCompressedStaticFilesStorage"
+    },
+}
 
+# Mail (password reset). The console in development: the message is printed.
+# Production: EMAIL_URL=smtp+tls://user:password@mail.example.org:587
+EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+vars().update(EMAIL_CONFIG)
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tabletop@localhost")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# Logs: one line each, with the time, level, process id (several processes write to
+# one journal) and logger.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s pid=%(process)d %(name)s: %(message)s"}
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+
+# Optional error reporting: SENTRY_DSN needs the sentry extra (pip install '.[sentry]').
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    try:
+        import sentry_sdk
+    except ImportError as missing:
+        raise ImproperlyConfigured(
+            "SENTRY_DSN is set but sentry-sdk is not installed: pip install '.[sentry]'"
+        ) from missing
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env.str("SENTRY_ENVIRONMENT", default="production"),
+        send_default_pii=False,
+    )

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
-from tabletop.views import battles, board, campaigns, maps, rosters
+from tabletop.views import battles, board, campaigns, health, maps, rosters
 
 campaign_urls = [
     path("", campaigns.campaign_detail, name="campaign"),
@@ -38,6 +38,11 @@ urlpatterns = [
     path("battles/<int:battle_id>/board/", board.board, name="board"),
     path("battles/<int:battle_id>/board/at/<int:seq>/", board.board_position, name="board_at"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", views.login_page, name="login"),
+    # logout, password change and reset: Django's views, the site's own templates
+    # (templates/registration/).
     path("accounts/", include("django.contrib.auth.urls")),
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
 ]

@@ -1,5 +1,5 @@
 """Pages. Thin: forms and requests in, services and selectors do the work."""
 
-from tabletop.views.accounts import home, signup
+from tabletop.views.accounts import home, login_page, signup
 
-__all__ = ["home", "signup"]
+__all__ = ["home", "login_page", "signup"]
