@@ -1,40 +1,33 @@
 """Reach for mswars: where a unit can end a Standard Move, Run or Break Away by turning in
-place to face the point and moving straight forward (the only direction that needs no
-further turn, MSW-D5), paying the turn and the terrain on the way.
-
-The circle around the unit is cut into narrow sectors. In each, the turn costs at most
-what it costs at the sector's worse edge (a turn's cost grows with its angle), terrain
-costs at most the dearest row of any feature met at or before a distance, and the
-centre stays clear of everything it may not touch (grown by the base's circumradius plus
-a margin). Each sector is a triangle out to the distance that bound allows: a
-conservative subset of the truth, and every point of it is legal along `path_to`.
-"""
+place to face the point and moving straight ahead (the kernel's turn-then-straight reach;
+straight ahead needs no further turn, MSW-D5). The unit pays its turn (free turn applied,
+MSW-D7) and the terrain on the way; "Can't" terrain, elevated terrain it is not on, the
+edge of the top it is on (MSW-D24), other bases and the table edge stop it."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-import numpy as np
-import shapely
 from shapely.geometry import Point, box
 
 from rules.engine.actions import Action
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
-from rules.engine.pricing import normalised
+from rules.engine.open_reach import MARGIN, base_obstacles
 from rules.engine.reach import Reach
-from rules.geometry.bases import Body
-from rules.geometry.direction import bearing
-from rules.geometry.track import shortest_turn
+from rules.engine.turn_reach import (
+    TurnThenStraight,
+    nowhere,
+    table_barrier,
+    turn_sweeps_clear,
+    turn_then_straight_reach,
+)
 from rules.systems.mswars.judgement import Judgement
-from rules.systems.mswars.path import free_rotation, may_pass
+from rules.systems.mswars.path import MswarsBases, free_rotation
 from rules.systems.mswars.rules_common import allowance_for, check_can_act, opposing_contacts
 from rules.systems.mswars.tables import RUN_LIKE
-from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, UnitView, position_of
+from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, position_of
 
-SECTORS = 120
-MARGIN = 0.03  # keeps the centre clear of contact (0.01") with room for rounding
 REACHABLE = frozenset({"standard_move", "run", "break_away"})
 
 
@@ -46,161 +39,61 @@ def reach(state: GameState, unit_id: str, action_type: str = "standard_move") ->
                       lambda: _reach(position_of(state), unit, action_type))
 
 
-def _nowhere(unit: Unit, action_type: str, allowance: float) -> Reach:
-    return Reach(unit.id, action_type, Point(unit.position), allowance, lambda p: None)
-
-
 def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
+    budget = allowance_for(unit, action_type).value if action_type in REACHABLE else 0.0
+    none = nowhere(unit.id, action_type, unit.position, budget)
     try:
         pos.elevated_classes  # noqa: B018 - malformed terrain: no reach
     except InvalidActionError:
-        return _nowhere(unit, action_type, 0.0)
-    if action_type not in REACHABLE:
-        return _nowhere(unit, action_type, 0.0)
+        return none
     view = pos.view(unit)
-    budget = allowance_for(unit, action_type).value
     j = Judgement(pos.state)
     check_can_act(pos, j, unit, Action(unit.id, action_type))
-    if action_type == "break_away" and not opposing_contacts(pos, unit):
-        return _nowhere(unit, action_type, budget)
     start_rate, _ = view.rate_at(*unit.position)
-    if not j.legal or view.immobile or not start_rate:
-        return _nowhere(unit, action_type, budget)
-    flat = float(view.rate_of_row("flat") or 1.0)
+    if action_type not in REACHABLE or not j.legal or view.immobile or not start_rate or \
+            (action_type == "break_away" and not opposing_contacts(pos, unit)):
+        return none
+    barriers = _terrain_barriers(pos, unit, budget)
+    table = table_barrier(pos.state.table, unit, MARGIN)
+    blocking, end_only = base_obstacles(pos, unit, MswarsBases(), budget)
+    near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
+    if table is None or not turn_sweeps_clear(unit, near, MARGIN) or \
+            any(g.contains(Point(unit.position)) for g in barriers + blocking):
+        return none
     free = free_rotation(pos, unit)
-    facing = unit.facing
-    angles = facing + np.arange(SECTORS + 1) * 360.0 / SECTORS
-    turns = np.array([view.turn_cost(normalised(a - facing), start_rate, free) for a in angles])
-    t_max = np.maximum(turns[:-1], turns[1:])
-    t_min = np.minimum(turns[:-1], turns[1:])
-    reach_max = max(0.0, (budget - float(t_min.min())) / flat)
-    barriers, dear, end_only = _surroundings(pos, view, reach_max)
-    if barriers is None:
-        return _nowhere(unit, action_type, budget)
+    flat = float(view.rate_of_row("flat") or 1.0)
+    spec = TurnThenStraight(
+        start=unit.position, facing=unit.facing, budget=budget, base_rate=flat,
+        turn_cost=lambda a: view.turn_cost(a, start_rate, free),
+        barriers=[*barriers, table, *blocking], end_only=end_only,
+        dear=[(t.shape, rate) for t, _ in _near(pos, unit, budget)
+              if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None
+              and rate > flat],
+        minimum=unit.move + 0.01 if action_type in RUN_LIKE else None)
+    return turn_then_straight_reach(unit.id, action_type, spec)
+
+
+def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any]]:
     sx, sy = unit.position
-    half = math.pi / SECTORS
-    far = (reach_max + 0.01) / math.cos(half)
-    rad = np.radians(angles)
-    wedges = shapely.polygons([[(sx, sy), (sx + far * math.cos(a0), sy + far * math.sin(a0)),
-                                (sx + far * math.cos(a1), sy + far * math.sin(a1))]
-                               for a0, a1 in zip(rad[:-1], rad[1:], strict=True)])
-    origin = Point(sx, sy)
-    clear = np.full(SECTORS, np.inf)
-    for g in barriers:
-        clear = np.minimum(clear, _distances(origin, wedges, g))
-    rows = [(_distances(origin, wedges, g), rate) for g, rate in dear]
-    low = unit.move + 0.01 if action_type in RUN_LIKE else None
-    parts = []
-    for k in range(SECTORS):
-        steps = sorted((float(d[k]), rate) for d, rate in rows if np.isfinite(d[k]))
-        outer = min(_distance_for(budget - 1e-6 - float(t_max[k]), flat, steps), float(clear[k]))
-        inner = 0.0 if low is None else (low - float(t_min[k])) / flat
-        if outer <= max(inner, 0.0) + 1e-6:
-            continue
-        a0, a1 = rad[k], rad[k + 1]
-        pts = [(sx + outer * math.cos(a), sy + outer * math.sin(a)) for a in (a0, a1)]
-        if inner > 0:
-            r_in = inner / math.cos(half) + 1e-6  # the chord lies outside the inner circle
-            pts += [(sx + r_in * math.cos(a), sy + r_in * math.sin(a)) for a in (a1, a0)]
-        else:
-            pts.append((sx, sy))
-        parts.append(shapely.Polygon(pts))
-    if not parts:
-        return _nowhere(unit, action_type, budget)
-    area = shapely.union_all(parts)
-    if end_only:
-        area = area.difference(shapely.union_all(end_only))
-    shapely.prepare(area)
-
-    def path_to(p: tuple[float, float]) -> list[Any] | None:
-        if not area.covers(Point(p)):
-            return None
-        if math.dist(p, (sx, sy)) < 1e-9:
-            return [(sx, sy)]
-        turn = shortest_turn(facing, bearing(p[0] - sx, p[1] - sy))
-        steps: list[Any] = [(sx, sy)]
-        if abs(turn) > 1e-9:
-            steps.append({"turn": turn})
-        return steps + [p]
-
-    return Reach(unit.id, action_type, area, budget, path_to)
+    far = budget + 2 * unit.base.radius + 2
+    return pos.view(unit).near(sx - far, sy - far, sx + far, sy + far)
 
 
-def _distance_for(budget: float, flat: float, steps: list[tuple[float, float]]) -> float:
-    """How far a budget goes when the cost per inch rises to each rate at its distance."""
-    rate, at, spent = flat, 0.0, 0.0
-    for d, r in steps:
-        if r <= rate:
-            continue
-        if spent + (d - at) * rate >= budget:
-            break
-        spent += (d - at) * rate
-        at, rate = d, r
-    return max(at + (budget - spent) / rate, 0.0) if budget > spent else at
-
-
-def _distances(origin: Point, wedges: Any, g: Any) -> Any:
-    cut = shapely.intersection(wedges, g)
-    d = shapely.distance(origin, cut)
-    return np.where(shapely.is_empty(cut), np.inf, d)
-
-
-def _surroundings(pos: MswarsPosition, view: UnitView, horizon: float
-                  ) -> tuple[list[Any] | None, list[tuple[Any, float]], list[Any]]:
-    """(Where the centre may not go, features dearer than flat ground with their rate,
-    bases it may cross but not end on). None when the start is hemmed in."""
-    unit = view.unit
-    sx, sy = unit.position
+def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float) -> list[Any]:
+    """Elevated features the unit is not on (its base may not touch them), "Can't"
+    terrain (its centre may not enter), and beyond the top it stands on."""
+    view = pos.view(unit)
     r = unit.base.radius
-    reach = horizon + 2 * r + 2
-    barriers: list[Any] = []
-    dear: list[tuple[Any, float]] = []
     top = view.top_under(unit.position)
-    flat = view.rate_of_row("flat") or 1.0
-    for t, shape in view.near(sx - reach, sy - reach, sx + reach, sy + reach):
+    out = []
+    for t, shape in _near(pos, unit, budget):
         if t is top:
             continue
-        rate = view.rate(t)
         if view.row(t) == ELEVATED:
-            barriers.append(shape.buffer(r + MARGIN, join_style="mitre", mitre_limit=3.0))
-        elif rate is None:
-            barriers.append(shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
-        elif rate > flat:
-            dear.append((shape, rate))
-    w, h = pos.state.table.width, pos.state.table.height
-    edge_gap = min(sx - r, sy - r, w - sx - r, h - sy - r) + 0.01
-    inner = min(MARGIN, edge_gap - 0.002)
-    if inner < 0:
-        return None, [], []
-    outside = box(-1e3, -1e3, w + 1e3, h + 1e3).difference(
-        box(r + inner, r + inner, w - r - inner, h - r - inner))
-    barriers.append(outside)
+            out.append(shape.buffer(r + MARGIN, join_style="mitre", mitre_limit=3.0))
+        elif view.rate(t) is None:
+            out.append(shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
     if top is not None:
-        barriers.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN)))
-    end_only: list[Any] = []
-    for i in pos.units.query_box(sx - reach, sy - reach, sx + reach, sy + reach):
-        other = pos.on_table[i]
-        if other.id == unit.id:
-            continue
-        body = pos.bodies[other.id]
-        full = body.radius + r + MARGIN
-        if may_pass(unit, other):
-            end_only.append(_grown(body, full))
-            continue
-        gap = body.distance(Body(None, 0.0, (sx, sy))) + body.radius
-        if gap <= full:
-            if not unit.base.is_circle:
-                return None, [], []  # a rect base turning here may sweep into it
-            full = max(gap - 0.005, 0.0)  # touching at the start: may leave it
-        barriers.append(_grown(body, full))
-    origin = Point(sx, sy)
-    if any(g.contains(origin) for g in barriers):
-        return None, [], []
-    return barriers, dear, end_only
-
-
-def _grown(body: Body, by: float) -> Any:
-    """A base's core grown by `by`, conservatively (a circumscribed polygon)."""
-    if body.xy is None:
-        return body.core.buffer(by, join_style="mitre", mitre_limit=3.0)
-    return Point(body.xy).buffer(by / math.cos(math.pi / 16), quad_segs=4)
+        w, h = pos.state.table.width, pos.state.table.height
+        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN)))
+    return out

@@ -1,0 +1,151 @@
+"""Reach by turning in place to face a point, then moving straight ahead to it.
+
+For systems whose units move only ahead without a further turn (mswars: forward, backward
+or sideways within 1 degree, MSW-D5), and pay for turning and for the terrain crossed:
+the circle around the unit is cut into narrow sectors. In each, the turn costs at most
+what it costs at the sector's worse edge (a turn's cost grows with its angle, so the
+sectors start at the facing and one edge lies at facing + 180), the terrain costs at most
+the dearest rate of any feature met at or before a distance, and the centre stays clear
+of every barrier (already grown by the base's circumradius plus a margin). Each sector
+is a triangle out to the distance that bound allows, and, when the cost must exceed a
+minimum (a run), starts beyond the distance where the cheapest cost reaches it: a
+conservative subset of the truth, every point of which `path_to` reaches legally.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, box
+
+from rules.engine.model import Point2, Table, Unit
+from rules.engine.reach import Reach
+from rules.geometry.bases import Body
+from rules.geometry.direction import bearing
+from rules.geometry.track import shortest_turn
+
+SECTORS = 120
+
+
+@dataclass(frozen=True)
+class TurnThenStraight:
+    start: Point2
+    facing: float
+    budget: float
+    #: Cost of a rotation in place by a signed angle (degrees), where the unit stands.
+    turn_cost: Callable[[float], float]
+    #: Cost per inch of open ground: the lowest rate a straight line can meet.
+    base_rate: float
+    #: Where the centre may not go (grown by the base's circumradius and a margin).
+    barriers: Sequence[Any]
+    #: Features dearer than open ground, each with its cost per inch.
+    dear: Sequence[tuple[Any, float]] = ()
+    #: Where the centre may pass but not end (bases it may cross).
+    end_only: Sequence[Any] = ()
+    #: The cost must be more than this (a run must cost more than Move).
+    minimum: float | None = None
+
+
+def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStraight) -> Reach:
+    sx, sy = spec.start
+    angles = spec.facing + np.arange(SECTORS + 1) * 360.0 / SECTORS
+    turns = np.array([spec.turn_cost(shortest_turn(spec.facing, a)) for a in angles])
+    t_max, t_min = np.maximum(turns[:-1], turns[1:]), np.minimum(turns[:-1], turns[1:])
+    reach_max = max(0.0, (spec.budget - float(t_min.min())) / spec.base_rate)
+    half = math.pi / SECTORS
+    far = (reach_max + 0.01) / math.cos(half)
+    rad = np.radians(angles)
+    wedges = shapely.polygons([[(sx, sy), (sx + far * math.cos(a0), sy + far * math.sin(a0)),
+                                (sx + far * math.cos(a1), sy + far * math.sin(a1))]
+                               for a0, a1 in zip(rad[:-1], rad[1:], strict=True)])
+    origin = Point(sx, sy)
+    clear = np.full(SECTORS, np.inf)
+    for g in spec.barriers:
+        clear = np.minimum(clear, _distances(origin, wedges, g))
+    rows = [(_distances(origin, wedges, g), rate) for g, rate in spec.dear]
+    parts = []
+    for k in range(SECTORS):
+        steps = sorted((float(d[k]), rate) for d, rate in rows if np.isfinite(d[k]))
+        outer = min(distance_for(spec.budget - 1e-6 - float(t_max[k]), spec.base_rate, steps),
+                    float(clear[k]))
+        inner = 0.0 if spec.minimum is None else \
+            (spec.minimum - float(t_min[k])) / spec.base_rate
+        if outer <= max(inner, 0.0) + 1e-6:
+            continue
+        a0, a1 = rad[k], rad[k + 1]
+        pts = [(sx + outer * math.cos(a), sy + outer * math.sin(a)) for a in (a0, a1)]
+        if inner > 0:
+            r_in = inner / math.cos(half) + 1e-6  # the chord lies outside the inner circle
+            pts += [(sx + r_in * math.cos(a), sy + r_in * math.sin(a)) for a in (a1, a0)]
+        else:
+            pts.append((sx, sy))
+        parts.append(shapely.Polygon(pts))
+    if not parts:
+        return nowhere(unit_id, action_type, spec.start, spec.budget)
+    area = shapely.union_all(parts)
+    if spec.end_only:
+        area = area.difference(shapely.union_all(list(spec.end_only)))
+    shapely.prepare(area)
+
+    def path_to(p: Point2) -> list[Any] | None:
+        """[start, {"turn": a}, p]: face the point, then go straight to it."""
+        if not area.covers(Point(p)):
+            return None
+        if math.dist(p, (sx, sy)) < 1e-9:
+            return [(sx, sy)]
+        turn = shortest_turn(spec.facing, bearing(p[0] - sx, p[1] - sy))
+        return [(sx, sy)] + ([{"turn": turn}] if abs(turn) > 1e-9 else []) + [p]
+
+    return Reach(unit_id, action_type, area, spec.budget, path_to)
+
+
+def nowhere(unit_id: str, action_type: str, start: Point2, budget: float) -> Reach:
+    """The unit cannot make this action (its reach is the point it stands on, unreached)."""
+    return Reach(unit_id, action_type, Point(start), budget, lambda p: None)
+
+
+def distance_for(budget: float, rate: float, steps: list[tuple[float, float]]) -> float:
+    """How far a budget goes from `rate` per inch when the rate rises to each (distance,
+    rate) of `steps` (sorted by distance) from there on."""
+    at, spent = 0.0, 0.0
+    for d, r in steps:
+        if r <= rate:
+            continue
+        if spent + (d - at) * rate >= budget:
+            break
+        spent += (d - at) * rate
+        at, rate = d, r
+    return max(at + (budget - spent) / rate, 0.0) if budget > spent else at
+
+
+def _distances(origin: Point, wedges: Any, g: Any) -> Any:
+    """Per wedge, how close to the origin `g` comes within it (inf: not at all)."""
+    cut = shapely.intersection(wedges, g)
+    return np.where(shapely.is_empty(cut), np.inf, shapely.distance(origin, cut))
+
+
+def table_barrier(table: Table, unit: Unit, margin: float) -> Any | None:
+    """Beyond the table shrunk by the base's circumradius and the margin (less margin for
+    a unit standing at an edge), or None when the unit stands off it."""
+    sx, sy = unit.position
+    r = unit.base.radius
+    gap = min(sx - r, sy - r, table.width - sx - r, table.height - sy - r) + 0.01
+    inner = min(margin, gap - 0.002)
+    if inner < 0:
+        return None
+    big = box(-1e3, -1e3, table.width + 1e3, table.height + 1e3)
+    return big.difference(box(r + inner, r + inner, table.width - r - inner,
+                              table.height - r - inner))
+
+
+def turn_sweeps_clear(unit: Unit, bodies: Sequence[Body], margin: float) -> bool:
+    """May the base turn in place without touching another base? (always for a circle)."""
+    if unit.base.is_circle:
+        return True
+    disk = Body(None, unit.base.radius, unit.position)
+    return all(disk.distance(b) > margin for b in bodies)
