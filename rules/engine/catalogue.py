@@ -66,7 +66,10 @@ class TerrainKind:
     #: Keys it must carry (a slope's uphill bearing).
     required: tuple[str, ...] = ()
     help: str = ""
+    #: What it does to a line of sight drawn across it, for the board's sight tool:
+    #: "blocks", "hinders" or "" (nothing). The system's rules of sight stay its own.
+    sight: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "label": self.label, "keys": list(self.keys),
-                "required": list(self.required), "help": self.help}
+                "required": list(self.required), "help": self.help, "sight": self.sight}

@@ -126,6 +126,8 @@ def test_the_board_gets_labels_and_drag_actions_from_the_catalogue() -> None:
     assert labels["dfa"] == "Death from Above" and len(labels) == 13
     assert [a["type"] for a in config["actions"] if a["drag"]][:2] == ["move", "run"]
     assert (config["costUnit"], config["costSuffix"]) == ("in", '"')
+    sight = {k["type"]: k["sight"] for k in config["terrainKinds"]}
+    assert (sight["blocking"], sight["hindering"], sight["clear"]) == ("blocks", "hinders", "")
 
 
 # -- a system the web side has never seen ---------------------------------------------

@@ -49,13 +49,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     TerrainKind("clear", "Clear terrain"),
-    TerrainKind("hindering", "Hindering terrain",
+    TerrainKind("hindering", "Hindering terrain", sight="hinders",
                 help="A unit entering it from clear must stop (000 [32])."),
-    TerrainKind("blocking", "Blocking terrain", help="No unit may enter it (000 [33])."),
+    TerrainKind("blocking", "Blocking terrain", sight="blocks",
+                help="No unit may enter it (000 [33])."),
     TerrainKind("shallow_water", "Shallow water", help="Hindering for most units (6.1)."),
     TerrainKind("deep_water", "Deep water", help="Prohibited to most units (6.1)."),
     TerrainKind("elevated", "Elevated terrain", keys=("height",),
                 help="Stop on climbing it or leaving it (000 [33])."),
     TerrainKind("abrupt_elevated", "Abrupt elevated terrain", keys=("height", "access"),
+                sight="blocks",
                 help="Entered only by jump jets or at its access segments (000 [34])."),
 )

@@ -1,20 +1,20 @@
 // The line-of-sight tool (L): from a piece or point to a piece or point; green if clear,
 // and the features in the way outlined. The protocol has no LOS frame yet, so this is
-// computed here against the terrain's types, for display only: the server's engine
-// is the referee of any rule that depends on sight.
+// computed here against what the system's terrain kinds say of sight ("blocks",
+// "hinders"), for display only: the server's engine is the referee of any rule that
+// depends on sight.
 import { crossings } from "./geometry.js";
 import { Picker } from "./pick.js";
 import { el, label, polyline } from "./svg.js";
 import { kindLabel } from "../render/terrain.js";
 
-const BLOCKS = new Set(["blocking", "building", "high_wall", "abrupt_elevated", "antitank_obstacle"]);
-const HINDERS = new Set(["hindering", "woodland", "vegetation", "dense_vegetation", "rubble"]);
-
-/** What the segment a-b crosses: [{feature, t, effect: "blocks" | "hinders"}], by distance. */
-export function sightLine(terrain, a, b) {
+/** What the segment a-b crosses: [{feature, t, effect: "blocks" | "hinders"}], by distance.
+ *  kinds: the system's terrain kinds ({type, sight}). */
+export function sightLine(terrain, a, b, kinds = []) {
+  const effects = new Map(kinds.map((k) => [k.type, k.sight]));
   const found = [];
   for (const feature of terrain) {
-    const effect = BLOCKS.has(feature.type) ? "blocks" : HINDERS.has(feature.type) ? "hinders" : null;
+    const effect = ["blocks", "hinders"].includes(effects.get(feature.type)) ? effects.get(feature.type) : null;
     if (!effect || !Array.isArray(feature.polygon) || feature.polygon.length < 3) continue;
     const ts = crossings(a, b, feature.polygon);
     // Standing inside a feature, a piece sees out of it: only crossings between the ends count.
@@ -36,7 +36,7 @@ export class Sight {
   show(a, b, final) {
     this.clear(false);
     const h = this.board.height();
-    const hits = sightLine(this.board.shownState().terrain ?? [], a.at, b.at);
+    const hits = sightLine(this.board.shownState().terrain ?? [], a.at, b.at, this.board.config.terrainKinds ?? []);
     const blocker = hits.find((hit) => hit.effect === "blocks");
     for (const hit of hits) {
       el("polygon", { class: `los-${hit.effect}`, points: hit.feature.polygon.map((p) => p.join(",")).join(" ") }, this.layer);
