@@ -86,10 +86,6 @@ def terrain_types(key: str) -> list[str]:
     return [kind["type"] for kind in terrain_kinds(key)]
 
 
-def terrain_kind(key: str, terrain_type: str) -> dict[str, Any] | None:
-    return next((k for k in terrain_kinds(key) if k["type"] == terrain_type), None)
-
-
 # -- the board --------------------------------------------------------------------------
 
 
