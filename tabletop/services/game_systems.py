@@ -105,8 +105,9 @@ def board_config(key: str) -> dict[str, Any]:
         "systemName": system_name(key),
         "actions": catalogue(key),
         "costUnit": unit,
-        # What the board prints after a cost: 8.5" or 8.5 MP.
+        # What the board prints after a cost: 8.5" or 8.5 MP (an action may count its own).
         "costSuffix": COST_UNITS.get(unit, f" {unit}"),
+        "costSuffixes": dict(COST_UNITS),
         "terrainKinds": terrain_kinds(key),
     }
 

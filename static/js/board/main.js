@@ -79,7 +79,7 @@ class Board {
     this.pieces.nodes.clear();
     this.labelLayer.replaceChildren();
     this.overlay = new Overlay(this.table, this.labelLayer, this.store);
-    this.overlay.costSuffix = this.config.costSuffix ?? "″";
+    this.overlay.costSuffix = this.actionCostSuffix();
     this.table.append(this.mover.handle);
     this.measure.layer = this.toolLayer;
     this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
@@ -128,6 +128,12 @@ class Board {
   /** A cost or allowance in the system's unit: 8.5" or 8.5 MP. */
   cost(value) {
     return `${value}${this.config.costSuffix ?? "″"}`;
+  }
+
+  /** What the current action's costs count, after the number (the catalogue says). */
+  actionCostSuffix() {
+    const unit = this.catalogue.find((a) => a.type === this.currentAction)?.cost_unit;
+    return this.config.costSuffixes?.[unit] ?? this.config.costSuffix ?? "″";
   }
 
   /** The drag actions the selected unit is offered now (the server's list). */
@@ -191,6 +197,7 @@ class Board {
     // The action bar offers only what the selected unit may do now.
     const offered = selected ? this.offeredDrags(selected.id).map((a) => a.type) : [];
     if (offered.length && !offered.includes(this.currentAction)) this.currentAction = offered[0];
+    if (this.overlay) this.overlay.costSuffix = this.actionCostSuffix();
     for (const button of $("actions").querySelectorAll("button")) {
       button.hidden = Boolean(selected) && !offered.includes(button.dataset.action);
       button.disabled = !movable;
