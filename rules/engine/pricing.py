@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from rules.engine.actions import Step, Turn
-from rules.engine.model import Point2
+from rules.engine.model import Point2, Terrain
+from rules.geometry.intervals import feature_at, intervals_under
 from rules.geometry.track import Pose
 
 
@@ -34,6 +35,55 @@ class Pricing(Protocol):
     def turn_cost(self, angle: float, rate: float, free: float) -> float:
         """Cost of rotating by `angle` degrees where moving costs `rate` per inch, with
         `free` degrees of it free."""
+
+
+class TerrainRates(Protocol):
+    """What a system says of each feature for one moving unit."""
+
+    def rate(self, feature: Terrain | None) -> float | None:
+        """Cost per inch in the feature (None: open ground), None when it may not be there."""
+
+    def rank(self, feature: Terrain) -> float:
+        """Which feature governs where several overlap (the highest)."""
+
+    def name(self, feature: Terrain | None) -> str:
+        """The feature in a player's words."""
+
+    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]: ...
+
+    def turn_cost(self, angle: float, rate: float, free: float) -> float: ...
+
+
+class TerrainAlong:
+    """The Pricing hooks of one path from a unit's TerrainRates: the features near the
+    whole path (looked up once) under each segment, cut at their boundaries
+    (rules/geometry/intervals), the governing one per piece."""
+
+    def __init__(self, rates: TerrainRates, near: Sequence[tuple[Terrain, Any]]) -> None:
+        self.rates = rates
+        self.near = [(t, shape, shape.bounds) for t, shape in near]
+
+    def _within(self, minx: float, miny: float, maxx: float, maxy: float
+                ) -> list[tuple[Terrain, Any]]:
+        return [(t, shape) for t, shape, (x0, y0, x1, y1) in self.near
+                if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny]
+
+    def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
+        near = self._within(min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]),
+                            max(p0[1], p1[1]))
+        rates = self.rates
+        return [(iv.start, iv.end, rates.rate(iv.feature), rates.name(iv.feature))
+                for iv in intervals_under(p0, p1, near, rates.rank)]
+
+    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
+        t = feature_at(x, y, self._within(x, y, x, y), self.rates.rank)
+        return self.rates.rate(t), self.rates.name(t)
+
+    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
+        return self.rates.direction(facing, dx, dy)
+
+    def turn_cost(self, angle: float, rate: float, free: float) -> float:
+        return self.rates.turn_cost(angle, rate, free)
 
 
 @dataclass(frozen=True)

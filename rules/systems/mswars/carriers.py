@@ -6,17 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-from shapely.geometry import LineString
-
 from rules.engine.actions import Action, Waypoint
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict
-from rules.geometry.bases import body_at, rect_corners
-from rules.geometry.tolerance import CONTACT
+from rules.geometry.arcs import rear_contact
+from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.systems.mswars.judgement import AFTER, Judgement, moved_event
 from rules.systems.mswars.moves import touching
@@ -47,24 +44,12 @@ def aboard(pos: MswarsPosition, carrier: Unit) -> list[Unit]:
     return [u for u in pos.state.units if u.aboard == carrier.id]
 
 
-def rear_line(carrier: Unit) -> Any:
-    """The rear edge of a rect base, or the rear 90-degree arc of a circle (MSW-D27)."""
-    x, y = carrier.position
-    if not carrier.base.is_circle:
-        corners = rect_corners(x, y, carrier.facing, carrier.base.width, carrier.base.length)
-        return LineString([corners[1], corners[2]])
-    r = carrier.base.diameter / 2
-    angles = np.radians(np.linspace(carrier.facing + 135, carrier.facing + 225, 91))
-    return LineString(np.column_stack([x + r * np.cos(angles), y + r * np.sin(angles)]))
-
-
 def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: list[Unit]
                       ) -> list[str]:
     """In base contact with the carrier's rear, on its level, on the table, on no base or
     other elevated feature, centre out of "Can't" terrain (mswars.md 7)."""
-    body = body_at(unit.base, *unit.position, unit.facing)
     problems = []
-    if body.distance(rear_line(carrier)) > CONTACT + 1e-3 or not touching(unit, carrier):
+    if not rear_contact(carrier, unit):
         problems.append(f"not in base contact with {carrier.id}'s rear")
     view = pos.view(unit)
     level = pos.view(carrier).top_under(carrier.position)

@@ -6,10 +6,6 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
-from shapely.geometry import Point
-from shapely.ops import nearest_points
-
 from rules.engine.actions import Action, Waypoint
 from rules.engine.dice import Dice
 from rules.engine.model import Terrain, Unit
@@ -17,8 +13,7 @@ from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Roll, Verdict
 from rules.geometry.bases import body_at
-from rules.geometry.direction import angle_between, bearing
-from rules.geometry.intervals import polygon_edges
+from rules.geometry.edge_placement import faces_polygon, inside_across_edge
 from rules.geometry.sweeps import first_beyond
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose
@@ -40,9 +35,7 @@ JUMP = "002 Jump Action"
 
 def facing_it(unit: Unit, polygon: Any) -> bool:
     """The nearest point of the feature lies within +-45 degrees of the facing (MSW-D23)."""
-    q = nearest_points(polygon.boundary, Point(unit.position))[0]
-    return angle_between(bearing(q.x - unit.position[0], q.y - unit.position[1]),
-                         unit.facing) <= 45.0 + 1e-6
+    return faces_polygon(*unit.position, unit.facing, polygon)
 
 
 def in_contact(unit: Unit, polygon: Any) -> bool:
@@ -82,7 +75,7 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
               "(002 Climb Action, MSW-D23)", at, "MSW-D23")
     if not j.legal:
         return j.verdict()
-    pose = climb_pose(unit, feature.shape)
+    pose = inside_across_edge(unit.base, *unit.position, unit.facing, feature.shape)
     problems: list[str] = ["no pose on top touches the edge"] if pose is None else []
     blocked = None if pose is None else obstruction(
         pos, unit.base, Pose(*pose, unit.facing), forbidden=lambda t: False, ignore={unit.id})
@@ -121,38 +114,6 @@ def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
               "(002 Climb Action)", unit.position, CLIMB)
         return None
     return next((t for t in touching if facing_it(unit, t.shape)), touching[0])
-
-
-def climb_pose(unit: Unit, polygon: Any) -> tuple[float, float] | None:
-    """The centre moved inward, perpendicular to the contacted edge, to where the base lies
-    inside the polygon touching that edge (mswars.md 7, Climb); None if it does not fit."""
-    cx, cy = unit.position
-    edges = polygon_edges(polygon)
-    x0, y0, x1, y1 = edges[:, 0], edges[:, 1], edges[:, 2], edges[:, 3]
-    ex, ey = x1 - x0, y1 - y0
-    length2 = np.maximum(ex * ex + ey * ey, 1e-300)
-    u = np.clip(((cx - x0) * ex + (cy - y0) * ey) / length2, 0, 1)
-    gap = np.hypot(x0 + ex * u - cx, y0 + ey * u - cy)
-    # Nearest edge; at a corner, the edge that faces the unit most squarely.
-    square = np.abs(ex * (x0 + ex * u - cx) + ey * (y0 + ey * u - cy)) / np.sqrt(length2)
-    k = int(np.lexsort((square, np.round(gap, 9)))[0])
-    length = math.sqrt(length2[k])
-    nx, ny = -ey[k] / length, ex[k] / length
-    mx, my = (x0[k] + x1[k]) / 2, (y0[k] + y1[k]) / 2
-    if not polygon.contains(Point(mx + nx * 1e-4, my + ny * 1e-4)):
-        nx, ny = -nx, -ny
-    if unit.base.is_circle:
-        extent = unit.base.diameter / 2
-    else:
-        phi = math.radians(unit.facing) - math.atan2(ny, nx)
-        extent = (unit.base.length / 2 * abs(math.cos(phi))
-                  + unit.base.width / 2 * abs(math.sin(phi)))
-    outside = (cx - x0[k]) * -nx + (cy - y0[k]) * -ny
-    x, y = cx + (outside + extent) * nx, cy + (outside + extent) * ny
-    body = body_at(unit.base, x, y, unit.facing, OVERLAP)
-    if not polygon.contains(body.polygon()):
-        return None
-    return (x, y)
 
 
 def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:

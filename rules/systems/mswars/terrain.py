@@ -14,8 +14,8 @@ from shapely.geometry import Point
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Point2, Terrain, Unit
 from rules.engine.position import Position
+from rules.engine.pricing import TerrainAlong
 from rules.geometry.direction import BACKWARD, FORWARD, SIDEWAYS, travel_direction
-from rules.geometry.intervals import feature_at, intervals_under
 from rules.systems.mswars.tables import (
     COLUMNS,
     COST_PER_INCH,
@@ -199,18 +199,13 @@ class UnitView:
         return f"{t.id} ({t.type}: {row})" if row != t.type.replace("_", " ") else \
             f"{t.id} ({row})"
 
-    # -- the kernel's Pricing hooks ---------------------------------------------
-    def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
-        return self.along((min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]),
-                           max(p0[1], p1[1]))).pieces(p0, p1)
-
-    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
-        t = feature_at(x, y, self.near(x, y, x, y), self.rank)
-        return self.rate(t), self.name(t)
-
+    # -- the kernel's TerrainRates hooks -----------------------------------------
     def along(self, bounds: tuple[float, float, float, float]) -> TerrainAlong:
         """The pricing hooks for a path within `bounds` (one index query for the path)."""
         return TerrainAlong(self, self.near(*bounds))
+
+    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
+        return self.along((x, y, x, y)).rate_at(x, y)
 
     def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
         d = travel_direction(facing, dx, dy)
@@ -230,33 +225,3 @@ class UnitView:
         return rate * 0.5 * math.ceil(rest / step - 1e-9)
 
 
-
-class TerrainAlong:
-    """The Pricing hooks of a UnitView for one path: the features near the whole path
-    are looked up once, each segment keeps those whose boxes meet its own."""
-
-    def __init__(self, view: UnitView, near: list[tuple[Terrain, Any]]) -> None:
-        self.view = view
-        self.near = [(t, shape, shape.bounds) for t, shape in near]
-
-    def _within(self, minx: float, miny: float, maxx: float, maxy: float
-                ) -> list[tuple[Terrain, Any]]:
-        return [(t, shape) for t, shape, (x0, y0, x1, y1) in self.near
-                if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny]
-
-    def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
-        view = self.view
-        near = self._within(min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]),
-                            max(p0[1], p1[1]))
-        return [(iv.start, iv.end, view.rate(iv.feature), view.name(iv.feature))
-                for iv in intervals_under(p0, p1, near, view.rank)]
-
-    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
-        t = feature_at(x, y, self._within(x, y, x, y), self.view.rank)
-        return self.view.rate(t), self.view.name(t)
-
-    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
-        return self.view.direction(facing, dx, dy)
-
-    def turn_cost(self, angle: float, rate: float, free: float) -> float:
-        return self.view.turn_cost(angle, rate, free)
