@@ -103,6 +103,12 @@ class Leg:
     direction_allowed: bool = True
     #: The free rotation was spent on this step.
     free: bool = False
+    #: Path length before this step (to place problems along the path).
+    s0: float = 0.0
+
+    def s_at(self, xy: Point2) -> float:
+        """Path length at a point of this step."""
+        return self.s0 + math.dist(self.start.xy, xy)
 
     @property
     def is_turn(self) -> bool:
@@ -140,12 +146,14 @@ class PathPrice:
     def end(self) -> Pose | None:
         return self.legs[-1].end if self.legs else None
 
-    def where_exceeds(self, limit: float) -> Point2 | None:
-        """The first point where the running cost goes over `limit` (None: it never does)."""
+    def where_exceeds(self, limit: float) -> tuple[Point2, float] | None:
+        """The first point where the running cost goes over `limit`, and the path length
+        there (None: it never does)."""
         spent = 0.0
         for leg in self.legs:
             if spent + leg.cost > limit + 1e-12:
-                return leg.point_at_cost(limit - spent)
+                at = leg.point_at_cost(limit - spent)
+                return at, leg.s_at(at)
             spent += leg.cost
         return None
 
@@ -166,6 +174,7 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
     legs: list[Leg] = []
     savings: list[tuple[float, int, Leg]] = []
     cur = start
+    s0 = 0.0
     for i, step in enumerate(steps):
         if isinstance(step, Turn):
             angle = normalised(step.angle)
@@ -175,18 +184,20 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
             rate, what = pricing.rate_at(cur.x, cur.y)
             blocked = cur.xy if rate is None else None
             full = 0.0 if rate is None else pricing.turn_cost(angle, rate, 0.0)
-            leg = Leg(i, cur, nxt, full, blocked_at=blocked, blocked_by=what if blocked else "")
+            leg = Leg(i, cur, nxt, full, blocked_at=blocked, blocked_by=what if blocked else "",
+                      s0=s0)
             if free_rotation > 0 and rate is not None:
                 covered = pricing.turn_cost(angle, rate, free_rotation)
                 savings.append((full - covered, len(legs), Leg(
-                    i, cur, nxt, covered, free=True)))
+                    i, cur, nxt, covered, free=True, s0=s0)))
             legs.append(leg)
         else:
             if math.isclose(step.x, cur.x, abs_tol=1e-9) and \
                     math.isclose(step.y, cur.y, abs_tol=1e-9):
                 continue  # a point equal to the current one is ignored (contract)
             nxt = Pose(step.x, step.y, cur.facing)
-            legs.append(_translation(i, cur, nxt, pricing))
+            legs.append(_translation(i, cur, nxt, pricing, s0))
+            s0 += math.dist(cur.xy, nxt.xy)
         cur = nxt
     if savings:
         best = max(savings, key=lambda s: (s[0], -s[1]))
@@ -194,7 +205,7 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
     return PathPrice(tuple(legs))
 
 
-def _translation(index: int, cur: Pose, nxt: Pose, pricing: Pricing) -> Leg:
+def _translation(index: int, cur: Pose, nxt: Pose, pricing: Pricing, s0: float) -> Leg:
     dx, dy = nxt.x - cur.x, nxt.y - cur.y
     length = math.hypot(dx, dy)
     factor, allowed, direction = pricing.direction(cur.facing, dx, dy)
@@ -212,4 +223,4 @@ def _translation(index: int, cur: Pose, nxt: Pose, pricing: Pricing) -> Leg:
         pieces.append((u0, u1, rate * factor))
         cost += (u1 - u0) * length * rate * factor
     return Leg(index, cur, nxt, cost, tuple(pieces), blocked_at, blocked_by, direction,
-               allowed)
+               allowed, s0=s0)

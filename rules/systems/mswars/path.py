@@ -80,13 +80,13 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
         if leg.blocked_at is not None:
             j.add("prohibited_terrain", f"{who(unit)} cannot be in {leg.blocked_by} "
                   f"(\"Can't\" for its move type, 002 cost table)", leg.blocked_at,
-                  "002 cost table", _order(track, leg.blocked_at))
+                  "002 cost table", leg.s_at(leg.blocked_at))
         if not leg.direction_allowed:
             what = "diagonally: turn to face the way first" if leg.direction == "diagonal" \
                 else f"sideways as a {view.type.replace('_', ' ')}"
             cite = "MSW-D5" if leg.direction == "diagonal" else "MSW-D33"
             j.add("direction_not_allowed", f"{who(unit)} cannot move {what} ({cite})",
-                  leg.start.xy, cite, _order(track, leg.start.xy))
+                  leg.start.xy, cite, leg.s0)
     off = leaves_table(track, pos.state.table)
     if off is not None:
         j.add("off_table", f"{who(unit)}'s base leaves the table at ({fmt(off.at[0])}, "
@@ -97,33 +97,11 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
     for s, violation in found:
         j.found.append((AFTER if violation.code == "base_overlap" else s, violation))
     if allowance.exceeded(price.total):
-        at = price.where_exceeds(allowance.value)
+        at, s = price.where_exceeds(allowance.value) or (end.xy, AFTER)
         named = replace(unit, id=who(unit))  # players read the unit's name
         j.add(allowance.code, allowance.violation(named, price.total, at).message, at,
-              allowance.cite if not allowance.halvings else allowance.halvings[-1][1],
-              _order(track, at) if at is not None else AFTER)
+              allowance.cite if not allowance.halvings else allowance.halvings[-1][1], s)
     return PathResult(price, track, end)
-
-
-def _order(track: Track, xy: tuple[float, float] | None) -> float:
-    """Path length up to the first pose at `xy` (to order violations along the path)."""
-    if xy is None:
-        return AFTER
-    best = None
-    for m in track.motions:
-        if m.is_rotation:
-            if m.start.xy == xy:
-                return m.s0
-            continue
-        dx, dy = m.end.x - m.start.x, m.end.y - m.start.y
-        u = ((xy[0] - m.start.x) * dx + (xy[1] - m.start.y) * dy) / (dx * dx + dy * dy)
-        u = min(max(u, 0.0), 1.0)
-        gap = abs(m.start.x + dx * u - xy[0]) + abs(m.start.y + dy * u - xy[1])
-        if gap < 1e-6:
-            return m.s0 + m.length * u
-        if best is None:
-            best = m.s0
-    return 0.0 if best is None else best
 
 
 def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
