@@ -15,18 +15,9 @@ from rules.engine.verdict import Verdict
 from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
-from rules.systems.mswars.judgement import AFTER, Judgement, moved_event
+from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.moves import touching
-from rules.systems.mswars.path import judge_path
-from rules.systems.mswars.rules_common import (
-    allowance_for,
-    applied,
-    check_can_act,
-    has_moved_this_phase,
-    moves_at_all,
-    steps_of,
-    who,
-)
+from rules.systems.mswars.rules_common import applied, has_moved_this_phase, judged_path
 from rules.systems.mswars.terrain import MswarsPosition, is_infantry, opposing
 from rules.systems.mswars.turns import phase_of
 
@@ -70,13 +61,8 @@ def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: li
 
 
 def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
-    check_can_act(pos, j, unit, action)
+    j, result = judged_path(pos, unit, action)
     carrier = _carrier_to_enter(pos, j, unit, action.get("carrier"))
-    allowance = allowance_for(unit, "enter_unit")
-    result = judge_path(pos, j, unit, Pose(*unit.position, unit.facing), steps_of(unit, action),
-                        allowance)
-    j.cost, j.allowance = result.cost, allowance.value
     moved = unit.moved(result.end.xy, result.end.facing)
     if carrier is not None and not touching(moved, carrier):
         j.add("must_end_in_contact", f"{who(unit)} must end in base contact with {carrier.id} "
@@ -111,50 +97,41 @@ def _carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: Any) -
 
 
 def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
-    check_can_act(pos, j, unit, action)
+    """Move up to half Move and unload one, or stay (0 MP) and unload two; infantry weigh
+    half (MSW-D19, MSW-D36); units are placed after the move (MSW-D39)."""
+    j, result = judged_path(pos, unit, action)
+    moving = result.track.translates or result.cost > 0
+    if not moving:
+        j.allowance = 0.0
     at = unit.position
     held = {u.id for u in aboard(pos, unit)}
-    if capacity(unit) <= 0 or not held:
-        j.add("action_not_allowed", f"{who(unit)} carries no unit to unload ({UNLOAD})", at,
-              UNLOAD)
-    steps = steps_of(unit, action)
-    if pos.view(unit).immobile and moves_at_all(unit, steps):
-        j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
-              "(002 Turning)", at, "002 Turning")
-    half = allowance_for(unit, "carrier_unloading")
-    result = judge_path(pos, j, unit, Pose(*unit.position, unit.facing), steps, half)
-    moving = result.track.translates or result.cost > 0
-    j.cost, j.allowance = result.cost, half.value if moving else 0.0
     orders = action.get("unload") or []
-    if not orders:
-        j.add("action_not_allowed", f"{who(unit)} names no unit to unload ({UNLOAD})", at, UNLOAD)
+    if capacity(unit) <= 0 or not held or not orders:
+        j.add("action_not_allowed", f"{who(unit)} has no unit aboard to unload, or names none "
+              f"({UNLOAD})", at, UNLOAD)
     carrier = unit.moved(result.end.xy, result.end.facing)
-    weight, limit = 0.0, 1.0 if moving else 2.0
+    weight = 0.0
     placed: list[Unit] = []
     for order in orders:
         other = pos.state.unit(order["unit"])
-        if other is None:
-            j.add("unknown_unit", f"no unit {order['unit']!r}", at, "")
-            continue
-        if other.id not in held:
-            j.add("action_not_allowed", f"{other.id} is not aboard {unit.id} ({UNLOAD})", at,
-                  UNLOAD)
+        if other is None or other.id not in held:
+            j.add("unknown_unit" if other is None else "action_not_allowed",
+                  f"{order['unit']} is not aboard {unit.id} ({UNLOAD})", at, UNLOAD)
             continue
         weight += 0.5 if is_infantry(other) else 1.0  # "twice as much if infantry" (MSW-D19)
-        facing = order.get("facing", carrier.facing + 180.0)
-        out = replace(other, aboard=None).moved(tuple(order["position"][:2]), float(facing))
+        out = replace(other, aboard=None).moved(tuple(order["position"][:2]),
+                                                float(order.get("facing", carrier.facing + 180)))
         problems = placement_at_rear(pos, carrier, out, placed)
         if problems:
             j.add("placement_invalid", f"{other.id} cannot be unloaded at "
                   f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)} "
                   f"({UNLOAD})", out.position, UNLOAD, AFTER)
         placed.append(out)
-    if weight > limit + 1e-9:
-        limit_words = "one unit (or two infantry) while moving" if moving else \
-            "two units (or four infantry) without moving"
-        j.add("capacity_exceeded", f"{who(unit)} can unload {limit_words} ({UNLOAD}, MSW-D19)",
-              at, "MSW-D19")
+    if weight > (1.0 if moving else 2.0) + 1e-9:
+        j.add("capacity_exceeded", f"{who(unit)} can unload " + (
+            "one unit (or two infantry) while moving" if moving else
+            "two units (or four infantry) without moving") + f" ({UNLOAD}, MSW-D19)",
+            at, "MSW-D19")
     if not j.legal:
         return j.verdict()
     j.events.append(moved_event(carrier))
@@ -167,9 +144,22 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
 
 
 def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
-    check_can_act(pos, j, unit, action)
+    """Placed at the carrier's rear (`placement`, else the first path point facing away,
+    MSW-D35), then up to half Move from there."""
     carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
+    path = list(action.path)
+    placement = action.get("placement")
+    start: Pose | None = None
+    if carrier is not None and isinstance(placement, dict):
+        x, y = placement["position"][:2]
+        start = Pose(float(x), float(y), float(placement.get("facing", carrier.facing + 180)))
+    elif carrier is not None and path and isinstance(path[0], Waypoint):
+        first = path.pop(0)
+        assert isinstance(first, Waypoint)
+        start = Pose(first.x, first.y, (carrier.facing + 180.0) % 360.0)
+    out = replace(unit, aboard=None).moved(start.xy if start else unit.position,
+                                           start.facing if start else unit.facing)
+    j, result = judged_path(pos, unit, replace(action, path=tuple(path)), mover=out)
     if carrier is None:
         j.add("action_not_allowed", f"{who(unit)} is not aboard a carrier: nothing to exit "
               "(MSW-D45)", unit.position, "MSW-D45")
@@ -177,33 +167,14 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
     if has_moved_this_phase(pos.state, carrier.id):
         j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: no unit "
               f"may exit it ({EXIT})", carrier.position, EXIT)
-    placement = action.get("placement")
-    path = list(action.path)
-    if isinstance(placement, dict):
-        x, y = placement["position"][:2]
-        start = Pose(float(x), float(y), float(placement.get("facing", carrier.facing + 180.0)))
-    elif path and isinstance(path[0], Waypoint):
-        first = path.pop(0)  # the first path point is the placement (MSW-D35)
-        assert isinstance(first, Waypoint)
-        start = Pose(first.x, first.y, (carrier.facing + 180.0) % 360.0)
-    else:
-        j.add("placement_invalid", f"{who(unit)} needs a placement: a `placement` or a first "
-              f"path point at {carrier.id}'s rear (MSW-D35)", carrier.position, "MSW-D35")
-        return j.verdict()
-    out = replace(unit, aboard=None).moved(start.xy, start.facing)
-    problems = placement_at_rear(pos, carrier, out, [])
+    problems = ["no placement given"] if start is None else \
+        placement_at_rear(pos, carrier, out, [])
     if problems:
-        j.add("placement_invalid", f"{who(unit)} cannot be placed at ({fmt(start.x)}, "
-              f"{fmt(start.y)}): {'; '.join(problems)} ({EXIT})", start.xy, EXIT)
-    allowance = allowance_for(unit, "unit_exiting")
-    exiting = replace(action, path=tuple(path))
-    result = judge_path(pos, j, out, Pose(*out.position, out.facing),
-                        steps_of(out, exiting), allowance)
-    j.cost, j.allowance = result.cost, allowance.value
+        j.add("placement_invalid", f"{who(unit)} cannot be placed at {carrier.id}'s rear: "
+              f"{'; '.join(problems)} ({EXIT}, MSW-D35)", out.position, EXIT)
     if not j.legal:
         return j.verdict()
     moved = out.moved(result.end.xy, result.end.facing)
     j.events += [{"type": "exited", "unit": unit.id, "carrier": carrier.id}, moved_event(moved)]
     return j.verdict(applied(pos.state, unit, "unit_exiting", [moved],
                              free_turn=result.price.free_used, extra={"carrier": carrier.id}))
-

@@ -17,15 +17,8 @@ from rules.geometry.edge_placement import faces_polygon, inside_across_edge
 from rules.geometry.sweeps import first_beyond
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose
-from rules.systems.mswars.judgement import AFTER, Judgement, moved_event
-from rules.systems.mswars.path import judge_path
-from rules.systems.mswars.rules_common import (
-    allowance_for,
-    applied,
-    check_can_act,
-    steps_of,
-    who,
-)
+from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
+from rules.systems.mswars.rules_common import applied, check_can_act, judged_path
 from rules.systems.mswars.tables import JUMP_MARGIN, MECHA_TYPES
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, is_infantry, move_type
 
@@ -117,21 +110,13 @@ def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
 
 
 def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
-    check_can_act(pos, j, unit, action)
     view = pos.view(unit)
-    at = unit.position
     top = view.top_under(unit.position) if unit.aboard is None else None
-    if move_type(unit) == "static":
-        j.add("action_not_allowed", f"{who(unit)} is static: it cannot jump (002 Jump Action)",
-              at, JUMP)
-    if top is None:
-        j.add("action_not_allowed", f"{who(unit)} is not on top of elevated terrain: nothing "
-              "to jump from (002 Jump Action)", at, JUMP)
-    allowance = allowance_for(unit, "jump")
-    result = judge_path(pos, j, unit, Pose(*unit.position, unit.facing), steps_of(unit, action),
-                        allowance, jumping_from=top)
-    j.cost, j.allowance = result.cost, allowance.value
+    j, result = judged_path(pos, unit, action, jumping_from=top)
+    if move_type(unit) == "static" or top is None:
+        j.add("action_not_allowed", f"{who(unit)} cannot jump: "
+              f"{'static units never jump' if top else 'it is not on elevated terrain'} "
+              "(002 Jump Action)", unit.position, JUMP)
     if top is None:
         return j.verdict()
     track = result.track

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.engine import judgement
-from rules.engine.model import GameState, Point2
+from rules.engine.model import GameState, Point2, Unit
 from rules.engine.path_checks import Found, in_path_order
 from rules.engine.verdict import Verdict, Violation
 
@@ -34,3 +34,9 @@ class Judgement(judgement.Judgement):
         """Legal when nothing was found; only a legal action changes the state."""
         self.reasons = list(in_path_order(self.found))
         return super().verdict(None if self.found else after)
+
+
+def who(unit: Unit) -> str:
+    """What players call the unit: its name if the roster gives one."""
+    name = unit.get("name")
+    return name if isinstance(name, str) and name else unit.id

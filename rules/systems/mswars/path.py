@@ -18,8 +18,7 @@ from rules.geometry.sweeps import first_beyond
 from rules.geometry.table import leaves_table
 from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
-from rules.systems.mswars.judgement import AFTER, Judgement
-from rules.systems.mswars.rules_common import who
+from rules.systems.mswars.judgement import AFTER, Judgement, who
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
 from rules.systems.mswars.terrain import (
     MswarsPosition,

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.actions import Action, Step, Turn, Waypoint
+from rules.engine.actions import Action, Step, Turn
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import bases_touching
-from rules.engine.model import GameState, Unit
+from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import fmt
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose, shortest_turn
-from rules.systems.mswars.judgement import Judgement
+from rules.systems.mswars.judgement import Judgement, who
+from rules.systems.mswars.path import PathResult, judge_path
 from rules.systems.mswars.tables import (
     ACTION_COST,
     ALLOWANCE_KIND,
@@ -28,12 +29,6 @@ from rules.systems.mswars.turns import acted_in, after_actions, entries, phase_o
 MOVE_CITE = "002 Rules: Movement"
 
 
-def who(unit: Unit) -> str:
-    """What players call the unit: its name if the roster gives one."""
-    name = unit.get("name")
-    return name if isinstance(name, str) and name else unit.id
-
-
 def allowance_for(unit: Unit, action_type: str) -> Allowance:
     """MP allowance (mswars.md section 2): Move, twice Move or exactly half (MSW-D21)."""
     kind = ALLOWANCE_KIND[action_type]
@@ -46,30 +41,33 @@ def allowance_for(unit: Unit, action_type: str) -> Allowance:
     return base.halve(f"{LABEL[action_type]} at half Move", cite) if kind == "half" else base
 
 
-def steps_of(unit: Unit, action: Action, start_facing: float | None = None) -> list[Step]:
+def steps_of(unit: Unit, action: Action) -> list[Step]:
     """The path with the `facing` key read as a final turn, charged normally (MSW-D31)."""
     steps = list(action.path)
     if action.facing is not None:
-        facing = unit.facing if start_facing is None else start_facing
-        for s in steps:
-            if isinstance(s, Turn):
-                facing += s.angle
+        facing = unit.facing + sum(s.angle for s in steps if isinstance(s, Turn))
         turn = shortest_turn(facing, action.facing)
         if abs(turn) > 1e-9:
             steps.append(Turn(turn))
     return steps
 
 
-def moves_at_all(unit: Unit, steps: list[Step]) -> bool:
-    """Does the path translate or rotate the unit?"""
-    pos = unit.position
-    for s in steps:
-        if isinstance(s, Turn):
-            if abs(s.angle % 360.0) > 1e-9 and abs(s.angle % 360.0 - 360.0) > 1e-9:
-                return True
-        elif isinstance(s, Waypoint) and (abs(s.x - pos[0]) > 1e-9 or abs(s.y - pos[1]) > 1e-9):
-            return True
-    return False
+def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit | None = None,
+                jumping_from: Terrain | None = None, **can_act: bool
+                ) -> tuple[Judgement, PathResult]:
+    """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
+    placed out of its carrier) with its cost and allowance; static units may not move."""
+    j = Judgement(pos.state)
+    check_can_act(pos, j, unit, action, **can_act)
+    mover = mover or unit
+    allowance = allowance_for(unit, action.type)
+    result = judge_path(pos, j, mover, Pose(*mover.position, mover.facing),
+                        steps_of(mover, action), allowance, jumping_from=jumping_from)
+    if pos.view(unit).immobile and result.track.motions:
+        j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
+              "(002 Turning)", unit.position, "002 Turning")
+    j.cost, j.allowance = result.cost, allowance.value
+    return j, result
 
 
 def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None) -> list[Unit]:
