@@ -22,9 +22,9 @@ env = environ.Env()
 DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-change-me-in-production"
 DEBUG = env.bool("DEBUG", default=True)
 SECRET_KEY = env.str("SECRET_KEY", default=DEVELOPMENT_SECRET_KEY)
-if not DEBUG and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+if not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
     raise ImproperlyConfigured(
-        "SECRET_KEY is the development key while DEBUG is false: set SECRET_KEY "
+        "SECRET_KEY is empty or the development key while DEBUG is false: set SECRET_KEY "
         "to a long random value (docs/deploy/README.md, 'The environment file')"
     )
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])

@@ -2,10 +2,12 @@
 
 import json
 import os
+import secrets
 import subprocess
 import sys
 
 import pytest
+from django.test import Client
 
 from tests.conftest import ROOT
 
@@ -13,27 +15,61 @@ PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
     "print(json.dumps({'db': settings.DATABASES['default'], "
     "'layer': settings.CHANNEL_LAYERS['default'], 'debug': settings.DEBUG, "
-    "'hosts': settings.ALLOWED_HOSTS, 'key': settings.SECRET_KEY}, default=str))"
+    "'hosts': settings.ALLOWED_HOSTS, 'key': settings.SECRET_KEY, "
+    "'security': {name: getattr(settings, name, None) for name in ("
+    "'SECURE_PROXY_SSL_HEADER', 'SECURE_SSL_REDIRECT', 'SESSION_COOKIE_SECURE', "
+    "'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS', "
+    "'SECURE_HSTS_PRELOAD')}, "
+    "'static': settings.STORAGES['staticfiles']['BACKEND'], 'middleware': settings.MIDDLEWARE, "
+    "'email': settings.EMAIL_BACKEND, 'logging': settings.LOGGING}, default=str))"
 )
+
+#: Variables the probe's process must not inherit from the test run's environment.
+CONFIGURATION = {
+    "DATABASE_URL",
+    "REDIS_URL",
+    "REDIS_LAYER",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "SECURE_PROXY_SSL_HEADER",
+    "SECURE_SSL_REDIRECT",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "EMAIL_URL",
+    "SENTRY_DSN",
+    "STATIC_ROOT",
+}
+
+DOCUMENTED_ENVIRONMENT = ROOT / "docs" / "deploy" / "tabletop.env"
+
+
+def run_with(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in CONFIGURATION}
+    clean.update(env, DJANGO_SETTINGS_MODULE="tabletop.settings")
+    return subprocess.run(args, cwd=ROOT, env=clean, capture_output=True, text=True)
 
 
 def settings_with(**env: str) -> dict:
-    clean = {
-        k: v
-        for k, v in os.environ.items()
-        if k
-        not in {"DATABASE_URL", "REDIS_URL", "REDIS_LAYER", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}
-    }
-    clean.update(env, DJANGO_SETTINGS_MODULE="tabletop.settings")
-    out = subprocess.run(
-        [sys.executable, "-c", PROBE],
-        cwd=ROOT,
-        env=clean,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    out = run_with([sys.executable, "-c", PROBE], env)
+    if out.returncode:
+        raise subprocess.CalledProcessError(out.returncode, "probe", out.stdout, out.stderr)
     return json.loads(out.stdout)
+
+
+def documented_environment() -> dict[str, str]:
+    """docs/deploy/tabletop.env as systemd reads it, with a generated SECRET_KEY filled in."""
+    env = {}
+    for line in DOCUMENTED_ENVIRONMENT.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            name, _, value = line.partition("=")
+            env[name.strip()] = value.strip()
+    assert env["SECRET_KEY"] == "", "the documented file must not ship a usable key"
+    env["SECRET_KEY"] = secrets.token_urlsafe(50)
+    return env
 
 
 def test_default_is_sqlite_and_the_in_memory_channel_layer() -> None:
@@ -79,3 +115,128 @@ def test_secret_key_debug_and_hosts_come_from_the_environment() -> None:
     assert settings["key"] == "s3cret"
     assert settings["debug"] is False
     assert settings["hosts"] == ["table.example", "x.y"]
+
+
+def test_the_development_key_is_refused_when_debug_is_false() -> None:
+    for key in ({}, {"SECRET_KEY": ""}):
+        with pytest.raises(subprocess.CalledProcessError) as refused:
+            settings_with(DEBUG="false", **key)
+        assert "SECRET_KEY is empty or the development key while DEBUG is false" in (
+            refused.value.stderr
+        )
+
+
+def test_development_stays_the_default_insecure_but_working_over_plain_http() -> None:
+    settings = settings_with()
+    assert settings["security"] == {
+        "SECURE_PROXY_SSL_HEADER": None,
+        "SECURE_SSL_REDIRECT": False,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+        "SECURE_HSTS_SECONDS": 0,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
+        "SECURE_HSTS_PRELOAD": False,
+    }
+    assert settings["email"] == "django.core.mail.backends.console.EmailBackend"
+    assert settings["static"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def test_every_production_security_setting_comes_from_the_environment() -> None:
+    settings = settings_with(**documented_environment())
+    assert settings["debug"] is False
+    assert settings["security"] == {
+        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
+        "SECURE_SSL_REDIRECT": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+        "SECURE_HSTS_SECONDS": 31536000,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+        "SECURE_HSTS_PRELOAD": True,
+    }
+    assert settings["email"] == "django.core.mail.backends.smtp.EmailBackend"
+    # Hashed, compressed files with module imports rewritten, served by ServeStatic.
+    assert settings["static"] == "tabletop.static_storage.HashedCompressedStaticFilesStorage"
+    assert "servestatic.middleware.ServeStaticMiddleware" in settings["middleware"]
+
+
+def test_log_lines_carry_time_level_process_id_and_logger() -> None:
+    line_format = settings_with()["logging"]["formatters"]["line"]["format"]
+    for field in ("%(asctime)s", "%(levelname)s", "%(process)d", "%(name)s"):
+        assert field in line_format
+
+
+def test_check_deploy_is_clean_under_the_documented_production_environment() -> None:
+    out = run_with(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        documented_environment(),
+    )
+    assert out.returncode == 0, out.stderr
+    assert "System check identified no issues (0 silenced)." in out.stdout
+
+
+def test_check_deploy_names_the_security_warnings_without_that_environment() -> None:
+    """What issue 14 found: W004 HSTS, W008 SSL redirect, W012 and W016 cookies."""
+    out = run_with(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50)},
+    )
+    for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
+        assert warning in out.stdout + out.stderr
+
+
+@pytest.mark.django_db
+def test_behind_a_tls_proxy_the_login_works_and_invitation_links_are_https(settings) -> None:
+    """X-Forwarded-Proto: https with SECURE_PROXY_SSL_HEADER: the browser's https Origin
+    passes the CSRF check (it was a 403), and links are written https://."""
+    from tests.web.factories import make_battle_sync
+
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    battle, users = make_battle_sync("tls-")
+    users["gm"].set_password("Tabletop-2026!")
+    users["gm"].save()
+    # As nginx passes them: the browser's Host and the scheme it used.
+    browser = Client(
+        enforce_csrf_checks=True, HTTP_HOST="testserver", HTTP_X_FORWARDED_PROTO="https"
+    )
+    browser.get("/accounts/login/")
+    token = browser.cookies["csrftoken"].value
+    login = browser.post(
+        "/accounts/login/",
+        {"username": "tls-gm", "password": "Tabletop-2026!", "csrfmiddlewaretoken": token},
+        HTTP_ORIGIN="https://testserver",
+    )
+    assert login.status_code == 302
+    page = browser.post(
+        f"/campaigns/{battle.campaign_id}/invitations/",
+        {
+            "role": "player",
+            "valid_days": 7,
+            "single_use": "on",
+            "csrfmiddlewaretoken": browser.cookies["csrftoken"].value,
+        },
+        HTTP_ORIGIN="https://testserver",
+        follow=True,
+    )
+    assert page.status_code == 200
+    assert "https://testserver/join/" in page.content.decode()
+    assert "http://testserver/join/" not in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_without_the_proxy_header_setting_an_https_login_is_refused(settings) -> None:
+    """The failure the setting fixes: Django sees http, the Origin says https (CSRF 403)."""
+    settings.SECURE_PROXY_SSL_HEADER = None
+    browser = Client(
+        enforce_csrf_checks=True, HTTP_HOST="testserver", HTTP_X_FORWARDED_PROTO="https"
+    )
+    browser.get("/accounts/login/")
+    login = browser.post(
+        "/accounts/login/",
+        {
+            "username": "x",
+            "password": "y",
+            "csrfmiddlewaretoken": browser.cookies["csrftoken"].value,
+        },
+        HTTP_ORIGIN="https://testserver",
+    )
+    assert login.status_code == 403

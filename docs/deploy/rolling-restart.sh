@@ -1,0 +1,21 @@
+#!/bin/sh
+# Restarts the Tabletop processes one at a time, each only once the previous one
+# answers /readyz, so that the table is always served. Run after a deploy's migrate
+# and collectstatic (docs/deploy/README.md, "Deploying a new version").
+#   sudo docs/deploy/rolling-restart.sh 8001 8002
+set -eu
+[ "$#" -gt 0 ] || set -- 8001 8002
+for port in "$@"; do
+    echo "restarting tabletop@$port"
+    systemctl restart "tabletop@$port"
+    tries=0
+    until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        if [ "$tries" -ge 60 ]; then
+            echo "tabletop@$port is not ready after 30 s: stopping here" >&2
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "tabletop@$port is ready"
+done

@@ -1,0 +1,74 @@
+"""The admin: a battle's position, sequence number and turn are read-only there; events
+can be read but never added, changed or deleted (the referee and the log own them)."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from tabletop.models import Battle, Event
+from tests.web.factories import make_battle_sync
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff() -> Client:
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw-admin-1")
+    client = Client()
+    client.force_login(admin)
+    return client
+
+
+def test_a_battle_s_position_sequence_number_and_turn_are_read_only(staff: Client) -> None:
+    battle, _ = make_battle_sync("adm-")
+    page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
+    form = page.context["adminform"].form
+    for field in ("state", "last_seq", "turn_state"):
+        assert field not in form.fields, f"{field} is editable"
+    assert "name" in form.fields  # the rest of the battle stays editable
+
+
+def test_posting_a_changed_position_to_the_admin_changes_nothing(staff: Client) -> None:
+    battle, _ = make_battle_sync("adm-")
+    before = Battle.objects.get(pk=battle.pk)
+    page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
+    form = page.context["adminform"].form
+    data = {name: form.initial.get(name) or "" for name in form.fields}
+    data.update(
+        {
+            "name": "Renamed",
+            "state": '{"units": []}',
+            "last_seq": 999,
+            "turn_state": '{"turn": 9}',
+            "sides-TOTAL_FORMS": "0",
+            "sides-INITIAL_FORMS": "0",
+        }
+    )
+    staff.post(f"/admin/tabletop/battle/{battle.pk}/change/", data)
+    after = Battle.objects.get(pk=battle.pk)
+    assert (after.state, after.last_seq, after.turn_state) == (
+        before.state,
+        before.last_seq,
+        before.turn_state,
+    )
+
+
+def test_events_can_be_read_but_not_added_changed_or_deleted(staff: Client) -> None:
+    battle, users = make_battle_sync("adm-")
+    event = Event.objects.create(
+        battle=battle, seq=1, actor=users["gm"], kind="chat", payload={"text": "hi"}
+    )
+    listing = staff.get("/admin/tabletop/event/")
+    assert listing.status_code == 200
+    assert "delete_selected" not in listing.content.decode()
+    assert staff.get(f"/admin/tabletop/event/{event.pk}/change/").status_code == 200
+    assert staff.get(f"/admin/tabletop/event/{event.pk}/delete/").status_code == 403
+    assert (
+        staff.post(f"/admin/tabletop/event/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
+    assert staff.get("/admin/tabletop/event/add/").status_code == 403
+    staff.post(
+        "/admin/tabletop/event/",
+        {"action": "delete_selected", "_selected_action": [event.pk], "post": "yes"},
+    )
+    assert Event.objects.filter(pk=event.pk).exists()

@@ -1,0 +1,46 @@
+"""`manage.py prune_table`: stale presence rows and old command replies go; the log stays."""
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from tabletop.models import CommandReply, Event, TableConnection
+from tests.web.factories import make_battle_sync
+
+pytestmark = pytest.mark.django_db
+
+
+def test_prune_deletes_stale_presence_and_old_replies_and_keeps_the_rest() -> None:
+    battle, users = make_battle_sync("pr-")
+    now = timezone.now()
+    TableConnection.objects.create(
+        battle=battle, user=users["p1"], role="player", channel_name="fresh", last_seen=now
+    )
+    TableConnection.objects.create(
+        battle=battle,
+        user=users["p2"],
+        role="player",
+        channel_name="dead",
+        last_seen=now - timedelta(minutes=10),
+    )
+    old = CommandReply.objects.create(
+        battle=battle, actor=users["p1"], client_msg_id="old", reply={"type": "ack"}
+    )
+    CommandReply.objects.filter(pk=old.pk).update(created_at=now - timedelta(days=8))
+    CommandReply.objects.create(
+        battle=battle, actor=users["p1"], client_msg_id="new", reply={"type": "ack"}
+    )
+    Event.objects.create(battle=battle, seq=1, actor=users["p1"], kind="chat", payload={})
+    Event.objects.filter(battle=battle).update(created_at=now - timedelta(days=30))
+
+    out = StringIO()
+    call_command("prune_table", "--replies-days", "7", stdout=out)
+
+    assert list(TableConnection.objects.values_list("channel_name", flat=True)) == ["fresh"]
+    assert list(CommandReply.objects.values_list("client_msg_id", flat=True)) == ["new"]
+    assert Event.objects.filter(battle=battle).count() == 1
+    assert "pruned 1 stale presence rows" in out.getvalue()
+    assert "and 1 command replies (older than 7 days)" in out.getvalue()
