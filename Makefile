@@ -24,6 +24,7 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/python manage.py makemigrations --check --dry-run
 
 test: lint
 	$(BIN)/pytest
