@@ -4,21 +4,19 @@ turning, "Can't" terrain, elevated terrain, other bases, the table edge, the all
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from rules.engine.actions import Step, Turn
+from rules.engine.actions import Step, Turn, Waypoint
 from rules.engine.allowance import Allowance
-from rules.engine.bases_policy import BasePolicy, check_bases
+from rules.engine.bases_policy import BasePolicy
 from rules.engine.model import Terrain, Unit
-from rules.engine.numbers import fmt
-from rules.engine.pricing import PathPrice, normalised, price_path
+from rules.engine.priced_path import PricedPath, check_priced_path
+from rules.engine.pricing import normalised
 from rules.geometry.contact import first_overlap
 from rules.geometry.sweeps import first_beyond
-from rules.geometry.table import leaves_table
 from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
-from rules.systems.mswars.judgement import AFTER, Judgement, who
+from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
 from rules.systems.mswars.terrain import (
     MswarsPosition,
@@ -26,17 +24,6 @@ from rules.systems.mswars.terrain import (
     move_type,
     unit_size_class,
 )
-
-
-@dataclass(frozen=True)
-class PathResult:
-    price: PathPrice
-    track: Track
-    end: Pose
-
-    @property
-    def cost(self) -> float:
-        return self.price.total
 
 
 def free_rotation(pos: MswarsPosition, unit: Unit) -> float:
@@ -68,39 +55,27 @@ def normalised_steps(steps: Sequence[Step]) -> list[Step]:
     return [Turn(normalised(s.angle)) if isinstance(s, Turn) else s for s in steps]
 
 
+#: The rules behind the path's refusals.
+CITES = {"prohibited_terrain": "002 cost table", "diagonal": "MSW-D5", "sideways": "MSW-D33",
+         "off_table": "002 Rules: Movement"}
+
+
 def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
                steps: Sequence[Step], allowance: Allowance, *,
-               jumping_from: Terrain | None = None, ignore: Sequence[str] = ()) -> PathResult:
+               jumping_from: Terrain | None = None) -> PricedPath:
+    """The kernel's priced-path checks with mswars's prices and bases, plus elevated
+    terrain (MSW-D24)."""
     view = pos.view(unit)
     steps = normalised_steps(steps)
-    track = Track.from_steps(unit.base, start, steps)
-    price = price_path(start, steps, view.along(track.swept().bounds), free_rotation(pos, unit))
-    for leg in price.legs:
-        if leg.blocked_at is not None:
-            j.add("prohibited_terrain", f"{who(unit)} cannot be in {leg.blocked_by} "
-                  f"(\"Can't\" for its move type, 002 cost table)", leg.blocked_at,
-                  "002 cost table", leg.s_at(leg.blocked_at))
-        if not leg.direction_allowed:
-            what = "diagonally: turn to face the way first" if leg.direction == "diagonal" \
-                else f"sideways as a {view.type.replace('_', ' ')}"
-            cite = "MSW-D5" if leg.direction == "diagonal" else "MSW-D33"
-            j.add("direction_not_allowed", f"{who(unit)} cannot move {what} ({cite})",
-                  leg.start.xy, cite, leg.s0)
-    off = leaves_table(track, pos.state.table)
-    if off is not None:
-        j.add("off_table", f"{who(unit)}'s base leaves the table at ({fmt(off.at[0])}, "
-              f"{fmt(off.at[1])})", off.at, "002 Rules: Movement", off.s)
-    _elevated(view, j, track, start, jumping_from)
-    end = track.end
-    found, _ = check_bases(pos, unit, track, end, MswarsBases(frozenset(ignore)))
-    for s, violation in found:
-        j.found.append((AFTER if violation.code == "base_overlap" else s, violation))
-    if allowance.exceeded(price.total):
-        at, s = price.where_exceeds(allowance.value) or (end.xy, AFTER)
-        named = replace(unit, id=who(unit))  # players read the unit's name
-        j.add(allowance.code, allowance.violation(named, price.total, at).message, at,
-              allowance.cite if not allowance.halvings else allowance.halvings[-1][1], s)
-    return PathResult(price, track, end)
+    xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
+    ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
+    pricing = view.along((min(xs), min(ys), max(xs), max(ys)))  # the centre path's box
+    result, found = check_priced_path(pos, unit, start, steps, pricing, allowance,
+                                      MswarsBases(), cites=CITES, name=who(unit),
+                                      free_rotation=free_rotation(pos, unit))
+    j.found += found
+    _elevated(view, j, result.track, start, jumping_from)
+    return result
 
 
 def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,

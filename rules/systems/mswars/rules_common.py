@@ -10,10 +10,11 @@ from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import bases_touching
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import fmt
+from rules.engine.priced_path import PricedPath
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose, shortest_turn
 from rules.systems.mswars.judgement import Judgement, who
-from rules.systems.mswars.path import PathResult, judge_path
+from rules.systems.mswars.path import judge_path
 from rules.systems.mswars.tables import (
     ACTION_COST,
     ALLOWANCE_KIND,
@@ -54,7 +55,7 @@ def steps_of(unit: Unit, action: Action) -> list[Step]:
 
 def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit | None = None,
                 jumping_from: Terrain | None = None, **can_act: bool
-                ) -> tuple[Judgement, PathResult]:
+                ) -> tuple[Judgement, PricedPath]:
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
     placed out of its carrier) with its cost and allowance; static units may not move."""
     j = Judgement(pos.state)

@@ -1,0 +1,70 @@
+"""One base along one priced path, whatever the system: the terrain it may not be in and
+the directions it may not take (from its Pricing), the table edge, other bases (under its
+BasePolicy) and the allowance. Each finding carries the path length at which it first
+happens, so that a verdict lists them in path order (path_checks.in_path_order)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from rules.engine.actions import Step
+from rules.engine.allowance import Allowance
+from rules.engine.bases_policy import BasePolicy, check_bases
+from rules.engine.model import Unit
+from rules.engine.path_checks import Found, off_table
+from rules.engine.position import Position
+from rules.engine.pricing import PathPrice, Pricing, price_path
+from rules.engine.verdict import Violation
+from rules.geometry.track import Pose, Track
+
+#: Where a finding that belongs to the end of the action is placed.
+AFTER = 1e12
+ADVERBS = {"diagonal": "diagonally"}
+
+
+@dataclass(frozen=True)
+class PricedPath:
+    price: PathPrice
+    track: Track
+
+    @property
+    def cost(self) -> float:
+        return self.price.total
+
+    @property
+    def end(self) -> Pose:
+        return self.track.end
+
+
+def check_priced_path(position: Position, unit: Unit, start: Pose, steps: Sequence[Step],
+                      pricing: Pricing, allowance: Allowance, policy: BasePolicy, *,
+                      cites: Mapping[str, str], name: str = "",
+                      free_rotation: float = 0.0) -> tuple[PricedPath, list[Found]]:
+    """`cites`: the rule behind "prohibited_terrain", "off_table" and each refused
+    direction ("diagonal", "sideways", ...); `name`: the unit in a player's words."""
+    name = name or unit.id
+    track = Track.from_steps(unit.base, start, steps)
+    price = price_path(start, steps, pricing, free_rotation)
+    found: list[Found] = []
+    for leg in price.legs:
+        if leg.blocked_at is not None:
+            cite = cites["prohibited_terrain"]
+            found.append((leg.s_at(leg.blocked_at), Violation(
+                "prohibited_terrain", f"{name} cannot be in {leg.blocked_by} ({cite})",
+                leg.blocked_at, cite)))
+        if not leg.direction_allowed:
+            cite = cites.get(leg.direction, "")
+            found.append((leg.s0, Violation(
+                "direction_not_allowed", f"{name} cannot move "
+                f"{ADVERBS.get(leg.direction, leg.direction)} here: turn to face the way "
+                f"first ({cite})", leg.start.xy, cite)))
+    found += off_table(replace(unit, id=name), track, position.state.table, cites["off_table"])
+    crossings, _ = check_bases(position, unit, track, track.end, policy)
+    found += [(AFTER if v.code == "base_overlap" else s, v) for s, v in crossings]
+    if allowance.exceeded(price.total):
+        at, s = price.where_exceeds(allowance.value) or (track.end.xy, AFTER)
+        violation = allowance.violation(replace(unit, id=name), price.total, at)
+        found.append((s, replace(violation, cite=allowance.halvings[-1][1]
+                                 if allowance.halvings else allowance.cite)))
+    return PricedPath(price, track), found
