@@ -5,35 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
 from rules.systems.mswars.tables import (
-    ACTION_COST,
-    LABEL,
     MOVE_TYPES,
     ROWS,
     SIZE_CLASS_TERRAIN,
 )
 
-#: (keys, path shape, offered when dragging, help) per action type, in the board's order.
-_ACTIONS: dict[str, tuple[tuple[str, ...], str, bool, str]] = {
-    "standard_move": ((), "free", True, "Up to Move MP. Turn steps alone within the free "
-                      "turn cost nothing and use no action."),
-    "run": ((), "free", True, "More than Move, up to twice Move MP."),
-    "climb": (("target",), "placement", False, "Onto elevated terrain the unit touches and "
-              "faces; no weapons this turn."),
-    "break_away": ((), "free", True, "Leave base contact; adjacent enemies attack first."),
-    "jump": ((), "free", False, "Off elevated terrain; one straight line after the edge."),
-    "manoeuvre": ((), "free", True, "Half Move, staying in contact (Combat Manoeuvres)."),
-    "enter_unit": (("carrier",), "free", False, "Half Move, then board a friendly carrier."),
-    "carrier_unloading": (("unload",), "free", False, "Half Move and unload one, or stay "
-                          "and unload two (infantry count half)."),
-    "unit_exiting": (("placement",), "free", False, "Placed at the carrier's rear, then "
-                     "half Move."),
-    "charge": (("target",), "free", True, "Like a Run, ending in contact with the target."),
-}
-
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, LABEL[t], keys, path, "MP", drag, f"{help_} AC {ACTION_COST[t]}.")
-    for t, (keys, path, drag, help_) in _ACTIONS.items())
+    ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag, f"{row.help} AC {row.ac}.")
+    for t, row in ACTION_TABLE.items())
 
 _ROW_LABELS = {"flat": "Flat Ground", "rough": "Rough Ground", "difficult": "Difficult Terrain",
                "very_difficult": "Very Difficult Terrain", "shallow_water": "Shallow Water",

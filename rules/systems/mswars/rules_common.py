@@ -17,9 +17,8 @@ from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.path import judge_path
 from rules.systems.mswars.tables import (
     ACTION_COST,
-    ALLOWANCE_KIND,
+    ACTIONS,
     CARRIER_ACTIONS,
-    CITE,
     IN_CONTACT_ACTIONS,
     LABEL,
     RUN_LIKE,
@@ -32,14 +31,14 @@ MOVE_CITE = "002 Rules: Movement"
 
 def allowance_for(unit: Unit, action_type: str) -> Allowance:
     """MP allowance (mswars.md section 2): Move, twice Move or exactly half (MSW-D21)."""
-    kind = ALLOWANCE_KIND[action_type]
-    cite = CITE[action_type]
-    if kind == "double":
-        return Allowance(2 * unit.move, f"{LABEL[action_type]}: twice Move", cite,
+    row = ACTIONS[action_type]
+    if row.allowance == "double":
+        return Allowance(2 * unit.move, f"{row.label}: twice Move", row.cite,
                          rounding="exact", unit_label=" MP")
-    base = Allowance(0.0 if kind == "none" else unit.move, "Move", MOVE_CITE,
+    base = Allowance(0.0 if row.allowance == "none" else unit.move, "Move", MOVE_CITE,
                      rounding="exact", unit_label=" MP")
-    return base.halve(f"{LABEL[action_type]} at half Move", cite) if kind == "half" else base
+    return base.halve(f"{row.label} at half Move", row.cite) if row.allowance == "half" \
+        else base
 
 
 def steps_of(unit: Unit, action: Action) -> list[Step]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 CANT = None  # "Can't": the unit cannot be in, or move through, that terrain (002 cost table)
 
 MOVE_TYPES = ("walker", "four_legged_walker", "track", "wheel", "hover", "static")
@@ -59,31 +61,51 @@ PASSABLE_TYPES = frozenset({"walker", "four_legged_walker", "hover"})
 #: "Mecha" for Climb (MSW-D23).
 MECHA_TYPES = frozenset({"walker", "four_legged_walker"})
 
-#: Action Cost (AC) of each move action (002 Move Actions).
-ACTION_COST: dict[str, int] = {
-    "standard_move": 1, "run": 2, "climb": 2, "break_away": 1, "jump": 1, "manoeuvre": 1,
-    "enter_unit": 1, "carrier_unloading": 1, "unit_exiting": 1, "charge": 2}
 
-#: The MP allowance of each action: "move", "double" (run, charge: over move, at most
-#: twice), "half" (move / 2, exact, MSW-D21) or "none" (climb spends no MP).
-ALLOWANCE_KIND: dict[str, str] = {
-    "standard_move": "move", "run": "double", "climb": "none", "break_away": "move",
-    "jump": "move", "manoeuvre": "half", "enter_unit": "half", "carrier_unloading": "half",
-    "unit_exiting": "half", "charge": "double"}
 
-#: Seed sections, as the notes cite them.
-CITE: dict[str, str] = {
-    "standard_move": "002 Standard Move Action", "run": "002 Move Actions: Run",
-    "climb": "002 Climb Action", "break_away": "002 Break Away Action",
-    "jump": "002 Jump Action", "manoeuvre": "002 Manoeuvre Action",
-    "enter_unit": "002 Enter Unit", "carrier_unloading": "002 Carrier Unloading Action",
-    "unit_exiting": "002 Unit Exiting", "charge": "002 Charge Move Action"}
+class ActionRow(NamedTuple):
+    """One move action (002 Move Actions): Action Cost, MP allowance ("move"; "double":
+    over Move, at most twice; "half": Move / 2 exactly, MSW-D21; "none": no MP), the
+    player's label, the seed section, the keys it needs, its path shape, whether a drag
+    offers it, and a line of help."""
 
-LABEL: dict[str, str] = {
-    "standard_move": "Standard Move", "run": "Run", "climb": "Climb",
-    "break_away": "Break Away", "jump": "Jump", "manoeuvre": "Manoeuvre",
-    "enter_unit": "Enter Unit", "carrier_unloading": "Carrier Unloading",
-    "unit_exiting": "Unit Exiting", "charge": "Charge"}
+    ac: int
+    allowance: str
+    label: str
+    cite: str
+    keys: tuple[str, ...]
+    path: str
+    drag: bool
+    help: str
+
+
+ACTIONS: dict[str, ActionRow] = {
+    "standard_move": ActionRow(1, "move", "Standard Move", "002 Standard Move Action", (),
+                               "free", True, "Up to Move MP. Turn steps alone within the "
+                               "free turn cost nothing and use no action."),
+    "run": ActionRow(2, "double", "Run", "002 Move Actions: Run", (), "free", True,
+                     "More than Move, up to twice Move MP."),
+    "climb": ActionRow(2, "none", "Climb", "002 Climb Action", ("target",), "placement", False,
+                       "Onto elevated terrain the unit touches and faces; no weapons."),
+    "break_away": ActionRow(1, "move", "Break Away", "002 Break Away Action", (), "free", True,
+                            "Leave base contact; adjacent enemies attack first."),
+    "jump": ActionRow(1, "move", "Jump", "002 Jump Action", (), "free", False,
+                      "Off elevated terrain; one straight line after the edge."),
+    "manoeuvre": ActionRow(1, "half", "Manoeuvre", "002 Manoeuvre Action", (), "free", True,
+                           "Half Move, staying in contact (Combat Manoeuvres)."),
+    "enter_unit": ActionRow(1, "half", "Enter Unit", "002 Enter Unit", ("carrier",), "free",
+                            False, "Half Move, then board a friendly carrier."),
+    "carrier_unloading": ActionRow(1, "half", "Carrier Unloading",
+                                   "002 Carrier Unloading Action", ("unload",), "free", False,
+                                   "Half Move and unload one, or stay and unload two "
+                                   "(infantry count half)."),
+    "unit_exiting": ActionRow(1, "half", "Unit Exiting", "002 Unit Exiting", ("placement",),
+                              "free", False, "Placed at the carrier's rear, then half Move."),
+    "charge": ActionRow(2, "double", "Charge", "002 Charge Move Action", ("target",), "free",
+                        True, "Like a Run, ending in contact with the target."),
+}
+ACTION_COST = {t: row.ac for t, row in ACTIONS.items()}
+LABEL = {t: row.label for t, row in ACTIONS.items()}
 
 #: Actions allowed to a unit in base contact with an opposing unit (002 Move Actions).
 IN_CONTACT_ACTIONS = frozenset({"break_away", "manoeuvre"})
