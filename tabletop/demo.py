@@ -221,14 +221,25 @@ DEMO_SYSTEMS: dict[str, DemoSystem] = {
 DEPLOYMENT_DEPTH = 6.0
 
 
-def spread_along_edges(state: dict, width: float) -> dict[str, dict]:
-    """Placements that spread each side's units evenly along its table edge, so that the
-    pieces' names do not overprint one another on the demo board."""
+def spread_in_zones(state: dict, zones: dict[str, list[list[float]]]) -> dict[str, dict]:
+    """Placements that spread each side's units evenly along its deployment zone, halfway
+    into its depth, so that the pieces' names overprint neither one another nor the
+    table's edge on the demo board."""
     by_side: dict[str, list[dict]] = {}
     for unit in state["units"]:
         by_side.setdefault(unit["side"], []).append(unit)
-    return {
-        unit["id"]: {"position": [width * (i + 0.5) / len(units), unit["position"][1]]}
-        for units in by_side.values()
-        for i, unit in enumerate(units)
-    }
+    placements = {}
+    for side, units in by_side.items():
+        xs = [p[0] for p in zones[side]]
+        ys = [p[1] for p in zones[side]]
+        x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
+        along_x = x1 - x0 >= y1 - y0
+        for i, unit in enumerate(units):
+            share = (i + 0.5) / len(units)
+            position = (
+                [x0 + (x1 - x0) * share, (y0 + y1) / 2]
+                if along_x
+                else [(x0 + x1) / 2, y0 + (y1 - y0) * share]
+            )
+            placements[unit["id"]] = {"position": position}
+    return placements

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.test import Client
 
 from tabletop.models import Battle
-from tests.web.factories import make_battle_sync
+from tests.web.factories import make_battle_sync, make_mswars_battle_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -51,6 +51,26 @@ def table(asgi_server: str) -> Table:
     battle.save(update_fields=["state", "unit_labels"])
     cookies = {role: session_cookie(user) for role, user in users.items()}
     return Table(asgi_server, battle, cookies, units["P1"], units["P2"])
+
+
+@dataclass
+class MswarsTable(Table):
+    """An M.S. Wars table: u1 and u2 are the sides' walkers; `units` every piece by name."""
+
+    units: dict[str, str] = field(default_factory=dict)
+
+
+@pytest.fixture
+def mswars_table(asgi_server: str) -> MswarsTable:
+    """tests.web.factories' M.S. Wars battle (live, Turn 1 Phase 1, P1 to act), and a
+    session for each of gm, p1, p2 and spectator. A test module serves it to
+    `open_board` by naming it its `table`."""
+    battle, users = make_mswars_battle_sync("m")
+    cookies = {role: session_cookie(user) for role, user in users.items()}
+    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    return MswarsTable(
+        asgi_server, battle, cookies, units["P1 Warden"], units["P2 Talon"], units=units
+    )
 
 
 @pytest.fixture

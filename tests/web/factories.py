@@ -4,7 +4,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
 from tabletop.models import Battle
-from tabletop.services.battles import battle_create, battle_start
+from tabletop.services.battles import battle_create, battle_deploy, battle_start
 from tabletop.services.campaigns import campaign_create, membership_set
 from tabletop.services.maps import map_create
 from tabletop.services.rosters import roster_create, unit_profile_add
@@ -42,3 +42,97 @@ def make_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
 
 
 make_battle = sync_to_async(make_battle_sync)
+
+
+# -- an M.S. Wars battle whose moves are certain (mswars.md sections 2, 3 and 6) ----------
+
+#: Difficult ground across the Rampart's way north (y 8 to 11): a track pays 2 MP an inch
+#: there (002 cost table). Woodland and an elevated tor fill the legend.
+MSWARS_TERRAIN = [
+    {"id": "Mud", "type": "difficult", "polygon": [[14, 8], [22, 8], [22, 11], [14, 11]]},
+    {"id": "Copse", "type": "woodland", "polygon": [[26, 14], [32, 14], [32, 20], [26, 20]]},
+    {
+        "id": "Tor",
+        "type": "elevated",
+        "height": 3.0,
+        "polygon": [[2, 16], [8, 16], [8, 22], [2, 22]],
+    },
+]
+
+#: (name, move type, stats, position) per side; P1 faces north, P2 south (the centre).
+MSWARS_UNITS: dict[str, list[tuple[str, str, dict, list[float]]]] = {
+    "P1": [
+        (
+            "P1 Warden",
+            "walker",
+            {"move": 6, "size_class": 3, "base": {"shape": "circle", "diameter": 2.0}},
+            [6.0, 3.0],
+        ),
+        (
+            "P1 Rampart",
+            "track",
+            {"move": 5, "size_class": 2, "base": {"shape": "rect", "width": 2, "length": 3}},
+            [18.0, 3.0],
+        ),
+    ],
+    "P2": [
+        (
+            "P2 Talon",
+            "walker",
+            {"move": 7, "size_class": 3, "base": {"shape": "circle", "diameter": 2.0}},
+            [6.0, 33.0],
+        ),
+        (
+            "P2 Skiff",
+            "hover",
+            {
+                "move": 8,
+                "size_class": 2,
+                "carrier": 1,
+                "base": {"shape": "rect", "width": 1.75, "length": 2.75},
+            },
+            [18.0, 33.0],
+        ),
+    ],
+}
+
+
+def make_mswars_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
+    """A live M.S. Wars battle on a 36" table: MSWARS_UNITS deployed where they say,
+    MSWARS_TERRAIN, gm / p1 / p2 / spectator members. Turn 1, Phase 1, P1 to act."""
+    User = get_user_model()
+    users = {
+        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
+        for role in ("gm", "p1", "p2", "spectator")
+    }
+    campaign = campaign_create(gm=users["gm"], name=f"{prefix}Campaign", system="mswars")
+    membership_set(campaign=campaign, user=users["p1"], role="player")
+    membership_set(campaign=campaign, user=users["p2"], role="player")
+    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
+    battle_map = map_create(
+        campaign=campaign, name="Table", width=36, height=36, terrain=MSWARS_TERRAIN
+    )
+    sides = []
+    for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
+        roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
+        for name, move_type, stats, _ in MSWARS_UNITS[side]:
+            unit_profile_add(roster=roster, name=name, unit_type=move_type, stats=stats)
+        sides.append((roster, side))
+    battle = battle_create(
+        campaign=campaign,
+        battle_map=battle_map,
+        name="Battle",
+        sides=sides,
+        deployment_zones={
+            "P1": [[0, 0], [36, 0], [36, 6], [0, 6]],
+            "P2": [[0, 30], [36, 30], [36, 36], [0, 36]],
+        },
+    )
+    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    placements = {
+        ids[name]: {"position": position}
+        for units in MSWARS_UNITS.values()
+        for name, _, _, position in units
+    }
+    battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
+    return battle_start(battle=battle), users

@@ -14,7 +14,7 @@ from tabletop.demo import (
     DEMO_USERS,
     DEPLOYMENT_DEPTH,
     DemoSystem,
-    spread_along_edges,
+    spread_in_zones,
 )
 from tabletop.models import Battle, Campaign
 from tabletop.services import game_systems
@@ -102,6 +102,6 @@ def demo_battle(key: str, demo: DemoSystem, users: dict[str, AbstractBaseUser]) 
     battle = battle_deploy(
         actor=users["gm"],
         battle=battle,
-        placements=spread_along_edges(battle.state, demo.width),
+        placements=spread_in_zones(battle.state, battle.deployment_zones),
     )
     return battle_start(battle=battle)
