@@ -13,10 +13,11 @@ from shapely.geometry import Point, box
 from rules.engine.actions import Action
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
-from rules.engine.open_reach import MARGIN, base_obstacles
+from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
+    base_barriers,
     nowhere,
     table_barrier,
     turn_sweeps_clear,
@@ -55,7 +56,8 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
         return none
     barriers = _terrain_barriers(pos, unit, budget)
     table = table_barrier(pos.state.table, unit, MARGIN)
-    blocking, end_only = base_obstacles(pos, unit, MswarsBases(), budget)
+    blocking, end_only = base_barriers(pos, unit, MswarsBases(),
+                                       budget + 2 * unit.base.radius + 2, MARGIN)
     near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
     if table is None or not turn_sweeps_clear(unit, near, MARGIN) or \
             any(g.contains(Point(unit.position)) for g in barriers + blocking):

@@ -134,3 +134,28 @@ def test_reach_is_not_empty_for_a_walker_in_the_open() -> None:
     assert found.contains((23.9, 18)) and found.contains((18, 23.9))
     assert found.contains((14.1, 18)) and not found.contains((13.9, 18))
     assert found.area.area > 50
+
+
+def test_reach_from_base_contact_leaves_the_touching_base_legally() -> None:
+    """A base touching the mover where it starts may be left, never gone back into: every
+    point of Break Away's reach (and of a Standard Move's, touching a friend) is legal."""
+    for side, action_type in (("P2", "break_away"), ("P1", "standard_move")):
+        state = state_from_json({
+            "system": "mswars", "table": {"width": 36, "height": 36},
+            "units": [{"id": "U", "side": "P1", "type": "walker", "move": 6,
+                       "base": {"shape": "circle", "diameter": 1}, "position": [10, 10],
+                       "facing": 0},
+                      {"id": "E", "side": side, "type": "walker", "move": 6,
+                       "base": {"shape": "circle", "diameter": 1}, "position": [11, 10],
+                       "facing": 180}]})
+        found = reach(state, "U", action_type)
+        assert found.area.area > 20
+        minx, miny, maxx, maxy = found.area.bounds
+        grid = [(minx + (maxx - minx) * i / 12, miny + (maxy - miny) * k / 12)
+                for i in range(13) for k in range(13)]
+        for q in [q for q in grid if found.area.contains(Point(q))]:
+            path = found.path_to(q)
+            assert path is not None
+            steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+            v = validate(state, {"unit": "U", "type": action_type, "path": steps})
+            assert v.legal, (q, [r.message for r in v.reasons])
