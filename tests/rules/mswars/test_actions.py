@@ -158,3 +158,16 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
     assert position["state"] == {"phase": 1, "action_points": {"A": 4}}
     assert position["units"][0]["fallen"] == "straighten"
     assert structure.summary(turn, position) == "Turn 2 · Phase 1 · P2 to act"
+
+
+@pytest.mark.parametrize("path,legal", [
+    ([[11.9, 10], [10, 10]], True),              # one straight line, split at a point
+    ([[11.9, 10], [11, 11]], False),             # bends after the edge
+    ([[11, 10], {"turn": 90}], False),           # turns after landing
+])
+def test_after_the_edge_a_jump_is_one_straight_line(path: list[object], legal: bool) -> None:
+    """MSW-D13, MSW-D45: the movement ends as the unit lands."""
+    state = board([mech(size_class=2, position=(13, 10), facing=180)], [BUILDING])
+    verdict = judge(state, path, type="jump", dice=[])
+    assert verdict.legal == legal
+    assert legal or "action_not_allowed" in verdict.codes
