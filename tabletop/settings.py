@@ -116,7 +116,11 @@ DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for the test database too: the browser and protocol
     # tests run the app in another process (Daphne) against the same data.
-    DATABASES["default"].setdefault("TEST", {"NAME": str(BASE_DIR / "test-db.sqlite3")})
+    # Named after the database, so that runs with their own DATABASE_URL (parallel
+    # checkouts, say) never share a test database.
+    _database = Path(DATABASES["default"]["NAME"])
+    _test_database = _database.with_name(f"test-{_database.name}")
+    DATABASES["default"].setdefault("TEST", {"NAME": str(_test_database)})
 
 REDIS_URL = env.str("REDIS_URL", default="")
 #: Which channels-redis layer carries a table's broadcasts between processes.
