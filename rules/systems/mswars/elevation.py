@@ -124,7 +124,7 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
     if leaves is None:
         j.add("action_not_allowed", f"{who(unit)}'s path never leaves {top.id}: a Jump goes "
               "off the edge (002 Jump Action)", result.end.xy, JUMP, AFTER)
-    elif not _straight_on(track.motions[int(min(leaves, track.tau_end - 1e-9)):]):
+    elif int(min(leaves, track.tau_end - 1e-9)) < len(track.motions) - 1:
         j.add("action_not_allowed", f"{who(unit)}'s movement ends as it lands: after the edge "
               "the path is one straight line (MSW-D13, MSW-D45)", track.pose_at(leaves).xy,
               "MSW-D13", track.s_at(leaves))
@@ -141,16 +141,6 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
         moved = fall(j, moved, top, size, view.size_class, dice)
     return j.verdict(applied(pos.state, unit, "jump", [moved],
                              free_turn=result.price.free_used))
-
-
-def _straight_on(motions: Any) -> bool:
-    """The motions after the centre crosses the edge are one straight line (collinear
-    pieces of it included): no turn, no bend (MSW-D13)."""
-    first = motions[0]
-    ux, uy = first.end.x - first.start.x, first.end.y - first.start.y
-    return all(not m.is_rotation and abs(ux * (m.end.y - m.start.y) - uy * (m.end.x - m.start.x))
-               <= 1e-9 * first.length * m.length and ux * (m.end.x - m.start.x) > 0
-               for m in motions[1:])
 
 
 def fall(j: Judgement, unit: Unit, feature: Terrain, size: int, unit_size: int,

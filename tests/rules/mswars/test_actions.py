@@ -161,12 +161,14 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
 
 
 @pytest.mark.parametrize("path,legal", [
-    ([[11.9, 10], [10, 10]], True),              # one straight line, split at a point
+    ([[12.5, 10], [10, 10]], True),              # one straight step off the edge
+    ([[11.9, 10], [10, 10]], False),             # a second step after landing
     ([[11.9, 10], [11, 11]], False),             # bends after the edge
     ([[11, 10], {"turn": 90}], False),           # turns after landing
 ])
-def test_after_the_edge_a_jump_is_one_straight_line(path: list[object], legal: bool) -> None:
-    """MSW-D13, MSW-D45: the movement ends as the unit lands."""
+def test_after_the_edge_a_jump_is_one_straight_step(path: list[object], legal: bool) -> None:
+    """MSW-D13, MSW-D45: the movement ends as the unit lands, at the end of the step that
+    crosses the edge; a path that goes on after it is refused."""
     state = board([mech(size_class=2, position=(13, 10), facing=180)], [BUILDING])
     verdict = judge(state, path, type="jump", dice=[])
     assert verdict.legal == legal
