@@ -6,11 +6,7 @@ from typing import Any
 
 from rules.engine.catalogue import ActionSpec, TerrainKind
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
-from rules.systems.mswars.tables import (
-    MOVE_TYPES,
-    ROWS,
-    SIZE_CLASS_TERRAIN,
-)
+from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
     ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag, f"{row.help} AC {row.ac}.")

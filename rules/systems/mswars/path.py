@@ -18,12 +18,7 @@ from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
 from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
-from rules.systems.mswars.terrain import (
-    MswarsPosition,
-    UnitView,
-    move_type,
-    unit_size_class,
-)
+from rules.systems.mswars.terrain import MswarsPosition, UnitView, move_type, unit_size_class
 
 
 def free_rotation(pos: MswarsPosition, unit: Unit) -> float:
