@@ -109,6 +109,8 @@ def board_config(key: str) -> dict[str, Any]:
         "costSuffix": COST_UNITS.get(unit, f" {unit}"),
         "costSuffixes": dict(COST_UNITS),
         "terrainKinds": terrain_kinds(key),
+        # Phases change what a player's "end" ends: their part of the phase.
+        "phased": bool(require_system(key).turn_structure.phased),
     }
 
 

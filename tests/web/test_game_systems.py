@@ -170,6 +170,7 @@ def test_a_phased_system_takes_each_side_in_each_phase_and_its_header_says_so(ma
 def test_the_board_of_a_system_counting_mp_labels_costs_in_mp(made_up) -> None:
     config = game_systems.board_config("madeup")
     assert (config["systemName"], config["costSuffix"]) == ("Made-Up Skirmish", " MP")
+    assert config["phased"], "a player's end button ends their part of the phase"
     assert config["actions"][0]["label"] == "Stride"
 
 

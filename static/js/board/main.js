@@ -454,6 +454,11 @@ class Board {
       actions.append(button);
     }
     $("watching").hidden = this.config.role !== "spectator";
+    if (this.config.phased && this.config.role !== "gm") {
+      // A player ends their side's part of the phase; the GM's button ends the whole turn.
+      $("end-turn").textContent = "End phase";
+      $("end-turn").title = "End your side's part of this phase";
+    }
     $("tool-measure").addEventListener("click", () => this.toggleTool("measure"));
     $("tool-los").addEventListener("click", () => this.toggleTool("los"));
     $("tool-reach").addEventListener("click", () => this.toggleReach());
