@@ -38,6 +38,8 @@ def in_contact(unit: Unit, polygon: Any) -> bool:
 def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     j = Judgement(pos.state)
     check_can_act(pos, j, unit, action)
+    if unit.aboard is not None:
+        return j.verdict()
     view = pos.view(unit)
     at = unit.position
     if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):

@@ -11,8 +11,9 @@ from rules.engine.bases_policy import bases_touching
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import fmt
 from rules.engine.priced_path import PricedPath
+from rules.engine.pricing import PathPrice
 from rules.geometry.bases import body_at
-from rules.geometry.track import Pose, shortest_turn
+from rules.geometry.track import Pose, Track, shortest_turn
 from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.path import judge_path
 from rules.systems.mswars.tables import (
@@ -61,8 +62,11 @@ def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit 
     check_can_act(pos, j, unit, action, **can_act)
     mover = mover or unit
     allowance = allowance_for(unit, action.type)
-    result = judge_path(pos, j, mover, Pose(*mover.position, mover.facing),
-                        steps_of(mover, action), allowance, jumping_from=jumping_from)
+    start = Pose(*mover.position, mover.facing)
+    if mover.aboard is not None:  # off the table: it has no path (refused above)
+        return j, PricedPath(PathPrice(()), Track(mover.base, start, ()))
+    result = judge_path(pos, j, mover, start, steps_of(mover, action), allowance,
+                        jumping_from=jumping_from)
     if pos.view(unit).immobile and result.track.motions:
         j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
               "(002 Turning)", unit.position, "002 Turning")

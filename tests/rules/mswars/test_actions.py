@@ -173,3 +173,14 @@ def test_after_the_edge_a_jump_is_one_straight_step(path: list[object], legal: b
     verdict = judge(state, path, type="jump", dice=[])
     assert verdict.legal == legal
     assert legal or "action_not_allowed" in verdict.codes
+
+
+@pytest.mark.parametrize("action_type", ["standard_move", "climb", "jump", "charge"])
+def test_a_unit_aboard_may_only_exit_and_its_ignored_position_is_not_judged(
+        action_type: str) -> None:
+    """Contract UNIT: a unit aboard is off the table; mswars.md 7: it leaves by exiting."""
+    state = board([mech("C1", type="track", carrier=2),
+                   mech("I1", aboard="C1", infantry=True, position=(0, 0))])
+    verdict = judge(state, [[1, 0]], type=action_type, unit="I1", target="C1")
+    assert set(verdict.codes) <= {"action_not_allowed", "unknown_unit"}
+    assert "action_not_allowed" in verdict.codes
