@@ -266,12 +266,13 @@ async def test_ending_the_turn_hands_over_and_resets_the_orders(table):
     event = await table.p2.get("event")
     event = await table.p2.get("event")
     assert event["kind"] == "turn"
+    assert event["ended"] == "part"  # P1 handed over; the turn goes on
     assert table.p2.turn["active_side"] == "P2"
     assert "orders_used" not in table.p2.state["state"]
     await table.p2.send({"type": "end_phase", "id": "e-2"})
     await table.p2.get("ack")
     event = await table.p2.get("event")
-    assert event["ended"] == "phase"
+    assert event["ended"] == "turn"  # the last side's part ends the turn
     assert table.p2.turn == {"turn": 2, "active_side": "P1", "sides": ["P1", "P2"]}
 
 

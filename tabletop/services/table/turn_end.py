@@ -34,9 +34,19 @@ def battle_end_turn(
         turn, position = game_systems.end_part(battle.state, battle.turn_state, whole_turn=whole)
         return Change(
             "turn",
-            {"ended": "phase" if phase_only else "turn"},
+            {"ended": what_ended(battle.turn_state, turn)},
             state=position,
             turn=turn,
         )
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
+
+
+def what_ended(before: dict[str, Any], after: dict[str, Any]) -> str:
+    """"turn", "phase" or "part" (one side's part of a phase), from the change itself, so
+    that the log says what a player did: a side ending its part has not ended the turn."""
+    if after.get("turn") != before.get("turn"):
+        return "turn"
+    if after.get("phase") != before.get("phase"):
+        return "phase"
+    return "part"

@@ -23,7 +23,8 @@ function describe(frame, name, board) {
     case "turn": {
       const t = frame.turn ?? {};
       const now = frame.summary || `turn ${t.turn ?? "?"}, ${t.active_side ?? "?"} to act`;
-      return `${who} ended the ${frame.ended ?? "turn"}: ${now}`;
+      const ended = frame.ended === "part" ? "their part" : `the ${frame.ended ?? "turn"}`;
+      return `${who} ended ${ended}: ${now}`;
     }
     case "roll":
       return `${who} rolled ${frame.rolls?.[0]?.what || frame.what || "dice"}: ${(frame.rolls ?? []).map((r) => r.result).join(", ")}`;
