@@ -62,6 +62,8 @@ def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: li
 
 def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     j, result = judged_path(pos, unit, action)
+    if unit.aboard is not None:
+        return j.verdict()
     carrier = _carrier_to_enter(pos, j, unit, action.get("carrier"))
     moved = unit.moved(result.end.xy, result.end.facing)
     if carrier is not None and not touching(moved, carrier):
@@ -100,6 +102,8 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     """Move up to half Move and unload one, or stay (0 MP) and unload two; infantry weigh
     half (MSW-D19, MSW-D36); units are placed after the move (MSW-D39)."""
     j, result = judged_path(pos, unit, action)
+    if unit.aboard is not None:
+        return j.verdict()
     moving = result.track.translates or result.cost > 0
     if not moving:
         j.allowance = 0.0

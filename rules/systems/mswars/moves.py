@@ -41,6 +41,8 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
         straighten = unit.get("fallen") == "straighten" and action.type == "standard_move" \
             and not action.path and action.facing is None
         j, result = judged_path(pos, unit, action, straighten=straighten)
+    if unit.aboard is not None:
+        return j.verdict()  # off the table: refused by check_can_act, nothing more to judge
     at = unit.position
     foes = opposing_contacts(pos, unit)
     if action.type == "break_away" and not foes:
