@@ -1,0 +1,353 @@
+"""The documented deployment, for real: Debian's nginx (docs/deploy/nginx.conf) with TLS in
+front of two Daphne processes (the systemd unit's command, docs/deploy/tabletop.env) on
+PostgreSQL and Redis. Chromium logs in and plays a move through the proxy; a websocket
+client keeps acting while each process in turn is restarted, and loses nothing it was
+told was done; /readyz reports a Redis that stopped.
+
+Run with `pytest tests/deploy -s` to read the test's account of the deployment.
+"""
+
+import asyncio
+import gzip
+import json
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import websockets
+from django.db import connection
+
+from tabletop.models import Event
+from tests.browser.conftest import TIMEOUT_MS, drag_piece, expected_transform, transform
+from tests.conftest import _database_url_of_test_db, free_port, need
+from tests.deploy.stack import (
+    AsgiProcess,
+    Stack,
+    get,
+    nginx_available,
+    production_environment,
+    start_stack,
+    unverified_tls,
+)
+from tests.live.wsclient import LiveClient
+from tests.web.factories import make_battle_sync
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.deploy]
+
+PASSWORD = "pw-12345678"  # tests/web/factories.py
+HASHED = re.compile(r"\.[0-9a-f]{12}\.(js|css)$")
+#: How long nginx leaves a process that refused a connection alone (nginx.conf's
+#: fail_timeout): a rolling restart waits this long before stopping the next one.
+FAIL_TIMEOUT_S = 5
+
+
+@pytest.fixture
+def postgresql() -> str:
+    need(
+        "PostgreSQL",
+        connection.vendor == "postgresql",
+        "the deployment runs several processes on PostgreSQL (DATABASE_URL)",
+    )
+    return _database_url_of_test_db()
+
+
+@pytest.fixture
+def nginx() -> None:
+    need("nginx", nginx_available(), "apt-get install nginx (Debian's)")
+
+
+@pytest.fixture
+def stack(nginx, postgresql: str, redis_url: str, tmp_path: Path) -> Iterator[Stack]:
+    running = start_stack(tmp_path, postgresql, redis_url)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def battle_and_people():
+    battle, users = make_battle_sync("d-")
+    battle.state = {**battle.state, "state": {"orders_available": 3}}
+    battle.save(update_fields=["state"])
+    return battle, users
+
+
+class ProxiedClient(LiveClient):
+    """The live-table test client, over wss:// through nginx."""
+
+    def __init__(self, name: str, base_url: str, battle_id: int, cookie: bytes):
+        super().__init__(name, base_url, battle_id, cookie)
+        self.base_url = base_url.replace("https://", "wss://")
+        self.origin = base_url
+        self.drops = 0
+
+    async def connect(self, resume: bool = False, wait_s: float = 30) -> None:
+        url = f"{self.base_url}/ws/battles/{self.battle_id}/" + (
+            f"?seq={self.seq}" if resume else ""
+        )
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.ws = await websockets.connect(
+                    url,
+                    additional_headers={"Cookie": self.cookie},
+                    origin=self.origin,
+                    ssl=unverified_tls(),
+                    max_size=2**22,
+                    open_timeout=5,
+                )
+                break
+            except (OSError, websockets.InvalidHandshake, TimeoutError) as error:
+                assert time.monotonic() < deadline, f"{self.name}: no connection: {error!r}"
+                await asyncio.sleep(0.1)
+        self.connected = True
+        self.reader = asyncio.create_task(self._read())
+        for frame in list(self.pending.values()):  # sent, never answered: the same ids again
+            await self.ws.send(json.dumps(frame))
+
+
+async def keep_acting(client: ProxiedClient, stop: asyncio.Event, sent: list[str]) -> None:
+    """Rolls dice, one act at a time, reconnecting (and resending) whenever dropped."""
+    n = 0
+    while not stop.is_set() or client.pending:
+        if not client.connected:
+            client.drops += 1
+            await client.connect(resume=True)
+        if not stop.is_set() and not client.pending:
+            n += 1
+            frame = {"type": "roll", "id": f"{client.name}-{n}", "dice": 1, "sides": 6}
+            frame["what"] = "rolling restart"
+            sent.append(frame["id"])
+            try:
+                await client.send(frame)
+            except websockets.ConnectionClosed:
+                continue  # kept in pending: resent after the reconnect
+        try:
+            await client.until(lambda: not client.pending or not client.connected, 10)
+        except AssertionError:
+            pass  # no answer within 10 s: the loop reconnects or waits again
+        await asyncio.sleep(0.02)
+
+
+def board_asset_sizes(static_root: Path) -> str:
+    """The board page's own JS and CSS as collectstatic wrote them: raw, gzip, brotli."""
+    files = [
+        path
+        for path in static_root.glob("js/**/*")
+        if HASHED.search(path.name) and not path.name.startswith("mapeditor")
+    ] + [path for path in static_root.glob("css/*") if HASHED.search(path.name)]
+    raw = sum(path.stat().st_size for path in files)
+    gz = sum(Path(f"{path}.gz").stat().st_size for path in files)
+    br = sum(Path(f"{path}.br").stat().st_size for path in files)
+    return f"{len(files)} files, {raw:,} bytes; gzip {gz:,} bytes; brotli {br:,} bytes"
+
+
+def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledged_act(
+    stack: Stack, battle_and_people, chromium_path: str
+) -> None:
+    battle, users = battle_and_people
+    u1 = next(u["id"] for u in battle.state["units"] if u["side"] == "P1")
+    cookies: dict[str, bytes] = {}  # the sessions Chromium got by logging in through nginx
+    stack.say(f"board assets after collectstatic: {board_asset_sizes(stack.static_root)}")
+
+    # -- Chromium: log in over https through nginx, open the board, play a move.
+    from playwright.sync_api import expect, sync_playwright
+
+    modules: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
+        context = browser.new_context(
+            ignore_https_errors=True, viewport={"width": 1280, "height": 720}
+        )
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.on("request", lambda r: modules.append(r.url) if r.url.endswith(".js") else None)
+        page.goto(f"{stack.base_url}/accounts/login/")
+        page.fill("#id_username", "d-p1")
+        page.fill("#id_password", PASSWORD)
+        page.click("form button[type=submit]")
+        page.wait_for_url(f"{stack.base_url}/")
+        secure_cookie = next(c for c in context.cookies() if c["name"] == "sessionid")
+        stack.say(
+            f"chromium logged in as d-p1 at {stack.base_url}/accounts/login/ "
+            f"(CSRF origin https, session cookie secure={secure_cookie['secure']})"
+        )
+        page.goto(f"{stack.base_url}/battles/{battle.pk}/board/")
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_selector("#conn[data-state='live']")
+        before = transform(page, u1)
+        drag_piece(page, u1, 0, 5)
+        expect(page.locator("#event-log li")).to_have_count(1, timeout=TIMEOUT_MS)
+        moved = expected_transform(page, u1)
+        assert moved != before
+        stack.say(f"chromium moved {u1} 5 in over wss through nginx: {before} -> {moved}")
+
+        # The GM invites: behind the proxy the link is https.
+        gm = browser.new_context(ignore_https_errors=True)
+        gm_page = gm.new_page()
+        gm_page.goto(f"{stack.base_url}/accounts/login/")
+        gm_page.fill("#id_username", "d-gm")
+        gm_page.fill("#id_password", PASSWORD)
+        gm_page.click("form button[type=submit]")
+        gm_page.wait_for_url(f"{stack.base_url}/")
+        gm_page.goto(f"{stack.base_url}/campaigns/{battle.campaign_id}/")
+        gm_page.click("text=Create invitation link")
+        gm_page.wait_for_selector(".invite-link")
+        link = re.search(r"(\w+)://127\.0\.0\.1:\d+/join/[\w-]+/", gm_page.content())
+        assert link, gm_page.content()[:3000]
+        assert link.group(1) == "https"
+        stack.say(f"invitation link through the proxy: {link.group(0)}")
+        for role, logged_in in (("p1", context), ("gm", gm)):
+            session = next(c["value"] for c in logged_in.cookies() if c["name"] == "sessionid")
+            cookies[role] = f"sessionid={session}".encode()
+        browser.close()
+
+    names = [url.rsplit("/static/", 1)[-1] for url in modules if "/static/" in url]
+    assert names and all(HASHED.search(name) for name in names), names
+    assert len(names) == len(set(names)), "a module loaded twice"
+    unhashed = [HASHED.sub(r".\1", name) for name in names]
+    assert len(unhashed) == len(set(unhashed)), "a module loaded under two names"
+    stack.say(f"board page loaded {len(names)} JS modules, each once, all by hashed name")
+
+    main_js = next(n for n in names if n.startswith("js/board/main."))
+    status, headers, body = get(f"{stack.base_url}/static/{main_js}", {"Accept-Encoding": "gzip"})
+    assert status == 200 and headers.get("Content-Encoding") == "gzip"
+    assert "immutable" in headers.get("Cache-Control", "")
+    assert b'from "./svg.' in gzip.decompress(body)  # its imports name hashed files
+    stack.say(
+        f"nginx served /static/{main_js}: gzip {len(body):,} bytes, "
+        f"Cache-Control: {headers['Cache-Control']}"
+    )
+
+    # -- A rolling restart while two websocket clients keep acting through nginx.
+    acts = asyncio.run(rolling_restart(stack, battle.pk, cookies))
+
+    # -- Counts: every acknowledged act is in the log, with its seq, once.
+    rolls = dict(
+        Event.objects.filter(battle=battle, kind="roll").values_list("client_msg_id", "seq")
+    )
+    all_ids = list(
+        Event.objects.filter(battle=battle, kind="roll").values_list("client_msg_id", flat=True)
+    )
+    acked = acts["acked"]
+    lost = [i for i, seq in acked.items() if rolls.get(i) != seq]
+    assert not lost, f"acknowledged but not in the log as acknowledged: {lost}"
+    assert len(all_ids) == len(set(all_ids)), "an act was applied twice"
+    assert len(acked) == len(acts["sent"]), "an act sent was never acknowledged"
+    total = Event.objects.filter(battle=battle).count()
+    stack.say(
+        f"counts: {len(acts['sent'])} acts sent, {len(acked)} acknowledged "
+        f"({acts['during']} during the rolling restart), {len(rolls)} roll events "
+        f"in the log, 0 lost, 0 applied twice; {acts['drops']} reconnects; "
+        f"log: {total} events (1 move + {len(rolls)} rolls)"
+    )
+    assert total == len(rolls) + 1
+
+
+async def rolling_restart(stack: Stack, battle_id: int, cookies: dict[str, bytes]) -> dict:
+    clients = [
+        ProxiedClient(role, stack.base_url, battle_id, cookie) for role, cookie in cookies.items()
+    ]
+    for client in clients:
+        await client.connect()
+    stop = asyncio.Event()
+    sent: list[str] = []
+    actors = [asyncio.create_task(keep_acting(client, stop, sent)) for client in clients]
+
+    def acked() -> int:
+        return sum(1 for c in clients for a in c.answers.values() if a["type"] == "ack")
+
+    await asyncio.sleep(1)
+    before = acked()
+    stack.say(f"two websocket clients acting through nginx: {before} acts acknowledged")
+    for asgi in stack.processes:
+        await restart(stack, asgi, acked)
+    during = acked() - before
+    await asyncio.sleep(1)
+    stop.set()
+    await asyncio.wait_for(asyncio.gather(*actors), 60)
+    problems = [p for c in clients for p in c.problems]
+    for client in clients:
+        await client.close()
+    assert not problems, problems
+    acks = {
+        key: answer["seq"]
+        for client in clients
+        for key, answer in client.answers.items()
+        if answer["type"] == "ack"
+    }
+    return {
+        "sent": sent,
+        "acked": acks,
+        "during": during,
+        "drops": sum(c.drops for c in clients),
+    }
+
+
+async def restart(stack: Stack, asgi: AsgiProcess, acked) -> None:
+    """What docs/deploy/rolling-restart.sh does to one process, while the clients act."""
+    old_pid, at_stop = asgi.pid, acked()
+    stopped_in = await asyncio.to_thread(asgi.stop)
+    await asyncio.sleep(1)  # acting on the other process meanwhile
+    down = acked() - at_stop
+    ready_in = await asyncio.to_thread(asgi.start)
+    stack.say(
+        f"rolling restart: SIGTERM daphne pid {old_pid} (:{asgi.port}), exited in "
+        f"{stopped_in:.1f} s; {down} acts acknowledged while it was down; started pid "
+        f"{asgi.pid}, /readyz 200 after {ready_in:.1f} s"
+    )
+    assert down > 0, "no act was acknowledged while a process was down"
+    await asyncio.sleep(FAIL_TIMEOUT_S)
+
+
+def test_readyz_reports_a_stopped_redis(postgresql: str, tmp_path: Path) -> None:
+    """A second redis-server on its own port (never the machine's), stopped under a process."""
+    need(
+        "redis-server",
+        bool(subprocess.run(["which", "redis-server"], capture_output=True).returncode == 0),
+        "apt-get install redis-server",
+    )
+    port = free_port()
+    redis = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    asgi = AsgiProcess(
+        free_port(),
+        production_environment(postgresql, f"redis://127.0.0.1:{port}/0", tmp_path / "static"),
+        tmp_path / "daphne.log",
+    )
+    try:
+        asgi.start()  # waits for /readyz 200
+        redis.terminate()
+        redis.wait(timeout=10)
+        status, _, body = get(asgi.url("/readyz"))
+        report = json.loads(body)
+        print(f"deploy: Redis :{port} stopped under daphne :{asgi.port}: /readyz {status} {report}")
+        assert status == 503
+        assert report["status"] == "unavailable"
+        assert report["database"] == "ok"
+        assert report["channel_layer"] != "ok"
+        assert get(asgi.url("/healthz"))[0] == 200  # the process itself is up
+    finally:
+        if asgi.process is not None:
+            asgi.stop()
+        if redis.poll() is None:
+            redis.kill()
+            redis.wait()
