@@ -18,4 +18,7 @@ for port in "$@"; do
         sleep 0.5
     done
     echo "tabletop@$port is ready"
+    # nginx leaves a process that refused a connection alone for its fail_timeout
+    # (5 s in nginx.conf): wait that long, so the next restart has somewhere to go.
+    sleep 5
 done
