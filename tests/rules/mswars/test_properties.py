@@ -159,3 +159,25 @@ def test_reach_from_base_contact_leaves_the_touching_base_legally() -> None:
             steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
             v = validate(state, {"unit": "U", "type": action_type, "path": steps})
             assert v.legal, (q, [r.message for r in v.reasons])
+
+
+ACTION_TYPES = ["standard_move", "run", "climb", "break_away", "jump", "manoeuvre",
+                "enter_unit", "carrier_unloading", "unit_exiting", "charge"]
+
+
+@FAST
+@given(scenes(), st.sampled_from(ACTION_TYPES), st.sampled_from([None, "O0", "O1", "U", "T0"]))
+def test_validate_never_raises_for_a_well_formed_action(
+        scene: dict[str, Any], action_type: str, target: str | None) -> None:
+    """design.md: validate() never raises for an illegal move; it returns a Verdict with a
+    code for every reason."""
+    action = dict(scene["action"], type=action_type)
+    if target is not None:
+        action["target"] = target
+        action["carrier"] = target
+    if action_type == "carrier_unloading":
+        action["unload"] = [{"unit": u["id"], "position": u["position"]}
+                            for u in scene["units"][1:]]
+    v = validate(state_from_json(scene), action, dice=[6] * 12, outcomes=[True] * 4)
+    assert v.legal == (not v.reasons)
+    assert all(r.code for r in v.reasons)
