@@ -27,6 +27,9 @@ if not DEBUG and SECRET_KEY in ("", DEVELOPMENT_SECRET_KEY):
         "SECRET_KEY is empty or the development key while DEBUG is false: set SECRET_KEY "
         "to a long random value (docs/deploy/README.md, 'The environment file')"
     )
+# `manage.py demo` creates accounts whose passwords are public: development only. (Its
+# own setting: the test runner turns DEBUG off, not the environment's choice.)
+DEMO_ALLOWED = DEBUG
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 

@@ -240,3 +240,13 @@ def test_without_the_proxy_header_setting_an_https_login_is_refused(settings) ->
         HTTP_ORIGIN="https://testserver",
     )
     assert login.status_code == 403
+
+
+def test_the_demo_command_refuses_to_run_with_debug_false() -> None:
+    """So demo accounts, whose passwords are public, never exist in production."""
+    out = run_with(
+        [sys.executable, "manage.py", "demo"],
+        {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50), "DATABASE_URL": "sqlite://"},
+    )
+    assert out.returncode != 0
+    assert "demo refuses to run with DEBUG false: its passwords are public" in out.stderr

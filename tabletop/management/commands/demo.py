@@ -4,9 +4,10 @@ The command names no game system: it loads every entry of `tabletop.demo.DEMO_SY
 the same way, and says which registered systems have no demo content yet.
 """
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from tabletop.demo import (
@@ -29,6 +30,9 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args: object, **options: object) -> None:
+        if not settings.DEMO_ALLOWED:
+            # The demo accounts' passwords are public (tabletop/demo.py).
+            raise CommandError("demo refuses to run with DEBUG false: its passwords are public")
         users = demo_users()
         for key, demo in DEMO_SYSTEMS.items():
             if key not in game_systems.system_keys():
