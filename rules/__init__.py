@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.engine.actions import Action, Turn, Waypoint
+from rules.engine.bounds import check_action
 from rules.engine.dice import Dice, make_dice
 from rules.engine.errors import DiceExhaustedError, InvalidActionError
 from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
@@ -47,7 +48,8 @@ def action_from_json(raw: Any, system: str | GameState = "aod") -> Action:
 def validate(state: GameState, action: Action | dict[str, Any],
              dice: Dice | Sequence[int] | None = None,
              outcomes: Sequence[bool] | None = None) -> Verdict:
-    """Judge one action. Never raises for an illegal move (see Verdict.reasons).
+    """Judge one action. Never raises for an illegal move (see Verdict.reasons); raises
+    InvalidActionError for one beyond the engine's bounds (rules/engine/bounds.py).
 
     `dice`: a Dice, a list of forced d6 results, or None for `secrets` rolls that the
     verdict reports. `outcomes`: forced pass/fail results (capture, DFA).
@@ -55,6 +57,7 @@ def validate(state: GameState, action: Action | dict[str, Any],
     system = get_system(state.system)
     if isinstance(action, dict):
         action = system.parse_action(action, "action")
+    check_action(action, state)  # the engine's bounds on its work (rules/engine/bounds.py)
     if not isinstance(dice, Dice):
         dice = make_dice(None if dice is None else list(dice),
                          None if outcomes is None else list(outcomes))

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.errors import InvalidActionError
+
+#: Path steps of one action in all, the protocol's own `limits.path_steps`
+#: (docs/protocol.md); a formation's members count together (rules/engine/bounds.py).
+MAX_STEPS = 64
+#: Degrees of one `{"turn": a}` step either way: a full turn. Larger ones only make a
+#: rect base's rotation longer to sweep (AOD-D17 samples it in 0.005" corner steps).
+MAX_TURN_STEP = 360.0
 
 
 @dataclass(frozen=True)
@@ -78,9 +86,24 @@ def path_step_to_json(step: Step) -> Any:
 
 
 def number(value: Any, key: str) -> float:
+    """A finite number. NaN and infinities are not JSON (RFC 8259) and poison every
+    comparison after them; an integer too large for a float is refused alike."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidActionError(key, f"expected a number, got {value!r}")
-    return float(value)
+        raise InvalidActionError(key, f"expected a number, got {_shown(value)}")
+    try:
+        result = float(value)
+    except OverflowError:
+        raise InvalidActionError(key, "expected a finite number, got an integer "
+                                 "too large") from None
+    if not math.isfinite(result):
+        raise InvalidActionError(key, f"expected a finite number, got {value!r}")
+    return result
+
+
+def _shown(value: Any) -> str:
+    """A wrong value as a message shows it: short, whatever was sent."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:37]}..."
 
 
 def point(value: Any, key: str, allow_z: bool = True) -> tuple[float, float, float | None]:
@@ -93,15 +116,23 @@ def point(value: Any, key: str, allow_z: bool = True) -> tuple[float, float, flo
 
 
 def parse_path(raw: Any, key: str) -> tuple[Step, ...]:
+    """A path's steps, within the limits that need no table (rules/engine/bounds.py has
+    the others): at most MAX_STEPS steps, a turn step at most MAX_TURN_STEP degrees."""
     if not isinstance(raw, list):
         raise InvalidActionError(key, "expected a list of steps")
+    if len(raw) > MAX_STEPS:
+        raise InvalidActionError(key, f"{len(raw)} steps; at most {MAX_STEPS}")
     steps: list[Step] = []
     for i, item in enumerate(raw):
         k = f"{key}[{i}]"
         if isinstance(item, dict):
             if set(item) != {"turn"}:
                 raise InvalidActionError(k, "a step object must be exactly {\"turn\": degrees}")
-            steps.append(Turn(number(item["turn"], f"{k}.turn")))
+            angle = number(item["turn"], f"{k}.turn")
+            if abs(angle) > MAX_TURN_STEP:
+                raise InvalidActionError(f"{k}.turn", f"{angle:g} degrees; a turn step is at "
+                                         f"most {MAX_TURN_STEP:g} either way")
+            steps.append(Turn(angle))
         else:
             x, y, z = point(item, k)
             steps.append(Waypoint(x, y, z))

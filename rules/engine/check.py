@@ -10,13 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.actions import MalformedAction
-from rules.engine.dice import make_dice
+from rules.engine.actions import Action, MalformedAction
+from rules.engine.bounds import check_action
+from rules.engine.dice import Dice, make_dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.registry import get_system
 from rules.engine.scenario import Scenario, state_to_json
+from rules.engine.system import System
 from rules.engine.verdict import Verdict, Violation
 
 
@@ -49,7 +51,7 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
             if isinstance(action, MalformedAction):
                 verdict = malformed_verdict(state, action.error)
             else:
-                verdict = system.validate(state, action, dice)
+                verdict = judge(system, state, action, dice)
         except InvalidActionError as err:
             mism = () if expect is None else tuple(compare_error(err, expect))
             out.append(Outcome(i, None, err, mism))
@@ -59,6 +61,16 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
         mism = () if expect is None else tuple(compare(verdict, expect, action.unit))
         out.append(Outcome(i, verdict, None, mism))
     return out
+
+
+def judge(system: System, state: GameState, action: Action, dice: Dice) -> Verdict:
+    """The verdict on an action within the engine's bounds (rules/engine/bounds.py); one
+    beyond them is `malformed`, judged like an illegal one."""
+    try:
+        check_action(action, state)
+    except InvalidActionError as err:
+        return malformed_verdict(state, err)
+    return system.validate(state, action, dice)
 
 
 def malformed_verdict(state: GameState, err: InvalidActionError) -> Verdict:

@@ -45,7 +45,8 @@ def check(paths: Sequence[str], expect: bool) -> int:
             continue
         for outcome in run_scenario(scn):
             total += 1
-            print(json.dumps(outcome.to_json()))
+            # allow_nan=False: a verdict is JSON (RFC 8259) or an error, never bare NaN.
+            print(json.dumps(outcome.to_json(), allow_nan=False))
             expected_error = expect and outcome.index < len(scn.expects) \
                 and scn.expects[outcome.index] is not None and not outcome.mismatches
             if outcome.error is not None and not expected_error:

@@ -17,9 +17,12 @@ def fmt(x: float) -> str:
 
 
 def json_number(x: float) -> float | int:
-    """Round for JSON output; whole numbers print as ints."""
+    """Round for JSON output; whole numbers print as ints. A non-finite number has no
+    JSON form (RFC 8259): it is a bug of the engine, never printed as bare `NaN`."""
+    if not math.isfinite(x):
+        raise ValueError(f"{x!r} is not a JSON number")
     r = round(x, 4)
-    if r == int(r) and math.isfinite(r):
+    if r == int(r):
         return int(r)
     return r
 

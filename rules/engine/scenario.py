@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from shapely.geometry import Polygon
 
 from rules.engine.actions import Action, MalformedAction, number, point
+from rules.engine.bounds import check_level, check_point, check_polygon, check_table_size
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import BaseShape, GameState, Point2, Table, Terrain, Unit
@@ -170,7 +171,9 @@ def parse_table(raw: Any, key: str = "table") -> Table:
     raw = _obj(raw, key)
     w, h = _sizes(raw, key, ("width", "height"), "table", ("options",))
     options = _obj(raw.get("options", {}), f"{key}.options")
-    return Table(w, h, dict(options))
+    table = Table(w, h, dict(options))
+    check_table_size(table, key)
+    return table
 
 
 def state_from_json(raw: Any) -> GameState:
@@ -181,6 +184,7 @@ def state_from_json(raw: Any) -> GameState:
     system.check_table_options(table.options, "table.options")
     terrain = _items(raw, "terrain", parse_terrain, system.check_terrain)
     units = _items(raw, "units", parse_unit, system.check_unit)
+    _check_within_table(table, terrain, units)
     seen = {u.id for u in units}
     for i, uu in enumerate(units):
         if uu.aboard is not None and uu.aboard not in seen:
@@ -195,6 +199,22 @@ def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
            check: Callable[[Item, str], None]) -> list[Item]:
     """A list of terrain or units: each parsed, checked by the system, ids unique."""
     out: list[Item] = []
+def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit]) -> None:
+    """Every coordinate lies in the table's box (rules/engine/bounds.py), so that no
+    position makes the engine's work unbounded."""
+    for i, t in enumerate(terrain):
+        key = f"terrain[{i}]"
+        check_polygon(table, t.polygon, f"{key}.polygon")
+        for j, (a, b) in enumerate(t.access):
+            check_point(table, *a, None, f"{key}.access[{j}][0]")
+            check_point(table, *b, None, f"{key}.access[{j}][1]")
+        if t.height is not None:
+            check_level(table, t.height, f"{key}.height")
+    for i, u in enumerate(units):
+        if u.on_table:  # a unit aboard is off the table: its position is ignored (contract)
+            check_point(table, *u.position, u.z, f"units[{i}].position")
+
+
     seen: set[str] = set()
     for i, item in enumerate(_list(raw.get(name, []), name)):
         key = f"{name}[{i}]"
@@ -213,13 +233,15 @@ def _require_top(raw: Mapping[str, Any], name: str) -> Any:
     return raw[name]
 
 
-def _forced(raw: Mapping[str, Any]) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
+def _forced(raw: Mapping[str, Any], faces: int = 6
+            ) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
     dice = None
     if "dice" in raw:
         vals = []
         for i, d in enumerate(_list(raw["dice"], "dice")):
-            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-                raise InvalidActionError(f"dice[{i}]", f"expected a d6 result 1-6, got {d!r}")
+            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= faces:
+                raise InvalidActionError(f"dice[{i}]", f"expected a d{faces} result "
+                                         f"1-{faces}, got {d!r}")
             vals.append(d)
         dice = tuple(vals)
     outcomes = None
@@ -256,7 +278,7 @@ def load_scenario(raw: Any) -> Scenario:
         if len(expects) != len(actions):
             raise InvalidActionError("expect", f"{len(expects)} expectations for "
                                      f"{len(actions)} actions")
-    dice, outcomes = _forced(raw)
+    dice, outcomes = _forced(raw, system.die_faces)
     return Scenario(state=state, actions=actions, expects=expects, dice=dice,
                     outcomes=outcomes, single_action=single, single_expect=single_expect)
 

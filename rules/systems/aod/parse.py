@@ -78,12 +78,11 @@ def check_action_params(system: System, action: Action, raw: dict[str, Any],
                 raise InvalidActionError(k, "expected {\"unit\", \"path\"}")
             sub = dict(m)
             sub.setdefault("type", "move")
-            members.append(check_action_params(
-                system, system.parse_action(sub, k) if sub["type"] in system.action_types
-                else _bad_type(k), sub, k))
+            # A member moves on its own path; one that is a formation itself would nest
+            # without end (000 [29]: a formation is one order for its members).
+            if sub["type"] == "formation_move" or "moves" in sub:
+                raise InvalidActionError(k, "a formation member cannot carry a formation")
+            # parse_action checks the member's type like any action's (a string it knows).
+            members.append(check_action_params(system, system.parse_action(sub, k), sub, k))
         p["moves"] = tuple(members)
     return replace(action, params=p)
-
-
-def _bad_type(key: str) -> Action:
-    raise InvalidActionError(f"{key}.type", "unknown action type")

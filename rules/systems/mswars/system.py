@@ -11,6 +11,7 @@ from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
+from rules.engine.unit_fields import check_fields
 from rules.engine.verdict import Verdict, Violation
 from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
 from rules.systems.mswars.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
@@ -29,13 +30,6 @@ HANDLERS: dict[str, Handler] = {
     "enter_unit": enter_unit, "carrier_unloading": carrier_unloading,
     "unit_exiting": unit_exiting, "charge": move_along_path,
 }
-
-#: Unit keys and the type each must have (mswars.md section 2 and 6).
-UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "size_class": (int,), "infantry": (bool,), "skills": (list,), "carrier": (int, float),
-    "free_hands": (bool,), "used_weapon": (bool,), "pinned": (bool,), "charge_target": (str,),
-    "name": (str,), "action_points": (int, float), "ap": (int, float)}
-
 
 class MswarsSystem(System):
     key = "mswars"
@@ -56,17 +50,7 @@ class MswarsSystem(System):
                                      "move type, MSW-D49)")
         if unit.type != "":
             super().check_unit(unit, key)
-        for name, kinds in UNIT_KEYS.items():
-            value: Any = unit.get(name)
-            if value is None:
-                continue
-            if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-                raise InvalidActionError(f"{key}.{name}", f"expected {kinds[0].__name__}")
-            if isinstance(value, int | float) and name in ("size_class", "carrier") and value < 0:
-                raise InvalidActionError(f"{key}.{name}", "must not be negative")
-        fallen = unit.get("fallen")
-        if fallen is not None and fallen not in ("this_turn", "straighten"):
-            raise InvalidActionError(f"{key}.fallen", "expected \"this_turn\" or \"straighten\"")
+        check_fields(unit.props, UNIT_SCHEMA["fields"], key)
 
     def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
         parse_options(options, key)
