@@ -150,7 +150,7 @@ def mswars_path(rng: random.Random, start: tuple[float, float], facing: float, s
     x, y = start
     out: list[Any] = []
     for _ in range(steps):
-        turn = rng.uniform(-60, 60)
+        turn = rng.uniform(-30, 30)  # 20 steps stay within the engine's 720-degree bound
         facing += turn
         seg = length / steps
         nx = min(max(x + seg * math.cos(math.radians(facing)), 1), W - 1)

@@ -195,10 +195,6 @@ def state_from_json(raw: Any) -> GameState:
                      units=tuple(units), turn=dict(turn))
 
 
-def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
-           check: Callable[[Item, str], None]) -> list[Item]:
-    """A list of terrain or units: each parsed, checked by the system, ids unique."""
-    out: list[Item] = []
 def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit]) -> None:
     """Every coordinate lies in the table's box (rules/engine/bounds.py), so that no
     position makes the engine's work unbounded."""
@@ -215,6 +211,10 @@ def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit])
             check_point(table, *u.position, u.z, f"units[{i}].position")
 
 
+def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
+           check: Callable[[Item, str], None]) -> list[Item]:
+    """A list of terrain or units: each parsed, checked by the system, ids unique."""
+    out: list[Item] = []
     seen: set[str] = set()
     for i, item in enumerate(_list(raw.get(name, []), name)):
         key = f"{name}[{i}]"
@@ -233,15 +233,13 @@ def _require_top(raw: Mapping[str, Any], name: str) -> Any:
     return raw[name]
 
 
-def _forced(raw: Mapping[str, Any], faces: int = 6
-            ) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
+def _forced(raw: Mapping[str, Any]) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
     dice = None
     if "dice" in raw:
         vals = []
         for i, d in enumerate(_list(raw["dice"], "dice")):
-            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= faces:
-                raise InvalidActionError(f"dice[{i}]", f"expected a d{faces} result "
-                                         f"1-{faces}, got {d!r}")
+            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+                raise InvalidActionError(f"dice[{i}]", f"expected a d6 result 1-6, got {d!r}")
             vals.append(d)
         dice = tuple(vals)
     outcomes = None
@@ -278,7 +276,7 @@ def load_scenario(raw: Any) -> Scenario:
         if len(expects) != len(actions):
             raise InvalidActionError("expect", f"{len(expects)} expectations for "
                                      f"{len(actions)} actions")
-    dice, outcomes = _forced(raw, system.die_faces)
+    dice, outcomes = _forced(raw)
     return Scenario(state=state, actions=actions, expects=expects, dice=dice,
                     outcomes=outcomes, single_action=single, single_expect=single_expect)
 
