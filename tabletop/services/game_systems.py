@@ -201,3 +201,41 @@ def position_error(position: dict[str, Any]) -> tuple[str, str] | None:
     except ValueError as error:  # the engine's InvalidActionError is a ValueError
         return getattr(error, "key", ""), getattr(error, "detail", str(error))
     return None
+
+
+# -- records: the engine's own file format (scenario-format.md) ---------------------------
+
+
+def replay_verdict(position: dict[str, Any], action: dict[str, Any], dice: list[int]) -> dict:
+    """The engine's verdict on `action` in `position` with the dice forced to what the
+    table rolled: a ruling judged again, exactly as `python -m rules check` will judge it.
+    Raises ServiceError (field `action`) for an action the engine cannot read."""
+    try:
+        game = rules.state_from_json(position)
+        return rules.validate(game, rules.action_from_json(action, game), dice=dice).to_json()
+    except rules.DiceExhaustedError as error:
+        raise ServiceError(f"The ruling needs a roll the table did not make: {error}") from None
+    except rules.InvalidActionError as error:
+        raise ServiceError(str(error), field="action", code="malformed") from None
+
+
+def scenario_file(
+    position: dict[str, Any],
+    action: dict[str, Any] | None = None,
+    expect: dict[str, Any] | None = None,
+    dice: list[int] | None = None,
+) -> dict[str, Any]:
+    """A scenario file (the engine's `scenario_to_json`): the position alone, or the position,
+    one action and the verdict it must get (`expect`), with the dice that decided it."""
+    game = rules.state_from_json(position)
+    if action is None:
+        return rules.state_to_json(game)
+    scenario = rules.Scenario(
+        state=game,
+        actions=(rules.action_from_json(action, game),),
+        expects=() if expect is None else (expect,),
+        dice=None if dice is None else tuple(dice),
+        single_action=True,
+        single_expect=True,
+    )
+    return rules.scenario_to_json(scenario)
