@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
-from tabletop.views import battles, board, campaigns, health, maps, rosters
+from tabletop.views import battles, board, campaigns, health, maps, reports, rosters
 
 campaign_urls = [
     path("", campaigns.campaign_detail, name="campaign"),
@@ -37,6 +37,16 @@ urlpatterns = [
     path("join/<str:token>/", campaigns.join, name="join"),
     path("battles/<int:battle_id>/board/", board.board, name="board"),
     path("battles/<int:battle_id>/board/at/<int:seq>/", board.board_position, name="board_at"),
+    # The battle's record (issue 16): report, event log, position and ruling files.
+    path("battles/<int:battle_id>/report/", reports.report, name="battle_report"),
+    path("battles/<int:battle_id>/report.svg", reports.report_file, name="battle_report_svg"),
+    path("battles/<int:battle_id>/events.jsonl", reports.event_log, name="battle_events_jsonl"),
+    path(
+        "battles/<int:battle_id>/position.json",
+        reports.position_file,
+        name="battle_position_file",
+    ),
+    path("battles/<int:battle_id>/ruling.json", reports.ruling_file, name="battle_ruling_file"),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/login/", views.login_page, name="login"),
     # logout, password change and reset: Django's views, the site's own templates

@@ -1,0 +1,268 @@
+"""The battle report as one SVG file: the map, each unit's path turn by turn, where units
+fell, the refusals and rolls that mattered, the result. Rendered on the server from the
+story (tabletop/records/story.py), so it is the same for every reader and needs no board.
+
+Coordinates: one SVG unit is one inch; the table's y grows north (scenario format), the
+SVG's south, so a point (x, y) is drawn at (x, height - y). Every text goes through
+`escape`; nothing a user typed reaches the file unescaped.
+"""
+
+from collections.abc import Iterable
+from html import escape
+
+from tabletop.records.story import Point, Story
+
+#: The board's side colours (static/js/board/svg.js), in the order of the battle's sides.
+SIDE_COLOURS = ["#0a5fb4", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00"]
+#: Terrain fills by type, as the board draws them (static/js/render/terrain.js); an unknown
+#: type gets a stable made-up one.
+TERRAIN_FILLS = {
+    "clear": "#e8efd9", "open": "#e8efd9", "flat": "#e8efd9", "firm": "#e8efd9",
+    "road": "#d9d2c3", "hindering": "#7fb069", "vegetation": "#7fb069",
+    "woodland": "#5f9c4a", "rough": "#c2a878", "soft": "#c9b98f", "difficult": "#b08d57",
+    "very_difficult": "#8c6a3b", "dense_vegetation": "#3f7d32", "blocking": "#5b5f66",
+    "building": "#5b5f66", "high_wall": "#4a4d52", "obstacle": "#8a6f5a",
+    "low_obstacle": "#a38b73", "antitank_obstacle": "#6e5a4a", "shallow_water": "#9cc9e6",
+    "ford": "#9cc9e6", "river": "#4f93c9", "deep_water": "#2f6ea5", "lake": "#2f6ea5",
+    "pond": "#4f93c9", "elevated": "#d6b26e", "hills": "#d6b26e", "slope": "#dcc08a",
+    "abrupt_elevated": "#b8862f",
+}  # fmt: skip
+SPARE_FILLS = ["#b07aa1", "#9c755f", "#76b7b2", "#edc948", "#ff9da7", "#bab0ac", "#59a14f"]
+MARGIN = 1.0
+
+
+def side_colour(story: Story, side: str) -> str:
+    index = story.sides.index(side) if side in story.sides else len(story.sides)
+    return SIDE_COLOURS[index % len(SIDE_COLOURS)]
+
+
+def terrain_fill(kind: str) -> str:
+    if kind in TERRAIN_FILLS:
+        return TERRAIN_FILLS[kind]
+    return SPARE_FILLS[sum(map(ord, kind)) % len(SPARE_FILLS)]
+
+
+def _n(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _value(value: object) -> str:
+    return _n(value) if isinstance(value, float) else str(value)
+
+
+def tag(name: str, attrs: dict[str, object], inner: str = "") -> str:
+    """One SVG element; attribute values escaped (`stroke_width` is written stroke-width)."""
+    written = "".join(
+        f' {key.rstrip("_").replace("_", "-")}="{escape(_value(v))}"' for key, v in attrs.items()
+    )
+    return f"<{name}{written}>{inner}</{name}>" if inner else f"<{name}{written}/>"
+
+
+class Canvas:
+    def __init__(self, story: Story) -> None:
+        self.story = story
+        self.parts: list[str] = []
+
+    def xy(self, point: Point) -> str:
+        return f"{_n(point[0])},{_n(self.story.height - point[1])}"
+
+    def add(self, text: str) -> None:
+        self.parts.append(text)
+
+    def text(self, x: float, y: float, content: str, size: float, **attrs: str) -> None:
+        extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
+        self.add(
+            f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(content)}</text>'
+        )
+
+
+def _terrain(canvas: Canvas) -> None:
+    canvas.add('<g class="terrain">')
+    for feature in canvas.story.terrain:
+        points = " ".join(canvas.xy((p[0], p[1])) for p in feature.get("polygon", []))
+        kind = str(feature.get("type", ""))
+        name = str(feature.get("id", ""))
+        title = f"<title>{escape(name)} ({escape(kind.replace('_', ' '))})</title>"
+        attrs = {"points": points, "fill": terrain_fill(kind), "fill_opacity": "0.75"}
+        attrs |= {"stroke": "#3d4348", "stroke_width": "0.05", "data_terrain": name}
+        canvas.add(tag("polygon", attrs, title))
+        xs = [p[0] for p in feature.get("polygon", [])] or [0]
+        ys = [p[1] for p in feature.get("polygon", [])] or [0]
+        canvas.text(
+            sum(xs) / len(xs), canvas.story.height - sum(ys) / len(ys), str(feature.get("id", "")),
+            0.6, text_anchor="middle", fill="#1d2125", fill_opacity="0.8",
+        )  # fmt: skip
+    canvas.add("</g>")
+
+
+def _paths(canvas: Canvas) -> None:
+    story = canvas.story
+    canvas.add('<g class="paths" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    for leg in story.legs:
+        points = " ".join(canvas.xy(p) for p in leg.points)
+        title = (
+            f"<title>{escape(story.names.get(leg.unit, leg.unit))}, turn {leg.turn}"
+            f" (event {leg.seq}{', by fiat' if leg.how == 'fiat' else ''})</title>"
+        )
+        attrs: dict[str, object] = {"class_": "path", "data_unit": leg.unit}
+        attrs |= {"data_side": leg.side, "data_turn": leg.turn, "data_seq": leg.seq}
+        attrs |= {"data_how": leg.how, "points": points, "stroke": side_colour(story, leg.side)}
+        attrs |= {"stroke_width": "0.18", "stroke_opacity": "0.85"}
+        if leg.how != "act":
+            attrs["stroke_dasharray"] = "0.3 0.25"
+        canvas.add(tag("polyline", attrs, title))
+    canvas.add("</g>")
+
+
+def _turn_markers(canvas: Canvas) -> None:
+    story = canvas.story
+    canvas.add('<g class="turn-markers">')
+    for unit, side, turn, point in story.turn_ends():
+        x, y = point[0], story.height - point[1]
+        canvas.add(
+            f'<g class="turn-marker" data-unit="{escape(unit)}" data-turn="{turn}">'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="0.42" fill="#fff" '
+            f'stroke="{side_colour(story, side)}" stroke-width="0.12"/>'
+        )
+        canvas.text(x, y + 0.2, str(turn), 0.55, text_anchor="middle", font_weight="bold")
+        canvas.add("</g>")
+    canvas.add("</g>")
+
+
+def _units(canvas: Canvas) -> None:
+    """Each unit where it started (hollow) and where it stands at the end (solid, named)."""
+    story = canvas.story
+    canvas.add('<g class="units">')
+    for unit_id, unit in story.start.items():
+        if unit.get("aboard") or not isinstance(unit.get("position"), list):
+            continue
+        x, y = unit["position"][0], story.height - unit["position"][1]
+        attrs = {"class_": "start", "data_unit": unit_id, "x": x - 0.35, "y": y - 0.35}
+        attrs |= {"width": "0.7", "height": "0.7", "fill": "none", "stroke_width": "0.1"}
+        canvas.add(tag("rect", attrs | {"stroke": side_colour(story, str(unit.get("side")))}))
+    for unit_id, unit in story.end.items():
+        if unit.get("aboard") or not isinstance(unit.get("position"), list):
+            continue
+        x, y = unit["position"][0], story.height - unit["position"][1]
+        colour = side_colour(story, str(unit.get("side")))
+        canvas.add(
+            f'<circle class="unit" data-unit="{escape(unit_id)}" cx="{_n(x)}" cy="{_n(y)}" r="0.5" '
+            f'fill="{colour}" stroke="#fff" stroke-width="0.08"/>'
+        )
+        canvas.text(
+            x, y - 0.75, story.names.get(unit_id, unit_id), 0.6, text_anchor="middle",
+            fill="#1d2125", stroke="#fff", stroke_width="0.12", paint_order="stroke",
+        )  # fmt: skip
+    canvas.add("</g>")
+
+
+def _losses(canvas: Canvas) -> None:
+    story = canvas.story
+    canvas.add('<g class="losses">')
+    for loss in story.losses:
+        x, y = loss.at[0], story.height - loss.at[1]
+        words = {"destroyed": "destroyed", "off_board": "left the board", "removed": "removed"}
+        when = f" in turn {loss.turn}" if loss.turn else ""
+        canvas.add(
+            f'<g class="loss" data-unit="{escape(loss.unit)}" data-fate="{escape(loss.fate)}">'
+            f"<title>{escape(story.names.get(loss.unit, loss.unit))}: "
+            f"{words.get(loss.fate, loss.fate)}{when}</title>"
+            f'<path d="M{_n(x - 0.7)},{_n(y - 0.7)} L{_n(x + 0.7)},{_n(y + 0.7)} '
+            f'M{_n(x - 0.7)},{_n(y + 0.7)} L{_n(x + 0.7)},{_n(y - 0.7)}" '
+            'stroke="#b00020" stroke-width="0.25" stroke-linecap="round"/></g>'
+        )
+    canvas.add("</g>")
+
+
+def summary_lines(story: Story) -> list[str]:
+    """The report's words: the result, each side's tally, the dice, the refusals that mattered."""
+    lines = []
+    if story.outcome:
+        winner = f"{story.winner_side} won" if story.winner_side else "a draw"
+        lines.append(f"Result: {winner}. {story.outcome}")
+    else:
+        lines.append(f"Not finished: the story up to event {story.seq}, turn {story.turns or 1}.")
+    for side in sorted(story.tallies):
+        t = story.tallies[side]
+        reasons = ", ".join(f"{code} {n}" for code, n in t.reasons.most_common(3))
+        refused = f"{t.refused} refused by the rules" + (f" ({reasons})" if reasons else "")
+        if t.refused_with_consequence:
+            refused += f", {t.refused_with_consequence} of them with a consequence"
+        rolls = f"{t.rolls} rolls, {t.tests_passed} tests passed, {t.tests_failed} failed"
+        lines.append(f"{side}: {t.moves} moves; {refused}; {rolls}.")
+    dice = story.dice_summary()
+    if dice:
+        lines.append(
+            "Dice: " + "; ".join(f"{n} x {die}, average {avg:.1f}" for die, n, avg in dice) + "."
+        )
+    for roll in [r for r in story.rolls if r.by_engine][-5:]:
+        verdict = "" if roll.success is None else (" passed" if roll.success else " failed")
+        lines.append(
+            f"Turn {roll.turn}, event {roll.seq}: {roll.what} {roll.die} rolled {roll.result}"
+            + (f", needed {roll.needed}" if roll.needed else "") + f"{verdict}."
+        )  # fmt: skip
+    for refusal in story.refusals[-5:]:
+        lines.append(f"Turn {refusal.turn}, event {refusal.seq}: {refusal.message}")
+    return lines
+
+
+def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
+    story = canvas.story
+    x = 0.0
+    for side in story.sides:
+        colour = side_colour(story, side)
+        canvas.add(
+            f'<line x1="{_n(x)}" y1="{_n(top - size * 0.35)}" x2="{_n(x + 1.4)}" '
+            f'y2="{_n(top - size * 0.35)}" stroke="{colour}" stroke-width="0.18"/>'
+        )
+        canvas.text(x + 1.7, top, side, size)
+        x += 1.7 + size * 0.6 * len(side) + 1.2
+    canvas.text(x, top, "□ start  ○ n end of turn n  ✕ lost  - - fiat or pushed", size)
+    return top + size * 1.5
+
+
+def _wrap(text: str, chars: int) -> Iterable[str]:
+    words, line = text.split(), ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > chars:
+            yield line
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    if line:
+        yield line
+
+
+def report_svg(story: Story, title: str) -> str:
+    """The whole report as an SVG document."""
+    canvas = Canvas(story)
+    width = max(story.width, 30.0)
+    size = width / 48
+    chars = int(width / (size * 0.55))
+    body = [wrapped for line in summary_lines(story) for wrapped in _wrap(line, chars)]
+    height = story.height + size * 1.8 * 2 + len(body) * size * 1.35 + size
+    canvas.add(
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="battle-report" '
+        f'viewBox="{_n(-MARGIN)} {_n(-MARGIN - size * 1.8)} {_n(width + 2 * MARGIN)} '
+        f'{_n(height + 2 * MARGIN)}" data-width="{_n(story.width)}" '
+        f'data-height="{_n(story.height)}" data-seq="{story.seq}" '
+        'font-family="system-ui, sans-serif" role="img">'
+    )
+    canvas.add(f"<title>{escape(title)}</title>")
+    canvas.text(0, -size * 0.6, title, size * 1.2, font_weight="bold")
+    canvas.add(
+        f'<rect class="table" x="0" y="0" width="{_n(story.width)}" height="{_n(story.height)}" '
+        'fill="#f4f1e8" stroke="#3d4348" stroke-width="0.08"/>'
+    )
+    _terrain(canvas)
+    _paths(canvas)
+    _units(canvas)
+    _turn_markers(canvas)
+    _losses(canvas)
+    top = _legend(canvas, story.height + size * 1.8, width, size)
+    canvas.add('<g class="summary">')
+    for line in body:
+        canvas.text(0, top, line, size)
+        top += size * 1.35
+    canvas.add("</g></svg>")
+    return "\n".join(canvas.parts) + "\n"

@@ -1,0 +1,333 @@
+"""A battle's story, read from its event log: where each unit went turn by turn, where
+units fell, the refusals and rolls that mattered, and the result. The battle report
+draws it (tabletop/records/report_svg.py); it holds nothing beyond the reader's horizon.
+
+Undone changes are not part of the story: an act taken back by the GM (and the undo
+itself) draws no path, so that a path is what the units really did.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabletop.models import Battle, CommandReply, Event
+from tabletop.models.roster import UnitStatus
+from tabletop.records.horizon import Horizon
+from tabletop.services.table.command import TABLE_KINDS
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One unit's movement in one event: through the points its action gave."""
+
+    unit: str
+    side: str
+    turn: int
+    seq: int
+    points: tuple[Point, ...]
+    #: "act" (judged by the rules), "fiat" (the GM's), or "moved" (another unit's act moved it).
+    how: str
+
+
+@dataclass(frozen=True)
+class Loss:
+    unit: str
+    side: str
+    at: Point
+    #: "destroyed", "off_board" (the result's fates) or "removed" (the table took it away).
+    fate: str
+    turn: int | None = None
+
+
+@dataclass
+class SideTally:
+    side: str
+    moves: int = 0
+    #: Orders the rules refused (the server's answers; those with a consequence included).
+    refused: int = 0
+    #: Refusals that still changed the table (in the log: a failed roll spends the order).
+    refused_with_consequence: int = 0
+    reasons: Counter = field(default_factory=Counter)
+    rolls: int = 0
+    tests_passed: int = 0
+    tests_failed: int = 0
+
+
+@dataclass(frozen=True)
+class RollLine:
+    seq: int
+    turn: int
+    side: str
+    actor: str
+    what: str
+    die: str
+    result: int | None
+    needed: str
+    success: bool | None
+    #: Rolled by the engine while judging an act (it decided the ruling), or asked for.
+    by_engine: bool
+
+
+@dataclass(frozen=True)
+class Refusal:
+    seq: int
+    turn: int
+    side: str
+    unit: str
+    code: str
+    message: str
+    at: Point | None
+
+
+@dataclass
+class Story:
+    battle: Battle
+    seq: int
+    width: float
+    height: float
+    terrain: list[dict[str, Any]]
+    sides: list[str]
+    names: dict[str, str]
+    start: dict[str, dict[str, Any]]
+    end: dict[str, dict[str, Any]]
+    legs: list[Leg] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+    tallies: dict[str, SideTally] = field(default_factory=dict)
+    rolls: list[RollLine] = field(default_factory=list)
+    refusals: list[Refusal] = field(default_factory=list)
+    turns: int = 0
+    winner_side: str | None = None
+    outcome: str = ""
+
+    def side_of(self, unit_id: str) -> str:
+        unit = self.end.get(unit_id) or self.start.get(unit_id) or {}
+        return str(unit.get("side", ""))
+
+    def tally(self, side: str) -> SideTally:
+        if side not in self.tallies:
+            self.tallies[side] = SideTally(side)
+        return self.tallies[side]
+
+    def turn_ends(self) -> list[tuple[str, str, int, Point]]:
+        """(unit, side, turn, where it stood when its last move of that turn ended)."""
+        last: dict[tuple[str, int], Leg] = {}
+        for leg in self.legs:
+            last[(leg.unit, leg.turn)] = leg
+        return [(unit, leg.side, turn, leg.points[-1]) for (unit, turn), leg in last.items()]
+
+    def dice_summary(self) -> list[tuple[str, int, float]]:
+        """(die, how many rolled, average result) for every kind of die, most rolled first."""
+        results: dict[str, list[int]] = {}
+        for roll in self.rolls:
+            if roll.result is not None:
+                results.setdefault(roll.die, []).append(roll.result)
+        return sorted(
+            ((die, len(r), sum(r) / len(r)) for die, r in results.items()), key=lambda x: -x[1]
+        )
+
+
+def _xy(position: Any) -> Point | None:
+    if isinstance(position, list | tuple) and len(position) >= 2:
+        return float(position[0]), float(position[1])
+    return None
+
+
+def _on_table(unit: dict[str, Any] | None) -> Point | None:
+    """Where a unit stands; None while it is aboard a transport (off the table)."""
+    if not unit or unit.get("aboard"):
+        return None
+    return _xy(unit.get("position"))
+
+
+def _turn(payload: dict[str, Any], key: str = "_before") -> int:
+    number = payload.get(key, {}).get("turn", {}).get("turn", 0)
+    return number if isinstance(number, int) else 0
+
+
+def _paths(action: dict[str, Any]) -> dict[str, list[Any]]:
+    """The path each unit of an action was given: its own, and any it orders along (a
+    formation's `moves`)."""
+    paths: dict[str, list[Any]] = {}
+    if isinstance(action.get("path"), list):
+        paths[str(action.get("unit"))] = action["path"]
+    for move in action.get("moves") or []:
+        if isinstance(move, dict) and isinstance(move.get("path"), list):
+            paths[str(move.get("unit"))] = move["path"]
+    return paths
+
+
+def path_points(start: Point, path: list[Any], end: Point) -> tuple[Point, ...]:
+    """The start, each point of the path (turns in place are not points), and where the
+    unit ended when that is not the path's last point."""
+    points = [start]
+    for step in path:
+        point = _xy(step)
+        if point is not None and point != points[-1]:
+            points.append(point)
+    if abs(points[-1][0] - end[0]) > 0.01 or abs(points[-1][1] - end[1]) > 0.01:
+        points.append(end)
+    return tuple(points)
+
+
+def _units(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {u["id"]: u for u in position.get("state", {}).get("units", []) if "id" in u}
+
+
+def _legs(story: Story, event: Event) -> None:
+    payload = event.payload
+    before, after = _units(payload["_before"]), _units(payload["_after"])
+    turn = _turn(payload)
+    paths = _paths(payload.get("action") or {}) if event.kind == "act" else {}
+    for unit_id, unit in after.items():
+        start, end = _on_table(before.get(unit_id)), _on_table(unit)
+        if start is None or end is None:
+            continue
+        path = paths.get(unit_id)
+        if path is None and start == end:
+            continue
+        how = "fiat" if event.kind == "fiat" else "act" if path is not None else "moved"
+        points = path_points(start, path or [], end)
+        if len(points) > 1:
+            story.legs.append(Leg(unit_id, str(unit.get("side", "")), turn, event.seq, points, how))
+    for unit_id in payload.get("removed", []):
+        where = _on_table(before.get(unit_id))
+        if where is not None:
+            side = str(before[unit_id].get("side", ""))
+            story.losses.append(Loss(unit_id, side, where, "removed", turn))
+
+
+def _act(story: Story, event: Event) -> None:
+    payload = event.payload
+    verdict = payload.get("verdict") or {}
+    unit_id = str((payload.get("action") or {}).get("unit", ""))
+    side = story.side_of(unit_id)
+    turn = _turn(payload)
+    if verdict.get("legal"):
+        story.tally(side).moves += 1
+    else:
+        # Refused, yet in the log: the refusal changed the table (a failed roll spent the order).
+        story.tally(side).refused_with_consequence += 1
+        for reason in verdict.get("reasons", [])[:1]:
+            story.refusals.append(
+                Refusal(
+                    event.seq,
+                    turn,
+                    side,
+                    unit_id,
+                    str(reason.get("code", "")),
+                    str(reason.get("message", "")),
+                    _xy(reason.get("at")),
+                )
+            )
+    for roll in payload.get("rolls") or verdict.get("rolls") or []:
+        _roll(story, event, roll, side, turn, by_engine=True)
+
+
+def _roll(story: Story, event: Event, roll: dict, side: str, turn: int, *, by_engine: bool) -> None:
+    result = roll.get("result")
+    line = RollLine(
+        event.seq,
+        turn,
+        side,
+        str(event.payload.get("actor", "")),
+        str(roll.get("what", "")),
+        str(roll.get("die", "")),
+        result if isinstance(result, int) else None,
+        str(roll.get("needed", "") or ""),
+        roll.get("success"),
+        by_engine,
+    )
+    story.rolls.append(line)
+    tally = story.tally(side)
+    tally.rolls += 1
+    if line.success is True:
+        tally.tests_passed += 1
+    elif line.success is False:
+        tally.tests_failed += 1
+
+
+def _refused_orders(story: Story, horizon: Horizon, sides_of: dict[int, list[str]]) -> None:
+    """The orders the rules refused, from the server's answers (a refusal that changed
+    nothing is in no event): counted for the side of the player who gave the order."""
+    replies = CommandReply.objects.filter(battle=story.battle).order_by("created_at")
+    for actor_id, reply, moment in replies.values_list("actor_id", "reply", "created_at"):
+        if reply.get("type") != "reject" or not reply.get("verdict"):
+            continue
+        if reply.get("seq", 0) > horizon.seq or not horizon.shows(moment):
+            continue
+        sides = sides_of.get(actor_id) or ["GM"]
+        tally = story.tally(sides[0])
+        tally.refused += 1
+        for reason in reply["verdict"].get("reasons", [])[:1]:
+            tally.reasons[str(reason.get("code", ""))] += 1
+
+
+def _result(story: Story, horizon: Horizon) -> None:
+    result = getattr(story.battle, "result", None)
+    if result is None or not horizon.shows(result.recorded_at):
+        return
+    story.winner_side = result.winner_side
+    story.outcome = result.outcome
+    unit_of_profile = {
+        str(label.get("profile")): unit_id for unit_id, label in story.battle.unit_labels.items()
+    }
+    fallen = {loss.unit for loss in story.losses}
+    for profile_id, fate in sorted(result.unit_fates.items()):
+        unit_id = unit_of_profile.get(str(profile_id))
+        if unit_id is None or unit_id in fallen or fate == UnitStatus.READY:
+            continue
+        unit = story.end.get(unit_id) or story.start.get(unit_id)
+        where = _on_table(unit)
+        if where is not None:
+            last_turn = max((leg.turn for leg in story.legs if leg.unit == unit_id), default=None)
+            story.losses.append(
+                Loss(unit_id, str(unit.get("side", "")), where, str(fate), last_turn)
+            )
+
+
+def battle_story(battle: Battle, horizon: Horizon) -> Story:
+    """The battle as far as the reader may see it (`horizon`)."""
+    logged = list(Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq"))
+    table = [e for e in logged if e.kind in TABLE_KINDS]
+    undone = {e.payload.get("undoes") for e in table if e.kind == "undo"}
+    first = table[0].payload["_before"] if table else {"state": battle.state, "turn": {}}
+    last = table[-1].payload["_after"] if table else first
+    state = first["state"]
+    labels = battle.unit_labels
+    story = Story(
+        battle=battle,
+        seq=horizon.seq,
+        width=float(state.get("table", {}).get("width", battle.map.width)),
+        height=float(state.get("table", {}).get("height", battle.map.height)),
+        terrain=list(state.get("terrain", [])),
+        sides=[s.side for s in battle.sides.order_by("side")],
+        names={uid: str(label.get("name", uid)) for uid, label in labels.items()},
+        start=_units(first),
+        end=_units(last),
+    )
+    for side in story.sides:
+        story.tally(side)
+    players = {
+        side.roster.owner.get_username(): side.side
+        for side in battle.sides.select_related("roster__owner")
+    }
+    for event in logged:
+        if event.kind in TABLE_KINDS:
+            story.turns = max(story.turns, _turn(event.payload), _turn(event.payload, "_after"))
+        if event.kind in TABLE_KINDS and event.kind != "undo" and event.seq not in undone:
+            _legs(story, event)
+            if event.kind == "act":
+                _act(story, event)
+        elif event.kind == "roll":
+            actor = str(event.payload.get("actor", ""))
+            for roll in event.payload.get("rolls", []):
+                side = players.get(actor, "GM")
+                _roll(story, event, roll, side, story.turns, by_engine=False)
+    sides_of: dict[int, list[str]] = {}
+    for side in battle.sides.select_related("roster"):
+        sides_of.setdefault(side.roster.owner_id, []).append(side.side)
+    _refused_orders(story, horizon, sides_of)
+    _result(story, horizon)
+    return story

@@ -1,0 +1,222 @@
+"""A saved ruling is a scenario file that `python -m rules check --expect` reproduces
+anywhere: the position the table judged, the refused action, the server's verdict as its
+`expect` (scenario-format.md; issue 16). For every system the engine registers.
+"""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+import rules
+from tabletop import events
+from tabletop.models import Battle, Membership
+from tabletop.services import game_systems
+from tabletop.services.battles import battle_create, battle_start
+from tabletop.services.campaigns import campaign_create, membership_set
+from tabletop.services.maps import map_create
+from tabletop.services.rosters import roster_create, unit_profile_add
+from tabletop.services.table.act import battle_act
+from tabletop.services.table.actor import Actor, actor_for
+from tabletop.services.table.gm import battle_set_delay
+
+ROOT = Path(__file__).resolve().parents[2]
+PASSWORD = "pw-12345678"
+#: A unit any system reads: a small round base and a small move (MP or inches).
+STATS = {"move": 4, "base": {"shape": "circle", "diameter": 1.25}}
+
+
+@pytest.fixture(autouse=True)
+def no_broadcasts(monkeypatch: pytest.MonkeyPatch) -> list:
+    """The services' broadcasts, kept instead of sent (no channel layer in these tests)."""
+    sent: list = []
+    monkeypatch.setattr(events, "deliver", sent.extend)
+    return sent
+
+
+def drag_action(system: str) -> str:
+    """The system's first action the board proposes on a drag (its catalogue)."""
+    return next(spec["type"] for spec in game_systems.catalogue(system) if spec.get("drag"))
+
+
+def battle_of(system: str, prefix: str = "") -> tuple[Battle, dict[str, Any]]:
+    """A live battle of `system` on an empty 36" table, one unit a side, of the first unit
+    type of the system's roster schema that is offered the drag action."""
+    User = get_user_model()
+    users = {
+        role: User.objects.create_user(f"{prefix}{system}-{role}", password=PASSWORD)
+        for role in ("gm", "p1", "p2", "spectator")
+    }
+    for unit_type in game_systems.unit_types(system):
+        campaign = campaign_create(gm=users["gm"], name=f"{system} {unit_type}", system=system)
+        for role in ("p1", "p2", "spectator"):
+            membership_set(
+                campaign=campaign,
+                user=users[role],
+                role="spectator" if role == "spectator" else "player",
+            )
+        table = map_create(campaign=campaign, name="Table", width=36, height=36, terrain=[])
+        sides = []
+        for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
+            roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
+            unit_profile_add(
+                roster=roster, name=f"{side} {unit_type}", unit_type=unit_type, stats=STATS
+            )
+            sides.append((roster, side))
+        battle = battle_start(
+            battle=battle_create(campaign=campaign, battle_map=table, name="Battle", sides=sides)
+        )
+        offered = game_systems.available_actions(battle.state, battle.turn_state)
+        if any(drag_action(system) in actions for actions in offered.values()):
+            return battle, users
+    raise AssertionError(f"no unit type of {system} is offered its drag action")
+
+
+def actor(battle: Battle, user: Any) -> Actor:
+    return actor_for(battle, user, Membership.objects.get(campaign=battle.campaign, user=user))
+
+
+def too_long(battle: Battle, system: str) -> dict[str, Any]:
+    """The active side's unit dragged to the far corner of the table: further than its move."""
+    active = battle.turn_state["active_side"]
+    unit = next(u for u in battle.state["units"] if u["side"] == active)
+    x, y = unit["position"][:2]
+    far = [3.0 if x > 18 else 33.0, 3.0 if y > 18 else 33.0]
+    return {"unit": unit["id"], "type": drag_action(system), "path": [far]}
+
+
+def player_of(battle: Battle, users: dict[str, Any]) -> Any:
+    return users["p1"] if battle.turn_state["active_side"] == "P1" else users["p2"]
+
+
+def run_check(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rules", "check", "--expect", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def saved_ruling(client, battle: Battle, reply_id: str, action: dict) -> Any:
+    url = reverse("battle_ruling_file", args=[battle.pk])
+    return client.get(url, {"reply": reply_id, "action": json.dumps(action)})
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("system", sorted(rules.SYSTEMS))
+def test_a_saved_ruling_reproduces_the_refusal_with_the_engine_alone(
+    client, system: str, tmp_path: Path
+) -> None:
+    battle, users = battle_of(system)
+    player = player_of(battle, users)
+    action = too_long(battle, system)
+    reply = battle_act(
+        battle_id=battle.pk,
+        actor=actor(battle, player),
+        client_msg_id="drag-1",
+        seen=0,
+        action=action,
+    )
+    assert reply["type"] == "reject" and reply["verdict"], "the rules refused the long drag"
+
+    client.force_login(player)
+    response = saved_ruling(client, battle, "drag-1", action)
+
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment;")
+    scenario = json.loads(response.content)
+    assert scenario["system"] == system
+    assert scenario["expect"]["legal"] is False
+    assert scenario["expect"]["reason"] == reply["verdict"]["reasons"][0]["code"]
+    assert math.isclose(scenario["expect"]["cost"], reply["verdict"]["cost"], abs_tol=1e-3)
+    assert scenario["dice"] == [], "no die was rolled, so none may be"
+    saved = tmp_path / "ruling.json"
+    saved.write_bytes(response.content)
+    checked = run_check(saved)
+    assert checked.returncode == 0, checked.stderr
+    verdict = json.loads(checked.stdout.splitlines()[0])
+    assert verdict["legal"] is False
+    assert verdict["reasons"][0]["code"] == scenario["expect"]["reason"]
+    assert "1/1 actions as expected" in checked.stderr
+
+
+@pytest.mark.django_db
+def test_a_ruling_saved_for_another_action_than_the_refused_one_is_not_made(client) -> None:
+    system = sorted(rules.SYSTEMS)[0]
+    battle, users = battle_of(system)
+    player = player_of(battle, users)
+    action = too_long(battle, system)
+    battle_act(
+        battle_id=battle.pk,
+        actor=actor(battle, player),
+        client_msg_id="drag-1",
+        seen=0,
+        action=action,
+    )
+    client.force_login(player)
+    unit = next(u for u in battle.state["units"] if u["id"] == action["unit"])
+    short = {**action, "path": [[unit["position"][0] + 0.5, unit["position"][1]]]}
+
+    response = saved_ruling(client, battle, "drag-1", short)
+
+    assert response.status_code == 400
+    assert response.json()["error"] == "That is not the action the table refused."
+
+
+@pytest.mark.django_db
+def test_only_the_player_refused_can_save_that_refusal(client) -> None:
+    system = sorted(rules.SYSTEMS)[0]
+    battle, users = battle_of(system)
+    player = player_of(battle, users)
+    action = too_long(battle, system)
+    battle_act(
+        battle_id=battle.pk,
+        actor=actor(battle, player),
+        client_msg_id="drag-1",
+        seen=0,
+        action=action,
+    )
+    client.force_login(users["gm"])
+
+    assert saved_ruling(client, battle, "drag-1", action).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("system", sorted(rules.SYSTEMS))
+def test_a_saved_position_is_the_table_as_a_scenario_the_engine_reads(client, system: str) -> None:
+    battle, users = battle_of(system)
+    client.force_login(users["spectator"])
+
+    response = client.get(reverse("battle_position_file", args=[battle.pk]))
+
+    assert response.status_code == 200
+    scenario = json.loads(response.content)
+    state = rules.load_scenario(scenario).state
+    assert state.system == system
+    assert sorted(u.id for u in state.units) == sorted(u["id"] for u in battle.state["units"])
+    assert {k for k in scenario} == {"system", "table", "terrain", "units", "state"}
+
+
+@pytest.mark.django_db
+def test_a_delayed_spectator_cannot_save_a_position_newer_than_the_delay(client) -> None:
+    system = sorted(rules.SYSTEMS)[0]
+    battle, users = battle_of(system)
+    battle_set_delay(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="d-1", seconds=600
+    )
+    client.force_login(users["spectator"])
+    url = reverse("battle_position_file", args=[battle.pk])
+
+    assert client.get(url, {"seq": 1}).status_code == 404
+    assert json.loads(client.get(url, {"seq": 0}).content)["system"] == system
+    assert "seq-0" in client.get(url)["Content-Disposition"], (
+        "the newest they may see: before the delay"
+    )
