@@ -37,27 +37,40 @@ def horizon(unit: Unit, budget: float) -> float:
 
 def base_obstacles(position: Position, unit: Unit, policy: BasePolicy,
                    budget: float) -> tuple[list[Any], list[Any]]:
-    """(bases that block the centre's way, bases that only keep it from ending on them)."""
+    """(bases that block the centre's way, bases that only keep it from ending on them),
+    for a move of `budget` (see `base_barriers`)."""
+    return base_barriers(position, unit, policy, horizon(unit, budget), MARGIN)
+
+
+def base_barriers(position: Position, unit: Unit, policy: BasePolicy, reach: float,
+                  margin: float = MARGIN) -> tuple[list[Any], list[Any]]:
+    """(bases the centre may not come near, bases it may cross but not end on), within
+    `reach` of the unit's centre, each grown by both radii and the margin.
+
+    A base touching the unit where it starts may be left but not come back to: it is
+    grown only to 0.008" short of the start (overlap is deeper than 0.01"), by a polygon
+    whose corners stay short of the start too (`around_start`). Growing it to its full
+    size would cover the start itself and leave the unit no reach at all (a unit in
+    base contact breaking away, aod's and mswars' alike)."""
+    sx, sy = unit.position
     r = unit.base.radius
-    start = unit.position
-    sx, sy = start
-    far = horizon(unit, budget)
     blocking: list[Any] = []
     end_only: list[Any] = []
-    for i in position.units.query_box(sx - far, sy - far, sx + far, sy + far):
+    for i in position.units.query_box(sx - reach, sy - reach, sx + reach, sy + reach):
         other = position.on_table[i]
         if other.id == unit.id or other.id in policy.ignore:
             continue
         body = position.bodies[other.id]
-        # Grow the other base's core (centre or polygon) so the centre stays clear of it.
-        full = body.radius + r + MARGIN
+        full = body.radius + r + margin
+        gap = body.distance(Body(None, 0.0, (sx, sy))) + body.radius  # start to its core
         if policy.may_cross(unit, other):
             end_only.append(grown(body, full))
-            continue
-        gap = body.distance(Body(None, 0.0, start)) + body.radius  # start centre to core
-        if gap <= full:  # touching at the start: may leave, never come back
-            full = max(gap - 0.005, 0.0)
-        blocking.append(grown(body, full))
+        elif gap > full:
+            blocking.append(grown(body, full))
+        elif body.xy is not None:
+            blocking.append(around_start(body.xy, gap))
+        else:
+            blocking.append(body.core.buffer(max(gap - body.radius - 0.008, 0.0)))
     return blocking, end_only
 
 
@@ -91,6 +104,18 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
         return None if taken.intersects(Point(p)) else graph.path_to(p)
 
     return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to)
+
+
+def around_start(centre: tuple[float, float], gap: float) -> Any:
+    """A circle base touching the mover where it starts, as an obstacle: a polygon that
+    holds the circle 0.008" short of the start, with corners short of it too, and as few
+    corners as that allows (a path around it, from `path_to`, has a step per corner)."""
+    inner = max(gap - 0.008, 0.0)
+    quad_segs = 4
+    while inner / math.cos(math.pi / (4 * quad_segs)) > gap - 0.001 and quad_segs < 64:
+        quad_segs *= 2
+    return Point(centre).buffer(inner / math.cos(math.pi / (4 * quad_segs)),
+                                quad_segs=quad_segs)
 
 
 def grown(body: Body, by: float) -> Any:

@@ -23,16 +23,17 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, box
 
-from rules.engine.bases_policy import BasePolicy
 from rules.engine.model import Point2, Table, Unit
-from rules.engine.open_reach import grown
-from rules.engine.position import Position
+from rules.engine.open_reach import base_barriers
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
 from rules.geometry.direction import bearing
 from rules.geometry.track import shortest_turn
 
 SECTORS = 120
+
+__all__ = ["TurnThenStraight", "base_barriers", "distance_for", "nowhere", "table_barrier",
+           "turn_sweeps_clear", "turn_then_straight_reach"]
 
 
 @dataclass(frozen=True)
@@ -144,34 +145,6 @@ def table_barrier(table: Table, unit: Unit, margin: float) -> Any | None:
     big = box(-1e3, -1e3, table.width + 1e3, table.height + 1e3)
     return big.difference(box(r + inner, r + inner, table.width - r - inner,
                               table.height - r - inner))
-
-
-def base_barriers(position: Position, unit: Unit, policy: BasePolicy, reach: float,
-                  margin: float) -> tuple[list[Any], list[Any]]:
-    """(bases the centre may not come near, bases it may cross but not end on), grown by
-    both radii and the margin. A base touching the unit where it starts may be left but
-    not come back to: it is grown only to 0.008" short of the start, as a fine polygon
-    whose corners stay short of the start too (overlap is deeper than 0.01")."""
-    sx, sy = unit.position
-    r = unit.base.radius
-    blocking: list[Any] = []
-    end_only: list[Any] = []
-    for i in position.units.query_box(sx - reach, sy - reach, sx + reach, sy + reach):
-        other = position.on_table[i]
-        if other.id == unit.id or other.id in policy.ignore:
-            continue
-        body = position.bodies[other.id]
-        full = body.radius + r + margin
-        gap = body.distance(Body(None, 0.0, (sx, sy))) + body.radius  # start to its core
-        if policy.may_cross(unit, other):
-            end_only.append(grown(body, full))
-        elif gap > full:
-            blocking.append(grown(body, full))
-        elif body.xy is not None:
-            blocking.append(Point(body.xy).buffer(max(gap - 0.008, 0.0), quad_segs=64))
-        else:
-            blocking.append(body.core.buffer(max(gap - body.radius - 0.008, 0.0)))
-    return blocking, end_only
 
 
 def turn_sweeps_clear(unit: Unit, bodies: Sequence[Body], margin: float) -> bool:

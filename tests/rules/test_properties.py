@@ -166,3 +166,30 @@ def test_validate_never_raises_for_a_well_formed_action(
     v = validate(state_from_json(scene), action, dice=[6] * 4, outcomes=[True] * 2)
     assert v.legal == (not v.reasons) or "breakaway_failed" in v.codes
     assert all(r.code for r in v.reasons)
+
+
+def test_a_unit_in_base_contact_with_an_enemy_reaches_away_from_it_legally() -> None:
+    """000 [17]: a base touching the mover where it starts may be left, never gone back
+    into. Reach is not empty, and every point of it is reached by a path validate accepts
+    (the touching base once grew over the start and left no reach at all)."""
+    state = state_from_json({
+        "system": "aod", "table": {"width": 36, "height": 36},
+        "units": [{"id": "U", "side": "P1", "type": "mech", "move": 6,
+                   "base": {"shape": "circle", "diameter": 1}, "position": [10, 10],
+                   "facing": 0},
+                  {"id": "E", "side": "P2", "type": "mech", "move": 6,
+                   "base": {"shape": "circle", "diameter": 1}, "position": [11, 10],
+                   "facing": 180}]})
+    found = reach(state, "U")
+    assert found.contains((7, 10))
+    minx, miny, maxx, maxy = found.area.bounds
+    grid = [(minx + (maxx - minx) * i / 12, miny + (maxy - miny) * k / 12)
+            for i in range(13) for k in range(13)]
+    inside = [q for q in grid if found.area.contains(Point(q))]
+    assert len(inside) > 50
+    for q in inside:
+        path = found.path_to(q)
+        assert path is not None, q
+        v = validate(state, {"unit": "U", "type": "move", "path": [list(p) for p in path[1:]]},
+                     dice=[6] * 2)
+        assert v.legal, (q, [r.message for r in v.reasons])
