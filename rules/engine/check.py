@@ -130,6 +130,9 @@ def compare(verdict: Verdict, expect: Mapping[str, Any], unit_id: str) -> list[s
     for key in ("cost", "allowance"):
         if key in expect and not _close(expect[key], got[key]):
             diffs.append(f"{key}: expected {expect[key]}, got {got[key]}")
+    if "speed_band" in expect and expect["speed_band"] != got.get("speed_band"):
+        diffs.append(f"speed_band: expected {expect['speed_band']!r}, got "
+                     f"{got.get('speed_band')!r}")
     after = verdict.state_after
     unit = after.unit(unit_id) if after is not None else None
     if "position" in expect:

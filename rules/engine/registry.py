@@ -9,11 +9,13 @@ from __future__ import annotations
 from rules.engine.errors import InvalidActionError
 from rules.engine.system import System
 from rules.systems.aod.system import AodSystem
+from rules.systems.lasergrenadiers.system import LaserGrenadiersSystem
 from rules.systems.mswars.system import MswarsSystem
 
 SYSTEMS: dict[str, System] = {
     "aod": AodSystem(),
     "mswars": MswarsSystem(),
+    "lasergrenadiers": LaserGrenadiersSystem(),
 }
 
 

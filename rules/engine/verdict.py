@@ -69,6 +69,9 @@ class Verdict:
     #: True when state_after must be stored: every legal verdict, and the one illegal
     #: verdict that still changes the game (a failed breakaway spends the order, AOD-D23).
     changed: bool = False
+    #: How fast the piece is moving this turn, for systems that report it
+    #: (lasergrenadiers: stationary / slow / moderate / fast); None elsewhere.
+    speed_band: str | None = None
 
     @property
     def codes(self) -> list[str]:
@@ -82,8 +85,11 @@ class Verdict:
         return tuple(r for r in self.rolls if r.pending)
 
     def to_json(self) -> dict[str, Any]:
-        return {"legal": self.legal, "cost": json_number(self.cost),
-                "allowance": json_number(self.allowance),
-                "reasons": [r.to_json() for r in self.reasons],
-                "rolls": [r.to_json() for r in self.rolls],
-                "events": [dict(e) for e in self.events]}
+        out: dict[str, Any] = {"legal": self.legal, "cost": json_number(self.cost),
+                               "allowance": json_number(self.allowance),
+                               "reasons": [r.to_json() for r in self.reasons],
+                               "rolls": [r.to_json() for r in self.rolls],
+                               "events": [dict(e) for e in self.events]}
+        if self.speed_band is not None:
+            out["speed_band"] = self.speed_band
+        return out

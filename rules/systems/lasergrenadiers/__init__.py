@@ -1,0 +1,1 @@
+"""LaserGrenadiers (seed 003): tables, hooks and actions on the shared movement kernel."""

@@ -1,0 +1,23 @@
+"""The active piece's allowance left and speed band, read from a scenario-shaped position
+for the board's header (LG-D31)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.errors import InvalidActionError
+from rules.engine.scenario import state_from_json
+from rules.systems.lasergrenadiers.accounting import moved, remaining, speed_band
+from rules.systems.lasergrenadiers.pieces import who
+
+
+def piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, str] | None:
+    """(name, inches left, speed band) of a piece, or None when the position is unreadable."""
+    try:
+        state = state_from_json(position)
+    except InvalidActionError:
+        return None
+    unit = state.unit(unit_id)
+    if unit is None:
+        return None
+    return who(unit), max(remaining(state, unit), 0.0), speed_band(unit, moved(state, unit.id))

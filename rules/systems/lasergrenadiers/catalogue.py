@@ -1,0 +1,89 @@
+"""What lasergrenadiers offers the board, the map editor and the roster editor: actions,
+terrain kinds and the unit schema (lasergrenadiers.md 2, 6, 12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
+from rules.systems.lasergrenadiers.tables import (
+    ADVANCED_RATES,
+    BASIC_RATES,
+    INFANTRY_RATES,
+    UNIT_TYPES,
+    VEHICLES,
+)
+
+_UNIT_TYPES = {"load": (*UNIT_TYPES,), "unload": VEHICLES, "overrun": VEHICLES,
+               "move": (), "enter_board": ()}
+_NEEDS = {"overrun": ("armored",)}
+
+ACTIONS: tuple[ActionSpec, ...] = tuple(
+    ActionSpec(t, row.label, row.keys, row.path, "in", row.drag, f"{row.help} ({row.cite})",
+               unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()))
+    for t, row in ACTION_TABLE.items())
+
+TERRAIN_KINDS: tuple[TerrainKind, ...] = (
+    TerrainKind("firm", "Firm ground", help="Normal movement for all (003 Terrain 1)."),
+    TerrainKind("soft", "Soft ground", help="Halved for foot, tracked, walker, wheeled."),
+    TerrainKind("slope", "Slope", keys=("uphill",), required=("uphill",),
+                help="Halved going uphill (bearing within 90 degrees of `uphill`) for all "
+                "but grav, thruster, gravpack and jetpack (LG-D5)."),
+    TerrainKind("river", "River or stream",
+                help="Crossed only at a bridge or ford; halved for amphibious pieces."),
+    TerrainKind("lake", "Lake or pond", help="As for a river."),
+    TerrainKind("ford", "Ford", help="Overrides a river; halved for foot and ground vehicles."),
+    TerrainKind("road", "Road", keys=("wet",),
+                help="Doubled for foot and ground vehicles; a wet unpaved road is soft."),
+    TerrainKind("bridge", "Bridge", help="As for road; overrides a river."),
+    TerrainKind("vegetation", "Vegetation", sight="hinders", help="Halved for all (LG-D6)."),
+    TerrainKind("dense_vegetation", "Dense vegetation", sight="blocks",
+                help="Impassable (table option `dense_vegetation`, LG-D18)."),
+    TerrainKind("low_obstacle", "Low obstacle", keys=("height",),
+                help="Halved but for grav, thruster, gravpack and jetpack."),
+    TerrainKind("high_wall", "High wall", keys=("height",), sight="blocks",
+                help="Only thruster vehicles and jetpack troops pass (LG-D7)."),
+    TerrainKind("antitank_obstacle", "Antitank obstacle", keys=("height",),
+                help="Impassable to tracked and wheeled; else as a low obstacle (LG-D19)."),
+    TerrainKind("building", "Building interior", keys=("height", "vehicle_access", "rubble"),
+                sight="blocks",
+                help="Doubled for foot; vehicles need `vehicle_access`; rubble uses the "
+                "table option `rubble_multiplier` (LG-D20)."),
+    TerrainKind("stairs", "Stairs", keys=("height", "vehicle_access"),
+                help="Halved for foot; vehicles need `vehicle_access` (LG-D20)."),
+    TerrainKind("ladder", "Ladder", keys=("height",),
+                help="Infantry only: tripled on foot, normal with gravpacks (003 Terrain 13)."),
+)
+
+UNIT_SCHEMA: dict[str, Any] = {
+    "system": "lasergrenadiers",
+    "fields": {
+        "type": {"type": "string", "enum": list(UNIT_TYPES), "required": True,
+                 "description": "movement type"},
+        "move": {"type": "number", "minimum": 0, "required": True,
+                 "description": "the original movement rate, inches",
+                 "suggested": {**INFANTRY_RATES, **BASIC_RATES},
+                 "advanced": {t: list(r) for t, r in ADVANCED_RATES.items()}},
+        "base": {"type": "object", "required": True,
+                 "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
+                           {"shape": "rect", "width": {"type": "number", "minimum": 0},
+                            "length": {"type": "number", "minimum": 0}}]},
+        "name": {"type": "string"},
+        "damage_levels": {"type": "integer", "minimum": 0, "maximum": 2,
+                          "description": "movement reduced by damage (vehicles)"},
+        "current_rate": {"type": "number", "minimum": 0,
+                         "description": "the reduced rate of a damaged vehicle"},
+        "amphibious": {"type": "boolean"},
+        "dual_drivers": {"type": "boolean", "description": "front and rear driver positions"},
+        "jointed": {"type": "boolean", "description": "moves sideways freely"},
+        "armored": {"type": "boolean", "description": "may overrun"},
+        "size": {"type": "integer", "minimum": 0, "description": "size class"},
+        "full_crew": {"type": "boolean", "for": ["crew_weapon"],
+                      "description": "without it, half speed"},
+        "aircraft": {"type": "boolean", "description": "helicopter, hoverjet, hoverprop"},
+        "capacity": {"type": "integer", "minimum": 0, "description": "pieces it carries"},
+        "foxhole": {"type": "boolean", "for": ["foot", "gravpack", "jetpack",
+                                               "powered_armor", "crew_weapon"]},
+    },
+}

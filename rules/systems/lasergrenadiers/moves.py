@@ -1,0 +1,286 @@
+"""`move`, `overrun` and `enter_board` (lasergrenadiers.md 2-8, 10, 11)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from shapely.geometry import LineString, Point
+
+from rules.engine.actions import Action
+from rules.engine.model import Point2, Unit
+from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.verdict import Verdict
+from rules.geometry.bases import body_at
+from rules.geometry.direction import bearing
+from rules.geometry.tolerance import CONTACT, OVERLAP
+from rules.systems.lasergrenadiers.accounting import (
+    coupling_breaches,
+    damaged_transport_breach,
+    moved,
+    remaining,
+    speed_band,
+    transfers,
+)
+from rules.systems.lasergrenadiers.changes import after, placed
+from rules.systems.lasergrenadiers.judgement import AFTER, Judgement, moved_event
+from rules.systems.lasergrenadiers.path import Walked, steps_of, walk
+from rules.systems.lasergrenadiers.pieces import (
+    allowance_of,
+    altitude_limit,
+    is_infantry_or_crew,
+    is_vehicle,
+    who,
+)
+from rules.systems.lasergrenadiers.terrain import LgPosition
+
+MOVE_CITE = "003 Movement"
+
+
+def can_act(pos: LgPosition, j: Judgement, unit: Unit, action: Action) -> None:
+    """A piece that left the board never returns; a piece aboard only unloads."""
+    if unit.id in pos.state.turn.get("left_board", []):
+        j.add("action_not_allowed", f"{who(unit)} has left the board: it may not return "
+              "(003 Leaving the board 1)", None, "003 Leaving the board 1")
+    elif unit.aboard is not None and action.type != "unload":
+        j.add("action_not_allowed", f"{who(unit)} is aboard {unit.aboard}: it must unload "
+              "first (003 Transport)", None, "003 Transport")
+
+
+def charge_allowance(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked | None,
+                     cost: float, spent_moving: float) -> None:
+    """The cost against what is left; then the transport inequalities and damaged
+    transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
+    state = pos.state
+    left = remaining(state, unit)
+    j.cost, j.allowance = cost, left
+    if cost > left + LENGTH_TOL:
+        at: Point2 = unit.position
+        order = AFTER
+        if walked is not None:
+            extra = cost - walked.cost  # what is paid before the path (a transfer's third)
+            found = walked.price.where_exceeds(left - extra)
+            at, order = found if found is not None else (walked.end.xy, AFTER)
+        j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" but has {fmt(left)}\" left "
+              f"of {fmt(allowance_of(unit))}\" this turn (003 Turning 3)", at,
+              "003 Turning 3", order)
+        return
+    spent = moved(state, unit.id) + spent_moving
+    events = transfers(state)
+    for vid, why in coupling_breaches(state, {unit.id: spent}, events):
+        if vid == unit.id or any(e.get("vehicle") == vid and unit.id in e.get("pieces", [])
+                                 for e in events):
+            j.add("speed_exceeded", why, unit.position, "003 Transport 4", AFTER)
+            return
+    if any(e.get("vehicle") == unit.id for e in events) and walked is not None:
+        breach = damaged_transport_breach(unit, spent, walked.translates or
+                                          unit.id in state.turn.get("translated", []))
+        if breach:
+            j.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6", AFTER)
+
+
+def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
+    j = Judgement(pos.state)
+    can_act(pos, j, unit, action)
+    if not j.legal:
+        return j.verdict()
+    walked = walk(pos, j, unit, steps_of(unit, action))
+    return finish(pos, j, unit, walked)
+
+
+def finish(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked,
+           extra_events: list[dict[str, object]] | None = None,
+           removed: tuple[str, ...] = (), cost: float | None = None) -> Verdict:
+    """Allowance, speed band, and the state after a legal move-like action."""
+    state = pos.state
+    cost = walked.cost if cost is None else cost
+    before = moved(state, unit.id)
+    charge_allowance(pos, j, unit, walked, cost, cost)
+    j.speed_band = speed_band(unit, before + cost)
+    if not j.legal:
+        return j.verdict()
+    mover = placed(unit, walked.end, walked.end_z)
+    spent = {unit.id: before + cost}
+    if walked.leaves_board:
+        j.events.append({"type": "left_board", "unit": unit.id})
+        new = after(state, spent=spent, left_board=[unit.id], removed=removed)
+        return j.verdict(new)
+    event = moved_event(mover)
+    if mover.z is not None:
+        event["z"] = round(mover.z, 4)
+    j.events.append(event)
+    if not walked.climbs and cost > 0 and before <= LENGTH_TOL:
+        # For fire at it, a piece that only rotated counts as stationary (003 Movement
+        # and fire 4).
+        j.events.append({"type": "rotated_in_place", "unit": unit.id})
+    j.events.extend(extra_events or [])
+    translated = [unit.id] if walked.translates else []
+    return j.verdict(after(state, [mover], spent=spent, removed=removed, translated=translated))
+
+
+# -- overrun ------------------------------------------------------------------------------
+
+OVERRUN_CITE = "003 Overrun attacks"
+
+
+def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
+    state = pos.state
+    j = Judgement(state)
+    can_act(pos, j, unit, action)
+    tid = action.get("target")
+    target = state.unit(tid) if isinstance(tid, str) else None
+    if target is None or target.aboard is not None:
+        j.add("unknown_unit" if isinstance(tid, str) else "malformed",
+              f"an overrun needs a target piece on the table, not {tid!r}", None, OVERRUN_CITE)
+    if not j.legal or target is None:
+        return j.verdict()
+    _overrun_conditions(j, unit, target)
+    walked = walk(pos, j, unit, steps_of(unit, action), ignore=frozenset({target.id}))
+    body = pos.bodies[target.id].polygon()
+    line = LineString(walked.track.points()) if walked.translates else None
+    inside = None if line is None else line.intersection(body)
+    parts = [] if inside is None or inside.is_empty else \
+        [g for g in getattr(inside, "geoms", [inside]) if g.length > 1e-9]
+    name = who(unit)
+    if not parts:
+        j.add("action_not_allowed", f"{name}'s path does not run into {who(target)}'s base "
+              "(003 Overrun 4)", walked.end.xy, "003 Overrun 4", AFTER)
+    elif len(parts) > 1:
+        j.add("action_not_allowed", f"{name} must run over {who(target)} in one stretch "
+              "(003 Overrun 4)", walked.end.xy, "003 Overrun 4", AFTER)
+    elif body.buffer(-CONTACT).covers(Point(walked.end.xy)):
+        j.add("action_not_allowed", f"{name} must end beyond {who(target)}, not on it "
+              "(003 Overrun 4)", walked.end.xy, "003 Overrun 4", AFTER)
+    over = _cost_over(pos, unit, target, walked, body)
+    cost = walked.cost - over[0] + over[1]
+    destroyed = True
+    extra: list[dict[str, object]] = []
+    if target.flag("foxhole"):
+        needed = 2 / 3 * allowance_of(unit)
+        destroyed = over[1] >= needed - LENGTH_TOL
+    if destroyed:
+        extra.append({"type": "overrun", "unit": unit.id, "target": target.id})
+    else:
+        extra.append({"type": "overrun_failed", "unit": unit.id, "target": target.id,
+                      "why": f"{fmt(over[1])}\" spent over the foxhole, "
+                      f"{fmt(2 / 3 * allowance_of(unit))}\" needed (003 Overrun 5)"})
+        end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
+        if end.distance(pos.bodies[target.id]) < 0:
+            j.add("base_overlap", f"{name} would end on {who(target)}, who survives in its "
+                  "foxhole (003 Overrun 5)", walked.end.xy, "003 Overrun 5", AFTER)
+    return finish(pos, j, unit, walked, extra, (target.id,) if destroyed else (), cost)
+
+
+def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
+    at = unit.position
+    name, prey = who(unit), who(target)
+    if not (is_vehicle(unit) and unit.flag("armored")):
+        j.add("action_not_allowed", f"only armored vehicles overrun; {name} is not one "
+              "(003 Overrun 1)", at, "003 Overrun 1")
+    if target.side == unit.side:
+        j.add("action_not_allowed", f"{prey} is not an enemy piece (003 Overrun 1)", at,
+              "003 Overrun 1")
+    if not (is_infantry_or_crew(target) or (is_vehicle(target) and target.flag("armored"))):
+        j.add("action_not_allowed", f"{prey} is neither infantry, a crewed weapon nor an "
+              "armored vehicle (003 Overrun 1)", at, "003 Overrun 1")
+    size, prey_size = unit.get("size"), target.get("size")
+    if not isinstance(size, int | float) or not isinstance(prey_size, int | float) \
+            or prey_size > size - 3:
+        j.add("action_not_allowed", f"{name} (size {size}) may overrun only pieces at least "
+              f"three classes smaller, not {prey} (size {prey_size}) (003 Overrun 2, LG-D9)",
+              at, "003 Overrun 2")
+    if target.flag("foxhole") and unit.type not in ("tracked", "walker"):
+        j.add("action_not_allowed", f"{prey} is in a foxhole: only a tracked vehicle or a "
+              "walker may eliminate it (003 Overrun 5)", at, "003 Overrun 5")
+
+
+def _cost_over(pos: LgPosition, unit: Unit, target: Unit, walked: Walked,
+               body: Any) -> tuple[float, float]:
+    """(normal cost of the centre path inside the target's base, 3 x the attacker's cost
+    per inch there in the terrain the target is on, road rate usable) (LG-D9)."""
+    view = pos.view(unit)
+    normal = triple = 0.0
+    for leg in walked.price.legs:
+        if leg.is_turn or leg.flat_length <= 0:
+            continue
+        seg = LineString([leg.start.xy, leg.end.xy]).intersection(body)
+        for g in getattr(seg, "geoms", [seg]):
+            if g.is_empty or g.length <= 1e-12:
+                continue
+            coords = list(g.coords)
+            u0, u1 = sorted(math.dist(leg.start.xy, c) / leg.flat_length
+                            for c in (coords[0], coords[-1]))
+            for a, b, rate in leg.pieces:
+                lo, hi = max(a, u0), min(b, u1)
+                if hi > lo:
+                    normal += (hi - lo) * leg.length * rate
+            dx, dy = leg.end.x - leg.start.x, leg.end.y - leg.start.y
+            factor, _, _ = view.direction(leg.start.facing, dx, dy)
+            m = view.multiplier(view.feature_at(*target.position, bearing(dx, dy)),
+                                bearing(dx, dy))
+            triple += 3 * (u1 - u0) * leg.length * factor / (m or 1.0)
+    return normal, triple
+
+
+# -- enter_board --------------------------------------------------------------------------
+
+ENTRY_CITE = "003 Off-board movement"
+
+
+def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
+    state = pos.state
+    j = Judgement(state)
+    can_act(pos, j, unit, action)
+    if not j.legal:
+        return j.verdict()
+    table = state.table
+    x, y = unit.position
+    z = unit.z or 0.0
+    edge = min(abs(x), abs(y), abs(table.width - x), abs(table.height - y))
+    within = -CONTACT <= x <= table.width + CONTACT and -CONTACT <= y <= table.height + CONTACT
+    on_edge = within and edge <= CONTACT and z <= LENGTH_TOL
+    from_above = within and not on_edge and z > LENGTH_TOL
+    name = who(unit)
+    if from_above:
+        full = allowance_of(unit)
+        if z > full + LENGTH_TOL:
+            j.add("placement_invalid", f"{name} begins its landing {fmt(z)}\" up, more than "
+                  f"its full movement {fmt(full)}\" (003 Assault landings 4a)", unit.position,
+                  "003 Assault landings 4a")
+        limit = altitude_limit(unit)
+        if limit is not None and z > limit + LENGTH_TOL:
+            j.add("altitude_exceeded", f"{name} cannot be {fmt(z)}\" up; its altitude limit "
+                  f"is {fmt(limit)}\" (003 Altitude limits)", unit.position,
+                  "003 Altitude limits")
+    elif not on_edge:
+        j.add("placement_invalid", f"{name} must enter with its centre on a table edge, or "
+              "descend from above the table (003 Assault landings, 003 Off-board movement)",
+              unit.position, ENTRY_CITE)
+    else:
+        _entry_area(pos, j, unit)
+    walked = walk(pos, j, unit, steps_of(unit, action), entering=on_edge)
+    return finish(pos, j, unit, walked)
+
+
+def _entry_area(pos: LgPosition, j: Judgement, unit: Unit) -> None:
+    """On the owner's entry area; with `delayed_entry`, anywhere on an edge but the
+    opponent's entry area (003 Off-board movement 4)."""
+    areas = pos.state.turn.get("entry_areas")
+    if not isinstance(areas, dict):
+        return
+    point = Point(unit.position)
+
+    def on(segments: object) -> bool:
+        return isinstance(segments, list) and any(
+            LineString(seg).distance(point) <= CONTACT for seg in segments)
+
+    name = who(unit)
+    if pos.options.delayed_entry:
+        foes = [side for side, segs in areas.items() if side != unit.side and on(segs)]
+        if foes:
+            j.add("placement_invalid", f"{name} may not enter through {foes[0]}'s entry area "
+                  "(003 Off-board movement 4)", unit.position, "003 Off-board movement 4")
+    elif not on(areas.get(unit.side)):
+        j.add("placement_invalid", f"{name} must enter on {unit.side}'s entry area (the "
+              "optional delayed entry rule is off) (003 Off-board movement 1)",
+              unit.position, "003 Off-board movement 1")

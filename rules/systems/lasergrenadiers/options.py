@@ -1,0 +1,70 @@
+"""Table options a GM edits (lasergrenadiers.md: LG-D1, LG-D18, LG-D20, LG-D24, 003
+Off-board movement)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine.errors import InvalidActionError
+from rules.systems.lasergrenadiers.tables import TURN_BANDS
+
+OPTION_KEYS = ("turn_bands", "rubble_multiplier", "dense_vegetation", "pass_friendly_bases",
+               "delayed_entry")
+
+
+@dataclass(frozen=True)
+class Options:
+    #: (upper bound in degrees, inclusive; fraction of the rate), ascending to 180 (LG-D1).
+    turn_bands: tuple[tuple[float, float], ...] = TURN_BANDS
+    #: Multiplier of a building with `rubble: true`, for every piece (LG-D20).
+    rubble_multiplier: float = 1.0
+    #: "impassable" or "vegetation" (LG-D18).
+    dense_vegetation: str = "impassable"
+    #: Friendly bases may be crossed (LG-D24; default false).
+    pass_friendly_bases: bool = False
+    #: The optional delayed-entry rule (003 Off-board movement 4).
+    delayed_entry: bool = False
+
+
+def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options:
+    unknown = sorted(set(raw) - set(OPTION_KEYS))
+    if unknown:
+        raise InvalidActionError(f"{key}.{unknown[0]}", "unknown lasergrenadiers table option; "
+                                 f"known: {', '.join(OPTION_KEYS)}")
+    bands = TURN_BANDS
+    if "turn_bands" in raw:
+        bands = _bands(raw["turn_bands"], f"{key}.turn_bands")
+    rubble = raw.get("rubble_multiplier", 1.0)
+    if isinstance(rubble, bool) or not isinstance(rubble, int | float) or rubble <= 0:
+        raise InvalidActionError(f"{key}.rubble_multiplier", "expected a positive number")
+    dense = raw.get("dense_vegetation", "impassable")
+    if dense not in ("impassable", "vegetation"):
+        raise InvalidActionError(f"{key}.dense_vegetation",
+                                 "expected \"impassable\" or \"vegetation\"")
+    flags = {}
+    for name in ("pass_friendly_bases", "delayed_entry"):
+        value = raw.get(name, False)
+        if not isinstance(value, bool):
+            raise InvalidActionError(f"{key}.{name}", "expected true or false")
+        flags[name] = value
+    return Options(bands, float(rubble), dense, **flags)
+
+
+def _bands(raw: Any, key: str) -> tuple[tuple[float, float], ...]:
+    """[[upper degrees, fraction], ...] ascending, the last at 180."""
+    if not isinstance(raw, list) or not raw:
+        raise InvalidActionError(key, "expected [[upper degrees, fraction of the rate], ...]")
+    out: list[tuple[float, float]] = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, list) or len(item) != 2 or any(
+                isinstance(v, bool) or not isinstance(v, int | float) for v in item):
+            raise InvalidActionError(f"{key}[{i}]", "expected [upper degrees, fraction]")
+        upper, fraction = float(item[0]), float(item[1])
+        if fraction < 0 or (out and upper <= out[-1][0]) or upper <= 0:
+            raise InvalidActionError(f"{key}[{i}]", "bands must ascend, fractions >= 0")
+        out.append((upper, fraction))
+    if abs(out[-1][0] - 180.0) > 1e-9:
+        raise InvalidActionError(key, "the last band must end at 180 degrees")
+    return tuple(out)

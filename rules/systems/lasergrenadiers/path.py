@@ -1,0 +1,173 @@
+"""One piece along one path (lasergrenadiers.md 3-7): 3-D cost by terrain and direction,
+turning, prohibited terrain and directions, altitude limits, pop-up maneuvers, other
+bases, and the table edge (a piece may leave the board, LG-D14)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rules.engine.actions import Action, Step, Turn
+from rules.engine.bases_policy import BasePolicy, check_bases
+from rules.engine.model import Point2, Unit
+from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.pricing_3d import PathPrice3, price_path_3d
+from rules.geometry.bases import body_at
+from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
+from rules.geometry.table import leaves_table
+from rules.geometry.track import Pose, Track, shortest_turn
+from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
+from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up, who
+from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
+from rules.systems.lasergrenadiers.terrain import LgPosition
+
+EDGE_CITE = "003 Leaving the board, LG-D14"
+
+
+@dataclass(frozen=True)
+class LgBases(BasePolicy):
+    """No base crossed, friendly or enemy, but an overrun's target (LG-D24, ignored by the
+    caller); friendly bases with the table option `pass_friendly_bases`."""
+
+    pass_friendly: bool = False
+    through_cite: ClassVar[str] = "LG-D24"
+    overlap_cite: ClassVar[str] = "LG-D24"
+
+    def may_cross(self, mover: Unit, other: Unit) -> bool:
+        return self.pass_friendly and mover.side == other.side
+
+
+@dataclass(frozen=True)
+class Walked:
+    price: PathPrice3
+    track: Track
+    #: The base ends wholly off the table: the piece leaves the board.
+    leaves_board: bool = False
+
+    @property
+    def cost(self) -> float:
+        return self.price.total
+
+    @property
+    def end(self) -> Pose:
+        return self.track.end
+
+    @property
+    def end_z(self) -> float:
+        return self.price.end_z
+
+    @property
+    def translates(self) -> bool:
+        return any(not leg.is_turn and leg.flat_length > 0 for leg in self.price.legs)
+
+    @property
+    def climbs(self) -> bool:
+        return any(not leg.is_turn for leg in self.price.legs)
+
+
+def steps_of(unit: Unit, action: Action) -> list[Step]:
+    """The path, with a `facing` key read as a final turn, charged (LG-D30)."""
+    steps = list(action.path)
+    if action.facing is not None:
+        facing = unit.facing + sum(s.angle for s in steps if isinstance(s, Turn))
+        turn = shortest_turn(facing, action.facing)
+        if abs(turn) > 1e-9:
+            steps.append(Turn(turn))
+    return steps
+
+
+def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,
+         start: Pose | None = None, start_z: float | None = None,
+         ignore: frozenset[str] = frozenset(), entering: bool = False) -> Walked:
+    """Price the path and add every finding of sections 3-7 to `j` (not the allowance)."""
+    start = start or Pose(*unit.position, unit.facing)
+    start_z = unit.z if start_z is None else start_z
+    view = pos.view(unit)
+    name = who(unit)
+    price = price_path_3d(start, start_z, steps, view)
+    track = Track.from_steps(unit.base, start, steps)  # a vertical step does not move the base
+    for leg in price.legs:
+        if leg.blocked_at is not None:
+            feature = view.feature_at(*leg.blocked_at)
+            cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
+            j.add("prohibited_terrain", f"{name} cannot enter {leg.blocked_by} ({cite})",
+                  leg.blocked_at, cite, leg.s_at(leg.blocked_at))
+        if not leg.direction_allowed:
+            cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
+            j.add("direction_not_allowed", f"{name} ({unit.type}) cannot move "
+                  f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
+                  f"face the way first ({cite})", leg.start.xy, cite, leg.s0)
+    _altitude(pos, j, unit, price, start, start_z)
+    leaves = _edge(pos, j, unit, track, entering)
+    policy = LgBases(ignore, pos.options.pass_friendly_bases)
+    crossings, _ = check_bases(pos, unit, track, track.end, policy)
+    for s, v in crossings:
+        j.found.append((AFTER if v.code == "base_overlap" else s, v))
+    return Walked(price, track, leaves)
+
+
+def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, start: Pose,
+              start_z: float | None) -> None:
+    """z over the limit at a path point; a pop-up by a piece that may not (003 Altitude
+    limits, 003 Pop-up maneuvers 2; LG-D22, LG-D23, LG-D36)."""
+    view = pos.view(unit)
+    limit = altitude_limit(unit)
+    points: list[tuple[Point2, float, float]] = [(start.xy, price.heights[0], 0.0)]
+    for leg in price.legs:
+        if leg.is_turn:
+            continue
+        points.append((leg.end.xy, leg.z1, leg.s0 + leg.flat_length))
+        if limit is None:
+            continue
+        climbable = [t.height or 0.0 for t in pos.climbable_at(leg.end.xy)
+                     if view.multiplier(t) is not None]
+        top = max([limit, *climbable])
+        if leg.z1 > top + LENGTH_TOL:
+            j.add("altitude_exceeded", f"{who(unit)} would be {fmt(leg.z1)}\" up; its altitude "
+                  f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)} "
+                  "(003 Altitude limits)", leg.end.xy, "003 Altitude limits",
+                  leg.s0 + leg.flat_length)
+    if may_pop_up(unit):
+        return
+    outside = [(xy, z, s) for xy, z, s in points if not pos.climbable_at(xy)]
+    low = float("inf")
+    peak: tuple[float, float] | None = None
+    for _xy, z, s in outside:
+        if peak is not None and z < peak[0] - LENGTH_TOL:
+            j.add("action_not_allowed", f"{who(unit)} rises and drops again in one move: only "
+                  "grav vehicles, aircraft and grav or jet infantry may pop up (003 Pop-up "
+                  "maneuvers 2, LG-D23)", _xy, "003 Pop-up maneuvers 2", s)
+            return
+        if z > low + LENGTH_TOL and (peak is None or z > peak[0]):
+            peak = (z, s)
+        low = min(low, z)
+
+
+def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: bool) -> bool:
+    """Leaving: the base ends wholly off and never comes back; partly off, or off and back,
+    is `off_table` (LG-D14). An entering piece counts from when it is wholly on."""
+    table = pos.state.table
+    name = who(unit)
+    after = 0.0
+    if entering:
+        on = first_wholly_on(track, table)
+        if on is None:
+            j.add("off_table", f"{name} never comes wholly onto the table ({EDGE_CITE})",
+                  track.end.xy, EDGE_CITE, AFTER)
+            return False
+        after = on
+        off = goes_off_after(track, table, after + 1e-9) if on < track.tau_end else None
+    else:
+        off = leaves_table(track, table)
+    if off is None:
+        return False
+    end_body = body_at(unit.base, track.end.x, track.end.y, track.end.facing)
+    if wholly_off(end_body, table) and back_on_after(track, table, off.tau) is None:
+        return True
+    why = "ends partly off the table" if not wholly_off(end_body, table) else \
+        "leaves the table and comes back"
+    j.add("off_table", f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
+          f"leaves the board only wholly, at the end of a move ({EDGE_CITE})", off.at,
+          EDGE_CITE, off.s)
+    return False

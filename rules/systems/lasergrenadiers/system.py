@@ -1,0 +1,130 @@
+"""The lasergrenadiers System: vocabularies, input checks and the action dispatcher
+(seed 003; lasergrenadiers.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.engine.actions import Action, number, point
+from rules.engine.dice import Dice
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Terrain, Unit
+from rules.engine.reach import Reach
+from rules.engine.system import System
+from rules.engine.verdict import Verdict
+from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.lasergrenadiers.judgement import Judgement
+from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
+from rules.systems.lasergrenadiers.options import parse_options
+from rules.systems.lasergrenadiers.reach import reach as lg_reach
+from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
+from rules.systems.lasergrenadiers.terrain import LgPosition, position_of
+from rules.systems.lasergrenadiers.transport import load, unload
+from rules.systems.lasergrenadiers.turns import LgTurns, check_turn
+
+Handler = Callable[[LgPosition, Unit, Action], Verdict]
+
+HANDLERS: dict[str, Handler] = {"move": move, "load": load, "unload": unload,
+                                "overrun": overrun, "enter_board": enter_board}
+
+#: Unit keys and the types each must have (scenario-format.md, lasergrenadiers section).
+UNIT_KEYS: dict[str, tuple[type, ...]] = {
+    "damage_levels": (int,), "current_rate": (int, float), "amphibious": (bool,),
+    "dual_drivers": (bool,), "jointed": (bool,), "armored": (bool,), "size": (int, float),
+    "full_crew": (bool,), "aircraft": (bool,), "capacity": (int,), "foxhole": (bool,),
+    "name": (str,)}
+TERRAIN_KEYS: dict[str, tuple[type, ...]] = {
+    "uphill": (int, float), "wet": (bool,), "vehicle_access": (bool,), "rubble": (bool,)}
+
+
+def _typed(value: Any, kinds: tuple[type, ...], key: str) -> None:
+    if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+        raise InvalidActionError(key, f"expected {kinds[0].__name__}")
+
+
+class LaserGrenadiersSystem(System):
+    key = "lasergrenadiers"
+    name = "LaserGrenadiers"
+    cost_unit = "in"
+    actions = ACTIONS
+    terrain_kinds = TERRAIN_KINDS
+    turn_structure = LgTurns()
+    terrain_types = frozenset(TERRAIN_TYPES)
+    unit_types = frozenset(UNIT_TYPES)
+    action_types = frozenset(HANDLERS)
+    action_keys = frozenset({"target", "carrier", "passengers"})
+
+    def check_unit(self, unit: Unit, key: str) -> None:
+        super().check_unit(unit, key)
+        for name, kinds in UNIT_KEYS.items():
+            value = unit.get(name)
+            if value is not None:
+                _typed(value, kinds, f"{key}.{name}")
+        level = unit.get("damage_levels")
+        if level is not None and level not in (0, 1, 2):
+            raise InvalidActionError(f"{key}.damage_levels", "expected 0, 1 or 2")
+        for name in ("current_rate", "capacity", "size"):
+            value = unit.get(name)
+            if value is not None and value < 0:
+                raise InvalidActionError(f"{key}.{name}", "must not be negative")
+
+    def check_terrain(self, terrain: Terrain, key: str) -> None:
+        super().check_terrain(terrain, key)
+        for name, kinds in TERRAIN_KEYS.items():
+            value = terrain.props.get(name)
+            if value is not None:
+                _typed(value, kinds, f"{key}.{name}")
+        if terrain.type == "slope" and "uphill" not in terrain.props:
+            raise InvalidActionError(f"{key}.uphill", "a slope needs its uphill bearing "
+                                     "(LG-D5)")
+
+    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
+        parse_options(options, key)
+
+    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
+        check_turn(turn, key)
+
+    def parse_action(self, raw: Any, key: str) -> Action:
+        action = super().parse_action(raw, key)
+        for name in ("target", "carrier"):
+            if name in raw and not isinstance(raw[name], str):
+                raise InvalidActionError(f"{key}.{name}", "expected a unit id")
+        if "passengers" in raw:
+            items = raw["passengers"]
+            if not isinstance(items, list):
+                raise InvalidActionError(f"{key}.passengers", "expected a list")
+            for i, item in enumerate(items):
+                k = f"{key}.passengers[{i}]"
+                if action.type == "load":
+                    if not isinstance(item, str):
+                        raise InvalidActionError(k, "expected a unit id")
+                    continue
+                if not isinstance(item, dict) or not isinstance(item.get("unit"), str) \
+                        or "position" not in item or set(item) - {"unit", "position", "facing"}:
+                    raise InvalidActionError(k, "expected {\"unit\", \"position\", \"facing\"}")
+                point(item["position"], f"{k}.position")
+                if "facing" in item:
+                    number(item["facing"], f"{k}.facing")
+        return action
+
+    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
+        if state.system != self.key:
+            raise InvalidActionError("system", f"state is for {state.system!r}, "
+                                     "not lasergrenadiers")
+        unit = state.unit(action.unit)
+        if unit is None:
+            j = Judgement(state)
+            left = action.unit in state.turn.get("left_board", [])
+            j.add("action_not_allowed" if left else "unknown_unit",
+                  f"{action.unit} has left the board: it may not return (003 Leaving the "
+                  "board 1)" if left else f"no unit {action.unit!r}", None,
+                  "003 Leaving the board 1" if left else "")
+            return j.verdict()
+        return HANDLERS[action.type](position_of(state), unit, action)
+
+    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+        return lg_reach(state, unit_id, action_type)
+
+    def unit_schema(self) -> dict[str, Any]:
+        return UNIT_SCHEMA

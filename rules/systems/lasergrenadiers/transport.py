@@ -1,0 +1,221 @@
+"""`load` and `unload` (003 Transport; lasergrenadiers.md 9, LG-D26, LG-D29, LG-D34)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.actions import Action
+from rules.engine.model import Unit
+from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.placement import obstructions
+from rules.engine.verdict import Verdict
+from rules.geometry.bases import Body, body_at
+from rules.geometry.tolerance import CONTACT
+from rules.geometry.track import Pose
+from rules.systems.lasergrenadiers.accounting import (
+    coupling_breaches,
+    damaged_transport_breach,
+    has_translated,
+    moved,
+    remaining,
+    speed_band,
+    transfers,
+    with_transfer,
+)
+from rules.systems.lasergrenadiers.changes import after, placed
+from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
+from rules.systems.lasergrenadiers.moves import can_act
+from rules.systems.lasergrenadiers.path import steps_of, walk
+from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle, who
+from rules.systems.lasergrenadiers.terrain import LgPosition
+
+CITE = "003 Transport 1"
+
+
+def _vehicle(pos: LgPosition, j: Judgement, vid: Any, acting: Unit) -> Unit | None:
+    vehicle = pos.state.unit(vid) if isinstance(vid, str) else None
+    if vehicle is None:
+        j.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
+        return None
+    if not is_vehicle(vehicle) or vehicle.aboard is not None:
+        j.add("action_not_allowed", f"{who(vehicle)} is not a vehicle on the table (003 "
+              "Transport)", None, CITE)
+    elif vehicle.side != acting.side:
+        j.add("action_not_allowed", f"{who(vehicle)} is not a friendly vehicle (003 "
+              "Transport)", None, CITE)
+    return vehicle
+
+
+def _transfer_rules(pos: LgPosition, j: Judgement, vehicle: Unit, pieces: list[Unit]) -> None:
+    """Hovering aircraft take jetpacks only (003 Transport 5); damaged transports (003
+    Transport 6); pieces that may be carried."""
+    if vehicle.flag("aircraft") and (vehicle.z or 0.0) > LENGTH_TOL:
+        for p in pieces:
+            if p.type != "jetpack":
+                j.add("action_not_allowed", f"{who(vehicle)} is hovering: only jetpack troops "
+                      f"load or unload, not {who(p)} (003 Transport 5)", vehicle.position,
+                      "003 Transport 5")
+    why = damaged_transport_breach(vehicle, moved(pos.state, vehicle.id),
+                                   has_translated(pos.state, vehicle.id))
+    if why:
+        j.add("action_not_allowed", why, vehicle.position, "003 Transport 6")
+    for p in pieces:
+        if is_vehicle(p):
+            j.add("action_not_allowed", f"{who(p)} is a vehicle: only infantry and crewed "
+                  "weapons embark (003 Transport)", p.position, CITE)
+
+
+def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> None:
+    """Each piece other than the acting one pays a third of its allowance (003 Transport 1)."""
+    for p in pieces:
+        if p.id == acting.id:
+            continue
+        need, left = allowance_of(p) / 3, remaining(pos.state, p)
+        if need > left + LENGTH_TOL:
+            j.add("speed_exceeded", f"{who(p)} needs {fmt(need)}\" to embark or disembark but "
+                  f"has {fmt(left)}\" left (003 Transport 1)", p.position, CITE, AFTER)
+
+
+def _coupled(pos: LgPosition, j: Judgement, vehicle: Unit, events: list[dict[str, Any]],
+             spent: dict[str, float]) -> None:
+    for vid, why in coupling_breaches(pos.state, spent, events):
+        if vid == vehicle.id:
+            j.add("speed_exceeded", why, vehicle.position, "003 Transport 4", AFTER)
+
+
+def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
+    state = pos.state
+    j = Judgement(state)
+    can_act(pos, j, unit, action)
+    if not j.legal:
+        return j.verdict()
+    boarding = action.get("carrier") is not None
+    vehicle = _vehicle(pos, j, action.get("carrier") if boarding else unit.id, unit)
+    if vehicle is None:
+        return j.verdict()
+    if boarding:
+        pieces = [unit]
+    else:
+        pieces = []
+        for pid in action.get("passengers") or []:
+            p = state.unit(pid)
+            if p is None:
+                j.add("unknown_unit", f"no piece {pid!r} to load", None, CITE)
+            elif p.aboard is not None or p.id in state.turn.get("left_board", []):
+                j.add("action_not_allowed", f"{who(p)} is not on the table", None, CITE)
+            else:
+                pieces.append(p)
+        if not pieces and j.legal:
+            j.add("malformed", "a load by the vehicle names its `passengers`", None, CITE)
+    _transfer_rules(pos, j, vehicle, pieces)
+    capacity = vehicle.get("capacity")
+    aboard = sum(1 for u in state.units if u.aboard == vehicle.id)
+    if isinstance(capacity, int | float) and aboard + len(pieces) > capacity:
+        j.add("capacity_exceeded", f"{who(vehicle)} carries {fmt(capacity)} pieces and has "
+              f"{aboard} aboard (LG-D29)", vehicle.position, "LG-D29")
+    vehicle_body = pos.bodies.get(vehicle.id)
+    path_cost = 0.0
+    placed_unit = unit
+    walked = None
+    if boarding:
+        walked = walk(pos, j, unit, steps_of(unit, action))
+        path_cost = walked.cost
+        placed_unit = placed(unit, walked.end, walked.end_z)
+        end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
+        if vehicle_body is not None and end_body.distance(vehicle_body) > CONTACT:
+            j.add("must_end_in_contact", f"{who(unit)} must end in base contact with "
+                  f"{who(vehicle)} to load (003 Transport 2, LG-D26)", walked.end.xy,
+                  "003 Transport 2", AFTER)
+    else:
+        for p in pieces:
+            if vehicle_body is not None and pos.bodies[p.id].distance(vehicle_body) > CONTACT:
+                j.add("must_end_in_contact", f"{who(p)} is not in base contact with "
+                      f"{who(vehicle)} (003 Transport 2, LG-D26)", p.position,
+                      "003 Transport 2", AFTER)
+    acting_third = allowance_of(unit) / 3
+    cost = path_cost + acting_third  # LG-D34: the vehicle pays its third, a piece path + third
+    left = remaining(state, unit)
+    j.cost, j.allowance = cost, left
+    before = moved(state, unit.id)
+    j.speed_band = speed_band(unit, before + path_cost)
+    if cost > left + LENGTH_TOL:
+        j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to load but has "
+              f"{fmt(left)}\" left (003 Transport 1)", placed_unit.position, CITE, AFTER)
+    _thirds(pos, j, pieces, unit)
+    events = with_transfer(transfers(state), vehicle.id, "load", [p.id for p in pieces])
+    spent = {unit.id: before + path_cost}
+    _coupled(pos, j, vehicle, events, spent)
+    if not j.legal:
+        return j.verdict()
+    aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id)
+                  for p in pieces]
+    j.events += [{"type": "loaded", "unit": p.id, "carrier": vehicle.id} for p in pieces]
+    return j.verdict(after(state, aboard_now, spent=spent if path_cost else None,
+                           transfers=events,
+                           translated=[unit.id] if walked and walked.translates else []))
+
+
+def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
+    """`unit` = the vehicle, or a piece aboard unloading itself in its own activation
+    (LG-D31); each piece is set down in base contact with the vehicle."""
+    state = pos.state
+    j = Judgement(state)
+    can_act(pos, j, unit, action)
+    if not j.legal:
+        return j.verdict()
+    vehicle = _vehicle(pos, j, unit.aboard if unit.aboard is not None else unit.id, unit)
+    if vehicle is None:
+        return j.verdict()
+    items = action.get("passengers") or []
+    if not items:
+        j.add("malformed", "an unload names its `passengers` and where each is set down",
+              None, CITE)
+        return j.verdict()
+    pieces: list[tuple[Unit, Pose]] = []
+    for item in items:
+        p = state.unit(item["unit"])
+        if p is None:
+            j.add("unknown_unit", f"no piece {item['unit']!r} to unload", None, CITE)
+            continue
+        if p.aboard != vehicle.id:
+            j.add("action_not_allowed", f"{who(p)} is not aboard {who(vehicle)}", None, CITE)
+            continue
+        if unit.aboard is not None and p.id != unit.id:
+            j.add("action_not_allowed", f"{who(unit)} unloads itself only; the vehicle "
+                  "unloads the others (LG-D31)", None, "LG-D31")
+            continue
+        x, y = item["position"][0], item["position"][1]
+        pieces.append((p, Pose(float(x), float(y), float(item.get("facing", p.facing)))))
+    _transfer_rules(pos, j, vehicle, [p for p, _ in pieces])
+    vehicle_body = pos.bodies[vehicle.id]
+    laid: list[tuple[str, Body]] = []
+    for p, pose in pieces:
+        body = body_at(p.base, pose.x, pose.y, pose.facing)
+        problems = [o.reason for o in obstructions(pos, p.base, pose, placed=laid)]
+        if body.distance(vehicle_body) > CONTACT:
+            problems.append(f"it must be in base contact with {who(vehicle)}")
+        rate, what = pos.view(p).rate_at(pose.x, pose.y)
+        if rate is None:
+            problems.append(f"it may not enter {what}")
+        if problems:
+            j.add("placement_invalid", f"{who(p)} cannot be set down at ({fmt(pose.x)}, "
+                  f"{fmt(pose.y)}): {'; '.join(problems)} (003 Transport 3, LG-D26)",
+                  pose.xy, "003 Transport 3", AFTER)
+        laid.append((p.id, body))
+    cost = allowance_of(unit) / 3
+    left = remaining(state, unit)
+    j.cost, j.allowance = cost, left
+    j.speed_band = speed_band(unit, moved(state, unit.id))
+    if cost > left + LENGTH_TOL:
+        j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to unload but has "
+              f"{fmt(left)}\" left (003 Transport 1)", unit.position, CITE, AFTER)
+    _thirds(pos, j, [p for p, _ in pieces], unit)
+    events = with_transfer(transfers(state), vehicle.id, "unload", [p.id for p, _ in pieces])
+    _coupled(pos, j, vehicle, events, {})
+    if not j.legal:
+        return j.verdict()
+    down = [replace(placed(replace(p, z=None), pose, 0.0), aboard=None) for p, pose in pieces]
+    j.events += [{"type": "unloaded", "unit": p.id, "carrier": vehicle.id,
+                  "to": [round(p.position[0], 4), round(p.position[1], 4)]} for p in down]
+    return j.verdict(after(state, down, transfers=events))
