@@ -58,6 +58,9 @@ class Unit:
     aboard: str | None = None
     #: System-specific keys exactly as given (flags, faction, capacity, ...).
     props: Mapping[str, Any] = field(default_factory=dict)
+    #: False when the scenario gave no `move` (allowed where a system's notes say so,
+    #: apskirmish APS-D36): `move` then reads 0 and is not written back.
+    move_given: bool = True
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.props.get(key, default)
@@ -83,8 +86,10 @@ class Unit:
         return replace(self, props=props)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "side": self.side, "type": self.type,
-                               "move": self.move, "base": self.base.to_json()}
+        out: dict[str, Any] = {"id": self.id, "side": self.side, "type": self.type}
+        if self.move_given:
+            out["move"] = self.move
+        out["base"] = self.base.to_json()
         pos: list[float] = [self.position[0], self.position[1]]
         if self.z is not None:
             pos.append(self.z)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.engine.errors import InvalidActionError
 from rules.engine.system import System
 from rules.systems.aod.system import AodSystem
+from rules.systems.apskirmish.system import ApskirmishSystem
 from rules.systems.lasergrenadiers.system import LaserGrenadiersSystem
 from rules.systems.mswars.system import MswarsSystem
 
@@ -16,6 +17,7 @@ SYSTEMS: dict[str, System] = {
     "aod": AodSystem(),
     "mswars": MswarsSystem(),
     "lasergrenadiers": LaserGrenadiersSystem(),
+    "apskirmish": ApskirmishSystem(),
 }
 
 

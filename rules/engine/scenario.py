@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 from shapely.geometry import Polygon
 
 from rules.engine.actions import Action, MalformedAction, number, point
-from rules.engine.bounds import check_level, check_point, check_polygon, check_table_size
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import BaseShape, GameState, Point2, Table, Terrain, Unit
@@ -91,14 +90,15 @@ def parse_base(raw: Any, key: str) -> BaseShape:
     raise InvalidActionError(f"{key}.shape", f"expected \"circle\" or \"rect\", got {shape!r}")
 
 
-def parse_unit(raw: Any, key: str) -> Unit:
+def parse_unit(raw: Any, key: str, move_required: bool = True) -> Unit:
     raw = _obj(raw, key)
     uid = _str(_require(raw, "id", key), f"{key}.id")
     side = _str(_require(raw, "side", key), f"{key}.side")
     # A system may let a unit go without a type (mswars: infantry walk, MSW-D49): an
     # absent type reads as "" and the system's check_unit accepts or refuses it.
     utype = _str(raw["type"], f"{key}.type") if raw.get("type", "") != "" else ""
-    move = number(_require(raw, "move", key), f"{key}.move")
+    move_given = "move" in raw or move_required
+    move = number(_require(raw, "move", key), f"{key}.move") if move_given else 0.0
     if move < 0:
         raise InvalidActionError(f"{key}.move", "must not be negative")
     base = parse_base(_require(raw, "base", key), f"{key}.base")
@@ -114,7 +114,7 @@ def parse_unit(raw: Any, key: str) -> Unit:
     facing = number(raw.get("facing", 0.0), f"{key}.facing")
     props = {k: v for k, v in raw.items() if k not in UNIT_KEYS}
     return Unit(id=uid, side=side, type=utype, move=move, base=base, position=(x, y),
-                facing=facing % 360.0, z=z, aboard=aboard, props=props)
+                facing=facing % 360.0, z=z, aboard=aboard, props=props, move_given=move_given)
 
 
 def distinct_vertices(points: list[Point2]) -> list[Point2]:
@@ -171,9 +171,7 @@ def parse_table(raw: Any, key: str = "table") -> Table:
     raw = _obj(raw, key)
     w, h = _sizes(raw, key, ("width", "height"), "table", ("options",))
     options = _obj(raw.get("options", {}), f"{key}.options")
-    table = Table(w, h, dict(options))
-    check_table_size(table, key)
-    return table
+    return Table(w, h, dict(options))
 
 
 def state_from_json(raw: Any) -> GameState:
@@ -183,8 +181,9 @@ def state_from_json(raw: Any) -> GameState:
     table = parse_table(_require_top(raw, "table"))
     system.check_table_options(table.options, "table.options")
     terrain = _items(raw, "terrain", parse_terrain, system.check_terrain)
-    units = _items(raw, "units", parse_unit, system.check_unit)
-    _check_within_table(table, terrain, units)
+    units = _items(raw, "units",
+                   lambda item, key: parse_unit(item, key, system.unit_move_required),
+                   system.check_unit)
     seen = {u.id for u in units}
     for i, uu in enumerate(units):
         if uu.aboard is not None and uu.aboard not in seen:
@@ -193,22 +192,6 @@ def state_from_json(raw: Any) -> GameState:
     system.check_turn(turn, "state")
     return GameState(system=system.key, table=table, terrain=tuple(terrain),
                      units=tuple(units), turn=dict(turn))
-
-
-def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit]) -> None:
-    """Every coordinate lies in the table's box (rules/engine/bounds.py), so that no
-    position makes the engine's work unbounded."""
-    for i, t in enumerate(terrain):
-        key = f"terrain[{i}]"
-        check_polygon(table, t.polygon, f"{key}.polygon")
-        for j, (a, b) in enumerate(t.access):
-            check_point(table, *a, None, f"{key}.access[{j}][0]")
-            check_point(table, *b, None, f"{key}.access[{j}][1]")
-        if t.height is not None:
-            check_level(table, t.height, f"{key}.height")
-    for i, u in enumerate(units):
-        if u.on_table:  # a unit aboard is off the table: its position is ignored (contract)
-            check_point(table, *u.position, u.z, f"units[{i}].position")
 
 
 def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
@@ -233,13 +216,15 @@ def _require_top(raw: Mapping[str, Any], name: str) -> Any:
     return raw[name]
 
 
-def _forced(raw: Mapping[str, Any]) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
+def _forced(raw: Mapping[str, Any], faces: int = 6
+            ) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
     dice = None
     if "dice" in raw:
         vals = []
         for i, d in enumerate(_list(raw["dice"], "dice")):
-            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-                raise InvalidActionError(f"dice[{i}]", f"expected a d6 result 1-6, got {d!r}")
+            if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= faces:
+                raise InvalidActionError(f"dice[{i}]", f"expected a d{faces} result "
+                                         f"1-{faces}, got {d!r}")
             vals.append(d)
         dice = tuple(vals)
     outcomes = None
@@ -276,7 +261,7 @@ def load_scenario(raw: Any) -> Scenario:
         if len(expects) != len(actions):
             raise InvalidActionError("expect", f"{len(expects)} expectations for "
                                      f"{len(actions)} actions")
-    dice, outcomes = _forced(raw)
+    dice, outcomes = _forced(raw, system.die_faces)
     return Scenario(state=state, actions=actions, expects=expects, dice=dice,
                     outcomes=outcomes, single_action=single, single_expect=single_expect)
 

@@ -43,6 +43,10 @@ class System:
     action_types: ClassVar[frozenset[str]] = frozenset()
     #: Keys an action of this system may carry (beyond unit/type/path/facing).
     action_keys: ClassVar[frozenset[str]] = frozenset()
+    #: Whether every unit must give `move` (apskirmish: the stance table applies without it).
+    unit_move_required: ClassVar[bool] = True
+    #: The largest face a scenario's forced `dice` may give (apskirmish rolls d10s).
+    die_faces: ClassVar[int] = 6
 
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:

@@ -1,0 +1,1 @@
+"""The action-point skirmish game (seed 004, ../shared/rules/apskirmish.md)."""

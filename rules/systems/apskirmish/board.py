@@ -1,0 +1,46 @@
+"""The position as this system reads it: obstacles and rough ground, its table options,
+and which bases a soldier may pass (004 Base Blocking), cached per GameState."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from rules.engine.bases_policy import BasePolicy
+from rules.engine.model import GameState, Terrain, Unit
+from rules.engine.position import Position
+from rules.systems.apskirmish.rolls import Options, parse_options
+
+
+class FriendsPass(BasePolicy):
+    """A line of movement may pass through friendly bases, never an enemy's; the final
+    base may overlap none (004 Base Blocking)."""
+
+    through_cite = "004 Base Blocking"
+    overlap_cite = "004 Base Blocking"
+
+    def may_cross(self, mover: Unit, other: Unit) -> bool:
+        return other.side == mover.side
+
+
+@dataclass(frozen=True)
+class ApsPosition(Position):
+    @cached_property
+    def options(self) -> Options:
+        return parse_options(self.state.table.options)
+
+    @cached_property
+    def obstacles(self) -> tuple[Terrain, ...]:
+        return tuple(t for t in self.state.terrain if t.type == "obstacle")
+
+    @cached_property
+    def rough(self) -> tuple[Terrain, ...]:
+        return tuple(t for t in self.state.terrain if t.type == "rough")
+
+    def obstacle_shapes(self) -> list[tuple[str, Any]]:
+        return [(t.id, t.shape) for t in self.obstacles]
+
+
+def position_of(state: GameState) -> ApsPosition:
+    return state.memo("apskirmish.position", lambda: ApsPosition(state))

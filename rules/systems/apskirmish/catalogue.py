@@ -1,0 +1,53 @@
+"""What apskirmish offers the board and the roster editor: actions, terrain kinds, the
+unit schema (apskirmish.md 2, 4, 5; scenario-format.md, apskirmish vocabulary)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.systems.apskirmish.tables import ACTIONS as ACTION_TABLE
+from rules.systems.apskirmish.tables import STANCE_MOVE, UNIT_TYPES
+
+ACTIONS: tuple[ActionSpec, ...] = tuple(
+    ActionSpec(t, row.label, row.keys, row.path,
+               # A move's and a run's cost is the distance, in inches; the AP it spends
+               # are in its help and on the unit card.
+               "in" if t in ("move", "run") else "AP", row.drag,
+               f"{row.help} {row.ap} AP. ({row.cite})" if t != "dodge"
+               else f"{row.help} ({row.cite})")
+    for t, row in ACTION_TABLE.items())
+
+TERRAIN_KINDS: tuple[TerrainKind, ...] = (
+    TerrainKind("open", "Open ground", help="No effect on movement."),
+    TerrainKind("rough", "Rough Terrain",
+                help="A line of movement over it needs a Terrain roll (Normal PSQ).",
+                sight=""),
+    TerrainKind("obstacle", "Obstacle", ("height",),
+                help="Movement cannot be measured across it: go around or Traverse. "
+                "Height (inches) sets the Traverse difficulty.", sight="blocks"),
+)
+
+UNIT_SCHEMA: dict[str, Any] = {
+    "system": "apskirmish",
+    "fields": {
+        "type": {"type": "string", "enum": list(UNIT_TYPES), "required": True,
+                 "description": "soldier"},
+        "move": {"type": "number", "minimum": 0, "required": False,
+                 "description": "inches per AP for a large unit; else the stance table "
+                 "(standing 3\", crouching 2\", prone 1\")"},
+        "base": {"type": "object", "required": True,
+                 "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
+                           {"shape": "rect", "width": {"type": "number", "minimum": 0},
+                            "length": {"type": "number", "minimum": 0}}]},
+        "stance": {"type": "string", "enum": list(STANCE_MOVE), "required": False,
+                   "description": "standing, crouching or prone"},
+        "ap_max": {"type": "integer", "minimum": 0, "required": False,
+                   "description": "AP per round (else the table's ap_per_round, 3)"},
+        "stats": {"type": "object", "required": False,
+                  "properties": {"PSQ": {"type": "integer", "minimum": 0},
+                                 "INS": {"type": "integer", "minimum": 0}},
+                  "description": "Physique (Terrain rolls) and Instinct (Traverse, Dodge)"},
+        "name": {"type": "string", "required": False},
+    },
+}

@@ -1,0 +1,223 @@
+"""`move` (1 AP) and `run` (3 AP): one straight line, measured front to front
+(004 Standard Movement, 004 Running; apskirmish.md 3-5).
+
+The declared line is judged first, whole: the distance against the full allowance
+(APS-D29), the line of movement against obstacles (`obstacle_crossed`), the swept base
+against obstacles (`gap_too_narrow`, APS-D19), enemy bases, the table edge and, where
+it ends, every base. Only a legal line makes its Terrain roll when the line of
+movement passes over rough ground (one roll per AP move or run, APS-D13); a failed
+roll applies the declared `on_fail` (APS-D17, APS-D21, APS-D10, APS-D35).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rules.engine.actions import Action, Turn, Waypoint
+from rules.engine.bases_policy import check_bases
+from rules.engine.dice import Dice
+from rules.engine.model import Unit
+from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.verdict import Verdict
+from rules.geometry.contact import first_overlap
+from rules.geometry.front import front_distance, front_line
+from rules.geometry.front_shortening import fraction_at_front_distance
+from rules.geometry.line_of_movement import first_over, passes_over
+from rules.geometry.table import leaves_table
+from rules.geometry.track import Pose, Track
+from rules.systems.apskirmish.activation import check_turn_and_ap
+from rules.systems.apskirmish.board import ApsPosition, FriendsPass
+from rules.systems.apskirmish.judgement import Judgement, moved_event
+from rules.systems.apskirmish.rolls import test
+from rules.systems.apskirmish.soldiers import (
+    after_spending,
+    per_ap,
+    run_distance,
+    stance,
+    who,
+)
+from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
+
+STRAIGHT_CITE = "APS-D5"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A declared straight move: where the centre goes and the facing it ends with."""
+
+    start: Pose
+    end: Pose
+    #: The path's turn steps (the base turns through them, then to `facing` if given).
+    turns: tuple[Turn, ...]
+    facing: float | None
+
+    def track(self, unit: Unit, fraction: float = 1.0) -> Track:
+        """The swept base: translated with the start facing, then turned in place (3)."""
+        x = self.start.x + (self.end.x - self.start.x) * fraction
+        y = self.start.y + (self.end.y - self.start.y) * fraction
+        return Track.from_steps(unit.base, self.start, [Waypoint(x, y), *self.turns],
+                                self.facing)
+
+    def end_at(self, fraction: float) -> Pose:
+        s, e = self.start, self.end
+        return Pose(s.x + (e.x - s.x) * fraction, s.y + (e.y - s.y) * fraction, e.facing)
+
+
+def declared_line(unit: Unit, action: Action) -> Line | str:
+    """The action's line, or why it is malformed (more than one point, APS-D24)."""
+    start = Pose(unit.position[0], unit.position[1], unit.facing)
+    points = [s for s in action.path if isinstance(s, Waypoint)]
+    if points and math.isclose(points[0].x, start.x, abs_tol=1e-9) \
+            and math.isclose(points[0].y, start.y, abs_tol=1e-9):
+        points = points[1:]  # a first point equal to the start is ignored (contract)
+    if len(points) > 1:
+        return (f"a {action.type} is one straight line: give at most one point, not "
+                f"{len(points)} (APS-D5, APS-D24)")
+    turns = tuple(s for s in action.path if isinstance(s, Turn))
+    facing = unit.facing + sum(t.angle for t in turns)
+    if action.facing is not None:
+        facing = action.facing  # the stated final facing wins (APS-D33)
+    end = (points[0].x, points[0].y) if points else start.xy
+    return Line(start, Pose(end[0], end[1], facing % 360.0), turns, action.facing)
+
+
+def measured(unit: Unit, start: Pose, end: Pose) -> float:
+    return front_distance(unit.base, (start.x, start.y, start.facing),
+                          (end.x, end.y, end.facing))
+
+
+def _at(p: tuple[float, float]) -> str:
+    return f"({fmt(p[0])}, {fmt(p[1])})"
+
+
+def check_line(j: Judgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
+    """Everything the declared line breaks, each at the first point it happens."""
+    movement = front_line(unit.base, (line.start.x, line.start.y, line.start.facing),
+                          (line.end.x, line.end.y, line.end.facing))
+    crossed: set[str] = set()
+    for feature in pos.obstacles:
+        over = first_over(movement, feature.shape)
+        if over is not None:
+            crossed.add(feature.id)
+            j.add("obstacle_crossed", f"{who(unit)}'s line of movement crosses obstacle "
+                  f"{feature.id} at {_at(over[1])}: go around it or Traverse "
+                  "(004 Obstacles)", over[1], "004 Obstacles", over[0])
+    track = line.track(unit)
+    for feature in pos.obstacles:
+        if feature.id in crossed:
+            continue
+        hit = first_overlap(track, feature.shape)
+        if hit is not None:
+            j.add("gap_too_narrow", f"{who(unit)}'s base does not fit past obstacle "
+                  f"{feature.id} at {_at(hit.at)}: treat the gap as an obstacle and "
+                  "Traverse (004 Size Restrictions, APS-D19)", hit.at,
+                  "004 Size Restrictions", hit.tau)
+    off = leaves_table(track, pos.state.table)
+    if off is not None:
+        j.add("off_table", f"{who(unit)}'s base leaves the table at {_at(off.at)} "
+              "(apskirmish 3)", off.at, "apskirmish 3", off.tau)
+    found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
+    for s, violation in found:
+        j.add(violation.code, violation.message, violation.at, violation.cite,
+              track.tau_at_length(s) if violation.code != "base_overlap" else track.tau_end)
+
+
+def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
+    movement = front_line(unit.base, (line.start.x, line.start.y, line.start.facing),
+                          (line.end.x, line.end.y, line.end.facing))
+    return any(passes_over(movement, t.shape) for t in pos.rough)
+
+
+def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    row = ACTIONS[action.type]
+    running = action.type == "run"
+    j = Judgement(pos.state)
+    line = declared_line(unit, action)
+    if isinstance(line, str):
+        j.add("malformed", line, unit.position, STRAIGHT_CITE)
+        return j.verdict()
+    full = run_distance(unit) if running else per_ap(unit)
+    j.allowance = full
+    j.cost = measured(unit, line.start, line.end)
+    check_turn_and_ap(j, pos, unit, action.type)
+    if running and stance(unit) != "standing":
+        j.add("action_not_allowed", f"Only a Standing soldier may run; {who(unit)} is "
+              f"{stance(unit)} (004 Running)", unit.position, "004 Running")
+    if j.cost > full + LENGTH_TOL:
+        cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
+        at = line.end_at(cut).xy if cut is not None else line.start.xy
+        j.add("speed_exceeded", f"{who(unit)} would move {fmt(j.cost)}\" front to front "
+              f"but has {fmt(full)}\" ({row.cite})", at, row.cite,
+              0.0 if cut is None else cut)
+    check_line(j, pos, unit, line)
+    if not j.legal:
+        return j.verdict()
+    end = line.end
+    threshold = 0
+    still_running: bool | None = True if running else None
+    if crosses_rough(pos, unit, line):
+        roll = test(dice, pos.options, unit, "terrain",
+                    "whether the move over rough ground keeps its full length")
+        j.rolls.append(roll)
+        if roll.waiting:
+            j.add("roll_required", f"{who(unit)}'s line of movement passes over rough "
+                  "ground: the GM must give the Terrain roll's result (004 Rough Terrain, "
+                  "APS-D1)", unit.position, "APS-D1")
+            return j.verdict()
+        if roll.success is False:
+            end, threshold = _after_failed_roll(j, unit, line, action, running)
+            if running:
+                still_running = False
+            if not j.legal:
+                return j.verdict()
+    return _apply(j, pos, unit, line, end, row.ap, threshold, still_running)
+
+
+def _after_failed_roll(j: Judgement, unit: Unit, line: Line, action: Action,
+                       running: bool) -> tuple[Pose, int]:
+    """Where a failed Terrain roll leaves the soldier, and the Threshold it takes."""
+    on_fail = action.get("on_fail", "shorten")
+    reduced = j.allowance - FAILED_ROLL_LOSS
+    if on_fail == "stop":
+        j.cost = 0.0  # stays where it is: a legal shorter move (APS-D21)
+        return line.start, 0
+    if on_fail == "threshold" and not running:
+        return line.end, 1  # +1 Threshold keeps the full move (004 Rough Terrain)
+    j.allowance = reduced
+    if j.cost <= reduced + LENGTH_TOL:
+        return line.end, 0
+    if on_fail == "threshold":  # not available for a run: held to 8" (APS-D10)
+        cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
+        at = line.end_at(cut).xy if cut is not None else line.start.xy
+        j.add("speed_exceeded", f"{who(unit)} failed the Terrain roll: a run is held to "
+              f"{fmt(reduced)}\" (Threshold cannot keep it), not {fmt(j.cost)}\" "
+              "(004 Running, APS-D10)", at, "APS-D10")
+        return line.start, 0
+    cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
+    if cut is None:
+        j.cost = 0.0
+        return line.start, 0
+    end = line.end_at(cut)
+    j.cost = measured(unit, line.start, end)
+    return end, 0
+
+
+def _apply(j: Judgement, pos: ApsPosition, unit: Unit, line: Line, end: Pose, ap: int,
+           threshold: int, running: bool | None) -> Verdict:
+    if end != line.end and end != line.start:
+        # A cut-back move ends somewhere new: its base may not overlap another there.
+        short = Line(line.start, end, line.turns, line.facing)
+        found, _ = check_bases(pos, unit, short.track(unit), end, FriendsPass())
+        for _, violation in found:
+            if violation.code == "base_overlap":
+                j.add(violation.code, violation.message, violation.at, violation.cite)
+        if not j.legal:
+            return j.verdict()
+    moved = unit if end == line.start else unit.moved(end.xy, end.facing)
+    moved = after_spending(moved, ap, activates=True, extra_threshold=threshold)
+    if running is not None:
+        moved = moved.with_props(running=running)
+    if moved.position != unit.position or moved.facing != unit.facing:
+        j.events.append(moved_event(moved))
+    return j.verdict(pos.state.with_units(moved))

@@ -1,0 +1,127 @@
+"""Reach of `move` and `run`: where the soldier's centre can end along one straight
+line from where it stands, facing unchanged (so the front moves as far as the centre,
+APS-D15), within the stance distance (or the run's) and clear of what refuses a line:
+obstacles (crossed or too narrow a gap), enemy bases, the table edge; friendly bases
+are passed but not ended on (004 Base Blocking). Rough ground only asks for a roll.
+
+The area is the union of thin wedges between rays cast from the centre. Each ray stops
+where a base grown by the wedge's half-width (plus a margin) first touches something,
+so that every straight line inside a wedge is clear: the area is conservative, and
+`path_to` returns the one straight line, which validate accepts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import shapely
+from shapely.geometry import Point, Polygon
+
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import BaseShape, GameState, Unit
+from rules.engine.open_reach import grown
+from rules.engine.reach import Reach
+from rules.geometry.raycast import first_contact
+from rules.geometry.track import Pose
+from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.systems.apskirmish.soldiers import ap_left, per_ap, run_distance, stance
+from rules.systems.apskirmish.tables import ACTIONS
+
+#: Rays cast around the centre.
+RAYS = 240
+#: Clearance added to the wedge's half-width (contact is judged within 0.01").
+MARGIN = 0.03
+
+
+def _inflated(base: BaseShape, by: float) -> BaseShape:
+    if base.is_circle:
+        return BaseShape("circle", diameter=base.diameter + 2 * by)
+    return BaseShape("rect", width=base.width + 2 * by, length=base.length + 2 * by)
+
+
+def budget(pos: ApsPosition, unit: Unit, action_type: str) -> float:
+    """How far the front may go this action, 0 when the soldier may not take it."""
+    row = ACTIONS.get(action_type)
+    if row is None or action_type not in ("move", "run"):
+        return 0.0
+    active = pos.state.turn.get("active_unit")
+    left = ap_left(unit)
+    if (active and active != unit.id) or (left is not None and left < row.ap):
+        return 0.0
+    if action_type == "run":
+        return run_distance(unit) if stance(unit) == "standing" else 0.0
+    return per_ap(unit)
+
+
+def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
+    start = Pose(unit.position[0], unit.position[1], unit.facing)
+    grow = length * math.sin(math.pi / RAYS) + MARGIN
+    wide = _inflated(unit.base, grow)
+    here = pos.bodies[unit.id]
+    reach_of = length + 2 * unit.base.radius + 1
+    terrain = [(t.id, t.shape) for t in pos.obstacles
+               if here.distance(t.shape) <= reach_of]
+    enemies = [(o.id, pos.bodies[o.id]) for o in pos.on_table
+               if o.id != unit.id and o.side != unit.side
+               and here.distance(pos.bodies[o.id]) <= reach_of]
+    # What the soldier already (nearly) touches is judged with its own base: a grown
+    # base would start inside it and never leave.
+    near = grow + MARGIN
+    close_t = [(i, g) for i, g in terrain if here.distance(g) <= near]
+    far_t = [(i, g) for i, g in terrain if here.distance(g) > near]
+    close_b = [(i, b) for i, b in enemies if here.distance(b) <= near]
+    far_b = [(i, b) for i, b in enemies if here.distance(b) > near]
+    out = []
+    for k in range(RAYS):
+        a = 2 * math.pi * k / RAYS
+        direction = (math.cos(a), math.sin(a))
+        hits = [first_contact(wide, start, direction, length, terrain=far_t, bases=far_b,
+                              table=pos.state.table)]
+        if close_t or close_b:
+            hits.append(first_contact(unit.base, start, direction, length, terrain=close_t,
+                                      bases=close_b))
+        out.append(min([length] + [h.distance for h in hits if h is not None]))
+    return out
+
+
+def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    pos = position_of(state)
+    unit = state.unit(unit_id)
+    if unit is None or unit.aboard is not None:
+        raise InvalidActionError("unit", f"no soldier {unit_id!r} on the table")
+    return state.memo(f"apskirmish.reach.{unit_id}.{action_type}",
+                      lambda: _reach(pos, unit, action_type))
+
+
+def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
+    unit_id = unit.id
+    start = unit.position
+    length = budget(pos, unit, action_type)
+    if length <= 0:
+        return Reach(unit_id, action_type, Point(start), 0.0,
+                     lambda p: [start] if p == start else None)
+    rays = _ray_lengths(pos, unit, length)
+    wedges = []
+    for k in range(RAYS):
+        rho = min(rays[k], rays[(k + 1) % RAYS])
+        if rho <= 1e-6:
+            continue
+        a0, a1 = 2 * math.pi * k / RAYS, 2 * math.pi * (k + 1) / RAYS
+        wedges.append(Polygon([start, (start[0] + rho * math.cos(a0),
+                                       start[1] + rho * math.sin(a0)),
+                               (start[0] + rho * math.cos(a1),
+                                start[1] + rho * math.sin(a1))]))
+    area: Any = shapely.union_all(wedges) if wedges else Point(start)
+    friends = [grown(pos.bodies[o.id], unit.base.radius + MARGIN) for o in pos.on_table
+               if o.id != unit.id and o.side == unit.side]
+    if friends and not area.is_empty:
+        area = area.difference(shapely.union_all(friends))
+    shapely.prepare(area)
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        if p == start:
+            return [start]
+        return [start, p] if area.covers(Point(p)) else None
+
+    return Reach(unit_id, action_type, area, length, path_to)

@@ -1,0 +1,106 @@
+"""The movement rolls: a Terrain roll, a Traverse roll, a Dodge (apskirmish.md 6, APS-D1).
+
+A result comes, in this order of precedence, from the scenario's forced `outcomes`
+(already including every modifier); in a preview, from nowhere (the roll stays pending
+and the verdict is what success would give); with the table option `tests: "gm"`, from
+the GM (until the GM enters it the action is refused with `roll_required`, and the
+table asks and judges again with the result as an outcome); else the engine rolls 1d10
+and the test succeeds on at most the stat, each Success Level above Normal lowering the
+target by 2 (Opt Up on a Dodge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules.engine.dice import Dice
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import Unit
+from rules.engine.verdict import Roll
+from rules.systems.apskirmish.tables import (
+    DEFAULT_AP_PER_ROUND,
+    DEFAULT_TESTS,
+    LEVEL_STEP,
+    ROLLS,
+    TEST_DIE,
+    TEST_MODES,
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The table options this system reads."""
+
+    tests: str = DEFAULT_TESTS
+    ap_per_round: int = DEFAULT_AP_PER_ROUND
+
+
+def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Options:
+    for name in options:
+        if name not in ("tests", "ap_per_round"):
+            raise InvalidActionError(f"{key}.{name}", "unknown table option for apskirmish "
+                                     "(known: tests, ap_per_round)")
+    tests = options.get("tests", DEFAULT_TESTS)
+    if tests not in TEST_MODES:
+        raise InvalidActionError(f"{key}.tests", f"expected one of {', '.join(TEST_MODES)}")
+    ap = options.get("ap_per_round", DEFAULT_AP_PER_ROUND)
+    if isinstance(ap, bool) or not isinstance(ap, int) or ap < 0:
+        raise InvalidActionError(f"{key}.ap_per_round", "expected a whole number of AP")
+    return Options(tests, ap)
+
+
+@dataclass(frozen=True)
+class TestRoll(Roll):
+    """A pass/fail roll as the notes report it: `result` is "success" or "fail"; the
+    d10 the engine rolled, if any, is `roll` (with `needed`)."""
+
+    rolled: int | None = None
+    #: The GM must enter the result (`tests: "gm"`): the action waits (roll_required).
+    waiting: bool = False
+
+    @property
+    def pending(self) -> bool:
+        return self.success is None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"what": self.what,
+                               "result": None if self.success is None
+                               else "success" if self.success else "fail",
+                               "success": self.success}
+        if self.rolled is not None:
+            out.update(die=self.die, roll=self.rolled, needed=self.needed)
+        if self.pending:
+            out["pending"] = True
+            if self.decides:
+                out["decides"] = self.decides
+            if self.waiting:
+                out["waiting_for"] = "gm"
+        return out
+
+
+def stat_target(unit: Unit, stat: str, levels_up: int) -> int | None:
+    stats = unit.get("stats")
+    value = stats.get(stat) if isinstance(stats, dict) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return int(value) - LEVEL_STEP * levels_up
+
+
+def test(dice: Dice, options: Options, unit: Unit, what: str, decides: str,
+         levels_up: int = 0) -> TestRoll:
+    """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
+    row = ROLLS[what]
+    if dice.unresolved:
+        return TestRoll(what, "", None, row.label, None, decides=decides)
+    if dice.forced_outcomes is not None:
+        result = dice.outcome(what)
+        return TestRoll(what, "", None, row.label, bool(result), forced=True)
+    target = stat_target(unit, row.stat, levels_up)
+    if options.tests == "gm" or target is None:
+        return TestRoll(what, "", None, row.label, None, decides=decides, waiting=True)
+    rolled = dice.d(TEST_DIE, what)
+    assert rolled is not None  # only a preview leaves a die unrolled
+    return TestRoll(what, f"d{TEST_DIE}", rolled, f"1-{target}", rolled <= target,
+                    forced=dice.forced_dice is not None, rolled=rolled)

@@ -1,0 +1,112 @@
+"""The apskirmish System: vocabularies, input checks and the action dispatcher
+(apskirmish.md; scenario-format.md, apskirmish)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.engine.actions import Action, number, point
+from rules.engine.dice import Dice
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Unit
+from rules.engine.reach import Reach
+from rules.engine.system import System
+from rules.engine.verdict import Verdict, Violation
+from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.systems.apskirmish.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.apskirmish.dodge import dodge
+from rules.systems.apskirmish.moves import straight_move
+from rules.systems.apskirmish.reach import reach as aps_reach
+from rules.systems.apskirmish.rolls import parse_options
+from rules.systems.apskirmish.tables import (
+    ON_FAIL,
+    STANCE_MOVE,
+    TERRAIN_TYPES,
+    TEST_DIE,
+    UNIT_TYPES,
+)
+from rules.systems.apskirmish.traverse import traverse
+from rules.systems.apskirmish.turns import ApsTurns, check_turn
+
+Handler = Callable[[ApsPosition, Unit, Action, Dice], Verdict]
+
+HANDLERS: dict[str, Handler] = {
+    "move": straight_move, "run": straight_move, "traverse": traverse, "dodge": dodge,
+}
+
+#: Unit keys and the types each must have (scenario-format.md, apskirmish).
+UNIT_KEYS: dict[str, tuple[type, ...]] = {
+    "stance": (str,), "ap": (int, float), "ap_max": (int, float), "threshold": (int,),
+    "activated": (bool,), "running": (bool,), "stats": (dict,), "name": (str,)}
+
+
+class ApskirmishSystem(System):
+    key = "apskirmish"
+    name = "Action-point skirmish"
+    cost_unit = "in"
+    actions = ACTIONS
+    terrain_kinds = TERRAIN_KINDS
+    turn_structure = ApsTurns()
+    terrain_types = frozenset(TERRAIN_TYPES)
+    unit_types = frozenset(UNIT_TYPES)
+    action_types = frozenset(HANDLERS)
+    action_keys = frozenset({"on_fail", "source", "opt_up"})
+    #: A soldier's `move` is optional: the stance table applies without it (APS-D36).
+    unit_move_required = False
+    die_faces = TEST_DIE
+
+    def check_unit(self, unit: Unit, key: str) -> None:
+        if unit.type != "":  # a soldier may go without its (only) type
+            super().check_unit(unit, key)
+        for name, kinds in UNIT_KEYS.items():
+            value: Any = unit.get(name)
+            if value is None:
+                continue
+            if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+                raise InvalidActionError(f"{key}.{name}", f"expected {kinds[0].__name__}")
+        if unit.get("stance") is not None and unit.get("stance") not in STANCE_MOVE:
+            raise InvalidActionError(f"{key}.stance", "expected standing, crouching or prone")
+        for name in ("ap", "ap_max", "threshold"):
+            if unit.get(name) is not None and unit.get(name) < 0:
+                raise InvalidActionError(f"{key}.{name}", "must not be negative")
+        for stat, value in (unit.get("stats") or {}).items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise InvalidActionError(f"{key}.stats.{stat}", "expected a number")
+
+    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
+        parse_options(options, key)
+
+    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
+        check_turn(turn, key)
+
+    def parse_action(self, raw: Any, key: str) -> Action:
+        action = super().parse_action(raw, key)
+        if "on_fail" in raw and raw["on_fail"] not in ON_FAIL:
+            raise InvalidActionError(f"{key}.on_fail", f"expected one of {', '.join(ON_FAIL)}")
+        if "source" in raw:
+            point(raw["source"], f"{key}.source")
+        if "opt_up" in raw:
+            levels = number(raw["opt_up"], f"{key}.opt_up")
+            if levels < 0 or levels != int(levels):
+                raise InvalidActionError(f"{key}.opt_up", "expected a whole number of levels")
+        if action.type == "dodge" and "source" not in raw:
+            raise InvalidActionError(f"{key}.source", "missing: a dodge needs the attack's "
+                                     "origin")
+        return action
+
+    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
+        if state.system != self.key:
+            raise InvalidActionError("system", f"state is for {state.system!r}, not apskirmish")
+        unit = state.unit(action.unit)
+        if unit is None or unit.aboard is not None:
+            return Verdict(False, 0.0, 0.0, (Violation(
+                "unknown_unit", f"no soldier {action.unit!r} on the table", None),),
+                state_after=state)
+        return HANDLERS[action.type](position_of(state), unit, action, dice)
+
+    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+        return aps_reach(state, unit_id, action_type)
+
+    def unit_schema(self) -> dict[str, Any]:
+        return UNIT_SCHEMA

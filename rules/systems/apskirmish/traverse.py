@@ -1,0 +1,107 @@
+"""`traverse` (1 AP): climbing over an obstacle, or through a gap too narrow for the
+base (004 Obstacles, 004 Size Restrictions; apskirmish.md 5, APS-D6, APS-D7, APS-D20,
+APS-D21, APS-D30, APS-D31).
+
+Along the ray from the centre through the path's one point, t1 is where the base first
+touches an obstacle and t2 where, having begun to overlap obstacles, it overlaps none.
+An INS Traverse roll decides: success (or a failure paid with +1 Threshold) places the
+base at t2, touching the far face; a failure otherwise stops it at t1, the near side.
+The facing does not change, and no distance limit applies (APS-D31).
+"""
+
+from __future__ import annotations
+
+import math
+
+from rules.engine.actions import Action, Waypoint
+from rules.engine.dice import Dice
+from rules.engine.model import Unit
+from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.placement import obstructions
+from rules.engine.verdict import Verdict
+from rules.geometry.bases import body_at
+from rules.geometry.ray_crossing import cross
+from rules.geometry.track import Pose
+from rules.systems.apskirmish.activation import check_turn_and_ap
+from rules.systems.apskirmish.board import ApsPosition
+from rules.systems.apskirmish.judgement import Judgement, moved_event
+from rules.systems.apskirmish.rolls import test
+from rules.systems.apskirmish.soldiers import after_spending, per_ap, who
+from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
+
+CITE = "004 Obstacles"
+
+
+def direction_point(unit: Unit, action: Action) -> tuple[float, float] | str:
+    """The path's one point (a first point equal to the start is ignored), or why the
+    action is malformed."""
+    points = [s for s in action.path if isinstance(s, Waypoint)]
+    if points and math.isclose(points[0].x, unit.position[0], abs_tol=1e-9) \
+            and math.isclose(points[0].y, unit.position[1], abs_tol=1e-9):
+        points = points[1:]
+    if len(points) != 1:
+        return (f"a traverse gives one point, the direction of crossing (APS-D20), not "
+                f"{len(points)}")
+    return (points[0].x, points[0].y)
+
+
+def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    j = Judgement(pos.state)
+    j.allowance = per_ap(unit)
+    target = direction_point(unit, action)
+    if isinstance(target, str):
+        j.add("malformed", target, unit.position, "APS-D20")
+        return j.verdict()
+    check_turn_and_ap(j, pos, unit, "traverse")
+    start = Pose(unit.position[0], unit.position[1], unit.facing)
+    direction = (target[0] - start.x, target[1] - start.y)
+    table = pos.state.table
+    length = math.hypot(table.width, table.height) + 2 * unit.base.radius
+    crossing = cross(unit.base, start, direction, length, pos.obstacle_shapes())
+    if crossing is None:
+        j.add("action_not_allowed", f"{who(unit)} meets no obstacle in that direction: "
+              f"nothing to traverse ({CITE})", unit.position, CITE)
+        return j.verdict()
+    met = next(t for t in pos.obstacles if t.id == crossing.met)
+    gap = body_at(unit.base, *start.xy, start.facing).distance(met.shape)
+    if gap > TRAVERSE_REACH + LENGTH_TOL:
+        j.add("action_not_allowed", f"{who(unit)} is {fmt(gap)}\" from obstacle {met.id}; "
+              f"a Traverse needs it within {fmt(TRAVERSE_REACH)}\" ({CITE}, APS-D6)",
+              unit.position, "APS-D6")
+    far = None if crossing.far is None else crossing.pose_at(crossing.far)
+    if far is None:
+        j.add("placement_invalid", f"{who(unit)} finds no room beyond obstacle {met.id} "
+              "(APS-D7)", unit.position, "APS-D7")
+    else:
+        blocked = [o for o in obstructions(pos, unit.base, far, ignore=(unit.id,))
+                   if o.kind != "terrain"]
+        if blocked:
+            j.add("placement_invalid", f"{who(unit)} cannot land beyond obstacle {met.id} "
+                  f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason} (APS-D7)",
+                  far.xy, "APS-D7")
+    if not j.legal or far is None:
+        j.cost = 0.0 if far is None else math.dist(far.xy, start.xy)
+        return j.verdict()
+    roll = test(dice, pos.options, unit, "traverse",
+                "whether the soldier reaches the far side of the obstacle")
+    j.rolls.append(roll)
+    j.cost = math.dist(far.xy, start.xy)
+    if roll.waiting:
+        j.add("roll_required", f"{who(unit)} must make a Traverse roll: the GM must give "
+              f"its result ({CITE}, APS-D1)", unit.position, "APS-D1")
+        return j.verdict()
+    on_fail = action.get("on_fail", "stop")
+    threshold = 0
+    end = far
+    if roll.success is False:
+        if on_fail == "threshold":
+            threshold = 1  # +1 Threshold to reach the other side (004 Obstacles)
+        else:  # "stop", and "shorten" read as "stop" (APS-D21): the near side, t1
+            end = crossing.pose_at(crossing.near)
+    j.cost = math.dist(end.xy, start.xy)
+    moved = unit.moved(end.xy, unit.facing) if end.xy != start.xy else unit
+    moved = after_spending(moved, ACTIONS["traverse"].ap, activates=True,
+                           extra_threshold=threshold)
+    if moved.position != unit.position:
+        j.events.append(moved_event(moved))
+    return j.verdict(pos.state.with_units(moved))
