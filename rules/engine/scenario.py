@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 from shapely.geometry import Polygon
 
 from rules.engine.actions import Action, MalformedAction, number, point
+from rules.engine.bounds import check_level, check_point, check_polygon, check_table_size
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import BaseShape, GameState, Point2, Table, Terrain, Unit
@@ -171,7 +172,9 @@ def parse_table(raw: Any, key: str = "table") -> Table:
     raw = _obj(raw, key)
     w, h = _sizes(raw, key, ("width", "height"), "table", ("options",))
     options = _obj(raw.get("options", {}), f"{key}.options")
-    return Table(w, h, dict(options))
+    table = Table(w, h, dict(options))
+    check_table_size(table, key)
+    return table
 
 
 def state_from_json(raw: Any) -> GameState:
@@ -184,6 +187,7 @@ def state_from_json(raw: Any) -> GameState:
     units = _items(raw, "units",
                    lambda item, key: parse_unit(item, key, system.unit_move_required),
                    system.check_unit)
+    _check_within_table(table, terrain, units)
     seen = {u.id for u in units}
     for i, uu in enumerate(units):
         if uu.aboard is not None and uu.aboard not in seen:
@@ -192,6 +196,22 @@ def state_from_json(raw: Any) -> GameState:
     system.check_turn(turn, "state")
     return GameState(system=system.key, table=table, terrain=tuple(terrain),
                      units=tuple(units), turn=dict(turn))
+
+
+def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit]) -> None:
+    """Every coordinate lies in the table's box (rules/engine/bounds.py), so that no
+    position makes the engine's work unbounded."""
+    for i, t in enumerate(terrain):
+        key = f"terrain[{i}]"
+        check_polygon(table, t.polygon, f"{key}.polygon")
+        for j, (a, b) in enumerate(t.access):
+            check_point(table, *a, None, f"{key}.access[{j}][0]")
+            check_point(table, *b, None, f"{key}.access[{j}][1]")
+        if t.height is not None:
+            check_level(table, t.height, f"{key}.height")
+    for i, u in enumerate(units):
+        if u.on_table:  # a unit aboard is off the table: its position is ignored (contract)
+            check_point(table, *u.position, u.z, f"units[{i}].position")
 
 
 def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
