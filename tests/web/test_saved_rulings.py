@@ -22,6 +22,7 @@ from tabletop.services.battles import battle_create, battle_start
 from tabletop.services.campaigns import campaign_create, membership_set
 from tabletop.services.maps import map_create
 from tabletop.services.rosters import roster_create, unit_profile_add
+from tabletop.services.table import referee
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
 from tabletop.services.table.gm import battle_set_delay
@@ -47,7 +48,7 @@ def drag_action(system: str) -> str:
 
 def battle_of(system: str, prefix: str = "") -> tuple[Battle, dict[str, Any]]:
     """A live battle of `system` on an empty 36" table, one unit a side, of the first unit
-    type of the system's roster schema that is offered the drag action."""
+    type of the system's roster schema that may make the drag action an inch ahead."""
     User = get_user_model()
     users = {
         role: User.objects.create_user(f"{prefix}{system}-{role}", password=PASSWORD)
@@ -66,29 +67,40 @@ def battle_of(system: str, prefix: str = "") -> tuple[Battle, dict[str, Any]]:
         for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
             roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
             unit_profile_add(
-                roster=roster, name=f"{side} {unit_type}", unit_type=unit_type, stats=STATS
+                roster=roster,
+                name=f"{side} {unit_type}",
+                unit_type=unit_type,
+                stats=STATS,
+                # Worth something: where points buy a side its orders, it has one.
+                points=150,
             )
             sides.append((roster, side))
         battle = battle_start(
             battle=battle_create(campaign=campaign, battle_map=table, name="Battle", sides=sides)
         )
-        offered = game_systems.available_actions(battle.state, battle.turn_state)
-        if any(drag_action(system) in actions for actions in offered.values()):
+        if referee.judge(battle.state, ahead(battle, system, 1.0), preview=True).legal:
             return battle, users
-    raise AssertionError(f"no unit type of {system} is offered its drag action")
+    raise AssertionError(f"no unit type of {system} may make its drag action on open ground")
 
 
 def actor(battle: Battle, user: Any) -> Actor:
     return actor_for(battle, user, Membership.objects.get(campaign=battle.campaign, user=user))
 
 
-def too_long(battle: Battle, system: str) -> dict[str, Any]:
-    """The active side's unit dragged to the far corner of the table: further than its move."""
+def ahead(battle: Battle, system: str, inches: float) -> dict[str, Any]:
+    """The active side's unit dragged `inches` straight ahead (the system's drag action)."""
     active = battle.turn_state["active_side"]
     unit = next(u for u in battle.state["units"] if u["side"] == active)
     x, y = unit["position"][:2]
-    far = [3.0 if x > 18 else 33.0, 3.0 if y > 18 else 33.0]
-    return {"unit": unit["id"], "type": drag_action(system), "path": [far]}
+    facing = math.radians(unit.get("facing", 0))
+    point = [round(x + inches * math.cos(facing), 3), round(y + inches * math.sin(facing), 3)]
+    return {"unit": unit["id"], "type": drag_action(system), "path": [point]}
+
+
+def too_long(battle: Battle, system: str) -> dict[str, Any]:
+    """24" ahead: further than the unit's move, whatever the system counts (inches or MP),
+    and clear of every other unit."""
+    return ahead(battle, system, 24.0)
 
 
 def player_of(battle: Battle, users: dict[str, Any]) -> Any:
