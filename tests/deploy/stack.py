@@ -50,6 +50,13 @@ def documented_command(port: int) -> list[str]:
     return [sys.executable, "-m", "daphne", *(a.replace("%i", str(port)) for a in arguments)]
 
 
+def documented_stop_timeout() -> float:
+    """The unit's TimeoutStopSec: how long systemd waits after SIGTERM before SIGKILL."""
+    unit = (DEPLOY_DOCS / "systemd" / "tabletop@.service").read_text()
+    line = next(line for line in unit.splitlines() if line.startswith("TimeoutStopSec="))
+    return float(line.removeprefix("TimeoutStopSec="))
+
+
 def swapped(text: str, replacements: dict[str, str]) -> str:
     for documented, local in replacements.items():
         assert documented in text, f"docs/deploy/nginx.conf no longer has {documented!r}"
@@ -118,17 +125,20 @@ class AsgiProcess:
             time.sleep(0.1)
         return time.monotonic() - began
 
-    def stop(self) -> float:
-        """SIGTERM, as systemd stops it; returns the seconds it took to exit."""
+    def stop(self) -> tuple[float, str]:
+        """As systemd stops it: SIGTERM, then SIGKILL after the unit's TimeoutStopSec.
+        Returns the seconds that took, and how it ended."""
         assert self.process is not None
         began = time.monotonic()
         self.process.send_signal(signal.SIGTERM)
         try:
-            self.process.wait(timeout=15)  # the unit's TimeoutStopSec
+            self.process.wait(timeout=documented_stop_timeout())
+            ended = "exited"
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        return time.monotonic() - began
+            ended = "killed after TimeoutStopSec"
+        return time.monotonic() - began, ended
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"

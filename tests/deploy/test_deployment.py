@@ -223,6 +223,14 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
         f"Cache-Control: {headers['Cache-Control']}"
     )
 
+    # Without nginx's /static/ location the processes serve the same files (ServeStatic);
+    # as nginx would proxy them, with the scheme header (else: the https redirect).
+    direct = stack.processes[0].url(f"/static/{main_js}")
+    status, headers, body = get(direct, {"Accept-Encoding": "br", "X-Forwarded-Proto": "https"})
+    assert status == 200 and headers.get("Content-Encoding") == "br"
+    assert "immutable" in headers.get("Cache-Control", "")
+    stack.say(f"daphne served {direct} itself: brotli {len(body):,} bytes")
+
     # -- A rolling restart while two websocket clients keep acting through nginx.
     acts = asyncio.run(rolling_restart(stack, battle.pk, cookies))
 
@@ -291,12 +299,12 @@ async def rolling_restart(stack: Stack, battle_id: int, cookies: dict[str, bytes
 async def restart(stack: Stack, asgi: AsgiProcess, acked) -> None:
     """What docs/deploy/rolling-restart.sh does to one process, while the clients act."""
     old_pid, at_stop = asgi.pid, acked()
-    stopped_in = await asyncio.to_thread(asgi.stop)
+    stopped_in, ended = await asyncio.to_thread(asgi.stop)
     await asyncio.sleep(1)  # acting on the other process meanwhile
     down = acked() - at_stop
     ready_in = await asyncio.to_thread(asgi.start)
     stack.say(
-        f"rolling restart: SIGTERM daphne pid {old_pid} (:{asgi.port}), exited in "
+        f"rolling restart: SIGTERM daphne pid {old_pid} (:{asgi.port}), {ended} in "
         f"{stopped_in:.1f} s; {down} acts acknowledged while it was down; started pid "
         f"{asgi.pid}, /readyz 200 after {ready_in:.1f} s"
     )

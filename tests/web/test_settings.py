@@ -250,3 +250,14 @@ def test_the_demo_command_refuses_to_run_with_debug_false() -> None:
     )
     assert out.returncode != 0
     assert "demo refuses to run with DEBUG false: its passwords are public" in out.stderr
+
+
+def test_sentry_dsn_turns_error_reporting_on_or_names_the_missing_extra() -> None:
+    try:
+        import sentry_sdk  # noqa: F401
+    except ImportError:
+        with pytest.raises(subprocess.CalledProcessError) as refused:
+            settings_with(SENTRY_DSN="https://key@sentry.example.org/1")
+        assert "SENTRY_DSN is set but sentry-sdk is not installed" in refused.value.stderr
+    else:
+        assert settings_with(SENTRY_DSN="https://key@sentry.example.org/1")["debug"] is True
