@@ -210,3 +210,31 @@ def test_nobody_outside_the_campaign_reads_a_battles_record(client, world) -> No
         "battle_position_file",
     ):
         assert client.get(reverse(name, args=[battle.pk])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_campaign_page_charts_the_standings_and_what_each_battle_cost(client) -> None:
+    battle, users = table()
+    fallen = unit_of(battle, "P2")
+    profile = battle.unit_labels[fallen["id"]]["profile"]
+    battle_result_record(
+        actor=users["gm"],
+        battle=battle,
+        winner_side="P1",
+        outcome="The ridge held.",
+        unit_fates={str(profile): "destroyed"},
+    )
+    client.force_login(users["spectator"])
+
+    page = client.get(reverse("campaign", args=[battle.campaign_id])).content.decode()
+
+    chart = ET.fromstring(page[page.index("<svg") : page.index("</svg>") + 6])
+    lines = {line.get("data-roster"): line.get("points") for line in chart.iter(f"{SVG}polyline")}
+    winner, loser = (battle.sides.get(side=s).roster for s in ("P1", "P2"))
+    heights = {rid: [float(p.split(",")[1]) for p in pts.split()] for rid, pts in lines.items()}
+    assert heights[str(winner.pk)][1] < heights[str(winner.pk)][0], "the winner's line climbs"
+    assert heights[str(loser.pk)][1] == heights[str(loser.pk)][0], "the loser's stays flat"
+    links = [a.get("href") for a in chart.iter(f"{SVG}a")]
+    assert links == [reverse("battle_report", args=[battle.pk])]
+    costs = page[page.index('id="battle-costs"') :]
+    assert f"lost {battle.unit_labels[fallen['id']]['name']} (0 pts)" in costs

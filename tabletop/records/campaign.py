@@ -1,0 +1,155 @@
+"""The campaign at a glance: standings over its battles (a small chart), each battle with
+its report, and what each battle cost each roster (from the recorded results)."""
+
+from dataclasses import dataclass, field
+from html import escape
+
+from django.urls import reverse
+
+from tabletop.models import Battle, Campaign, Roster, UnitProfile
+from tabletop.models.battle import BattleStatus
+from tabletop.models.roster import UnitStatus
+from tabletop.records.report_svg import SIDE_COLOURS, tag
+
+#: League points, as `selectors.Standing.score` counts them.
+WIN, DRAW = 3, 1
+
+
+@dataclass
+class Cost:
+    """What one battle cost one roster: units destroyed, units that left the board."""
+
+    destroyed: list[str] = field(default_factory=list)
+    off_board: list[str] = field(default_factory=list)
+    points: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.destroyed or self.off_board)
+
+
+@dataclass
+class Glance:
+    campaign: Campaign
+    battles: list[Battle]
+    #: The finished battles with a result, in the order their results were recorded.
+    finished: list[Battle]
+    rosters: list[Roster]
+    #: {roster id: [score before the first battle, after each finished battle, ...]}
+    scores: dict[int, list[int]]
+    #: {roster id: {battle id: Cost}}
+    costs: dict[int, dict[int, Cost]]
+
+    def rows(self) -> list[tuple[Roster, str, list[Cost | None]]]:
+        """Per roster: its colour and its cost in each finished battle (None: not there)."""
+        return [
+            (roster, colour(i), [self.costs[roster.pk].get(b.pk) for b in self.finished])
+            for i, roster in enumerate(self.rosters)
+        ]
+
+
+def colour(index: int) -> str:
+    return SIDE_COLOURS[index % len(SIDE_COLOURS)]
+
+
+def campaign_glance(campaign: Campaign) -> Glance:
+    battles = list(
+        campaign.battles.select_related("map", "result").prefetch_related("sides__roster")
+    )
+    finished = sorted(
+        (b for b in battles if b.status == BattleStatus.FINISHED and hasattr(b, "result")),
+        key=lambda b: (b.result.recorded_at, b.pk),
+    )
+    rosters = list(campaign.rosters.order_by("name", "id"))
+    scores = {r.pk: [0] for r in rosters}
+    costs: dict[int, dict[int, Cost]] = {r.pk: {} for r in rosters}
+    profiles = {
+        str(p.pk): p for p in UnitProfile.objects.filter(roster__campaign=campaign).only(
+            "name", "points", "roster_id"
+        )
+    }  # fmt: skip
+    for battle in finished:
+        result = battle.result
+        fought = {side.roster_id: side.side for side in battle.sides.all()}
+        for roster_id, series in scores.items():
+            side = fought.get(roster_id)
+            gained = 0
+            if side is not None:
+                costs[roster_id][battle.pk] = Cost()
+                gained = (
+                    DRAW if not result.winner_side else WIN if side == result.winner_side else 0
+                )
+            series.append(series[-1] + gained)
+        for profile_id, fate in result.unit_fates.items():
+            profile = profiles.get(str(profile_id))
+            if profile is None or fate == UnitStatus.READY:
+                continue
+            cost = costs.get(profile.roster_id, {}).setdefault(battle.pk, Cost())
+            if fate == UnitStatus.DESTROYED:
+                cost.destroyed.append(profile.name)
+                cost.points += profile.points
+            elif fate == UnitStatus.OFF_BOARD:
+                cost.off_board.append(profile.name)
+    return Glance(campaign, battles, finished, rosters, scores, costs)
+
+
+def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> str:
+    """Each roster's score after each finished battle, one line a roster; each battle's
+    name on the axis links to its report."""
+    left, right, top, bottom = 36.0, 150.0, 14.0, 44.0
+    count = len(glance.finished)
+    best = max([1, *(max(s) for s in glance.scores.values())])
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def at(i: int, score: int) -> tuple[float, float]:
+        x = left + (plot_w * i / count if count else 0)
+        return x, top + plot_h * (1 - score / best)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="campaign-chart" viewBox="0 0 {width:g} '
+        f'{height:g}" role="img" aria-labelledby="campaign-chart-title" '
+        'font-family="system-ui, sans-serif" font-size="11">',
+        f'<title id="campaign-chart-title">Standings over the battles of '
+        f"{escape(glance.campaign.name)}</title>",
+    ]
+    axis = {"stroke": "#6b7178", "stroke_width": "1"}
+    parts.append(tag("line", {"x1": left, "y1": top, "x2": left, "y2": top + plot_h, **axis}))
+    parts.append(
+        tag(
+            "line",
+            {"x1": left, "y1": top + plot_h, "x2": left + plot_w, "y2": top + plot_h, **axis},
+        )
+    )
+    for score in sorted({0, best // 2, best}):
+        _, y = at(0, score)
+        parts.append(tag("text", {"x": left - 6, "y": y + 4, "text_anchor": "end"}, str(score)))
+    labels = ["start", *(b.name for b in glance.finished)]
+    for i, label in enumerate(labels):
+        x, y = at(i, 0)
+        short = escape(label if len(label) <= 14 else label[:13] + "…")
+        text = tag("text", {"x": x, "y": y + 16, "text_anchor": "middle"}, short)
+        if i == 0:
+            parts.append(text)
+            continue
+        battle = glance.finished[i - 1]
+        href = reverse("battle_report", args=[battle.pk])
+        title = f"<title>{escape(battle.name)}: the battle report</title>"
+        parts.append(tag("a", {"href": href, "class_": "battle-link"}, title + text))
+    for i, roster in enumerate(glance.rosters):
+        series = glance.scores[roster.pk]
+        points = " ".join(f"{x:g},{y:g}" for x, y in (at(j, s) for j, s in enumerate(series)))
+        stroke = {"stroke": colour(i), "stroke_width": "2.5", "fill": "none"}
+        parts.append(tag("polyline", {"points": points, "data_roster": roster.pk, **stroke}))
+        for j, score in enumerate(series):
+            x, y = at(j, score)
+            where = "at the start" if j == 0 else f"after {glance.finished[j - 1].name}"
+            title = f"<title>{escape(roster.name)} {escape(where)}: {score}</title>"
+            parts.append(tag("circle", {"cx": x, "cy": y, "r": "3.5", "fill": colour(i)}, title))
+        y = top + 14 * i + 6
+        parts.append(
+            tag("rect", {"x": width - right + 12, "y": y - 8, "width": "10", "height": "10",
+                         "fill": colour(i)})
+        )  # fmt: skip
+        name = escape(roster.name if len(roster.name) <= 18 else roster.name[:17] + "…")
+        parts.append(tag("text", {"x": width - right + 27, "y": y + 1}, name))
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,24 @@
+"""The campaign at a glance, for the campaign page (issue 16).
+
+{% load records %}{% campaign_glance campaign %}
+"""
+
+from django import template
+from django.utils.safestring import mark_safe
+
+from tabletop.models import Campaign
+from tabletop.records.campaign import campaign_glance as glance_of
+from tabletop.records.campaign import standings_chart
+
+register = template.Library()
+
+
+@register.inclusion_tag("tabletop/reports/campaign_glance.html")
+def campaign_glance(campaign: Campaign) -> dict:
+    glance = glance_of(campaign)
+    return {
+        "glance": glance,
+        # Built by standings_chart, which escapes every text it writes.
+        "chart": mark_safe(standings_chart(glance)),  # noqa: S308
+        "rows": glance.rows(),
+    }
