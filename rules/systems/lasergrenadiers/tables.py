@@ -117,6 +117,8 @@ TERRAIN_CITES: dict[str, str] = {
     "high_wall": "003 Terrain 10a, LG-D7", "antitank_obstacle": "003 Terrain 10b, LG-D19",
     "building": "003 Terrain 11, LG-D20", "stairs": "003 Terrain 12, LG-D20",
     "ladder": "003 Terrain 13"}
+#: Features closed to crew weapons although their F column is open (LG-D21: no ladders).
+CREW_WEAPON_PROHIBITED = frozenset({"ladder"})
 #: Water a piece with `amphibious` crosses at half rate where it would be X (LG-D8).
 WATER = frozenset({"river", "lake"})
 #: Features a vehicle may enter only with `vehicle_access: true` (003 Terrain 11-12, LG-D20).

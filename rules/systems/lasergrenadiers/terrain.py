@@ -26,6 +26,8 @@ from rules.systems.lasergrenadiers.options import Options, parse_options
 from rules.systems.lasergrenadiers.pieces import column_of, is_vehicle, turn_cost
 from rules.systems.lasergrenadiers.tables import (
     CLIMBABLE,
+    CREW_WEAPON,
+    CREW_WEAPON_PROHIBITED,
     FACTORS,
     MULTIPLIERS,
     OVERRIDES,
@@ -94,6 +96,8 @@ class UnitTerrain:
             kind = "soft"  # "treat unpaved roads as soft ground" (003 Terrain 7)
         elif kind == "dense_vegetation" and self.options.dense_vegetation == "vegetation":
             kind = "vegetation"  # LG-D18
+        if t.type in CREW_WEAPON_PROHIBITED and self.unit.type == CREW_WEAPON:
+            return None  # LG-D21
         if t.type in VEHICLE_ACCESS and is_vehicle(self.unit) \
                 and t.props.get("vehicle_access") is not True:
             return None  # LG-D20
