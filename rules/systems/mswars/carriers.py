@@ -35,6 +35,11 @@ def aboard(pos: MswarsPosition, carrier: Unit) -> list[Unit]:
     return [u for u in pos.state.units if u.aboard == carrier.id]
 
 
+def has_units_aboard(pos: MswarsPosition, unit: Unit) -> bool:
+    """A carrier with units aboard: what Carrier Unloading needs (002 Carrier Unloading)."""
+    return capacity(unit) > 0 and bool(aboard(pos, unit))
+
+
 def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: list[Unit]
                       ) -> list[str]:
     """In base contact with the carrier's rear, on its level, on the table, on no base or
@@ -64,7 +69,7 @@ def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> V
     j, result = judged_path(pos, unit, action)
     if unit.aboard is not None:
         return j.verdict()
-    carrier = _carrier_to_enter(pos, j, unit, action.get("carrier"))
+    carrier = check_carrier_to_enter(pos, j, unit, action.get("carrier"))
     moved = unit.moved(result.end.xy, result.end.facing)
     if carrier is not None and not touching(moved, carrier):
         j.add("must_end_in_contact", f"{who(unit)} must end in base contact with {carrier.id} "
@@ -76,7 +81,7 @@ def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> V
                              free_turn=result.price.free_used, extra={"carrier": carrier.id}))
 
 
-def _carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: Any) -> Unit | None:
+def check_carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: Any) -> Unit | None:
     at = unit.position
     carrier = pos.state.unit(cid) if isinstance(cid, str) else None
     if carrier is None:
@@ -110,7 +115,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     at = unit.position
     held = {u.id for u in aboard(pos, unit)}
     orders = action.get("unload") or []
-    if capacity(unit) <= 0 or not held or not orders:
+    if not has_units_aboard(pos, unit) or not orders:
         j.add("action_not_allowed", f"{who(unit)} has no unit aboard to unload, or names none "
               f"({UNLOAD})", at, UNLOAD)
     carrier = unit.moved(result.end.xy, result.end.facing)
@@ -147,6 +152,17 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
                              free_turn=result.price.free_used, others=others))
 
 
+def check_exit(pos: MswarsPosition, j: Judgement, unit: Unit, carrier: Unit | None) -> None:
+    """Unit Exiting needs a unit aboard a carrier that has made no move action this phase
+    (002 Unit Exiting Action, MSW-D45)."""
+    if carrier is None:
+        j.add("action_not_allowed", f"{who(unit)} is not aboard a carrier: nothing to exit "
+              "(MSW-D45)", unit.position, "MSW-D45")
+    elif has_moved_this_phase(pos.state, carrier.id):
+        j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: no unit "
+              f"may exit it ({EXIT})", carrier.position, EXIT)
+
+
 def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     """Placed at the carrier's rear (`placement`, else the first path point facing away,
     MSW-D35), then up to half Move from there."""
@@ -164,13 +180,9 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
     out = replace(unit, aboard=None).moved(start.xy if start else unit.position,
                                            start.facing if start else unit.facing)
     j, result = judged_path(pos, unit, replace(action, path=tuple(path)), mover=out)
+    check_exit(pos, j, unit, carrier)
     if carrier is None:
-        j.add("action_not_allowed", f"{who(unit)} is not aboard a carrier: nothing to exit "
-              "(MSW-D45)", unit.position, "MSW-D45")
         return j.verdict()
-    if has_moved_this_phase(pos.state, carrier.id):
-        j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: no unit "
-              f"may exit it ({EXIT})", carrier.position, EXIT)
     problems = ["no placement given"] if start is None else \
         placement_at_rear(pos, carrier, out, [])
     if problems:

@@ -40,35 +40,8 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
     check_can_act(pos, j, unit, action)
     if unit.aboard is not None:
         return j.verdict()
-    view = pos.view(unit)
-    at = unit.position
-    if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):
-        j.add("action_not_allowed", f"only mecha and infantry climb; {who(unit)} is a "
-              f"{unit.type.replace('_', ' ')} (002 Climb Action, MSW-D23)", at, "MSW-D23")
-    if unit.get("free_hands") is not True or unit.get("used_weapon"):
-        j.add("action_not_allowed", f"{who(unit)} needs two free hands and no weapon used this "
-              "turn to climb (002 Climb Action)", at, CLIMB)
-    feature = _climbed_feature(pos, j, unit, action)
-    if feature is None:
-        return j.verdict()
-    if feature.type != ELEVATED or view.row(feature) != ELEVATED:
-        j.add("action_not_allowed", f"{feature.id} is not elevated terrain for {who(unit)}: "
-              "nothing to climb (002 Terrain)", at, "002 Terrain")
-        return j.verdict()
-    size = pos.elevated_classes[feature.id]
-    if size > view.size_class + 2:
-        j.add("action_not_allowed", f"{feature.id} is size class {size}: {who(unit)} (SC "
-              f"{view.size_class}) climbs at most SC {view.size_class + 2} (002 Climb Action)",
-              at, CLIMB)
-    if view.top_under(unit.position) is feature:
-        j.add("action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB)
-    elif not in_contact(unit, feature.shape):
-        j.add("action_not_allowed", f"{who(unit)} must be in base contact with {feature.id} "
-              "to climb it (002 Climb Action)", at, CLIMB)
-    elif not facing_it(unit, feature.shape):
-        j.add("action_not_allowed", f"{who(unit)} must face {feature.id} to climb it "
-              "(002 Climb Action, MSW-D23)", at, "MSW-D23")
-    if not j.legal:
+    feature = climbable(pos, j, unit, action)
+    if feature is None or not j.legal:
         return j.verdict()
     pose = inside_across_edge(unit.base, *unit.position, unit.facing, feature.shape)
     problems: list[str] = ["no pose on top touches the edge"] if pose is None else []
@@ -85,13 +58,48 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
                             f"({fmt(wanted[0].x)}, {fmt(wanted[0].y)})")
     if problems:
         j.add("placement_invalid", f"{who(unit)} cannot be placed on top of {feature.id}: "
-              f"{'; '.join(problems)} (002 Climb Action)", pose or at, CLIMB, AFTER)
+              f"{'; '.join(problems)} (002 Climb Action)", pose or unit.position, CLIMB, AFTER)
         return j.verdict()
     assert pose is not None
     moved = unit.moved(pose, unit.facing)
     j.events += [moved_event(moved), {"type": "climbed", "unit": unit.id, "onto": feature.id},
                  {"type": "no_weapons", "unit": unit.id, "until": "end of turn"}]
     return j.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
+
+
+def climbable(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Terrain | None:
+    """The feature a Climb goes onto, once the unit may climb it: a mecha or infantry with
+    free hands and no weapon used, in base contact with elevated terrain of SC at most its
+    own + 2 and facing it (002 Climb Action, MSW-D23). Every breach is added to `j`."""
+    at = unit.position
+    view = pos.view(unit)
+    if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):
+        j.add("action_not_allowed", f"only mecha and infantry climb; {who(unit)} is a "
+              f"{unit.type.replace('_', ' ')} (002 Climb Action, MSW-D23)", at, "MSW-D23")
+    if unit.get("free_hands") is not True or unit.get("used_weapon"):
+        j.add("action_not_allowed", f"{who(unit)} needs two free hands and no weapon used this "
+              "turn to climb (002 Climb Action)", at, CLIMB)
+    feature = _climbed_feature(pos, j, unit, action)
+    if feature is None:
+        return None
+    if feature.type != ELEVATED or view.row(feature) != ELEVATED:
+        j.add("action_not_allowed", f"{feature.id} is not elevated terrain for {who(unit)}: "
+              "nothing to climb (002 Terrain)", at, "002 Terrain")
+        return None
+    size = pos.elevated_classes[feature.id]
+    if size > view.size_class + 2:
+        j.add("action_not_allowed", f"{feature.id} is size class {size}: {who(unit)} (SC "
+              f"{view.size_class}) climbs at most SC {view.size_class + 2} (002 Climb Action)",
+              at, CLIMB)
+    if view.top_under(unit.position) is feature:
+        j.add("action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB)
+    elif not in_contact(unit, feature.shape):
+        j.add("action_not_allowed", f"{who(unit)} must be in base contact with {feature.id} "
+              "to climb it (002 Climb Action)", at, CLIMB)
+    elif not facing_it(unit, feature.shape):
+        j.add("action_not_allowed", f"{who(unit)} must face {feature.id} to climb it "
+              "(002 Climb Action, MSW-D23)", at, "MSW-D23")
+    return feature
 
 
 def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
@@ -111,14 +119,24 @@ def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
     return next((t for t in touching if facing_it(unit, t.shape)), touching[0])
 
 
-def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    view = pos.view(unit)
-    top = view.top_under(unit.position) if unit.aboard is None else None
-    j, result = judged_path(pos, unit, action, jumping_from=top)
+def jump_top(pos: MswarsPosition, unit: Unit) -> Terrain | None:
+    """The elevated top a unit stands on and may jump from (None when aboard)."""
+    return pos.view(unit).top_under(unit.position) if unit.aboard is None else None
+
+
+def check_jump_start(j: Judgement, unit: Unit, top: Terrain | None) -> None:
+    """A Jump starts on top of elevated terrain; static units never jump (002 Jump Action)."""
     if move_type(unit) == "static" or top is None:
         j.add("action_not_allowed", f"{who(unit)} cannot jump: "
               f"{'static units never jump' if top else 'it is not on elevated terrain'} "
               "(002 Jump Action)", unit.position, JUMP)
+
+
+def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    view = pos.view(unit)
+    top = jump_top(pos, unit)
+    j, result = judged_path(pos, unit, action, jumping_from=top)
+    check_jump_start(j, unit, top)
     if top is None:
         return j.verdict()
     track = result.track

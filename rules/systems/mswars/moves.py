@@ -31,6 +31,18 @@ def touching(a: Unit, b: Unit) -> bool:
         body_at(b.base, *b.position, b.facing)) <= CONTACT
 
 
+def check_move_kind(j: Judgement, unit: Unit, action_type: str, foes: list[Unit]) -> None:
+    """What Break Away and Manoeuvre ask before any path: an opposing unit in base
+    contact to break away from, the Combat Manoeuvres skill (002 Move Actions)."""
+    at = unit.position
+    if action_type == "break_away" and not foes:
+        j.add("action_not_allowed", f"{who(unit)} is in base contact with no opposing unit: "
+              "nothing to Break Away from (002 Break Away Action)", at, "002 Break Away Action")
+    if action_type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or []):
+        j.add("action_not_allowed", f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill "
+              "(002 Manoeuvre Action)", at, "002 Manoeuvre Action")
+
+
 def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if is_standalone_free_turn(pos, unit, action):
         # 0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26).
@@ -43,20 +55,14 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
         j, result = judged_path(pos, unit, action, straighten=straighten)
     if unit.aboard is not None:
         return j.verdict()  # off the table: refused by check_can_act, nothing more to judge
-    at = unit.position
     foes = opposing_contacts(pos, unit)
-    if action.type == "break_away" and not foes:
-        j.add("action_not_allowed", f"{who(unit)} is in base contact with no opposing unit: "
-              "nothing to Break Away from (002 Break Away Action)", at, "002 Break Away Action")
-    if action.type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or []):
-        j.add("action_not_allowed", f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill "
-              "(002 Manoeuvre Action)", at, "002 Manoeuvre Action")
+    check_move_kind(j, unit, action.type, foes)
     if action.type in RUN_LIKE and result.cost <= unit.move + LENGTH_TOL:
         j.add("action_not_allowed", f"a {LABEL[action.type]} must cost more than Move: "
               f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP "
               "(002 Move Actions: Run, MSW-D32)", result.end.xy, "MSW-D32", AFTER)
     moved = unit.moved(result.end.xy, result.end.facing)
-    target = _charge_target(pos, j, unit, action) if action.type == "charge" else None
+    target = charge_target(pos, j, unit, action) if action.type == "charge" else None
     if action.type == "manoeuvre" and [o for o in foes if not touching(moved, o)]:
         lost = ", ".join(o.id for o in foes if not touching(moved, o))
         j.add("must_end_in_contact", f"a Manoeuvre must end in base contact with {lost} "
@@ -81,7 +87,7 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
                              free_turn=result.price.free_used, spends=spends))
 
 
-def _charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Unit | None:
+def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Unit | None:
     tid = action.get("target")
     target = pos.state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:

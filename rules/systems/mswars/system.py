@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.engine.actions import Action, number, point
+from rules.engine.catalogue import ActionSpec
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
@@ -17,6 +19,7 @@ from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_ex
 from rules.systems.mswars.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.mswars.elevation import climb, jump
 from rules.systems.mswars.moves import move_along_path
+from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import reach as mswars_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
 from rules.systems.mswars.terrain import MswarsPosition, parse_options, position_of
@@ -93,6 +96,43 @@ class MswarsSystem(System):
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA
+
+    def available_actions(self, position: Mapping[str, Any], unit_id: str,
+                          turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
+        """Only what the unit may take now, by the checks a proposal meets before any path
+        (mswars.md 4-7; `offers`); nothing while its side is not to act."""
+        unit_json = next((u for u in position.get("units", ()) if u.get("id") == unit_id), None)
+        if unit_json is None or turn is not None and self.turn_structure.refusal(
+                dict(turn), dict(position), str(unit_json.get("side", ""))) is not None:
+            return ()
+        try:
+            state = parsed_position(position)
+        except InvalidActionError:
+            return ()
+        unit = state.unit(unit_id)
+        pos = position_of(state)
+        try:
+            pos.elevated_classes  # noqa: B018 - malformed terrain: nothing to offer
+        except InvalidActionError:
+            return ()
+        offered = offered_types(pos, unit) if unit is not None else set()
+        return tuple(spec for spec in self.actions if spec.type in offered)
+
+
+#: The last position parsed for `available_actions` (the board asks for every unit of one
+#: position in turn): its JSON text and its state.
+_last_parsed: list[tuple[str, GameState]] = []
+
+
+def parsed_position(position: Mapping[str, Any]) -> GameState:
+    text = json.dumps(position, sort_keys=True, default=str)
+    if _last_parsed and _last_parsed[0][0] == text:
+        return _last_parsed[0][1]
+    from rules.engine.scenario import state_from_json  # scenario imports the registry
+
+    state = state_from_json(dict(position))
+    _last_parsed[:] = [(text, state)]
+    return state
 
 
 def _placed(item: Any, key: str, needs_unit: bool) -> None:

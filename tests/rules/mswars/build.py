@@ -25,13 +25,19 @@ def area(tid: str, type: str, x0: float, y0: float, x1: float, y1: float,
     return t
 
 
+def position(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
+             state: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
+             width: float = 36, height: float = 36) -> dict[str, Any]:
+    """The scenario-shaped JSON the table keeps (and the board asks about)."""
+    return {"system": "mswars", "table": {"width": width, "height": height,
+                                           "options": options or {}},
+            "terrain": terrain or [], "units": units, "state": state or {}}
+
+
 def board(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
           state: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
           width: float = 36, height: float = 36) -> GameState:
-    return state_from_json({"system": "mswars",
-                            "table": {"width": width, "height": height,
-                                      "options": options or {}},
-                            "terrain": terrain or [], "units": units, "state": state or {}})
+    return state_from_json(position(units, terrain, state, options, width, height))
 
 
 def judge(state: GameState, path: list[Any], type: str = "standard_move", unit: str = "M1",
