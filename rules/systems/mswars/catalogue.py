@@ -20,12 +20,21 @@ _FEATURE_LABELS = {"woodland": "Woodland / Forest / Jungle", "river": "River / L
                    "hills": "Hills", "rubble": "Building Rubble",
                    "small_walls": "Small Walls and Fences"}
 
+#: What each terrain type does to the board's line-of-sight tool. Not in the seed: 002 is
+#: the movement post and says nothing of sight, so this is what a player would expect.
+#: Hills and elevated terrain stand in the way; woodland, rubble and walls hide part of
+#: what is behind them; open ground, water and the plain cost rows (which say how hard
+#: the going is, not how tall) hide nothing.
+SIGHT: dict[str, str] = {"elevated": "blocks", "hills": "blocks", "woodland": "hinders",
+                         "rubble": "hinders", "small_walls": "hinders"}
+
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    *(TerrainKind(r, _ROW_LABELS[r]) for r in ROWS),
+    *(TerrainKind(r, _ROW_LABELS[r], sight=SIGHT.get(r, "")) for r in ROWS),
     TerrainKind("elevated", "Elevated terrain", ("height", "size_class"),
                 help="Size class from its height (8\" at most) unless given; climb on, "
-                "jump off."),
-    *(TerrainKind(f, _FEATURE_LABELS[f], help="Its row depends on the unit's size class.")
+                "jump off.", sight=SIGHT["elevated"]),
+    *(TerrainKind(f, _FEATURE_LABELS[f], help="Its row depends on the unit's size class.",
+                  sight=SIGHT.get(f, ""))
       for f in SIZE_CLASS_TERRAIN),
 )
 

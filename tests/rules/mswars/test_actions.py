@@ -147,6 +147,7 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
                           {"id": "B", "side": "P2"}], "state": {}}
     turn, position = structure.begin(["P1", "P2"], position)
     assert position["state"]["action_points"] == {"A": 4}
+    assert structure.summary(turn, position) == "Turn 1 · Phase 1 · P1 to act · 4 AP left"
     position["state"].update(actions_taken={"A": [{"phase": 1, "type": "run"}]},
                              free_turn_used={"A": True}, action_points={"A": 2})
     seen = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules import SYSTEMS
 from rules.systems.mswars.tables import COST_PER_INCH, SIZE_CLASS_TERRAIN
 from rules.systems.mswars.terrain import size_class_for_height
 from tests.rules.mswars.build import area, board, judge, mech
@@ -122,3 +123,12 @@ def test_the_quarter_rule_is_strict_real_division(height: float, elevated_for_sc
     else:
         # Walker: 1.5" flat, 2.5" very difficult at 4, 2" flat.
         assert verdict.legal and verdict.cost == pytest.approx(1.5 + 10 + 2)
+
+
+def test_the_sight_tool_sees_hills_and_elevated_terrain_block_and_woodland_hinder() -> None:
+    """Not in the seed (002 says nothing of sight): the board's line-of-sight tool shows
+    tall features as blocking, cover as hindering, open ground and water as nothing."""
+    sight = {kind.type: kind.sight for kind in SYSTEMS["mswars"].terrain_kinds}
+    assert (sight["elevated"], sight["hills"]) == ("blocks", "blocks")
+    assert (sight["woodland"], sight["rubble"], sight["small_walls"]) == ("hinders",) * 3
+    assert sight["flat"] == sight["deep_water"] == sight["fields"] == ""
