@@ -133,13 +133,9 @@ async def keep_acting(client: ProxiedClient, stop: asyncio.Event, sent: list[str
         await asyncio.sleep(0.02)
 
 
-def board_asset_sizes(static_root: Path) -> str:
-    """The board page's own JS and CSS as collectstatic wrote them: raw, gzip, brotli."""
-    files = [
-        path
-        for path in static_root.glob("js/**/*")
-        if HASHED.search(path.name) and not path.name.startswith("mapeditor")
-    ] + [path for path in static_root.glob("css/*") if HASHED.search(path.name)]
+def asset_sizes(static_root: Path, names: list[str]) -> str:
+    """The files the board page loaded, as collectstatic wrote them: raw, gzip, brotli."""
+    files = [static_root / name for name in names]
     raw = sum(path.stat().st_size for path in files)
     gz = sum(Path(f"{path}.gz").stat().st_size for path in files)
     br = sum(Path(f"{path}.br").stat().st_size for path in files)
@@ -152,7 +148,6 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     battle, users = battle_and_people
     u1 = next(u["id"] for u in battle.state["units"] if u["side"] == "P1")
     cookies: dict[str, bytes] = {}  # the sessions Chromium got by logging in through nginx
-    stack.say(f"board assets after collectstatic: {board_asset_sizes(stack.static_root)}")
 
     # -- Chromium: log in over https through nginx, open the board, play a move.
     from playwright.sync_api import expect, sync_playwright
@@ -165,7 +160,12 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
         )
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
+        stylesheets: list[str] = []
+        page_errors: list[str] = []
+        page.on("pageerror", lambda error: page_errors.append(str(error)))
+        page.on("console", lambda m: page_errors.append(m.text) if m.type == "error" else None)
         page.on("request", lambda r: modules.append(r.url) if r.url.endswith(".js") else None)
+        page.on("request", lambda r: stylesheets.append(r.url) if r.url.endswith(".css") else None)
         page.goto(f"{stack.base_url}/accounts/login/")
         page.fill("#id_username", "d-p1")
         page.fill("#id_password", PASSWORD)
@@ -177,7 +177,10 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
             f"(CSRF origin https, session cookie secure={secure_cookie['secure']})"
         )
         page.goto(f"{stack.base_url}/battles/{battle.pk}/board/")
-        page.wait_for_selector("body[data-ready='1']")
+        try:
+            page.wait_for_selector("body[data-ready='1']")
+        except Exception as not_ready:
+            raise AssertionError(f"the board did not start: {page_errors}") from not_ready
         page.wait_for_selector("#conn[data-state='live']")
         before = transform(page, u1)
         drag_piece(page, u1, 0, 5)
@@ -212,6 +215,11 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     unhashed = [HASHED.sub(r".\1", name) for name in names]
     assert len(unhashed) == len(set(unhashed)), "a module loaded under two names"
     stack.say(f"board page loaded {len(names)} JS modules, each once, all by hashed name")
+    styles = sorted({url.rsplit("/static/", 1)[-1] for url in stylesheets})
+    stack.say(
+        f"board page's assets (its modules and stylesheets) as served: "
+        f"{asset_sizes(stack.static_root, names + styles)}"
+    )
 
     main_js = next(n for n in names if n.startswith("js/board/main."))
     status, headers, body = get(f"{stack.base_url}/static/{main_js}", {"Accept-Encoding": "gzip"})
