@@ -1,0 +1,148 @@
+"""Property tests for lasergrenadiers (the aod versions are in tests/rules/test_properties.py,
+whose helpers these reuse): verdicts do not depend on where the scene is or how it is
+turned; splitting a straight segment at a collinear point never changes the cost; every
+point reach claims is reached by a path validate accepts."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Point
+
+from rules import reach, state_from_json, validate
+from tests.rules.test_properties import CENTRE, EXAMPLES, FAST, RANDOM, overlapping_start, turned
+
+coord = st.floats(-10, 10, allow_nan=False).map(lambda v: round(v, 3))
+TERRAIN = ["soft", "slope", "river", "bridge", "road", "vegetation", "low_obstacle",
+           "high_wall", "building", "ladder"]
+TYPES = ["foot", "jetpack", "crew_weapon", "grav", "hover", "tracked", "walker", "wheeled"]
+#: Directions relative to the facing a step may take (diagonals included, LG-D12).
+HEADINGS = [0.0, 180.0, 90.0, -90.0, 30.0, 150.0]
+
+
+@st.composite
+def scenes(draw: Any) -> dict[str, Any]:
+    """A small scene around CENTRE on a big table and a path of turns and moves."""
+    terrain = []
+    for i in range(draw(st.integers(0, 3))):
+        x, y = draw(coord), draw(coord)
+        w, h = draw(st.floats(1, 6)), draw(st.floats(1, 6))
+        t: dict[str, Any] = {"id": f"T{i}", "type": draw(st.sampled_from(TERRAIN)),
+                             "polygon": [[CENTRE[0] + x, CENTRE[1] + y],
+                                         [CENTRE[0] + x + w, CENTRE[1] + y],
+                                         [CENTRE[0] + x + w, CENTRE[1] + y + h],
+                                         [CENTRE[0] + x, CENTRE[1] + y + h]]}
+        if t["type"] == "slope":
+            t["uphill"] = draw(st.sampled_from([0.0, 45.0, 100.0, 200.0]))
+        terrain.append(t)
+    rect = draw(st.booleans())
+    base = ({"shape": "rect", "width": 1.0, "length": 2.0} if rect
+            else {"shape": "circle", "diameter": draw(st.sampled_from([1.0, 1.25, 2.0]))})
+    facing = draw(st.floats(0, 359))
+    units = [{"id": "U", "side": "P1", "type": draw(st.sampled_from(TYPES)), "move": 12,
+              "dual_drivers": draw(st.booleans()), "base": base,
+              "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
+              "facing": facing}]
+    if draw(st.booleans()):
+        units[0].update(damage_levels=draw(st.integers(1, 2)))
+    for i in range(draw(st.integers(0, 2))):
+        units.append({"id": f"O{i}", "side": draw(st.sampled_from(["P1", "P2"])),
+                      "type": draw(st.sampled_from(TYPES)), "move": 6,
+                      "base": {"shape": "circle", "diameter": 1.25},
+                      "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
+                      "facing": 0})
+    path: list[Any] = []
+    x, y = units[0]["position"]
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            turn = draw(st.floats(-170, 170).map(lambda v: round(v, 2)))
+            path.append({"turn": turn})
+            facing += turn
+        heading = math.radians(facing + draw(st.sampled_from(HEADINGS)))
+        step = draw(st.floats(0.5, 4))
+        x, y = x + step * math.cos(heading), y + step * math.sin(heading)
+        path.append([x, y])
+    return {"system": "lasergrenadiers", "table": {"width": 120, "height": 120},
+            "terrain": terrain, "units": units,
+            "action": {"unit": "U", "type": "move", "path": path}}
+
+
+def rotated(scene: dict[str, Any], angle: float, dx: float, dy: float) -> dict[str, Any]:
+    """`turned`, with each slope's uphill bearing turned as well."""
+    out = turned(scene, angle, dx, dy)
+    out["terrain"] = [dict(t, uphill=(t["uphill"] + angle) % 360) if "uphill" in t else t
+                      for t in out["terrain"]]
+    return out
+
+
+def judge(scene: dict[str, Any]) -> Any:
+    return validate(state_from_json(scene), scene["action"], dice=[])
+
+
+@FAST
+@given(scenes(), st.floats(0, 360), st.floats(-20, 20), st.floats(-20, 20))
+def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
+        scene: dict[str, Any], angle: float, dx: float, dy: float) -> None:
+    """lasergrenadiers.md 3-6: only distances and angles relative to the facing (and to a
+    slope's uphill bearing) matter."""
+    a, b = judge(scene), judge(rotated(scene, angle, dx, dy))
+    assert a.legal == b.legal
+    assert set(a.codes) == set(b.codes)
+    assert math.isclose(a.cost, b.cost, abs_tol=1e-6)
+    assert a.speed_band == b.speed_band
+
+
+@FAST
+@given(scenes(), st.floats(0.05, 0.95))
+def test_splitting_a_segment_at_a_collinear_point_never_changes_the_cost(
+        scene: dict[str, Any], f: float) -> None:
+    """LG-D4: cost is the sum over segments of length x factor / multiplier."""
+    path = scene["action"]["path"]
+    start = scene["units"][0]["position"]
+    last = next(s for s in reversed(path) if not isinstance(s, dict))
+    i = path.index(last)
+    prev = next((s for s in reversed(path[:i]) if not isinstance(s, dict)), start)
+    mid = [prev[0] + (last[0] - prev[0]) * f, prev[1] + (last[1] - prev[1]) * f]
+    split = dict(scene, action=dict(scene["action"], path=path[:i] + [mid] + path[i:]))
+    a, b = judge(scene), judge(split)
+    assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
+    assert a.legal == b.legal
+    assert set(a.codes) == set(b.codes)
+
+
+@settings(max_examples=max(EXAMPLES // 2, 12), deadline=None, derandomize=not RANDOM,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(scenes(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=6,
+                          max_size=6))
+def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
+        scene: dict[str, Any], samples: list[tuple[float, float]]) -> None:
+    """Reach is sound: path_to(point) for any point of the area validates as legal."""
+    state = state_from_json(scene)
+    assume(not overlapping_start(state))
+    area = reach(state, "U").area
+    assume(area.area > 0.01)
+    minx, miny, maxx, maxy = area.bounds
+    points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
+    for q in [q for q in points if area.contains(Point(q))]:
+        path = reach(state, "U").path_to(q)
+        assert path is not None, q
+        steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+        v = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[])
+        assert v.legal, (q, path, [r.message for r in v.reasons])
+
+
+def test_reach_of_a_grav_tank_in_the_open_is_its_rate_less_the_turn() -> None:
+    """A grav tank of 36" facing east: 60 degrees off its facing costs a third (12") of
+    the rate, so it reaches 24" there and no further (LG-D1); nothing is beyond 36"."""
+    state = state_from_json({"system": "lasergrenadiers", "table": {"width": 96, "height": 96},
+                             "units": [{"id": "U", "side": "P1", "type": "grav", "move": 36,
+                                        "base": {"shape": "circle", "diameter": 2},
+                                        "position": [48, 48], "facing": 0}]})
+    found = reach(state, "U")
+    a = math.radians(60)
+    assert found.contains((48 + 23.8 * math.cos(a), 48 + 23.8 * math.sin(a)))
+    assert not found.contains((48 + 24.2 * math.cos(a), 48 + 24.2 * math.sin(a)))
+    assert found.contains((77.8, 48)) and not found.contains((84.1, 48))

@@ -1,0 +1,79 @@
+"""The live table's order of play (LG-D31, LG-D37): alternate activations of single
+pieces, each at most once a turn; the turn ends when no piece is left or every side has
+passed; `moved`, `transfers` and `activated` reset; the first initiative alternates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import SYSTEMS
+
+TURNS = SYSTEMS["lasergrenadiers"].turn_structure
+
+
+def position(state: dict[str, Any] | None = None) -> dict[str, Any]:
+    def unit(uid: str, side: str, **extra: Any) -> dict[str, Any]:
+        return {"id": uid, "side": side, "type": "grav", "move": 36,
+                "base": {"shape": "circle", "diameter": 2}, "position": [10, 10],
+                "facing": 0, **extra}
+    return {"system": "lasergrenadiers", "table": {"width": 48, "height": 48},
+            "terrain": [], "units": [unit("G", "P1", name="Grav tank"), unit("H", "P2"),
+                                     unit("K", "P2")],
+            "state": state or {}}
+
+
+def test_the_battle_begins_with_the_first_side_and_no_active_piece() -> None:
+    turn, _ = TURNS.begin(["P1", "P2"], position())
+    assert turn["turn"] == 1 and turn["active_side"] == "P1"
+    assert not turn.get("active_unit")
+
+
+def test_the_piece_that_acts_is_active_and_no_other_piece_may_act() -> None:
+    turn, pos = TURNS.begin(["P1", "P2"], position())
+    assert TURNS.refusal(turn, pos, "P1", {"unit": "G", "type": "move"}) is None
+    turn = TURNS.acted(turn, pos, {"unit": "G", "type": "move"})
+    assert turn["active_unit"] == "G"
+    refused = TURNS.refusal(turn, pos, "P2", {"unit": "H", "type": "move"})
+    assert refused is not None and refused.code == "not_your_turn"
+    pos["units"].append({**pos["units"][0], "id": "G2"})
+    other = TURNS.refusal(turn, pos, "P1", {"unit": "G2", "type": "move"})
+    assert other is not None and other.code == "not_your_turn"
+    assert TURNS.refusal(turn, pos, "P1", {"unit": "G", "type": "unload"}) is None
+
+
+def test_ending_the_activation_passes_the_initiative_and_the_piece_is_done() -> None:
+    turn, pos = TURNS.begin(["P1", "P2"], position())
+    turn = TURNS.acted(turn, pos, {"unit": "G", "type": "move"})
+    turn, pos = TURNS.end_part(turn, pos)
+    assert turn["active_side"] == "P2" and not turn.get("active_unit")
+    assert pos["state"]["activated"] == ["G"]
+    again = TURNS.refusal({**turn, "active_side": "P1"}, pos, "P1", {"unit": "G",
+                                                                      "type": "move"})
+    assert again is not None and again.code == "not_your_turn"
+    assert not TURNS.unit_may_take(pos, "G", "move")
+
+
+def test_a_side_with_no_piece_left_passes_and_the_turn_ends_when_none_is_left() -> None:
+    turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 12},
+                                                    "transfers": []}))
+    for uid, side in (("G", "P1"), ("H", "P2")):
+        assert turn["active_side"] == side
+        turn, pos = TURNS.end_part(TURNS.acted(turn, pos, {"unit": uid, "type": "move"}), pos)
+    assert turn["active_side"] == "P2" and turn["turn"] == 1  # P1 has no piece left
+    turn, pos = TURNS.end_part(TURNS.acted(turn, pos, {"unit": "K", "type": "move"}), pos)
+    assert turn["turn"] == 2
+    assert turn["active_side"] == "P2"  # the first initiative alternates
+    assert not {"moved", "transfers", "activated"} & set(pos["state"])
+
+
+def test_the_turn_ends_when_every_side_passes_in_a_row() -> None:
+    turn, pos = TURNS.begin(["P1", "P2"], position())
+    turn, pos = TURNS.end_part(turn, pos)
+    turn, pos = TURNS.end_part(turn, pos)
+    assert turn["turn"] == 2
+
+
+def test_the_header_shows_the_active_piece_its_allowance_left_and_its_speed_band() -> None:
+    turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 24}}))
+    turn = TURNS.acted({**turn, "turn": 2}, pos, {"unit": "G", "type": "move"})
+    assert TURNS.summary(turn, pos) == "Turn 2 · P1 to act · Grav tank: 12\" left, moderate"
