@@ -71,8 +71,8 @@ INSTALLED_APPS = [
 # Static files. In development (DEBUG true) the app serves the source files as they
 # are (tabletop/asgi.py), so `make run` needs no collectstatic. In production
 # `collectstatic` writes each file under a name with its content hash, rewrites the
-# references to it (CSS url(), JS module imports) and compresses it (gzip, brotli,
-# zstd); ServeStatic serves those with far-future cache headers, or the proxy does
+# references to it (CSS url(), JS module imports) and compresses it (gzip and
+# brotli); ServeStatic serves those with far-future cache headers, or the proxy does
 # (docs/deploy/nginx.conf). A deploy then never serves a stale module.
 STATIC_SERVED_BY_THE_APP_FROM_SOURCE = DEBUG
 STATIC_MIDDLEWARE = (
