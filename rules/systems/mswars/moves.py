@@ -82,7 +82,8 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
         j.events.append({"type": "pinned", "unit": unit.id})
     if target is not None:
         moved = moved.with_props(charge_target=target.id)
-    j.events.append(moved_event(moved))
+    # A standalone free turn says so: the log reads "turned in place", not a 0 MP move.
+    j.events.append(moved_event(moved) if spends else {**moved_event(moved), "free_turn": True})
     return j.verdict(applied(pos.state, unit, action.type, [moved],
                              free_turn=result.price.free_used, spends=spends))
 

@@ -74,6 +74,15 @@ def test_a_turn_within_the_free_turn_alone_costs_nothing_and_uses_no_action() ->
     assert after["free_turn_used"] == {"M1": True}
 
 
+def test_a_standalone_free_turn_is_reported_as_a_free_turn_and_a_move_is_not() -> None:
+    """MSW-D26: the board's log reads the event, so it says "turned in place (free turn)"
+    rather than "standard move (0.0 MP)"."""
+    turned = judge(board([mech()]), [{"turn": 90}])
+    assert turned.events[-1]["type"] == "moved" and turned.events[-1]["free_turn"] is True
+    moved = judge(board([mech()]), [{"turn": 90}, [10, 12]])
+    assert moved.legal and "free_turn" not in moved.events[-1]
+
+
 def test_the_facing_key_is_a_final_turn_that_the_free_turn_may_cover() -> None:
     """MSW-D31, MSW-D43: a track pays for it; a walker's free turn covers it."""
     assert judge(board([mech(type="track")]), [[12, 10]], facing=90).cost == pytest.approx(4)

@@ -1,7 +1,8 @@
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
 import { appendKeepingScroll, clock, item } from "./util.js";
 
-function describe(frame, name, board) {
+/** One line of the log for a table event (exported for its test). */
+export function describe(frame, name, board) {
   const who = frame.actor ?? "?";
   switch (frame.kind) {
     case "act": {
@@ -12,6 +13,11 @@ function describe(frame, name, board) {
         // spends the order). Every client reads why here; the roll is in the dice log.
         const why = (frame.verdict.reasons ?? []).map((r) => (r.message || r.code).replace(/[\w-]+/g, name));
         return `${order}: refused, ${why.join("; ")}`;
+      }
+      // A turn the rules let the unit make for free, outside any action: say so rather
+      // than "standard move (0.0 MP)" (the engine marks its moved event `free_turn`).
+      if ((frame.verdict?.events ?? []).some((e) => e.free_turn === true)) {
+        return `${who}: ${name(a.unit)} turned in place (free turn)`;
       }
       const cost = frame.verdict?.cost != null ? ` (${board.cost(Number(frame.verdict.cost).toFixed(1))})` : "";
       return `${order}${cost}`;
