@@ -106,7 +106,8 @@ def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> 
 
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="campaign-chart" viewBox="0 0 {width:g} '
-        f'{height:g}" role="img" aria-labelledby="campaign-chart-title" '
+        f'{height:g}" width="{width:g}" height="{height:g}" role="img" '
+        'aria-labelledby="campaign-chart-title" '
         'font-family="system-ui, sans-serif" font-size="11">',
         f'<title id="campaign-chart-title">Standings over the battles of '
         f"{escape(glance.campaign.name)}</title>",

@@ -145,12 +145,15 @@ def _units(canvas: Canvas) -> None:
             continue
         x, y = unit["position"][0], story.height - unit["position"][1]
         colour = side_colour(story, str(unit.get("side")))
-        canvas.add(
-            f'<circle class="unit" data-unit="{escape(unit_id)}" cx="{_n(x)}" cy="{_n(y)}" r="0.5" '
-            f'fill="{colour}" stroke="#fff" stroke-width="0.08"/>'
-        )
+        base = unit.get("base") or {}
+        # The base at its true size where it ended (round; a rect's longer side as across).
+        across = base.get("diameter") or max(base.get("width", 1), base.get("length", 1))
+        attrs = {"class_": "unit", "data_unit": unit_id, "cx": x, "cy": y}
+        attrs |= {"r": float(across) / 2, "fill": colour, "fill_opacity": "0.45"}
+        canvas.add(tag("circle", attrs | {"stroke": colour, "stroke_width": "0.06"}))
+        above = y - float(across) / 2 - 0.3
         canvas.text(
-            x, y - 0.75, story.names.get(unit_id, unit_id), 0.6, text_anchor="middle",
+            x, above, story.names.get(unit_id, unit_id), 0.6, text_anchor="middle",
             fill="#1d2125", stroke="#fff", stroke_width="0.12", paint_order="stroke",
         )  # fmt: skip
     canvas.add("</g>")
@@ -184,12 +187,15 @@ def summary_lines(story: Story) -> list[str]:
         lines.append(f"Not finished: the story up to event {story.seq}, turn {story.turns or 1}.")
     for side in sorted(story.tallies):
         t = story.tallies[side]
-        reasons = ", ".join(f"{code} {n}" for code, n in t.reasons.most_common(3))
+        reasons = ", ".join(
+            f"{code.replace('_', ' ')}: {n}" for code, n in t.reasons.most_common(3)
+        )
         refused = f"{t.refused} refused by the rules" + (f" ({reasons})" if reasons else "")
         if t.refused_with_consequence:
             refused += f", {t.refused_with_consequence} of them with a consequence"
         rolls = f"{t.rolls} rolls, {t.tests_passed} tests passed, {t.tests_failed} failed"
-        lines.append(f"{side}: {t.moves} moves; {refused}; {rolls}.")
+        moves = f"{t.moves} move" + ("" if t.moves == 1 else "s")
+        lines.append(f"{side}: {moves}; {refused}; {rolls}.")
     dice = story.dice_summary()
     if dice:
         lines.append(
@@ -217,7 +223,9 @@ def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
         )
         canvas.text(x + 1.7, top, side, size)
         x += 1.7 + size * 0.6 * len(side) + 1.2
-    canvas.text(x, top, "□ start  ○ n end of turn n  ✕ lost  - - fiat or pushed", size)
+    canvas.text(
+        x, top, "□ start · ① where turn 1's moves ended · ✕ lost · dashed: fiat or pushed", size
+    )
     return top + size * 1.5
 
 

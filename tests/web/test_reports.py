@@ -196,7 +196,7 @@ def test_the_report_page_shows_the_report_and_each_sides_tally(client) -> None:
     page = client.get(reverse("battle_report", args=[battle.pk])).content.decode()
 
     assert '<svg xmlns="http://www.w3.org/2000/svg" class="battle-report"' in page
-    assert "P1: 1 moves; 0 refused by the rules" in page
+    assert "P1: 1 move; 0 refused by the rules" in page
 
 
 @pytest.mark.django_db

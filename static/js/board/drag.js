@@ -6,6 +6,7 @@
 import { newId } from "./connection.js";
 import { dist, pathPoints } from "./geometry.js";
 import { reasonText } from "./preview.js";
+import { offerRuling } from "./record.js";
 import { el } from "./svg.js";
 
 const PREVIEW_MS = 100;
@@ -229,7 +230,8 @@ export class Mover {
       const reason = this.board.fiatReason();
       this.board.conn.send({ type: "fiat", id: p.id, unit: p.unit.id, position: [...p.ghost], facing: round2(p.facing), ...(reason ? { reason } : {}) });
     } else {
-      this.board.conn.send({ type: "act", id: p.id, seen: this.board.store.seq, action: this.action() });
+      p.sent = this.action(); // kept: a refused order's ruling is saved with it (record.js)
+      this.board.conn.send({ type: "act", id: p.id, seen: this.board.store.seq, action: p.sent });
     }
     this.draw();
   }
@@ -245,7 +247,8 @@ export class Mover {
       return true;
     }
     const reasons = frame.type === "reject" ? frame.reasons : [{ code: frame.code, message: frame.message }];
-    this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, reasons.map((r) => reasonText(r, this.board.store)), "error", 9000);
+    const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, reasons.map((r) => reasonText(r, this.board.store)), "error", 9000);
+    if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it
     this.verdict = frame.verdict ?? { legal: false, cost: 0, allowance: 0, reasons };
     p.refused = true;
     this.draw();

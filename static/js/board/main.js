@@ -15,6 +15,7 @@ import { UnitCard } from "./panels/unitcard.js";
 import { item } from "./panels/util.js";
 import { Pieces } from "./pieces.js";
 import { Overlay, reasonText } from "./preview.js";
+import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
@@ -515,6 +516,7 @@ class Board {
     this.mover.attach();
     this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
+    attachRecord(this);
     this.conn.connect();
   }
 }
