@@ -1,6 +1,7 @@
 """The Django admin for every model: searchable, filterable, and read-only where history lives."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tabletop import models
 from tabletop.account_forms import AdminLoginForm
@@ -24,12 +25,22 @@ class BattleSideInline(admin.TabularInline):
     extra = 0
 
 
+def has_history(battles: object) -> bool:
+    """Whether deleting these battles would delete events (the cascade would)."""
+    return models.Event.objects.filter(battle__in=battles).exists()
+
+
 @admin.register(models.Campaign)
 class CampaignAdmin(admin.ModelAdmin):
     list_display = ["name", "system", "gm", "points_limit", "created_at"]
     list_filter = ["system"]
     search_fields = ["name", "gm__username"]
     inlines = [MembershipInline]
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        if isinstance(obj, models.Campaign) and has_history(obj.battles.all()):
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 @admin.register(models.Membership)
@@ -76,6 +87,12 @@ class BattleAdmin(admin.ModelAdmin):
     # the table changes them, through the referee (a GM's fiat or undo is an event too).
     # Edited here, they would disagree with the log that replays them.
     readonly_fields = ["state", "last_seq", "turn_state"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        # Deleting a battle would delete its events with it.
+        if isinstance(obj, models.Battle) and has_history([obj]):
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 @admin.register(models.BattleSide)

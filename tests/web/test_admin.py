@@ -72,3 +72,18 @@ def test_events_can_be_read_but_not_added_changed_or_deleted(staff: Client) -> N
         {"action": "delete_selected", "_selected_action": [event.pk], "post": "yes"},
     )
     assert Event.objects.filter(pk=event.pk).exists()
+
+
+def test_a_battle_or_campaign_with_events_cannot_be_deleted_there(staff: Client) -> None:
+    """Deleting either would delete the events with it (the cascade)."""
+    battle, users = make_battle_sync("adm-")
+    quiet, _ = make_battle_sync("quiet-")
+    Event.objects.create(battle=battle, seq=1, actor=users["gm"], kind="chat", payload={})
+    assert staff.get(f"/admin/tabletop/battle/{battle.pk}/delete/").status_code == 403
+    assert staff.get(f"/admin/tabletop/campaign/{battle.campaign_id}/delete/").status_code == 403
+    assert staff.get(f"/admin/tabletop/battle/{quiet.pk}/delete/").status_code == 200
+    staff.post(
+        "/admin/tabletop/battle/",
+        {"action": "delete_selected", "_selected_action": [battle.pk], "post": "yes"},
+    )
+    assert Event.objects.filter(battle=battle).count() == 1
