@@ -137,10 +137,7 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     _overrun_conditions(j, unit, target)
     walked = walk(pos, j, unit, steps_of(unit, action), ignore=frozenset({target.id}))
     body = pos.bodies[target.id].polygon()
-    line = LineString(walked.track.points()) if walked.translates else None
-    inside = None if line is None else line.intersection(body)
-    parts = [] if inside is None or inside.is_empty else \
-        [g for g in getattr(inside, "geoms", [inside]) if g.length > 1e-9]
+    parts = stretches_inside(walked.track.points(), body)
     name = who(unit)
     if not parts:
         j.add("action_not_allowed", f"{name}'s path does not run into {who(target)}'s base "
@@ -169,6 +166,29 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             j.add("base_overlap", f"{name} would end on {who(target)}, who survives in its "
                   "foxhole (003 Overrun 5)", walked.end.xy, "003 Overrun 5", AFTER)
     return finish(pos, j, unit, walked, extra, (target.id,) if destroyed else (), cost)
+
+
+def stretches_inside(points: list[Point2], area: Any) -> list[tuple[float, float]]:
+    """The stretches (path lengths from, to) of a polyline inside an area, in path order;
+    a path that goes back over the same line counts each pass (003 Overrun 4)."""
+    out: list[tuple[float, float]] = []
+    s0 = 0.0
+    for a, b in zip(points, points[1:], strict=False):
+        length = math.dist(a, b)
+        if length <= 1e-12:
+            continue
+        cut = LineString([a, b]).intersection(area)
+        pieces = sorted((math.dist(a, g.coords[0]), math.dist(a, g.coords[-1]))
+                        for g in getattr(cut, "geoms", [cut]) if not g.is_empty
+                        and g.length > 1e-9)
+        for u, v in pieces:
+            lo, hi = s0 + min(u, v), s0 + max(u, v)
+            if out and lo - out[-1][1] <= 1e-9:
+                out[-1] = (out[-1][0], hi)
+            else:
+                out.append((lo, hi))
+        s0 += length
+    return out
 
 
 def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
