@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 import rules
+from rules.engine import dice
 from tabletop import events
 from tabletop.models import Battle, Membership
 from tabletop.services import game_systems
@@ -25,7 +26,7 @@ from tabletop.services.rosters import roster_create, unit_profile_add
 from tabletop.services.table import referee
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
-from tabletop.services.table.gm import battle_set_delay
+from tabletop.services.table.gm import battle_fiat, battle_set_delay
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "pw-12345678"
@@ -232,3 +233,44 @@ def test_a_delayed_spectator_cannot_save_a_position_newer_than_the_delay(client)
     assert "seq-0" in client.get(url)["Content-Disposition"], (
         "the newest they may see: before the delay"
     )
+
+
+@pytest.mark.django_db
+def test_a_saved_ruling_forces_the_die_the_table_rolled_a_failed_breakaway(
+    client, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A mech touching an enemy rolls to break away (000 [16]); a 1 fails and spends the
+    order (AOD-D23): refused with a consequence, in the log. The ruling forces that 1."""
+    battle, users = battle_of("aod")
+    battle.state = {**battle.state, "state": {"orders_available": 5}}
+    battle.save(update_fields=["state"])
+    mover = next(u for u in battle.state["units"] if u["side"] == "P1")
+    enemy = next(u for u in battle.state["units"] if u["side"] == "P2")
+    x, y = mover["position"][:2]
+    touching = [x + mover["base"]["diameter"], y]
+    battle_fiat(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="f-1",
+        unit_id=enemy["id"], position=touching,
+    )  # fmt: skip
+    monkeypatch.setattr(dice.secrets, "randbelow", lambda sides: 0)  # the die shows 1
+    action = {"unit": mover["id"], "type": drag_action("aod"), "path": [[x, y + 4]]}
+    reply = battle_act(
+        battle_id=battle.pk, actor=actor(battle, users["p1"]), client_msg_id="m-1", seen=1,
+        action=action,
+    )  # fmt: skip
+    assert reply["type"] == "reject" and reply["event"] == 2, "refused, yet in the log"
+    client.force_login(users["p1"])
+
+    response = saved_ruling(client, battle, "m-1", action)
+
+    scenario = json.loads(response.content)
+    assert scenario["dice"] == [1]
+    assert scenario["expect"] == {"legal": False, "reason": "breakaway_failed", "cost": 0}
+    assert scenario["units"][1]["position"][:2] == touching, "the position before the roll"
+    saved = tmp_path / "breakaway.json"
+    saved.write_bytes(response.content)
+    checked = run_check(saved)
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["rolls"][0]["result"] == 1
+    by_event = client.get(reverse("battle_ruling_file", args=[battle.pk]), {"event": 2})
+    assert json.loads(by_event.content) == scenario, "the log's act gives the same ruling"
