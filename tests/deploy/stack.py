@@ -154,6 +154,7 @@ class Stack:
     directory: Path
     processes: list[AsgiProcess]
     https_port: int
+    http_port: int
     static_root: Path
     nginx: subprocess.Popen | None = None
     lines: list[str] = field(default_factory=list)
@@ -261,6 +262,7 @@ def start_stack(directory: Path, database_url: str, redis_url: str) -> Stack:
         directory=directory,
         processes=[AsgiProcess(free_port(), env, directory / f"daphne-{n}.log") for n in (1, 2)],
         https_port=free_port(),
+        http_port=free_port(),
         static_root=static_root,
     )
     stack.say(f"collectstatic (DEBUG=false, tabletop.env): {collectstatic(env)}")
@@ -271,7 +273,7 @@ def start_stack(directory: Path, database_url: str, redis_url: str) -> Stack:
             f"({' '.join(documented_command(asgi.port)[3:])}), ready in {took:.1f} s"
         )
     cert, key = self_signed_certificate(directory)
-    main = nginx_config(stack, cert, key, free_port())
+    main = nginx_config(stack, cert, key, stack.http_port)
     test = subprocess.run(
         [NGINX, "-t", "-p", str(main.parent), "-c", str(main), "-e", "stderr"],
         capture_output=True,

@@ -9,6 +9,7 @@ Run with `pytest tests/deploy -s` to read the test's account of the deployment.
 
 import asyncio
 import gzip
+import http.client
 import json
 import re
 import subprocess
@@ -229,6 +230,23 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     stack.say(
         f"nginx served /static/{main_js}: gzip {len(body):,} bytes, "
         f"Cache-Control: {headers['Cache-Control']}"
+    )
+
+    # https only: plain http is redirected, and browsers are told to remember it (HSTS).
+    plain = http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=10)
+    plain.request("GET", "/accounts/login/", headers={"Host": "table.example.org"})
+    redirect = plain.getresponse()
+    assert redirect.status == 301
+    assert redirect.getheader("Location") == "https://table.example.org/accounts/login/"
+    plain.close()
+    status, headers, _ = get(f"{stack.base_url}/accounts/login/")
+    assert status == 200
+    assert headers.get("Strict-Transport-Security") == (
+        "max-age=31536000; includeSubDomains; preload"
+    )
+    stack.say(
+        f"http :{stack.http_port} -> 301 {redirect.getheader('Location')}; "
+        f"https answers Strict-Transport-Security: {headers['Strict-Transport-Security']}"
     )
 
     # Without nginx's /static/ location the processes serve the same files (ServeStatic);
