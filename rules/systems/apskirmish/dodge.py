@@ -17,7 +17,9 @@ from rules.engine.actions import Action
 from rules.engine.dice import Dice
 from rules.engine.model import Unit
 from rules.engine.verdict import Verdict
-from rules.geometry.raycast import first_contact
+from rules.geometry.contact import first_overlap
+from rules.geometry.raycast import first_contact, ray_track
+from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose
 from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
@@ -77,7 +79,15 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
 def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> float:
     """How far the base goes away from the attack before its first contact (APS-D11)."""
     others = [(o.id, pos.bodies[o.id]) for o in pos.on_table if o.id != unit.id]
-    hit = first_contact(unit.base, Pose(unit.position[0], unit.position[1], unit.facing),
-                        away, DODGE_DISTANCE, terrain=pos.obstacle_shapes(), bases=others,
-                        table=pos.state.table)
+    start = Pose(unit.position[0], unit.position[1], unit.facing)
+    obstacles = pos.obstacle_shapes()
+    # Something already touching the base stops it at once if the dodge goes into it:
+    # touching is a zero gap (APS-D30), so the soldier does not move.
+    here = pos.bodies[unit.id]
+    track = ray_track(unit.base, start, away, DODGE_DISTANCE)
+    for _, target in [*obstacles, *others]:
+        if here.distance(target) <= CONTACT and first_overlap(track, target) is not None:
+            return 0.0
+    hit = first_contact(unit.base, start, away, DODGE_DISTANCE, terrain=obstacles,
+                        bases=others, table=pos.state.table)
     return DODGE_DISTANCE if hit is None else min(hit.distance, DODGE_DISTANCE)

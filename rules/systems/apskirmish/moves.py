@@ -179,6 +179,8 @@ def _after_failed_roll(j: Judgement, unit: Unit, line: Line, action: Action,
     """Where a failed Terrain roll leaves the soldier, and the Threshold it takes."""
     on_fail = action.get("on_fail", "shorten")
     reduced = j.allowance - FAILED_ROLL_LOSS
+    if running:
+        j.allowance = reduced  # a failed run drops to 8" whatever follows (004 Running)
     if on_fail == "stop":
         j.cost = 0.0  # stays where it is: a legal shorter move (APS-D21)
         return line.start, 0

@@ -1,0 +1,84 @@
+"""The kernel modules this system added, in their own terms: a line of movement over an
+area (APS-D18, APS-D32), a straight move cut back front to front (APS-D28), a base
+crossing areas along a ray (APS-D20, APS-D30)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from shapely.geometry import LineString, Point, box
+
+from rules.engine.model import BaseShape
+from rules.geometry.front_shortening import fraction_at_front_distance
+from rules.geometry.line_of_movement import first_over, passes_over
+from rules.geometry.ray_crossing import cross
+from rules.geometry.track import Pose
+
+SQUARE = box(0, 0, 2, 2)
+DISC = BaseShape("circle", diameter=1.0)
+
+
+@pytest.mark.parametrize(("line", "over"), [
+    (LineString([(-1, 1), (3, 1)]), True),         # straight across
+    (LineString([(-1, 1), (1, 1)]), True),         # ends inside (APS-D32)
+    (LineString([(-1, 1), (0, 1)]), False),        # ends on the boundary
+    (LineString([(0, -1), (0, 3)]), False),        # runs along a face (APS-D18)
+    (LineString([(-1, 1), (0.0005, 1)]), False),   # 0.0005" in: grazing
+    (LineString([(-1, 1), (0.01, 1)]), True),      # 0.01" in
+    (Point(1, 1), True),                           # a front standing inside
+])
+def test_a_line_passes_over_an_area_when_it_meets_its_interior_by_more_than_0_001(
+        line: LineString | Point, over: bool) -> None:
+    assert passes_over(line, SQUARE) is over
+
+
+def test_first_over_names_where_the_line_enters() -> None:
+    found = first_over(LineString([(-2, 1), (4, 1)]), SQUARE)
+    assert found is not None
+    fraction, at = found
+    assert fraction == pytest.approx(2 / 6) and at == pytest.approx((0, 1))
+
+
+def test_cutting_a_straight_move_back_keeps_its_facing_and_the_front_distance() -> None:
+    """Forward 3" is cut to 2" at two thirds of the segment."""
+    t = fraction_at_front_distance(DISC, Pose(0, 0, 0), Pose(3, 0, 0), 2.0)
+    assert t == pytest.approx(2 / 3)
+    # Back 1" and about face: the front moves 2" (1" of centre, 1" of turning); cut to
+    # 1.5" the centre goes back half an inch (APS-D28).
+    t = fraction_at_front_distance(DISC, Pose(0, 0, 0), Pose(-1, 0, 180), 1.5)
+    assert t == pytest.approx(0.5)
+    # Turning about alone moves the front 1": nothing shorter exists.
+    assert fraction_at_front_distance(DISC, Pose(0, 0, 0), Pose(0, 0, 180), 0.5) is None
+
+
+def test_a_base_crosses_a_wall_from_first_touch_to_clear_on_the_far_side() -> None:
+    found = cross(DISC, Pose(0, 0, 0), (1, 0), 20, [("W", box(2, -3, 2.5, 3))])
+    assert found is not None and found.met == "W"
+    assert found.near == pytest.approx(1.5, abs=1e-4)
+    assert found.far == pytest.approx(3.0, abs=1e-4)
+
+
+def test_touching_areas_are_crossed_as_one_and_a_base_wide_gap_is_clear() -> None:
+    joined = cross(DISC, Pose(0, 0, 0), (1, 0), 20,
+                   [("A", box(2, -3, 2.5, 3)), ("B", box(2.5, -3, 3, 3))])
+    assert joined is not None and joined.far == pytest.approx(3.5, abs=1e-4)
+    apart = cross(DISC, Pose(0, 0, 0), (1, 0), 20,
+                  [("A", box(2, -3, 2.5, 3)), ("B", box(3.5, -3, 4, 3))])
+    assert apart is not None and apart.far == pytest.approx(3.0, abs=1e-4)
+
+
+def test_an_area_touched_at_the_start_counts_only_if_the_ray_goes_into_it() -> None:
+    wall = [("W", box(0.5, -3, 1, 3))]
+    assert cross(DISC, Pose(0, 0, 0), (-1, 0), 20, wall) is None
+    into = cross(DISC, Pose(0, 0, 0), (1, 0), 20, wall)
+    assert into is not None and into.near == pytest.approx(0.0, abs=1e-6)
+
+
+def test_a_rect_base_is_placed_clear_within_the_tolerance() -> None:
+    rect = BaseShape("rect", width=1.0, length=2.0)
+    found = cross(rect, Pose(0, 0, 0), (1, 0), 20, [("W", box(2, -3, 2.5, 3))])
+    assert found is not None
+    assert found.near == pytest.approx(1.0, abs=1e-3)
+    assert found.far == pytest.approx(3.5, abs=1e-3)
+    assert math.isclose(found.pose_at(found.far).x, 3.5, abs_tol=1e-3)
