@@ -89,7 +89,8 @@ def _terrain(canvas: Canvas) -> None:
         xs = [p[0] for p in feature.get("polygon", [])] or [0]
         ys = [p[1] for p in feature.get("polygon", [])] or [0]
         canvas.text(
-            sum(xs) / len(xs), canvas.story.height - sum(ys) / len(ys), str(feature.get("id", "")),
+            sum(xs) / len(xs), canvas.story.height - sum(ys) / len(ys),
+            f"{feature.get('id', '')} · {kind.replace('_', ' ')}",
             0.6, text_anchor="middle", fill="#1d2125", fill_opacity="0.8",
         )  # fmt: skip
     canvas.add("</g>")
@@ -129,6 +130,25 @@ def _turn_markers(canvas: Canvas) -> None:
     canvas.add("</g>")
 
 
+def _base_shape(unit_id: str, unit: dict, x: float, y: float, colour: str) -> str:
+    """The base at its true size and shape where the unit ended: a circle, or a rect turned
+    to its facing (width across the facing, length along it; scenario format)."""
+    base = unit.get("base") or {}
+    paint = {"fill": colour, "fill_opacity": "0.45", "stroke": colour, "stroke_width": "0.06"}
+    if base.get("shape") == "rect":
+        width, length = float(base.get("width", 1)), float(base.get("length", 1))
+        # The SVG's y runs south, so a counter-clockwise facing turns clockwise here.
+        turn = f"translate({_n(x)} {_n(y)}) rotate({_n(-float(unit.get('facing', 0)))})"
+        box = {"x": -length / 2, "y": -width / 2, "width": length, "height": width}
+        return tag(
+            "rect", {"class_": "unit", "data_unit": unit_id, **box, **paint, "transform": turn}
+        )
+    radius = float(base.get("diameter", 1)) / 2
+    return tag(
+        "circle", {"class_": "unit", "data_unit": unit_id, "cx": x, "cy": y, "r": radius, **paint}
+    )
+
+
 def _units(canvas: Canvas) -> None:
     """Each unit where it started (hollow) and where it stands at the end (solid, named)."""
     story = canvas.story
@@ -145,13 +165,10 @@ def _units(canvas: Canvas) -> None:
             continue
         x, y = unit["position"][0], story.height - unit["position"][1]
         colour = side_colour(story, str(unit.get("side")))
+        canvas.add(_base_shape(unit_id, unit, x, y, colour))
         base = unit.get("base") or {}
-        # The base at its true size where it ended (round; a rect's longer side as across).
-        across = base.get("diameter") or max(base.get("width", 1), base.get("length", 1))
-        attrs = {"class_": "unit", "data_unit": unit_id, "cx": x, "cy": y}
-        attrs |= {"r": float(across) / 2, "fill": colour, "fill_opacity": "0.45"}
-        canvas.add(tag("circle", attrs | {"stroke": colour, "stroke_width": "0.06"}))
-        above = y - float(across) / 2 - 0.3
+        across = float(base.get("diameter") or max(base.get("width", 1), base.get("length", 1)))
+        above = y - across / 2 - 0.3
         canvas.text(
             x, above, story.names.get(unit_id, unit_id), 0.6, text_anchor="middle",
             fill="#1d2125", stroke="#fff", stroke_width="0.12", paint_order="stroke",

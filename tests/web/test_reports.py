@@ -238,3 +238,13 @@ def test_the_campaign_page_charts_the_standings_and_what_each_battle_cost(client
     assert links == [reverse("battle_report", args=[battle.pk])]
     costs = page[page.index('id="battle-costs"') :]
     assert f"lost {battle.unit_labels[fallen['id']]['name']} (0 pts)" in costs
+
+
+@pytest.mark.django_db
+def test_a_battle_not_yet_begun_has_a_report_of_its_units_and_no_paths(client, world) -> None:
+    battle = world.home.battle  # in deployment: nothing in its log yet
+    svg = report(client, battle, world.users["other"])
+
+    assert list(svg.iter(f"{SVG}polyline")) == []
+    drawn = {shape.get("data-unit") for shape in svg.iter() if shape.get("class") == "unit"}
+    assert drawn == {u["id"] for u in battle.state["units"]}
