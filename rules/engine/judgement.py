@@ -12,8 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.model import GameState, Unit
+from rules.engine.model import GameState, Point2, Unit
+from rules.engine.path_checks import Found, in_path_order
 from rules.engine.verdict import Roll, Verdict, Violation
+
+#: Orders of findings that have no place on the path: before it, and after it.
+BEFORE = -1.0
+AFTER = 1e12
 
 
 @dataclass
@@ -41,6 +46,33 @@ class Judgement:
                        events=tuple(self.events),
                        state_after=after if after is not None else self.state,
                        changed=after is not None)
+
+
+@dataclass
+class PathJudgement(Judgement):
+    """A builder that keeps every finding with its place along the path, and reports them
+    all in path order, `at` the first (mswars.md 9, APS-D26): a system adds what it finds
+    as it goes, in any order. Only a legal action changes the state."""
+
+    found: list[Found] = field(default_factory=list)
+
+    def add(self, code: str, message: str, at: Point2 | None, cite: str,
+            order: float = BEFORE) -> None:
+        """A finding at path length `order` (BEFORE the path, AFTER it, or on it)."""
+        at = None if at is None else (float(at[0]), float(at[1]))
+        self.found.append((order, Violation(code, message, at, cite)))
+
+    def has(self, code: str) -> bool:
+        return any(v.code == code for _, v in self.found)
+
+    @property
+    def legal(self) -> bool:
+        return not self.found
+
+    def verdict(self, after: GameState | None = None) -> Verdict:
+        """Legal when nothing was found; only a legal action changes the state."""
+        self.reasons = list(in_path_order(self.found))
+        return super().verdict(None if self.found else after)
 
 
 def moved_event(u: Unit) -> dict[str, Any]:

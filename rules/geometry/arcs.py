@@ -16,16 +16,17 @@ from shapely.ops import nearest_points
 
 from rules.engine.model import Unit
 from rules.geometry.bases import body_at, rect_corners
+from rules.geometry.direction import angle_between
+from rules.geometry.direction import bearing as bearing_of
 from rules.geometry.tolerance import CONTACT
+
+__all__ = ["REAR_HALF_ARC", "angle_between", "bearing", "contact_point", "in_rear",
+           "rear_contact", "rear_to_rear"]
 
 
 def bearing(ux: float, uy: float, px: float, py: float) -> float:
-    return math.degrees(math.atan2(py - uy, px - ux)) % 360.0
-
-
-def angle_between(a: float, b: float) -> float:
-    d = (a - b) % 360.0
-    return min(d, 360.0 - d)
+    """The bearing from (ux, uy) to (px, py), degrees counter-clockwise from +x."""
+    return bearing_of(px - ux, py - uy)
 
 
 #: Half the rear arc of a circle base, degrees.

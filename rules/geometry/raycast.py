@@ -15,13 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-import shapely
-
 from rules.engine.actions import Waypoint
 from rules.engine.model import BaseShape, Table
-from rules.geometry.bases import Body, bodies_at
-from rules.geometry.contact import Hit, first_overlap, first_touch, hit_at
+from rules.geometry.bases import Body
+from rules.geometry.contact import Hit, first_overlap, first_touch
+from rules.geometry.table import reaches_past_edge
 from rules.geometry.tolerance import CONTACT, EVENT
 from rules.geometry.track import Pose, Track
 
@@ -58,14 +56,7 @@ def _first_contact(track: Track, target: Any) -> Hit | None:
 
 def _table_edge(track: Track, table: Table) -> Hit | None:
     """Where the base first reaches an edge of the table (from inside)."""
-    def overshoot(ts: Any) -> Any:
-        xs, ys, fs = track.poses(ts)
-        cores, r = bodies_at(track.base, xs, ys, fs)
-        b = shapely.bounds(cores)
-        return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
-                       b[:, 3] + r - table.height], axis=0)
-
-    return hit_at(track, track.crossing(overshoot, -EVENT, above=True))
+    return reaches_past_edge(track, table, -EVENT)
 
 
 def first_contact(base: BaseShape, start: Pose, direction: tuple[float, float],

@@ -13,26 +13,14 @@ when its centre is within r + R, so this replaces sampling for circle bases.
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from rules.geometry.intervals import polygon_edges as _edges
 from rules.geometry.track import Track
-
-_EDGES: weakref.WeakKeyDictionary[Polygon, Any] = weakref.WeakKeyDictionary()
-
-
-def _edges(polygon: Polygon) -> Any:
-    """Every ring's segments as an (n, 4) array, built once per polygon."""
-    found = _EDGES.get(polygon)
-    if found is None:
-        rows = [np.hstack([c[:-1], c[1:]]) for c in
-                (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))]
-        found = _EDGES[polygon] = np.vstack(rows)
-    return found
 
 
 def _disk_roots(px: float, py: float, dx: float, dy: float, cx: Any, cy: Any,

@@ -25,6 +25,12 @@ def leaves_table(track: Track, table: Table) -> Hit | None:
     """First pose at which the base reaches beyond the table (None if it never does)."""
     if not body_off_table(track.swept(), table):
         return None
+    return reaches_past_edge(track, table, CONTACT)
+
+
+def reaches_past_edge(track: Track, table: Table, beyond: float) -> Hit | None:
+    """First pose at which the base reaches more than `beyond` past an edge of the table
+    (a negative `beyond`: comes that close to it), or None."""
 
     def overshoot(ts: Any) -> Any:
         """How far the base reaches past the nearest edge (1-Lipschitz)."""
@@ -34,5 +40,4 @@ def leaves_table(track: Track, table: Table) -> Hit | None:
         return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
                        b[:, 3] + r - table.height], axis=0)
 
-    return hit_at(track, track.crossing(overshoot, CONTACT, above=True))
-
+    return hit_at(track, track.crossing(overshoot, beyond, above=True))
