@@ -251,7 +251,8 @@ def _roll(story: Story, event: Event, roll: dict, side: str, turn: int, *, by_en
 def _refused_orders(story: Story, horizon: Horizon, sides_of: dict[int, list[str]]) -> None:
     """The orders the rules refused, from the server's answers (a refusal that changed
     nothing is in no event): counted for the side of the player who gave the order."""
-    replies = CommandReply.objects.filter(battle=story.battle).order_by("created_at")
+    replies = CommandReply.objects.filter(battle=story.battle, reply__type="reject")
+    replies = replies.order_by("created_at")
     for actor_id, reply, moment in replies.values_list("actor_id", "reply", "created_at"):
         if reply.get("type") != "reject" or not reply.get("verdict"):
             continue
