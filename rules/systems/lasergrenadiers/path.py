@@ -83,7 +83,8 @@ def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,
     """Price the path and add every finding of sections 3-7 to `j` (not the allowance)."""
     start = start or Pose(*unit.position, unit.facing)
     start_z = unit.z if start_z is None else start_z
-    view = pos.view(unit)
+    points = [start.xy] + [(s.x, s.y) for s in steps if not isinstance(s, Turn)]
+    view = pos.view(unit).scoped(points)
     name = who(unit)
     price = price_path_3d(start, start_z, steps, view)
     track = Track.from_steps(unit.base, start, steps)  # a vertical step does not move the base
@@ -118,7 +119,7 @@ def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, star
         if leg.is_turn:
             continue
         points.append((leg.end.xy, leg.z1, leg.s0 + leg.flat_length))
-        if limit is None:
+        if limit is None or leg.z1 <= limit + LENGTH_TOL:
             continue
         climbable = [t.height or 0.0 for t in pos.climbable_at(leg.end.xy)
                      if view.multiplier(t) is not None]
@@ -128,7 +129,7 @@ def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, star
                   f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)} "
                   "(003 Altitude limits)", leg.end.xy, "003 Altitude limits",
                   leg.s0 + leg.flat_length)
-    if may_pop_up(unit):
+    if may_pop_up(unit) or max(price.heights) - min(price.heights) <= LENGTH_TOL:
         return
     outside = [(xy, z, s) for xy, z, s in points if not pos.climbable_at(xy)]
     low = float("inf")

@@ -55,8 +55,14 @@ class LgPosition(Position):
         ts = self.state.terrain
         return [(ts[i], ts[i].shape) for i in self.terrain.query_box(minx, miny, maxx, maxy)]
 
+    @cached_property
+    def has_climbable(self) -> bool:
+        return any(t.type in CLIMBABLE for t in self.state.terrain)
+
     def climbable_at(self, xy: Point2) -> list[Terrain]:
         """Buildings, stairs and ladders whose polygon holds the point (LG-D22, LG-D36)."""
+        if not self.has_climbable:
+            return []
         p = Point(xy)
         return [t for t, shape in self.near(xy[0], xy[1], xy[0], xy[1])
                 if t.type in CLIMBABLE and shape.covers(p)]
@@ -78,11 +84,21 @@ def uphill(feature: Terrain, heading: float | None) -> bool:
 class UnitTerrain:
     """The terrain as one piece sees it, and the kernel's Pricing hooks for its path."""
 
-    def __init__(self, position: LgPosition, unit: Unit) -> None:
+    def __init__(self, position: LgPosition, unit: Unit,
+                 scope: list[tuple[Terrain, Any, tuple[float, ...]]] | None = None) -> None:
         self.position = position
         self.unit = unit
         self.column = column_of(unit)
         self.options = position.options
+        #: The features near one whole path (looked up once), with their bounds.
+        self.scope = scope
+
+    def scoped(self, points: Sequence[Point2]) -> UnitTerrain:
+        """The same view for one path: the features near it are looked up once."""
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        near = self.position.near(min(xs), min(ys), max(xs), max(ys))
+        return UnitTerrain(self.position, self.unit,
+                           [(t, shape, shape.bounds) for t, shape in near])
 
     # -- multipliers ---------------------------------------------------------------
     def multiplier(self, t: Terrain | None, heading: float | None = None) -> float | None:
@@ -126,7 +142,11 @@ class UnitTerrain:
     # -- the kernel's Pricing hooks ---------------------------------------------------
     def near_path(self, points: Sequence[Point2]) -> list[tuple[Terrain, Any]]:
         xs, ys = [p[0] for p in points], [p[1] for p in points]
-        return self.position.near(min(xs), min(ys), max(xs), max(ys))
+        minx, miny, maxx, maxy = min(xs), min(ys), max(xs), max(ys)
+        if self.scope is None:
+            return self.position.near(minx, miny, maxx, maxy)
+        return [(t, shape) for t, shape, (x0, y0, x1, y1) in self.scope
+                if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny]
 
     def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
         heading = bearing(p1[0] - p0[0], p1[1] - p0[1])
