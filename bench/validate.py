@@ -1,7 +1,9 @@
 """Benchmark of the rules engine: validate() for 1-, 5- and 20-step paths, and reach().
 
 Reference boards: 72" x 48", 60 terrain features, 100 units (aod); 72" x 48", 24
-features of every mswars kind, 10 units (mswars, keys suffixed `_mswars`). Run:
+features of every mswars kind, 10 units (mswars, keys suffixed `_mswars`); 24 features
+of every lasergrenadiers kind, 10 vehicles and infantry on 3-D paths (`_lasergrenadiers`).
+Run:
 
     .venv/bin/python bench/validate.py
 
@@ -235,6 +237,7 @@ def main() -> None:
         "reach_p50_ms": round(r50, 2),
     }
     out.update(mswars_figures())
+    out.update(lasergrenadiers_figures())
     print(json.dumps(out))
 
 
@@ -265,6 +268,80 @@ def mswars_figures() -> dict[str, Any]:
     r50 = statistics.median(rtimes)
     print(f"mswars reach: p50 {r50:.1f} ms  p99 {percentile(rtimes, 99):.1f} ms")
     out["reach_p50_ms_mswars"] = round(r50, 2)
+    return out
+
+
+LG_TERRAIN = (["soft", "vegetation", "low_obstacle", "road", "building", "river"] * 3
+              + ["slope", "bridge", "ford", "high_wall", "antitank_obstacle", "lake"])
+LG_TYPES = ["grav", "tracked", "wheeled", "hover", "walker", "foot", "jetpack", "gravpack",
+            "crew_weapon", "thruster"]
+
+
+def lasergrenadiers_board(seed: int = 3) -> GameState:
+    """24 features of every lasergrenadiers kind, 10 vehicles and infantry (LG reference)."""
+    rng = random.Random(seed)
+    terrain = []
+    for i, t in enumerate(LG_TERRAIN):
+        cx, cy = rng.uniform(3, W - 3), rng.uniform(3, H - 3)
+        feature: dict[str, Any] = {"id": f"T{i}", "type": t, "polygon": polygon(rng, cx, cy)}
+        if t == "slope":
+            feature["uphill"] = rng.uniform(0, 360)
+        if t == "building":
+            feature.update(height=4.0, vehicle_access=rng.random() < 0.5)
+        terrain.append(feature)
+    units: list[dict[str, Any]] = []
+    placed: list[tuple[float, float, float]] = []
+    while len(units) < 10:
+        i = len(units)
+        kind = LG_TYPES[i % len(LG_TYPES)]
+        d = 2.5 if i < 5 or kind == "thruster" else 1.0
+        x, y = rng.uniform(1.5, W - 1.5), rng.uniform(1.5, H - 1.5)
+        if any(math.hypot(x - px, y - py) < (d + pd) / 2 + 0.05 for px, py, pd in placed):
+            continue
+        placed.append((x, y, d))
+        units.append({"id": f"U{i}", "side": "P1" if i % 2 else "P2", "type": kind,
+                      "move": 24 if d > 2 else 12, "base": {"shape": "circle", "diameter": d},
+                      "position": [round(x, 3), round(y, 3)], "facing": rng.uniform(0, 360)})
+    return state_from_json({"system": "lasergrenadiers", "table": {"width": W, "height": H},
+                            "terrain": terrain, "units": units})
+
+
+def lasergrenadiers_action(rng: random.Random, u: Any, steps: int) -> dict[str, Any]:
+    """One turn (each costs a fraction of the rate), then straight segments ahead; the
+    last point of a flyer 0-4" up (a 3-D path)."""
+    route = mswars_path(rng, u.position, u.facing, steps, rng.uniform(3, u.move * 0.7))
+    route = [route[0]] + [s for s in route[1:] if isinstance(s, list)]
+    if u.type in ("grav", "jetpack", "gravpack", "thruster"):
+        route[-1] = [*route[-1], round(rng.uniform(0, 4), 2)]
+    return {"unit": u.id, "type": "move", "path": route}
+
+
+def lasergrenadiers_figures() -> dict[str, Any]:
+    """The same measurements on the lasergrenadiers reference board (the aod targets)."""
+    state = lasergrenadiers_board()
+    validate(state, {"unit": "U0", "type": "move", "path": []})  # build the indexes
+    out: dict[str, Any] = {}
+    for steps in (1, 5, 20):
+        times, legal = time_validate(state, steps, 400, seed=steps,
+                                     make=lasergrenadiers_action)
+        p50, p99 = statistics.median(times), percentile(times, 99)
+        print(f"lasergrenadiers validate {steps:>2}-step: p50 {p50:7.1f} us  p99 {p99:7.1f} us"
+              f"  | legal {len(legal)}/400")
+        out[f"validate_{steps}_p50_us_lasergrenadiers"] = round(p50, 1)
+        if steps == 5:
+            out["validate_5_p99_us_lasergrenadiers"] = round(p99, 1)
+    rtimes = []
+    for u in state.units:
+        best = math.inf
+        for _ in range(REPEATS):
+            fresh = replace(state)  # reach is cached per state: time it uncached
+            t0 = time.thread_time()
+            reach(fresh, u.id)
+            best = min(best, time.thread_time() - t0)
+        rtimes.append(best * 1e3)
+    r50 = statistics.median(rtimes)
+    print(f"lasergrenadiers reach: p50 {r50:.1f} ms  p99 {percentile(rtimes, 99):.1f} ms")
+    out["reach_p50_ms_lasergrenadiers"] = round(r50, 2)
     return out
 
 
