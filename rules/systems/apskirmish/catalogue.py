@@ -10,12 +10,11 @@ from rules.systems.apskirmish.tables import ACTIONS as ACTION_TABLE
 from rules.systems.apskirmish.tables import STANCE_MOVE, UNIT_TYPES
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, row.label, row.keys, row.path,
-               # A move's and a run's cost is the distance, in inches; the AP it spends
-               # are in its help and on the unit card.
-               "in" if t in ("move", "run") else "AP", row.drag,
-               f"{row.help} {row.ap} AP. ({row.cite})" if t != "dodge"
-               else f"{row.help} ({row.cite})")
+    # The label shows the AP an action spends; its cost counts inches (the distance the
+    # front moves, or the centre on a Traverse or Dodge).
+    ActionSpec(t, f"{row.label} ({row.ap} AP)" if row.activates
+               else f"{row.label} (1 AP or 1 Threshold)", row.keys, row.path, "in",
+               row.drag, f"{row.help} ({row.cite})")
     for t, row in ACTION_TABLE.items())
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (

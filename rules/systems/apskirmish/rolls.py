@@ -46,9 +46,9 @@ def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Opt
     if tests not in TEST_MODES:
         raise InvalidActionError(f"{key}.tests", f"expected one of {', '.join(TEST_MODES)}")
     ap = options.get("ap_per_round", DEFAULT_AP_PER_ROUND)
-    if isinstance(ap, bool) or not isinstance(ap, int) or ap < 0:
+    if isinstance(ap, bool) or not isinstance(ap, int | float) or ap < 0 or ap != int(ap):
         raise InvalidActionError(f"{key}.ap_per_round", "expected a whole number of AP")
-    return Options(tests, ap)
+    return Options(tests, int(ap))
 
 
 @dataclass(frozen=True)
