@@ -13,7 +13,7 @@ from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.turns import TurnStructure
-from rules.engine.verdict import Verdict
+from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 
 if TYPE_CHECKING:
@@ -77,6 +77,22 @@ class System:
 
     # -- the rules ---------------------------------------------------------------
     def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
+        """What every system checks first, then `judge`: the state must be this system's
+        (else InvalidActionError), and the unit must be in it (else `unknown_unit`)."""
+        if state.system != self.key:
+            raise InvalidActionError("system", f"state is for {state.system!r}, not {self.key}")
+        unit = state.unit(action.unit)
+        if unit is None:
+            return self.unknown_unit(state, action)
+        return self.judge(state, unit, action, dice)
+
+    def unknown_unit(self, state: GameState, action: Action) -> Verdict:
+        """Hook: the verdict on an action by a unit the state does not hold (contract)."""
+        return Verdict(False, 0.0, 0.0, (Violation(
+            "unknown_unit", f"no unit {action.unit!r}", None),), state_after=state)
+
+    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """The system's rules for one action by a unit of the state."""
         raise NotImplementedError
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:

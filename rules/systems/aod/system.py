@@ -11,7 +11,7 @@ from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
-from rules.engine.verdict import Verdict, Violation
+from rules.engine.verdict import Verdict
 from rules.systems.aod import capture, formation, transport
 from rules.systems.aod.catalogue import ACTIONS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of
@@ -71,13 +71,7 @@ class AodSystem(System):
         action = super().parse_action(raw, key)
         return check_action_params(self, action, raw, key)
 
-    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
-        if state.system != self.key:
-            raise InvalidActionError("system", f"state is for {state.system!r}, not aod")
-        unit = state.unit(action.unit)
-        if unit is None:
-            return Verdict(False, 0.0, 0.0, (Violation(
-                "unknown_unit", f"no unit {action.unit!r}", None),), state_after=state)
+    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
         if action.type not in HANDLERS:
             raise InvalidActionError("action.type", f"unknown aod action {action.type!r}")
         return HANDLERS[action.type](ctx_of(state), unit, action, dice)

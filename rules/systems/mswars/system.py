@@ -75,13 +75,7 @@ class MswarsSystem(System):
             _placed(raw["placement"], f"{key}.placement", needs_unit=False)
         return action
 
-    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
-        if state.system != self.key:
-            raise InvalidActionError("system", f"state is for {state.system!r}, not mswars")
-        unit = state.unit(action.unit)
-        if unit is None:
-            return Verdict(False, 0.0, 0.0, (Violation(
-                "unknown_unit", f"no unit {action.unit!r}", None),), state_after=state)
+    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
         pos = position_of(state)
         try:
             pos.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
