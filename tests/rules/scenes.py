@@ -31,10 +31,16 @@ def square(tid: str, type: str, x0: float, y0: float, x1: float, y1: float,
     return t
 
 
+def position(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
+             state: dict[str, Any] | None = None, width: float = 36, height: float = 36,
+             options: dict[str, Any] | None = None, system: str = "aod") -> dict[str, Any]:
+    """The scenario-shaped JSON of a position (what the table keeps and the board reads)."""
+    return {"system": system, "table": {"width": width, "height": height,
+                                        "options": options or {}},
+            "terrain": terrain or [], "units": units, "state": state or {}}
+
+
 def scene(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
           state: dict[str, Any] | None = None, width: float = 36, height: float = 36,
-          options: dict[str, Any] | None = None) -> GameState:
-    return state_from_json({"system": "aod",
-                            "table": {"width": width, "height": height,
-                                      "options": options or {}},
-                            "terrain": terrain or [], "units": units, "state": state or {}})
+          options: dict[str, Any] | None = None, system: str = "aod") -> GameState:
+    return state_from_json(position(units, terrain, state, width, height, options, system))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
@@ -86,6 +87,48 @@ def overlapping_start(state: Any) -> bool:
     return any(a.distance(b) < -0.01 for i, a in enumerate(bodies) for b in bodies[i + 1:])
 
 
+#: A 13 x 13 grid over reach's bounds, as fractions.
+GRID = [(i / 12, k / 12) for i in range(13) for k in range(13)]
+
+
+def same_verdict_turned_and_moved(judge: Callable[[dict[str, Any]], Any],
+                                  scene: dict[str, Any], angle: float, dx: float,
+                                  dy: float) -> None:
+    """Only distances and angles relative to the facing matter (every system)."""
+    a, b = judge(scene), judge(turned(scene, angle, dx, dy))
+    assert a.legal == b.legal
+    assert set(a.codes) == set(b.codes)
+    assert math.isclose(a.cost, b.cost, abs_tol=1e-6)
+
+
+def split_last_segment(scene: dict[str, Any], f: float) -> dict[str, Any]:
+    """The scene with its path's last straight segment split at fraction `f` of it."""
+    path = scene["action"]["path"]
+    start = scene["units"][0]["position"]
+    last = next(s for s in reversed(path) if not isinstance(s, dict))
+    i = path.index(last)
+    prev = next((s for s in reversed(path[:i]) if not isinstance(s, dict)), start)
+    mid = [prev[0] + (last[0] - prev[0]) * f, prev[1] + (last[1] - prev[1]) * f]
+    return dict(scene, action=dict(scene["action"], path=path[:i] + [mid] + path[i:]))
+
+
+def reach_is_sound(state: Any, action_type: str, samples: list[tuple[float, float]],
+                   dice: list[int] | None = None) -> int:
+    """Every sampled point (fractions of reach's bounds) inside the reach of unit "U" is
+    reached by path_to's path, which validate accepts. How many points were inside."""
+    found = reach(state, "U", action_type)
+    minx, miny, maxx, maxy = found.area.bounds
+    points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
+    inside = [q for q in points if found.area.contains(Point(q))]
+    for q in inside:
+        path = found.path_to(q)
+        assert path is not None, q
+        steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+        v = validate(state, {"unit": "U", "type": action_type, "path": steps}, dice=dice)
+        assert v.legal, (q, path, [r.message for r in v.reasons])
+    return len(inside)
+
+
 def judge(scene: dict[str, Any]) -> Any:
     state = state_from_json(scene)
     return validate(state, scene["action"], dice=[6] * 4)
@@ -96,10 +139,7 @@ def judge(scene: dict[str, Any]) -> Any:
 def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
         scene: dict[str, Any], angle: float, dx: float, dy: float) -> None:
     """Section 4: only distances matter, never where or which way the table lies."""
-    a, b = judge(scene), judge(turned(scene, angle, dx, dy))
-    assert a.legal == b.legal
-    assert set(a.codes) == set(b.codes)
-    assert math.isclose(a.cost, b.cost, abs_tol=1e-6)
+    same_verdict_turned_and_moved(judge, scene, angle, dx, dy)
 
 
 @FAST
@@ -107,14 +147,7 @@ def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
 def test_splitting_a_segment_into_collinear_pieces_never_changes_the_cost(
         scene: dict[str, Any], f: float) -> None:
     """Cost = total length of the centre path (000 [32]): collinear splits add nothing."""
-    path = scene["action"]["path"]
-    start = scene["units"][0]["position"]
-    last = next(s for s in reversed(path) if not isinstance(s, dict))
-    i = path.index(last)
-    prev = next((s for s in reversed(path[:i]) if not isinstance(s, dict)), start)
-    mid = [prev[0] + (last[0] - prev[0]) * f, prev[1] + (last[1] - prev[1]) * f]
-    split = dict(scene, action=dict(scene["action"], path=path[:i] + [mid] + path[i:]))
-    a, b = judge(scene), judge(split)
+    a, b = judge(scene), judge(split_last_segment(scene, f))
     assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
     assert a.legal == b.legal
 
@@ -128,17 +161,8 @@ def test_every_point_inside_reach_is_accepted_by_validate(
     """Reach is sound: path_to(point) for any point of the area validates as legal."""
     state = state_from_json(scene)
     assume(not overlapping_start(state))
-    area = reach(state, "U").area
-    assume(area.area > 0.01)
-    minx, miny, maxx, maxy = area.bounds
-    points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
-    inside = [q for q in points if area.contains(Point(q))]
-    for q in inside:
-        path = reach(state, "U").path_to(q)
-        assert path is not None, q
-        v = validate(state, {"unit": "U", "type": "move", "path": [list(p) for p in path[1:]]},
-                     dice=[6] * 2)
-        assert v.legal, (q, path, [r.message for r in v.reasons])
+    assume(reach(state, "U").area.area > 0.01)
+    reach_is_sound(state, "move", samples, dice=[6] * 2)
 
 
 ACTION_TYPES = ["move", "run", "ram", "charge", "dfa", "board", "disembark", "assault_full",
@@ -180,16 +204,5 @@ def test_a_unit_in_base_contact_with_an_enemy_reaches_away_from_it_legally() -> 
                   {"id": "E", "side": "P2", "type": "mech", "move": 6,
                    "base": {"shape": "circle", "diameter": 1}, "position": [11, 10],
                    "facing": 180}]})
-    found = reach(state, "U")
-    assert found.contains((7, 10))
-    minx, miny, maxx, maxy = found.area.bounds
-    grid = [(minx + (maxx - minx) * i / 12, miny + (maxy - miny) * k / 12)
-            for i in range(13) for k in range(13)]
-    inside = [q for q in grid if found.area.contains(Point(q))]
-    assert len(inside) > 50
-    for q in inside:
-        path = found.path_to(q)
-        assert path is not None, q
-        v = validate(state, {"unit": "U", "type": "move", "path": [list(p) for p in path[1:]]},
-                     dice=[6] * 2)
-        assert v.legal, (q, [r.message for r in v.reasons])
+    assert reach(state, "U").contains((7, 10))
+    assert reach_is_sound(state, "move", GRID, dice=[6] * 2) > 50

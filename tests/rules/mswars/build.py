@@ -1,43 +1,34 @@
-"""Builders for mswars test positions (scenario-shaped dicts -> GameState, verdicts)."""
+"""Builders for mswars test positions: the shared scene builders (tests/rules/scenes.py)
+with mswars defaults (a walker "M1"), and a verdict in one call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rules import GameState, Verdict, state_from_json, validate
+from rules import GameState, Verdict, validate
+from tests.rules import scenes
+
+#: A rectangular terrain feature (x0, y0) - (x1, y1).
+area = scenes.square
 
 
 def mech(uid: str = "M1", type: str = "walker", move: float = 10, position: tuple[float, float]
          = (10, 10), facing: float = 0, side: str = "P1", diameter: float = 1.0,
          **extra: Any) -> dict[str, Any]:
-    u: dict[str, Any] = {"id": uid, "side": side, "type": type, "move": move,
-                         "base": {"shape": "circle", "diameter": diameter},
-                         "position": list(position), "facing": facing}
-    u.update(extra)
-    return u
-
-
-def area(tid: str, type: str, x0: float, y0: float, x1: float, y1: float,
-         **extra: Any) -> dict[str, Any]:
-    t: dict[str, Any] = {"id": tid, "type": type,
-                         "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
-    t.update(extra)
-    return t
+    return scenes.unit(uid, side, type, move, position, facing, diameter, **extra)
 
 
 def position(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
              state: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
              width: float = 36, height: float = 36) -> dict[str, Any]:
     """The scenario-shaped JSON the table keeps (and the board asks about)."""
-    return {"system": "mswars", "table": {"width": width, "height": height,
-                                           "options": options or {}},
-            "terrain": terrain or [], "units": units, "state": state or {}}
+    return scenes.position(units, terrain, state, width, height, options, system="mswars")
 
 
 def board(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
           state: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
           width: float = 36, height: float = 36) -> GameState:
-    return state_from_json(position(units, terrain, state, options, width, height))
+    return scenes.scene(units, terrain, state, width, height, options, system="mswars")
 
 
 def judge(state: GameState, path: list[Any], type: str = "standard_move", unit: str = "M1",

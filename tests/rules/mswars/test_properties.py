@@ -10,10 +10,19 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import Point
 
 from rules import reach, state_from_json, validate
-from tests.rules.test_properties import CENTRE, EXAMPLES, FAST, RANDOM, overlapping_start, turned
+from tests.rules.test_properties import (
+    CENTRE,
+    EXAMPLES,
+    FAST,
+    GRID,
+    RANDOM,
+    overlapping_start,
+    reach_is_sound,
+    same_verdict_turned_and_moved,
+    split_last_segment,
+)
 
 coord = st.floats(-10, 10, allow_nan=False).map(lambda v: round(v, 3))
 TERRAIN = ["rough", "difficult", "very_difficult", "shallow_water", "deep_water", "woodland",
@@ -78,10 +87,7 @@ def judge(scene: dict[str, Any]) -> Any:
 def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
         scene: dict[str, Any], angle: float, dx: float, dy: float) -> None:
     """mswars.md 4-5: only distances and angles relative to the facing matter."""
-    a, b = judge(scene), judge(turned(scene, angle, dx, dy))
-    assert a.legal == b.legal
-    assert set(a.codes) == set(b.codes)
-    assert math.isclose(a.cost, b.cost, abs_tol=1e-6)
+    same_verdict_turned_and_moved(judge, scene, angle, dx, dy)
 
 
 @FAST
@@ -89,14 +95,7 @@ def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
 def test_splitting_a_segment_at_a_collinear_point_never_changes_the_cost(
         scene: dict[str, Any], f: float) -> None:
     """MSW-D21: cost is continuous, the sum over segments of rate x length x factor."""
-    path = scene["action"]["path"]
-    start = scene["units"][0]["position"]
-    last = next(s for s in reversed(path) if not isinstance(s, dict))
-    i = path.index(last)
-    prev = next((s for s in reversed(path[:i]) if not isinstance(s, dict)), start)
-    mid = [prev[0] + (last[0] - prev[0]) * f, prev[1] + (last[1] - prev[1]) * f]
-    split = dict(scene, action=dict(scene["action"], path=path[:i] + [mid] + path[i:]))
-    a, b = judge(scene), judge(split)
+    a, b = judge(scene), judge(split_last_segment(scene, f))
     assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
     assert a.legal == b.legal
     assert set(a.codes) == set(b.codes)
@@ -111,16 +110,8 @@ def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
     """Reach is sound: path_to(point) for any point of the area validates as legal."""
     state = state_from_json(scene)
     assume(not overlapping_start(state))
-    area = reach(state, "U", action_type).area
-    assume(area.area > 0.01)
-    minx, miny, maxx, maxy = area.bounds
-    points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
-    for q in [q for q in points if area.contains(Point(q))]:
-        path = reach(state, "U", action_type).path_to(q)
-        assert path is not None, q
-        steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-        v = validate(state, {"unit": "U", "type": action_type, "path": steps}, dice=[])
-        assert v.legal, (q, path, [r.message for r in v.reasons])
+    assume(reach(state, "U", action_type).area.area > 0.01)
+    reach_is_sound(state, action_type, samples, dice=[])
 
 
 def test_reach_is_not_empty_for_a_walker_in_the_open() -> None:
@@ -148,17 +139,8 @@ def test_reach_from_base_contact_leaves_the_touching_base_legally() -> None:
                       {"id": "E", "side": side, "type": "walker", "move": 6,
                        "base": {"shape": "circle", "diameter": 1}, "position": [11, 10],
                        "facing": 180}]})
-        found = reach(state, "U", action_type)
-        assert found.area.area > 20
-        minx, miny, maxx, maxy = found.area.bounds
-        grid = [(minx + (maxx - minx) * i / 12, miny + (maxy - miny) * k / 12)
-                for i in range(13) for k in range(13)]
-        for q in [q for q in grid if found.area.contains(Point(q))]:
-            path = found.path_to(q)
-            assert path is not None
-            steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-            v = validate(state, {"unit": "U", "type": action_type, "path": steps})
-            assert v.legal, (q, [r.message for r in v.reasons])
+        assert reach(state, "U", action_type).area.area > 20
+        assert reach_is_sound(state, action_type, GRID) > 50
 
 
 ACTION_TYPES = ["standard_move", "run", "climb", "break_away", "jump", "manoeuvre",
