@@ -6,6 +6,9 @@ from typing import Any
 
 from rules import GameState, state_from_json
 
+#: Where the property tests' scenes lie, on a big table (so that turning them keeps them on).
+CENTRE = (60.0, 60.0)
+
 
 def unit(uid: str, side: str = "P1", type: str = "mech", move: float = 10,
          position: tuple[float, float] = (10, 10), facing: float = 0, diameter: float = 1.0,

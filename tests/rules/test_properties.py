@@ -1,21 +1,27 @@
-"""Property tests (hypothesis): verdicts do not depend on where the scene is or how it is
-turned; splitting a segment never changes the cost; every point of reach is reachable."""
+"""Property tests (hypothesis), for every system with random scenes here: verdicts do not
+depend on where the scene is or how it is turned; splitting a segment never changes the
+cost; every point of reach is reachable (from base contact too). aod's scenes are built
+here, mswars's in tests/rules/mswars/scenes.py."""
 
 from __future__ import annotations
 
 import math
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import Point
 
 from rules import reach, state_from_json, validate
 from rules.geometry.bases import body_at
+from tests.rules import scenes as builders
+from tests.rules.mswars import scenes as mswars_scenes
+from tests.rules.scenes import CENTRE
 
-CENTRE = (60.0, 60.0)
 #: PROP_N / PROP_RANDOM=1 widen the search by hand; the suite stays small and repeatable.
 EXAMPLES = int(os.environ.get("PROP_N", 30))
 RANDOM = bool(os.environ.get("PROP_RANDOM"))
@@ -134,35 +140,76 @@ def judge(scene: dict[str, Any]) -> Any:
     return validate(state, scene["action"], dice=[6] * 4)
 
 
+@dataclass(frozen=True)
+class Scenes:
+    """A system's random scenes, how it judges their action, and its reachable actions."""
+
+    draw: Callable[[], Any]
+    judge: Callable[[dict[str, Any]], Any]
+    reach_types: tuple[str, ...]
+    #: Dice for validating a path reach gives (aod's charge-free moves roll nothing).
+    reach_dice: list[int] | None = None
+
+
+SYSTEMS = {"aod": Scenes(scenes, judge, ("move",), [6] * 2),
+           "mswars": Scenes(mswars_scenes.scenes, mswars_scenes.judge, ("standard_move", "run"))}
+REACHES = [(system, t) for system, found in SYSTEMS.items() for t in found.reach_types]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
 @FAST
-@given(scenes(), st.floats(0, 360), st.floats(-20, 20), st.floats(-20, 20))
+@given(st.data(), st.floats(0, 360), st.floats(-20, 20), st.floats(-20, 20))
 def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
-        scene: dict[str, Any], angle: float, dx: float, dy: float) -> None:
-    """Section 4: only distances matter, never where or which way the table lies."""
-    same_verdict_turned_and_moved(judge, scene, angle, dx, dy)
+        system: str, data: Any, angle: float, dx: float, dy: float) -> None:
+    """aod section 4, mswars.md 4-5: only distances and angles relative to the facing
+    matter, never where or which way the table lies."""
+    same_verdict_turned_and_moved(SYSTEMS[system].judge, data.draw(SYSTEMS[system].draw()),
+                                  angle, dx, dy)
 
 
+@pytest.mark.parametrize("system", SYSTEMS)
 @FAST
-@given(scenes(), st.floats(0.05, 0.95))
+@given(st.data(), st.floats(0.05, 0.95))
 def test_splitting_a_segment_into_collinear_pieces_never_changes_the_cost(
-        scene: dict[str, Any], f: float) -> None:
-    """Cost = total length of the centre path (000 [32]): collinear splits add nothing."""
-    a, b = judge(scene), judge(split_last_segment(scene, f))
+        system: str, data: Any, f: float) -> None:
+    """Cost is the sum over segments (aod 000 [32]; mswars MSW-D21, rate x length x
+    factor): a collinear split adds nothing and changes no reason."""
+    judge_scene = SYSTEMS[system].judge
+    scene = data.draw(SYSTEMS[system].draw())
+    a, b = judge_scene(scene), judge_scene(split_last_segment(scene, f))
     assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
     assert a.legal == b.legal
+    assert set(a.codes) == set(b.codes)
 
 
+@pytest.mark.parametrize("system,action_type", REACHES)
 @settings(max_examples=max(EXAMPLES // 2, 12), deadline=None, derandomize=not RANDOM,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(scenes(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=5,
-                          max_size=5))
+@given(st.data(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=6,
+                           max_size=6))
 def test_every_point_inside_reach_is_accepted_by_validate(
-        scene: dict[str, Any], samples: list[tuple[float, float]]) -> None:
+        system: str, action_type: str, data: Any, samples: list[tuple[float, float]]) -> None:
     """Reach is sound: path_to(point) for any point of the area validates as legal."""
-    state = state_from_json(scene)
+    state = state_from_json(data.draw(SYSTEMS[system].draw()))
     assume(not overlapping_start(state))
-    assume(reach(state, "U").area.area > 0.01)
-    reach_is_sound(state, "move", samples, dice=[6] * 2)
+    assume(reach(state, "U", action_type).area.area > 0.01)
+    reach_is_sound(state, action_type, samples, dice=SYSTEMS[system].reach_dice)
+
+
+@pytest.mark.parametrize("system,unit_type,side,action_type", [
+    ("aod", "mech", "P2", "move"), ("mswars", "walker", "P2", "break_away"),
+    ("mswars", "walker", "P1", "standard_move")])
+def test_a_unit_in_base_contact_reaches_away_from_it_legally(
+        system: str, unit_type: str, side: str, action_type: str) -> None:
+    """A base touching the mover where it starts may be left, never gone back into (aod
+    section 5, mswars.md 4: Break Away, or a friend alongside). Reach is not empty, and
+    every point of it is reached by a path validate accepts (the touching base once grew
+    over the start and left no reach at all)."""
+    state = builders.scene([builders.unit("U", "P1", unit_type, move=6),
+                            builders.unit("E", side, unit_type, move=6, position=(11, 10),
+                                          facing=180)], system=system)
+    assert reach(state, "U", action_type).contains((7, 10))
+    assert reach_is_sound(state, action_type, GRID, dice=SYSTEMS[system].reach_dice) > 50
 
 
 ACTION_TYPES = ["move", "run", "ram", "charge", "dfa", "board", "disembark", "assault_full",
@@ -190,19 +237,3 @@ def test_validate_never_raises_for_a_well_formed_action(
     v = validate(state_from_json(scene), action, dice=[6] * 4, outcomes=[True] * 2)
     assert v.legal == (not v.reasons) or "breakaway_failed" in v.codes
     assert all(r.code for r in v.reasons)
-
-
-def test_a_unit_in_base_contact_with_an_enemy_reaches_away_from_it_legally() -> None:
-    """000 [17]: a base touching the mover where it starts may be left, never gone back
-    into. Reach is not empty, and every point of it is reached by a path validate accepts
-    (the touching base once grew over the start and left no reach at all)."""
-    state = state_from_json({
-        "system": "aod", "table": {"width": 36, "height": 36},
-        "units": [{"id": "U", "side": "P1", "type": "mech", "move": 6,
-                   "base": {"shape": "circle", "diameter": 1}, "position": [10, 10],
-                   "facing": 0},
-                  {"id": "E", "side": "P2", "type": "mech", "move": 6,
-                   "base": {"shape": "circle", "diameter": 1}, "position": [11, 10],
-                   "facing": 180}]})
-    assert reach(state, "U").contains((7, 10))
-    assert reach_is_sound(state, "move", GRID, dice=[6] * 2) > 50
