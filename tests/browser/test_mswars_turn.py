@@ -147,7 +147,7 @@ def test_a_whole_turn_both_phases_with_two_players_and_a_spectator(table, open_b
     turned = expected_transform(p1, warden)
     assert turned == moved.replace("rotate(90)", "rotate(180)")
     expect_everyone_sees((p2, watcher), warden, turned)
-    expect(log_lines(p2).last).to_contain_text("P1 Warden standard move (0.0 MP)")
+    expect(log_lines(p2).last).to_contain_text("P1 Warden turned in place (free turn)")
     shoot(p2, "mswars-3-free-turn-seen-by-p2")
 
     # P1 ends its part: P2 acts in the same phase (MSW-D40).
