@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from rules.engine.actions import Action, number, point
@@ -113,20 +114,17 @@ class MswarsSystem(System):
         return tuple(spec for spec in self.actions if spec.type in offered)
 
 
-#: The last position parsed for `available_actions` (the board asks for every unit of one
-#: position in turn): its JSON text and its state.
-_last_parsed: list[tuple[str, GameState]] = []
-
-
 def parsed_position(position: Mapping[str, Any]) -> GameState:
-    text = json.dumps(position, sort_keys=True, default=str)
-    if _last_parsed and _last_parsed[0][0] == text:
-        return _last_parsed[0][1]
+    """The position's state; the board asks for every unit of one position in turn, so
+    the last few positions parsed are kept (by their JSON text)."""
+    return _parsed(json.dumps(position, sort_keys=True, default=str))
+
+
+@lru_cache(maxsize=4)
+def _parsed(text: str) -> GameState:
     from rules.engine.scenario import state_from_json  # scenario imports the registry
 
-    state = state_from_json(dict(position))
-    _last_parsed[:] = [(text, state)]
-    return state
+    return state_from_json(json.loads(text))
 
 
 def _placed(item: Any, key: str, needs_unit: bool) -> None:
