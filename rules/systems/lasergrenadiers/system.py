@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -43,6 +44,18 @@ def _typed(value: Any, kinds: tuple[type, ...], key: str) -> None:
         raise InvalidActionError(key, f"expected {kinds[0].__name__}")
 
 
+def _finite(value: Any, key: str) -> None:
+    """No NaN or infinity anywhere: the table stores and sends JSON (RFC 8259)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidActionError(key, "expected a finite number")
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _finite(v, f"{key}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _finite(v, f"{key}[{i}]")
+
+
 class LaserGrenadiersSystem(System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
@@ -57,6 +70,7 @@ class LaserGrenadiersSystem(System):
 
     def check_unit(self, unit: Unit, key: str) -> None:
         super().check_unit(unit, key)
+        _finite(dict(unit.props), key)
         for name, kinds in UNIT_KEYS.items():
             value = unit.get(name)
             if value is not None:
@@ -71,6 +85,7 @@ class LaserGrenadiersSystem(System):
 
     def check_terrain(self, terrain: Terrain, key: str) -> None:
         super().check_terrain(terrain, key)
+        _finite(dict(terrain.props), key)
         for name, kinds in TERRAIN_KEYS.items():
             value = terrain.props.get(name)
             if value is not None:
@@ -80,9 +95,11 @@ class LaserGrenadiersSystem(System):
                                      "(LG-D5)")
 
     def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
+        _finite(dict(options), key)
         parse_options(options, key)
 
     def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
+        _finite(dict(turn), key)
         check_turn(turn, key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
