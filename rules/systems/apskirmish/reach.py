@@ -5,9 +5,9 @@ obstacles (crossed or too narrow a gap), enemy bases, the table edge; friendly b
 are passed but not ended on (004 Base Blocking). Rough ground only asks for a roll.
 
 The area is the union of thin wedges between rays cast from the centre. Each ray stops
-where a base grown by the wedge's half-width (plus a margin) first touches something,
-so that every straight line inside a wedge is clear: the area is conservative, and
-`path_to` returns the one straight line, which validate accepts.
+where a base grown by the wedge's half-width (plus a margin) would first touch
+something, so that every straight line inside a wedge is clear: the area is
+conservative, and `path_to` returns the one straight line, which validate accepts.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from rules.engine.errors import InvalidActionError
-from rules.engine.model import BaseShape, GameState, Unit
+from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import grown
 from rules.engine.reach import Reach
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
+from rules.geometry.visibility import inflate
 from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.soldiers import ap_left, per_ap, run_distance, stance
 from rules.systems.apskirmish.tables import ACTIONS
@@ -32,12 +33,6 @@ from rules.systems.apskirmish.tables import ACTIONS
 RAYS = 240
 #: Clearance added to the wedge's half-width (contact is judged within 0.01").
 MARGIN = 0.03
-
-
-def _inflated(base: BaseShape, by: float) -> BaseShape:
-    if base.is_circle:
-        return BaseShape("circle", diameter=base.diameter + 2 * by)
-    return BaseShape("rect", width=base.width + 2 * by, length=base.length + 2 * by)
 
 
 def budget(pos: ApsPosition, unit: Unit, action_type: str) -> float:
@@ -54,34 +49,61 @@ def budget(pos: ApsPosition, unit: Unit, action_type: str) -> float:
     return per_ap(unit)
 
 
+def _exit_distance(start: tuple[float, float], direction: tuple[float, float],
+                   box: tuple[float, float, float, float]) -> float:
+    """How far a point goes along `direction` before it leaves `box` (inside it)."""
+    out = math.inf
+    for axis in (0, 1):
+        d = direction[axis]
+        if d > 1e-12:
+            out = min(out, (box[2 + axis] - start[axis]) / d)
+        elif d < -1e-12:
+            out = min(out, (box[axis] - start[axis]) / d)
+    return max(out, 0.0)
+
+
 def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
-    start = Pose(unit.position[0], unit.position[1], unit.facing)
+    """How far the centre may go along each ray. What lies away from the base is grown
+    by its circumradius plus the wedge's half-width (a conservative offset, exact in
+    spirit for a round base) and met by the centre's ray; what the soldier already
+    (nearly) touches is judged with its own base along the ray, since a grown shape
+    would hold the start and never let it go."""
+    sx, sy = unit.position
+    start = Pose(sx, sy, unit.facing)
     grow = length * math.sin(math.pi / RAYS) + MARGIN
-    wide = _inflated(unit.base, grow)
+    reach_of = grow + unit.base.radius
     here = pos.bodies[unit.id]
-    reach_of = length + 2 * unit.base.radius + 1
-    terrain = [(t.id, t.shape) for t in pos.obstacles
-               if here.distance(t.shape) <= reach_of]
+    horizon = length + 2 * unit.base.radius + 1
+    terrain = [(t.id, t.shape) for t in pos.obstacles if here.distance(t.shape) <= horizon]
     enemies = [(o.id, pos.bodies[o.id]) for o in pos.on_table
                if o.id != unit.id and o.side != unit.side
-               and here.distance(pos.bodies[o.id]) <= reach_of]
-    # What the soldier already (nearly) touches is judged with its own base: a grown
-    # base would start inside it and never leave.
+               and here.distance(pos.bodies[o.id]) <= horizon]
     near = grow + MARGIN
     close_t = [(i, g) for i, g in terrain if here.distance(g) <= near]
-    far_t = [(i, g) for i, g in terrain if here.distance(g) > near]
     close_b = [(i, b) for i, b in enemies if here.distance(b) <= near]
-    far_b = [(i, b) for i, b in enemies if here.distance(b) > near]
-    out = []
-    for k in range(RAYS):
-        a = 2 * math.pi * k / RAYS
-        direction = (math.cos(a), math.sin(a))
-        hits = [first_contact(wide, start, direction, length, terrain=far_t, bases=far_b,
-                              table=pos.state.table)]
-        if close_t or close_b:
-            hits.append(first_contact(unit.base, start, direction, length, terrain=close_t,
-                                      bases=close_b))
-        out.append(min([length] + [h.distance for h in hits if h is not None]))
+    far = [inflate(g, reach_of) for i, g in terrain if here.distance(g) > near]
+    far += [grown(b, b.radius + reach_of) for i, b in enemies if here.distance(b) > near]
+    blocked = shapely.union_all(far) if far else None
+    table = pos.state.table
+    free_box = (reach_of, reach_of, table.width - reach_of, table.height - reach_of)
+    angles = [2 * math.pi * k / RAYS for k in range(RAYS)]
+    directions = [(math.cos(a), math.sin(a)) for a in angles]
+    out = [min(length, _exit_distance((sx, sy), d, free_box))
+           if free_box[0] <= sx <= free_box[2] and free_box[1] <= sy <= free_box[3] else 0.0
+           for d in directions]
+    if blocked is not None:
+        lines = shapely.linestrings([[(sx, sy), (sx + d[0] * length, sy + d[1] * length)]
+                                     for d in directions])
+        hits = shapely.intersection(lines, blocked)
+        gaps = shapely.distance(shapely.points(sx, sy), hits)
+        for k, gap in enumerate(gaps):
+            if not math.isnan(gap):
+                out[k] = min(out[k], float(gap))
+    if close_t or close_b:
+        for k, d in enumerate(directions):
+            hit = first_contact(unit.base, start, d, out[k], terrain=close_t, bases=close_b)
+            if hit is not None:
+                out[k] = min(out[k], hit.distance)
     return out
 
 
@@ -113,8 +135,9 @@ def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
                                (start[0] + rho * math.cos(a1),
                                 start[1] + rho * math.sin(a1))]))
     area: Any = shapely.union_all(wedges) if wedges else Point(start)
-    friends = [grown(pos.bodies[o.id], unit.base.radius + MARGIN) for o in pos.on_table
-               if o.id != unit.id and o.side == unit.side]
+    friends = [grown(body, body.radius + unit.base.radius + MARGIN)
+               for o in pos.on_table if o.id != unit.id and o.side == unit.side
+               for body in [pos.bodies[o.id]]]
     if friends and not area.is_empty:
         area = area.difference(shapely.union_all(friends))
     shapely.prepare(area)

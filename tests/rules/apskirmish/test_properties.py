@@ -156,3 +156,25 @@ def test_reach_of_a_standing_soldier_in_the_open_is_a_3_inch_disc() -> None:
     assert not found.contains((21.05, 18))
     assert math.isclose(found.area.area, math.pi * 9, rel_tol=0.01)
     assert math.isclose(reach(state, "U", "run").area.area, math.pi * 81, rel_tol=0.01)
+
+
+def test_reach_passes_a_friend_but_never_ends_on_it_and_stops_at_an_enemy() -> None:
+    """004 Base Blocking: every point of the area is a legal straight move."""
+    for side in ("P1", "P2"):
+        state = state_from_json({
+            "system": "apskirmish", "table": {"width": 36, "height": 36},
+            "units": [{"id": "U", "side": "P1", "type": "soldier",
+                       "base": {"shape": "circle", "diameter": 1}, "position": [10, 10],
+                       "facing": 0},
+                      {"id": "O", "side": side, "type": "soldier",
+                       "base": {"shape": "circle", "diameter": 1}, "position": [11.5, 10],
+                       "facing": 0}]})
+        found = reach(state, "U")
+        assert found.contains((12.9, 10)) is (side == "P1")
+        assert not found.contains((11.5, 10))
+        minx, miny, maxx, maxy = found.area.bounds
+        grid = [(minx + (maxx - minx) * i / 16, miny + (maxy - miny) * k / 16)
+                for i in range(17) for k in range(17)]
+        for q in [q for q in grid if found.area.contains(Point(q))]:
+            v = validate(state, {"unit": "U", "type": "move", "path": [list(q)]})
+            assert v.legal, (side, q, v.codes)
