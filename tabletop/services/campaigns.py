@@ -152,18 +152,28 @@ def invitation_create(
     )
 
 
+def invitation_problem(invitation: Invitation | None) -> str | None:
+    """Why a link cannot be used to join now, in the words its page shows; None if it can."""
+    if invitation is None:
+        return "This invitation link is not valid."
+    if invitation.expires_at <= timezone.now():
+        return "This invitation link has expired; ask the game master for a new one."
+    if invitation.single_use and invitation.uses >= 1:
+        return "This invitation link has already been used; ask the game master for a new one."
+    return None
+
+
 @transaction.atomic
 def invitation_accept(*, token: str, user: AbstractBaseUser) -> Membership:
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
-    if invitation is None:
-        raise ServiceError("This invitation link is not valid.", field="token")
-    if invitation.expires_at <= timezone.now():
-        raise ServiceError("This invitation link has expired.", field="token")
-    if invitation.single_use and invitation.uses >= 1:
-        raise ServiceError("This invitation link has already been used.", field="token")
-    existing = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
-    if existing is not None:
-        return existing  # joining twice changes nothing, not even a GM's role
+    if invitation is not None:
+        existing = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
+        if existing is not None:
+            return existing  # joining twice changes nothing, not even a GM's role
+    problem = invitation_problem(invitation)
+    if problem:
+        raise ServiceError(problem, field="token")
+    assert invitation is not None
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
     campaign_log_add(

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -25,6 +26,7 @@ from tabletop.services.campaigns import (
     campaign_update,
     invitation_accept,
     invitation_create,
+    invitation_problem,
     membership_set,
 )
 from tabletop.services.errors import ServiceError
@@ -166,12 +168,16 @@ def member_role(
     return redirect("campaign", campaign_id=campaign.pk)
 
 
-@login_required
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """An invitation link: GET shows what it is for, POST joins (no change on a GET)."""
+    """An invitation link: GET shows what it is for, POST joins (no change on a GET).
+
+    A visitor without an account reads the invitation and signs up or logs in from here;
+    the link travels with them (`next`) and they join on the way back (views.accounts)."""
     invitation = get_object_or_404(Invitation.objects.select_related("campaign"), token=token)
     error = None
     if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
         try:
             membership = invitation_accept(token=token, user=request.user)
         except ServiceError as refused:
@@ -183,6 +189,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     return render(
         request,
         "tabletop/campaigns/join.html",
-        {"invitation": invitation, "error": error, "already": already},
+        {
+            "invitation": invitation,
+            "error": error,
+            "already": already,
+            # A used or expired link says so and offers no "Join".
+            "problem": None if already else invitation_problem(invitation),
+            "next": request.path,
+        },
         status=400 if error else 200,
     )
