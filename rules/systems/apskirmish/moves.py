@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from shapely.geometry import LineString
+
 from rules.engine.actions import Action, Turn, Waypoint
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
@@ -124,8 +126,12 @@ def check_line(j: Judgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
 
 
 def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
+    """A Terrain roll is needed when the line of movement traces over rough ground
+    (004 Rough Terrain); a front that does not move traces nothing."""
     movement = front_line(unit.base, (line.start.x, line.start.y, line.start.facing),
                           (line.end.x, line.end.y, line.end.facing))
+    if not isinstance(movement, LineString):
+        return False
     return any(passes_over(movement, t.shape) for t in pos.rough)
 
 

@@ -12,7 +12,7 @@ from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
-from rules.engine.verdict import Verdict, Violation
+from rules.engine.verdict import Verdict
 from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
@@ -95,14 +95,9 @@ class ApskirmishSystem(System):
                                      "origin")
         return action
 
-    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
-        if state.system != self.key:
-            raise InvalidActionError("system", f"state is for {state.system!r}, not apskirmish")
-        unit = state.unit(action.unit)
-        if unit is None or unit.aboard is not None:
-            return Verdict(False, 0.0, 0.0, (Violation(
-                "unknown_unit", f"no soldier {action.unit!r} on the table", None),),
-                state_after=state)
+    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        if unit.aboard is not None:
+            return self.unknown_unit(state, action)  # not on the table: no soldier there
         return HANDLERS[action.type](position_of(state), unit, action, dice)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:

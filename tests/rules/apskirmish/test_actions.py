@@ -211,3 +211,11 @@ def test_a_dodge_from_its_own_position_is_malformed() -> None:
 
 def test_an_unknown_soldier_is_unknown_unit() -> None:
     assert judge(board([soldier()]), unit="X", path=[[11, 10]]).codes == ["unknown_unit"]
+
+
+def test_standing_still_in_rough_ground_traces_nothing_and_needs_no_roll() -> None:
+    """004 Rough Terrain: the roll is for a line of movement; a front that stays put
+    draws none (a move of 0", e.g. to end the activation's AP spending in place)."""
+    state = board([soldier(ap=3)], [area("R1", "rough", 9, 9, 12, 11)])
+    verdict = judge(state, path=[], outcomes=[])
+    assert verdict.legal and verdict.rolls == () and verdict.cost == 0
