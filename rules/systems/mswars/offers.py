@@ -84,7 +84,7 @@ def _enter(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Non
     for carrier in _within(pos, unit, action.type):
         trial = Judgement(pos.state)
         check_carrier_to_enter(pos, trial, unit, carrier.id)
-        if trial.legal and carrier.id != unit.id:
+        if trial.legal:
             return
     j.add("action_not_allowed", "no friendly carrier with room within reach", None,
           "002 Enter Unit")
