@@ -14,12 +14,19 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# `make run PORT=8001` serves on another port; the address is printed once it listens.
+PORT ?= 8000
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo
-	@echo ""
-	@echo "Tabletop is running at http://127.0.0.1:8000/  (Ctrl-C stops it)"
-	$(BIN)/daphne -b 127.0.0.1 -p 8000 tabletop.asgi:application
+	@if $(BIN)/python -c "import socket; socket.create_connection(('127.0.0.1', $(PORT)), 0.5)" 2>/dev/null; then \
+	  echo "Port $(PORT) is taken; try make run PORT=8001"; exit 1; fi
+	@$(BIN)/daphne -b 127.0.0.1 -p $(PORT) tabletop.asgi:application & server=$$!; \
+	trap 'kill $$server 2>/dev/null' INT TERM EXIT; \
+	until $(BIN)/python -c "import socket; socket.create_connection(('127.0.0.1', $(PORT)), 0.5)" 2>/dev/null; do \
+	  kill -0 $$server 2>/dev/null || exit 1; sleep 0.2; done; \
+	echo ""; echo "Tabletop is listening at http://127.0.0.1:$(PORT)/  (Ctrl-C stops it)"; \
+	wait $$server
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
