@@ -10,6 +10,17 @@ from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import MAX_TABLE_INCHES, parse_json
 from tabletop.services.unit_schema import roster_fields
+from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
+from tabletop.storable import unstorable_at
+
+
+def storable_text(value: Any) -> None:
+    """Refuses text the database cannot store (NUL, a lone surrogate: tabletop/storable.py)."""
+    where = unstorable_at(value)
+    if where is not None:
+        raise forms.ValidationError(
+            f"{where}: {UNSTORABLE_MESSAGE}" if where else UNSTORABLE_MESSAGE
+        )
 
 
 class JSONTextField(forms.CharField):
@@ -27,9 +38,12 @@ class JSONTextField(forms.CharField):
         if not text:
             return self.empty
         try:
-            return parse_json(text, field="")
+            parsed = parse_json(text, field="")
         except ServiceError as error:
             raise forms.ValidationError(error.message) from None
+        # A JSON escape (\u0000, \ud800) gets past the text's own checks.
+        storable_text(parsed)
+        return parsed
 
 
 def add_service_error(form: forms.Form, error: ServiceError, aliases: dict | None = None) -> None:

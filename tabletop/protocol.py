@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop.services.table import limits
+from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
+from tabletop.storable import unstorable_at
 
 MSG_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,%d}$" % limits.MSG_ID_CHARS)  # noqa: UP031
 UNIT_ID_CHARS = 64
@@ -279,6 +281,11 @@ def check(raw: dict[str, Any]) -> Frame:
     if schema is None:
         raise FrameError("unknown_type", f"unknown frame type {str(kind)[:40]!r}", ref=ref)
     try:
+        # Text the database cannot store (NUL, a lone surrogate), anywhere in the frame:
+        # chat, roll labels, reasons, unit ids, action keys (tabletop/storable.py).
+        unstorable = unstorable_at(raw)
+        if unstorable is not None:
+            raise _malformed(unstorable[:80], UNSTORABLE_MESSAGE)
         extra = sorted(set(raw) - set(schema) - {"type"})
         if extra:
             raise _malformed(str(extra[0])[:40], f"not a key of {kind}")
