@@ -98,6 +98,19 @@ class System:
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         raise NotImplementedError
 
+    def sight(self, feature: Terrain) -> str:
+        """What `feature` does to a line of sight drawn across it: "blocks", "hinders" or
+        "" (nothing). Default: what its terrain kind says (`TerrainKind.sight`); a system
+        whose sight depends on more (a feature's height) overrides this.
+        `rules/engine/sight_ruling.py` draws the line and asks this of each feature."""
+        kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
+        return kind.sight if kind is not None and kind.sight in ("blocks", "hinders") else ""
+
+    def terrain_label(self, feature: Terrain) -> str:
+        """A feature's kind in a player's words ("Hindering terrain"), from the catalogue."""
+        kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
+        return kind.label if kind is not None else feature.type.replace("_", " ").capitalize()
+
     def unit_schema(self) -> dict[str, Any]:
         """What a roster unit of this system may contain (JSON-schema-like dict)."""
         return {"system": self.key, "fields": {}}

@@ -1,0 +1,104 @@
+"""The nearest legal alternative to a refused move (ui.md, "Moving a piece" 4).
+
+Where a player dropped a piece the rules refuse, the engine looks for the legal end point
+closest to the drop: the nearest point of the unit's reach area (`Reach.area`, a
+conservative subset of where it may end), a legal path to it (`Reach.path_to`), and the
+whole action judged again by `validate` before it is offered. System-neutral: every
+system with a `reach` gets it; a system without one (NotImplementedError) offers none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
+from rules.engine.actions import Action, Waypoint
+from rules.engine.bounds import check_action
+from rules.engine.dice import make_dice
+from rules.engine.errors import InvalidActionError
+from rules.engine.model import GameState, Point2
+from rules.engine.registry import get_system
+from rules.engine.verdict import Verdict
+
+#: How far inside the reach area's edge a candidate end is tried, in inches, when the
+#: point on the edge itself does not survive `validate` (the area is drawn with a
+#: tolerance; its very edge may be a hair beyond the allowance).
+INSETS = (0.0, 0.02, 0.1, 0.25, 0.5)
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A legal action ending as near the refused drop as the engine can find."""
+
+    action: Action
+    #: Where the piece's centre ends, and how far that is from where it was dropped.
+    end: Point2
+    off_by: float
+    verdict: Verdict
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action.to_json(), "end": [round(self.end[0], 3),
+                                                        round(self.end[1], 3)],
+                "off_by": round(self.off_by, 3), "cost": self.verdict.to_json()["cost"]}
+
+
+def dropped_point(action: Action) -> Point2 | None:
+    """Where the action means the piece's centre to end: its last waypoint."""
+    waypoints = [s for s in action.path if isinstance(s, Waypoint)]
+    return (waypoints[-1].x, waypoints[-1].y) if waypoints else None
+
+
+def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
+    """The legal action of the same type, with the same facing wish, whose end is nearest
+    to `action`'s dropped point; None where the engine can find none (no reach for this
+    action, an empty area, no candidate `validate` accepts)."""
+    dropped = dropped_point(action)
+    if dropped is None or state.unit(action.unit) is None:
+        return None
+    system = get_system(state.system)
+    try:
+        reach = system.reach(state, action.unit, action.type)
+    except (NotImplementedError, InvalidActionError):
+        return None
+    area = reach.area
+    if area is None or area.is_empty:
+        return None
+    drop = Point(dropped)
+    tried: set[tuple[float, float]] = set()
+    for inset in INSETS:
+        inner = area.buffer(-inset) if inset else area
+        if inner.is_empty:
+            break
+        near = nearest_points(inner, drop)[0]
+        end = (round(float(near.x), 3), round(float(near.y), 3))
+        if end in tried:
+            continue
+        tried.add(end)
+        found = _legal_action_to(state, action, reach.path_to(end), end)
+        if found is not None:
+            return Alternative(found[0], end, float(drop.distance(Point(end))), found[1])
+    return None
+
+
+def _legal_action_to(state: GameState, action: Action, path: list[tuple[float, float]] | None,
+                     end: Point2) -> tuple[Action, Verdict] | None:
+    """The action along `path` (start first), judged; None unless legal. The player's
+    facing is kept where the rules allow it, else dropped (the piece keeps its own)."""
+    if not path:
+        return None
+    steps = tuple(Waypoint(float(x), float(y)) for x, y in path[1:]) or (Waypoint(*end),)
+    system = get_system(state.system)
+    for facing in dict.fromkeys((action.facing, None)):
+        candidate = replace(action, path=steps, facing=facing)
+        try:
+            check_action(candidate, state)  # a path the table would refuse to carry
+        except InvalidActionError:
+            return None
+        # A proposal rolls no dice: a roll it needs is left pending, as in a preview.
+        verdict = system.validate(state, candidate, make_dice(unresolved=True))
+        if verdict.legal:
+            return candidate, verdict
+    return None
