@@ -7,10 +7,13 @@ that a rollback could take back. Tests capture what would be sent by replacing
 """
 
 import asyncio
+import concurrent.futures
+import logging
+import os
 from collections.abc import Iterable
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -19,6 +22,9 @@ from tabletop.services.table import limits
 from tabletop.services.table.position import canonical
 
 PROTOCOL_VERSION = 1
+#: How long a command's thread waits for its broadcast to be handed to the channel layer.
+DELIVER_TIMEOUT_S = 5.0
+logger = logging.getLogger(__name__)
 #: Keys of an event's payload that stay on the server (positions before and after).
 PRIVATE_PREFIX = "_"
 
@@ -36,14 +42,42 @@ def watchers_group(battle_id: int) -> str:
     return f"battle-{battle_id}-watch"
 
 
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the server whose database thread this is (asgiref keeps it for
+    `sync_to_async` threads), or None outside one (a management command, a test)."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+
+
 def deliver(sends: list[tuple[str, dict[str, Any]]]) -> None:
-    """Sends each (group, message) at once: one hop to the event loop for all of them."""
+    """Sends each (group, message) at once: one hop to the event loop for all of them.
+
+    The wait is bounded (DELIVER_TIMEOUT_S): a process told to stop (SIGTERM) stops its
+    event loop while a command may still be committing in the database thread, and
+    `async_to_sync` would then wait for ever for a loop that never runs again, so the
+    process never exited by itself. The event is committed either way; clients get
+    it from the log (docs/protocol.md, Delivery guarantees)."""
     layer = get_channel_layer()
 
     async def send_all() -> None:
         await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
 
-    async_to_sync(send_all)()
+    loop = _server_loop()
+    if loop is None:
+        async_to_sync(send_all)()
+        return
+    if loop.is_closed() or not loop.is_running():
+        logger.warning("broadcast dropped: the server's event loop has stopped")
+        return
+    future = asyncio.run_coroutine_threadsafe(send_all(), loop)
+    try:
+        future.result(timeout=DELIVER_TIMEOUT_S)
+    except concurrent.futures.TimeoutError:
+        future.cancel()
+        logger.warning(
+            "broadcast dropped: the event loop did not run it within %ss", DELIVER_TIMEOUT_S
+        )
 
 
 def wire(frame: dict[str, Any]) -> dict[str, Any]:
