@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from rules.engine.model import Unit
+from rules.engine.model import GameState, Unit
 from rules.engine.numbers import fmt
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.judgement import Judgement
@@ -25,3 +25,15 @@ def check_turn_and_ap(j: Judgement, pos: ApsPosition, unit: Unit, action_type: s
     if needed and left is not None and left < needed:
         j.add("no_actions_left", f"{who(unit)} has {fmt(left)} AP left; {row.label} needs "
               f"{needed} ({row.cite})", unit.position, row.cite)
+
+
+def after_activation_action(state: GameState, unit: Unit) -> GameState:
+    """The state after an activation's action by `unit`, already applied to `state`.
+
+    Where the position keeps a `state.active_unit` key (the live table does, from the
+    battle's start: None between activations), the soldier that acts becomes the active
+    one (APS-D23), so that the engine refuses any other with `not_your_turn` (APS-D3).
+    A position without the key is judged as the notes say, and gains none."""
+    if "active_unit" not in state.turn:
+        return state
+    return state.with_turn(active_unit=unit.id)

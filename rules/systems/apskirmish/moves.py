@@ -28,7 +28,7 @@ from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
-from rules.systems.apskirmish.activation import check_turn_and_ap
+from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.judgement import Judgement, moved_event
 from rules.systems.apskirmish.rolls import test
@@ -228,4 +228,4 @@ def _apply(j: Judgement, pos: ApsPosition, unit: Unit, line: Line, end: Pose, ap
         moved = moved.with_props(running=running)
     if moved.position != unit.position or moved.facing != unit.facing:
         j.events.append(moved_event(moved))
-    return j.verdict(pos.state.with_units(moved))
+    return j.verdict(after_activation_action(pos.state.with_units(moved), unit))

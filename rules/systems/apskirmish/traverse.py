@@ -22,7 +22,7 @@ from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
-from rules.systems.apskirmish.activation import check_turn_and_ap
+from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.judgement import Judgement, moved_event
 from rules.systems.apskirmish.rolls import test
@@ -104,4 +104,4 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
                            extra_threshold=threshold)
     if moved.position != unit.position:
         j.events.append(moved_event(moved))
-    return j.verdict(pos.state.with_units(moved))
+    return j.verdict(after_activation_action(pos.state.with_units(moved), unit))

@@ -1,14 +1,15 @@
 """Rounds and activations (apskirmish.md 6b, APS-D22, APS-D23).
 
 Play is in rounds. The sides alternate: the active side picks one soldier that has not
-activated this round; its activation runs (`state.active_unit`, also kept in the
-table's turn) while it spends AP on any number of actions; ending the part ends the
-activation and hands over to the next side that still has a soldier to activate (a
-side with nobody left passes). A side that ends its part without having picked anyone
-has its first soldier not yet activated stand for its activation, so that every end of
-a part uses up one activation and a round always ends. When nobody is left, the round
-ends: `ap` back to `ap_max` (else the table option `ap_per_round`, 3), `activated`
-false, Running tokens cleared. A Dodge is a reaction: any side, any time.
+activated this round; its activation runs (`state.active_unit`: the live position keeps
+the key from the battle's start, None between activations, and the engine sets it when a
+soldier acts, see activation.py) while it spends AP on any number of actions; ending the
+part ends the activation and hands over to the next side that still has a soldier to
+activate (a side with nobody left passes). A side that ends its part without having
+picked anyone has its first soldier not yet activated stand for its activation, so that
+every end of a part uses up one activation and a round always ends. When nobody is left,
+the round ends: `ap` back to `ap_max` (else the table option `ap_per_round`, 3),
+`activated` false, Running tokens cleared. A Dodge is a reaction: any side, any time.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ def new_round(position: Json) -> Json:
         fresh = {k: v for k, v in u.items() if k != "running"}
         fresh.update(ap=round_ap(u, position), activated=False)
         units.append(fresh)
-    state = without(position.get("state") or {}, ("active_unit",))
-    return {**position, "units": units, "state": state}
+    return {**position, "units": units,
+            "state": {**(position.get("state") or {}), "active_unit": None}}
 
 
 class ApsTurns(TurnStructure):
@@ -114,7 +115,7 @@ class ApsTurns(TurnStructure):
         units = [{**u, "activated": True} if u.get("id") == running else u
                  for u in position.get("units", [])]
         position = {**position, "units": units,
-                    "state": without(position.get("state") or {}, ("active_unit",))}
+                    "state": {**(position.get("state") or {}), "active_unit": None}}
         new_turn = without(turn, ("active_unit",))
         sides = self.order(turn)
         start = sides.index(side) if side in sides else -1

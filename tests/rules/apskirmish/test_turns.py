@@ -68,7 +68,7 @@ def test_ending_an_activation_hands_over_and_the_round_ends_when_nobody_is_left(
     assert sides == [(1, "P2"), (1, "P1"), (1, "P2"), (2, "P1")]
     a1 = unit(pos, "A1")
     assert a1["ap"] == 4 and a1["activated"] is False and "running" not in a1
-    assert "active_unit" not in turn and "active_unit" not in pos["state"]
+    assert "active_unit" not in turn and pos["state"]["active_unit"] is None
 
 
 def test_a_side_with_nobody_left_to_activate_passes() -> None:
@@ -87,3 +87,20 @@ def test_an_activated_soldier_is_not_offered_an_activation_but_may_dodge() -> No
     assert not TURNS.unit_may_take(pos, "A1", "move")
     assert TURNS.unit_may_take(pos, "A1", "dodge")
     assert TURNS.unit_may_take(pos, "A2", "move")
+
+
+def test_on_the_live_table_the_engine_makes_the_soldier_that_acts_the_active_one() -> None:
+    """APS-D23 with APS-D3: from the battle's start the position keeps `active_unit`
+    (None between activations); a soldier's move makes it the active one, so that the
+    engine refuses another soldier's move until the activation ends."""
+    from rules import state_from_json, validate
+
+    turn, pos = TURNS.begin(["P1", "P2"], two_a_side())
+    state = state_from_json(pos)
+    moved = validate(state, {"unit": "A1", "type": "move", "path": [[11, 10]]})
+    assert moved.legal and moved.state_after.turn["active_unit"] == "A1"
+    other = validate(moved.state_after, {"unit": "A2", "type": "move", "path": [[12, 11]]})
+    assert other.codes == ["not_your_turn"]
+    dodge = validate(moved.state_after, {"unit": "B1", "type": "dodge", "source": [10, 25]},
+                     outcomes=[True])
+    assert dodge.legal and dodge.state_after.turn["active_unit"] == "A1"
