@@ -24,6 +24,7 @@ from tabletop.services.errors import ServiceError
 from tabletop.services.table import (
     act,
     chat,
+    command,
     dice,
     gm,
     limits,
@@ -91,7 +92,8 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
     if frame.type == "preview":
         answer = service(battle_id=battle_id, actor=actor, **kwargs)
         return events.verdict(ref=frame.data.get("ref"), **answer)
-    return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
+    with command.answering({"type": frame.type, **frame.data}):
+        return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
 
 
 class DirectDispatchMixin:

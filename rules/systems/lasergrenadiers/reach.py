@@ -6,6 +6,8 @@ within the transport inequalities (lasergrenadiers.md 2, 5, 6, 9)."""
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from typing import Any
 
 import shapely
@@ -73,11 +75,53 @@ def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
     if table is None or not turn_sweeps_clear(unit, bodies, MARGIN) or \
             any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return none
+    dear = _dear(view, near)
     spec = TurnThenStraight(
         start=unit.position, facing=unit.facing, budget=budget, base_rate=1.0,
         turn_cost=lambda a: view.turn_cost(a), barriers=[*barriers, table, *blocking],
-        end_only=end_only, dear=_dear(view, near))
-    return turn_then_straight_reach(unit.id, action_type, spec)
+        end_only=end_only, dear=dear)
+    turning = turn_then_straight_reach(unit.id, action_type, spec)
+    return _with_axes(turning, spec, view, dear)
+
+
+#: Half the width of the wedge about an axis that a move without turning may take: the
+#: contract's 1 degree, less a margin.
+AXIS_WEDGE = 0.9
+
+
+def _with_axes(turning: Reach, spec: TurnThenStraight, view: UnitTerrain,
+               dear: list[tuple[Any, float]]) -> Reach:
+    """Add where the piece goes without turning: along its facing, backward or sideways,
+    each within 1 degree of the axis at that direction's factor (lasergrenadiers.md 4)."""
+    sx, sy = spec.start
+    parts = []
+    for offset in (0.0, 180.0, 90.0, -90.0):
+        heading = math.radians(spec.facing + offset)
+        factor, allowed, _ = view.direction(spec.facing, math.cos(heading), math.sin(heading))
+        if not allowed or spec.budget / factor <= 0:
+            continue
+        straight = replace(spec, facing=spec.facing + offset, turn_cost=lambda a: 0.0,
+                           base_rate=factor, dear=[(g, rate * factor) for g, rate in dear])
+        far = spec.budget / factor + 1.0
+        half = math.radians(AXIS_WEDGE)
+        wedge = shapely.Polygon([(sx, sy), (sx + far * math.cos(heading - half),
+                                            sy + far * math.sin(heading - half)),
+                                 (sx + far * math.cos(heading + half),
+                                  sy + far * math.sin(heading + half))])
+        parts.append(turn_then_straight_reach(turning.unit_id, turning.action_type,
+                                              straight).area.intersection(wedge))
+    if not parts:
+        return turning
+    axes = shapely.union_all(parts)
+    shapely.prepare(axes)
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
+        if axes.covers(Point(p)) and not turning.area.covers(Point(p)):
+            return [(sx, sy), p]
+        return turning.path_to(p)
+
+    area = shapely.union_all([turning.area, axes])
+    return Reach(turning.unit_id, turning.action_type, area, turning.allowance, path_to)
 
 
 def _worst(view: UnitTerrain, t: Terrain) -> float | None:

@@ -136,7 +136,8 @@ def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
 
 def test_reach_of_a_grav_tank_in_the_open_is_its_rate_less_the_turn() -> None:
     """A grav tank of 36" facing east: 60 degrees off its facing costs a third (12") of
-    the rate, so it reaches 24" there and no further (LG-D1); nothing is beyond 36"."""
+    the rate, so it reaches 24" there and no further (LG-D1); straight ahead (within 1
+    degree, no turn) its full 36", backward 18" (reverse x2)."""
     state = state_from_json({"system": "lasergrenadiers", "table": {"width": 96, "height": 96},
                              "units": [{"id": "U", "side": "P1", "type": "grav", "move": 36,
                                         "base": {"shape": "circle", "diameter": 2},
@@ -145,4 +146,8 @@ def test_reach_of_a_grav_tank_in_the_open_is_its_rate_less_the_turn() -> None:
     a = math.radians(60)
     assert found.contains((48 + 23.8 * math.cos(a), 48 + 23.8 * math.sin(a)))
     assert not found.contains((48 + 24.2 * math.cos(a), 48 + 24.2 * math.sin(a)))
-    assert found.contains((77.8, 48)) and not found.contains((84.1, 48))
+    assert found.contains((83.9, 48)) and not found.contains((84.1, 48))
+    assert found.contains((30.1, 48)) and not found.contains((29.9, 48))
+    path = found.path_to((83.9, 48.2))
+    assert path is not None and len(path) == 2  # no turn
+    assert validate(state, {"unit": "U", "type": "move", "path": [list(path[1])]}).legal
