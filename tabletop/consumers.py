@@ -32,6 +32,7 @@ from tabletop.services.table import (
     position,
     presence,
     preview,
+    sight,
     turn_end,
     undo,
 )
@@ -55,12 +56,21 @@ def _seq_in_query(scope: dict[str, Any]) -> int | None:
 
 
 def _preview(d: dict[str, Any]) -> tuple[Callable, dict]:
-    return preview.battle_preview, {"action": d["action"], "reach": d.get("reach", False)}
+    return preview.battle_preview, {
+        "action": d["action"],
+        "reach": d.get("reach", False),
+        "alternative": d.get("alternative", False),
+    }
+
+
+def _sight(d: dict[str, Any]) -> tuple[Callable, dict]:
+    return sight.battle_sight, {"origin": d["from"], "target": d["to"]}
 
 
 #: The frames a service answers: frame type -> (service, its arguments from the frame).
 SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]] = {
     "preview": _preview,
+    "sight": _sight,
     "act": lambda d: (act.battle_act, {"seen": d["seen"], "action": d["action"]}),
     "chat": lambda d: (chat.battle_chat, {"text": d["text"]}),
     "roll": lambda d: (
@@ -91,7 +101,14 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
     service, kwargs = SERVICES[frame.type](frame.data)
     if frame.type == "preview":
         answer = service(battle_id=battle_id, actor=actor, **kwargs)
-        return events.verdict(ref=frame.data.get("ref"), **answer)
+        offer = answer.pop("alternative", None)
+        reply = events.verdict(ref=frame.data.get("ref"), **answer)
+        if offer is not None:
+            reply["alternative"] = offer
+        return reply
+    if frame.type == "sight":
+        answer = service(battle_id=battle_id, actor=actor, **kwargs)
+        return {"type": "sight", "ref": frame.data.get("ref"), **answer}
     with command.answering({"type": frame.type, **frame.data}):
         return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
 
@@ -143,9 +160,12 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         # Join before reading the snapshot: nothing committed in between is missed.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json(
-            events.hello(user=self.actor.name, role=self.actor.role, sides=self.actor.sides)
-        )
+        hello = events.hello(user=self.actor.name, role=self.actor.role, sides=self.actor.sides)
+        if self.actor.is_gm:
+            # The GM's delay field shows the setting in force after a reload; the GM's own
+            # snapshot is live (delay_s 0) and so cannot tell it.
+            hello["spectator_delay_s"] = battle.spectator_delay_s
+        await self.send_json(hello)
         await self.resume(_seq_in_query(self.scope))
         await db(presence.connection_open)(
             battle_id=self.battle_id, actor=self.actor, channel_name=self.channel_name

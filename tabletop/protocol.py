@@ -230,6 +230,13 @@ def action(value: Any, field: str) -> dict[str, Any]:
     return out
 
 
+def sight_end(value: Any, field: str) -> str | list[float]:
+    """An end of a line of sight: a unit id, or a point [x, y]."""
+    if isinstance(value, str):
+        return text(1, UNIT_ID_CHARS)(value, field)
+    return point(value, field)[:2]
+
+
 Checker = Callable[[Any, str], Any]
 REQUIRED, OPTIONAL = True, False
 SEQ = integer(0, limits.MAX_SEQ)
@@ -240,6 +247,12 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Checker]]] = {
         "ref": (OPTIONAL, msg_id),
         "action": (REQUIRED, action),
         "reach": (OPTIONAL, boolean),
+        "alternative": (OPTIONAL, boolean),
+    },
+    "sight": {
+        "ref": (OPTIONAL, msg_id),
+        "from": (REQUIRED, sight_end),
+        "to": (REQUIRED, sight_end),
     },
     "act": {"id": (REQUIRED, msg_id), "seen": (REQUIRED, SEQ), "action": (REQUIRED, action)},
     "resume": {"seq": (REQUIRED, SEQ)},
