@@ -6,7 +6,10 @@ decide, append the event, store the answer: one transaction. The event is
 broadcast only once that transaction has committed.
 """
 
-from collections.abc import Callable
+import contextlib
+import contextvars
+import hashlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +24,10 @@ from tabletop.services.table.actor import Actor
 
 #: Events that change the position; an `act` that saw none of them after its `seen` is current.
 TABLE_KINDS = ("act", "fiat", "undo", "turn")
+#: The stored answer's key for the digest of the frame it answered (never sent).
+DIGEST_KEY = "_frame"
+#: The digest of the frame being answered (`answering`); "" outside a frame.
+frame_digest: contextvars.ContextVar[str] = contextvars.ContextVar("frame_digest", default="")
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,7 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
 def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> dict[str, Any]:
     """The answer (`ack` or `reject` frame) to one client command; applied at most once."""
     battle = locked(battle_id)
+    digest = frame_digest.get()
     prior = (
         CommandReply.objects.filter(
             battle_id=battle.id, actor_id=actor.user_id, client_msg_id=client_msg_id
@@ -110,6 +118,16 @@ def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> 
         .first()
     )
     if prior is not None:
+        # One rule for every resend (docs/protocol.md, "Message ids"): the stored answer,
+        # a refusal included, for the same frame; another frame under a used id is
+        # refused on its own, so that it never silently gets an answer meant for another.
+        stored = prior.pop(DIGEST_KEY, "")
+        if digest and stored and stored != digest:
+            raise ServiceError(
+                f"The id {client_msg_id!r} was used for another frame; send a new id.",
+                code="id_reused",
+                field="id",
+            )
         return prior
     outcome = decide(battle)
     if isinstance(outcome, Refusal):
@@ -129,9 +147,29 @@ def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> 
                 event=event.seq,
             )
     CommandReply.objects.create(
-        battle=battle, actor_id=actor.user_id, client_msg_id=client_msg_id, reply=reply
+        battle=battle,
+        actor_id=actor.user_id,
+        client_msg_id=client_msg_id,
+        reply={**reply, DIGEST_KEY: digest} if digest else reply,
     )
     return reply
+
+
+@contextlib.contextmanager
+def answering(frame: dict[str, Any]) -> Iterator[None]:
+    """Names the frame the commands run inside answer: its digest is kept with the answer,
+    so that a resent id can be told from a reused one."""
+    token = frame_digest.set(digest_of(frame))
+    try:
+        yield
+    finally:
+        frame_digest.reset(token)
+
+
+def digest_of(frame: dict[str, Any]) -> str:
+    """sha256 of the frame without its id: what a resend repeats exactly."""
+    body = {k: v for k, v in frame.items() if k != "id"}
+    return hashlib.sha256(position.canonical(body).encode()).hexdigest()
 
 
 def require_player(actor: Actor) -> None:
