@@ -72,7 +72,8 @@ class TestRoll(Roll):
         if self.rolled is not None:
             out.update(die=self.die, roll=self.rolled, needed=self.needed)
         if self.pending:
-            out["pending"] = True
+            # What the roll needs, for the board's preview ("1-6 on d10", or the GM's).
+            out.update(die=self.die, needed=self.needed, pending=True)
             if self.decides:
                 out["decides"] = self.decides
             if self.waiting:
@@ -92,13 +93,16 @@ def test(dice: Dice, options: Options, unit: Unit, what: str, decides: str,
          levels_up: int = 0) -> TestRoll:
     """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
     row = ROLLS[what]
-    if dice.unresolved:
+    target = stat_target(unit, row.stat, levels_up)
+    by_engine = options.tests == "d10" and target is not None
+    if dice.unresolved:  # a preview: what a commit would roll, or ask the GM for
+        if by_engine:
+            return TestRoll(what, f"d{TEST_DIE}", None, f"1-{target}", None, decides=decides)
         return TestRoll(what, "", None, row.label, None, decides=decides)
     if dice.forced_outcomes is not None:
         result = dice.outcome(what)
         return TestRoll(what, "", None, row.label, bool(result), forced=True)
-    target = stat_target(unit, row.stat, levels_up)
-    if options.tests == "gm" or target is None:
+    if not by_engine or target is None:
         return TestRoll(what, "", None, row.label, None, decides=decides, waiting=True)
     rolled = dice.d(TEST_DIE, what)
     assert rolled is not None  # only a preview leaves a die unrolled

@@ -92,3 +92,12 @@ def test_forced_dice_may_give_any_d10_face_but_not_11() -> None:
     assert load_scenario(raw).dice == (10,)
     with pytest.raises(InvalidActionError):
         load_scenario({**raw, "dice": [11]})
+
+
+def test_a_preview_says_what_the_commit_would_roll() -> None:
+    """d10 mode: "1-6 on d10" against PSQ 6; the GM's mode: the roll the GM makes."""
+    d10 = judge(over_rough(), path=[[13, 10]], dice=make_dice(unresolved=True))
+    assert {k: d10.to_json()["rolls"][0][k] for k in ("die", "needed", "pending")} == \
+        {"die": "d10", "needed": "1-6", "pending": True}
+    gm = judge(over_rough({"tests": "gm"}), path=[[13, 10]], dice=make_dice(unresolved=True))
+    assert gm.legal and gm.to_json()["rolls"][0]["needed"] == "Terrain roll (Normal PSQ)"
