@@ -1,5 +1,7 @@
 // Zoom and pan: the svg's viewBox is the window onto the table. Labels and strokes
 // keep their screen size: the svg carries --px, the inches one screen pixel covers.
+// The view also owns the inch grid and edge rulers (grid.js), which follow the zoom.
+import { Grid } from "./grid.js";
 
 const MARGIN = 1;
 
@@ -9,6 +11,7 @@ export class View {
     this.box = { x: 0, y: 0, w: 1, h: 1 };
     this.table = { w: 1, h: 1 };
     this.listeners = [];
+    this.grid = new Grid(this);
     new ResizeObserver(() => this.apply()).observe(svg);
   }
 
@@ -20,6 +23,7 @@ export class View {
   setTable(width, height) {
     const changed = width !== this.table.w || height !== this.table.h;
     this.table = { w: width, h: height };
+    this.grid.draw(); // the table's layers were just rebuilt
     if (changed) this.fit();
     else this.apply();
   }
@@ -41,6 +45,7 @@ export class View {
     const { x, y, w, h } = this.box;
     this.svg.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
     this.svg.style.setProperty("--px", String(1 / this.scale()));
+    this.grid?.drawRuler();
     for (const fn of this.listeners) fn();
   }
 
