@@ -148,7 +148,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.bucket = limits.TokenBucket()
         self.abuse = limits.AbuseMeter()
         self.queued_seq = 0
-        self.pending: collections.deque[tuple[float, str]] = collections.deque()
+        #: Events held back for a delayed spectator: (release time, seq, text), in order.
+        self.pending: collections.deque[tuple[float, int, str]] = collections.deque()
         self.drain: asyncio.Task | None = None
         self.touched = time.monotonic()
         self._delay_s = battle.spectator_delay_s
@@ -243,14 +244,14 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             return
         at = datetime.fromisoformat(event["at"]).timestamp()
         release = time.monotonic() + max(0.0, at + delay_s - datetime.now(UTC).timestamp())
-        self.pending.append((release, event["text"]))
+        self.pending.append((release, event["seq"], event["text"]))
         if self.drain is None or self.drain.done():
             self.drain = asyncio.ensure_future(self.release_pending())
 
     async def release_pending(self) -> None:
         """Sends held events (spectator delay) at their time, never out of order."""
         while self.pending:
-            release, text = self.pending[0]
+            release, _, text = self.pending[0]
             wait = release - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -269,15 +270,33 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if seq is None:
             await self.send_snapshot()
             return
-        frames = await db(log.events_after)(self.battle_id, seq)
-        if frames is None or (not frames and seq > await db(log.last_seq)(self.battle_id)):
+        # A delayed spectator's horizon is the newest event at least the delay old: what
+        # is newer must not decide anything they can see (snapshot or not, how many).
+        horizon = await db(log.visible_seq)(self.battle_id, self.delay_s)
+        frames = await db(log.events_after)(self.battle_id, seq, upto=horizon)
+        if frames is None or seq > horizon:
             await self.send_snapshot()
             return
         self.queued_seq = seq
         self.pending.clear()
         for frame in frames:
             await self.push(events.wire(frame), self.delay_s)
-        await self.send_json(events.resumed(self.queued_seq))
+        if self.delay_s > 0:
+            await self.catch_up()  # the newer events, held back until their time
+        await self.send_json(events.resumed(self.shown_seq(seq)))
+
+    def shown_seq(self, floor: int) -> int:
+        """The last event sent to the client (not merely queued for a delayed spectator)."""
+        if self.pending:
+            return max(floor, self.pending[0][1] - 1)
+        return self.queued_seq
+
+    def hide_newer(self, reply: dict[str, Any]) -> dict[str, Any]:
+        """A delayed spectator's answer names no sequence number newer than the delay
+        (their chat line's `ack` would tell the table's current `seq`)."""
+        if self.delay_s > 0 and reply.get("type") == "ack":
+            return {**reply, "seq": None}
+        return reply
 
     # -- messages from the channel layer -------------------------------------------
 
@@ -314,7 +333,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 await self.resume(frame.data["seq"])
             else:
                 reply = await db(serve)(frame, battle_id=self.battle_id, actor=self.actor)
-                await self.send_json(reply)
+                await self.send_json(self.hide_newer(reply))
         except protocol.FrameError as error:
             await self.refuse(error.code, error.message, error.field, error.ref)
         except ServiceError as error:

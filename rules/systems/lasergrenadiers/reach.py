@@ -7,7 +7,6 @@ within the transport inequalities (lasergrenadiers.md 2, 5, 6, 9)."""
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import Any
 
 import shapely
@@ -21,6 +20,7 @@ from rules.engine.reach import Reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
+    distance_for,
     nowhere,
     table_barrier,
     turn_sweeps_clear,
@@ -92,27 +92,38 @@ AXIS_WEDGE = 0.9
 def _with_axes(turning: Reach, spec: TurnThenStraight, view: UnitTerrain,
                dear: list[tuple[Any, float]]) -> Reach:
     """Add where the piece goes without turning: along its facing, backward or sideways,
-    each within 1 degree of the axis at that direction's factor (lasergrenadiers.md 4)."""
+    each within 1 degree of the axis at that direction's factor (lasergrenadiers.md 4).
+    Each wedge reaches as far as the budget goes at the dearest rate met so far in it,
+    and stops short of every barrier in it."""
     sx, sy = spec.start
+    origin = Point(sx, sy)
+    half = math.radians(AXIS_WEDGE)
     parts = []
     for offset in (0.0, 180.0, 90.0, -90.0):
         heading = math.radians(spec.facing + offset)
         factor, allowed, _ = view.direction(spec.facing, math.cos(heading), math.sin(heading))
-        if not allowed or spec.budget / factor <= 0:
+        if not allowed:
             continue
-        straight = replace(spec, facing=spec.facing + offset, turn_cost=lambda a: 0.0,
-                           base_rate=factor, dear=[(g, rate * factor) for g, rate in dear])
         far = spec.budget / factor + 1.0
-        half = math.radians(AXIS_WEDGE)
-        wedge = shapely.Polygon([(sx, sy), (sx + far * math.cos(heading - half),
-                                            sy + far * math.sin(heading - half)),
-                                 (sx + far * math.cos(heading + half),
-                                  sy + far * math.sin(heading + half))])
-        parts.append(turn_then_straight_reach(turning.unit_id, turning.action_type,
-                                              straight).area.intersection(wedge))
+
+        def wedge(r: float, h: float = heading) -> Any:
+            return shapely.Polygon([(sx, sy), (sx + r * math.cos(h - half),
+                                               sy + r * math.sin(h - half)),
+                                    (sx + r * math.cos(h + half), sy + r * math.sin(h + half))])
+
+        around = wedge(far)
+        clear = min((origin.distance(cut) for g in spec.barriers
+                     if not (cut := around.intersection(g)).is_empty), default=math.inf)
+        steps = sorted((origin.distance(cut), rate * factor) for g, rate in dear
+                       if not (cut := around.intersection(g)).is_empty)
+        outer = min(distance_for(spec.budget - 1e-6, factor, steps), clear)
+        if outer > 1e-6:
+            parts.append(wedge(outer))
     if not parts:
         return turning
     axes = shapely.union_all(parts)
+    if spec.end_only:
+        axes = axes.difference(shapely.union_all(list(spec.end_only)))
     shapely.prepare(axes)
 
     def path_to(p: tuple[float, float]) -> list[Any] | None:
