@@ -80,3 +80,13 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
     # The engine's words for the position, as every table event carries them (position.patch).
     frame.update(game_systems.table_view(at["state"], at["turn"]))
     return frame, later
+
+
+def visible_seq(battle_id: int, delay_s: int) -> int:
+    """The newest event a reader delayed by `delay_s` may know of: the last one recorded at
+    least that long ago (the log's last for everyone else)."""
+    if delay_s <= 0:
+        return last_seq(battle_id)
+    cutoff = timezone.now() - timedelta(seconds=delay_s)
+    seen = Event.objects.filter(battle_id=battle_id, created_at__lte=cutoff).order_by("-seq")
+    return seen.values_list("seq", flat=True).first() or 0

@@ -1,0 +1,62 @@
+"""A delayed spectator learns nothing newer than the delay from any frame (issue 15).
+
+Tournament play: spectators see the table `delay_s` late (docs/protocol.md, set_delay).
+Their own chat line's `ack` used to carry the table's current `seq`, and a `resume`
+from a recent `seq` answered differently from one ahead of the log: either told a
+spectator how far the game had gone.
+"""
+
+import pytest
+
+from tests.live.conftest import move
+from tests.live.helpers import open_socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def delayed_table(table, seconds: int = 3600):
+    """The GM sets the delay, P1 moves and chats (seq 2 and 3); a spectator arrives late."""
+    await table.gm.send({"type": "set_delay", "id": "g-1", "seconds": seconds})
+    await table.gm.get("ack")
+    await table.p1.send(
+        {"type": "act", "id": "m-1", "seen": 1, "action": move(table.u1, [1.5, 6.5])}
+    )
+    await table.p1.get("ack")
+    await table.p1.send({"type": "chat", "id": "c-1", "text": "secret plan"})
+    assert (await table.p1.get("ack"))["seq"] == 3
+    return await open_socket(table.battle.id, table.users["spectator"])
+
+
+async def test_a_delayed_spectators_chat_ack_names_no_sequence_number(table):
+    late = await delayed_table(table)
+    await late.send({"type": "chat", "id": "s-1", "text": "go P1!"})
+    ack = await late.get("ack")
+    assert ack == {"type": "ack", "id": "s-1", "seq": None}
+    await late.close()
+
+
+async def test_a_delayed_spectators_resume_from_a_recent_seq_tells_nothing(table):
+    """Resuming from seq 3 (the table's newest) or from 9 (ahead of the log) gets the
+    same answer: the delayed snapshot, at seq 0."""
+    late = await delayed_table(table)
+    answers = []
+    for seq in (3, 9):
+        await late.send({"type": "resume", "seq": seq})
+        answers.append(await late.get("snapshot", "resumed"))
+    assert [(a["type"], a["seq"]) for a in answers] == [("snapshot", 0), ("snapshot", 0)]
+    await late.close()
+
+
+async def test_a_delayed_spectators_resume_says_resumed_at_what_was_sent(table):
+    late = await delayed_table(table)
+    await late.send({"type": "resume", "seq": 0})
+    resumed = await late.get("resumed")
+    assert resumed["seq"] == 0
+    assert await late.quiet(timeout=0.3)
+    await late.close()
+
+
+async def test_players_chat_ack_still_names_its_seq(table):
+    await delayed_table(table)
+    await table.p2.send({"type": "chat", "id": "c-2", "text": "hm"})
+    assert (await table.p2.get("ack"))["seq"] == 4
