@@ -36,7 +36,7 @@ from tabletop.services.table import (
     turn_end,
     undo,
 )
-from tabletop.services.table.actor import Actor, actor_for
+from tabletop.services.table.actor import Actor, actor_for, current_actor
 
 logger = logging.getLogger(__name__)
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
@@ -111,6 +111,20 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
         return {"type": "sight", "ref": frame.data.get("ref"), **answer}
     with command.answering({"type": frame.type, **frame.data}):
         return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
+
+
+def serve_now(
+    frame: protocol.Frame, *, battle_id: int, user: Any
+) -> tuple[Actor | None, dict[str, Any] | ServiceError]:
+    """(the user's actor now, the answer or the refusal): the role is read again for every
+    frame (sync: runs in a database thread), so that a change reaches open sockets."""
+    actor = current_actor(user, battle_id)
+    if actor is None:
+        return None, ServiceError("You are no longer at this table.", code="forbidden")
+    try:
+        return actor, serve(frame, battle_id=battle_id, actor=actor)
+    except ServiceError as refusal:
+        return actor, refusal
 
 
 class DirectDispatchMixin:
@@ -332,8 +346,14 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             elif frame.type == "resume":
                 await self.resume(frame.data["seq"])
             else:
-                reply = await db(serve)(frame, battle_id=self.battle_id, actor=self.actor)
-                await self.send_json(self.hide_newer(reply))
+                now, answer = await db(serve_now)(
+                    frame, battle_id=self.battle_id, user=self.scope["user"]
+                )
+                if not await self.adopt_actor(now):
+                    return
+                if isinstance(answer, ServiceError):
+                    raise answer
+                await self.send_json(self.hide_newer(answer))
         except protocol.FrameError as error:
             await self.refuse(error.code, error.message, error.field, error.ref)
         except ServiceError as error:
@@ -346,6 +366,35 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.send_json(events.error(code, message, field=field, ref=ref))
         if self.abuse.errored():
             await self.close(code=limits.CLOSE_ABUSE)
+
+    async def adopt_actor(self, now: Actor | None) -> bool:
+        """Follows a change of role made while this socket was open: a spectator joins the
+        watchers' group (delayed), a player the players'; one no longer a member is closed
+        (4403). False when the socket was closed."""
+        if now is None:
+            await self.close(code=limits.CLOSE_FORBIDDEN)
+            return False
+        if now == self.actor:
+            return True
+        self.actor = now
+        watching = now.role == Role.SPECTATOR
+        if watching != self.watching:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.watching = watching
+            if watching:
+                self._delay_s = await db(log.spectator_delay)(self.battle_id)
+            self.group = (
+                events.watchers_group(self.battle_id)
+                if watching
+                else events.players_group(self.battle_id)
+            )
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await db(presence.connection_open)(
+            battle_id=self.battle_id, actor=now, channel_name=self.channel_name
+        )
+        await self.send_json(events.hello(user=now.name, role=now.role, sides=now.sides))
+        await self.announce_presence()
+        return True
 
     async def refresh_presence(self) -> None:
         if time.monotonic() - self.touched > PRESENCE_REFRESH_S:

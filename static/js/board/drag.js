@@ -1,8 +1,10 @@
 // Moving a piece. Press and drag: the ghost follows, release commits (`act`). Or click
 // the selected piece (or Enter) to pick it up: the ghost follows the pointer, each click
 // drops a waypoint, Enter or a double click commits. Q/E or the handle rotate; Esc
-// cancels and nothing is sent. While planning, throttled `preview` frames bring the
-// server's verdict, drawn by the overlay.
+// cancels and nothing is sent, even while the button is still held. While planning,
+// throttled `preview` frames bring the server's verdict, drawn by the overlay. A refused
+// drop asks the server for the nearest legal alternative (docs/protocol.md, preview
+// `alternative`); the board draws it, and Enter or a click on it sends it.
 import { newId } from "./connection.js";
 import { dist, pathPoints } from "./geometry.js";
 import { reasonText } from "./preview.js";
@@ -25,8 +27,12 @@ export class Mover {
     this.lastSent = 0;
     this.timer = null;
     this.verdict = null;
+    this.offer = null; // the server's nearest legal alternative to the last refused drop
+    this.offerRef = 0;
     this.handle = el("g", { class: "rotate-handle", visibility: "hidden" });
-    el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0 }, this.handle);
+    // Only the knob turns the piece: the stem starts at the base's edge and lets presses
+    // through, so a press on the piece (its very centre too) picks it up to move.
+    el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0, "pointer-events": "none" }, this.handle);
     el("circle", { class: "handle-knob", r: 0.35 }, this.handle);
   }
 
@@ -34,10 +40,14 @@ export class Mover {
     return this.plan !== null;
   }
 
+  /** Whether the board lets this client plan a move of `unit` now: never one the server
+   *  always refuses (not yours, out of turn, no order or AP left, already ordered: the
+   *  server's per-unit offers say), except by the GM's fiat, which no rule checks. */
   mayMove(unit) {
     const b = this.board;
-    // A system with no drag action offers nothing to drag (the GM's fiat still moves).
-    return !b.readOnly() && b.store.mayOrder(unit) && (b.fiat() || b.actionType() !== null);
+    if (b.readOnly() || !b.store.mayOrder(unit)) return false;
+    if (b.fiat()) return true;
+    return b.actionType() !== null && b.offeredDrags(unit.id).length > 0;
   }
 
   attach() {
@@ -59,6 +69,11 @@ export class Mover {
 
   down(e) {
     if (e.button !== 0 || this.board.tool()) return;
+    if (this.offer && e.target.closest?.(".alternative")) {
+      e.stopPropagation();
+      this.takeOffer();
+      return;
+    }
     if (this.plan?.refused) this.end();
     if (this.plan?.pending) return;
     if (this.plan?.mode === "carry") {
@@ -119,6 +134,7 @@ export class Mover {
   }
 
   begin(unit, mode, grab = [0, 0]) {
+    this.dropOffer();
     this.board.select(unit.id);
     this.plan = {
       unit,
@@ -201,8 +217,16 @@ export class Mover {
     this.board.overlay.showPlan(this.plan, this.board.pieces.colour(this.plan.unit.side), this.verdict, { fiat: this.board.fiat() });
   }
 
+  /** Esc: drops the plan (and a press not yet a drag), and an offered alternative; the
+   *  release that follows commits nothing, as the press is forgotten. */
   cancel() {
-    if (!this.plan || this.plan.pending) return false;
+    const pressed = this.press !== null;
+    this.press = null;
+    if (this.offer && !this.plan) {
+      this.dropOffer();
+      return true;
+    }
+    if (!this.plan || this.plan.pending) return pressed;
     this.end();
     return true;
   }
@@ -229,7 +253,9 @@ export class Mover {
     if (this.board.fiat()) {
       const reason = this.board.fiatReason();
       this.board.conn.send({ type: "fiat", id: p.id, unit: p.unit.id, position: [...p.ghost], facing: round2(p.facing), ...(reason ? { reason } : {}) });
+      this.board.clearFiatReason(); // a reason is for one fiat, not the next
     } else {
+      p.seen = this.board.store.seq;
       p.sent = this.action(); // kept: a refused order's ruling is saved with it (record.js)
       this.board.conn.send({ type: "act", id: p.id, seen: this.board.store.seq, action: p.sent });
     }
@@ -247,12 +273,87 @@ export class Mover {
       return true;
     }
     const reasons = frame.type === "reject" ? frame.reasons : [{ code: frame.code, message: frame.message }];
-    const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, reasons.map((r) => reasonText(r, this.board.store)), "error", 9000);
-    if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it
-    this.verdict = frame.verdict ?? { legal: false, cost: 0, allowance: 0, reasons };
     p.refused = true;
+    const stale = reasons.some((r) => r.code === "stale");
+    // "Bob moved first": name who, once their event is here (it may trail the refusal).
+    const shown = () => {
+      const words = reasons.map((r) => reasonText(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
+      const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 12000);
+      if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it
+      this.refusalBox = box;
+    };
+    if (stale) this.board.store.whenAt(frame.seq ?? 0, shown, 1500);
+    else shown();
+    this.verdict = frame.verdict ?? { legal: false, cost: 0, allowance: 0, reasons };
     this.draw();
     this.snapBack();
+    if (frame.verdict && p.sent && !this.board.fiat()) this.askOffer(p);
+    return true;
+  }
+
+  // -- the nearest legal alternative (ui.md, "Moving a piece" 4) ---------------------
+
+  /** Asks the referee, once, for the legal end nearest to the refused drop. */
+  askOffer(p) {
+    this.offerRef += 1;
+    this.offerAsked = { ref: `alt-${this.offerRef}`, unit: p.unit, seq: this.board.store.seq };
+    this.board.conn.send({ type: "preview", ref: this.offerAsked.ref, action: p.sent, alternative: true });
+  }
+
+  /** The answer to askOffer: the alternative is drawn and offered, if there is one. */
+  onOffer(frame) {
+    const asked = this.offerAsked;
+    if (!asked || frame.ref !== asked.ref) return false;
+    this.offerAsked = null;
+    const unit = this.board.store.unit(asked.unit.id);
+    if (!frame.alternative || !unit || this.board.store.seq !== asked.seq || (this.plan && !this.plan.refused)) return true;
+    this.offer = { ...frame.alternative, unit };
+    this.board.overlay.showOffer(this.offer, this.board.pieces.colour(unit.side));
+    const line = `Nearest legal end: ${Number(frame.alternative.off_by).toFixed(1)}″ from your drop, shown in green. Enter or click it to move there.`;
+    if (this.refusalBox?.isConnected) {
+      const list = this.refusalBox.querySelector("ul") ?? this.refusalBox.appendChild(document.createElement("ul"));
+      const li = document.createElement("li");
+      li.className = "alternative-line";
+      li.textContent = line;
+      const take = document.createElement("button");
+      take.type = "button";
+      take.className = "take-alternative";
+      take.textContent = "Move there";
+      take.addEventListener("click", () => this.takeOffer());
+      li.append(" ", take);
+      list.append(li);
+    } else this.board.toasts.show(`${this.board.store.name(unit.id)}: a legal move nearby`, [line], "info", 12000);
+    this.board.setHint(line);
+    return true;
+  }
+
+  dropOffer() {
+    if (!this.offer) return;
+    this.offer = null;
+    this.board.overlay?.clearOffer();
+  }
+
+  /** Sends the offered alternative as the order (Enter, or a click on it). */
+  takeOffer() {
+    const offer = this.offer;
+    if (!offer || this.plan?.pending) return false;
+    if (this.plan) this.end();
+    const unit = this.board.store.unit(offer.unit.id);
+    this.dropOffer();
+    if (!unit) return false;
+    this.board.currentAction = offer.action.type;
+    this.begin(unit, "drag");
+    const points = (offer.action.path ?? []).filter(Array.isArray);
+    this.plan.waypoints = points.slice(0, -1).map((q) => [...q]);
+    this.plan.ghost = [...(points.at(-1) ?? offer.end)];
+    if (offer.action.facing != null) this.plan.facing = offer.action.facing;
+    const p = this.plan;
+    p.pending = true;
+    p.id = newId("act");
+    p.seen = this.board.store.seq;
+    p.sent = offer.action;
+    this.board.conn.send({ type: "act", id: p.id, seen: p.seen, action: p.sent });
+    this.draw();
     return true;
   }
 
@@ -273,6 +374,8 @@ export class Mover {
 
   /** A table event arrived: our committed move is now the table's; other changes void a plan. */
   onEvent(frame) {
+    // An offer was judged on the table before this event; it is void once the table moves.
+    if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.dropOffer();
     const p = this.plan;
     if (!p) return;
     if (p.pending && frame.id === p.id && frame.verdict?.legal === false) {
@@ -296,9 +399,11 @@ export class Mover {
       return;
     }
     const base = unit.base ?? {};
-    const reach = (base.shape === "rect" ? base.length : base.diameter ?? 1) / 2 + 0.9;
+    const front = (base.shape === "rect" ? base.length : base.diameter ?? 1) / 2;
+    const reach = front + 0.9;
     const [x, y] = unit.position;
     this.handle.setAttribute("transform", `translate(${x} ${y}) rotate(${unit.facing ?? 0})`);
+    this.handle.querySelector("line").setAttribute("x1", front);
     this.handle.querySelector("line").setAttribute("x2", reach - 0.35);
     this.handle.querySelector("circle").setAttribute("cx", reach);
     this.handle.setAttribute("visibility", "visible");
@@ -306,6 +411,7 @@ export class Mover {
 
   /** Enter: commit a plan, or pick the selected piece up. */
   enter() {
+    if (this.offer && (!this.plan || this.plan.refused)) return this.takeOffer();
     if (this.plan) {
       this.commit();
       return true;

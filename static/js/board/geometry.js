@@ -1,5 +1,5 @@
-// Plane geometry for display: distances between bases, segments against polygons.
-// Display only: the server's engine is the referee of every rule.
+// Plane geometry for display: distances between bases, paths. Display only: the
+// server's engine is the referee of every rule (line of sight included: los.js asks it).
 
 export const dist = (a, b) => Math.hypot(b[0] - a[0], b[1] - a[1]);
 const EPS = 1e-9;
@@ -78,18 +78,6 @@ export function edgeDistance(a, b) {
 export function centre(fp) {
   const n = fp.core.length;
   return [fp.core.reduce((s, p) => s + p[0], 0) / n, fp.core.reduce((s, p) => s + p[1], 0) / n];
-}
-
-/** Where the segment ab enters and leaves the polygon: sorted t values in [0, 1]. */
-export function crossings(a, b, polygon) {
-  const ts = [];
-  polygon.forEach((p, i) => {
-    const t = segmentHit(a, b, p, polygon[(i + 1) % polygon.length]);
-    if (t !== null) ts.push(t);
-  });
-  if (pointInPolygon(a, polygon)) ts.push(0);
-  if (pointInPolygon(b, polygon)) ts.push(1);
-  return ts.sort((x, y) => x - y);
 }
 
 /** Points of a path, turning steps left out: [[x, y], ...]. */

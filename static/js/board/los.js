@@ -1,27 +1,18 @@
-// The line-of-sight tool (L): from a piece or point to a piece or point; green if clear,
-// and the features in the way outlined. The protocol has no LOS frame yet, so this is
-// computed here against what the system's terrain kinds say of sight ("blocks",
-// "hinders"), for display only: the server's engine is the referee of any rule that
-// depends on sight.
-import { crossings } from "./geometry.js";
+// The line-of-sight tool (L): from a piece or point to a piece or point, ruled by the
+// server (a `sight` frame, docs/protocol.md): the engine draws the line against the
+// terrain with the system's rules for what blocks sight. This page computes nothing of
+// its own: it draws the ruling, green if clear, the features in the way outlined, red
+// beyond the blocking one.
 import { Picker } from "./pick.js";
 import { el, label, polyline } from "./svg.js";
-import { kindLabel } from "../render/terrain.js";
 
-/** What the segment a-b crosses: [{feature, t, effect: "blocks" | "hinders"}], by distance.
- *  kinds: the system's terrain kinds ({type, sight}). */
-export function sightLine(terrain, a, b, kinds = []) {
-  const effects = new Map(kinds.map((k) => [k.type, k.sight]));
-  const found = [];
-  for (const feature of terrain) {
-    const effect = ["blocks", "hinders"].includes(effects.get(feature.type)) ? effects.get(feature.type) : null;
-    if (!effect || !Array.isArray(feature.polygon) || feature.polygon.length < 3) continue;
-    const ts = crossings(a, b, feature.polygon);
-    // Standing inside a feature, a piece sees out of it: only crossings between the ends count.
-    const inner = ts.filter((t) => t > 1e-6 && t < 1 - 1e-6);
-    if (inner.length) found.push({ feature, t: inner[0], effect });
-  }
-  return found.sort((x, y) => x.t - y.t);
+/** A ruling in a player's words: "Blocked by R1 (blocking terrain)". */
+export function rulingText(ruling) {
+  const name = (f) => `${f.name ?? f.id} (${String(f.label ?? f.type).toLowerCase()})`;
+  const blocker = ruling.features.find((f) => f.effect === "blocks");
+  if (blocker) return `Blocked by ${name(blocker)}`;
+  if (ruling.features.length) return `Hindered by ${ruling.features.map(name).join(", ")}`;
+  return "Clear";
 }
 
 export class Sight {
@@ -29,35 +20,56 @@ export class Sight {
     this.board = board;
     this.layer = layer;
     this.labels = labels;
+    this.ref = 0;
+    this.asked = null; // {ref, a, b}: the line whose ruling is awaited
     this.picker = new Picker(board, (a, b, final) => this.show(a, b, final));
-    this.hint = "Line of sight: click a piece, then a piece or point. (Shown by your browser against the terrain, for display only.)";
+    this.hint = "Line of sight: click a piece or point, then a piece or point; the referee rules on it.";
   }
 
+  /** While picking, a dashed line follows the pointer; the second click asks the referee. */
   show(a, b, final) {
     this.clear(false);
-    const h = this.board.height();
-    const hits = sightLine(this.board.shownState().terrain ?? [], a.at, b.at, this.board.config.terrainKinds ?? []);
-    const blocker = hits.find((hit) => hit.effect === "blocks");
-    for (const hit of hits) {
-      el("polygon", { class: `los-${hit.effect}`, points: hit.feature.polygon.map((p) => p.join(",")).join(" ") }, this.layer);
+    polyline(this.layer, [a.at, b.at], { class: "los-line pending", "stroke-dasharray": "2 4", stroke: "#555" });
+    if (!final) return;
+    if (this.board.store.me.role === "spectator") {
+      this.board.setHint("Line of sight: only players and the GM may ask the referee (your table runs late).");
+      return;
     }
-    const cut = blocker ? [a.at[0] + (b.at[0] - a.at[0]) * blocker.t, a.at[1] + (b.at[1] - a.at[1]) * blocker.t] : null;
-    const clear = cut ? [a.at, cut] : [a.at, b.at];
-    polyline(this.layer, clear, { class: `los-line ${hits.length ? "hindered" : "clear"}${final ? " final" : ""}` });
-    if (cut) polyline(this.layer, [cut, b.at], { class: "los-line blocked" });
-    const name = (hit) => `${hit.feature.id ?? "?"} (${kindLabel(hit.feature.type, this.board.config.terrainKinds).toLowerCase()})`;
-    const text = blocker
-      ? `Blocked by ${name(blocker)}`
-      : hits.length ? `Hindered by ${hits.map(name).join(", ")}` : "Clear";
-    const mid = [(a.at[0] + b.at[0]) / 2, (a.at[1] + b.at[1]) / 2];
-    label(this.labels, `${text} · display only`, mid[0], h - mid[1] - 0.4, `los-text ${blocker ? "bad" : hits.length ? "warn" : "ok"}`);
-    this.board.setHint(`Line of sight: ${text}. Computed in your browser against the terrain for display; the server has not ruled on it.`);
-    this.result = { text, blocked: Boolean(blocker) };
+    this.ref += 1;
+    this.asked = { ref: `los-${this.ref}`, a, b };
+    const end = (pick) => (pick.unit ? pick.unit.id : [...pick.at]);
+    this.board.conn.send({ type: "sight", ref: this.asked.ref, from: end(a), to: end(b) });
+    this.board.setHint("Line of sight: asking the referee…");
+  }
+
+  /** The server's ruling (a `sight` frame): drawn if it answers the last line asked. */
+  onRuling(frame) {
+    if (!this.asked || frame.ref !== this.asked.ref || this.board.activeTool !== this) return;
+    const ruling = frame.ruling;
+    this.clear(false);
+    const h = this.board.height();
+    const terrain = this.board.shownState()?.terrain ?? [];
+    const features = ruling.features.map((f) => ({ ...f, name: terrain.find((t) => t.id === f.id)?.name }));
+    for (const f of features) {
+      el("polygon", { class: `los-${f.effect} los-feature`, points: f.polygon.map((p) => p.join(",")).join(" ") }, this.layer).dataset.feature = f.id;
+    }
+    const cut = ruling.blocked_at;
+    const verdict = ruling.verdict;
+    polyline(this.layer, cut ? [ruling.from, cut] : [ruling.from, ruling.to], { class: `los-line ${verdict === "blocked" ? "hindered" : verdict} final` });
+    if (cut) polyline(this.layer, [cut, ruling.to], { class: "los-line blocked" });
+    const text = rulingText({ ...ruling, features });
+    const mid = [(ruling.from[0] + ruling.to[0]) / 2, (ruling.from[1] + ruling.to[1]) / 2];
+    label(this.labels, text, mid[0], h - mid[1] - 0.4, `los-text ${verdict === "blocked" ? "bad" : verdict === "hindered" ? "warn" : "ok"}`);
+    this.board.setHint(`Line of sight (the referee's ruling): ${text}.`);
+    this.result = { text, verdict };
   }
 
   clear(all = true) {
     this.layer.replaceChildren();
     this.labels.replaceChildren();
-    if (all) this.picker.reset();
+    if (all) {
+      this.picker.reset();
+      this.asked = null;
+    }
   }
 }

@@ -32,6 +32,7 @@ class Board {
     this.svg = $("board-svg");
     this.store = new TableStore();
     this.store.me = { user: config.user, role: config.role, sides: [] };
+    this.store.terrainKinds = config.terrainKinds ?? [];
     this.view = new View(this.svg);
     this.toasts = new Toasts($("toasts"));
     this.replaySeq = null;
@@ -82,7 +83,8 @@ class Board {
     this.overlay = new Overlay(this.table, this.labelLayer, this.store);
     this.overlay.costSuffix = this.actionCostSuffix();
     this.table.append(this.mover.handle);
-    this.measure.layer = this.toolLayer;
+    // Each tool its own group: clearing one never takes the other's drawing with it.
+    this.measure.layer = el("g", { class: "measure" }, this.toolLayer);
     this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
     this.sight.layer = el("g", { class: "los" }, this.toolLayer);
     this.sight.labels = el("g", { class: "tool-labels" }, this.labelLayer);
@@ -115,6 +117,10 @@ class Board {
 
   fiatReason() {
     return $("fiat-reason").value.trim().slice(0, 200);
+  }
+
+  clearFiatReason() {
+    $("fiat-reason").value = "";
   }
 
   actionType() {
@@ -224,6 +230,10 @@ class Board {
         this.store.limits = frame.limits ?? {};
         this.page.dataset.role = frame.you.role;
         $("gm-panel").hidden = frame.you.role !== "gm";
+        if (frame.spectator_delay_s !== undefined) {
+          this.store.delaySetting = frame.spectator_delay_s;
+          $("delay-seconds").value = String(frame.spectator_delay_s);
+        }
         break;
       case "snapshot": {
         const first = this.store.seq < 0;
@@ -231,8 +241,12 @@ class Board {
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
         if (first && frame.seq > 0) this.conn.send({ type: "resume", seq: Math.max(0, frame.seq - HISTORY_EVENTS) });
+        this.showConn();
         break;
       }
+      case "sight":
+        this.sight.onRuling(frame);
+        break;
       case "event":
         if (this.store.applyEvent(frame) === "gap") this.askResume();
         break;
@@ -268,6 +282,10 @@ class Board {
   onApplied(frame, before) {
     this.logFrame(frame);
     this.mover.onEvent(frame);
+    if (frame.kind === "delay") {
+      if (this.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
+      this.showConn();
+    }
     if (!["act", "fiat", "undo", "turn", "delay"].includes(frame.kind)) return;
     if (this.replaySeq === null) {
       this.drawAll();
@@ -289,6 +307,10 @@ class Board {
 
   onVerdict(frame) {
     const ref = String(frame.ref ?? "");
+    if (ref.startsWith("alt-")) {
+      this.mover.onOffer(frame);
+      return;
+    }
     if (ref.startsWith("reach-")) {
       if (ref !== `reach-${this.reachRef}` || !this.reachOn) return;
       this.overlay.showReach(frame.reach ?? null);
@@ -320,11 +342,20 @@ class Board {
   onStatus(state, detail) {
     const conn = $("conn");
     conn.dataset.state = state;
-    const words = { connecting: "connecting…", live: "live", reconnecting: "reconnecting…", offline: "offline", closed: "closed" };
-    conn.querySelector(".conn-text").textContent = words[state] ?? state;
+    this.connState = state;
+    this.showConn();
     conn.title = detail ?? (state === "live" ? "Connected to the table" : "Not connected: moves wait until the table is back");
     this.page.dataset.conn = state;
     if (state === "closed") this.toasts.show("Not connected", [detail ?? ""], "error", 0);
+  }
+
+  /** The connection's word in the header: a delayed spectator's table is not "live". */
+  showConn() {
+    const state = this.connState ?? "connecting";
+    const words = { connecting: "connecting…", live: "live", reconnecting: "reconnecting…", offline: "offline", closed: "closed" };
+    const late = state === "live" && this.store.me.role === "spectator" && this.store.delay > 0;
+    $("conn").querySelector(".conn-text").textContent = late ? `delayed ${this.store.delay} s` : words[state] ?? state;
+    $("conn").dataset.delayed = late ? "1" : "";
   }
 
   /** Sends a command with a fresh id; a refusal becomes a toast. */
@@ -406,6 +437,13 @@ class Board {
       this.setHint("Reach: this game has no action that moves a piece by dragging.");
       return;
     }
+    // Only an action the unit may take now: a reach for one it may not is no reach at all.
+    const offered = this.offeredDrags(unit.id).map((a) => a.type);
+    if (!offered.length || !this.store.mayOrder(unit)) {
+      this.setHint(`Reach: ${this.store.name(unit.id)} may not move now${this.store.summary ? ` (${this.store.summary})` : ""}.`);
+      return;
+    }
+    if (!offered.includes(this.currentAction)) this.currentAction = offered[0];
     this.reachRef += 1;
     this.setHint("Reach: asking the referee…");
     this.conn.send({
@@ -425,7 +463,10 @@ class Board {
   }
 
   escape() {
-    if (this.mover.cancel()) return;
+    if (this.mover.cancel()) {
+      this.setHint("Cancelled: nothing was sent.");
+      return;
+    }
     if (this.activeTool) this.toggleTool(this.activeTool === this.measure ? "measure" : "los");
     else if (this.replaySeq !== null) this.showLive();
     else if (!$("help").hidden) this.toggleHelp();

@@ -6,12 +6,52 @@ import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
 import { el, geoPath, keepInside, label, polyline, unoverlap } from "./svg.js";
 
-/** A reason as the player reads it: unit ids named as the roster names them ("Atlas
- *  needs 16″", not "U7 needs 16″") when a store with labels is given, and the rule cited. */
-export function reasonText(reason, store = null) {
-  let message = reason.message || reason.code;
-  if (store) message = message.replace(/[\w-]+/g, (word) => store.name(word));
-  const cite = reason.cite && !message.includes(reason.cite) ? ` (${reason.cite})` : "";
+// A rule's citation: a seed's post and paragraph ("000 [32]") or an implementer's note
+// ("AOD-D4", "MSW-D7"). The player reads the rule once, not every note behind it.
+const CITE = String.raw`\d{3} \[[^\]]+\]|[A-Z]{2,5}-D\d+`;
+const CITES_IN_PARENS = new RegExp(String.raw`\s*\((?:\s*,?\s*(?:${CITE}))+\s*\)`, "g");
+const CITES_AFTER_COMMA = new RegExp(String.raw`,\s*(?:${CITE})(?:\s*,\s*(?:${CITE}))*`, "g");
+const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
+// "at (7.4, 10)": the board's marker shows where; the player never reads coordinates.
+const COORDINATES = new RegExp(String.raw`\s*(?:(?:at|from|to)\s+)?\(\s*${NUMBER}\s*,\s*${NUMBER}\s*(?:,\s*${NUMBER}\s*)?\)`, "g");
+
+/** Who changed the table after `seen`, in words, for a stale refusal. */
+function staleText(store, seen) {
+  const change = store?.lastChange;
+  const who = change && (seen == null || change.seq > seen) ? change.actor : null;
+  const mover = !who ? "Another player" : who === store.me.user ? "You" : who;
+  return `${mover} moved first; your board is up to date, try again`;
+}
+
+/** A reason as the player reads it (ui.md, "What the player reads"): unit ids named as the
+ *  roster names them ("Atlas needs 16″", not "U7 needs 16″"), terrain by its feature's
+ *  name or its kind's label ("deep water", not `deep_water`), no raw coordinates, the
+ *  citation once. `unit`: the unit the reason is shown under (a toast titled "Atlas: ..."),
+ *  whose name is then not repeated in front; `seen`: the seq a refused order was sent at. */
+export function reasonText(reason, store = null, { unit = null, seen = null } = {}) {
+  if (reason.code === "stale") return staleText(store, seen);
+  let message = String(reason.message || reason.code);
+  const cites = [reason.cite, ...(message.match(new RegExp(CITE, "g")) ?? [])].filter(Boolean);
+  message = message.replace(CITES_IN_PARENS, "").replace(CITES_AFTER_COMMA, "").replace(COORDINATES, "");
+  if (store) {
+    const terrain = store.state?.terrain ?? [];
+    for (const kind of store.terrainKinds ?? []) {
+      const label = String(kind.label ?? kind.type).toLowerCase();
+      // "(blocking)" after "blocking terrain R1" says it twice; "(deep_water)" in words.
+      const inParens = new RegExp(String.raw`\s*\(${kind.type}\)`, "g");
+      message = message.replace(inParens, message.toLowerCase().includes(label) ? "" : ` (${label})`);
+      if (kind.type.includes("_")) message = message.replaceAll(kind.type, label);
+    }
+    const names = new Map(terrain.filter((t) => typeof t.name === "string" && t.name).map((t) => [t.id, t.name]));
+    message = message.replace(/[\w-]+/g, (word) => names.get(word) ?? store.name(word));
+    if (unit) {
+      const name = store.name(unit);
+      if (message.startsWith(`${name}: `)) message = message.slice(name.length + 2);
+    }
+  }
+  message = message.replace(/\s{2,}/g, " ").replace(/\s+([,.;])/g, "$1").replace(/[,;]\s*$/, "").trim();
+  if (message) message = message[0].toUpperCase() + message.slice(1);
+  const cite = cites[0] ? ` (${cites[0]})` : "";
   return `${message}${cite}`;
 }
 
@@ -20,7 +60,9 @@ export class Overlay {
     this.store = store;
     this.reach = el("g", { class: "reach" }, table);
     this.plan = el("g", { class: "plan" }, table);
+    this.offer = el("g", { class: "offer" }, table);
     this.planLabels = el("g", { class: "plan-labels" }, labels);
+    this.offerLabels = el("g", { class: "offer-labels" }, labels);
     // The reach layer sits under the pieces; the plan above them.
     table.insertBefore(this.reach, table.querySelector("g.pieces"));
     this.height = 0;
@@ -76,6 +118,32 @@ export class Overlay {
     // Reasons near one another, or near the cost by the ghost, move up instead of overprinting.
     marks.forEach(keepInside);
     unoverlap([tag], marks, line);
+  }
+
+  /** The nearest legal alternative to a refused drop (the server's): its path, its ghost
+   *  outlined where it ends, and how to take it. Clicking it (or Enter) sends it. */
+  showOffer(offer, colour) {
+    this.clearOffer();
+    if (!offer) return;
+    const group = el("g", { class: "alternative", role: "button", tabindex: 0, "aria-label": "Move to the nearest legal end" }, this.offer);
+    group.style.cursor = "pointer";
+    const points = pathPoints(offer.unit.position, offer.action.path ?? []);
+    polyline(group, points, { class: "alternative-path", fill: "none", stroke: "#1a7f37", "stroke-width": "3px", "stroke-dasharray": "8 4", "vector-effect": "non-scaling-stroke" });
+    const facing = offer.action.facing ?? offer.unit.facing ?? 0;
+    const ghost = el("g", { class: "alternative-ghost", transform: `translate(${offer.end[0]} ${offer.end[1]}) rotate(${facing})`, opacity: 0.75 }, group);
+    drawBase(ghost, offer.unit, colour);
+    const radius = (offer.unit.base?.shape === "rect" ? Math.hypot(offer.unit.base.length, offer.unit.base.width) / 2 : (offer.unit.base?.diameter ?? 1) / 2) + 0.3;
+    el("circle", { class: "alternative-ring", cx: offer.end[0], cy: offer.end[1], r: radius, fill: "none", stroke: "#1a7f37", "stroke-width": "3px", "vector-effect": "non-scaling-stroke" }, group);
+    const tag = label(this.offerLabels, `Nearest legal · ${fmt(offer.off_by)}″ short · Enter or click`, offer.end[0], this.svgY(offer.end[1]) - radius - 0.5, "alternative-text");
+    tag.setAttribute("fill", "#1a7f37");
+    tag.setAttribute("font-weight", "700");
+    keepInside(tag);
+    return group;
+  }
+
+  clearOffer() {
+    this.offer.replaceChildren();
+    this.offerLabels.replaceChildren();
   }
 
   showReach(geometry) {

@@ -12,7 +12,10 @@ export class TableStore {
     this.offers = null; // {unit id: [action types]} the server offers now; null: not told
     this.labels = {};
     this.status = "";
-    this.delay = 0;
+    this.delay = 0; // how late this client's table runs (a spectator's delay)
+    this.delaySetting = null; // the spectator delay in force (the GM is told it)
+    this.lastChange = null; // {seq, actor}: the last event that changed the table
+    this.terrainKinds = []; // the system's terrain kinds, for reasons in a player's words
     this.me = { user: "", role: "spectator", sides: [] };
     this.limits = {};
     this.pending = new Map(); // events that arrived ahead of a gap, by seq
@@ -56,6 +59,24 @@ export class TableStore {
   offered(id) {
     if (this.offers === null) return null;
     return this.offers[id] ?? [];
+  }
+
+  /** Calls fn once this client has applied `seq` (or after `ms`, whichever comes first). */
+  whenAt(seq, fn, ms = 1500) {
+    if (this.seq >= seq) {
+      fn();
+      return;
+    }
+    let done = false;
+    const once = () => {
+      if (done) return;
+      done = true;
+      fn();
+    };
+    this.on("event", () => {
+      if (!done && this.seq >= seq) once();
+    });
+    setTimeout(once, ms);
   }
 
   myTurn() {
@@ -115,8 +136,12 @@ export class TableStore {
       if (frame.turn) this.turn = frame.turn;
       if (frame.summary !== undefined) this.summary = frame.summary;
       if (frame.actions !== undefined) this.offers = frame.actions;
+      this.lastChange = { seq: frame.seq, actor: frame.actor ?? null };
     }
-    if (frame.kind === "delay") this.delay = frame.seconds;
+    if (frame.kind === "delay") {
+      if (this.me.role === "spectator") this.delay = frame.seconds;
+      this.delaySetting = frame.seconds;
+    }
     this.seq = frame.seq;
     this.emit("event", { frame, before });
   }

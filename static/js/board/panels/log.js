@@ -20,6 +20,12 @@ export function describe(frame, name, board) {
         return `${who}: ${name(a.unit)} turned in place (free turn)`;
       }
       const cost = frame.verdict?.cost != null ? ` (${board.cost(Number(frame.verdict.cost).toFixed(1))})` : "";
+      // A path of turns alone went nowhere: "turned in place", not "move (0.0″)".
+      const path = a.path ?? [];
+      if (path.length && path.every((step) => !Array.isArray(step))) {
+        const paid = Number(frame.verdict?.cost ?? 0) > 0 ? cost : "";
+        return `${who}: ${name(a.unit)} turned in place${paid}`;
+      }
       return `${order}${cost}`;
     }
     case "fiat":

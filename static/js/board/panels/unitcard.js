@@ -47,10 +47,15 @@ export class UnitCard {
     if (this.board.readOnly()) may = this.board.replaySeq !== null ? "Replay: read-only." : "Watching: read-only.";
     else if (!store.mayOrder(unit)) may = `${unit.side}'s unit: not yours to order.`;
     else if (store.turn.active_side && store.turn.active_side !== unit.side) may = `Waits: it is ${store.turn.active_side}'s turn.`;
-    else if (offered !== null && !labels.length) may = "No action is open to it now.";
+    else if (offered !== null && !labels.length) {
+      // The referee would refuse any order now (already ordered, nothing left): say so,
+      // with what the side has left, rather than let the player plan one.
+      may = `Nothing more is open to it this turn.${store.summary ? ` ${store.summary}.` : ""}`;
+    }
     else {
       const how = drags ? " Drag to move, or press Enter and click waypoints; Q/E or the handle rotate; R shows its reach." : "";
-      may = `${labels.length ? `May now: ${labels.join(", ")}.` : ""}${how}`.trim();
+      const left = store.summary ? ` ${store.summary}.` : "";
+      may = `${labels.length ? `May now: ${labels.join(", ")}.` : ""}${left}${how}`.trim();
     }
     document.getElementById("unit-may").textContent = may;
   }
