@@ -215,6 +215,92 @@ DEMO_SYSTEMS: dict[str, DemoSystem] = {
         },
         points_limit=500,
     ),
+    "apskirmish": DemoSystem(
+        campaign="Demo: the Scavenger at the Relay Yard (action-point skirmish)",
+        width=30,
+        height=30,
+        # A wall across the yard with three gaps: B (2") and C (2.5") too narrow for the
+        # Scavenger's 3" base, D (4") wide enough (004 Size Restrictions); rough ground
+        # that asks for a Terrain roll, and a crate to traverse (004 Obstacles).
+        terrain=[
+            {
+                "id": "Wall west",
+                "type": "obstacle",
+                "height": 1.0,
+                "polygon": _rect(0, 14, 5, 14.5),
+            },
+            {
+                "id": "Wall centre",
+                "type": "obstacle",
+                "height": 1.0,
+                "polygon": _rect(7, 14, 13, 14.5),
+            },
+            {
+                "id": "Wall east",
+                "type": "obstacle",
+                "height": 1.0,
+                "polygon": _rect(15.5, 14, 22, 14.5),
+            },
+            {
+                "id": "Wall end",
+                "type": "obstacle",
+                "height": 1.0,
+                "polygon": _rect(26, 14, 30, 14.5),
+            },
+            {"id": "Crate", "type": "obstacle", "height": 0.5, "polygon": _rect(10, 19, 12, 21)},
+            {"id": "Rubble", "type": "rough", "polygon": _rect(2, 8, 8, 11)},
+            {"id": "Scrap heaps", "type": "rough", "polygon": _rect(18, 17, 24, 21)},
+            {"id": "Yard floor", "type": "open", "polygon": _rect(12, 4, 18, 8)},
+        ],
+        forces={
+            "P1": (
+                "Relay Yard salvagers",
+                [
+                    DemoUnit(
+                        name,
+                        "soldier",
+                        {
+                            "base": {"shape": "circle", "diameter": 1.0},
+                            "stance": "standing",
+                            "ap_max": 3,
+                            "stats": {"PSQ": psq, "INS": ins},
+                        },
+                        30,
+                    )
+                    for name, psq, ins in (("Kell", 6, 5), ("Brannock", 5, 6), ("Ivo", 5, 5))
+                ],
+            ),
+            "P2": (
+                "The Scavenger and its handlers",
+                [
+                    # A large synthetic unit: its own move per AP (APS-D14).
+                    DemoUnit(
+                        "The Scavenger",
+                        "soldier",
+                        {
+                            "base": {"shape": "circle", "diameter": 3.0},
+                            "move": 4,
+                            "stance": "standing",
+                            "ap_max": 3,
+                            "stats": {"PSQ": 7, "INS": 3},
+                        },
+                        120,
+                    ),
+                    DemoUnit(
+                        "Handler",
+                        "soldier",
+                        {
+                            "base": {"shape": "circle", "diameter": 1.0},
+                            "stance": "crouching",
+                            "ap_max": 3,
+                            "stats": {"PSQ": 5, "INS": 6},
+                        },
+                        30,
+                    ),
+                ],
+            ),
+        },
+    ),
 }
 
 # Each side deploys along its own table edge, 6" deep.
