@@ -134,9 +134,6 @@ OVERRIDES: dict[str, frozenset[str]] = {
 SPEED_BANDS: tuple[tuple[float, str], ...] = ((1 / 3, "slow"), (2 / 3, "moderate"))
 STATIONARY, FAST = "stationary", "fast"
 
-#: Turn-state keys this system keeps (lasergrenadiers.md 12, 12b).
-TURN_KEYS = ("moved", "transfers", "left_board", "entry_areas", "activated", "translated")
-
 
 class ActionRow(NamedTuple):
     label: str

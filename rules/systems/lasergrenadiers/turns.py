@@ -15,7 +15,6 @@ from rules.engine.errors import InvalidActionError
 from rules.engine.numbers import fmt
 from rules.engine.turns import Json, TurnStructure, without
 from rules.engine.verdict import Violation
-from rules.systems.lasergrenadiers.tables import TURN_KEYS
 
 CITE = "LG-D31"
 
@@ -115,11 +114,8 @@ def _unloads(action: Json, active: str) -> bool:
 
 
 def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
-    """Turn-state keys of lasergrenadiers.md 12 and 12b (others are refused)."""
-    unknown = sorted(set(turn) - set(TURN_KEYS))
-    if unknown:
-        raise InvalidActionError(f"{key}.{unknown[0]}", "unknown lasergrenadiers state key; "
-                                 f"known: {', '.join(TURN_KEYS)}")
+    """The types of the turn-state keys of lasergrenadiers.md 12 and 12b;
+    other keys are the table's own and pass through."""
     spent = turn.get("moved", {})
     if not isinstance(spent, dict) or any(isinstance(v, bool) or not isinstance(v, int | float)
                                           or v < 0 for v in spent.values()):

@@ -17,7 +17,7 @@ from tests.rules.lasergrenadiers.build import area, board, piece
     ([piece(size=math.inf)], [], {}, {}, "units[0].size"),
     ([piece()], [area("S", "slope", 0, 0, 4, 4)], {}, {}, "terrain[0].uphill"),
     ([piece()], [], {"moved": {"U": -1}}, {}, "state.moved"),
-    ([piece()], [], {"speed": 1}, {}, "state.speed"),
+    ([piece()], [], {"transfers": [{"vehicle": "V"}]}, {}, "state.transfers[0]"),
     ([piece()], [], {}, {"turn_bands": [[90, 0.5]]}, "table.options.turn_bands"),
     ([piece()], [], {}, {"rubble_multiplier": 0}, "table.options.rubble_multiplier"),
 ])
