@@ -90,3 +90,10 @@ def visible_seq(battle_id: int, delay_s: int) -> int:
     cutoff = timezone.now() - timedelta(seconds=delay_s)
     seen = Event.objects.filter(battle_id=battle_id, created_at__lte=cutoff).order_by("-seq")
     return seen.values_list("seq", flat=True).first() or 0
+
+
+def spectator_delay(battle_id: int) -> int:
+    return (
+        Battle.objects.filter(pk=battle_id).values_list("spectator_delay_s", flat=True).first()
+        or 0
+    )
