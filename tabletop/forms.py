@@ -8,7 +8,7 @@ from tabletop.models import Role
 from tabletop.models.roster import UnitStatus
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
-from tabletop.services.inputs import MAX_TABLE_INCHES, parse_json
+from tabletop.services.inputs import MAX_JSON_BYTES, MAX_TABLE_INCHES, parse_json
 from tabletop.services.unit_schema import roster_fields
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
@@ -97,9 +97,46 @@ class RosterForm(forms.Form):
     faction = forms.CharField(max_length=80, required=False)
 
 
+def json_file(upload: Any) -> Any:
+    """The JSON in an uploaded file (a roster or map file); refused at the field if not."""
+    if upload.size > MAX_JSON_BYTES:
+        limit = MAX_JSON_BYTES // 1000
+        raise forms.ValidationError(f"That file is too big; the limit is {limit} kB.")
+    try:
+        text = upload.read().decode("utf-8")
+    except UnicodeDecodeError:
+        raise forms.ValidationError("That file is not text (UTF-8 JSON).") from None
+    try:
+        return parse_json(text, field="")
+    except ServiceError as error:
+        raise forms.ValidationError(error.message) from None
+
+
 class RosterImportForm(forms.Form):
+    """A roster file: uploaded (what a player downloaded from a roster page), or pasted."""
+
     error_field = "data"
-    data = JSONTextField(label="Roster JSON", help_text="A file exported from a roster page.")
+    file = forms.FileField(
+        required=False,
+        label="Roster file",
+        help_text="A .json file downloaded from a roster page.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+    data = JSONTextField(
+        required=False, label="Or paste the roster JSON", help_text="The same file's text."
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        upload = cleaned.get("file")
+        if upload:
+            try:
+                cleaned["data"] = json_file(upload)
+            except forms.ValidationError as error:
+                self.add_error("file", error)
+        elif cleaned.get("data") is None and "data" not in self.errors:
+            self.add_error("file", "Choose a roster file, or paste its JSON.")
+        return cleaned
 
 
 def _schema_field(spec: dict[str, Any]) -> forms.Field:

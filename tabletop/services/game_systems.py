@@ -239,3 +239,28 @@ def scenario_file(
         single_expect=True,
     )
     return rules.scenario_to_json(scenario)
+
+
+# -- the roster catalogue -----------------------------------------------------------------
+
+
+def unit_catalogue(key: str) -> list[dict[str, Any]]:
+    """What the roster builder offers: each unit type of the system with the stats the
+    engine's unit schema gives by default ({"type", "label", "stats"}). A field's default
+    is its `default`; a move also takes the type's `suggested` rate where the system
+    publishes one. Fields only for other types (`for`) are left out."""
+    fields = unit_schema(key)["fields"]
+    entries = []
+    for unit_type in unit_types(key):
+        stats: dict[str, Any] = {}
+        for name, spec in fields.items():
+            if name == "type" or unit_type not in spec.get("for", [unit_type]):
+                continue
+            suggested = spec.get("suggested", {})
+            if isinstance(suggested, dict) and unit_type in suggested:
+                stats[name] = suggested[unit_type]
+            elif "default" in spec:
+                stats[name] = spec["default"]
+        label = unit_type.replace("_", " ").capitalize()
+        entries.append({"type": unit_type, "label": label, "stats": stats})
+    return entries

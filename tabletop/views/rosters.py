@@ -1,6 +1,8 @@
 """The roster builder: a roster's units, adding and editing them, import and export."""
 
 import json
+from types import SimpleNamespace
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -10,6 +12,7 @@ from django.views.decorators.http import require_POST
 from tabletop import selectors
 from tabletop.forms import RosterForm, RosterImportForm, UnitForm
 from tabletop.models import Campaign, Membership, Roster
+from tabletop.services import game_systems
 from tabletop.services.rosters import (
     roster_create,
     roster_import,
@@ -19,6 +22,44 @@ from tabletop.services.rosters import (
     unit_profile_update,
 )
 from tabletop.views.access import campaign_page, found, render_form_page, run_or_forbid, submit
+
+
+def _number(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _readable(key: str, value: Any) -> str:
+    """A stat as a player reads it: a base as its size, a yes/no, a list as words."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict) and value.get("shape") == "circle" and "diameter" in value:
+        return f"round, {_number(value['diameter'])}″ across"
+    if isinstance(value, dict) and value.get("shape") == "rect":
+        return f"{_number(value.get('width', '?'))}″ × {_number(value.get('length', '?'))}″"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_readable(k, v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_readable(key, v) for v in value) or "none"
+    if isinstance(value, str):
+        return value.replace("_", " ")
+    return _number(value)
+
+
+def stat_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) for each stat of a unit, in the schema's words: the roster's table."""
+    return [(k.replace("_", " ").capitalize(), _readable(k, v)) for k, v in stats.items()]
+
+
+def _picked_form(system: str, picked: str) -> UnitForm | None:
+    """The add-unit form filled with a catalogue entry's default stats (`?pick=<type>`)."""
+    entry = next((e for e in game_systems.unit_catalogue(system) if e["type"] == picked), None)
+    if entry is None:
+        return None
+    profile = SimpleNamespace(
+        name=entry["label"], unit_type=entry["type"], points=0, stats=entry["stats"]
+    )
+    initial = UnitForm.initial_from(profile)
+    return UnitForm(system=system, initial=initial)
 
 
 def _builder(
@@ -37,11 +78,17 @@ def _builder(
         "campaign": campaign,
         "membership": membership,
         "roster": roster,
-        "units": roster.units.all(),
+        "units": [(unit, stat_rows(unit.stats)) for unit in roster.units.all()],
+        "catalogue": [
+            {**entry, "rows": stat_rows(entry["stats"])}
+            for entry in game_systems.unit_catalogue(campaign.system)
+        ],
         "points": points,
         "over_limit": points > campaign.points_limit,
         "is_owner": is_owner,
-        "unit_form": unit_form or UnitForm(system=campaign.system),
+        "unit_form": unit_form
+        or _picked_form(campaign.system, request.GET.get("pick", ""))
+        or UnitForm(system=campaign.system),
         "roster_form": roster_form
         or RosterForm(initial={"name": roster.name, "faction": roster.faction}),
     }
@@ -72,7 +119,7 @@ def roster_new(request: HttpRequest, campaign: Campaign, membership: Membership)
 def roster_import_page(
     request: HttpRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
-    form = RosterImportForm(request.POST or None)
+    form = RosterImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST":
         roster, ok = submit(
             form,

@@ -10,9 +10,10 @@ UNIT_SCHEMA: dict[str, Any] = {
     "system": "aod",
     "fields": {
         "type": {"type": "string", "enum": sorted(UNIT_TYPES), "required": True},
-        "move": {"type": "number", "minimum": 0, "required": True,
+        "move": {"type": "number", "minimum": 0, "required": True, "default": 8,
                  "description": "speed value on the dial, inches"},
         "base": {"type": "object", "required": True,
+                 "default": {"shape": "circle", "diameter": 1.75},  # a mech's hex base
                  "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
                            {"shape": "rect", "width": {"type": "number", "minimum": 0},
                             "length": {"type": "number", "minimum": 0}}]},

@@ -36,6 +36,7 @@ UNIT_SCHEMA: dict[str, Any] = {
                  "description": "inches per AP for a large unit; else the stance table "
                  "(standing 3\", crouching 2\", prone 1\")"},
         "base": {"type": "object", "required": True,
+                 "default": {"shape": "circle", "diameter": 1.0},  # a soldier's round base
                  "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
                            {"shape": "rect", "width": {"type": "number", "minimum": 0},
                             "length": {"type": "number", "minimum": 0}}]},

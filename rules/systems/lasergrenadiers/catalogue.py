@@ -66,6 +66,7 @@ UNIT_SCHEMA: dict[str, Any] = {
                  "suggested": {**INFANTRY_RATES, **BASIC_RATES},
                  "advanced": {t: list(r) for t, r in ADVANCED_RATES.items()}},
         "base": {"type": "object", "required": True,
+                 "default": {"shape": "circle", "diameter": 1.0},  # a figure's round base
                  "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
                            {"shape": "rect", "width": {"type": "number", "minimum": 0},
                             "length": {"type": "number", "minimum": 0}}]},

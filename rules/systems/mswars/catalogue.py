@@ -43,9 +43,10 @@ UNIT_SCHEMA: dict[str, Any] = {
     "fields": {
         "type": {"type": "string", "enum": list(MOVE_TYPES), "required": True,
                  "description": "move type"},
-        "move": {"type": "number", "minimum": 0, "required": True,
+        "move": {"type": "number", "minimum": 0, "required": True, "default": 6,
                  "description": "Move value, movement points (MP)"},
         "base": {"type": "object", "required": True,
+                 "default": {"shape": "circle", "diameter": 2.0},  # a walker's round base
                  "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
                            {"shape": "rect", "width": {"type": "number", "minimum": 0},
                             "length": {"type": "number", "minimum": 0}}]},
