@@ -2,7 +2,8 @@
 
 Reference boards: 72" x 48", 60 terrain features, 100 units (aod); 72" x 48", 24
 features of every mswars kind, 10 units (mswars, keys suffixed `_mswars`); 24 features
-of every lasergrenadiers kind, 10 vehicles and infantry on 3-D paths (`_lasergrenadiers`).
+of every lasergrenadiers kind, 10 vehicles and infantry on 3-D paths (`_lasergrenadiers`);
+the action-point skirmish game's board in validate_apskirmish.py (`_apskirmish`).
 Run:
 
     .venv/bin/python bench/validate.py
@@ -25,6 +26,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.validate_apskirmish import apskirmish_figures  # noqa: E402
 from rules import GameState, reach, state_from_json, state_to_json, validate  # noqa: E402
 from rules.engine.dice import make_dice  # noqa: E402
 
@@ -238,6 +240,7 @@ def main() -> None:
     }
     out.update(mswars_figures())
     out.update(lasergrenadiers_figures())
+    out.update(apskirmish_figures())
     print(json.dumps(out))
 
 
