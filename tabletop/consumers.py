@@ -7,6 +7,7 @@ in Redis, is filled from the log), the spectators' delay, the rate limit.
 
 import asyncio
 import collections
+import concurrent.futures
 import logging
 import time
 from collections.abc import Callable
@@ -15,8 +16,10 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
 from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db import connection
 
 from tabletop import events, protocol, selectors
 from tabletop.models import Role
@@ -45,6 +48,24 @@ PRESENCE_COALESCE_S = 0.25
 #: (event loop, battle id) with an announcement pending in this process; the tasks.
 _announcing: set[tuple[asyncio.AbstractEventLoop, int]] = set()
 _announcements: set[asyncio.Future] = set()
+
+
+#: Frames whose answer is the rules engine's work, charged to the user's engine budget.
+ENGINE_FRAMES = frozenset({"preview", "act", "sight"})
+#: Of those, the ones that write nothing: answered in a task of their own, so that the
+#: socket's next frames are checked when they arrive (issue 15).
+ENGINE_TASKS = frozenset({"preview", "sight"})
+#: The engine's threads: a slow judgement holds up neither the event loop nor the
+#: database thread that every other table's frames use (docs/protocol.md, Limits).
+ENGINE_POOL = concurrent.futures.ThreadPoolExecutor(
+    max_workers=limits.ENGINE_WORKERS, thread_name_prefix="table-engine"
+)
+
+
+def engine_thread(fn: Callable) -> Callable:
+    """`fn` run in the engine's threads, its database connection handled as Channels
+    does for its own database thread (closed when old)."""
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=ENGINE_POOL)
 
 
 def _seq_in_query(scope: dict[str, Any]) -> int | None:
@@ -113,6 +134,23 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
         return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
 
 
+def timed_serve(
+    frame: protocol.Frame, *, battle_id: int, user: Any
+) -> tuple[float, Actor | None, dict[str, Any] | ServiceError]:
+    """`serve_now`, and the milliseconds it took in this thread (the engine's time, which
+    the user's budget is charged)."""
+    started = time.perf_counter()
+    actor, answer = serve_now(frame, battle_id=battle_id, user=user)
+    return (time.perf_counter() - started) * 1000, actor, answer
+
+
+def _in_engine_pool(frame_type: str) -> bool:
+    """Previews (and sight) always run in the engine's threads. Acts write: on PostgreSQL
+    the battle row's lock orders them from any thread; SQLite has no such lock, and one
+    writer thread (the database thread) keeps them in order."""
+    return frame_type in ENGINE_TASKS or connection.vendor == "postgresql"
+
+
 def serve_now(
     frame: protocol.Frame, *, battle_id: int, user: Any
 ) -> tuple[Actor | None, dict[str, Any] | ServiceError]:
@@ -157,7 +195,18 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.close(code=limits.CLOSE_FORBIDDEN)
             return
         battle, membership = found
+        self.closed = False
+        if await db(presence.open_sockets)(self.battle_id, self.scope["user"].pk) >= (
+            limits.USER_SOCKETS
+        ):
+            # Accepted then closed, so that the client sees the code (a refused handshake
+            # would be a bare HTTP 403).
+            await self.accept()
+            await self.close(code=limits.CLOSE_TOO_MANY_SOCKETS)
+            return
         self.actor = await db(actor_for)(battle, self.scope["user"], membership)
+        self.user = limits.user_limits(self.actor.user_id)
+        self.engine_jobs: set[asyncio.Future] = set()
         self.watching = self.actor.role == Role.SPECTATOR
         self.bucket = limits.TokenBucket()
         self.abuse = limits.AbuseMeter()
@@ -188,8 +237,10 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.announce_presence()
 
     async def disconnect(self, code: int) -> None:
+        self.closed = True
         if self.actor is None:
             return
+        limits.release(self.actor.user_id)
         if self.drain:
             self.drain.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
@@ -217,6 +268,13 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=position.canonical(frame))
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        # Counted, so that a resume is charged what it sent (the user's resume budget).
+        self.sent_bytes = getattr(self, "sent_bytes", 0) + len(text_data or bytes_data or b"")
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     @property
     def delay_s(self) -> int:
@@ -288,6 +346,13 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         # is newer must not decide anything they can see (snapshot or not, how many).
         horizon = await db(log.visible_seq)(self.battle_id, self.delay_s)
         frames = await db(log.events_after)(self.battle_id, seq, upto=horizon)
+        sent_before = getattr(self, "sent_bytes", 0)
+        try:
+            await self.replay(seq, horizon, frames)
+        finally:
+            self.user.resume.charge(self.sent_bytes - sent_before)
+
+    async def replay(self, seq: int, horizon: int, frames: list[dict] | None) -> None:
         if frames is None or seq > horizon:
             await self.send_snapshot()
             return
@@ -325,42 +390,87 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # -- frames from the client ----------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """Every limit is checked here, as the frame arrives and before any work (issue 15):
+        engine work (previews) runs in its own task, in the engine's threads, so that the
+        frames behind it are checked on arrival too, not when it is done."""
         size = len(text_data or bytes_data or "")
         if size > limits.ABUSIVE_FRAME_BYTES:
             await self.close(code=limits.CLOSE_TOO_LARGE)
             return
-        if not self.bucket.take():
-            if self.abuse.dropped():
-                await self.close(code=limits.CLOSE_ABUSE)
-                return
-            await self.send_json(events.error("rate_limited", "Too many frames; slow down."))
+        if not self.bucket.take() or not self.user.frames.take():
+            await self.limited(None, "Too many frames; slow down.")
             return
         ref = None
         try:
             frame = protocol.parse(text_data, bytes_data)
             ref = frame.ref
+            over = self.over_budget(frame)
+            if over:
+                await self.limited(ref, over)
+                return
             await self.refresh_presence()
             if frame.type == "ping":
                 await self.catch_up()
                 await self.send_json(events.pong())
             elif frame.type == "resume":
                 await self.resume(frame.data["seq"])
+            elif frame.type in ENGINE_TASKS:
+                self.user.engine_jobs += 1
+                job = asyncio.ensure_future(self.answer(frame, engine=True))
+                self.engine_jobs.add(job)
+                job.add_done_callback(self.engine_jobs.discard)
             else:
-                now, answer = await db(serve_now)(
-                    frame, battle_id=self.battle_id, user=self.scope["user"]
-                )
-                if not await self.adopt_actor(now):
-                    return
-                if isinstance(answer, ServiceError):
-                    raise answer
-                await self.send_json(self.hide_newer(answer))
+                await self.answer(frame, engine=frame.type in ENGINE_FRAMES)
         except protocol.FrameError as error:
             await self.refuse(error.code, error.message, error.field, error.ref)
-        except ServiceError as error:
-            await self.refuse(error.code, error.message, error.field, ref)
         except Exception:
             logger.exception("table frame failed")
             await self.refuse("server_error", "The server failed on this frame.", None, ref)
+
+    def over_budget(self, frame: protocol.Frame) -> str | None:
+        """Why the user's shared limits refuse the frame now, or None (docs/protocol.md,
+        Limits per user)."""
+        if "id" in frame.data and not self.user.writes.take():
+            return "Too many changes to the table; slow down."
+        if frame.type == "resume" and not self.user.resume.open():
+            return "Too much replayed lately; wait, or reload for a snapshot."
+        if frame.type in ENGINE_FRAMES:
+            if self.user.engine_jobs >= limits.ENGINE_IN_FLIGHT:
+                return "Your last request to the rules engine is still being judged."
+            if not self.user.engine.open():
+                return "Your share of the rules engine's time is spent; wait a moment."
+        return None
+
+    async def answer(self, frame: protocol.Frame, *, engine: bool) -> None:
+        """Answers a service frame; engine work is timed and charged to the user."""
+        runner = engine_thread if engine and _in_engine_pool(frame.type) else db
+        try:
+            try:
+                spent, now, answer = await runner(timed_serve)(
+                    frame, battle_id=self.battle_id, user=self.scope["user"]
+                )
+            finally:
+                if frame.type in ENGINE_TASKS:
+                    self.user.engine_jobs -= 1
+            if engine:
+                self.user.engine.charge(spent)
+            if self.closed or not await self.adopt_actor(now):
+                return
+            if isinstance(answer, ServiceError):
+                raise answer
+            await self.send_json(self.hide_newer(answer))
+        except ServiceError as error:
+            await self.refuse(error.code, error.message, error.field, frame.ref)
+        except Exception:
+            logger.exception("table frame failed")
+            await self.refuse("server_error", "The server failed on this frame.", None, frame.ref)
+
+    async def limited(self, ref: Any, message: str) -> None:
+        """A frame dropped by a rate limit; a flood of them closes the socket (4429)."""
+        if self.abuse.dropped():
+            await self.close(code=limits.CLOSE_ABUSE)
+            return
+        await self.send_json(events.error("rate_limited", message, ref=ref))
 
     async def refuse(self, code: str, message: str, field: str | None, ref: Any) -> None:
         await self.send_json(events.error(code, message, field=field, ref=ref))

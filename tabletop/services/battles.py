@@ -7,11 +7,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from shapely.geometry import Polygon
 
-from tabletop.models import Battle, BattleSide, Campaign, Map, Roster
+from tabletop.models import Battle, BattleSide, Campaign, Map, Role, Roster
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
 from tabletop.services import game_systems
-from tabletop.services.errors import ServiceError
+from tabletop.services.errors import PermissionDenied, ServiceError
 from tabletop.services.inputs import (
     MAX_TABLE_INCHES,
     finite_number,
@@ -19,7 +19,7 @@ from tabletop.services.inputs import (
     polygon_in_table,
 )
 from tabletop.services.log import campaign_log_add
-from tabletop.services.permissions import require_gm
+from tabletop.services.permissions import require_gm, role_in
 
 SIDE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
 # Units that fight: ready ones, and those that left the board last battle
@@ -201,21 +201,53 @@ def battle_create(
     return battle
 
 
+def _unit_name(battle: Battle, unit_id: str) -> str:
+    return str(battle.unit_labels.get(unit_id, {}).get("name", unit_id))
+
+
+def _require_may_place(actor: AbstractBaseUser, battle: Battle, unit_ids: list[str]) -> None:
+    """The GM places any unit; a player only the units of their own rosters (ui.md,
+    "Before the battle"); a spectator none."""
+    role = role_in(actor, battle.campaign)
+    if role == Role.GM:
+        return
+    if role != Role.PLAYER:
+        raise PermissionDenied("Only the GM and the players deploy units; spectators watch.")
+    own = set(Roster.objects.filter(owner=actor).values_list("pk", flat=True))
+    for unit_id in unit_ids:
+        if battle.unit_labels.get(unit_id, {}).get("roster") not in own:
+            raise PermissionDenied(
+                f"{_unit_name(battle, unit_id)} is not yours to deploy; the GM places any unit."
+            )
+
+
+def _obstruction_text(battle: Battle, unit_id: str, obstruction: dict[str, str]) -> str:
+    name = _unit_name(battle, unit_id)
+    if obstruction["kind"] == "off_table":
+        return f"{name} must stand wholly on the table."
+    if obstruction["kind"] == "base":
+        return f"{name} would overlap the base of {_unit_name(battle, obstruction['what'])}."
+    kind = obstruction["label"].lower() or "terrain"
+    return f"{name} may not stand in {obstruction['what']} ({kind})."
+
+
 @transaction.atomic
 def battle_deploy(
     *, actor: AbstractBaseUser, battle: Battle, placements: dict[str, dict[str, Any]]
 ) -> Battle:
-    """Places units before the battle starts: each base wholly inside its side's zone.
+    """Places units before the battle starts: each base wholly inside its side's zone,
+    on no other base and in no terrain its system forbids (the engine's placement check).
 
     `placements` is {unit id: {"position": [x, y], "facing": degrees}}; the
-    units not named stay where they are. The field of an error is the unit id.
+    units not named stay where they are. The GM places any unit, a player their own.
+    The field of an error is the unit id.
     """
-    require_gm(actor, battle.campaign)
+    if not isinstance(placements, dict):
+        raise ServiceError("Placements are {unit id: {position, facing}}.")
+    _require_may_place(actor, battle, [str(unit_id) for unit_id in placements])
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status != BattleStatus.DEPLOYMENT:
         raise ServiceError(f"The battle is {battle.get_status_display().lower()}, not deploying.")
-    if not isinstance(placements, dict):
-        raise ServiceError("Placements are {unit id: {position, facing}}.")
     table = battle.state["table"]
     units = {u["id"]: u for u in battle.state["units"]}
     for unit_id, placement in placements.items():
@@ -235,11 +267,19 @@ def battle_deploy(
         )
         if not zone.buffer(0.01).covers(footprint):
             raise ServiceError(
-                f"{battle.unit_labels.get(unit_id, {}).get('name', unit_id)} must be wholly "
+                f"{_unit_name(battle, unit_id)} must be wholly "
                 f"inside side {unit['side']}'s deployment zone.",
                 field=unit_id,
             )
         unit["position"], unit["facing"] = position, facing
+    # Every unit placed, then each checked against where the others now stand.
+    for unit_id in placements:
+        unit = units[unit_id]
+        found = game_systems.placement_obstructions(
+            battle.state, unit_id, unit["position"], unit["facing"]
+        )
+        if found:
+            raise ServiceError(_obstruction_text(battle, unit_id, found[0]), field=unit_id)
     _require_engine_accepts(battle.state)
     battle.save(update_fields=["state"])
     return battle

@@ -264,3 +264,43 @@ def unit_catalogue(key: str) -> list[dict[str, Any]]:
         label = unit_type.replace("_", " ").capitalize()
         entries.append({"type": unit_type, "label": label, "stats": stats})
     return entries
+
+
+# -- deployment: may a base be set down here? ------------------------------------------------
+
+
+def placement_obstructions(
+    position: dict[str, Any], unit_id: str, point: list[float], facing: float
+) -> list[dict[str, str]]:
+    """What keeps `unit_id` from being set down at `point`, `facing` in `position`: the
+    engine's placement check (rules/engine/placement.py: wholly on the table, no other
+    base overlapped, no terrain the system forbids it). Each as {"kind": "off_table" |
+    "base" | "terrain", "what": unit or feature id, "label": a terrain feature's kind in
+    the system's words}; [] where it may stand."""
+    from rules.engine.placement import obstructions
+    from rules.engine.position import Position
+    from rules.geometry.track import Pose
+
+    game = rules.state_from_json(position)
+    unit = game.unit(unit_id)
+    if unit is None:
+        return []
+    system = require_system(game.system)
+    hook = getattr(system, "standing_forbidden", None)
+    forbidden = hook(game, unit) if hook is not None else None
+    features = {feature.id: feature for feature in game.terrain}
+    found = obstructions(
+        Position(game),
+        unit.base,
+        Pose(float(point[0]), float(point[1]), float(facing)),
+        forbidden=forbidden,
+        ignore={unit_id},
+    )
+    return [
+        {
+            "kind": o.kind,
+            "what": o.what,
+            "label": system.terrain_label(features[o.what]) if o.what in features else "",
+        }
+        for o in found
+    ]

@@ -1,6 +1,6 @@
 """Battle setup: map, rosters and sides; deployment inside the zones; start; the result."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -10,6 +10,8 @@ from tabletop.models import Battle, Campaign, Membership, Role
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
 from tabletop.services.battles import battle_create, battle_deploy, battle_start
+from tabletop.services.errors import PermissionDenied, ServiceError
+from tabletop.services.inputs import parse_json
 from tabletop.services.results import battle_result_record
 from tabletop.views.access import (
     campaign_page,
@@ -66,14 +68,23 @@ def _battle_page(
 ) -> HttpResponse:
     units = selectors.battle_units(battle)
     sides = list(battle.sides.select_related("roster__owner"))
+    is_gm = membership.role == Role.GM
+    own_rosters = {s.roster_id for s in sides if s.roster.owner_id == request.user.pk}
+    placeable = [
+        unit_id
+        for unit_id, label in battle.unit_labels.items()
+        if is_gm or label.get("roster") in own_rosters
+    ]
     context = {
         "campaign": campaign,
         "battle": battle,
-        "is_gm": membership.role == Role.GM,
+        "is_gm": is_gm,
         "units": units,
         "sides": sides,
         "terrain_kinds": game_systems.terrain_kinds(campaign.system),
         "deploying": battle.status == BattleStatus.DEPLOYMENT,
+        # What this member may drag while deploying: the GM any unit, a player their own.
+        "placeable": placeable if battle.status == BattleStatus.DEPLOYMENT else [],
         "result": getattr(battle, "result", None)
         if battle.status == BattleStatus.FINISHED
         else None,
@@ -98,6 +109,8 @@ def battle_deployment(
     request: HttpRequest, campaign: Campaign, membership: Membership, battle_id: int
 ) -> HttpResponse:
     battle = found(selectors.battle_in(campaign, battle_id))
+    if request.content_type == "application/json":
+        return _place_by_drag(request, battle)
     require_gm(membership)
     form = DeploymentForm(request.POST, units=selectors.battle_units(battle))
     _, ok = submit(
@@ -108,6 +121,25 @@ def battle_deployment(
     if ok:
         return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
     return _battle_page(request, campaign, membership, battle, deployment_form=form, invalid=True)
+
+
+def _place_by_drag(request: HttpRequest, battle: Battle) -> JsonResponse:
+    """One unit dropped on the battle page's table: {"unit", "position", "facing"} in,
+    {"unit", "position", "facing"} out as the server placed it, or {"error"} and why.
+    The service decides who may place what (the GM any unit, a player their own)."""
+    try:
+        body = parse_json(request.body.decode("utf-8", "replace"), field="placement")
+        if not isinstance(body, dict) or not isinstance(body.get("unit"), str):
+            raise ServiceError("A placement is {unit, position, facing}.")
+        unit_id = body["unit"]
+        placement = {"position": body.get("position"), "facing": body.get("facing", 0)}
+        placed = battle_deploy(actor=request.user, battle=battle, placements={unit_id: placement})
+    except PermissionDenied as refused:
+        return JsonResponse({"error": refused.message}, status=403)
+    except ServiceError as refused:
+        return JsonResponse({"error": refused.message}, status=400)
+    unit = next(u for u in placed.state["units"] if u["id"] == unit_id)
+    return JsonResponse({"unit": unit_id, "position": unit["position"], "facing": unit["facing"]})
 
 
 @require_POST

@@ -8,7 +8,7 @@ from typing import Any
 from rules.engine.actions import Action
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Unit
+from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
@@ -23,7 +23,7 @@ from rules.systems.aod.reach import reach as aod_reach
 from rules.systems.aod.schema import UNIT_SCHEMA
 from rules.systems.aod.turn import check_turn
 from rules.systems.aod.turn_structure import AodTurnStructure
-from rules.systems.aod.units import UNIT_TYPES
+from rules.systems.aod.units import UNIT_TYPES, matrix_row
 from rules.systems.aod.vent import vent
 
 Handler = Callable[[Ctx, Unit, Action, Dice], Verdict]
@@ -81,3 +81,8 @@ class AodSystem(System):
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA
+
+    def standing_forbidden(self, state: GameState, unit: Unit) -> Callable[[Terrain], bool]:
+        """Terrain `unit` may not be set down in, at deployment as anywhere else: blocking
+        and prohibited cells of its matrix row (6.3, AOD-D44)."""
+        return ctx_of(state).forbidden_to((matrix_row(unit),))
