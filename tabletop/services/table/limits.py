@@ -91,3 +91,89 @@ class AbuseMeter:
 
     def errored(self) -> bool:
         return self._note(self.errors, self.max_errors)
+
+
+# -- per user (issue 15): one user's sockets share these, whatever their number --------
+
+#: Open sockets one user may have at one battle's table (all processes: presence rows).
+USER_SOCKETS = int(os.environ.get("TABLE_USER_SOCKETS", "8"))
+#: Frames a second of one user's sockets together (each socket also has its own bucket).
+USER_FRAMES_PER_S = float(os.environ.get("TABLE_USER_FRAMES_PER_S", str(2 * FRAMES_PER_S)))
+USER_BURST = int(os.environ.get("TABLE_USER_BURST", str(2 * BURST)))
+#: Frames that write an event (chat, roll, act, ...) a second: a person plays far slower.
+USER_WRITES_PER_S = float(os.environ.get("TABLE_USER_WRITES_PER_S", str(FRAMES_PER_S / 5)))
+USER_WRITE_BURST = int(os.environ.get("TABLE_USER_WRITE_BURST", str(max(10, BURST // 3))))
+#: Bytes of replayed events (`resume`, `?seq=`) a second, and at once.
+RESUME_BYTES_PER_S = int(os.environ.get("TABLE_RESUME_BYTES_PER_S", str(128 * 1024)))
+RESUME_BURST_BYTES = int(os.environ.get("TABLE_RESUME_BURST_BYTES", str(1024 * 1024)))
+#: Engine time (ms, measured) a second of one user's previews and acts, and at once.
+ENGINE_MS_PER_S = float(os.environ.get("TABLE_ENGINE_MS_PER_S", "250"))
+ENGINE_BURST_MS = float(os.environ.get("TABLE_ENGINE_BURST_MS", "1000"))
+#: Engine jobs of one user running or waiting at once, in this process.
+ENGINE_IN_FLIGHT = 1
+#: Threads that run engine work (previews; acts on PostgreSQL), apart from the event
+#: loop and the database thread every other frame uses.
+ENGINE_WORKERS = int(os.environ.get("TABLE_ENGINE_WORKERS", "2"))
+CLOSE_TOO_MANY_SOCKETS = 4409
+
+
+@dataclass
+class Budget:
+    """A measured cost (engine milliseconds, bytes sent) allowed at `rate` a second on
+    average and `burst` at once. A job is admitted while the balance is positive, when
+    it arrives, and charged what it really cost afterwards: its cost is not known before,
+    so the balance may go below zero, and the user waits until it is earned back."""
+
+    rate: float
+    burst: float
+    balance: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.balance = self.burst
+
+    def _refill(self, now: float) -> None:
+        self.balance = min(self.burst, self.balance + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def open(self, now: float | None = None) -> bool:
+        self._refill(time.monotonic() if now is None else now)
+        return self.balance > 0
+
+    def charge(self, cost: float, now: float | None = None) -> None:
+        self._refill(time.monotonic() if now is None else now)
+        self.balance -= cost
+
+
+@dataclass
+class UserLimits:
+    """What all of one user's sockets in this process share."""
+
+    frames: TokenBucket = field(
+        default_factory=lambda: TokenBucket(USER_FRAMES_PER_S, USER_BURST, USER_BURST)
+    )
+    writes: TokenBucket = field(
+        default_factory=lambda: TokenBucket(USER_WRITES_PER_S, USER_WRITE_BURST, USER_WRITE_BURST)
+    )
+    engine: Budget = field(default_factory=lambda: Budget(ENGINE_MS_PER_S, ENGINE_BURST_MS))
+    resume: Budget = field(default_factory=lambda: Budget(RESUME_BYTES_PER_S, RESUME_BURST_BYTES))
+    engine_jobs: int = 0
+    sockets: int = 0
+
+
+_users: dict[int, UserLimits] = {}
+
+
+def user_limits(user_id: int) -> UserLimits:
+    """The user's shared limits, for one more socket of theirs (`release` when it closes)."""
+    limits = _users.setdefault(user_id, UserLimits())
+    limits.sockets += 1
+    return limits
+
+
+def release(user_id: int) -> None:
+    limits = _users.get(user_id)
+    if limits is not None:
+        limits.sockets -= 1
+        if limits.sockets <= 0:
+            del _users[user_id]
