@@ -32,6 +32,7 @@ from tabletop.services.table import (
     gm,
     limits,
     log,
+    pending_roll,
     position,
     presence,
     preview,
@@ -51,7 +52,7 @@ _announcements: set[asyncio.Future] = set()
 
 
 #: Frames whose answer is the rules engine's work, charged to the user's engine budget.
-ENGINE_FRAMES = frozenset({"preview", "act", "sight"})
+ENGINE_FRAMES = frozenset({"preview", "act", "sight", "roll_result"})
 #: Of those, the ones that write nothing: answered in a task of their own, so that the
 #: socket's next frames are checked when they arrive (issue 15).
 ENGINE_TASKS = frozenset({"preview", "sight"})
@@ -114,6 +115,7 @@ SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]]
         },
     ),
     "set_delay": lambda d: (gm.battle_set_delay, {"seconds": d["seconds"]}),
+    "roll_result": lambda d: (pending_roll.battle_roll_result, {"result": d["result"]}),
 }
 
 

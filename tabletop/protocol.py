@@ -230,6 +230,15 @@ def action(value: Any, field: str) -> dict[str, Any]:
     return out
 
 
+def one_of(*choices: str) -> Callable[[Any, str], str]:
+    def check(value: Any, field: str) -> str:
+        if value not in choices:
+            raise _malformed(field, f"expected one of {', '.join(choices)}")
+        return str(value)
+
+    return check
+
+
 def sight_end(value: Any, field: str) -> str | list[float]:
     """An end of a line of sight: a unit id, or a point [x, y]."""
     if isinstance(value, str):
@@ -274,6 +283,7 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Checker]]] = {
         "reason": (OPTIONAL, text(0, limits.REASON_CHARS)),
     },
     "set_delay": {"id": (REQUIRED, msg_id), "seconds": (REQUIRED, integer(0, limits.MAX_DELAY_S))},
+    "roll_result": {"id": (REQUIRED, msg_id), "result": (REQUIRED, one_of("success", "fail"))},
     "ping": {},
 }
 

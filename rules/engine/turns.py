@@ -34,6 +34,9 @@ class TurnStructure:
     reset_each_turn: ClassVar[tuple[str, ...]] = ()
     #: The side that acts first changes from turn to turn.
     first_side_alternates: ClassVar[bool] = False
+    #: What the board's button that ends a player's part says ("End activation");
+    #: None: "End turn", or "End phase" where the system has phases (see `end_label`).
+    end_part_label: ClassVar[str | None] = None
 
     @property
     def phased(self) -> bool:
@@ -129,6 +132,18 @@ class TurnStructure:
     def budget(self, turn: Json, position: Json) -> str:
         """Hook: what the active side has left, e.g. "2 orders left" or "3 AP left"."""
         return ""
+
+    def active_unit(self, turn: Json, position: Json) -> str | None:
+        """Hook: the unit whose activation runs now, for the board to highlight; None
+        where the system has no activations (or none runs)."""
+        return None
+
+    def end_label(self) -> str:
+        """The board's label for ending a player's part: the system's word, else
+        "End phase" in a phased system, else "End turn"."""
+        if self.end_part_label:
+            return self.end_part_label
+        return "End phase" if self.phased else "End turn"
 
     def to_json(self) -> Json:
         return {"phases": [p for p in self.phases if p is not None],

@@ -111,6 +111,8 @@ def board_config(key: str) -> dict[str, Any]:
         "terrainKinds": terrain_kinds(key),
         # Phases change what a player's "end" ends: their part of the phase.
         "phased": bool(require_system(key).turn_structure.phased),
+        # What ending a player's part is called in this system ("End activation").
+        "endLabel": str(require_system(key).turn_structure.end_label()),
     }
 
 
@@ -132,7 +134,19 @@ def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
     begins (no side to act yet) there is neither."""
     if not turn.get("active_side"):
         return {"summary": "", "actions": {}}
-    return {"summary": summary(state, turn), "actions": available_actions(state, turn)}
+    view = {"summary": summary(state, turn), "actions": available_actions(state, turn)}
+    running = active_unit(state, turn)
+    if running is not None:
+        # The unit whose activation runs, for the board to highlight (only where one does).
+        view["active_unit"] = running
+    return view
+
+
+def active_unit(state: dict[str, Any], turn: dict[str, Any]) -> str | None:
+    """The unit whose activation runs now (the turn structure's word), or None."""
+    if state.get("system") not in _registry():
+        return None
+    return _turn_structure(state).active_unit(turn, state)
 
 
 # -- turns ------------------------------------------------------------------------------

@@ -63,6 +63,9 @@ def new_round(position: Json) -> Json:
 
 
 class ApsTurns(TurnStructure):
+    #: A player ends one soldier's activation, not a turn (APS-D23).
+    end_part_label = "End activation"
+
     def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
         turn: Json = {"turn": 1, "active_side": sides[0], "sides": list(sides)}
         return turn, new_round(position)
@@ -137,6 +140,9 @@ class ApsTurns(TurnStructure):
         if extra:
             parts.append(extra)
         return " · ".join(parts)
+
+    def active_unit(self, turn: Json, position: Json) -> str | None:
+        return active_unit(turn, position)
 
     def budget(self, turn: Json, position: Json) -> str:
         """The active soldier's AP left, or how many soldiers the side has to activate."""

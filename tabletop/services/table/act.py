@@ -10,22 +10,28 @@ from tabletop.events import reason
 from tabletop.models import Battle
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import command, referee
+from tabletop.services.table import command, pending_roll, referee
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
 
-def table_refusal(battle: Battle, actor: Actor, unit_id: str) -> dict[str, Any] | None:
-    """The table's own rules, before the game's: the battle, the unit, its owner, the turn."""
+def table_refusal(
+    battle: Battle, actor: Actor, unit_id: str, action: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The table's own rules, before the game's: the battle, the unit, its owner, the turn
+    (judged on the action itself: a reaction may be made out of turn)."""
     if battle.status != BattleStatus.ACTIVE:
         return reason("battle_not_active", f"The battle is {battle.get_status_display().lower()}.")
+    waiting = pending_roll.refusal_while_waiting(battle)
+    if waiting:
+        return waiting
     unit = next((u for u in battle.state.get("units", []) if u.get("id") == unit_id), None)
     if unit is None:
         return reason("unknown_unit", f"There is no unit {unit_id!r} on the table.")
     side = unit.get("side", "")
     if not actor.controls(side):
         return reason("not_your_unit", f"{unit_id} belongs to {side}, which you do not play.")
-    return game_systems.refusal(battle.state, battle.turn_state, side)
+    return game_systems.refusal(battle.state, battle.turn_state, side, action)
 
 
 def battle_act(
@@ -39,11 +45,15 @@ def battle_act(
             return Refusal(
                 [reason("stale", f"The table changed after {seen}; look again and resend.")]
             )
-        refused = table_refusal(battle, actor, action["unit"])
+        refused = table_refusal(battle, actor, action["unit"], action)
         if refused:
             return Refusal([refused])
         judgement = referee.judge(battle.state, action, key=(battle.id, battle.last_seq))
         if judgement.state_after is None:
+            # Refused only because the GM must give a roll: the action waits for it.
+            roll = pending_roll.waiting_roll(judgement.verdict)
+            if roll is not None:
+                return pending_roll.request(battle, actor, client_msg_id, action, roll)
             return Refusal(judgement.verdict["reasons"], judgement.verdict)
         return Change(
             "act",

@@ -30,7 +30,7 @@ def battle_preview(
     action ending nearest to where the piece was dropped, judged legal, or None."""
     command.require_player(actor)
     battle = Battle.objects.get(pk=battle_id)
-    refused = table_refusal(battle, actor, action["unit"])
+    refused = table_refusal(battle, actor, action["unit"], action)
     if refused:
         return {
             "seq": battle.last_seq,

@@ -103,19 +103,22 @@ def judge(
     key: tuple[int, int] | None = None,
     *,
     preview: bool = False,
+    outcomes: list[bool] | None = None,
 ) -> Judgement:
     """The engine's verdict on `action` in `state`, rolling any dice with `secrets`;
     with `preview`, rolling none: the verdict then names each roll a commit would make
     (a pending roll, "breakaway 3-6") and changes nothing.
 
     `key` (battle id, sequence number) names the position, so that its parsed state
-    can be reused (ParsedPositions)."""
+    can be reused (ParsedPositions). `outcomes`: pass/fail results given at the table
+    (the GM's, for a roll the engine leaves to the GM), used in order."""
     game = _game(state, key)
     try:
         parsed = rules.action_from_json(action, game)
-        # No forced results: the engine rolls with `secrets` and reports every roll;
+        # No forced dice: the engine rolls with `secrets` and reports every roll (the GM's
+        # outcomes, where given, decide the rolls left to the GM);
         # a preview's dice are unresolved and roll nothing.
-        dice = rules.make_dice(unresolved=True) if preview else rules.make_dice()
+        dice = rules.make_dice(unresolved=True) if preview else rules.make_dice(outcomes=outcomes)
         verdict = rules.validate(game, parsed, dice=dice)
     except rules.InvalidActionError as error:
         raise _malformed(error) from None

@@ -6,7 +6,7 @@ from tabletop.events import reason
 from tabletop.models import Battle
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import command
+from tabletop.services.table import command, pending_roll
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
@@ -27,6 +27,9 @@ def battle_end_turn(
             return Refusal([reason("battle_not_active", "The battle is not in play.")])
         if seen is not None and command.changed_since(battle, seen):
             return Refusal([reason("stale", f"The table changed after {seen}.")])
+        waiting = pending_roll.refusal_while_waiting(battle)
+        if waiting:
+            return Refusal([waiting])  # the action waiting for the GM's roll comes first
         active = battle.turn_state.get("active_side", "")
         if not actor.controls(active):
             return Refusal([reason("not_your_turn", f"It is {active}'s turn.")])
