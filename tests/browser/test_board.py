@@ -172,7 +172,7 @@ def test_measure_and_line_of_sight_between_two_pieces(table, open_board):
     p1.locator(f".piece[data-unit='{table.u1}']").click()
     p1.locator(f".piece[data-unit='{table.u2}']").click()
     expect(p1.locator(".los-text")).to_contain_text("Clear")
-    expect(p1.locator("#tool-hint")).to_contain_text("Computed in your browser")
+    expect(p1.locator("#tool-hint")).to_contain_text("the referee's ruling")
 
 
 def test_the_gm_undoes_a_move_and_the_replay_shows_the_past(table, open_board):

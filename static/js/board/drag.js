@@ -336,7 +336,7 @@ export class Mover {
   /** Sends the offered alternative as the order (Enter, or a click on it). */
   takeOffer() {
     const offer = this.offer;
-    if (!offer || this.plan?.pending) return false;
+    if (!offer || (this.plan?.pending && !this.plan.refused)) return false;
     if (this.plan) this.end();
     const unit = this.board.store.unit(offer.unit.id);
     this.dropOffer();

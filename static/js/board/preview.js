@@ -128,7 +128,7 @@ export class Overlay {
     const group = el("g", { class: "alternative", role: "button", tabindex: 0, "aria-label": "Move to the nearest legal end" }, this.offer);
     group.style.cursor = "pointer";
     const points = pathPoints(offer.unit.position, offer.action.path ?? []);
-    polyline(group, points, { class: "alternative-path", fill: "none", stroke: "#1a7f37", "stroke-width": "3px", "stroke-dasharray": "8 4", "vector-effect": "non-scaling-stroke" });
+    polyline(group, points, { class: "alternative-path", "pointer-events": "none", fill: "none", stroke: "#1a7f37", "stroke-width": "3px", "stroke-dasharray": "8 4", "vector-effect": "non-scaling-stroke" });
     const facing = offer.action.facing ?? offer.unit.facing ?? 0;
     const ghost = el("g", { class: "alternative-ghost", transform: `translate(${offer.end[0]} ${offer.end[1]}) rotate(${facing})`, opacity: 0.75 }, group);
     drawBase(ghost, offer.unit, colour);
