@@ -301,6 +301,94 @@ DEMO_SYSTEMS: dict[str, DemoSystem] = {
             ),
         },
     ),
+    "lasergrenadiers": DemoSystem(
+        campaign="Demo: the Crossing at Vell Ford (LaserGrenadiers)",
+        width=48,
+        height=36,
+        # A river across the middle, crossed only at the bridge that carries the road and
+        # at the ford (003 Terrain 4, 5, 8); woods that halve everyone (LG-D6), soft
+        # fields, a slope climbed northwards (LG-D5) and a building infantry may enter
+        # but vehicles may not (LG-D20).
+        terrain=[
+            {"id": "Vell river west", "type": "river", "polygon": _rect(0, 17, 22, 19)},
+            {"id": "Vell river east", "type": "river", "polygon": _rect(25, 17, 48, 19)},
+            {"id": "Vell bridge", "type": "bridge", "polygon": _rect(22, 16.5, 25, 19.5)},
+            {"id": "South road", "type": "road", "polygon": _rect(22, 6.5, 25, 16.5)},
+            {"id": "North road", "type": "road", "polygon": _rect(22, 19.5, 25, 29.5)},
+            {"id": "Vell ford", "type": "ford", "polygon": _rect(36, 16.5, 40, 19.5)},
+            {"id": "Hollow wood", "type": "vegetation", "polygon": _rect(4, 9, 12, 14)},
+            {"id": "Wet fields", "type": "soft", "polygon": _rect(40, 8, 46, 12)},
+            {
+                "id": "Signal hill",
+                "type": "slope",
+                "uphill": 90.0,
+                "polygon": _rect(8, 21, 16, 27),
+            },
+            {
+                "id": "Pump house",
+                "type": "building",
+                "height": 3.0,
+                "vehicle_access": False,
+                "polygon": _rect(30, 22, 35, 27),
+            },
+        ],
+        forces={
+            "P1": (
+                "Hammer Company",
+                [
+                    # The seed's grav tank: 36" straight ahead (003 Ground vehicle movement).
+                    DemoUnit(
+                        "Grav tank",
+                        "grav",
+                        {"move": 36, "base": _TRACK_BASE, "armored": True, "size": 6},
+                        120,
+                    ),
+                    # A 24" carrier with room for two pieces (003 Transport, LG-D29).
+                    DemoUnit(
+                        "Carrier",
+                        "tracked",
+                        {"move": 24, "base": _TRACK_BASE, "capacity": 2, "size": 5},
+                        60,
+                    ),
+                    DemoUnit("Troopers", "foot", {"move": 6, "base": _INFANTRY_BASE}, 30),
+                    DemoUnit("Jetpack squad", "jetpack", {"move": 24, "base": _INFANTRY_BASE}, 40),
+                ],
+            ),
+            "P2": (
+                "Vell Militia",
+                [
+                    # Damaged once: its rate is reduced to 12 (003 Damaged a, LG-D10).
+                    DemoUnit(
+                        "Armoured car",
+                        "wheeled",
+                        {
+                            "move": 18,
+                            "base": _VEHICLE_BASE,
+                            "armored": True,
+                            "size": 4,
+                            "damage_levels": 1,
+                            "current_rate": 12,
+                        },
+                        60,
+                    ),
+                    DemoUnit(
+                        "Hover tank",
+                        "hover",
+                        {"move": 30, "base": _HOVER_BASE, "armored": True, "size": 5},
+                        100,
+                    ),
+                    # Crewed and moving at its full 6" (003 Crew-served weapon 2).
+                    DemoUnit(
+                        "Laser team",
+                        "crew_weapon",
+                        {"move": 6, "base": _INFANTRY_BASE, "full_crew": True},
+                        40,
+                    ),
+                    DemoUnit("Militia", "foot", {"move": 6, "base": _INFANTRY_BASE}, 30),
+                ],
+            ),
+        },
+    ),
 }
 
 # Each side deploys along its own table edge, 6" deep.

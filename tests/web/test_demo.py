@@ -134,3 +134,32 @@ def test_the_mswars_demo_header_counts_phases_and_the_board_counts_mp():
         "Turn 1 · Phase 1 · P1 to act"
     )
     assert game_systems.board_config("mswars")["costSuffix"].strip() == "MP"
+
+
+# -- LaserGrenadiers: the demo shows what the system counts (lasergrenadiers.md 2, 6, 9) ---
+
+
+def test_the_lasergrenadiers_demo_map_has_a_bridged_and_forded_river_woods_a_building_a_slope():
+    """003 Terrain 3-11: a river crossed only at a bridge or a ford; a slope with its uphill
+    bearing (LG-D5); a building closed to vehicles (LG-D20)."""
+    terrain = demo_battle("lasergrenadiers").state["terrain"]
+    types = {feature["type"] for feature in terrain}
+    assert {"road", "river", "bridge", "ford", "vegetation", "building", "slope"} <= types
+    assert all("uphill" in f for f in terrain if f["type"] == "slope")
+    labels = {kind["type"] for kind in game_systems.terrain_kinds("lasergrenadiers")}
+    assert types <= labels
+
+
+def test_the_lasergrenadiers_demo_forces_field_vehicles_a_carrier_infantry_and_a_crew_weapon():
+    """003 Movement: a grav tank, a damaged armoured car (003 Damaged a), a carrier with a
+    capacity (LG-D29), foot and jetpack infantry, a crewed weapon; keys from the schema."""
+    units = demo_battle("lasergrenadiers").state["units"]
+    assert {"grav", "wheeled", "tracked", "foot", "jetpack", "crew_weapon"} <= {
+        u["type"] for u in units
+    }
+    assert any(u.get("damage_levels", 0) > 0 for u in units)
+    carrier = next(u for u in units if u.get("capacity", 0) > 0)
+    assert any(u["side"] == carrier["side"] and u["type"] == "foot" for u in units)
+    schema = game_systems.unit_schema("lasergrenadiers")["fields"]
+    for unit in units:
+        assert set(unit) - {"id", "side", "position", "facing"} <= set(schema)
