@@ -136,3 +136,87 @@ def make_mswars_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
     }
     battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
     return battle_start(battle=battle), users
+
+
+# -- an action-point skirmish battle (apskirmish.md 2, 4, 5, 6b) ---------------------------
+
+#: A wall across the middle (y 14 to 14.5) with rough Rubble before it on the west.
+APSKIRMISH_TERRAIN = [
+    {
+        "id": "Wall",
+        "type": "obstacle",
+        "height": 1.0,
+        "polygon": [[9, 14], [21, 14], [21, 14.5], [9, 14.5]],
+    },
+    {"id": "Rubble", "type": "rough", "polygon": [[2, 8], [8, 8], [8, 11], [2, 11]]},
+]
+
+#: (name, stats, position) per side; each soldier has 3 AP a round (APS-D22) and a
+#: `name`, which the engine's header line uses ("Kell: 2 AP left"). P1 faces north.
+APSKIRMISH_UNITS: dict[str, list[tuple[str, dict, list[float]]]] = {
+    "P1": [
+        # 1.5" south of the Rubble: a 3" move north ends in it (a Terrain roll).
+        ("Kell", {"stats": {"PSQ": 4, "INS": 5}}, [5.0, 6.5]),
+        # 1" short of the Wall with its base (radius 0.5): it may Traverse it.
+        ("Brannock", {"stats": {"PSQ": 5, "INS": 6}}, [15.0, 12.5]),
+    ],
+    "P2": [
+        ("Handler", {"stats": {"PSQ": 5, "INS": 6}}, [25.0, 26.0]),
+        ("Rook", {"stats": {"PSQ": 5, "INS": 4}}, [5.0, 26.0]),
+    ],
+}
+
+
+def make_apskirmish_battle_sync(prefix: str = "", tests: str = "d10") -> tuple[Battle, dict]:
+    """A live action-point skirmish battle on a 30" table: APSKIRMISH_UNITS (standing,
+    1" bases, ap_max 3) where they say, APSKIRMISH_TERRAIN, the table option `tests`
+    ("d10": the engine rolls; "gm": the GM gives each result), gm / p1 / p2 / spectator
+    members. Round 1, P1 to act, nobody activating yet."""
+    User = get_user_model()
+    users = {
+        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
+        for role in ("gm", "p1", "p2", "spectator")
+    }
+    campaign = campaign_create(
+        gm=users["gm"],
+        name=f"{prefix}Campaign",
+        system="apskirmish",
+        table_options={"tests": tests},
+    )
+    membership_set(campaign=campaign, user=users["p1"], role="player")
+    membership_set(campaign=campaign, user=users["p2"], role="player")
+    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
+    battle_map = map_create(
+        campaign=campaign, name="Yard", width=30, height=30, terrain=APSKIRMISH_TERRAIN
+    )
+    sides = []
+    for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
+        roster = roster_create(campaign=campaign, owner=owner, name=f"{side} squad")
+        for name, stats, _ in APSKIRMISH_UNITS[side]:
+            soldier = {
+                "base": {"shape": "circle", "diameter": 1.0},
+                "stance": "standing",
+                "ap_max": 3,
+                "name": name,
+                **stats,
+            }
+            unit_profile_add(roster=roster, name=name, unit_type="soldier", stats=soldier)
+        sides.append((roster, side))
+    battle = battle_create(
+        campaign=campaign,
+        battle_map=battle_map,
+        name="Skirmish",
+        sides=sides,
+        deployment_zones={
+            "P1": [[0, 0], [30, 0], [30, 14], [0, 14]],
+            "P2": [[0, 16], [30, 16], [30, 30], [0, 30]],
+        },
+    )
+    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    placements = {
+        ids[name]: {"position": position}
+        for units in APSKIRMISH_UNITS.values()
+        for name, _, position in units
+    }
+    battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
+    return battle_start(battle=battle), users
