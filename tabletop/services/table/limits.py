@@ -59,6 +59,11 @@ class TokenBucket:
     tokens: float = field(default_factory=lambda: BURST)
     stamp: float = field(default_factory=time.monotonic)
 
+    def resize(self, rate: float, burst: float) -> None:
+        """New limits; a larger burst is available at once."""
+        self.tokens += max(0.0, burst - self.burst)
+        self.rate, self.burst = rate, burst
+
     def take(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
@@ -97,12 +102,29 @@ class AbuseMeter:
 
 #: Open sockets one user may have at one battle's table (all processes: presence rows).
 USER_SOCKETS = int(os.environ.get("TABLE_USER_SOCKETS", "8"))
-#: Frames a second of one user's sockets together (each socket also has its own bucket).
-USER_FRAMES_PER_S = float(os.environ.get("TABLE_USER_FRAMES_PER_S", str(2 * FRAMES_PER_S)))
-USER_BURST = int(os.environ.get("TABLE_USER_BURST", str(2 * BURST)))
-#: Frames that write an event (chat, roll, act, ...) a second: a person plays far slower.
-USER_WRITES_PER_S = float(os.environ.get("TABLE_USER_WRITES_PER_S", str(FRAMES_PER_S / 5)))
-USER_WRITE_BURST = int(os.environ.get("TABLE_USER_WRITE_BURST", str(max(10, BURST // 3))))
+#: Frames a second of one user's sockets together (each socket also has its own bucket),
+#: and frames that write an event (chat, roll, act, ...): a person plays far slower. By
+#: default they follow the per-socket limit (read when a user's first socket opens, so
+#: that raising TABLE_FRAMES_PER_S, or a test lowering a limit, raises them too).
+_USER_RATES = {
+    "frames_per_s": os.environ.get("TABLE_USER_FRAMES_PER_S"),
+    "burst": os.environ.get("TABLE_USER_BURST"),
+    "writes_per_s": os.environ.get("TABLE_USER_WRITES_PER_S"),
+    "write_burst": os.environ.get("TABLE_USER_WRITE_BURST"),
+}
+
+
+def user_rates() -> dict[str, float]:
+    """The per-user frame and write buckets: the operator's, or derived from the socket's."""
+    derived = {
+        "frames_per_s": 2 * FRAMES_PER_S,
+        "burst": 2 * BURST,
+        "writes_per_s": FRAMES_PER_S / 5,
+        "write_burst": max(10, BURST // 3),
+    }
+    return {k: float(_USER_RATES[k] or v) for k, v in derived.items()}
+
+
 #: Bytes of replayed events (`resume`, `?seq=`) a second, and at once.
 RESUME_BYTES_PER_S = int(os.environ.get("TABLE_RESUME_BYTES_PER_S", str(128 * 1024)))
 RESUME_BURST_BYTES = int(os.environ.get("TABLE_RESUME_BURST_BYTES", str(1024 * 1024)))
@@ -150,10 +172,14 @@ class UserLimits:
     """What all of one user's sockets in this process share."""
 
     frames: TokenBucket = field(
-        default_factory=lambda: TokenBucket(USER_FRAMES_PER_S, USER_BURST, USER_BURST)
+        default_factory=lambda: TokenBucket(
+            user_rates()["frames_per_s"], user_rates()["burst"], user_rates()["burst"]
+        )
     )
     writes: TokenBucket = field(
-        default_factory=lambda: TokenBucket(USER_WRITES_PER_S, USER_WRITE_BURST, USER_WRITE_BURST)
+        default_factory=lambda: TokenBucket(
+            user_rates()["writes_per_s"], user_rates()["write_burst"], user_rates()["write_burst"]
+        )
     )
     engine: Budget = field(default_factory=lambda: Budget(ENGINE_MS_PER_S, ENGINE_BURST_MS))
     resume: Budget = field(default_factory=lambda: Budget(RESUME_BYTES_PER_S, RESUME_BURST_BYTES))
@@ -168,6 +194,9 @@ def user_limits(user_id: int) -> UserLimits:
     """The user's shared limits, for one more socket of theirs (`release` when it closes)."""
     limits = _users.setdefault(user_id, UserLimits())
     limits.sockets += 1
+    rates = user_rates()  # a limit raised since the user's first socket counts now
+    limits.frames.resize(rates["frames_per_s"], rates["burst"])
+    limits.writes.resize(rates["writes_per_s"], rates["write_burst"])
     return limits
 
 
