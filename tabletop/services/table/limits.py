@@ -158,6 +158,10 @@ class Budget:
         self.balance = min(self.burst, self.balance + (now - self.stamp) * self.rate)
         self.stamp = now
 
+    def resize(self, rate: float, burst: float) -> None:
+        self.balance += burst - self.burst
+        self.rate, self.burst = rate, burst
+
     def open(self, now: float | None = None) -> bool:
         self._refill(time.monotonic() if now is None else now)
         return self.balance > 0
@@ -197,6 +201,8 @@ def user_limits(user_id: int) -> UserLimits:
     rates = user_rates()  # a limit raised since the user's first socket counts now
     limits.frames.resize(rates["frames_per_s"], rates["burst"])
     limits.writes.resize(rates["writes_per_s"], rates["write_burst"])
+    limits.engine.resize(ENGINE_MS_PER_S, ENGINE_BURST_MS)
+    limits.resume.resize(RESUME_BYTES_PER_S, RESUME_BURST_BYTES)
     return limits
 
 
