@@ -46,6 +46,7 @@ def as_json() -> dict:
         "coordinate_abs": COORDINATE_ABS,
         "chat_chars": CHAT_CHARS,
         "resume_events": RESUME_EVENTS,
+        "user_sockets": USER_SOCKETS,
     }
 
 
