@@ -51,7 +51,8 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
             if isinstance(action, MalformedAction):
                 verdict = malformed_verdict(state, action.error)
             else:
-                verdict = judge(system, state, action, dice)
+                key = "action" if scn.single_action else f"actions[{i}]"
+                verdict = judge(system, state, action, dice, key)
         except InvalidActionError as err:
             mism = () if expect is None else tuple(compare_error(err, expect))
             out.append(Outcome(i, None, err, mism))
@@ -63,11 +64,12 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
     return out
 
 
-def judge(system: System, state: GameState, action: Action, dice: Dice) -> Verdict:
+def judge(system: System, state: GameState, action: Action, dice: Dice,
+          key: str = "action") -> Verdict:
     """The verdict on an action within the engine's bounds (rules/engine/bounds.py); one
     beyond them is `malformed`, judged like an illegal one."""
     try:
-        check_action(action, state)
+        check_action(action, state, key)
     except InvalidActionError as err:
         return malformed_verdict(state, err)
     return system.validate(state, action, dice)
