@@ -9,11 +9,13 @@ import { Measure } from "./measure.js";
 import { Chat } from "./panels/chat.js";
 import { DiceLog } from "./panels/dice.js";
 import { EventLog } from "./panels/log.js";
+import { PendingRoll } from "./panels/pending.js";
 import { Presence } from "./panels/presence.js";
 import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
 import { item } from "./panels/util.js";
 import { Pieces } from "./pieces.js";
+import { PointActions } from "./pointpick.js";
 import { Overlay, reasonText } from "./preview.js";
 import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
@@ -58,6 +60,9 @@ class Board {
     this.chat = new Chat(this);
     this.presence = new Presence();
     this.card = new UnitCard(this);
+    this.pendingRoll = new PendingRoll(this);
+    this.points = new PointActions(this);
+    this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
       seen: () => this.store.seq,
       onFrame: (frame) => this.onFrame(frame),
@@ -171,6 +176,7 @@ class Board {
     }
     this.overlay.height = height;
     this.pieces.render(state.units, height);
+    this.markActive();
     this.drawSides();
     this.refreshChrome();
     if (this.replaySeq === null) this.log.live(this.store.seq);
@@ -178,6 +184,12 @@ class Board {
       document.body.dataset.ready = "1";
       performance.mark("board-ready");
     }
+  }
+
+  /** Highlights the unit whose activation runs, on the live table. */
+  markActive() {
+    const id = this.replaySeq === null ? this.activeUnit : null;
+    for (const [unitId, node] of this.pieces.nodes) node.g.classList.toggle("active-unit", unitId === id);
   }
 
   drawSides() {
@@ -211,6 +223,8 @@ class Board {
       button.setAttribute("aria-pressed", String(button.dataset.action === this.currentAction));
     }
     $("end-turn").disabled = this.readOnly() || !store.myTurn() || store.status !== "active";
+    this.points.refresh(selected, movable);
+    this.pendingRoll.show(store, this.replaySeq === null);
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
   }
 
@@ -237,6 +251,7 @@ class Board {
         break;
       case "snapshot": {
         const first = this.store.seq < 0;
+        this.activeUnit = frame.active_unit ?? null;
         this.store.applySnapshot(frame);
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
@@ -280,6 +295,7 @@ class Board {
   }
 
   onApplied(frame, before) {
+    if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "delay") {
@@ -463,7 +479,7 @@ class Board {
   }
 
   escape() {
-    if (this.mover.cancel()) {
+    if (this.mover.cancel() || this.points.cancel()) {
       this.setHint("Cancelled: nothing was sent.");
       return;
     }
@@ -496,16 +512,16 @@ class Board {
       actions.append(button);
     }
     $("watching").hidden = this.config.role !== "spectator";
-    if (this.config.phased && this.config.role !== "gm") {
-      // A player ends their side's part of the phase; the GM's button ends the whole turn.
-      $("end-turn").textContent = "End phase";
-      $("end-turn").title = "End your side's part of this phase";
-    }
+    // What a player's end ends, in the turn structure's words ("End activation"); in a
+    // phased system the GM's button ends the whole turn.
+    const endLabel = this.config.phased && this.config.role === "gm" ? "End turn" : this.config.endLabel ?? "End turn";
+    $("end-turn").textContent = endLabel;
+    if (this.config.phased && this.config.role !== "gm") $("end-turn").title = "End your side's part of this phase";
     $("tool-measure").addEventListener("click", () => this.toggleTool("measure"));
     $("tool-los").addEventListener("click", () => this.toggleTool("los"));
     $("tool-reach").addEventListener("click", () => this.toggleReach());
     $("help-toggle").addEventListener("click", () => this.toggleHelp());
-    $("end-turn").addEventListener("click", () => this.command({ type: "end_turn", seen: this.store.seq }, "End turn"));
+    $("end-turn").addEventListener("click", () => this.command({ type: "end_turn", seen: this.store.seq }, endLabel));
     $("replay-live").addEventListener("click", () => this.showLive());
     $("zoom-in").addEventListener("click", () => this.view.zoomAt(1.25));
     $("zoom-out").addEventListener("click", () => this.view.zoomAt(0.8));
@@ -554,6 +570,7 @@ class Board {
       const still = down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4;
       if (still && !this.activeTool && !this.mover.active) this.select(null);
     });
+    this.points.attach(this.page);
     this.mover.attach();
     this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);

@@ -8,6 +8,8 @@ export function describe(frame, name, board) {
     case "act": {
       const a = frame.action ?? {};
       const order = `${who}: ${name(a.unit)} ${a.type ? board.actionLabel(a.type).toLowerCase() : "acts"}`;
+      // An act waiting for the GM's roll; the act the GM's result completes follows.
+      if (frame.waiting) return `${order}: waits for the GM: ${frame.waiting.prompt ?? "a roll"}`;
       if (frame.verdict?.legal === false) {
         // Refused, yet committed: the rules still spent something (a failed breakaway
         // spends the order). Every client reads why here; the roll is in the dice log.
