@@ -173,6 +173,12 @@ def refusal(
     return refused.to_json()
 
 
+def acted(state: dict[str, Any], turn: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The table's turn after a committed action (the turn structure's word: the piece
+    whose activation it began, where the system has activations; else unchanged)."""
+    return dict(_turn_structure(state).acted(turn, state, action))
+
+
 def phased(state: dict[str, Any]) -> bool:
     return bool(_turn_structure(state).phased)
 

@@ -220,3 +220,74 @@ def make_apskirmish_battle_sync(prefix: str = "", tests: str = "d10") -> tuple[B
     }
     battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
     return battle_start(battle=battle), users
+
+
+#: Where the LaserGrenadiers demo's pieces stand in the tests' battle (inches): the
+#: troopers in base contact with their carrier, so that they may load at once (003
+#: Transport 1); the grav tank west of the wood; the armoured car clear of the slope.
+LASERGRENADIERS_PLACEMENTS = {
+    "Grav tank": [2.0, 3.0],
+    "Carrier": [20.0, 3.0],
+    "Troopers": [21.63, 3.0],
+    "Jetpack squad": [36.0, 3.0],
+    "Armoured car": [18.0, 33.0],
+    "Hover tank": [28.0, 33.0],
+    "Laser team": [36.0, 33.0],
+    "Militia": [44.0, 33.0],
+}
+
+
+def make_lasergrenadiers_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
+    """A live LaserGrenadiers battle on the demo's map with the demo's forces (tabletop.demo),
+    placed at LASERGRENADIERS_PLACEMENTS; gm / p1 / p2 / spectator members. Turn 1, P1 to
+    act, no piece active yet (LG-D31)."""
+    from tabletop.demo import DEMO_SYSTEMS
+
+    demo = DEMO_SYSTEMS["lasergrenadiers"]
+    User = get_user_model()
+    users = {
+        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
+        for role in ("gm", "p1", "p2", "spectator")
+    }
+    campaign = campaign_create(
+        gm=users["gm"],
+        name=f"{prefix}Campaign",
+        system="lasergrenadiers",
+        points_limit=demo.points_limit,
+    )
+    membership_set(campaign=campaign, user=users["p1"], role="player")
+    membership_set(campaign=campaign, user=users["p2"], role="player")
+    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
+    battle_map = map_create(
+        campaign=campaign,
+        name="Table",
+        width=demo.width,
+        height=demo.height,
+        terrain=demo.terrain,
+    )
+    sides = []
+    for (side, (name, units)), owner in zip(
+        demo.forces.items(), (users["p1"], users["p2"]), strict=True
+    ):
+        roster = roster_create(campaign=campaign, owner=owner, name=name)
+        for unit in units:
+            unit_profile_add(
+                roster=roster, name=unit.name, unit_type=unit.unit_type, stats=unit.stats
+            )
+        sides.append((roster, side))
+    battle = battle_create(
+        campaign=campaign,
+        battle_map=battle_map,
+        name="Battle",
+        sides=sides,
+        deployment_zones={
+            "P1": [[0, 0], [48, 0], [48, 6], [0, 6]],
+            "P2": [[0, 30], [48, 30], [48, 36], [0, 36]],
+        },
+    )
+    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    placements = {
+        ids[name]: {"position": position} for name, position in LASERGRENADIERS_PLACEMENTS.items()
+    }
+    battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
+    return battle_start(battle=battle), users

@@ -22,6 +22,7 @@ CITE = "LG-D31"
 class LgTurns(TurnStructure):
     reset_each_turn = ("moved", "transfers", "activated", "translated")
     first_side_alternates = True
+    end_part_label = "End activation"
 
     # -- who may act now ---------------------------------------------------------------
     def refusal(self, turn: Json, position: Json, side: str,
@@ -91,6 +92,11 @@ class LgTurns(TurnStructure):
         return {**new_turn, "passes": 0}, position
 
     # -- what the board shows --------------------------------------------------------------
+    def active_unit(self, turn: Json, position: Json) -> str | None:
+        """The piece whose activation runs (LG-D31), for the board to highlight."""
+        active = turn.get("active_unit")
+        return str(active) if active else None
+
     def budget(self, turn: Json, position: Json) -> str:
         """The active piece's allowance left and speed band: "Grav tank: 12\" left,
         moderate"."""

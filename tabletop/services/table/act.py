@@ -71,6 +71,10 @@ def battle_act(
                 "state": judgement.state_after["state"],
             },
             game=judgement.game_after,
+            # The turn structure hears of every committed action: one that begins an
+            # activation makes its piece the active one (a system without activations
+            # keeps the turn as it was).
+            turn=game_systems.acted(battle.state, battle.turn_state, action),
             # Refused, yet applied: a failed breakaway spends the order. Were
             # it dropped, the player could retry the roll until it succeeded.
             refused=None if judgement.legal else judgement.verdict["reasons"],
