@@ -15,6 +15,7 @@ from tests.browser.conftest import (
     TIMEOUT_MS,
     Table,
     drag_piece,
+    inches_per_px,
     piece_centre,
     session_cookie,
     shoot,
@@ -161,8 +162,19 @@ def test_pressing_the_exact_centre_of_a_selected_piece_moves_it_rather_than_turn
     p1.locator(f".piece[data-unit='{table.u1}']").click()
     expect(p1.locator(".rotate-handle")).to_have_attribute("visibility", "visible")
     record_frames(p1)
-
-    drag_piece(p1, table.u1, 0, 2.5)
+    # The point the piece stands on, as the page maps it to the screen, to the pixel
+    # (a mouse presses whole pixels): where the handle's stem used to start.
+    x, y = p1.evaluate(
+        """(id) => { const g = document.querySelector(`.piece[data-unit='${id}']`);
+                     const m = g.getScreenCTM(); return [Math.round(m.e), Math.round(m.f) - 1]; }""",
+        table.u1,
+    )
+    p1.mouse.move(x, y)
+    p1.mouse.down()
+    p1.mouse.move(x + 2, y - 3, steps=3)
+    p1.mouse.move(x, y - 2.5 / inches_per_px(p1), steps=10)
+    p1.wait_for_timeout(250)
+    p1.mouse.up()
 
     expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
     (act,) = sent(p1, "act")
