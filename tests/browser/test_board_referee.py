@@ -166,7 +166,8 @@ def test_pressing_the_exact_centre_of_a_selected_piece_moves_it_rather_than_turn
     # (a mouse presses whole pixels): where the handle's stem used to start.
     x, y = p1.evaluate(
         """(id) => { const g = document.querySelector(`.piece[data-unit='${id}']`);
-                     const m = g.getScreenCTM(); return [Math.round(m.e), Math.round(m.f) - 1]; }""",
+                     const m = g.getScreenCTM();
+                     return [Math.round(m.e), Math.round(m.f) - 1]; }""",
         table.u1,
     )
     p1.mouse.move(x, y)
