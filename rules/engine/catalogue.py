@@ -32,6 +32,9 @@ class ActionSpec:
     unit_types: tuple[str, ...] = ()
     #: Unit keys that must be set (true, or a number above 0) for it ("jump_jets").
     needs: tuple[str, ...] = ()
+    #: Unit types whose path points may carry a height, [x, y, z] (z above the ground),
+    #: so that the board offers them an altitude; empty: the path lies on the ground.
+    path_z: tuple[str, ...] = ()
 
     def offered_to(self, unit: Mapping[str, Any]) -> bool:
         """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
@@ -46,7 +49,7 @@ class ActionSpec:
         return {"type": self.type, "label": self.label, "keys": list(self.keys),
                 "path": self.path, "cost_unit": self.cost_unit, "drag": self.drag,
                 "help": self.help, "unit_types": list(self.unit_types),
-                "needs": list(self.needs)}
+                "needs": list(self.needs), "path_z": list(self.path_z)}
 
 
 def _is_set(value: Any) -> bool:

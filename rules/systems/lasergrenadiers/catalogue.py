@@ -9,6 +9,7 @@ from rules.engine.catalogue import ActionSpec, TerrainKind
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
     ADVANCED_RATES,
+    ALTITUDE_LIMITS,
     BASIC_RATES,
     INFANTRY_RATES,
     UNIT_TYPES,
@@ -18,10 +19,14 @@ from rules.systems.lasergrenadiers.tables import (
 _UNIT_TYPES = {"load": (*UNIT_TYPES,), "unload": VEHICLES, "overrun": VEHICLES,
                "move": (), "enter_board": ()}
 _NEEDS = {"overrun": ("armored",)}
+#: Pieces that may leave the ground (003 Altitude limits, lasergrenadiers.md 7): their
+#: `move`, `overrun` and `enter_board` paths take z; surface pieces stay at z = 0.
+_FLYING = tuple(t for t, limit in ALTITUDE_LIMITS.items() if limit != 0)
+_PATH_Z = {"move": _FLYING, "overrun": _FLYING, "enter_board": _FLYING}
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
     ActionSpec(t, row.label, row.keys, row.path, "in", row.drag, f"{row.help} ({row.cite})",
-               unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()))
+               unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()), path_z=_PATH_Z.get(t, ()))
     for t, row in ACTION_TABLE.items())
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
