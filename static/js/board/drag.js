@@ -158,7 +158,7 @@ export class Mover {
     const last = this.plan.waypoints.at(-1) ?? this.plan.origin;
     if (dist(last, this.plan.ghost) < 0.05) return;
     if (this.plan.waypoints.length >= (this.board.store.limits.path_steps ?? 64) - 2) return;
-    this.plan.waypoints.push([...this.plan.ghost]);
+    this.plan.waypoints.push(this.atAltitude(this.plan.ghost));
     this.changed();
   }
 
@@ -177,9 +177,15 @@ export class Mover {
       const delta = ((norm(p.facing - start) + 540) % 360) - 180;
       return { unit: p.unit.id, type: this.board.actionType(), path: [{ turn: round2(delta) }] };
     }
-    const action = { unit: p.unit.id, type: this.board.actionType(), path: [...p.waypoints, p.ghost].map((q) => [...q]) };
+    const action = { unit: p.unit.id, type: this.board.actionType(), path: [...p.waypoints, this.atAltitude(p.ghost)].map((q) => [...q]) };
     if (turned) action.facing = round2(p.facing);
     return action;
+  }
+
+  /** A path point at the altitude field's height, [x, y, z], where the piece may climb. */
+  atAltitude(point) {
+    const z = this.board.altitude?.(this.plan.unit) ?? 0;
+    return z > 0 ? [point[0], point[1], z] : [point[0], point[1]];
   }
 
   moved() {

@@ -159,6 +159,36 @@ class Board {
     return this.activeTool;
   }
 
+  /** Keeps what the verdict of a unit's last committed action said of its speed (a
+   *  system's `speed_band`, where its verdicts carry one), for the unit card. */
+  noteVerdict(unitId, verdict) {
+    if (this.bands?.turn !== this.store.turn.turn) this.bands = { turn: this.store.turn.turn, of: new Map() };
+    if (verdict.speed_band) this.bands.of.set(unitId, verdict.speed_band);
+  }
+
+  /** A unit's speed band: the plan's preview while it is planned, else its last action's
+   *  this turn; null where the system's verdicts say none. */
+  speedBand(unitId) {
+    const plan = this.mover.plan;
+    if (plan?.unit.id === unitId && this.mover.verdict?.speed_band) return this.mover.verdict.speed_band;
+    if (this.bands?.turn !== this.store.turn.turn) return null;
+    return this.bands.of.get(unitId) ?? null;
+  }
+
+  /** Whether the current action's path may climb for `unit` (the catalogue's `path_z`). */
+  mayClimb(unit) {
+    const spec = this.catalogue.find((a) => a.type === this.currentAction);
+    return Boolean(unit && spec?.path_z?.includes(unit.type));
+  }
+
+  /** The height above the ground the planned path's next points take (the altitude
+   *  field; 0 where the piece may not climb). */
+  altitude(unit) {
+    if (!this.mayClimb(unit)) return 0;
+    const z = Number($("altitude")?.value ?? 0);
+    return Number.isFinite(z) && z > 0 ? Math.round(z * 100) / 100 : 0;
+  }
+
   setHint(text) {
     $("tool-hint").textContent = text;
   }
@@ -223,6 +253,7 @@ class Board {
       button.setAttribute("aria-pressed", String(button.dataset.action === this.currentAction));
     }
     $("end-turn").disabled = this.readOnly() || !store.myTurn() || store.status !== "active";
+    $("altitude-field").hidden = !movable || !this.mayClimb(selected);
     this.points.refresh(selected, movable);
     this.pendingRoll.show(store, this.replaySeq === null);
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
@@ -295,6 +326,7 @@ class Board {
   }
 
   onApplied(frame, before) {
+    if (frame.kind === "act" && frame.verdict && frame.action?.unit) this.noteVerdict(frame.action.unit, frame.verdict);
     if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
     this.mover.onEvent(frame);
@@ -336,7 +368,7 @@ class Board {
       } else this.setHint("Reach: the shaded area is where the piece may legally end.");
       return;
     }
-    this.mover.onVerdict(frame);
+    if (this.mover.onVerdict(frame)) this.card.show(this.shownUnit(this.pieces.selected));
   }
 
   onAnswer(frame) {
@@ -511,6 +543,17 @@ class Board {
       });
       actions.append(button);
     }
+    // A flying piece's path may climb: the height its next path points take (path_z).
+    const altitude = item("label", "altitude-field", "Altitude ");
+    altitude.id = "altitude-field";
+    altitude.hidden = true;
+    altitude.title = "Height above the ground, in inches, of the path points you place next";
+    const field = document.createElement("input");
+    Object.assign(field, { id: "altitude", type: "number", min: "0", step: "0.5", value: "0" });
+    field.style.width = "4em";
+    field.addEventListener("input", () => this.mover.active && this.mover.changed());
+    altitude.append(field, "″");
+    actions.after(altitude);
     $("watching").hidden = this.config.role !== "spectator";
     // What a player's end ends, in the turn structure's words ("End activation"); in a
     // phased system the GM's button ends the whole turn.

@@ -36,6 +36,10 @@ export class UnitCard {
     row("Move", this.board.cost(unit.move ?? "?"));
     row("Base", baseText(unit.base));
     row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
+    if (unit.position?.length > 2 && unit.position[2] > 0) row("Altitude", `${unit.position[2]}″`);
+    // What the referee's verdict said of its speed (a system's `speed_band`), if it says.
+    const band = this.board.speedBand?.(unit.id);
+    if (band) row("Speed band", String(band).replaceAll("_", " "));
     for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") row(k.replaceAll("_", " "), valueText(v));
     const badges = document.getElementById("unit-badges");
     badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
