@@ -23,8 +23,9 @@ def test_a_move_beyond_the_allowance_is_offered_the_reachable_point_nearest_the_
 
 def test_the_alternative_goes_around_blocking_terrain_and_is_legal():
     # 000 [33]: no unit may enter blocking terrain.
-    state = scene([unit("M1", position=(10, 5))], [square("R1", "blocking", 6, 9, 14, 11)],
-                  state=ORDERS)
+    state = scene(
+        [unit("M1", position=(10, 5))], [square("R1", "blocking", 6, 9, 14, 11)], state=ORDERS
+    )
     refused = action_from_json({"unit": "M1", "type": "move", "path": [[10, 10]]}, state)
     assert not validate(state, refused).legal
     alternative = nearest_alternative(state, refused)

@@ -7,7 +7,7 @@ import { drawBase } from "./pieces.js";
 import { el, geoPath, keepInside, label, polyline, unoverlap } from "./svg.js";
 
 // A rule's citation: a seed's post and paragraph ("000 [32]") or an implementer's note
-// ("AOD-D4", "MSW-D7"). The player reads the rule once, not every note behind it.
+// ("XX-D4": a system's implementer's decision 4). The player reads the rule once, not every note behind it.
 const CITE = String.raw`\d{3} \[[^\]]+\]|[A-Z]{2,5}-D\d+`;
 const CITES_IN_PARENS = new RegExp(String.raw`\s*\((?:\s*,?\s*(?:${CITE}))+\s*\)`, "g");
 const CITES_AFTER_COMMA = new RegExp(String.raw`,\s*(?:${CITE})(?:\s*,\s*(?:${CITE}))*`, "g");
