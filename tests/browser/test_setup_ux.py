@@ -373,7 +373,7 @@ def test_the_player_toggles_an_inch_grid_and_edge_rulers(table, open_board):
     expect(grid).to_have_attribute("aria-pressed", "true")
     expect(p1.locator(".grid-lines line")).to_have_count(35 + 35)  # every inch of 36" x 36"
     rulers = p1.locator(".edge-rulers text")
-    assert "0″" in rulers.all_inner_texts() and "36″" in rulers.all_inner_texts()
+    assert "0″" in rulers.all_text_contents() and "36″" in rulers.all_text_contents()
     expect(rulers.first).to_be_visible()
     shoot(p1, "board-inch-grid-and-rulers")
     grid.click()
@@ -439,12 +439,15 @@ def test_the_replay_banner_does_not_shift_the_layout(table, open_board):
     p1 = open_board("p1")
     drag_piece(p1, table.u1, 0, 5)
     expect(p1.locator("#event-log li")).to_have_count(1, timeout=TIMEOUT_MS)
+    p1.locator("#roll-form").get_by_role("button", name="Roll").click()
+    expect(p1.locator("#event-log li")).to_have_count(2, timeout=TIMEOUT_MS)
     before = p1.locator("#board-svg").bounding_box()
 
     p1.locator("#event-log li").first.click()
 
     expect(p1.locator("#replay-banner")).to_be_visible()
     assert p1.locator("#board-svg").bounding_box() == before
+    shoot(p1, "replay-banner-over-the-hint-strip")
 
 
 def test_the_event_log_shows_at_least_eight_entries_at_1280x720(table, open_board):

@@ -70,8 +70,8 @@ export class Grid {
     const px = 1 / pxPerInch;
     this.ruler.replaceChildren();
     for (let x = 0; x <= w + 1e-9; x += 1) {
-      el("line", { class: "ruler-tick", x1: x, y1: h, x2: x, y2: h + (x % step ? 4 : 8) * px }, this.ruler);
-      if (x % step === 0) el("text", { class: "label ruler-label", x, y: h + 9 * px, "data-axis": "x" }, this.ruler).textContent = `${x}″`;
+      el("line", { class: "ruler-tick", x1: x, y1: h, x2: x, y2: h + (x % step ? 2 : 4) * px }, this.ruler);
+      if (x % step === 0) el("text", { class: "label ruler-label", x, y: h + 4 * px, "data-axis": "x" }, this.ruler).textContent = `${x}″`;
     }
     for (let y = 0; y <= h + 1e-9; y += 1) {
       el("line", { class: "ruler-tick", x1: 0, y1: h - y, x2: -(y % step ? 4 : 8) * px, y2: h - y }, this.ruler);
