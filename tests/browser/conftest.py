@@ -13,7 +13,11 @@ from django.conf import settings
 from django.test import Client
 
 from tabletop.models import Battle
-from tests.web.factories import make_battle_sync, make_mswars_battle_sync
+from tests.web.factories import (
+    make_apskirmish_battle_sync,
+    make_battle_sync,
+    make_mswars_battle_sync,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "artifacts" / "screenshots"
@@ -71,6 +75,17 @@ def mswars_table(asgi_server: str) -> MswarsTable:
     return MswarsTable(
         asgi_server, battle, cookies, units["P1 Warden"], units["P2 Talon"], units=units
     )
+
+
+@pytest.fixture
+def apskirmish_table(asgi_server: str) -> MswarsTable:
+    """tests.web.factories' action-point skirmish battle with the table option
+    `tests: "gm"` (the GM gives every roll's result): live, Round 1, P1 to act; u1 is
+    P1's Kell, u2 P2's Handler, `units` every soldier by name."""
+    battle, users = make_apskirmish_battle_sync("a", tests="gm")
+    cookies = {role: session_cookie(user) for role, user in users.items()}
+    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    return MswarsTable(asgi_server, battle, cookies, units["Kell"], units["Handler"], units=units)
 
 
 @pytest.fixture
