@@ -1,4 +1,5 @@
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
+import { reasonText } from "../preview.js";
 import { appendKeepingScroll, clock, item } from "./util.js";
 
 /** One line of the log for a table event (exported for its test). */
@@ -13,7 +14,7 @@ export function describe(frame, name, board) {
       if (frame.verdict?.legal === false) {
         // Refused, yet committed: the rules still spent something (a failed breakaway
         // spends the order). Every client reads why here; the roll is in the dice log.
-        const why = (frame.verdict.reasons ?? []).map((r) => (r.message || r.code).replace(/[\w-]+/g, name));
+        const why = (frame.verdict.reasons ?? []).map((r) => reasonText(r, board.store ?? null, { unit: a.unit }).replace(/[\w-]+/g, name));
         return `${order}: refused, ${why.join("; ")}`;
       }
       // A turn the rules let the unit make for free, outside any action: say so rather
