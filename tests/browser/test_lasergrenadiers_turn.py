@@ -1,0 +1,194 @@
+"""LaserGrenadiers in the browser: two players and a spectator at one live table, playing
+alternate activations of single pieces (lasergrenadiers.md 12b, LG-D31).
+
+The battle is the demo's map and forces at tests.web.factories.LASERGRENADIERS_PLACEMENTS:
+P1's grav tank (36") west of the wood, its carrier with the troopers in base contact;
+P2's armoured car, damaged once and reduced to 12" (003 Damaged a), clear of the slope.
+Every move below is certain.
+"""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import (
+    TIMEOUT_MS,
+    MswarsTable,
+    drag_piece,
+    expected_transform,
+    session_cookie,
+    shoot,
+    transform,
+)
+from tests.web.factories import make_lasergrenadiers_battle_sync
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def table(asgi_server: str) -> MswarsTable:
+    """`open_board` opens this module's pages on the LaserGrenadiers table; `units` holds
+    every piece by name (the M.S. Wars fixture's shape: a table with its units by name)."""
+    battle, users = make_lasergrenadiers_battle_sync("g")
+    cookies = {role: session_cookie(user) for role, user in users.items()}
+    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    return MswarsTable(
+        asgi_server, battle, cookies, units["Grav tank"], units["Armoured car"], units=units
+    )
+
+
+def header(page):
+    return page.locator("#turn-status")
+
+
+def log_lines(page):
+    return page.locator("#event-log li")
+
+
+def card_row(page, label: str):
+    """The unit card's value for `label` ("Speed band")."""
+    return page.locator("#unit-stats dt", has_text=label).locator("xpath=following-sibling::dd[1]")
+
+
+def position_of(page, unit: str) -> list[float]:
+    return page.evaluate("(id) => window.tabletop.store.unit(id).position", unit)
+
+
+def end_activation(page, events: int, pages) -> None:
+    expect(page.locator("#end-turn")).to_have_text("End activation")
+    page.locator("#end-turn").click()
+    for other in pages:
+        expect(log_lines(other)).to_have_count(events, timeout=TIMEOUT_MS)
+
+
+def send_order(page, action: dict, events: int, pages) -> None:
+    """An order the board has no gesture for (a load, an unload), sent from the player's
+    page on its socket as the board sends any `act` frame; every page hears of it."""
+    page.evaluate(
+        "(action) => window.tabletop.command("
+        "{type: 'act', seen: window.tabletop.store.seq, action}, 'Order')",
+        action,
+    )
+    for other in pages:
+        expect(log_lines(other)).to_have_count(events, timeout=TIMEOUT_MS)
+
+
+def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(table, open_board):
+    p1, p2, watcher = open_board("p1"), open_board("p2"), open_board("spectator")
+    everyone = (p1, p2, watcher)
+    units = table.units
+    tank, car = units["Grav tank"], units["Armoured car"]
+    carrier, troopers = units["Carrier"], units["Troopers"]
+
+    # The header is the engine's line; the end button ends an activation (LG-D31).
+    expect(header(p1)).to_have_text("Turn 1 · P1 to act · your turn")
+    expect(header(watcher)).to_have_text("Turn 1 · P1 to act")
+    expect(p1.locator("#end-turn")).to_have_text("End activation")
+    for label in ("Bridge", "Ford", "River or stream", "Vegetation", "Slope", "Building"):
+        expect(p1.locator("#legend")).to_contain_text(label)
+    shoot(p1, "lg-0-start-p1")
+
+    # -- P1: the grav tank turns and is refused for lack of allowance -----------------
+    # 26" north and a quarter turn: the turn costs 1/3 of its 36" (LG-D1), 26 + 12 = 38.
+    before = transform(p2, tank)
+    drag_piece(p1, tank, 0, 26, release=False)
+    p1.keyboard.press("Shift+Q")
+    p1.keyboard.press("Shift+Q")
+    expect(p1.locator(".cost-text")).to_contain_text('38.0" / 36.0"', timeout=TIMEOUT_MS)
+    shoot(p1, "lg-1-turn-refused-planned")
+    p1.mouse.up()
+    toast = p1.locator(".toast-error")
+    expect(toast).to_contain_text("Grav tank: move refused", timeout=TIMEOUT_MS)
+    expect(toast).to_contain_text(re.compile(r"38(\.0)?\"? .*36"))
+    shoot(p1, "lg-1-turn-refused-toast")
+    p1.keyboard.press("Escape")  # drops the offered alternative
+    for page in everyone:
+        assert transform(page, tank) == before
+    expect(log_lines(watcher)).to_have_count(0)
+
+    # -- P1: the grav tank flies: 6" up is over its 4" limit, 2" is not (003 Altitude) --
+    p1.locator(f".piece[data-unit='{tank}']").click()
+    expect(p1.locator("#altitude-field")).to_be_visible()
+    p1.fill("#altitude", "6")
+    drag_piece(p1, tank, 0, 15, release=False)
+    expect(p1.locator(".violation-text, .cost-text").filter(has_text="altitude")).not_to_have_count(
+        0, timeout=TIMEOUT_MS
+    )
+    shoot(p1, "lg-2-altitude-exceeded-planned")
+    p1.fill("#altitude", "2")
+    expect(p1.locator(".cost-text.ok")).to_have_count(1, timeout=TIMEOUT_MS)
+    # The card shows the preview's band: 15.1" of 36" is moderate (lasergrenadiers.md 8).
+    expect(card_row(p1, "Speed band")).to_have_text("moderate")
+    p1.mouse.up()
+    expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
+    assert position_of(p1, tank) == pytest.approx([2, 18, 2], abs=0.1)
+    for page in (p2, watcher):
+        expect(page.locator(f".piece[data-unit='{tank}']")).to_have_attribute(
+            "transform", expected_transform(p1, tank), timeout=TIMEOUT_MS
+        )
+    expect(header(p1)).to_contain_text('20.87" left, moderate', timeout=TIMEOUT_MS)
+    expect(card_row(p1, "Speed band")).to_have_text("moderate")
+    expect(card_row(p1, "Altitude")).to_have_text("2″")
+    watcher.locator(f".piece[data-unit='{tank}']").click()
+    expect(card_row(watcher, "Speed band")).to_have_text("moderate")
+    shoot(watcher, "lg-2-grav-tank-moderate-seen-by-spectator")
+    shoot(p1, "lg-2-grav-tank-moderate-card-p1")
+
+    # Another piece of P1's waits until the activation ends (LG-D31).
+    # The board offers it nothing, and the referee refuses an order sent for it anyway.
+    p1.locator(f".piece[data-unit='{carrier}']").click()
+    expect(p1.locator("#unit-may")).to_contain_text("Nothing more is open to it this turn")
+    p1.evaluate(
+        "(action) => window.tabletop.command("
+        "{type: 'act', seen: window.tabletop.store.seq, action}, 'Carrier: move')",
+        {"unit": carrier, "type": "move", "path": [[20, 6]]},
+    )
+    refused = p1.locator(".toast-error", has_text="Carrier: move: refused")
+    expect(refused).to_contain_text("Grav tank is active", timeout=TIMEOUT_MS)
+    shoot(p1, "lg-2-carrier-waits-for-the-active-tank")
+    expect(log_lines(p1)).to_have_count(1)
+    end_activation(p1, 2, everyone)
+    expect(header(p2)).to_have_text("Turn 1 · P2 to act · your turn")
+    expect(header(watcher)).to_have_text("Turn 1 · P2 to act")
+
+    # -- P2: the damaged armoured car moves and turns ----------------------------------
+    # Reduced to 12", a quarter turn costs 4 by the seed's table (003 Damaged c): 5 + 4.
+    drag_piece(p2, car, 0, -5, release=False)
+    p2.keyboard.press("Shift+Q")
+    p2.keyboard.press("Shift+Q")
+    expect(p2.locator(".cost-text")).to_contain_text('9.0" / 12.0"', timeout=TIMEOUT_MS)
+    shoot(p2, "lg-3-damaged-car-planned")
+    p2.mouse.up()
+    expect(log_lines(p2)).to_have_count(3, timeout=TIMEOUT_MS)
+    expect(card_row(p2, "Speed band")).to_have_text("moderate")
+    expect(header(watcher)).to_contain_text('3" left, moderate', timeout=TIMEOUT_MS)
+    shoot(watcher, "lg-3-damaged-car-seen-by-spectator")
+    end_activation(p2, 4, everyone)
+
+    # -- P1: the troopers board the carrier and are set down again (003 Transport 1) ----
+    send_order(p1, {"unit": troopers, "type": "load", "carrier": carrier}, 5, everyone)
+    for page in everyone:
+        expect(page.locator(f".piece[data-unit='{troopers}']")).to_have_count(0)
+    assert p1.evaluate("(id) => window.tabletop.store.unit(id).aboard", troopers) == carrier
+    shoot(watcher, "lg-4-troopers-aboard-seen-by-spectator")
+    # The carrier unloads the active piece (LG-D31): west of it, in base contact.
+    send_order(
+        p1,
+        {
+            "unit": carrier,
+            "type": "unload",
+            "passengers": [{"unit": troopers, "position": [18.37, 3.0], "facing": 90}],
+        },
+        6,
+        everyone,
+    )
+    for page in everyone:
+        expect(page.locator(f".piece[data-unit='{troopers}']")).to_have_count(1)
+    assert position_of(watcher, troopers)[:2] == pytest.approx([18.37, 3.0])
+    p1.locator(f".piece[data-unit='{carrier}']").click()
+    expect(p1.locator("#unit-name")).to_have_text("Carrier")
+    shoot(p1, "lg-4-troopers-unloaded-p1")
+    end_activation(p1, 7, everyone)
+    expect(header(p2)).to_have_text("Turn 1 · P2 to act · your turn")
+    shoot(watcher, "lg-5-end-spectator")
