@@ -18,6 +18,7 @@ from typing import Any
 from tabletop.events import reason
 from tabletop.models import Battle
 from tabletop.models.battle import BattleStatus
+from tabletop.services import game_systems
 from tabletop.services.table import command, referee
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
@@ -157,7 +158,9 @@ def battle_roll_result(
                 "units": judgement.state_after["units"],
                 "state": judgement.state_after["state"],
             },
-            turn=turn,
+            # As for any committed act, the turn structure hears of it (the soldier whose
+            # activation it began becomes the active one).
+            turn=game_systems.acted(battle.state, turn, action),
             game=judgement.game_after,
             refused=None if judgement.legal else verdict.get("reasons"),
         )
