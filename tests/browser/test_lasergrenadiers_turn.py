@@ -127,7 +127,7 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
         expect(page.locator(f".piece[data-unit='{tank}']")).to_have_attribute(
             "transform", expected_transform(p1, tank), timeout=TIMEOUT_MS
         )
-    expect(header(p1)).to_contain_text('20.87" left, moderate', timeout=TIMEOUT_MS)
+    expect(header(p1)).to_contain_text('Grav tank: 20.87" left, moderate', timeout=TIMEOUT_MS)
     expect(card_row(p1, "Speed band")).to_have_text("moderate")
     expect(card_row(p1, "Altitude")).to_have_text("2″")
     watcher.locator(f".piece[data-unit='{tank}']").click()
@@ -162,7 +162,7 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     p2.mouse.up()
     expect(log_lines(p2)).to_have_count(3, timeout=TIMEOUT_MS)
     expect(card_row(p2, "Speed band")).to_have_text("moderate")
-    expect(header(watcher)).to_contain_text('3" left, moderate', timeout=TIMEOUT_MS)
+    expect(header(watcher)).to_contain_text('Armoured car: 3" left, moderate', timeout=TIMEOUT_MS)
     shoot(watcher, "lg-3-damaged-car-seen-by-spectator")
     end_activation(p2, 4, everyone)
 

@@ -1,5 +1,6 @@
 // The unit card: the selected piece's stats and status, and what this client may do with it.
 import { badgesOf } from "../pieces.js";
+import { summaryText } from "./turn.js";
 import { item } from "./util.js";
 
 const SHOWN = new Set(["id", "side", "type", "move", "base", "position", "facing"]);
@@ -54,11 +55,11 @@ export class UnitCard {
     else if (offered !== null && !labels.length) {
       // The referee would refuse any order now (already ordered, nothing left): say so,
       // with what the side has left, rather than let the player plan one.
-      may = `Nothing more is open to it this turn.${store.summary ? ` ${store.summary}.` : ""}`;
+      may = `Nothing more is open to it this turn.${store.summary ? ` ${summaryText(store)}.` : ""}`;
     }
     else {
       const how = drags ? " Drag to move, or press Enter and click waypoints; Q/E or the handle rotate; R shows its reach." : "";
-      const left = store.summary ? ` ${store.summary}.` : "";
+      const left = store.summary ? ` ${summaryText(store)}.` : "";
       may = `${labels.length ? `May now: ${labels.join(", ")}.` : ""}${left}${how}`.trim();
     }
     document.getElementById("unit-may").textContent = may;
