@@ -12,13 +12,17 @@ them for players of the scenario format.
 - Coordinates lie in the table's box: the table grown by its longer side all round
   (x in [-M, width + M], y in [-M, height + M], z and heights in [-M, M], M = the longer
   side). A point that far out can only mean a broken client.
-- An action has at most MAX_STEPS path steps in all (a formation's members included),
-  the protocol's own cap (`limits.path_steps` in docs/protocol.md).
-- A turn step is at most MAX_TURN_STEP degrees either way, and an action turns in place
-  at most MAX_TURNING degrees in all: a rect base's rotation is swept in 0.005" corner
-  steps (AOD-D17), the costliest work per step there is.
-- The centre travels at most width + height inches in all along an action's paths:
-  corner to corner along two edges, more than any straight drag across the table.
+- An action has at most MAX_STEPS path steps in all (a formation's members included,
+  each at least one), the protocol's own cap (`limits.path_steps` in docs/protocol.md).
+- A turn step is at most MAX_TURN_STEP degrees either way. A rect base turns in place
+  at most MAX_TURNING degrees in all, turn steps and final facings (each the short way)
+  together: its rotation is swept in 0.005" corner steps (AOD-D17), the costliest work
+  per degree there is. The board sends one turn of at most 180 degrees or a final
+  facing; a whole turn leaves room for hand-written paths. A circle base's rotation
+  sweeps nothing, so it is bounded by the steps alone.
+- The centre travels at most width + height inches in all along an action's paths, from
+  each unit's own position: corner to corner along two edges, more than any straight
+  drag across the table.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ from rules.geometry.track import shortest_turn
 
 #: Inches: 83 feet, a hall rather than a table; the web side's maps stop at 240".
 MAX_TABLE_SIDE = 1000.0
-#: Degrees an action may turn in place in all (turn steps and final facings).
-MAX_TURNING = 720.0
+#: Degrees a rect base may turn in place in all in one action (turn steps and final
+#: facings): a full turn.
+MAX_TURNING = 360.0
 
 
 def margin(table: Table) -> float:
@@ -88,24 +93,26 @@ def check_action(action: Action, state: GameState, key: str = "action") -> None:
             raise InvalidActionError(path_key, f"more than {MAX_STEPS} path steps in all")
         unit = state.unit(unit_id)
         heading = unit.facing if unit is not None else 0.0
+        # Only a rect base's rotation is work (a swept polygon); a circle's is nothing.
+        swept = unit is not None and not unit.base.is_circle
         where = unit.position if unit is not None and unit.on_table else None
         for i, step in enumerate(path):
             if isinstance(step, Turn):
                 if abs(step.angle) > MAX_TURN_STEP:
                     raise InvalidActionError(f"{path_key}[{i}].turn", f"a turn step is at most "
                                              f"{MAX_TURN_STEP:g} degrees either way")
-                turning += abs(step.angle)
+                turning += abs(step.angle) if swept else 0.0
                 heading += step.angle
             else:
                 check_point(table, step.x, step.y, step.z, f"{path_key}[{i}]")
                 if where is not None:
                     travel += math.dist(where, (step.x, step.y))
                 where = (step.x, step.y)
-        if facing is not None:
+        if facing is not None and swept:
             turning += abs(shortest_turn(heading, facing))
         if turning > MAX_TURNING:
-            raise InvalidActionError(path_key, f"turns more than {MAX_TURNING:g} degrees "
-                                     "in all")
+            raise InvalidActionError(path_key, f"a rect base turns more than "
+                                     f"{MAX_TURNING:g} degrees in all")
     limit = table.width + table.height
     if travel > limit:
         raise InvalidActionError(f"{key}.path", f"{fmt(travel)}\" of path in all; at most "

@@ -198,15 +198,21 @@ def test_a_full_turn_is_judged() -> None:
     assert verdict.legal
 
 
-def test_turning_more_than_the_cap_in_all_is_malformed() -> None:
-    turns = [{"turn": 360}, {"turn": -360}, {"turn": 90}]
+def test_a_rect_base_turning_more_than_the_cap_in_all_is_malformed() -> None:
+    turns = [{"turn": 180}, {"turn": -180}, {"turn": 90}]
     assert sum(abs(t["turn"]) for t in turns) > MAX_TURNING
     assert malformed_key(SCENE, move(*turns)) == "action.path"
 
 
+def test_a_circle_base_may_turn_more_than_the_cap_in_all() -> None:
+    """A circle's rotation sweeps nothing: only its steps bound the work."""
+    action = {"unit": "I1", "type": "move", "path": [{"turn": 360}, {"turn": -360}]}
+    assert validate(state_from_json(SCENE), action, dice=[6] * 4).legal
+
+
 def test_a_final_facing_counts_toward_the_turning_cap() -> None:
     """The final facing turns the short way (AOD-D21): 180 more degrees here."""
-    turns = [{"turn": 360}, {"turn": 270}]
+    turns = [{"turn": 90}, {"turn": 180}]
     assert validate(state_from_json(SCENE), move(*turns), dice=[6] * 4).legal
     assert malformed_key(SCENE, move(*turns, facing=90)) == "action.path"
 
