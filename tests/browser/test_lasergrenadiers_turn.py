@@ -101,6 +101,8 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     toast = p1.locator(".toast-error")
     expect(toast).to_contain_text("Grav tank: move refused", timeout=TIMEOUT_MS)
     expect(toast).to_contain_text(re.compile(r"38(\.0)?\"? .*36"))
+    # The rule is cited once, after the reason (ui.md, "What the player reads").
+    assert toast.inner_text().count("003 Turning 3") == 1
     shoot(p1, "lg-1-turn-refused-toast")
     p1.keyboard.press("Escape")  # drops the offered alternative
     for page in everyone:

@@ -32,6 +32,8 @@ export function reasonText(reason, store = null, { unit = null, seen = null } = 
   if (reason.code === "stale") return staleText(store, seen);
   let message = String(reason.message || reason.code);
   const cites = [reason.cite, ...(message.match(new RegExp(CITE, "g")) ?? [])].filter(Boolean);
+  // The reason's own citation in the message, in any system's form, is shown once, after it.
+  if (reason.cite) message = message.replaceAll(`(${reason.cite})`, "");
   message = message.replace(CITES_IN_PARENS, "").replace(CITES_AFTER_COMMA, "").replace(COORDINATES, "");
   if (store) {
     const terrain = store.state?.terrain ?? [];
