@@ -207,3 +207,16 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
         assert (unit["ap"], unit["activated"], unit.get("running")) == (3, False, None)
     expect(watcher.locator(".piece.active-unit")).to_have_count(0)
     shoot(watcher, "aps-7-round-2-spectator")
+
+    # Round 2: Kell activates again, out of the Rubble (another Terrain roll); the header
+    # tells the round, who acts and Kell's AP left (APS-D22).
+    drag_piece(p1, kell, 0, -2.5, release=False)
+    settle(p1)
+    p1.mouse.up()
+    everyone_has(everyone, 12)
+    gm_gives(gm, "Kell's Terrain roll (Normal PSQ)", "success", players)
+    everyone_has(everyone, 13)
+    expect(header(p1)).to_have_text("Round 2 · P1 to act · Kell: 2 AP left · your turn")
+    expect(header(watcher)).to_have_text("Round 2 · P1 to act · Kell: 2 AP left")
+    expect(piece(watcher, kell)).to_have_class(ACTIVE)
+    shoot(p1, "aps-8-round-2-kell-activating-p1")
