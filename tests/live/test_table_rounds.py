@@ -231,3 +231,22 @@ async def test_a_dodge_out_of_turn_is_accepted_for_the_side_not_acting(d10, monk
     # 1 AP, and no activation: the Handler may still activate this round (004 Dodging).
     assert (dodged["ap"], dodged["activated"]) == (2, False)
     assert d10.p1.unit(kell)["position"] == [5, 6.5]
+
+
+async def test_the_gms_undo_of_a_waiting_act_withdraws_it(gm_rolls):
+    """docs/protocol.md, "Rolls the GM makes": the waiting act is a table change like any
+    other, so an undo takes it back and the table no longer waits."""
+    table, kell = gm_rolls, gm_rolls.ids["Kell"]
+    await table.p1.send(act("m-1", 0, {"unit": kell, "type": "move", "path": [[5, 9.5]]}))
+    await table.p1.get("ack")
+    await everyone_gets(table, 1)
+    await table.gm.send({"type": "undo", "id": "u-1", "reason": "Kell goes round instead"})
+    assert (await table.gm.get("ack"))["seq"] == 2
+    for event in await everyone_gets(table, 2):
+        assert (event["kind"], event["undoes"]) == ("undo", 1)
+        assert "pending" not in event["turn"]
+    await table.gm.send({"type": "roll_result", "id": "g-1", "result": "success"})
+    assert (await table.gm.get("reject"))["reasons"][0]["code"] == "no_roll_pending"
+    # The table goes on: Kell may move elsewhere.
+    await table.p1.send(act("m-2", 2, {"unit": kell, "type": "move", "path": [[7.5, 6.5]]}))
+    assert (await table.p1.get("ack"))["seq"] == 3
