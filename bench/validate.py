@@ -153,8 +153,11 @@ def mswars_path(rng: random.Random, start: tuple[float, float], facing: float, s
     """`steps` straight segments ahead, each after a turn (mswars moves forward only)."""
     x, y = start
     out: list[Any] = []
+    # Up to 30 degrees a step, less on long paths: a rect base turns at most 360 degrees
+    # in all per action (rules/engine/bounds.py); 1- and 5-step paths are as before.
+    most = min(30.0, 300.0 / steps)
     for _ in range(steps):
-        turn = rng.uniform(-30, 30)  # 20 steps stay within the engine's 720-degree bound
+        turn = rng.uniform(-most, most)
         facing += turn
         seg = length / steps
         nx = min(max(x + seg * math.cos(math.radians(facing)), 1), W - 1)
