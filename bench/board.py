@@ -30,6 +30,8 @@ from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.production import production_env  # noqa: E402
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 LOADS = 5
 UNITS_PER_SIDE = 50
@@ -104,10 +106,11 @@ def build_battle() -> tuple[int, str]:
 
 
 def static_file(url: str) -> Path | None:
+    """The collected file a static URL serves (hashed name, as in production)."""
     path = urlparse(url).path
     if not path.startswith("/static/"):
         return None
-    candidate = ROOT / "static" / path.removeprefix("/static/")
+    candidate = Path(os.environ["STATIC_ROOT"]) / path.removeprefix("/static/")
     return candidate if candidate.is_file() else None
 
 
@@ -140,7 +143,7 @@ def measure(base_url: str, battle_id: int, session: str) -> tuple[float, float]:
         browser.close()
     size_kb = sum(f.stat().st_size for f in assets) / 1024
     for f in sorted(assets):
-        print(f"  {f.relative_to(ROOT)}: {f.stat().st_size} B")
+        print(f"  {f.name}: {f.stat().st_size} B")
     return size_kb, statistics.median(times)
 
 
@@ -150,12 +153,12 @@ def main() -> None:
     os.environ["DATABASE_URL"] = database
     os.environ.pop("REDIS_URL", None)
     os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
+    env = production_env(workdir, DATABASE_URL=database)
     import django
 
     django.setup()
     battle_id, session = build_battle()
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": database, "DEBUG": "0"}
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
          "tabletop.asgi:application"],

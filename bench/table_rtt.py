@@ -28,12 +28,15 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.production import production_env  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tabletop_bench"
 SPECTATORS = tuple(int(n) for n in os.environ.get("BENCH_SPECTATORS", "0,50,200").split(","))
@@ -93,18 +96,17 @@ async def application(scope, receive, send):
 # -- set-up: database, users, battle, servers -------------------------------------------
 
 
+@cache
 def server_env() -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tabletop.settings",
-        "CONN_MAX_AGE": "600",
-        # As in production: no query log, no debug cursor wrappers.
-        "DEBUG": "false",
+    # As in production: DEBUG off (no query log, no debug cursor wrappers).
+    return production_env(
+        tempfile.mkdtemp(prefix="bench-rtt-"),
+        CONN_MAX_AGE="600",
         # The benchmark plays faster than a person: no per-socket rate limit in the way.
-        "TABLE_FRAMES_PER_S": "100000",
-        "TABLE_BURST": "100000",
-        "LOG_LEVEL": "ERROR",
-    }
+        TABLE_FRAMES_PER_S="100000",
+        TABLE_BURST="100000",
+        LOG_LEVEL="ERROR",
+    )
 
 
 def ensure_database(url: str) -> None:
@@ -504,6 +506,7 @@ async def main() -> None:
         sys.exit("DATABASE_URL must be PostgreSQL")
     ensure_database(os.environ["DATABASE_URL"])
     os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
+    server_env()  # the servers' environment, and their secret key for this process too
     import django
 
     django.setup()
