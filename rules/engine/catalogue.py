@@ -35,6 +35,10 @@ class ActionSpec:
     #: Unit types whose path points may carry a height, [x, y, z] (z above the ground),
     #: so that the board offers them an altitude; empty: the path lies on the ground.
     path_z: tuple[str, ...] = ()
+    #: Keys whose value is a point on the table ([x, y]), picked on the board with a
+    #: click (a Dodge's `source`, the attack's origin); other keys name units or carry
+    #: data the board does not pick by pointing.
+    point_keys: tuple[str, ...] = ()
 
     def offered_to(self, unit: Mapping[str, Any]) -> bool:
         """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
@@ -49,7 +53,8 @@ class ActionSpec:
         return {"type": self.type, "label": self.label, "keys": list(self.keys),
                 "path": self.path, "cost_unit": self.cost_unit, "drag": self.drag,
                 "help": self.help, "unit_types": list(self.unit_types),
-                "needs": list(self.needs), "path_z": list(self.path_z)}
+                "needs": list(self.needs), "path_z": list(self.path_z),
+                "point_keys": list(self.point_keys)}
 
 
 def _is_set(value: Any) -> bool:

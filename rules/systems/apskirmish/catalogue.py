@@ -14,7 +14,9 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
     # front moves, or the centre on a Traverse or Dodge).
     ActionSpec(t, f"{row.label} ({row.ap} AP)" if row.activates
                else f"{row.label} (1 AP or 1 Threshold)", row.keys, row.path, "in",
-               row.drag, f"{row.help} ({row.cite})")
+               row.drag, f"{row.help} ({row.cite})",
+               # Every key of its actions is a point (a Dodge's source), picked on the board.
+               point_keys=row.keys)
     for t, row in ACTION_TABLE.items())
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (

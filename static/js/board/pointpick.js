@@ -1,15 +1,16 @@
 // Actions that no drag proposes: one point picked on the board. A "placement" action
-// takes the point as its path (a climb over an obstacle towards it); an action with no
-// path takes it as its first key (the origin of an attack to react to). Click a piece
-// to take its position, or any point of the table. The catalogue says which is which,
-// so no action is named here; the server judges every proposal.
+// with no keys takes the point as its path (a climb over an obstacle towards it); an
+// action with no path whose keys are points (the catalogue's `point_keys`) takes it as
+// that key (the origin of an attack to react to). Click a piece to take its position,
+// or any point of the table. The catalogue says which is which, so no action is named
+// here; the server judges every proposal.
 import { item } from "./panels/util.js";
 
 export class PointActions {
   constructor(board) {
     this.board = board;
     this.bar = document.getElementById("point-actions");
-    this.specs = board.catalogue.filter((a) => !a.drag && (a.path === "placement" || (a.path === "none" && a.keys?.length)));
+    this.specs = board.catalogue.filter((a) => !a.drag && (a.path === "placement" ? !a.keys?.length : a.path === "none" && a.keys?.length === 1 && (a.point_keys ?? []).includes(a.keys[0])));
     this.picking = null; // {unit, spec} while a point is awaited
     this.swallowClick = false;
     for (const spec of this.specs) {
