@@ -254,12 +254,15 @@ class Track:
             body = Body(None, r, xy=pts[0]) if len(pts) == 1 else Body(None, r, line=pts)
         else:
             parts = [body_at(self.base, *self.start.xy, self.start.facing, shrink).core]
-            tau, xs, ys, fs = self.samples
+            _, xs, ys, fs = self.samples
             cores, _ = bodies_at(self.base, xs, ys, fs, shrink)
-            for k in range(1, len(tau)):
-                if xs[k] == xs[k - 1] and ys[k] == ys[k - 1] and fs[k] == fs[k - 1]:
-                    continue
-                parts.append(shapely.convex_hull(GeometryCollection([cores[k - 1], cores[k]])))
+            # Each step between two poses sweeps the convex hull of both rects' corners:
+            # all hulls in one vectorised call (a rotation has thousands of samples).
+            moved = (np.diff(xs) != 0) | (np.diff(ys) != 0) | (np.diff(fs) != 0)
+            corners = shapely.get_coordinates(cores).reshape(len(cores), -1, 2)
+            pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)[moved]
+            if len(pairs):
+                parts.extend(shapely.convex_hull(shapely.multipoints(pairs)))
             body = Body(parts[0] if len(parts) == 1 else GeometryCollection(parts),
                         body_at(self.base, 0, 0, 0, shrink).radius)
         cache[shrink] = body
