@@ -224,7 +224,19 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             else events.players_group(self.battle_id)
         )
         # Join before reading the snapshot: nothing committed in between is missed.
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await events.layer_reachable()
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        except events.LAYER_ERRORS as error:
+            # Redis is down: a socket that would get no broadcast is closed with a code the
+            # board understands (it says the table is degraded and retries), not HTTP 500.
+            events.layer_failed(error)
+            limits.release(self.actor.user_id)
+            self.actor = None
+            await self.accept()
+            await self.close(code=limits.CLOSE_LAYER_DOWN)
+            return
+        events.layer_ok()
         await self.accept()
         hello = events.hello(user=self.actor.name, role=self.actor.role, sides=self.actor.sides)
         if self.actor.is_gm:
@@ -245,7 +257,10 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         limits.release(self.actor.user_id)
         if self.drain:
             self.drain.cancel()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except events.LAYER_ERRORS as error:
+            events.layer_failed(error)
         await db(presence.connection_close)(channel_name=self.channel_name)
         await self.announce_presence()
 

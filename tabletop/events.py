@@ -13,9 +13,12 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+import redis.asyncio
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
+from redis.exceptions import RedisError
 
 from tabletop.models import Event
 from tabletop.services.table import limits
@@ -64,9 +67,16 @@ def deliver(sends: list[tuple[str, dict[str, Any]]]) -> None:
         await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
 
     loop = _server_loop()
-    if loop is None:
-        async_to_sync(send_all)()
-        return
+    try:
+        if loop is None:
+            async_to_sync(send_all)()
+            return
+        _deliver_in(loop, send_all)
+    except LAYER_ERRORS as error:
+        layer_failed(error)  # committed all the same: the clients read it from the log
+
+
+def _deliver_in(loop: asyncio.AbstractEventLoop, send_all: Any) -> None:
     if loop.is_closed() or not loop.is_running():
         logger.warning("broadcast dropped: the server's event loop has stopped")
         return
@@ -78,6 +88,61 @@ def deliver(sends: list[tuple[str, dict[str, Any]]]) -> None:
         logger.warning(
             "broadcast dropped: the event loop did not run it within %ss", DELIVER_TIMEOUT_S
         )
+
+
+# -- the channel layer's health (Redis) ------------------------------------------------
+
+#: What the channel layer raises while Redis is down.
+LAYER_ERRORS = (OSError, RedisError, TimeoutError)
+_layer_down = False
+
+
+def layer_failed(error: BaseException) -> None:
+    """Notes that the channel layer failed: one log line for the outage, not one per
+    socket, broadcast or reconnect attempt (docs/protocol.md, close code 4503)."""
+    global _layer_down
+    if not _layer_down:
+        _layer_down = True
+        logger.error(
+            "the channel layer (Redis) is unreachable: %s; new table sockets are closed "
+            "with 4503 and broadcasts wait in the log until it answers again",
+            error,
+        )
+
+
+def layer_ok() -> None:
+    global _layer_down
+    if _layer_down:
+        _layer_down = False
+        logger.warning("the channel layer (Redis) answers again")
+
+
+class _OneLinePerOutage(logging.Filter):
+    """channels-redis' pub/sub layer logs a traceback every second while Redis is down:
+    the outage is logged once, by `layer_failed`, instead."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        layer_failed(error or RuntimeError(record.getMessage()))
+        return False
+
+
+logging.getLogger("channels_redis.pubsub").addFilter(_OneLinePerOutage())
+
+
+async def layer_reachable() -> None:
+    """Raises one of LAYER_ERRORS unless the channel layer's Redis answers. The pub/sub
+    layer subscribes lazily and would accept a socket it cannot deliver to."""
+    hosts = settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {}).get("hosts", [])
+    if not hosts or not isinstance(hosts[0], str):
+        return  # the in-memory layer (tests, a single process): nothing to reach
+    client = redis.asyncio.Redis.from_url(hosts[0], socket_connect_timeout=1, socket_timeout=1)
+    try:
+        await client.ping()
+    finally:
+        await client.aclose()
 
 
 def wire(frame: dict[str, Any]) -> dict[str, Any]:
@@ -105,8 +170,11 @@ def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) ->
 async def send_presence(battle_id: int, frame: dict[str, Any]) -> None:
     layer = get_channel_layer()
     message = {"type": "table.presence", "frame": frame}
-    await layer.group_send(players_group(battle_id), message)
-    await layer.group_send(watchers_group(battle_id), message)
+    try:
+        await layer.group_send(players_group(battle_id), message)
+        await layer.group_send(watchers_group(battle_id), message)
+    except LAYER_ERRORS as error:
+        layer_failed(error)
 
 
 # -- frames to one client ----------------------------------------------------------

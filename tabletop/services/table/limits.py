@@ -213,3 +213,4 @@ def release(user_id: int) -> None:
         limits.sockets -= 1
         if limits.sockets <= 0:
             del _users[user_id]
+CLOSE_LAYER_DOWN = 4503
