@@ -184,8 +184,38 @@ class DirectDispatchMixin:
         await handler(message)
 
 
+class PatientLayer:
+    """The channel layer, but its `receive` waits out a Redis outage (retrying each
+    second) instead of raising: the list layer's receive fails at once while Redis is
+    down, and that ended the socket's consumer with a traceback (an HTTP 500 for a new
+    socket) instead of the close code 4503 (issue 15)."""
+
+    def __init__(self, layer: Any) -> None:
+        self._layer = layer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._layer, name)
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        while True:
+            try:
+                return await self._layer.receive(channel)
+            except events.LAYER_ERRORS as error:
+                events.layer_failed(error)
+                await asyncio.sleep(1)
+
+
 class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """One connection to one battle's table, for a member of its campaign."""
+
+    @property
+    def channel_layer(self) -> Any:
+        return self._channel_layer
+
+    @channel_layer.setter
+    def channel_layer(self, layer: Any) -> None:
+        # Channels sets it when a socket opens; a Redis outage must not crash the socket.
+        self._channel_layer = None if layer is None else PatientLayer(layer)
 
     async def connect(self) -> None:
         self.battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
