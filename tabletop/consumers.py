@@ -10,6 +10,7 @@ import collections
 import concurrent.futures
 import logging
 import time
+import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -184,6 +185,10 @@ class DirectDispatchMixin:
         await handler(message)
 
 
+#: How long a new socket waits for Redis before it is closed with 4503.
+LAYER_WAIT_S = 1.0
+
+
 class PatientLayer:
     """The channel layer, but its `receive` waits out a Redis outage (retrying each
     second) instead of raising: the list layer's receive fails at once while Redis is
@@ -195,6 +200,14 @@ class PatientLayer:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._layer, name)
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        # The pub/sub layer subscribes here, and retries for ever while Redis is down.
+        try:
+            return str(await asyncio.wait_for(self._layer.new_channel(prefix), LAYER_WAIT_S))
+        except (*events.LAYER_ERRORS, TimeoutError) as error:
+            events.layer_failed(error)
+            return f"{prefix}unsubscribed.{uuid.uuid4().hex}"  # connect() closes with 4503
 
     async def receive(self, channel: str) -> dict[str, Any]:
         while True:
