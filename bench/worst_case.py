@@ -130,11 +130,18 @@ def main() -> None:
         return {"unit": unit.id, "type": "move",
                 "path": with_turns(path, MAX_TURNING - 180), "facing": unit.facing + 180}
 
+    def board_path(rng: random.Random, unit: Any) -> dict[str, Any]:
+        """What the board sends at most: waypoints and a final facing half a turn away."""
+        return {"unit": unit.id, "type": "move", "facing": unit.facing + 180,
+                "path": zigzag(rng, unit.position, MAX_STEPS, TRAVEL)}
+
     report("circle, 64 steps, 120\"", *slowest(state, long_path, units))
     for label, shape in RECTS.items():
         rect_state = state.with_units(*(replace(u, base=shape) for u in units))
         validate(rect_state, {"unit": "U0", "type": "move", "path": [[1, 1]]})
         report(f"{label}, 64 steps, 120\"", *slowest(rect_state, long_path, units))
+        report(f"{label}, 64 steps, 120\", final facing +180 deg",
+               *slowest(rect_state, board_path, units))
         report(f"{label}, 32 steps + 32 turns, {MAX_TURNING:g} deg, 120\"",
                *slowest(rect_state, turning_path, units))
         spin = {"unit": "U0", "type": "move", "path": [{"turn": MAX_TURN_STEP}]}
