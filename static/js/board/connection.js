@@ -5,6 +5,8 @@
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const PING_MS = 25000;
 const FORBIDDEN = 4403;
+const TOO_MANY_SOCKETS = 4409;
+const DEGRADED = 4503; // the server's message service (Redis) is down: retry
 
 let counter = 0;
 /** A client message id, unique per user and battle. */
@@ -30,6 +32,8 @@ export class Connection {
     this.pinger = null;
     addEventListener("online", () => this.reconnectSoon(0));
     addEventListener("offline", () => this.ws?.close(4000, "offline"));
+    // The table's hash disagreed with the server's (state.js): start again from a snapshot.
+    addEventListener("tabletop:desync", () => this.resync());
   }
 
   get open() {
@@ -85,7 +89,15 @@ export class Connection {
         this.onStatus("closed", "You are not at this table (or it does not exist).");
         return;
       }
-      this.onStatus(this.held ? "offline" : "reconnecting");
+      if (event.code === TOO_MANY_SOCKETS) {
+        this.onStatus("closed", "Too many of your tabs are open at this table: close one and reload.");
+        return;
+      }
+      if (event.code === DEGRADED) {
+        this.onStatus("degraded", "The table's server is degraded (its message service is down); retrying.");
+      } else {
+        this.onStatus(this.held ? "offline" : "reconnecting");
+      }
       this.reconnectSoon(BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)]);
       this.attempt += 1;
     });
@@ -103,6 +115,14 @@ export class Connection {
     if (!this.open) return false;
     this.ws.send(JSON.stringify(frame));
     return true;
+  }
+
+  /** Reconnects for a fresh snapshot (the store forgot its seq: `seen()` is -1). */
+  resync() {
+    if (this.held) return;
+    this.onStatus("reconnecting", "The table was out of step with the server; reloading it.");
+    if (this.open) this.ws.close(4000, "resync");
+    else this.reconnectSoon(0);
   }
 
   /** Drops the socket as a lost network would; `hold` keeps it down until release(). */

@@ -1,6 +1,8 @@
 // The table as this client knows it: the last snapshot plus the events applied in seq
 // order. Only the server changes the table; this module never guesses.
 
+import { hashedForm, sha256Hex } from "./jcs.js";
+
 const TABLE_KINDS = new Set(["act", "fiat", "undo", "turn"]);
 
 export class TableStore {
@@ -94,7 +96,23 @@ export class TableStore {
     this.delay = frame.delay_s ?? 0;
     for (const seq of [...this.pending.keys()]) if (seq <= this.seq) this.pending.delete(seq);
     this.emit("snapshot", frame);
+    this.check(frame);
     this.drain();
+  }
+
+  /** Checks the table against the server's hash of it after `frame` (docs/protocol.md,
+   * `hash`): the canonical text is taken now, hashed in the background. On a mismatch the
+   * table is out of step: it asks for a fresh snapshot (`tabletop:desync`: the connection
+   * reconnects without `?seq=`). */
+  check(frame) {
+    if (!frame.hash || !this.state) return;
+    const form = hashedForm(this.state, this.turn);
+    sha256Hex(form).then((hash) => {
+      if (hash === null || hash === frame.hash) return;
+      this.seq = -1; // nothing to resume from: the next connection brings a snapshot
+      this.emit("desync", { seq: frame.seq, expected: frame.hash, got: hash });
+      globalThis.dispatchEvent?.(new CustomEvent("tabletop:desync", { detail: { seq: frame.seq } }));
+    });
   }
 
   /** "applied", "old" (already had it: history for the log), or "gap" (ask to resume). */
@@ -144,6 +162,7 @@ export class TableStore {
     }
     this.seq = frame.seq;
     this.emit("event", { frame, before });
+    if (TABLE_KINDS.has(frame.kind)) this.check(frame);
   }
 }
 

@@ -9,6 +9,8 @@ import hashlib
 import json
 from typing import Any
 
+import rfc8785
+
 from tabletop.services import game_systems
 
 
@@ -16,22 +18,19 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
-def _normal(value: Any) -> Any:
-    """Numbers as JSON means them: 10 and 10.0 are one number (the engine writes floats)."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, dict):
-        return {k: _normal(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normal(v) for v in value]
-    return value
+def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:
+    """The canonical form of a position that its hash is taken of (docs/protocol.md): the
+    JSON Canonicalization Scheme (RFC 8785) of {"state", "turn"}, with `state.units` sorted
+    by id (by UTF-16 code units, as JCS sorts keys). JCS writes numbers as ECMAScript does
+    (10.0 is `10`, 1e-05 is `0.00001`) and strings as UTF-8, so a browser reproduces it
+    exactly (static/js/board/jcs.js); Python's own JSON (`\\u` escapes, `1e-05`) did not."""
+    units = sorted(state.get("units", []), key=lambda u: str(u.get("id")).encode("utf-16-be"))
+    return rfc8785.dumps({"state": {**state, "units": units}, "turn": turn})
 
 
 def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:
-    """sha256 of the canonical position; units sorted by id, so their order does not count."""
-    units = sorted(state.get("units", []), key=lambda u: str(u.get("id")))
-    body = canonical(_normal({"state": {**state, "units": units}, "turn": turn}))
-    return hashlib.sha256(body.encode()).hexdigest()
+    """sha256 (hex) of the position's canonical form; the order of units does not count."""
+    return hashlib.sha256(hashed_form(state, turn)).hexdigest()
 
 
 def patch(before: dict[str, Any], after: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
