@@ -100,6 +100,23 @@ def number(value: Any, key: str) -> float:
     return result
 
 
+def check_finite(raw: Any, key: str) -> None:
+    """Every number anywhere in a JSON value is finite, system-specific keys included
+    (a unit's own flags, a table option, the turn state): they are kept and printed
+    back, and NaN or an infinity printed is not JSON (RFC 8259). Iterative, so that no
+    nesting depth can raise anything but the clean error."""
+    stack = [(raw, key)]
+    while stack:
+        value, at = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            raise InvalidActionError(at, f"expected a finite number, got {value!r}")
+        if isinstance(value, dict):
+            stack.extend(reversed([(v, f"{at}.{k}" if at else str(k))
+                                   for k, v in value.items()]))
+        elif isinstance(value, list | tuple):
+            stack.extend(reversed([(v, f"{at}[{i}]") for i, v in enumerate(value)]))
+
+
 def _shown(value: Any) -> str:
     """A wrong value as a message shows it: short, whatever was sent."""
     text = repr(value)
@@ -144,6 +161,7 @@ def parse_action(raw: Any, key: str = "action",
     """The contract's common action keys; the rest go to `params` for the system."""
     if not isinstance(raw, dict):
         raise InvalidActionError(key, "expected an object")
+    check_finite(raw, key)
     for req in ("unit", "type"):
         if req not in raw:
             raise InvalidActionError(f"{key}.{req}", "missing")

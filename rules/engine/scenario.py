@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.actions import Action, MalformedAction, number, point
+from rules.engine.actions import Action, MalformedAction, check_finite, number, point
 from rules.engine.bounds import check_level, check_point, check_polygon, check_table_size
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
@@ -25,6 +25,8 @@ Item = TypeVar("Item", Terrain, Unit)
 TOP_KEYS = frozenset({"system", "table", "terrain", "units", "state", "dice", "outcomes",
                       "action", "actions", "expect"})
 UNIT_KEYS = frozenset({"id", "side", "type", "move", "base", "position", "facing", "aboard"})
+#: The keys of a position (the rest of a scenario is actions and what to expect).
+POSITION_KEYS = frozenset({"system", "table", "terrain", "units", "state"})
 TERRAIN_KEYS = frozenset({"id", "type", "polygon", "height", "size_class", "access"})
 
 
@@ -180,6 +182,7 @@ def parse_table(raw: Any, key: str = "table") -> Table:
 def state_from_json(raw: Any) -> GameState:
     """A position (scenario-shaped dict; actions/expect/dice are ignored here)."""
     raw = _obj(raw, "")
+    check_finite({k: v for k, v in raw.items() if k in POSITION_KEYS}, "")
     system = get_system(_str(_require_top(raw, "system"), "system"))
     table = parse_table(_require_top(raw, "table"))
     system.check_table_options(table.options, "table.options")

@@ -92,6 +92,24 @@ def test_a_non_finite_number_in_a_position_is_malformed_naming_its_key(
     assert malformed_key(scene) == key
 
 
+@pytest.mark.parametrize(("key", "change"), [
+    ("units[0].W1", lambda s: s["units"][0].__setitem__("W1", math.inf)),
+    ("units[0].evade[0]", lambda s: s["units"][0].__setitem__("evade", [math.nan])),
+    ("table.options.run_multiplier",
+     lambda s: s["table"].__setitem__("options", {"run_multiplier": math.nan})),
+    ("state.orders_used", lambda s: s.__setitem__("state", {"orders_used": -math.inf})),
+])
+def test_a_non_finite_number_under_a_system_key_is_malformed_too(key: str, change: Any) -> None:
+    """Issue 15: keys the contract leaves to a system are kept and printed back, so a NaN
+    there, under any key, would come out as a bare `NaN` (found by test_hostile_input)."""
+    assert malformed_key(scene_with(change)) == key
+
+
+def test_a_non_finite_number_under_an_action_key_of_a_system_is_malformed() -> None:
+    action = move([12, 10], note={"deep": [[[math.nan]]]})
+    assert malformed_key(SCENE, action) == "action.note.deep[0][0][0]"
+
+
 ACTION_NUMBERS = {
     "action.path[0][0]": lambda v: move([v, 10]),
     "action.path[0][2]": lambda v: move([12, 10, v]),
