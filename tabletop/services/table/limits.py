@@ -126,12 +126,14 @@ def user_rates() -> dict[str, float]:
     return {k: float(_USER_RATES[k] or v) for k, v in derived.items()}
 
 
-#: Bytes of replayed events (`resume`, `?seq=`) a second, and at once.
-RESUME_BYTES_PER_S = int(os.environ.get("TABLE_RESUME_BYTES_PER_S", str(128 * 1024)))
-RESUME_BURST_BYTES = int(os.environ.get("TABLE_RESUME_BURST_BYTES", str(1024 * 1024)))
-#: Engine time (ms, measured) a second of one user's previews and acts, and at once.
-ENGINE_MS_PER_S = float(os.environ.get("TABLE_ENGINE_MS_PER_S", "250"))
-ENGINE_BURST_MS = float(os.environ.get("TABLE_ENGINE_BURST_MS", "1000"))
+#: Bytes of replayed events (`resume`, `?seq=`) a second, and at once; engine time (ms of
+#: CPU, measured) a second of one user's previews and acts, and at once. By default they
+#: grow with the per-socket rate the operator sets (TABLE_FRAMES_PER_S over its default 20).
+_SCALE = max(1.0, FRAMES_PER_S / 20)
+RESUME_BYTES_PER_S = int(os.environ.get("TABLE_RESUME_BYTES_PER_S", str(int(128 * 1024 * _SCALE))))
+RESUME_BURST_BYTES = int(os.environ.get("TABLE_RESUME_BURST_BYTES", str(int(1024 * 1024 * _SCALE))))
+ENGINE_MS_PER_S = float(os.environ.get("TABLE_ENGINE_MS_PER_S", str(250 * _SCALE)))
+ENGINE_BURST_MS = float(os.environ.get("TABLE_ENGINE_BURST_MS", str(1000 * _SCALE)))
 #: Engine jobs of one user running or waiting at once, in this process.
 ENGINE_IN_FLIGHT = 1
 #: Threads that run engine work (previews; acts on PostgreSQL), apart from the event
@@ -213,4 +215,6 @@ def release(user_id: int) -> None:
         limits.sockets -= 1
         if limits.sockets <= 0:
             del _users[user_id]
+
+
 CLOSE_LAYER_DOWN = 4503
