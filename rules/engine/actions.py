@@ -100,16 +100,24 @@ def number(value: Any, key: str) -> float:
     return result
 
 
+#: The largest integer anywhere in the input: what a browser's number holds exactly.
+#: Larger ones only overflow where a system turns them into floats.
+MAX_INTEGER = 2**53
+
+
 def check_finite(raw: Any, key: str) -> None:
     """Every number anywhere in a JSON value is finite, system-specific keys included
     (a unit's own flags, a table option, the turn state): they are kept and printed
-    back, and NaN or an infinity printed is not JSON (RFC 8259). Iterative, so that no
-    nesting depth can raise anything but the clean error."""
+    back, and NaN or an infinity printed is not JSON (RFC 8259). Integers stay within
+    MAX_INTEGER either way. Iterative, so that no nesting depth can raise anything but
+    the clean error."""
     stack = [(raw, key)]
     while stack:
         value, at = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
             raise InvalidActionError(at, f"expected a finite number, got {value!r}")
+        if isinstance(value, int) and abs(value) > MAX_INTEGER:
+            raise InvalidActionError(at, "an integer too large (at most 2**53 either way)")
         if isinstance(value, dict):
             stack.extend(reversed([(v, f"{at}.{k}" if at else str(k))
                                    for k, v in value.items()]))

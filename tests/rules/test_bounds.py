@@ -98,10 +98,12 @@ def test_a_non_finite_number_in_a_position_is_malformed_naming_its_key(
     ("table.options.run_multiplier",
      lambda s: s["table"].__setitem__("options", {"run_multiplier": math.nan})),
     ("state.orders_used", lambda s: s.__setitem__("state", {"orders_used": -math.inf})),
+    ("units[0].capacity", lambda s: s["units"][0].__setitem__("capacity", 2**53 + 1)),
 ])
 def test_a_non_finite_number_under_a_system_key_is_malformed_too(key: str, change: Any) -> None:
     """Issue 15: keys the contract leaves to a system are kept and printed back, so a NaN
-    there, under any key, would come out as a bare `NaN` (found by test_hostile_input)."""
+    there, under any key, would come out as a bare `NaN`; an integer past 2**53 overflowed
+    where a system made it a float (both found by test_hostile_input)."""
     assert malformed_key(scene_with(change)) == key
 
 
