@@ -33,7 +33,9 @@ def check(paths: Sequence[str], expect: bool) -> int:
     for path in scenario_files(paths):
         try:
             raw = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as err:
+        except (OSError, ValueError, RecursionError) as err:
+            # ValueError: bad JSON, or an integer of more digits than Python reads;
+            # RecursionError: nesting deeper than the parser goes.
             print(f"{path}: cannot read JSON: {err}", file=sys.stderr)
             status = 2
             continue

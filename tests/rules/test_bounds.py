@@ -289,3 +289,17 @@ def test_check_judges_an_action_beyond_the_bounds_as_malformed(tmp_path: Path) -
     assert turn["reasons"][0]["message"].startswith("actions[0].path[0].turn: ")
     assert far["reasons"][0]["message"].startswith("actions[1].path[1][0]: ")
     assert step["legal"] is True
+
+
+@pytest.mark.parametrize("text", ['{"system": "aod", "table": ' + "[" * 100_000 + "]" * 100_000
+                                  + "}", '{"system": "aod", "dice": [' + "9" * 5000 + "]}"],
+                         ids=["nested_too_deeply", "integer_of_5000_digits"])
+def test_check_reports_json_it_cannot_read_without_a_traceback(tmp_path: Path, text: str) -> None:
+    """JSON nested deeper than Python's parser goes, or an integer longer than it reads,
+    is reported as unreadable (exit 2), like any bad JSON."""
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    done = subprocess.run([sys.executable, "-m", "rules", "check", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "cannot read JSON" in done.stderr and "Traceback" not in done.stderr
