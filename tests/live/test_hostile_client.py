@@ -147,6 +147,9 @@ async def test_a_hostile_clients_previews_do_not_hold_up_another_battles_pings(o
     )
     assert not other, other[:3]
     assert accepted + limited == sent[0]
+    # Four sockets at their own rate send twice what one user may: the rest is limited
+    # (before issue 15 every one was judged: 716 of 716).
+    assert limited > 0
     # 50 ms on a machine of its own; where other jobs already slow the quiet pings down
     # (p99 over 25 ms), the attack may not add more than half again.
     assert p99 < 50 or (quiet_p99 >= 25 and p99 <= 1.5 * quiet_p99 + 10)
