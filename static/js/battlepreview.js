@@ -29,11 +29,23 @@ for (const side of sides) {
   el("title", {}, zone).textContent = `Deployment zone of ${side}`;
 }
 const unitLayer = el("g", { class: "units" }, table);
+// Names sit outside the flipped table group, so that they read upright.
+const nameLayer = el("g", { class: "unit-names" }, svg);
 const nodes = new Map();
+
+function radiusOf(unit) {
+  const base = unit.base ?? { diameter: 1 };
+  return base.shape === "rect" ? Math.hypot(base.length, base.width) / 2 : base.diameter / 2;
+}
 
 function place(group, unit) {
   const [x, y] = unit.position;
   group.setAttribute("transform", `translate(${x} ${y}) rotate(${unit.facing ?? 0})`);
+  const name = nodes.get(unit.id)?.name;
+  if (name) {
+    name.setAttribute("x", String(x));
+    name.setAttribute("y", String(height - y + radiusOf(unit) + 0.9));
+  }
 }
 
 for (const unit of state.units ?? []) {
@@ -47,7 +59,10 @@ for (const unit of state.units ?? []) {
   // facing notch: a white tick from the centre towards the front
   el("line", { x1: 0, y1: 0, x2: (base.length ?? base.diameter) / 2, y2: 0, stroke: "#fff", "stroke-width": 0.15 }, group);
   el("title", {}, group).textContent = `${labels[unit.id]?.name ?? unit.id} (${unit.side})${placeable.has(unit.id) ? ": drag to deploy" : ""}`;
-  nodes.set(unit.id, { group, unit });
+  const name = el("text", { class: "unit-name", "text-anchor": "middle", "font-size": 0.8 }, nameLayer);
+  name.textContent = labels[unit.id]?.name ?? unit.id;
+  nodes.set(unit.id, { group, unit, name });
+  place(group, unit);
 }
 
 // -- deployment by drag ---------------------------------------------------------------------
