@@ -11,9 +11,15 @@ UNIT_SCHEMA: dict[str, Any] = {
     "fields": {
         "type": {"type": "string", "enum": sorted(UNIT_TYPES), "required": True},
         "move": {"type": "number", "minimum": 0, "required": True, "default": 8,
+                 "suggested": {"infantry": 6},
                  "description": "speed value on the dial, inches"},
         "base": {"type": "object", "required": True,
                  "default": {"shape": "circle", "diameter": 1.75},  # a mech's hex base
+                 # The web side's roster catalogue offers these per unit type.
+                 "suggested": {
+                     "infantry": {"shape": "circle", "diameter": 1.25},
+                     **{t: {"shape": "rect", "width": 1.5, "length": 2.5}
+                        for t in ("aquatic", "hover", "tracked", "wheeled")}},
                  "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
                            {"shape": "rect", "width": {"type": "number", "minimum": 0},
                             "length": {"type": "number", "minimum": 0}}]},

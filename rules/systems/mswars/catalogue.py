@@ -47,6 +47,11 @@ UNIT_SCHEMA: dict[str, Any] = {
                  "description": "Move value, movement points (MP)"},
         "base": {"type": "object", "required": True,
                  "default": {"shape": "circle", "diameter": 2.0},  # a walker's round base
+                 # The web side's roster catalogue offers these per move type.
+                 "suggested": {
+                     "hover": {"shape": "rect", "width": 1.75, "length": 2.75},
+                     **{t: {"shape": "rect", "width": 2.0, "length": 3.0}
+                        for t in ("four_legged_walker", "track", "wheel")}},
                  "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
                            {"shape": "rect", "width": {"type": "number", "minimum": 0},
                             "length": {"type": "number", "minimum": 0}}]},
