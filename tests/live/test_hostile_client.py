@@ -213,5 +213,6 @@ async def test_previews_over_the_engine_budget_are_limited_when_they_arrive(tabl
     ]
     assert [f["ref"] for _, f in judged] == ["a-0"]
     assert max(at for at, _ in refused) < 0.3, "a refusal waited for a judgement"
-    assert percentile(ping_ms, 99) < 50, ping_ms
+    # Before issue 15 every ping waited behind the judgements (p50 289 ms, p99 310 ms).
+    assert percentile(ping_ms, 99) < 100, ping_ms
     await victim.close()

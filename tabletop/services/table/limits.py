@@ -132,8 +132,8 @@ def user_rates() -> dict[str, float]:
 _SCALE = max(1.0, FRAMES_PER_S / 20)
 RESUME_BYTES_PER_S = int(os.environ.get("TABLE_RESUME_BYTES_PER_S", str(int(128 * 1024 * _SCALE))))
 RESUME_BURST_BYTES = int(os.environ.get("TABLE_RESUME_BURST_BYTES", str(int(1024 * 1024 * _SCALE))))
-ENGINE_MS_PER_S = float(os.environ.get("TABLE_ENGINE_MS_PER_S", str(250 * _SCALE)))
-ENGINE_BURST_MS = float(os.environ.get("TABLE_ENGINE_BURST_MS", str(1000 * _SCALE)))
+ENGINE_MS_PER_S = float(os.environ.get("TABLE_ENGINE_MS_PER_S", str(100 * _SCALE)))
+ENGINE_BURST_MS = float(os.environ.get("TABLE_ENGINE_BURST_MS", str(500 * _SCALE)))
 #: Engine jobs of one user running or waiting at once, in this process.
 ENGINE_IN_FLIGHT = 1
 #: Threads that run engine work (previews; acts on PostgreSQL), apart from the event
