@@ -116,18 +116,10 @@ class Leg:
 
     def point_at_cost(self, budget: float) -> Point2:
         """Where along this leg the cost spent on it reaches `budget`."""
-        if self.is_turn or budget <= 0:
+        if self.is_turn:
             return self.start.xy
-        spent = 0.0
-        length = math.dist(self.start.xy, self.end.xy)
-        for u0, u1, rate in self.pieces:
-            piece = (u1 - u0) * length * rate
-            if spent + piece >= budget and rate > 0:
-                u = u0 + (budget - spent) / (length * rate)
-                return (self.start.x + (self.end.x - self.start.x) * u,
-                        self.start.y + (self.end.y - self.start.y) * u)
-            spent += piece
-        return self.end.xy
+        return point_at_cost(self.start, self.end, math.dist(self.start.xy, self.end.xy),
+                             self.pieces, budget)
 
 
 @dataclass(frozen=True)
@@ -149,13 +141,77 @@ class PathPrice:
     def where_exceeds(self, limit: float) -> tuple[Point2, float] | None:
         """The first point where the running cost goes over `limit`, and the path length
         there (None: it never does)."""
-        spent = 0.0
-        for leg in self.legs:
-            if spent + leg.cost > limit + 1e-12:
-                at = leg.point_at_cost(limit - spent)
-                return at, leg.s_at(at)
-            spent += leg.cost
-        return None
+        return where_exceeds(self.legs, limit)
+
+
+class PricedLeg(Protocol):
+    """What `where_exceeds` needs of a leg (Leg here, Leg3 in pricing_3d)."""
+
+    @property
+    def cost(self) -> float: ...
+
+    def point_at_cost(self, budget: float) -> Point2: ...
+
+    def s_at(self, xy: Point2) -> float: ...
+
+
+def where_exceeds(legs: Sequence[PricedLeg], limit: float) -> tuple[Point2, float] | None:
+    """The first point where the running cost of `legs` goes over `limit`, and the 2-D
+    path length there (None: it never does)."""
+    spent = 0.0
+    for leg in legs:
+        if spent + leg.cost > limit + 1e-12:
+            at = leg.point_at_cost(limit - spent)
+            return at, leg.s_at(at)
+        spent += leg.cost
+    return None
+
+
+def point_at_cost(start: Pose, end: Pose, length: float,
+                  pieces: Sequence[tuple[float, float, float]], budget: float) -> Point2:
+    """Where along the straight segment start -> end (`length` long, priced by `pieces`:
+    (u0, u1, cost per inch)) the cost spent reaches `budget`."""
+    if budget <= 0:
+        return start.xy
+    spent = 0.0
+    for u0, u1, rate in pieces:
+        piece = (u1 - u0) * length * rate
+        if spent + piece >= budget and rate > 0:
+            u = u0 + (budget - spent) / (length * rate)
+            return (start.x + (end.x - start.x) * u, start.y + (end.y - start.y) * u)
+        spent += piece
+    return end.xy
+
+
+@dataclass(frozen=True)
+class PricedPieces:
+    """The terrain pieces of one straight segment priced: the cost, the pieces with their
+    cost per inch (0 where blocked) and where the centre is first blocked."""
+
+    cost: float
+    pieces: tuple[tuple[float, float, float], ...]
+    blocked_at: Point2 | None
+    blocked_by: str
+
+
+def price_pieces(cur: Pose, dx: float, dy: float, length: float, factor: float,
+                 raw: Sequence[tuple[float, float, float | None, str]]) -> PricedPieces:
+    """Adds up the pieces (u0, u1, cost per inch or None, what) of a segment from `cur`
+    by (dx, dy), `length` long, after the direction `factor`."""
+    pieces: list[tuple[float, float, float]] = []
+    blocked_at: Point2 | None = None
+    blocked_by = ""
+    cost = 0.0
+    for u0, u1, rate, what in raw:
+        if rate is None:
+            if blocked_at is None:
+                blocked_at = (cur.x + dx * u0, cur.y + dy * u0)
+                blocked_by = what
+            pieces.append((u0, u1, 0.0))
+            continue
+        pieces.append((u0, u1, rate * factor))
+        cost += (u1 - u0) * length * rate * factor
+    return PricedPieces(cost, tuple(pieces), blocked_at, blocked_by)
 
 
 def normalised(angle: float) -> float:
@@ -207,20 +263,8 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
 
 def _translation(index: int, cur: Pose, nxt: Pose, pricing: Pricing, s0: float) -> Leg:
     dx, dy = nxt.x - cur.x, nxt.y - cur.y
-    length = math.hypot(dx, dy)
     factor, allowed, direction = pricing.direction(cur.facing, dx, dy)
-    pieces: list[tuple[float, float, float]] = []
-    blocked_at: Point2 | None = None
-    blocked_by = ""
-    cost = 0.0
-    for u0, u1, rate, what in pricing.pieces(cur.xy, nxt.xy):
-        if rate is None:
-            if blocked_at is None:
-                blocked_at = (cur.x + dx * u0, cur.y + dy * u0)
-                blocked_by = what
-            pieces.append((u0, u1, 0.0))
-            continue
-        pieces.append((u0, u1, rate * factor))
-        cost += (u1 - u0) * length * rate * factor
-    return Leg(index, cur, nxt, cost, tuple(pieces), blocked_at, blocked_by, direction,
-               allowed, s0=s0)
+    priced = price_pieces(cur, dx, dy, math.hypot(dx, dy), factor,
+                          pricing.pieces(cur.xy, nxt.xy))
+    return Leg(index, cur, nxt, priced.cost, priced.pieces, priced.blocked_at,
+               priced.blocked_by, direction, allowed, s0=s0)

@@ -19,7 +19,13 @@ from dataclasses import dataclass
 
 from rules.engine.actions import Step, Turn, Waypoint
 from rules.engine.model import Point2
-from rules.engine.pricing import Pricing, normalised
+from rules.engine.pricing import (
+    Pricing,
+    normalised,
+    point_at_cost,
+    price_pieces,
+    where_exceeds,
+)
 from rules.geometry.track import Pose
 
 
@@ -68,17 +74,9 @@ class Leg3:
 
     def point_at_cost(self, budget: float) -> Point2:
         """Where along this leg the cost spent on it reaches `budget` (horizontally)."""
-        if self.is_turn or budget <= 0:
+        if self.is_turn:
             return self.start.xy
-        spent = 0.0
-        for u0, u1, rate in self.pieces:
-            piece = (u1 - u0) * self.length * rate
-            if spent + piece >= budget and rate > 0:
-                u = u0 + (budget - spent) / (self.length * rate)
-                return (self.start.x + (self.end.x - self.start.x) * u,
-                        self.start.y + (self.end.y - self.start.y) * u)
-            spent += piece
-        return self.end.xy
+        return point_at_cost(self.start, self.end, self.length, self.pieces, budget)
 
 
 @dataclass(frozen=True)
@@ -102,13 +100,7 @@ class PathPrice3:
     def where_exceeds(self, limit: float) -> tuple[Point2, float] | None:
         """The first point where the running cost goes over `limit`, and the 2-D path
         length there (None: it never does)."""
-        spent = 0.0
-        for leg in self.legs:
-            if spent + leg.cost > limit + 1e-12:
-                at = leg.point_at_cost(limit - spent)
-                return at, leg.s_at(at)
-            spent += leg.cost
-        return None
+        return where_exceeds(self.legs, limit)
 
 
 def price_path_3d(start: Pose, start_z: float | None, steps: Sequence[Step],
@@ -155,18 +147,6 @@ def _translation(index: int, cur: Pose, nxt: Pose, z0: float, z1: float, pricing
     else:
         factor, allowed, direction = pricing.direction(cur.facing, dx, dy)
         raw = pricing.pieces(cur.xy, nxt.xy)
-    pieces: list[tuple[float, float, float]] = []
-    blocked_at: Point2 | None = None
-    blocked_by = ""
-    cost = 0.0
-    for u0, u1, rate, what in raw:
-        if rate is None:
-            if blocked_at is None:
-                blocked_at = (cur.x + dx * u0, cur.y + dy * u0)
-                blocked_by = what
-            pieces.append((u0, u1, 0.0))
-            continue
-        pieces.append((u0, u1, rate * factor))
-        cost += (u1 - u0) * length * rate * factor
-    return Leg3(index, cur, nxt, z0, z1, cost, length, tuple(pieces), blocked_at, blocked_by,
-                direction, allowed, s0)
+    priced = price_pieces(cur, dx, dy, length, factor, raw)
+    return Leg3(index, cur, nxt, z0, z1, priced.cost, length, priced.pieces, priced.blocked_at,
+                priced.blocked_by, direction, allowed, s0)
