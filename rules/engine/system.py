@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from shapely.geometry import Polygon
@@ -47,6 +47,13 @@ class System:
     unit_move_required: ClassVar[bool] = True
     #: The largest face a scenario's forced `dice` may give (apskirmish rolls d10s).
     die_faces: ClassVar[int] = 6
+    #: Action keys whose value must be a unit id (a target, a carrier).
+    unit_id_keys: ClassVar[frozenset[str]] = frozenset()
+    #: What checks a table's options, in order: each raises InvalidActionError naming the
+    #: key (usually the system's own options parser).
+    table_option_checks: ClassVar[tuple[Callable[[Mapping[str, Any], str], object], ...]] = ()
+    #: What checks a table's turn state, likewise.
+    turn_checks: ClassVar[tuple[Callable[[Mapping[str, Any], str], object], ...]] = ()
 
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:
@@ -62,10 +69,14 @@ class System:
                                      f"for {self.key}")
 
     def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
-        """Systems reject unknown or ill-typed table options."""
+        """Systems reject unknown or ill-typed table options (`table_option_checks`)."""
+        for check in self.table_option_checks:
+            check(options, key)
 
     def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
-        """Systems reject ill-typed turn-state keys."""
+        """Systems reject ill-typed turn-state keys (`turn_checks`)."""
+        for check in self.turn_checks:
+            check(turn, key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
         base = frozenset({"unit", "type", "path", "facing"}) | DOC_KEYS
@@ -73,6 +84,9 @@ class System:
         if action.type not in self.action_types:
             raise InvalidActionError(f"{key}.type", f"unknown action type {action.type!r} "
                                      f"for {self.key}")
+        for name in sorted(self.unit_id_keys):
+            if name in raw and not isinstance(raw[name], str):
+                raise InvalidActionError(f"{key}.{name}", "expected a unit id")
         return action
 
     # -- the rules ---------------------------------------------------------------

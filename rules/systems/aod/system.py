@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from rules.engine.actions import Action
@@ -56,16 +56,12 @@ class AodSystem(System):
     action_types = frozenset(HANDLERS)
     action_keys = frozenset({"target", "altitude", "ranged_attack", "passengers", "unload",
                              "moves", "captive"})
+    table_option_checks = (parse_options,)
+    turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         super().check_unit(unit, key)
         check_unit_props(unit, key)
-
-    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
-        parse_options(options, key)
-
-    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
-        check_turn(turn, key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from rules.engine.actions import Action, number, point
@@ -55,6 +55,8 @@ class ApskirmishSystem(System):
     #: A soldier's `move` is optional: the stance table applies without it (APS-D36).
     unit_move_required = False
     die_faces = TEST_DIE
+    table_option_checks = (parse_options,)
+    turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type != "":  # a soldier may go without its (only) type
@@ -73,12 +75,6 @@ class ApskirmishSystem(System):
         for stat, value in (unit.get("stats") or {}).items():
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise InvalidActionError(f"{key}.stats.{stat}", "expected a number")
-
-    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
-        parse_options(options, key)
-
-    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
-        check_turn(turn, key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)

@@ -56,6 +56,10 @@ def _finite(value: Any, key: str) -> None:
             _finite(v, f"{key}[{i}]")
 
 
+def _finite_values(values: Mapping[str, Any], key: str) -> None:
+    _finite(dict(values), key)
+
+
 class LaserGrenadiersSystem(System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
@@ -67,6 +71,10 @@ class LaserGrenadiersSystem(System):
     unit_types = frozenset(UNIT_TYPES)
     action_types = frozenset(HANDLERS)
     action_keys = frozenset({"target", "carrier", "passengers"})
+    unit_id_keys = frozenset({"target", "carrier"})
+    #: Every number in the options and the turn state must be finite first.
+    table_option_checks = (_finite_values, parse_options)
+    turn_checks = (_finite_values, check_turn)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         super().check_unit(unit, key)
@@ -94,19 +102,8 @@ class LaserGrenadiersSystem(System):
             raise InvalidActionError(f"{key}.uphill", "a slope needs its uphill bearing "
                                      "(LG-D5)")
 
-    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
-        _finite(dict(options), key)
-        parse_options(options, key)
-
-    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
-        _finite(dict(turn), key)
-        check_turn(turn, key)
-
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
-        for name in ("target", "carrier"):
-            if name in raw and not isinstance(raw[name], str):
-                raise InvalidActionError(f"{key}.{name}", "expected a unit id")
         if "passengers" in raw:
             items = raw["passengers"]
             if not isinstance(items, list):

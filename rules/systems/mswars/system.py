@@ -47,6 +47,9 @@ class MswarsSystem(System):
     unit_types = frozenset(MOVE_TYPES)
     action_types = frozenset(HANDLERS)
     action_keys = frozenset({"target", "carrier", "unload", "placement"})
+    unit_id_keys = frozenset({"target", "carrier"})
+    table_option_checks = (parse_options,)
+    turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type == "" and not unit.flag("infantry"):
@@ -56,17 +59,8 @@ class MswarsSystem(System):
             super().check_unit(unit, key)
         check_fields(unit.props, UNIT_SCHEMA["fields"], key)
 
-    def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
-        parse_options(options, key)
-
-    def check_turn(self, turn: Mapping[str, Any], key: str) -> None:
-        check_turn(turn, key)
-
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
-        for name in ("target", "carrier"):
-            if name in raw and not isinstance(raw[name], str):
-                raise InvalidActionError(f"{key}.{name}", "expected an id")
         if "unload" in raw:
             if not isinstance(raw["unload"], list):
                 raise InvalidActionError(f"{key}.unload", "expected [{\"unit\", \"position\"}]")
