@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rules.engine.actions import Step
+from rules.engine.actions import Action, Step, Turn
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.model import Unit
@@ -16,11 +16,23 @@ from rules.engine.path_checks import Found, off_table
 from rules.engine.position import Position
 from rules.engine.pricing import PathPrice, Pricing, price_path
 from rules.engine.verdict import Violation
-from rules.geometry.track import Pose, Track
+from rules.geometry.track import Pose, Track, shortest_turn
 
 #: Where a finding that belongs to the end of the action is placed.
 AFTER = 1e12
 ADVERBS = {"diagonal": "diagonally"}
+
+
+def steps_with_final_facing(unit: Unit, action: Action) -> list[Step]:
+    """The path, with the action's `facing` key read as a final turn the short way,
+    charged like any other turn (MSW-D31, LG-D30)."""
+    steps = list(action.path)
+    if action.facing is not None:
+        facing = unit.facing + sum(s.angle for s in steps if isinstance(s, Turn))
+        turn = shortest_turn(facing, action.facing)
+        if abs(turn) > 1e-9:
+            steps.append(Turn(turn))
+    return steps
 
 
 @dataclass(frozen=True)

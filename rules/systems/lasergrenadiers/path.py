@@ -8,15 +8,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.engine.actions import Action, Step, Turn
+from rules.engine.actions import Step, Turn
 from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.priced_path import steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
 from rules.geometry.bases import body_at
 from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
 from rules.geometry.table import leaves_table
-from rules.geometry.track import Pose, Track, shortest_turn
+from rules.geometry.track import Pose, Track
 from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up, who
 from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
@@ -66,15 +67,8 @@ class Walked:
         return any(not leg.is_turn for leg in self.price.legs)
 
 
-def steps_of(unit: Unit, action: Action) -> list[Step]:
-    """The path, with a `facing` key read as a final turn, charged (LG-D30)."""
-    steps = list(action.path)
-    if action.facing is not None:
-        facing = unit.facing + sum(s.angle for s in steps if isinstance(s, Turn))
-        turn = shortest_turn(facing, action.facing)
-        if abs(turn) > 1e-9:
-            steps.append(Turn(turn))
-    return steps
+#: The path with the `facing` key read as a final turn, charged (LG-D30).
+steps_of = steps_with_final_facing
 
 
 def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,

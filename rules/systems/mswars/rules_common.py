@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.actions import Action, Step, Turn
+from rules.engine.actions import Action
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import bases_touching
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import fmt
-from rules.engine.priced_path import PricedPath
+from rules.engine.priced_path import PricedPath, steps_with_final_facing
 from rules.engine.pricing import PathPrice
 from rules.geometry.bases import body_at
-from rules.geometry.track import Pose, Track, shortest_turn
+from rules.geometry.track import Pose, Track
 from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.path import judge_path
 from rules.systems.mswars.tables import (
@@ -42,15 +42,8 @@ def allowance_for(unit: Unit, action_type: str) -> Allowance:
         else base
 
 
-def steps_of(unit: Unit, action: Action) -> list[Step]:
-    """The path with the `facing` key read as a final turn, charged normally (MSW-D31)."""
-    steps = list(action.path)
-    if action.facing is not None:
-        facing = unit.facing + sum(s.angle for s in steps if isinstance(s, Turn))
-        turn = shortest_turn(facing, action.facing)
-        if abs(turn) > 1e-9:
-            steps.append(Turn(turn))
-    return steps
+#: The path with the `facing` key read as a final turn, charged (MSW-D31).
+steps_of = steps_with_final_facing
 
 
 def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit | None = None,
