@@ -20,7 +20,7 @@ from rules import reach, state_from_json, validate
 from rules.geometry.bases import body_at
 from tests.rules import scenes as builders
 from tests.rules.mswars import scenes as mswars_scenes
-from tests.rules.scenes import CENTRE
+from tests.rules.scenes import CENTRE, drawn_base, drawn_others, drawn_rectangles
 
 #: PROP_N / PROP_RANDOM=1 widen the search by hand; the suite stays small and repeatable.
 EXAMPLES = int(os.environ.get("PROP_N", 30))
@@ -36,27 +36,13 @@ TYPES = ["mech", "infantry", "wheeled", "hover", "quad_mech"]
 @st.composite
 def scenes(draw: Any) -> dict[str, Any]:
     """A small scene around CENTRE on a big table (so that turning it keeps it on)."""
-    terrain = []
-    for i in range(draw(st.integers(0, 3))):
-        x, y = draw(coord), draw(coord)
-        w, h = draw(st.floats(1, 6)), draw(st.floats(1, 6))
-        terrain.append({"id": f"T{i}", "type": draw(st.sampled_from(TERRAIN)),
-                        "polygon": [[CENTRE[0] + x, CENTRE[1] + y],
-                                    [CENTRE[0] + x + w, CENTRE[1] + y],
-                                    [CENTRE[0] + x + w, CENTRE[1] + y + h],
-                                    [CENTRE[0] + x, CENTRE[1] + y + h]]})
+    terrain = drawn_rectangles(draw, coord, TERRAIN)
     rect = draw(st.booleans())
-    base = ({"shape": "rect", "width": 1.0, "length": 2.0} if rect
-            else {"shape": "circle", "diameter": draw(st.sampled_from([1.0, 1.25, 2.0]))})
+    base = drawn_base(draw, rect)
     units = [{"id": "U", "side": "P1", "type": draw(st.sampled_from(TYPES)), "move": 10,
               "base": base, "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
               "facing": draw(st.floats(0, 359))}]
-    for i in range(draw(st.integers(0, 2))):
-        units.append({"id": f"O{i}", "side": draw(st.sampled_from(["P1", "P2"])),
-                      "type": draw(st.sampled_from(TYPES)), "move": 6,
-                      "base": {"shape": "circle", "diameter": 1.25},
-                      "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
-                      "facing": 0})
+    units += drawn_others(draw, coord, TYPES, move=6)
     path: list[Any] = []
     x, y = units[0]["position"]
     step = st.floats(-4, 4, allow_nan=False).map(lambda v: round(v, 3))

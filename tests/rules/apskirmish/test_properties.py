@@ -15,6 +15,7 @@ from shapely.geometry import Point
 
 from rules import reach, state_from_json, validate
 from rules.geometry.front import front_distance
+from tests.rules.scenes import drawn_base, drawn_others, drawn_rectangles
 from tests.rules.test_properties import CENTRE, EXAMPLES, FAST, RANDOM, overlapping_start, turned
 
 coord = st.floats(-8, 8, allow_nan=False).map(lambda v: round(v, 3))
@@ -25,27 +26,13 @@ STANCES = ["standing", "crouching", "prone"]
 @st.composite
 def scenes(draw: Any, action_type: str = "move") -> dict[str, Any]:
     """A small scene around CENTRE on a big table and one straight line."""
-    terrain = []
-    for i in range(draw(st.integers(0, 3))):
-        x, y = draw(coord), draw(coord)
-        w, h = draw(st.floats(0.3, 5)), draw(st.floats(0.3, 5))
-        terrain.append({"id": f"T{i}", "type": draw(st.sampled_from(TERRAIN)),
-                        "polygon": [[CENTRE[0] + x, CENTRE[1] + y],
-                                    [CENTRE[0] + x + w, CENTRE[1] + y],
-                                    [CENTRE[0] + x + w, CENTRE[1] + y + h],
-                                    [CENTRE[0] + x, CENTRE[1] + y + h]]})
-    rect = draw(st.booleans())
-    base = ({"shape": "rect", "width": 1.0, "length": 2.0} if rect
-            else {"shape": "circle", "diameter": draw(st.sampled_from([1.0, 1.25, 3.0]))})
+    terrain = drawn_rectangles(draw, coord, TERRAIN, sizes=(0.3, 5))
+    base = drawn_base(draw, draw(st.booleans()), diameters=(1.0, 1.25, 3.0))
     units = [{"id": "U", "side": "P1", "type": "soldier", "stance": draw(st.sampled_from(
         STANCES)), "ap": 3, "base": base, "stats": {"PSQ": 5, "INS": 5},
         "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
         "facing": draw(st.floats(0, 359))}]
-    for i in range(draw(st.integers(0, 2))):
-        units.append({"id": f"O{i}", "side": draw(st.sampled_from(["P1", "P2"])),
-                      "type": "soldier", "base": {"shape": "circle", "diameter": 1.0},
-                      "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
-                      "facing": 0})
+    units += drawn_others(draw, coord, ["soldier"], diameter=1.0)
     x, y = units[0]["position"]
     step = st.floats(-5, 5, allow_nan=False).map(lambda v: round(v, 3))
     action: dict[str, Any] = {"unit": "U", "type": action_type,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from shapely.geometry import Point
 
 from rules import reach, state_from_json, validate
+from tests.rules.scenes import drawn_base, drawn_heading_path, drawn_others, drawn_rectangles
 from tests.rules.test_properties import CENTRE, EXAMPLES, FAST, RANDOM, overlapping_start, turned
 
 coord = st.floats(-10, 10, allow_nan=False).map(lambda v: round(v, 3))
@@ -26,21 +27,9 @@ HEADINGS = [0.0, 180.0, 90.0, -90.0, 30.0, 150.0]
 @st.composite
 def scenes(draw: Any) -> dict[str, Any]:
     """A small scene around CENTRE on a big table and a path of turns and moves."""
-    terrain = []
-    for i in range(draw(st.integers(0, 3))):
-        x, y = draw(coord), draw(coord)
-        w, h = draw(st.floats(1, 6)), draw(st.floats(1, 6))
-        t: dict[str, Any] = {"id": f"T{i}", "type": draw(st.sampled_from(TERRAIN)),
-                             "polygon": [[CENTRE[0] + x, CENTRE[1] + y],
-                                         [CENTRE[0] + x + w, CENTRE[1] + y],
-                                         [CENTRE[0] + x + w, CENTRE[1] + y + h],
-                                         [CENTRE[0] + x, CENTRE[1] + y + h]]}
-        if t["type"] == "slope":
-            t["uphill"] = draw(st.sampled_from([0.0, 45.0, 100.0, 200.0]))
-        terrain.append(t)
-    rect = draw(st.booleans())
-    base = ({"shape": "rect", "width": 1.0, "length": 2.0} if rect
-            else {"shape": "circle", "diameter": draw(st.sampled_from([1.0, 1.25, 2.0]))})
+    terrain = drawn_rectangles(draw, coord, TERRAIN, extras={
+        "slope": {"uphill": st.sampled_from([0.0, 45.0, 100.0, 200.0])}})
+    base = drawn_base(draw, draw(st.booleans()))
     facing = draw(st.floats(0, 359))
     units = [{"id": "U", "side": "P1", "type": draw(st.sampled_from(TYPES)), "move": 12,
               "dual_drivers": draw(st.booleans()), "base": base,
@@ -48,23 +37,8 @@ def scenes(draw: Any) -> dict[str, Any]:
               "facing": facing}]
     if draw(st.booleans()):
         units[0].update(damage_levels=draw(st.integers(1, 2)))
-    for i in range(draw(st.integers(0, 2))):
-        units.append({"id": f"O{i}", "side": draw(st.sampled_from(["P1", "P2"])),
-                      "type": draw(st.sampled_from(TYPES)), "move": 6,
-                      "base": {"shape": "circle", "diameter": 1.25},
-                      "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
-                      "facing": 0})
-    path: list[Any] = []
-    x, y = units[0]["position"]
-    for _ in range(draw(st.integers(1, 3))):
-        if draw(st.booleans()):
-            turn = draw(st.floats(-170, 170).map(lambda v: round(v, 2)))
-            path.append({"turn": turn})
-            facing += turn
-        heading = math.radians(facing + draw(st.sampled_from(HEADINGS)))
-        step = draw(st.floats(0.5, 4))
-        x, y = x + step * math.cos(heading), y + step * math.sin(heading)
-        path.append([x, y])
+    units += drawn_others(draw, coord, TYPES, move=6)
+    path = drawn_heading_path(draw, units[0]["position"], facing, HEADINGS)
     return {"system": "lasergrenadiers", "table": {"width": 120, "height": 120},
             "terrain": terrain, "units": units,
             "action": {"unit": "U", "type": "move", "path": path}}
