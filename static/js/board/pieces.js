@@ -1,7 +1,7 @@
 // The pieces: each unit's base at its true size and shape, its facing notch, its side's
 // colour, and a label that keeps its screen size. Keyed by unit id: an update moves a
 // piece rather than redrawing the table.
-import { el, sideColour, text } from "./svg.js";
+import { el, meets, pxOf, sideColour, userBox } from "./svg.js";
 
 const BADGES = [
   ["shutdown", "shut down"],
@@ -41,6 +41,39 @@ export class Pieces {
     this.selected = null;
     this.height = 0;
     this.animating = new Map();
+    this.pending = 0;
+    // Names are laid out again at each zoom and pan: their screen size stays, the table's does not.
+    new MutationObserver(() => this.declutter()).observe(labels.ownerSVGElement, { attributeFilter: ["viewBox"] });
+  }
+
+  /** Soon (once a frame): each name below, above, right or left of its piece, the first side
+   *  where it overprints no name placed before it (the selected piece's first) and no other
+   *  base or terrain name; failing that, no name; failing that it is hidden (the piece's title keeps it). */
+  declutter() {
+    this.pending ||= requestAnimationFrame(() => {
+      this.pending = 0;
+      const svg = this.labels.ownerSVGElement;
+      if (!svg.getScreenCTM()) return;
+      const gap = 2 * pxOf(svg);
+      const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => (b.unit.id === this.selected) - (a.unit.id === this.selected));
+      const bases = [...nodes.map((n) => n.g.querySelector(".base")), ...svg.querySelectorAll(".terrain-label")].map((n) => userBox(svg, n.getBoundingClientRect()));
+      const names = [];
+      const spots = nodes.map((node) => {
+        const { label, at: [x] } = node;
+        const b = label.getBBox(), [w, h] = [b.width, b.height], r = node.radius + gap, y = this.height - node.at[1];
+        const dy = b.y - Number(label.getAttribute("y")); // the text's top below its y
+        return [[x, y + r], [x, y - r - h], [x + r + w / 2, y - h / 2], [x - r - w / 2, y - h / 2]].map(([cx, top]) => ({ x: cx - w / 2, y: top, width: w, height: h, at: [cx, top - dy] }));
+      });
+      nodes.forEach((node, i) => {
+        const free = (box, strict) => !names.some((o) => meets(box, o)) && !(strict && bases.some((o, j) => j !== i && meets(box, o)));
+        const spot = spots[i].find((box) => free(box, true)) ?? spots[i].find((box) => free(box, false));
+        node.label.setAttribute("visibility", spot ? "visible" : "hidden");
+        if (!spot) return;
+        node.label.setAttribute("x", spot.at[0]);
+        node.label.setAttribute("y", spot.at[1]);
+        names.push(spot);
+      });
+    });
   }
 
   colour(side) {
@@ -72,6 +105,7 @@ export class Pieces {
       }
     }
     this.select(this.selected && this.nodes.has(this.selected) ? this.selected : null);
+    this.declutter();
   }
 
   create(unit) {
@@ -112,6 +146,7 @@ export class Pieces {
     node.label.setAttribute("x", x);
     node.label.setAttribute("y", this.height - y + node.radius);
     node.at = [x, y];
+    this.declutter();
   }
 
   select(id) {

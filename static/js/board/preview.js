@@ -4,7 +4,7 @@
 // overlay (the area the piece may legally end in).
 import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
-import { el, geoPath, keepInside, label, polyline, unoverlap } from "./svg.js";
+import { arrange, el, geoPath, keepInside, label, polyline } from "./svg.js";
 
 // A rule's citation: a seed's post and paragraph ("000 [32]") or an implementer's note
 // ("XX-D4": a system's implementer's decision 4). The player reads the rule once, not every note behind it.
@@ -69,6 +69,8 @@ export class Overlay {
     table.insertBefore(this.reach, table.querySelector("g.pieces"));
     this.height = 0;
     this.costSuffix = "″"; // what a cost counts, after the number: ″ (inches) or " MP"
+    // A zoom or pan lays the plan's labels out again: they stay inside the view.
+    new MutationObserver(() => requestAnimationFrame(() => this.arrange?.())).observe(table.ownerSVGElement, { attributeFilter: ["viewBox"] });
   }
 
   svgY(y) {
@@ -78,6 +80,7 @@ export class Overlay {
   clearPlan() {
     this.plan.replaceChildren();
     this.planLabels.replaceChildren();
+    this.arrange = null;
   }
 
   /** plan: {unit, origin, waypoints, ghost, facing, pending}; verdict: the server's, or null. */
@@ -92,7 +95,6 @@ export class Overlay {
     for (const p of plan.waypoints) el("circle", { class: "waypoint", cx: p[0], cy: p[1], r: 0.25 }, this.plan);
     const ghost = el("g", { class: `ghost${plan.pending ? " pending" : ""}`, transform: `translate(${plan.ghost[0]} ${plan.ghost[1]}) rotate(${plan.facing})` }, this.plan);
     drawBase(ghost, plan.unit, colour);
-    const line = 16 * Number(getComputedStyle(this.plan.ownerSVGElement).getPropertyValue("--px") || 0.05);
     const marks = [];
     for (const reason of verdict?.reasons ?? []) {
       if (!Array.isArray(reason.at)) continue;
@@ -116,10 +118,9 @@ export class Overlay {
       const span = el("tspan", { x: plan.ghost[0], dy: i ? "1.25em" : 0 }, tag);
       span.textContent = text;
     });
-    keepInside(tag);
-    // Reasons near one another, or near the cost by the ghost, move up instead of overprinting.
-    marks.forEach(keepInside);
-    unoverlap([tag], marks, line);
+    // The cost by the ghost, then each reason: inside the view, off the bases and one another.
+    this.arrange = () => arrange(this.planLabels, [tag, ...marks]);
+    this.arrange();
   }
 
   /** The nearest legal alternative to a refused drop (the server's): its path, its ghost

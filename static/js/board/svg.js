@@ -33,28 +33,60 @@ export function geoPath(parent, geometry, attrs = {}) {
   return el("path", { d, "fill-rule": "evenodd", ...attrs }, parent);
 }
 
-/** Moves each of `movable` up, a step at a time, until it overprints neither the `fixed`
- *  labels nor the movable ones settled before it. */
-export function unoverlap(fixed, movable, step) {
-  const boxes = fixed.map((node) => node.getBBox());
-  const hits = (b) => boxes.some((o) => b.x < o.x + o.width && o.x < b.x + b.width && b.y < o.y + o.height && o.y < b.y + b.height);
-  for (const node of movable) {
-    for (let tries = 0; tries < 12 && hits(node.getBBox()); tries++) {
-      node.setAttribute("y", Number(node.getAttribute("y")) - step);
-    }
-    boxes.push(node.getBBox());
-  }
+export const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** A client rect in the svg's user units (inches, y down). */
+export function userBox(svg, r) {
+  const m = svg.getScreenCTM().inverse();
+  return { x: m.a * r.left + m.e, y: m.d * r.top + m.f, width: r.width * m.a, height: r.height * m.d };
 }
 
-/** Shifts a label sideways so that it stays inside the visible part of the svg. */
-export function keepInside(node) {
-  const svg = node.ownerSVGElement;
-  const box = svg?.viewBox?.baseVal;
-  if (!box || !box.width) return;
+/** Inches a screen pixel covers at the current zoom. */
+export const pxOf = (svg) => 1 / (svg.getScreenCTM()?.a || 20);
+
+/** The part of the table the svg shows now (zoom and pan), less `pad` screen pixels. */
+function visibleBox(svg, pad = 4) {
+  if (!svg?.getScreenCTM()) return null;
+  const b = userBox(svg, svg.getBoundingClientRect()), p = pad * pxOf(svg);
+  return { x: b.x + p, y: b.y + p, width: b.width - 2 * p, height: b.height - 2 * p };
+}
+
+function moveBy(node, dx, dy) {
+  for (const n of [node, ...node.querySelectorAll("tspan[x]")]) n.setAttribute("x", Number(n.getAttribute("x")) + dx);
+  node.setAttribute("y", Number(node.getAttribute("y")) + dy);
+}
+
+/** Shifts a label so that it stays whole inside the visible part of the svg. */
+export function keepInside(node, view = visibleBox(node.ownerSVGElement)) {
+  if (!view) return;
   const b = node.getBBox();
-  const dx = b.x < box.x ? box.x - b.x : b.x + b.width > box.x + box.width ? box.x + box.width - b.x - b.width : 0;
-  if (dx) {
-    node.setAttribute("x", Number(node.getAttribute("x")) + dx);
-    for (const span of node.querySelectorAll("tspan[x]")) span.setAttribute("x", Number(span.getAttribute("x")) + dx);
+  const shift = (lo, size, from, room) => (lo < from || size > room ? from - lo : lo + size > from + room ? from + room - lo - size : 0);
+  const dx = shift(b.x, b.width, view.x, view.width), dy = shift(b.y, b.height, view.y, view.height);
+  if (dx || dy) moveBy(node, dx, dy);
+}
+
+/** Lays refusal and cost labels out at the current zoom: each inside the view, off the
+ *  pieces' bases and the labels placed before it (a step up or down at a time), on a light
+ *  rounded backing so that red reads on any terrain pattern. */
+export function arrange(layer, nodes) {
+  const svg = layer.ownerSVGElement, view = visibleBox(svg);
+  if (!view) return;
+  layer.querySelectorAll(".label-backdrop").forEach((r) => r.remove());
+  const step = 16 * pxOf(svg), pad = 3 * pxOf(svg);
+  const taken = [...svg.querySelectorAll(".pieces .base")].map((b) => userBox(svg, b.getBoundingClientRect()));
+  for (const node of nodes) {
+    node.dataset.at ??= `${node.getAttribute("x")} ${node.getAttribute("y")}`;
+    const [x, y] = node.dataset.at.split(" ").map(Number);
+    let box;
+    for (let i = 0; ; i++) { // no free place within 12 steps: where it was asked, inside the view
+      const dy = i > 24 ? 0 : (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step;
+      moveBy(node, x - Number(node.getAttribute("x")), y + dy - Number(node.getAttribute("y")));
+      keepInside(node, view);
+      box = node.getBBox();
+      if (i > 24 || !taken.some((o) => meets(box, o))) break;
+    }
+    taken.push(box);
+    const back = el("rect", { class: "label-backdrop", x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad, rx: pad });
+    node.before(back);
   }
 }
