@@ -73,28 +73,42 @@ class Interval(Generic[T]):
         return f"Interval({self.start:.4f}, {self.end:.4f}, {self.feature!r})"
 
 
+#: Chooses the governing feature among those that cover a piece (never given an empty list).
+Govern = Callable[[Sequence[T]], T | None]
+
+
+def highest(rank: Callable[[T], Any]) -> Govern[T]:
+    """The feature `rank` puts highest governs (the first of equals)."""
+    return lambda covering: max(covering, key=rank)
+
+
 def intervals_under(p0: tuple[float, float], p1: tuple[float, float],
                     features: Sequence[tuple[T, Polygon]],
                     rank: Callable[[T], Any]) -> list[Interval[T]]:
+    """The segment p0 -> p1 (parameter 0..1) cut at every boundary of `features`, each
+    piece governed by the highest-ranked feature whose interior holds it (None: no
+    feature)."""
+    return governed_intervals(p0, p1, features, highest(rank))
+
+
+def governed_intervals(p0: tuple[float, float], p1: tuple[float, float],
+                       features: Sequence[tuple[T, Polygon]],
+                       govern: Govern[T]) -> list[Interval[T]]:
     """The segment p0 -> p1 cut at every boundary of `features`, each piece governed by
-    the highest-ranked feature whose interior holds it (None: no feature)."""
+    `govern` of the features whose interior holds it (None: no feature)."""
     if not features:
         return [Interval(0.0, 1.0, None)]
     cuts = np.unique(np.concatenate([[0.0, 1.0]] + [crossings(p0, p1, poly)
                                                      for _, poly in features]))
     mids = (cuts[:-1] + cuts[1:]) / 2
-    xs = p0[0] + (p1[0] - p0[0]) * mids
-    ys = p0[1] + (p1[1] - p0[1]) * mids
     # A piece running along a boundary belongs to the polygon (within BOUNDARY): float
     # noise must not decide whether a path that follows an edge is in or out.
-    points = shapely.points(xs, ys)
+    points = shapely.points(p0[0] + (p1[0] - p0[0]) * mids, p0[1] + (p1[1] - p0[1]) * mids)
     inside = [shapely.dwithin(poly, points, BOUNDARY) for _, poly in features]
     out: list[Interval[T]] = []
     for k in range(len(mids)):
-        best: T | None = None
-        for (feature, _), flags in zip(features, inside, strict=True):
-            if flags[k] and (best is None or rank(feature) > rank(best)):
-                best = feature
+        covering = [f for (f, _), flags in zip(features, inside, strict=True) if flags[k]]
+        best = govern(covering) if covering else None
         if out and out[-1].feature is best:
             out[-1].end = float(cuts[k + 1])
         else:
@@ -103,11 +117,14 @@ def intervals_under(p0: tuple[float, float], p1: tuple[float, float],
 
 
 def feature_at(x: float, y: float, features: Sequence[tuple[T, Polygon]],
-                rank: Callable[[T], Any]) -> T | None:
+               rank: Callable[[T], Any]) -> T | None:
     """The highest-ranked feature whose polygon covers (x, y) (boundary included)."""
-    best: T | None = None
-    for feature, poly in features:
-        if shapely.dwithin(poly, shapely.Point(x, y), BOUNDARY) and (
-                best is None or rank(feature) > rank(best)):
-            best = feature
-    return best
+    return governed_feature_at(x, y, features, highest(rank))
+
+
+def governed_feature_at(x: float, y: float, features: Sequence[tuple[T, Polygon]],
+                        govern: Govern[T]) -> T | None:
+    """The governing feature among those whose polygon covers (x, y) (boundary included)."""
+    point = shapely.Point(x, y)
+    covering = [f for f, poly in features if shapely.dwithin(poly, point, BOUNDARY)]
+    return govern(covering) if covering else None
