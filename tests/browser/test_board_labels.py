@@ -23,19 +23,31 @@ def table(table, request):
     return table
 
 
+def arranged_by(arrange):
+    """Marks a test whose table `arrange(table)` sets up first."""
+
+    def mark(test):
+        test.arrange = arrange
+        return test
+
+    return mark
+
+
 def boxes(page, selector: str) -> list[dict]:
     """The screen boxes of the visible elements matching `selector`."""
     return page.evaluate(
         """(sel) => [...document.querySelectorAll(sel)]
              .filter((n) => getComputedStyle(n).visibility !== 'hidden')
              .map((n) => { const r = n.getBoundingClientRect();
-                           return {x: r.left, y: r.top, w: r.width, h: r.height, text: n.textContent}; })""",
+                           return {x: r.left, y: r.top, w: r.width, h: r.height,
+                                   text: n.textContent}; })""",
         selector,
     )
 
 
 def meet(a: dict, b: dict) -> bool:
-    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
+    across = a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"]
+    return across and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]
 
 
 def inside(inner: dict, outer: dict) -> bool:
@@ -53,12 +65,14 @@ def svg_box(page) -> dict:
 
 def rocks_and_the_p2_mech_by_the_way_north(table) -> None:
     units = [
-        {**u, "position": [4.5, 12.4]} if u["side"] == "P2" else u for u in table.battle.state["units"]
+        {**u, "position": [4.5, 12.4]} if u["side"] == "P2" else u
+        for u in table.battle.state["units"]
     ]
     table.battle.state = {**table.battle.state, "units": units, "terrain": [ROCKS]}
     table.battle.save(update_fields=["state"])
 
 
+@arranged_by(rocks_and_the_p2_mech_by_the_way_north)
 def test_refusal_text_stays_inside_the_view_on_a_backing_and_off_the_pieces(table, open_board):
     """001 [16]: a move longer than the allowance is refused where it runs out; the reason is
     written there, and stays whole in view when the player zooms and pans onto that point."""
@@ -73,7 +87,8 @@ def test_refusal_text_stays_inside_the_view_on_a_backing_and_off_the_pieces(tabl
         """() => { const view = window.tabletop.view; view.zoomAt(2.5);
                    const r = document.querySelector('circle.violation').getBoundingClientRect();
                    const svg = document.getElementById('board-svg').getBoundingClientRect();
-                   view.panBy(svg.left + 12 - (r.left + r.width / 2), svg.top + 12 - (r.top + r.height / 2)); }"""
+                   view.panBy(svg.left + 12 - (r.left + r.width / 2),
+                              svg.top + 12 - (r.top + r.height / 2)); }"""
     )
     p1.wait_for_timeout(300)
 
@@ -103,9 +118,6 @@ def test_refusal_text_stays_inside_the_view_on_a_backing_and_off_the_pieces(tabl
     p1.mouse.up()
 
 
-test_refusal_text_stays_inside_the_view_on_a_backing_and_off_the_pieces.arrange = rocks_and_the_p2_mech_by_the_way_north
-
-
 def six_close_mechs(table) -> None:
     """Six P1 mechs (1.75" bases) in a row, 0.5" between bases, named at length."""
     mech = next(u for u in table.battle.state["units"] if u["side"] == "P1")
@@ -120,9 +132,11 @@ def six_close_mechs(table) -> None:
 
 def overprinted_names(page) -> list[tuple[str, str]]:
     names = boxes(page, ".piece-label")
-    return [(a["text"], b["text"]) for i, a in enumerate(names) for b in names[i + 1 :] if meet(a, b)]
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    return [(a["text"], b["text"]) for a, b in pairs if meet(a, b)]
 
 
+@arranged_by(six_close_mechs)
 def test_close_pieces_names_never_overprint_at_the_default_zoom_nor_zoomed_out(table, open_board):
     p1 = open_board("p1")
     expect(p1.locator(".piece")).to_have_count(7)
@@ -149,9 +163,13 @@ def test_close_pieces_names_never_overprint_at_the_default_zoom_nor_zoomed_out(t
     assert overprinted_names(p1) == []
 
 
-test_close_pieces_names_never_overprint_at_the_default_zoom_nor_zoomed_out.arrange = six_close_mechs
+def a_120_character_battle_name(table) -> None:
+    name = "Battle of the " + "long ridge " * 9 + "x" * 7
+    Battle.objects.filter(pk=table.battle.pk).update(name=name)
+    assert len(Battle.objects.get(pk=table.battle.pk).name) == 120
 
 
+@arranged_by(a_120_character_battle_name)
 def test_a_long_battle_name_leaves_the_turn_status_whole(table, open_board):
     p1 = open_board("p1")
     status = p1.locator("#turn-status")
@@ -162,11 +180,3 @@ def test_a_long_battle_name_leaves_the_turn_status_whole(table, open_board):
     assert box["x"] + box["width"] <= p1.evaluate("document.documentElement.clientWidth")
     # The battle name gives way instead.
     assert p1.locator(".board-bar .crumbs").evaluate("(n) => n.scrollWidth > n.clientWidth")
-
-
-def a_120_character_battle_name(table) -> None:
-    Battle.objects.filter(pk=table.battle.pk).update(name="Battle of the " + "long ridge " * 9 + "x" * 7)
-    assert len(Battle.objects.get(pk=table.battle.pk).name) == 120
-
-
-test_a_long_battle_name_leaves_the_turn_status_whole.arrange = a_120_character_battle_name

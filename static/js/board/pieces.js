@@ -46,9 +46,10 @@ export class Pieces {
     new MutationObserver(() => this.declutter()).observe(labels.ownerSVGElement, { attributeFilter: ["viewBox"] });
   }
 
-  /** Soon (once a frame): each name below, above, right or left of its piece, the first side
-   *  where it overprints no name placed before it (the selected piece's first) and no other
-   *  base or terrain name; failing that, no name; failing that it is hidden (the piece's title keeps it). */
+  /** Soon (once a frame): each name below, above, right or left of its piece (or a line
+   *  further below or above), the first place where it overprints no name placed before it
+   *  (the selected piece's first), no other base and no terrain name; with none free it is
+   *  hidden, and the piece's title (on hover) still names it. */
   declutter() {
     this.pending ||= requestAnimationFrame(() => {
       this.pending = 0;
@@ -62,11 +63,10 @@ export class Pieces {
         const { label, at: [x] } = node;
         const b = label.getBBox(), [w, h] = [b.width, b.height], r = node.radius + gap, y = this.height - node.at[1];
         const dy = b.y - Number(label.getAttribute("y")); // the text's top below its y
-        return [[x, y + r], [x, y - r - h], [x + r + w / 2, y - h / 2], [x - r - w / 2, y - h / 2]].map(([cx, top]) => ({ x: cx - w / 2, y: top, width: w, height: h, at: [cx, top - dy] }));
+        return [[x, y + r], [x, y - r - h], [x + r + w / 2, y - h / 2], [x - r - w / 2, y - h / 2], [x, y + r + h], [x, y - r - 2 * h]].map(([cx, top]) => ({ x: cx - w / 2, y: top, width: w, height: h, at: [cx, top - dy] }));
       });
       nodes.forEach((node, i) => {
-        const free = (box, strict) => !names.some((o) => meets(box, o)) && !(strict && bases.some((o, j) => j !== i && meets(box, o)));
-        const spot = spots[i].find((box) => free(box, true)) ?? spots[i].find((box) => free(box, false));
+        const spot = spots[i].find((box) => !names.some((o) => meets(box, o)) && !bases.some((o, j) => j !== i && meets(box, o)));
         node.label.setAttribute("visibility", spot ? "visible" : "hidden");
         if (!spot) return;
         node.label.setAttribute("x", spot.at[0]);

@@ -66,14 +66,15 @@ export function keepInside(node, view = visibleBox(node.ownerSVGElement)) {
 }
 
 /** Lays refusal and cost labels out at the current zoom: each inside the view, off the
- *  pieces' bases and the labels placed before it (a step up or down at a time), on a light
+ *  pieces' bases and names and the labels placed before it (a step up or down at a time), on a light
  *  rounded backing so that red reads on any terrain pattern. */
 export function arrange(layer, nodes) {
   const svg = layer.ownerSVGElement, view = visibleBox(svg);
   if (!view) return;
   layer.querySelectorAll(".label-backdrop").forEach((r) => r.remove());
   const step = 16 * pxOf(svg), pad = 3 * pxOf(svg);
-  const taken = [...svg.querySelectorAll(".pieces .base")].map((b) => userBox(svg, b.getBoundingClientRect()));
+  layer.parentNode.append(layer); // above the pieces' names
+  const taken = [...svg.querySelectorAll(".pieces .base, .piece-label[visibility=visible]")].map((b) => userBox(svg, b.getBoundingClientRect()));
   for (const node of nodes) {
     node.dataset.at ??= `${node.getAttribute("x")} ${node.getAttribute("y")}`;
     const [x, y] = node.dataset.at.split(" ").map(Number);
