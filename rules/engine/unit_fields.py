@@ -15,6 +15,25 @@ _KINDS: dict[str, tuple[type, ...]] = {"boolean": (bool,), "number": (int, float
                                        "object": (dict,)}
 
 
+#: The base shapes the scenario format takes (scenario-format.md BASE): a round base or a
+#: rectangle, sizes in inches.
+BASE_SHAPES: list[dict[str, Any]] = [
+    {"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
+    {"shape": "rect", "width": {"type": "number", "minimum": 0},
+     "length": {"type": "number", "minimum": 0}}]
+
+
+def base_field(default: Mapping[str, Any],
+               suggested: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The roster schema's required `base` field: a system's usual base, and the bases the
+    web side's roster catalogue offers per unit type."""
+    field: dict[str, Any] = {"type": "object", "required": True, "default": dict(default)}
+    if suggested is not None:
+        field["suggested"] = {t: dict(b) for t, b in suggested.items()}
+    field["oneOf"] = [dict(shape) for shape in BASE_SHAPES]
+    return field
+
+
 def check_fields(props: Mapping[str, Any], fields: Mapping[str, Any], key: str) -> None:
     """Raise InvalidActionError naming the first key whose value the schema refuses."""
     for name, field in fields.items():

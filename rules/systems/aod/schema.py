@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.unit_fields import base_field
 from rules.systems.aod.units import UNIT_TYPES
 
 UNIT_SCHEMA: dict[str, Any] = {
@@ -13,16 +14,11 @@ UNIT_SCHEMA: dict[str, Any] = {
         "move": {"type": "number", "minimum": 0, "required": True, "default": 8,
                  "suggested": {"infantry": 6},
                  "description": "speed value on the dial, inches"},
-        "base": {"type": "object", "required": True,
-                 "default": {"shape": "circle", "diameter": 1.75},  # a mech's hex base
-                 # The web side's roster catalogue offers these per unit type.
-                 "suggested": {
-                     "infantry": {"shape": "circle", "diameter": 1.25},
-                     **{t: {"shape": "rect", "width": 1.5, "length": 2.5}
-                        for t in ("aquatic", "hover", "tracked", "wheeled")}},
-                 "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
-                           {"shape": "rect", "width": {"type": "number", "minimum": 0},
-                            "length": {"type": "number", "minimum": 0}}]},
+        # A mech's hex base; the web side's roster catalogue offers the others per type.
+        "base": base_field({"shape": "circle", "diameter": 1.75}, {
+            "infantry": {"shape": "circle", "diameter": 1.25},
+            **{t: {"shape": "rect", "width": 1.5, "length": 2.5}
+               for t in ("aquatic", "hover", "tracked", "wheeled")}}),
         "faction": {"type": "string", "description": "\"Mercenary\" joins any faction"},
         "points": {"type": "number", "minimum": 0, "description": "150 pts = 1 order"},
         "jump_jets": {"type": "boolean"},

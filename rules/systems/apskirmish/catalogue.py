@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.unit_fields import base_field
 from rules.systems.apskirmish.tables import ACTIONS as ACTION_TABLE
 from rules.systems.apskirmish.tables import STANCE_MOVE, UNIT_TYPES
 
@@ -37,11 +38,7 @@ UNIT_SCHEMA: dict[str, Any] = {
         "move": {"type": "number", "minimum": 0, "required": False,
                  "description": "inches per AP for a large unit; else the stance table "
                  "(standing 3\", crouching 2\", prone 1\")"},
-        "base": {"type": "object", "required": True,
-                 "default": {"shape": "circle", "diameter": 1.0},  # a soldier's round base
-                 "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
-                           {"shape": "rect", "width": {"type": "number", "minimum": 0},
-                            "length": {"type": "number", "minimum": 0}}]},
+        "base": base_field({"shape": "circle", "diameter": 1.0}),  # a soldier's round base
         "stance": {"type": "string", "enum": list(STANCE_MOVE), "required": False,
                    "description": "standing, crouching or prone"},
         "ap_max": {"type": "integer", "minimum": 0, "required": False,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.unit_fields import base_field
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
     ADVANCED_RATES,
@@ -70,11 +71,7 @@ UNIT_SCHEMA: dict[str, Any] = {
                  "description": "the original movement rate, inches",
                  "suggested": {**INFANTRY_RATES, **BASIC_RATES},
                  "advanced": {t: list(r) for t, r in ADVANCED_RATES.items()}},
-        "base": {"type": "object", "required": True,
-                 "default": {"shape": "circle", "diameter": 1.0},  # a figure's round base
-                 "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
-                           {"shape": "rect", "width": {"type": "number", "minimum": 0},
-                            "length": {"type": "number", "minimum": 0}}]},
+        "base": base_field({"shape": "circle", "diameter": 1.0}),  # a figure's round base
         "name": {"type": "string"},
         "damage_levels": {"type": "integer", "minimum": 0, "maximum": 2,
                           "description": "movement reduced by damage (vehicles)"},

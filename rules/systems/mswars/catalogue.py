@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.unit_fields import base_field
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
 from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
 
@@ -45,16 +46,11 @@ UNIT_SCHEMA: dict[str, Any] = {
                  "description": "move type"},
         "move": {"type": "number", "minimum": 0, "required": True, "default": 6,
                  "description": "Move value, movement points (MP)"},
-        "base": {"type": "object", "required": True,
-                 "default": {"shape": "circle", "diameter": 2.0},  # a walker's round base
-                 # The web side's roster catalogue offers these per move type.
-                 "suggested": {
-                     "hover": {"shape": "rect", "width": 1.75, "length": 2.75},
-                     **{t: {"shape": "rect", "width": 2.0, "length": 3.0}
-                        for t in ("four_legged_walker", "track", "wheel")}},
-                 "oneOf": [{"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
-                           {"shape": "rect", "width": {"type": "number", "minimum": 0},
-                            "length": {"type": "number", "minimum": 0}}]},
+        # A walker's round base; the roster catalogue offers the others per move type.
+        "base": base_field({"shape": "circle", "diameter": 2.0}, {
+            "hover": {"shape": "rect", "width": 1.75, "length": 2.75},
+            **{t: {"shape": "rect", "width": 2.0, "length": 3.0}
+               for t in ("four_legged_walker", "track", "wheel")}}),
         "size_class": {"type": "integer", "minimum": 0, "description": "SC"},
         "infantry": {"type": "boolean", "description": "turns 90 degrees per inch"},
         "skills": {"type": "array", "items": {"type": "string"},
