@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import GameState, Verdict, state_from_json, validate
+from rules import GameState, Verdict, validate
 from rules.engine.dice import Dice
+from tests.rules import scenes
 
 
 def soldier(uid: str = "S1", position: tuple[float, float] = (10, 10), facing: float = 0,
@@ -18,21 +19,14 @@ def soldier(uid: str = "S1", position: tuple[float, float] = (10, 10), facing: f
     return u
 
 
-def area(tid: str, type: str, x0: float, y0: float, x1: float, y1: float,
-         **extra: Any) -> dict[str, Any]:
-    t: dict[str, Any] = {"id": tid, "type": type,
-                         "polygon": [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]}
-    t.update(extra)
-    return t
+#: A rectangular terrain feature (x0, y0) - (x1, y1).
+area = scenes.square
 
 
 def board(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
           state: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
           width: float = 36, height: float = 36) -> GameState:
-    return state_from_json({"system": "apskirmish",
-                            "table": {"width": width, "height": height,
-                                      "options": options or {}},
-                            "terrain": terrain or [], "units": units, "state": state or {}})
+    return scenes.scene(units, terrain, state, width, height, options, system="apskirmish")
 
 
 def judge(state: GameState, type: str = "move", path: list[Any] | None = None,
