@@ -10,11 +10,19 @@ from typing import Any
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from shapely.geometry import Point
 
 from rules import reach, state_from_json, validate
 from tests.rules.scenes import drawn_base, drawn_heading_path, drawn_others, drawn_rectangles
-from tests.rules.test_properties import CENTRE, EXAMPLES, FAST, RANDOM, overlapping_start, turned
+from tests.rules.test_properties import (
+    CENTRE,
+    EXAMPLES,
+    FAST,
+    RANDOM,
+    overlapping_start,
+    reach_is_sound,
+    split_last_segment,
+    turned,
+)
 
 coord = st.floats(-10, 10, allow_nan=False).map(lambda v: round(v, 3))
 TERRAIN = ["soft", "slope", "river", "bridge", "road", "vegetation", "low_obstacle",
@@ -74,14 +82,7 @@ def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
 def test_splitting_a_segment_at_a_collinear_point_never_changes_the_cost(
         scene: dict[str, Any], f: float) -> None:
     """LG-D4: cost is the sum over segments of length x factor / multiplier."""
-    path = scene["action"]["path"]
-    start = scene["units"][0]["position"]
-    last = next(s for s in reversed(path) if not isinstance(s, dict))
-    i = path.index(last)
-    prev = next((s for s in reversed(path[:i]) if not isinstance(s, dict)), start)
-    mid = [prev[0] + (last[0] - prev[0]) * f, prev[1] + (last[1] - prev[1]) * f]
-    split = dict(scene, action=dict(scene["action"], path=path[:i] + [mid] + path[i:]))
-    a, b = judge(scene), judge(split)
+    a, b = judge(scene), judge(split_last_segment(scene, f))
     assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
     assert a.legal == b.legal
     assert set(a.codes) == set(b.codes)
@@ -96,16 +97,8 @@ def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
     """Reach is sound: path_to(point) for any point of the area validates as legal."""
     state = state_from_json(scene)
     assume(not overlapping_start(state))
-    area = reach(state, "U").area
-    assume(area.area > 0.01)
-    minx, miny, maxx, maxy = area.bounds
-    points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
-    for q in [q for q in points if area.contains(Point(q))]:
-        path = reach(state, "U").path_to(q)
-        assert path is not None, q
-        steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-        v = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[])
-        assert v.legal, (q, path, [r.message for r in v.reasons])
+    assume(reach(state, "U").area.area > 0.01)
+    reach_is_sound(state, "move", samples, dice=[])
 
 
 def test_reach_of_a_grav_tank_in_the_open_is_its_rate_less_the_turn() -> None:
