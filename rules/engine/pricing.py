@@ -122,13 +122,25 @@ class Leg:
                              self.pieces, budget)
 
 
-@dataclass(frozen=True)
-class PathPrice:
-    legs: tuple[Leg, ...]
+class PricedLegs:
+    """What every priced path has (PathPrice here, PathPrice3 in pricing_3d): its legs,
+    their total cost, and where the running cost first goes over a limit."""
+
+    legs: Sequence[PricedLeg]
 
     @property
     def total(self) -> float:
         return sum(leg.cost for leg in self.legs)
+
+    def where_exceeds(self, limit: float) -> tuple[Point2, float] | None:
+        """The first point where the running cost goes over `limit`, and the 2-D path
+        length there (None: it never does)."""
+        return where_exceeds(self.legs, limit)
+
+
+@dataclass(frozen=True)
+class PathPrice(PricedLegs):
+    legs: tuple[Leg, ...]
 
     @property
     def free_used(self) -> bool:
@@ -137,11 +149,6 @@ class PathPrice:
     @property
     def end(self) -> Pose | None:
         return self.legs[-1].end if self.legs else None
-
-    def where_exceeds(self, limit: float) -> tuple[Point2, float] | None:
-        """The first point where the running cost goes over `limit`, and the path length
-        there (None: it never does)."""
-        return where_exceeds(self.legs, limit)
 
 
 class PricedLeg(Protocol):

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from rules.engine.actions import Step, Turn, Waypoint
 from rules.engine.model import Point2
 from rules.engine.pricing import (
+    PricedLegs,
     Pricing,
     normalised,
     point_at_cost,
     price_pieces,
-    where_exceeds,
 )
 from rules.geometry.track import Pose
 
@@ -80,14 +80,10 @@ class Leg3:
 
 
 @dataclass(frozen=True)
-class PathPrice3:
+class PathPrice3(PricedLegs):
     legs: tuple[Leg3, ...]
     #: Height at the start and at the end of each leg.
     heights: tuple[float, ...]
-
-    @property
-    def total(self) -> float:
-        return sum(leg.cost for leg in self.legs)
 
     @property
     def translation_cost(self) -> float:
@@ -96,11 +92,6 @@ class PathPrice3:
     @property
     def end_z(self) -> float:
         return self.heights[-1]
-
-    def where_exceeds(self, limit: float) -> tuple[Point2, float] | None:
-        """The first point where the running cost goes over `limit`, and the 2-D path
-        length there (None: it never does)."""
-        return where_exceeds(self.legs, limit)
 
 
 def price_path_3d(start: Pose, start_z: float | None, steps: Sequence[Step],
