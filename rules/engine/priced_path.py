@@ -14,7 +14,7 @@ from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.model import Unit
 from rules.engine.path_checks import Found, off_table
 from rules.engine.position import Position
-from rules.engine.pricing import PathPrice, Pricing, price_path
+from rules.engine.pricing import PathPrice, PricedLegs, Pricing, price_path
 from rules.engine.verdict import Violation
 from rules.geometry.track import Pose, Track, shortest_turn
 
@@ -35,9 +35,11 @@ def steps_with_final_facing(unit: Unit, action: Action) -> list[Step]:
     return steps
 
 
-@dataclass(frozen=True)
-class PricedPath:
-    price: PathPrice
+class PricedTrack:
+    """A base's track along a path and the path's price (PricedPath here; a system's own
+    walk with a 3-D price): what it cost, and where the base ends."""
+
+    price: PricedLegs
     track: Track
 
     @property
@@ -47,6 +49,12 @@ class PricedPath:
     @property
     def end(self) -> Pose:
         return self.track.end
+
+
+@dataclass(frozen=True)
+class PricedPath(PricedTrack):
+    price: PathPrice
+    track: Track
 
 
 def check_priced_path(position: Position, unit: Unit, start: Pose, steps: Sequence[Step],

@@ -12,7 +12,7 @@ from rules.engine.actions import Step, Turn
 from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
-from rules.engine.priced_path import steps_with_final_facing
+from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
 from rules.geometry.bases import body_at
 from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
@@ -40,19 +40,11 @@ class LgBases(BasePolicy):
 
 
 @dataclass(frozen=True)
-class Walked:
+class Walked(PricedTrack):
     price: PathPrice3
     track: Track
     #: The base ends wholly off the table: the piece leaves the board.
     leaves_board: bool = False
-
-    @property
-    def cost(self) -> float:
-        return self.price.total
-
-    @property
-    def end(self) -> Pose:
-        return self.track.end
 
     @property
     def end_z(self) -> float:
