@@ -1,7 +1,6 @@
-// The pieces: each unit's base at its true size and shape, its facing notch, its side's
-// colour, and a label that keeps its screen size. Keyed by unit id: an update moves a
-// piece rather than redrawing the table.
-import { el, meets, pxOf, sideColour, userBox } from "./svg.js";
+// The pieces: true-size bases, facing notch, side colour, a name of constant screen size.
+// Keyed by unit id: an update moves a piece, not the table.
+import { el, meets, moveTo, pxOf, sideColour, userBox } from "./svg.js";
 
 const BADGES = [
   ["shutdown", "shut down"],
@@ -41,37 +40,27 @@ export class Pieces {
     this.selected = null;
     this.height = 0;
     this.animating = new Map();
-    this.pending = 0;
-    // Names are laid out again at each zoom and pan: their screen size stays, the table's does not.
     new MutationObserver(() => this.declutter()).observe(labels.ownerSVGElement, { attributeFilter: ["viewBox"] });
   }
 
-  /** Soon (once a frame): each name below, above, right or left of its piece (or a line
-   *  further below or above), the first place where it overprints no name placed before it
-   *  (the selected piece's first), no other base and no terrain name; with none free it is
-   *  hidden, and the piece's title (on hover) still names it. */
+  /** Each name (the selected first) at the first side of its piece clear of names, bases and
+   *  terrain names; else hidden: the piece's title names it. */
   declutter() {
     this.pending ||= requestAnimationFrame(() => {
       this.pending = 0;
-      const svg = this.labels.ownerSVGElement;
+      const svg = this.labels.ownerSVGElement, gap = 2 * pxOf(svg), taken = [];
       if (!svg.getScreenCTM()) return;
-      const gap = 2 * pxOf(svg);
-      const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => (b.unit.id === this.selected) - (a.unit.id === this.selected));
+      const first = (n) => n.unit.id === this.selected;
+      const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => first(b) - first(a));
       const bases = [...nodes.map((n) => n.g.querySelector(".base")), ...svg.querySelectorAll(".terrain-label")].map((n) => userBox(svg, n.getBoundingClientRect()));
-      const names = [];
-      const spots = nodes.map((node) => {
-        const { label, at: [x] } = node;
-        const b = label.getBBox(), [w, h] = [b.width, b.height], r = node.radius + gap, y = this.height - node.at[1];
-        const dy = b.y - Number(label.getAttribute("y")); // the text's top below its y
-        return [[x, y + r], [x, y - r - h], [x + r + w / 2, y - h / 2], [x - r - w / 2, y - h / 2], [x, y + r + h], [x, y - r - 2 * h]].map(([cx, top]) => ({ x: cx - w / 2, y: top, width: w, height: h, at: [cx, top - dy] }));
-      });
-      nodes.forEach((node, i) => {
-        const spot = spots[i].find((box) => !names.some((o) => meets(box, o)) && !bases.some((o, j) => j !== i && meets(box, o)));
-        node.label.setAttribute("visibility", spot ? "visible" : "hidden");
-        if (!spot) return;
-        node.label.setAttribute("x", spot.at[0]);
-        node.label.setAttribute("y", spot.at[1]);
-        names.push(spot);
+      nodes.forEach(({ label, at: [x, ty], radius }, i) => {
+        const { width: w, height: h, y: top } = label.getBBox(), r = radius + gap, y = this.height - ty, dy = top - label.getAttribute("y");
+        const c = x - w / 2, m = y - h / 2;
+        const spot = [[c, y + r], [c, y - r - h], [x + r, m], [x - r - w, m], [c, y + r + h], [c, y - r - 2 * h]]
+          .map(([x, y]) => ({ x, y, width: w, height: h }))
+          .find((b) => !taken.some((o) => meets(b, o)) && !bases.some((o, j) => j !== i && meets(b, o)));
+        label.setAttribute("visibility", spot ? "visible" : "hidden");
+        if (spot) taken.push(spot) && moveTo(label, spot.x + w / 2, spot.y - dy);
       });
     });
   }

@@ -1,18 +1,15 @@
-// What the server said about a planned move, drawn where it happens: the ghost, the
-// path (green while legal, red from the first violation), a marker with the reason
-// and its citation at each violation, cost / allowance by the ghost; and the reach
-// overlay (the area the piece may legally end in).
+// The server's verdict on a planned move, drawn where it happens: ghost, path (red from the
+// first violation), each reason at its point, cost by the ghost; and the reach overlay.
 import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
 import { arrange, el, geoPath, keepInside, label, polyline } from "./svg.js";
 
-// A rule's citation: a seed's post and paragraph ("000 [32]") or an implementer's note
-// ("XX-D4": a system's implementer's decision 4). The player reads the rule once, not every note behind it.
+// A citation: a post and paragraph ("000 [32]") or an implementer's note ("XX-D4"), read once.
 const CITE = String.raw`\d{3} \[[^\]]+\]|[A-Z]{2,5}-D\d+`;
 const CITES_IN_PARENS = new RegExp(String.raw`\s*\((?:\s*,?\s*(?:${CITE}))+\s*\)`, "g");
 const CITES_AFTER_COMMA = new RegExp(String.raw`,\s*(?:${CITE})(?:\s*,\s*(?:${CITE}))*`, "g");
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
-// "at (7.4, 10)": the board's marker shows where; the player never reads coordinates.
+// "at (7.4, 10)": the marker shows where; the player never reads coordinates.
 const COORDINATES = new RegExp(String.raw`\s*(?:(?:at|from|to)\s+)?\(\s*${NUMBER}\s*,\s*${NUMBER}\s*(?:,\s*${NUMBER}\s*)?\)`, "g");
 
 /** Who changed the table after `seen`, in words, for a stale refusal. */
@@ -23,23 +20,20 @@ function staleText(store, seen) {
   return `${mover} moved first; your board is up to date, try again`;
 }
 
-/** A reason as the player reads it (ui.md, "What the player reads"): unit ids named as the
- *  roster names them ("Atlas needs 16″", not "U7 needs 16″"), terrain by its feature's
- *  name or its kind's label ("deep water", not `deep_water`), no raw coordinates, the
- *  citation once. `unit`: the unit the reason is shown under (a toast titled "Atlas: ..."),
- *  whose name is then not repeated in front; `seen`: the seq a refused order was sent at. */
+/** A reason as the player reads it (ui.md): units by roster name, terrain by name or kind
+ *  label ("deep water"), no coordinates, the citation once. `unit`: the unit it is shown
+ *  under (not named again); `seen`: the seq a refused order was sent at. */
 export function reasonText(reason, store = null, { unit = null, seen = null } = {}) {
   if (reason.code === "stale") return staleText(store, seen);
   let message = String(reason.message || reason.code);
   const cites = [reason.cite, ...(message.match(new RegExp(CITE, "g")) ?? [])].filter(Boolean);
-  // The reason's own citation in the message, in any system's form, is shown once, after it.
   if (reason.cite) message = message.replaceAll(`(${reason.cite})`, "");
   message = message.replace(CITES_IN_PARENS, "").replace(CITES_AFTER_COMMA, "").replace(COORDINATES, "");
   if (store) {
     const terrain = store.state?.terrain ?? [];
     for (const kind of store.terrainKinds ?? []) {
       const label = String(kind.label ?? kind.type).toLowerCase();
-      // "(blocking)" after "blocking terrain R1" says it twice; "(deep_water)" in words.
+      // "blocking terrain R1 (blocking)" says it twice; "(deep_water)" in words.
       const inParens = new RegExp(String.raw`\s*\(${kind.type}\)`, "g");
       message = message.replace(inParens, message.toLowerCase().includes(label) ? "" : ` (${label})`);
       if (kind.type.includes("_")) message = message.replaceAll(kind.type, label);
@@ -69,7 +63,7 @@ export class Overlay {
     table.insertBefore(this.reach, table.querySelector("g.pieces"));
     this.height = 0;
     this.costSuffix = "″"; // what a cost counts, after the number: ″ (inches) or " MP"
-    // A zoom or pan lays the plan's labels out again: they stay inside the view.
+    // A zoom or pan lays the labels out again, inside the view.
     new MutationObserver(() => requestAnimationFrame(() => this.arrange?.())).observe(table.ownerSVGElement, { attributeFilter: ["viewBox"] });
   }
 
@@ -118,28 +112,24 @@ export class Overlay {
       const span = el("tspan", { x: plan.ghost[0], dy: i ? "1.25em" : 0 }, tag);
       span.textContent = text;
     });
-    // The cost by the ghost, then each reason: inside the view, off the bases and one another.
     this.arrange = () => arrange(this.planLabels, [tag, ...marks]);
     this.arrange();
   }
 
-  /** The nearest legal alternative to a refused drop (the server's): its path, its ghost
-   *  outlined where it ends, and how to take it. Clicking it (or Enter) sends it. */
+  /** The server's nearest legal alternative to a refused drop: path, ghost; a click or Enter sends it. */
   showOffer(offer, colour) {
     this.clearOffer();
     if (!offer) return;
     const group = el("g", { class: "alternative", role: "button", tabindex: 0, "aria-label": "Move to the nearest legal end" }, this.offer);
     group.style.cursor = "pointer";
     const points = pathPoints(offer.unit.position, offer.action.path ?? []);
-    polyline(group, points, { class: "alternative-path", "pointer-events": "none", fill: "none", stroke: "#1a7f37", "stroke-width": "3px", "stroke-dasharray": "8 4", "vector-effect": "non-scaling-stroke" });
+    polyline(group, points, { class: "alternative-path" });
     const facing = offer.action.facing ?? offer.unit.facing ?? 0;
     const ghost = el("g", { class: "alternative-ghost", transform: `translate(${offer.end[0]} ${offer.end[1]}) rotate(${facing})`, opacity: 0.75 }, group);
     drawBase(ghost, offer.unit, colour);
     const radius = (offer.unit.base?.shape === "rect" ? Math.hypot(offer.unit.base.length, offer.unit.base.width) / 2 : (offer.unit.base?.diameter ?? 1) / 2) + 0.3;
-    el("circle", { class: "alternative-ring", cx: offer.end[0], cy: offer.end[1], r: radius, fill: "none", stroke: "#1a7f37", "stroke-width": "3px", "vector-effect": "non-scaling-stroke" }, group);
+    el("circle", { class: "alternative-ring", cx: offer.end[0], cy: offer.end[1], r: radius }, group);
     const tag = label(this.offerLabels, `Nearest legal · ${fmt(offer.off_by)}″ short · Enter or click`, offer.end[0], this.svgY(offer.end[1]) - radius - 0.5, "alternative-text");
-    tag.setAttribute("fill", "#1a7f37");
-    tag.setAttribute("font-weight", "700");
     keepInside(tag);
     return group;
   }

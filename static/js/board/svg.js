@@ -35,59 +35,45 @@ export function geoPath(parent, geometry, attrs = {}) {
 
 export const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** A client rect in the svg's user units (inches, y down). */
+/** A screen box in the svg's inches. */
 export function userBox(svg, r) {
   const m = svg.getScreenCTM().inverse();
   return { x: m.a * r.left + m.e, y: m.d * r.top + m.f, width: r.width * m.a, height: r.height * m.d };
 }
 
-/** Inches a screen pixel covers at the current zoom. */
-export const pxOf = (svg) => 1 / (svg.getScreenCTM()?.a || 20);
+export const pxOf = (svg) => 1 / (svg.getScreenCTM()?.a || 20); // inches a pixel covers
 
-/** The part of the table the svg shows now (zoom and pan), less `pad` screen pixels. */
-function visibleBox(svg, pad = 4) {
-  if (!svg?.getScreenCTM()) return null;
-  const b = userBox(svg, svg.getBoundingClientRect()), p = pad * pxOf(svg);
-  return { x: b.x + p, y: b.y + p, width: b.width - 2 * p, height: b.height - 2 * p };
+export function moveTo(node, x, y) {
+  for (const n of [node, ...node.querySelectorAll("tspan[x]")]) n.setAttribute("x", x);
+  node.setAttribute("y", y);
 }
 
-function moveBy(node, dx, dy) {
-  for (const n of [node, ...node.querySelectorAll("tspan[x]")]) n.setAttribute("x", Number(n.getAttribute("x")) + dx);
-  node.setAttribute("y", Number(node.getAttribute("y")) + dy);
+/** Shifts a label whole into the view (zoom and pan), 4 px in. */
+export function keepInside(node, svg = node.ownerSVGElement) {
+  if (!svg?.getScreenCTM()) return;
+  const v = userBox(svg, svg.getBoundingClientRect()), p = 4 * pxOf(svg), b = node.getBBox();
+  const shift = (lo, size, from, room) => Math.max(from + p - lo, Math.min(0, from + room - p - lo - size));
+  moveTo(node, +node.getAttribute("x") + shift(b.x, b.width, v.x, v.width), +node.getAttribute("y") + shift(b.y, b.height, v.y, v.height));
 }
 
-/** Shifts a label so that it stays whole inside the visible part of the svg. */
-export function keepInside(node, view = visibleBox(node.ownerSVGElement)) {
-  if (!view) return;
-  const b = node.getBBox();
-  const shift = (lo, size, from, room) => (lo < from || size > room ? from - lo : lo + size > from + room ? from + room - lo - size : 0);
-  const dx = shift(b.x, b.width, view.x, view.width), dy = shift(b.y, b.height, view.y, view.height);
-  if (dx || dy) moveBy(node, dx, dy);
-}
-
-/** Lays refusal and cost labels out at the current zoom: each inside the view, off the
- *  pieces' bases and names and the labels placed before it (a step up or down at a time), on a light
- *  rounded backing so that red reads on any terrain pattern. */
+/** Refusal labels in view, off bases, names and one another, on a backing that reads on any terrain. */
 export function arrange(layer, nodes) {
-  const svg = layer.ownerSVGElement, view = visibleBox(svg);
-  if (!view) return;
+  const svg = layer.ownerSVGElement;
+  if (!svg?.getScreenCTM()) return;
+  const step = 16 * pxOf(svg), pad = step / 5;
   layer.querySelectorAll(".label-backdrop").forEach((r) => r.remove());
-  const step = 16 * pxOf(svg), pad = 3 * pxOf(svg);
   layer.parentNode.append(layer); // above the pieces' names
   const taken = [...svg.querySelectorAll(".pieces .base, .piece-label[visibility=visible]")].map((b) => userBox(svg, b.getBoundingClientRect()));
   for (const node of nodes) {
-    node.dataset.at ??= `${node.getAttribute("x")} ${node.getAttribute("y")}`;
-    const [x, y] = node.dataset.at.split(" ").map(Number);
+    const [x, y] = (node.dataset.at ??= `${node.getAttribute("x")} ${node.getAttribute("y")}`).split(" ").map(Number);
     let box;
-    for (let i = 0; ; i++) { // no free place within 12 steps: where it was asked, inside the view
-      const dy = i > 24 ? 0 : (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step;
-      moveBy(node, x - Number(node.getAttribute("x")), y + dy - Number(node.getAttribute("y")));
-      keepInside(node, view);
+    for (let i = 0; i < 26; i++) { // 12 lines up or down; none free: where it was asked
+      moveTo(node, x, y + (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step * (i < 25));
+      keepInside(node, svg);
       box = node.getBBox();
-      if (i > 24 || !taken.some((o) => meets(box, o))) break;
+      if (!taken.some((o) => meets(box, o))) break;
     }
     taken.push(box);
-    const back = el("rect", { class: "label-backdrop", x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad, rx: pad });
-    node.before(back);
+    node.before(el("rect", { class: "label-backdrop", x: box.x - pad, y: box.y - pad, width: box.width + 2 * pad, height: box.height + 2 * pad, rx: pad }));
   }
 }
