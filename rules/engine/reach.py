@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import Point
+
+from rules.engine.errors import InvalidActionError
+
+if TYPE_CHECKING:
+    from rules.engine.model import GameState, Unit
 
 Path2 = list[tuple[float, float]]
 
@@ -26,3 +31,13 @@ class Reach:
     def path_to(self, point: tuple[float, float]) -> Path2 | None:
         """A shortest legal path (start first) to `point`, or None if it is not reachable."""
         return self._path_to((float(point[0]), float(point[1])))
+
+
+def memoised_reach(state: GameState, system: str, unit_id: str, action_type: str,
+                   build: Callable[[Unit], Reach], what: str = "unit") -> Reach:
+    """The reach of a unit on the table (not aboard: InvalidActionError naming it a
+    `what`), built once per state and action type: the board asks for it on every drag."""
+    unit = state.unit(unit_id)
+    if unit is None or unit.aboard is not None:
+        raise InvalidActionError("unit", f"no {what} {unit_id!r} on the table")
+    return state.memo(f"{system}.reach.{unit_id}.{action_type}", lambda: build(unit))

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
 from rules.engine.open_reach import MARGIN, base_obstacles, horizon, open_reach
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, memoised_reach
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
@@ -25,11 +24,8 @@ from rules.systems.aod.units import is_cruising, matrix_row
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    unit = state.unit(unit_id)
-    if unit is None or unit.aboard is not None:
-        raise InvalidActionError("unit", f"no unit {unit_id!r} on the table")
-    key = f"aod.reach.{unit_id}.{action_type}"
-    return state.memo(key, lambda: _reach(state, unit_id, action_type))
+    return memoised_reach(state, "aod", unit_id, action_type,
+                          lambda _unit: _reach(state, unit_id, action_type))
 
 
 def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:

@@ -18,10 +18,9 @@ from typing import Any
 import shapely
 from shapely.geometry import Point, Polygon
 
-from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import grown
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, memoised_reach
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
@@ -109,11 +108,8 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
     pos = position_of(state)
-    unit = state.unit(unit_id)
-    if unit is None or unit.aboard is not None:
-        raise InvalidActionError("unit", f"no soldier {unit_id!r} on the table")
-    return state.memo(f"apskirmish.reach.{unit_id}.{action_type}",
-                      lambda: _reach(pos, unit, action_type))
+    return memoised_reach(state, "apskirmish", unit_id, action_type,
+                          lambda unit: _reach(pos, unit, action_type), what="soldier")
 
 
 def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:

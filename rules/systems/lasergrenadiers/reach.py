@@ -12,11 +12,10 @@ from typing import Any
 import shapely
 from shapely.geometry import Point
 
-from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, memoised_reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
@@ -34,11 +33,8 @@ from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain, posit
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    unit = state.unit(unit_id)
-    if unit is None or unit.aboard is not None:
-        raise InvalidActionError("unit", f"no unit {unit_id!r} on the table")
-    return state.memo(f"lasergrenadiers.reach.{unit_id}.{action_type}",
-                      lambda: _reach(position_of(state), unit, action_type))
+    return memoised_reach(state, "lasergrenadiers", unit_id, action_type,
+                          lambda unit: _reach(position_of(state), unit, action_type))
 
 
 def budget_of(pos: LgPosition, unit: Unit) -> float:

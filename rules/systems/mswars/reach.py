@@ -14,7 +14,7 @@ from rules.engine.actions import Action
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import MARGIN
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, memoised_reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
@@ -33,11 +33,8 @@ REACHABLE = frozenset({"standard_move", "run", "break_away"})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
-    unit = state.unit(unit_id)
-    if unit is None or unit.aboard is not None:
-        raise InvalidActionError("unit", f"no unit {unit_id!r} on the table")
-    return state.memo(f"mswars.reach.{unit_id}.{action_type}",
-                      lambda: _reach(position_of(state), unit, action_type))
+    return memoised_reach(state, "mswars", unit_id, action_type,
+                          lambda unit: _reach(position_of(state), unit, action_type))
 
 
 def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
