@@ -8,8 +8,10 @@ needs more (its parsed table options, say) subclasses `Position` and caches it w
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, TypeVar
 
 import shapely
 
@@ -17,6 +19,9 @@ from rules.engine.model import GameState, Terrain, Unit
 from rules.geometry.bases import Body, body_at
 from rules.geometry.index import FeatureIndex
 from rules.geometry.tolerance import CONTACT
+
+View = TypeVar("View")
+ThisPosition = TypeVar("ThisPosition", bound="Position")
 
 
 @dataclass(frozen=True)
@@ -51,3 +56,13 @@ class Position:
                               if o.id != unit_id
                               and body.distance(self.bodies[o.id]) <= CONTACT]
         return cache[unit_id]
+
+    def unit_view(self: ThisPosition, unit: Unit,
+                  make: Callable[[ThisPosition, Unit], View]) -> View:
+        """A system's per-unit view of this position (what each feature costs that unit),
+        made once per unit (a unit moved out of its carrier is another unit: remade)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_views", {})
+        found = cache.get(unit.id)
+        if found is None or found.unit is not unit:
+            found = cache[unit.id] = make(self, unit)
+        return found

@@ -44,11 +44,7 @@ class LgPosition(Position):
         return parse_options(self.state.table.options)
 
     def view(self, unit: Unit) -> UnitTerrain:
-        cache: dict[str, UnitTerrain] = self.__dict__.setdefault("_views", {})
-        found = cache.get(unit.id)
-        if found is None or found.unit is not unit:
-            found = cache[unit.id] = UnitTerrain(self, unit)
-        return found
+        return self.unit_view(unit, UnitTerrain)
 
     def near(self, minx: float, miny: float, maxx: float, maxy: float
              ) -> list[tuple[Terrain, Any]]:

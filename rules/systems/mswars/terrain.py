@@ -113,11 +113,7 @@ class MswarsPosition(Position):
         return {t.id: elevated_size_class(t) for t in self.state.terrain if t.type == ELEVATED}
 
     def view(self, unit: Unit) -> UnitView:
-        cache: dict[str, UnitView] = self.__dict__.setdefault("_views", {})
-        found = cache.get(unit.id)
-        if found is None or found.unit is not unit:
-            found = cache[unit.id] = UnitView(self, unit)
-        return found
+        return self.unit_view(unit, UnitView)
 
 
 def position_of(state: GameState) -> MswarsPosition:
