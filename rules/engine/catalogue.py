@@ -18,6 +18,20 @@ COST_UNITS = {"in": '"', "MP": " MP", "AP": " AP"}
 
 
 @dataclass(frozen=True)
+class ActionRow:
+    """One row of a system's action table: the player's label, the rule it comes from,
+    the keys it needs, its path shape, whether a drag offers it, and a line of help
+    (a system's row may add its own columns: mswars' Action Cost and allowance)."""
+
+    label: str
+    cite: str
+    keys: tuple[str, ...]
+    path: str
+    drag: bool
+    help: str
+
+
+@dataclass(frozen=True)
 class ActionSpec:
     type: str
     label: str

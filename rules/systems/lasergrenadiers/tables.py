@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rules.engine.catalogue import ActionRow
+
 X = None  # prohibited terrain (`prohibited_terrain`)
 
 INFANTRY = ("foot", "gravpack", "jetpack", "powered_armor")
@@ -133,15 +135,6 @@ OVERRIDES: dict[str, frozenset[str]] = {
 #: inclusive): (upper bound as a fraction of `move`, band).
 SPEED_BANDS: tuple[tuple[float, str], ...] = ((1 / 3, "slow"), (2 / 3, "moderate"))
 STATIONARY, FAST = "stationary", "fast"
-
-
-class ActionRow(NamedTuple):
-    label: str
-    cite: str
-    keys: tuple[str, ...]
-    path: str
-    drag: bool
-    help: str
 
 
 ACTIONS: dict[str, ActionRow] = {

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+
+from rules.engine import catalogue
 
 CANT = None  # "Can't": the unit cannot be in, or move through, that terrain (002 cost table)
 
@@ -63,46 +65,58 @@ MECHA_TYPES = frozenset({"walker", "four_legged_walker"})
 
 
 
-class ActionRow(NamedTuple):
-    """One move action (002 Move Actions): Action Cost, MP allowance ("move"; "double":
-    over Move, at most twice; "half": Move / 2 exactly, MSW-D21; "none": no MP), the
-    player's label, the seed section, the keys it needs, its path shape, whether a drag
-    offers it, and a line of help."""
+@dataclass(frozen=True)
+class ActionRow(catalogue.ActionRow):
+    """One move action (002 Move Actions): the kernel's row with the Action Cost and the
+    MP allowance ("move"; "double": over Move, at most twice; "half": Move / 2 exactly,
+    MSW-D21; "none": no MP)."""
 
-    ac: int
-    allowance: str
-    label: str
-    cite: str
-    keys: tuple[str, ...]
-    path: str
-    drag: bool
-    help: str
+    ac: int = 1
+    allowance: str = "move"
 
 
 ACTIONS: dict[str, ActionRow] = {
-    "standard_move": ActionRow(1, "move", "Standard Move", "002 Standard Move Action", (),
-                               "free", True, "Up to Move MP. Turn steps alone within the "
-                               "free turn cost nothing and use no action."),
-    "run": ActionRow(2, "double", "Run", "002 Move Actions: Run", (), "free", True,
-                     "More than Move, up to twice Move MP."),
-    "climb": ActionRow(2, "none", "Climb", "002 Climb Action", ("target",), "placement", False,
-                       "Onto elevated terrain the unit touches and faces; no weapons."),
-    "break_away": ActionRow(1, "move", "Break Away", "002 Break Away Action", (), "free", True,
-                            "Leave base contact; adjacent enemies attack first."),
-    "jump": ActionRow(1, "move", "Jump", "002 Jump Action", (), "free", False,
-                      "Off elevated terrain; one straight line after the edge."),
-    "manoeuvre": ActionRow(1, "half", "Manoeuvre", "002 Manoeuvre Action", (), "free", True,
-                           "Half Move, staying in contact (Combat Manoeuvres)."),
-    "enter_unit": ActionRow(1, "half", "Enter Unit", "002 Enter Unit", ("carrier",), "free",
-                            False, "Half Move, then board a friendly carrier."),
-    "carrier_unloading": ActionRow(1, "half", "Carrier Unloading",
-                                   "002 Carrier Unloading Action", ("unload",), "free", False,
-                                   "Half Move and unload one, or stay and unload two "
-                                   "(infantry count half)."),
-    "unit_exiting": ActionRow(1, "half", "Unit Exiting", "002 Unit Exiting", ("placement",),
-                              "free", False, "Placed at the carrier's rear, then half Move."),
-    "charge": ActionRow(2, "double", "Charge", "002 Charge Move Action", ("target",), "free",
-                        True, "Like a Run, ending in contact with the target."),
+    "standard_move": ActionRow("Standard Move", "002 Standard Move Action",
+        (), "free", True,
+        "Up to Move MP. Turn steps alone within the free turn cost nothing and use no "
+        "action.",
+        ac=1, allowance="move"),
+    "run": ActionRow("Run", "002 Move Actions: Run",
+        (), "free", True,
+        "More than Move, up to twice Move MP.",
+        ac=2, allowance="double"),
+    "climb": ActionRow("Climb", "002 Climb Action",
+        ("target",), "placement", False,
+        "Onto elevated terrain the unit touches and faces; no weapons.",
+        ac=2, allowance="none"),
+    "break_away": ActionRow("Break Away", "002 Break Away Action",
+        (), "free", True,
+        "Leave base contact; adjacent enemies attack first.",
+        ac=1, allowance="move"),
+    "jump": ActionRow("Jump", "002 Jump Action",
+        (), "free", False,
+        "Off elevated terrain; one straight line after the edge.",
+        ac=1, allowance="move"),
+    "manoeuvre": ActionRow("Manoeuvre", "002 Manoeuvre Action",
+        (), "free", True,
+        "Half Move, staying in contact (Combat Manoeuvres).",
+        ac=1, allowance="half"),
+    "enter_unit": ActionRow("Enter Unit", "002 Enter Unit",
+        ("carrier",), "free", False,
+        "Half Move, then board a friendly carrier.",
+        ac=1, allowance="half"),
+    "carrier_unloading": ActionRow("Carrier Unloading", "002 Carrier Unloading Action",
+        ("unload",), "free", False,
+        "Half Move and unload one, or stay and unload two (infantry count half).",
+        ac=1, allowance="half"),
+    "unit_exiting": ActionRow("Unit Exiting", "002 Unit Exiting",
+        ("placement",), "free", False,
+        "Placed at the carrier's rear, then half Move.",
+        ac=1, allowance="half"),
+    "charge": ActionRow("Charge", "002 Charge Move Action",
+        ("target",), "free", True,
+        "Like a Run, ending in contact with the target.",
+        ac=2, allowance="double"),
 }
 ACTION_COST = {t: row.ac for t, row in ACTIONS.items()}
 LABEL = {t: row.label for t, row in ACTIONS.items()}
