@@ -150,9 +150,11 @@ async def test_a_hostile_clients_previews_do_not_hold_up_another_battles_pings(o
     # Four sockets at their own rate send twice what one user may: the rest is limited
     # (before issue 15 every one was judged: 716 of 716).
     assert limited > 0
-    # 50 ms on a machine of its own; where other jobs already slow the quiet pings down
-    # (p99 over 25 ms), the attack may not add more than half again.
-    assert p99 < 50 or (quiet_p99 >= 25 and p99 <= 1.5 * quiet_p99 + 10)
+    # The 50 ms target is a measured figure (printed above; docs/benchmarks.md), not a
+    # timed assertion: CI shares its machine (DEVELOPERS.md, "Standards"). What this test
+    # holds is the failure the fix removed: previews queued behind each other held the
+    # victim's pings for whole seconds, so no ping may wait as long as a quarter second.
+    assert max(attacked_ms) < 250
     for client in [*attackers, victim]:
         await client.close()
 
