@@ -1,5 +1,4 @@
-// The server's verdict on a planned move, drawn where it happens: ghost, path (red from the
-// first violation), each reason at its point, cost by the ghost; and the reach overlay.
+// The server's verdict on a planned move, drawn where it happens, and the reach overlay.
 import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
 import { arrange, el, geoPath, keepInside, label, polyline } from "./svg.js";
@@ -27,7 +26,10 @@ export function reasonText(reason, store = null, { unit = null, seen = null } = 
   if (reason.code === "stale") return staleText(store, seen);
   let message = String(reason.message || reason.code);
   const cites = [reason.cite, ...(message.match(new RegExp(CITE, "g")) ?? [])].filter(Boolean);
-  if (reason.cite) message = message.replaceAll(`(${reason.cite})`, "");
+  if (reason.cite) {  // "(move, 002 Turning)" or "(002 Turning)": the citation goes last, once
+    const cite = reason.cite.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    message = message.replace(new RegExp(String.raw`\s*\(${cite}\)|,\s*${cite}(?=\))`, "g"), "");
+  }
   message = message.replace(CITES_IN_PARENS, "").replace(CITES_AFTER_COMMA, "").replace(COORDINATES, "");
   if (store) {
     const terrain = store.state?.terrain ?? [];
