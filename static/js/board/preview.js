@@ -19,14 +19,13 @@ function staleText(store, seen) {
   return `${mover} moved first; your board is up to date, try again`;
 }
 
-/** A reason as the player reads it (ui.md): units by roster name, terrain by name or kind
- *  label ("deep water"), no coordinates, the citation once. `unit`: the unit it is shown
- *  under (not named again); `seen`: the seq a refused order was sent at. */
+/** A reason in a player's words (ui.md): names, terrain labels, no coordinates, one
+ *  citation. `unit`: the unit it is shown under; `seen`: the seq the order was sent at. */
 export function reasonText(reason, store = null, { unit = null, seen = null } = {}) {
   if (reason.code === "stale") return staleText(store, seen);
   let message = String(reason.message || reason.code);
   const cites = [reason.cite, ...(message.match(new RegExp(CITE, "g")) ?? [])].filter(Boolean);
-  if (reason.cite) {  // "(move, 002 Turning)" or "(002 Turning)": the citation goes last, once
+  if (reason.cite) {  // "(move, 002 Turning)": cited once, last
     const cite = reason.cite.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     message = message.replace(new RegExp(String.raw`\s*\(${cite}\)|,\s*${cite}(?=\))`, "g"), "");
   }
