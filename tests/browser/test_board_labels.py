@@ -2,6 +2,8 @@
 inside the view, on a light backing and off the pieces; pieces' names that never overprint
 one another; the turn status whole beside a long battle name (ui.md, "What the player reads")."""
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -136,20 +138,26 @@ def overprinted_names(page) -> list[tuple[str, str]]:
     return [(a["text"], b["text"]) for a, b in pairs if meet(a, b)]
 
 
+def overprinted_names_once_settled(page, seconds: float = 5.0) -> list[tuple[str, str]]:
+    """What overprints once zooming and the names' layout have settled (a zoom glides,
+    and on a loaded machine the layout after it may come later than a fixed wait)."""
+    deadline = time.monotonic() + seconds
+    while (overprinted := overprinted_names(page)) and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    return overprinted
+
+
 @arranged_by(six_close_mechs)
 def test_close_pieces_names_never_overprint_at_the_default_zoom_nor_zoomed_out(table, open_board):
     p1 = open_board("p1")
     expect(p1.locator(".piece")).to_have_count(7)
-    p1.wait_for_timeout(300)
-
-    assert overprinted_names(p1) == []
+    assert overprinted_names_once_settled(p1) == []
     assert len(boxes(p1, ".piece-label")) >= 4  # most names still shown at the default zoom
     shoot(p1, "labels-decluttered")
 
     for _ in range(3):
         p1.locator("#zoom-out").click()
-    p1.wait_for_timeout(300)
-    assert overprinted_names(p1) == []
+    assert overprinted_names_once_settled(p1) == []
     assert len(boxes(p1, ".piece-label")) >= 1
     # A hidden name is still the piece's title, on hover.
     expect(p1.locator(".piece[data-unit='M3'] title")).to_contain_text("Heavy assault mech 4")
@@ -159,8 +167,7 @@ def test_close_pieces_names_never_overprint_at_the_default_zoom_nor_zoomed_out(t
     p1.locator("#zoom-fit").click()
     drag_piece(p1, "M2", 0, 1.2)
     expect(p1.locator("#event-log li")).to_have_count(1, timeout=TIMEOUT_MS)
-    p1.wait_for_timeout(1200)  # the glide
-    assert overprinted_names(p1) == []
+    assert overprinted_names_once_settled(p1) == []  # after the glide
 
 
 def a_120_character_battle_name(table) -> None:
