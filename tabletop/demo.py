@@ -7,6 +7,8 @@ file, unlike the rest of the web side, names systems: it is data.
 
 from dataclasses import dataclass, field
 
+from tabletop.services.battle_setup import UnitEntry
+
 DEMO_USERS: list[tuple[str, str, str]] = [
     # (username, password, what they are in every demo campaign)
     ("gm", "demo-gm-2026", "gm"),
@@ -16,12 +18,8 @@ DEMO_USERS: list[tuple[str, str, str]] = [
 ]
 
 
-@dataclass(frozen=True)
-class DemoUnit:
-    name: str
-    unit_type: str
-    stats: dict
-    points: int
+#: A demo unit profile: name, unit type, stats, points.
+DemoUnit = UnitEntry
 
 
 @dataclass(frozen=True)
@@ -33,6 +31,8 @@ class DemoSystem:
     forces: dict[str, tuple[str, list[DemoUnit]]] = field(default_factory=dict)
     # Above the largest demo force, so that every demo roster is legal.
     points_limit: int = 400
+    # {unit name: [x, y]} inside its side's zone; none: spread along the zones.
+    placements: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
@@ -395,25 +395,23 @@ DEMO_SYSTEMS: dict[str, DemoSystem] = {
 DEPLOYMENT_DEPTH = 6.0
 
 
-def spread_in_zones(state: dict, zones: dict[str, list[list[float]]]) -> dict[str, dict]:
-    """Placements that spread each side's units evenly along its deployment zone, halfway
-    into its depth, so that the pieces' names overprint neither one another nor the
-    table's edge on the demo board."""
-    by_side: dict[str, list[dict]] = {}
-    for unit in state["units"]:
-        by_side.setdefault(unit["side"], []).append(unit)
+def spread_in_zones(
+    forces: dict[str, tuple[str, list[DemoUnit]]], zones: dict[str, list[list[float]]]
+) -> dict[str, list[float]]:
+    """{unit name: position} that spreads each side's units evenly along its deployment
+    zone, halfway into its depth, so that the pieces' names overprint neither one another
+    nor the table's edge on the demo board."""
     placements = {}
-    for side, units in by_side.items():
+    for side, (_, units) in forces.items():
         xs = [p[0] for p in zones[side]]
         ys = [p[1] for p in zones[side]]
         x0, y0, x1, y1 = min(xs), min(ys), max(xs), max(ys)
         along_x = x1 - x0 >= y1 - y0
         for i, unit in enumerate(units):
             share = (i + 0.5) / len(units)
-            position = (
+            placements[unit.name] = (
                 [x0 + (x1 - x0) * share, (y0 + y1) / 2]
                 if along_x
                 else [(x0 + x1) / 2, y0 + (y1 - y0) * share]
             )
-            placements[unit["id"]] = {"position": position}
     return placements

@@ -1,44 +1,63 @@
 """Small builders of campaigns and battles for the web tests, through the services."""
 
+from typing import Any
+
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 
 from tabletop.models import Battle
-from tabletop.services.battles import battle_create, battle_deploy, battle_start
-from tabletop.services.campaigns import campaign_create, membership_set
-from tabletop.services.maps import map_create
-from tabletop.services.rosters import roster_create, unit_profile_add
+from tabletop.services.battle_setup import Force, Table, UnitEntry, battle_set_up
 
 MECH = {"move": 10, "base": {"shape": "circle", "diameter": 1.75}}
+ROLES = ("gm", "p1", "p2", "spectator")
+
+
+def zones(width: float, height: float, depth: float = 6) -> dict[str, list[list[float]]]:
+    """P1's zone along the south edge, P2's along the north one, `depth` inches deep."""
+    return {
+        "P1": [[0, 0], [width, 0], [width, depth], [0, depth]],
+        "P2": [[0, height - depth], [width, height - depth], [width, height], [0, height]],
+    }
+
+
+def battle_for_people(
+    prefix: str, system: str, forces: dict[str, tuple[str, list[UnitEntry]]], **setup: Any
+) -> tuple[Battle, dict[str, AbstractBaseUser]]:
+    """A live `system` battle in "{prefix}Campaign" of the users "{prefix}gm" (its GM),
+    "{prefix}p1" and "{prefix}p2" (players: P1's force is p1's, P2's p2's) and
+    "{prefix}spectator", password pw-12345678. `setup` goes to battle_set_up."""
+    User = get_user_model()
+    users = {
+        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678") for role in ROLES
+    }
+    battle = battle_set_up(
+        system=system,
+        gm=users["gm"],
+        campaign=f"{prefix}Campaign",
+        members=[
+            (users["p1"], "player"),
+            (users["p2"], "player"),
+            (users["spectator"], "spectator"),
+        ],
+        forces=[
+            Force(side, roster, users[side.lower()], units)
+            for side, (roster, units) in forces.items()
+        ],
+        **setup,
+    )
+    return battle, users
 
 
 def make_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
-    User = get_user_model()
-    users = {
-        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
-        for role in ("gm", "p1", "p2", "spectator")
+    """A live aod battle on a 36" table: a 0-point mech a side where battle_create lays it
+    out, gm / p1 / p2 / spectator members."""
+    forces = {
+        side: (f"{side} force", [UnitEntry(f"{side} mech", "mech", MECH)]) for side in ("P1", "P2")
     }
-    campaign = campaign_create(gm=users["gm"], name=f"{prefix}Campaign", system="aod")
-    membership_set(campaign=campaign, user=users["p1"], role="player")
-    membership_set(campaign=campaign, user=users["p2"], role="player")
-    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
-    battle_map = map_create(campaign=campaign, name="Table", width=36, height=36, terrain=[])
-    sides = []
-    for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
-        roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
-        unit_profile_add(roster=roster, name=f"{side} mech", unit_type="mech", stats=MECH)
-        sides.append((roster, side))
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Battle",
-        sides=sides,
-        deployment_zones={
-            "P1": [[0, 0], [36, 0], [36, 6], [0, 6]],
-            "P2": [[0, 30], [36, 30], [36, 36], [0, 36]],
-        },
+    return battle_for_people(
+        prefix, "aod", forces, table=Table("Table", 36, 36, []), deployment_zones=zones(36, 36)
     )
-    return battle_start(battle=battle), users
 
 
 make_battle = sync_to_async(make_battle_sync)
@@ -100,42 +119,18 @@ MSWARS_UNITS: dict[str, list[tuple[str, str, dict, list[float]]]] = {
 def make_mswars_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
     """A live M.S. Wars battle on a 36" table: MSWARS_UNITS deployed where they say,
     MSWARS_TERRAIN, gm / p1 / p2 / spectator members. Turn 1, Phase 1, P1 to act."""
-    User = get_user_model()
-    users = {
-        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
-        for role in ("gm", "p1", "p2", "spectator")
+    forces = {
+        side: (f"{side} force", [UnitEntry(name, kind, stats) for name, kind, stats, _ in units])
+        for side, units in MSWARS_UNITS.items()
     }
-    campaign = campaign_create(gm=users["gm"], name=f"{prefix}Campaign", system="mswars")
-    membership_set(campaign=campaign, user=users["p1"], role="player")
-    membership_set(campaign=campaign, user=users["p2"], role="player")
-    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
-    battle_map = map_create(
-        campaign=campaign, name="Table", width=36, height=36, terrain=MSWARS_TERRAIN
+    return battle_for_people(
+        prefix,
+        "mswars",
+        forces,
+        table=Table("Table", 36, 36, MSWARS_TERRAIN),
+        deployment_zones=zones(36, 36),
+        placements={name: at for units in MSWARS_UNITS.values() for name, _, _, at in units},
     )
-    sides = []
-    for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
-        roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
-        for name, move_type, stats, _ in MSWARS_UNITS[side]:
-            unit_profile_add(roster=roster, name=name, unit_type=move_type, stats=stats)
-        sides.append((roster, side))
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Battle",
-        sides=sides,
-        deployment_zones={
-            "P1": [[0, 0], [36, 0], [36, 6], [0, 6]],
-            "P2": [[0, 30], [36, 30], [36, 36], [0, 36]],
-        },
-    )
-    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    placements = {
-        ids[name]: {"position": position}
-        for units in MSWARS_UNITS.values()
-        for name, _, _, position in units
-    }
-    battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
-    return battle_start(battle=battle), users
 
 
 # -- an action-point skirmish battle (apskirmish.md 2, 4, 5, 6b) ---------------------------
@@ -150,6 +145,9 @@ APSKIRMISH_TERRAIN = [
     },
     {"id": "Rubble", "type": "rough", "polygon": [[2, 8], [8, 8], [8, 11], [2, 11]]},
 ]
+
+#: Every soldier's profile but its name and stats: a 1" base, standing, 3 AP a round.
+SOLDIER = {"base": {"shape": "circle", "diameter": 1.0}, "stance": "standing", "ap_max": 3}
 
 #: (name, stats, position) per side; each soldier has 3 AP a round (APS-D22) and a
 #: `name`, which the engine's header line uses ("Kell: 2 AP left"). P1 faces north.
@@ -172,54 +170,26 @@ def make_apskirmish_battle_sync(prefix: str = "", tests: str = "d10") -> tuple[B
     1" bases, ap_max 3) where they say, APSKIRMISH_TERRAIN, the table option `tests`
     ("d10": the engine rolls; "gm": the GM gives each result), gm / p1 / p2 / spectator
     members. Round 1, P1 to act, nobody activating yet."""
-    User = get_user_model()
-    users = {
-        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
-        for role in ("gm", "p1", "p2", "spectator")
+    forces = {
+        side: (
+            f"{side} squad",
+            [
+                UnitEntry(name, "soldier", {**SOLDIER, "name": name, **stats})
+                for name, stats, _ in units
+            ],
+        )
+        for side, units in APSKIRMISH_UNITS.items()
     }
-    campaign = campaign_create(
-        gm=users["gm"],
-        name=f"{prefix}Campaign",
-        system="apskirmish",
+    return battle_for_people(
+        prefix,
+        "apskirmish",
+        forces,
+        table=Table("Yard", 30, 30, APSKIRMISH_TERRAIN),
+        battle="Skirmish",
+        deployment_zones=zones(30, 30, depth=14),
+        placements={name: at for units in APSKIRMISH_UNITS.values() for name, _, at in units},
         table_options={"tests": tests},
     )
-    membership_set(campaign=campaign, user=users["p1"], role="player")
-    membership_set(campaign=campaign, user=users["p2"], role="player")
-    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
-    battle_map = map_create(
-        campaign=campaign, name="Yard", width=30, height=30, terrain=APSKIRMISH_TERRAIN
-    )
-    sides = []
-    for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
-        roster = roster_create(campaign=campaign, owner=owner, name=f"{side} squad")
-        for name, stats, _ in APSKIRMISH_UNITS[side]:
-            soldier = {
-                "base": {"shape": "circle", "diameter": 1.0},
-                "stance": "standing",
-                "ap_max": 3,
-                "name": name,
-                **stats,
-            }
-            unit_profile_add(roster=roster, name=name, unit_type="soldier", stats=soldier)
-        sides.append((roster, side))
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Skirmish",
-        sides=sides,
-        deployment_zones={
-            "P1": [[0, 0], [30, 0], [30, 14], [0, 14]],
-            "P2": [[0, 16], [30, 16], [30, 30], [0, 30]],
-        },
-    )
-    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    placements = {
-        ids[name]: {"position": position}
-        for units in APSKIRMISH_UNITS.values()
-        for name, _, position in units
-    }
-    battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
-    return battle_start(battle=battle), users
 
 
 #: Where the LaserGrenadiers demo's pieces stand in the tests' battle (inches): the
@@ -244,50 +214,17 @@ def make_lasergrenadiers_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
     from tabletop.demo import DEMO_SYSTEMS
 
     demo = DEMO_SYSTEMS["lasergrenadiers"]
-    User = get_user_model()
-    users = {
-        role: User.objects.create_user(f"{prefix}{role}", password="pw-12345678")
-        for role in ("gm", "p1", "p2", "spectator")
+    # The demo's profiles, at 0 points each here.
+    forces = {
+        side: (roster, [UnitEntry(u.name, u.unit_type, u.stats) for u in units])
+        for side, (roster, units) in demo.forces.items()
     }
-    campaign = campaign_create(
-        gm=users["gm"],
-        name=f"{prefix}Campaign",
-        system="lasergrenadiers",
+    return battle_for_people(
+        prefix,
+        "lasergrenadiers",
+        forces,
+        table=Table("Table", demo.width, demo.height, demo.terrain),
+        deployment_zones=zones(48, 36),
+        placements=LASERGRENADIERS_PLACEMENTS,
         points_limit=demo.points_limit,
     )
-    membership_set(campaign=campaign, user=users["p1"], role="player")
-    membership_set(campaign=campaign, user=users["p2"], role="player")
-    membership_set(campaign=campaign, user=users["spectator"], role="spectator")
-    battle_map = map_create(
-        campaign=campaign,
-        name="Table",
-        width=demo.width,
-        height=demo.height,
-        terrain=demo.terrain,
-    )
-    sides = []
-    for (side, (name, units)), owner in zip(
-        demo.forces.items(), (users["p1"], users["p2"]), strict=True
-    ):
-        roster = roster_create(campaign=campaign, owner=owner, name=name)
-        for unit in units:
-            unit_profile_add(
-                roster=roster, name=unit.name, unit_type=unit.unit_type, stats=unit.stats
-            )
-        sides.append((roster, side))
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Battle",
-        sides=sides,
-        deployment_zones={
-            "P1": [[0, 0], [48, 0], [48, 6], [0, 6]],
-            "P2": [[0, 30], [48, 30], [48, 36], [0, 36]],
-        },
-    )
-    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    placements = {
-        ids[name]: {"position": position} for name, position in LASERGRENADIERS_PLACEMENTS.items()
-    }
-    battle = battle_deploy(actor=users["gm"], battle=battle, placements=placements)
-    return battle_start(battle=battle), users

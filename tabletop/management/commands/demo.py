@@ -19,10 +19,7 @@ from tabletop.demo import (
 )
 from tabletop.models import Battle, Campaign
 from tabletop.services import game_systems
-from tabletop.services.battles import battle_create, battle_deploy, battle_start
-from tabletop.services.campaigns import campaign_create, membership_set
-from tabletop.services.maps import map_create
-from tabletop.services.rosters import roster_create, unit_profile_add
+from tabletop.services.battle_setup import Force, Table, battle_set_up
 
 
 class Command(BaseCommand):
@@ -69,43 +66,24 @@ def demo_users() -> dict[str, AbstractBaseUser]:
 
 def demo_battle(key: str, demo: DemoSystem, users: dict[str, AbstractBaseUser]) -> Battle:
     """The system's demo campaign, map and rosters, and its battle deployed and live."""
-    campaign = campaign_create(
-        gm=users["gm"], name=demo.campaign, system=key, points_limit=demo.points_limit
-    )
-    for username, _, role in DEMO_USERS:
-        if role != "gm":
-            membership_set(campaign=campaign, user=users[username], role=role)
-    battle_map = map_create(
-        campaign=campaign,
-        name="Demo table",
-        width=demo.width,
-        height=demo.height,
-        terrain=demo.terrain,
-    )
-    players = [username for username, _, role in DEMO_USERS if role == "player"]
-    sides = []
-    for (side, (roster_name, units)), username in zip(demo.forces.items(), players, strict=True):
-        roster = roster_create(campaign=campaign, owner=users[username], name=roster_name)
-        for unit in units:
-            unit_profile_add(
-                roster=roster,
-                name=unit.name,
-                unit_type=unit.unit_type,
-                stats=unit.stats,
-                points=unit.points,
-            )
-        sides.append((roster, side))
+    players = [users[username] for username, _, role in DEMO_USERS if role == "player"]
+    forces = [
+        Force(side, roster, owner, units)
+        for (side, (roster, units)), owner in zip(demo.forces.items(), players, strict=True)
+    ]
     # The system's own deployment zones, each along a table edge (sides in order).
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Demo battle",
-        sides=sides,
-        zone_depth=DEPLOYMENT_DEPTH,
+    zones = game_systems.deployment_zones(
+        key, demo.width, demo.height, list(demo.forces), DEPLOYMENT_DEPTH
     )
-    battle = battle_deploy(
-        actor=users["gm"],
-        battle=battle,
-        placements=spread_in_zones(battle.state, battle.deployment_zones),
+    return battle_set_up(
+        system=key,
+        gm=users["gm"],
+        campaign=demo.campaign,
+        members=[(users[username], role) for username, _, role in DEMO_USERS if role != "gm"],
+        table=Table("Demo table", demo.width, demo.height, demo.terrain),
+        forces=forces,
+        battle="Demo battle",
+        deployment_zones=zones,
+        placements=demo.placements or spread_in_zones(demo.forces, zones),
+        points_limit=demo.points_limit,
     )
-    return battle_start(battle=battle)
