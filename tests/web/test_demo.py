@@ -87,11 +87,24 @@ def test_every_demo_unit_may_make_a_short_move_straight_ahead(key: str) -> None:
         assert verdict.legal, (battle.unit_labels[unit["id"]]["name"], verdict.reasons)
 
 
+def beside_a_carrier(unit: dict, units: list[dict]) -> bool:
+    """A piece within 3" of a carrier of its side: its passengers wait in base contact
+    (lasergrenadiers.md 9), and the board finds their names another side of the piece."""
+    return any(
+        other["side"] == unit["side"]
+        and other.get("capacity", 0) > 0
+        and math.dist(other["position"][:2], unit["position"][:2]) <= 3
+        for other in units
+    )
+
+
 @pytest.mark.parametrize("key", SYSTEMS)
 def test_the_demo_pieces_stand_far_enough_apart_for_their_names(key: str) -> None:
     units = demo_battle(key).state["units"]
     for side in {u["side"] for u in units}:
-        xs = sorted(u["position"][0] for u in units if u["side"] == side)
+        xs = sorted(
+            u["position"][0] for u in units if u["side"] == side and not beside_a_carrier(u, units)
+        )
         assert min(b - a for a, b in zip(xs, xs[1:], strict=False)) >= 8
 
 
@@ -163,3 +176,16 @@ def test_the_lasergrenadiers_demo_forces_field_vehicles_a_carrier_infantry_and_a
     schema = game_systems.unit_schema("lasergrenadiers")["fields"]
     for unit in units:
         assert set(unit) - {"id", "side", "position", "facing"} <= set(schema)
+
+
+def test_the_lasergrenadiers_demo_troopers_may_load_into_their_carrier_at_once():
+    """003 Transport 1 (lasergrenadiers.md 9): a piece loads only in base contact with the
+    vehicle; the demo's troopers stand so, and their first action may be to board."""
+    battle = demo_battle("lasergrenadiers")
+    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    action = {"unit": ids["Troopers"], "type": "load", "carrier": ids["Carrier"]}
+    verdict = rules.validate(rules.state_from_json(battle.state), action)
+    assert verdict.legal, verdict.reasons
+    assert (
+        "load" in game_systems.available_actions(battle.state, battle.turn_state)[ids["Troopers"]]
+    )
