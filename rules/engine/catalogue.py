@@ -53,6 +53,13 @@ class ActionSpec:
     #: click (a Dodge's `source`, the attack's origin); other keys name units or carry
     #: data the board does not pick by pointing.
     point_keys: tuple[str, ...] = ()
+    #: Keys whose value is one unit id, picked on the board with a click on a piece
+    #: (a load's `carrier`). Set only where the action stands without a path: the
+    #: board sends it with none, the piece acting from where it stands.
+    unit_keys: tuple[str, ...] = ()
+    #: Keys whose value is a list of placements, [{"unit", "position", "facing"}], one
+    #: for each unit aboard the actor, set down in base contact with it (an unload).
+    placement_keys: tuple[str, ...] = ()
 
     def offered_to(self, unit: Mapping[str, Any]) -> bool:
         """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
@@ -68,7 +75,8 @@ class ActionSpec:
                 "path": self.path, "cost_unit": self.cost_unit, "drag": self.drag,
                 "help": self.help, "unit_types": list(self.unit_types),
                 "needs": list(self.needs), "path_z": list(self.path_z),
-                "point_keys": list(self.point_keys)}
+                "point_keys": list(self.point_keys), "unit_keys": list(self.unit_keys),
+                "placement_keys": list(self.placement_keys)}
 
 
 def _is_set(value: Any) -> bool:

@@ -40,6 +40,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("formation_move", "Formation move", keys=("moves",), unit_types=_FORMATION,
                help="3 to 5 touching units move as one order (000 [29])."),
     ActionSpec("capture", "Capture", keys=("target",), path="none", unit_types=("infantry",),
+               unit_keys=("target",),
                help="Infantry on foot take an opposing unit in contact captive (001 [26])."),
     ActionSpec("vent", "Vent", path="none", unit_types=_MECHS,
                help="Stand and vent heat; counts as an order (001 [22])."),

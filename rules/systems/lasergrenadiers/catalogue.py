@@ -24,10 +24,16 @@ _NEEDS = {"overrun": ("armored",)}
 #: `move`, `overrun` and `enter_board` paths take z; surface pieces stay at z = 0.
 _FLYING = tuple(t for t, limit in ALTITUDE_LIMITS.items() if limit != 0)
 _PATH_Z = {"move": _FLYING, "overrun": _FLYING, "enter_board": _FLYING}
+#: Picked on the board: a piece in base contact boards the carrier clicked, with no
+#: approach path; a vehicle sets down its passengers where clicked (lasergrenadiers.md 9).
+#: An overrun's `target` is not here: it needs a path, which a drag draws.
+_UNIT_KEYS = {"load": ("carrier",)}
+_PLACEMENT_KEYS = {"unload": ("passengers",)}
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
     ActionSpec(t, row.label, row.keys, row.path, "in", row.drag, f"{row.help} ({row.cite})",
-               unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()), path_z=_PATH_Z.get(t, ()))
+               unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()), path_z=_PATH_Z.get(t, ()),
+               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()))
     for t, row in ACTION_TABLE.items())
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (

@@ -9,8 +9,15 @@ from rules.engine.unit_fields import base_field
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
 from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
 
+#: Picked on the board (002 Enter Unit, 002 Carrier Unloading Action): a unit in base
+#: contact enters the carrier clicked, with no path; a carrier that stays sets down the
+#: units aboard where clicked (the engine wants its rear). Others stay the drag's.
+_UNIT_KEYS = {"enter_unit": ("carrier",)}
+_PLACEMENT_KEYS = {"carrier_unloading": ("unload",)}
+
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag, f"{row.help} AC {row.ac}.")
+    ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag, f"{row.help} AC {row.ac}.",
+               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()))
     for t, row in ACTION_TABLE.items())
 
 _ROW_LABELS = {"flat": "Flat Ground", "rough": "Rough Ground", "difficult": "Difficult Terrain",
