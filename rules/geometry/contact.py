@@ -88,6 +88,12 @@ def _sampled(track: Track, target: Any, shrink: float = 0.0, taus: Any = None) -
     return track.sample_distances(core, shrink, taus) - r
 
 
+def _near(track: Track, target: Any, shrink: float, limit: float) -> Any:
+    """The motions along which the base (shrunk) may come within `limit` of target."""
+    core, r = _split(target)
+    return track.motions_near(core, limit + r, shrink)
+
+
 def sweep_overlaps(track: Track, target: Any) -> bool:
     return track.swept(OVERLAP).distance(target) < 0
 
@@ -107,7 +113,7 @@ def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | No
         reach = track.base.diameter / 2 - OVERLAP - 1e-9
         return hit_at(track, first_within(track, target, reach, start_tau))
     tau = track.crossing(lambda ts: _sampled(track, target, OVERLAP, ts), -1e-9,
-                         after=start_tau)
+                         after=start_tau, near=_near(track, target, OVERLAP, -1e-9))
     return hit_at(track, tau)
 
 
@@ -121,7 +127,8 @@ def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None
     if track.base.is_circle and isinstance(target, Polygon):
         return hit_at(track, first_within(track, target, track.base.diameter / 2 + EVENT,
                                           after_tau))
-    tau = track.crossing(lambda ts: _sampled(track, target, 0.0, ts), EVENT, after=after_tau)
+    tau = track.crossing(lambda ts: _sampled(track, target, 0.0, ts), EVENT, after=after_tau,
+                         near=_near(track, target, 0.0, EVENT))
     return hit_at(track, tau)
 
 

@@ -11,7 +11,7 @@ from rules.engine.model import Table
 from rules.geometry.bases import Body, bodies_at
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.tolerance import CONTACT
-from rules.geometry.track import Track
+from rules.geometry.track import NEAR_MARGIN, Track
 
 
 def body_off_table(body: Body, table: Table) -> bool:
@@ -40,4 +40,8 @@ def reaches_past_edge(track: Track, table: Table, beyond: float) -> Hit | None:
         return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
                        b[:, 3] + r - table.height], axis=0)
 
-    return hit_at(track, track.crossing(overshoot, beyond, above=True))
+    # Only motions whose sweep reaches past `beyond` can hold the crossing.
+    b = track.motion_bounds()
+    near = np.max([-b[:, 0], -b[:, 1], b[:, 2] - table.width, b[:, 3] - table.height],
+                  axis=0) > beyond - NEAR_MARGIN
+    return hit_at(track, track.crossing(overshoot, beyond, above=True, near=near))

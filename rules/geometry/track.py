@@ -22,6 +22,7 @@ from shapely.geometry import GeometryCollection, LineString, Point
 from rules.engine.actions import Step, Turn
 from rules.engine.model import BaseShape
 from rules.geometry.bases import Body, bodies_at, body_at
+from rules.geometry.rotation_sweep import rect_turn_sweeps
 from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
 
 #: Subdivisions of one candidate interval, and how many intervals are searched at once.
@@ -29,6 +30,8 @@ STEPS = np.arange(1, 33) / 32.0
 #: Events are located to this path length (well inside the 0.001" length tolerance).
 PRECISION = 1e-4
 CHUNK = 8
+#: Float slack when a motion's sweep proves a target out of reach (inches).
+NEAR_MARGIN = 1e-7
 
 #: A function of an array of taus returning an array of values.
 Probe = Callable[[Any], Any]
@@ -253,24 +256,74 @@ class Track:
             r = self.base.diameter / 2 - shrink
             body = Body(None, r, xy=pts[0]) if len(pts) == 1 else Body(None, r, line=pts)
         else:
+            # Exact: each motion's sweep (a translation's hull of both rects, a turn's
+            # rects and corner sectors), so no pose by pose union (rotation_sweep).
             parts = [body_at(self.base, *self.start.xy, self.start.facing, shrink).core]
-            _, xs, ys, fs = self.samples
-            cores, _ = bodies_at(self.base, xs, ys, fs, shrink)
-            # Each step between two poses sweeps the convex hull of both rects' corners:
-            # all hulls in one vectorised call (a rotation has thousands of samples).
-            moved = (np.diff(xs) != 0) | (np.diff(ys) != 0) | (np.diff(fs) != 0)
-            corners = shapely.get_coordinates(cores).reshape(len(cores), -1, 2)
-            pairs = np.concatenate([corners[:-1], corners[1:]], axis=1)[moved]
-            if len(pairs):
-                parts.extend(shapely.convex_hull(shapely.multipoints(pairs)))
+            pieces = self.motion_sweeps(shrink)[0]
+            if pieces:
+                parts.extend(shapely.get_parts(np.array(pieces, dtype=object)))
             body = Body(parts[0] if len(parts) == 1 else GeometryCollection(parts),
                         body_at(self.base, 0, 0, 0, shrink).radius)
         cache[shrink] = body
         return body
 
+    def motion_sweeps(self, shrink: float = 0.0) -> tuple[list[Any], float]:
+        """Per motion, a core geometry that, grown by the returned radius, holds the base
+        at every pose of that motion (exactly its sweep, arcs within ARC_TOLERANCE)."""
+        cache: dict[float, tuple[list[Any], float]] = \
+            self.__dict__.setdefault("_motion_sweeps", {})
+        if shrink in cache:
+            return cache[shrink]
+        pieces: list[Any] = []
+        if self.base.is_circle:
+            radius = self.base.diameter / 2 - shrink
+            for m in self.motions:
+                pieces.append(Point(m.start.xy) if m.is_rotation
+                              else LineString([m.start.xy, m.end.xy]))
+        else:
+            radius = body_at(self.base, 0, 0, 0, shrink).radius
+            w = max(self.base.width - 2 * shrink, 1e-6)
+            ln = max(self.base.length - 2 * shrink, 1e-6)
+            turning = [i for i, m in enumerate(self.motions) if m.is_rotation]
+            moving = [i for i, m in enumerate(self.motions) if not m.is_rotation]
+            out = np.empty(len(self.motions), dtype=object)
+            out[turning] = rect_turn_sweeps(
+                [(m.start.x, m.start.y, m.start.facing, m.end.facing)
+                 for m in (self.motions[i] for i in turning)], w, ln)
+            if moving:
+                # A translation sweeps the convex hull of its start and end rects.
+                ms = [self.motions[i] for i in moving]
+                xs = np.array([[m.start.x, m.end.x] for m in ms]).ravel()
+                ys = np.array([[m.start.y, m.end.y] for m in ms]).ravel()
+                fs = np.repeat([m.start.facing for m in ms], 2)
+                rects, _ = bodies_at(self.base, xs, ys, fs, shrink)
+                corners = shapely.get_coordinates(rects).reshape(len(ms), -1, 2)
+                out[moving] = shapely.convex_hull(shapely.multipoints(corners))
+            pieces = list(out)
+        cache[shrink] = (pieces, radius)
+        return pieces, radius
+
+    def motion_bounds(self) -> Any:
+        """Per motion, the bounding box (minx, miny, maxx, maxy rows) of the base at
+        every pose of that motion."""
+        pieces, radius = self.motion_sweeps()
+        if not pieces:
+            return np.zeros((0, 4))
+        return shapely.bounds(np.array(pieces, dtype=object)) + \
+            np.array([-radius, -radius, radius, radius])
+
+    def motions_near(self, geom: Any, within: float, shrink: float = 0.0) -> Any:
+        """Per motion, whether the base (shrunk by `shrink`) may come within `within` of
+        geom during it: False proves it never does (a prefilter for `crossing`)."""
+        pieces, radius = self.motion_sweeps(shrink)
+        if not pieces:
+            return np.zeros(0, dtype=bool)
+        gaps = shapely.distance(np.array(pieces, dtype=object), geom) - radius
+        return gaps <= within + NEAR_MARGIN
+
     # -- locating events --------------------------------------------------------
     def crossing(self, value: Probe, limit: float, above: bool = False,
-                 after: float = 0.0, centre: bool = False) -> float | None:
+                 after: float = 0.0, centre: bool = False, near: Any = None) -> float | None:
         """First tau >= `after` where value(tau) <= limit (or > limit with `above`).
 
         `value` maps an array of taus to distances that change by at most the
@@ -281,6 +334,10 @@ class Track:
         and in order: no event between samples is missed, however coarse they are;
         it is located to PRECISION.
         `centre`: the value depends on the centre alone (rotations do not move it).
+        `near`: per motion, False where the value provably stays on the near side of
+        the limit throughout (`motions_near`): its samples are not evaluated. Every
+        interval lies within one motion, so those would hold no crossing, and the
+        others are searched exactly as without `near`: the same tau is found.
         """
         if after <= 0.0:
             taus, xs, ys, fs = self.samples
@@ -288,8 +345,22 @@ class Track:
             tau = self.samples[0]
             taus = np.concatenate([[after], tau[tau > after + 1e-12]])
             xs, ys, fs = self.poses(taus)
-        values = np.asarray(value(taus), dtype=float)
+        values = self._values(value, taus, above, near)
         return self._first_crossing(taus, xs, ys, fs, values, value, limit, above, centre)
+
+    def _values(self, value: Probe, taus: Any, above: bool, near: Any) -> Any:
+        """value(taus), evaluated only at samples that bound a near motion; the others
+        read as never crossing (+inf, or -inf with `above`)."""
+        if near is None or not self.motions:
+            return np.asarray(value(taus), dtype=float)
+        last = len(self.motions) - 1
+        within = np.clip(np.floor(taus).astype(np.intp), 0, last)
+        ending = np.clip(np.ceil(taus).astype(np.intp) - 1, 0, last)
+        needed = near[within] | near[ending]
+        values = np.full(len(taus), -np.inf if above else np.inf)
+        if needed.any():
+            values[needed] = np.asarray(value(taus[needed]), dtype=float)
+        return values
 
     def _gaps(self, xs: Any, ys: Any, fs: Any, centre: bool, axis: int = -1) -> Any:
         """How far any point of the base (or the centre) may move between samples."""

@@ -1,0 +1,115 @@
+"""The exact sweep of a rect base turning in place, and the prefilter it gives the sampled
+search (AOD-D17 samples a rotation in 0.005" corner steps; section 4: the swept base is
+the union of the base over every pose of its path)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from shapely.geometry import Polygon
+
+from rules import BaseShape, Turn, Waypoint
+from rules.geometry.bases import bodies_at, rect_corners
+from rules.geometry.contact import first_overlap, first_touch
+from rules.geometry.rotation_sweep import ARC_TOLERANCE, rect_turn_sweep
+from rules.geometry.tolerance import EVENT, OVERLAP
+from rules.geometry.track import Pose, Track
+from tests.rules.test_properties import EXAMPLES, FAST
+
+#: Corner movement between the poses the tests sample (finer than AOD-D17's 0.005").
+STEP = 0.002
+
+
+def poses_union(
+    x: float, y: float, f0: float, f1: float, w: float, ln: float
+) -> tuple[list[Polygon], object]:
+    """The rect at poses every STEP of corner movement from f0 to f1, and their union."""
+    d = math.hypot(w, ln) / 2
+    n = max(1, math.ceil(abs(math.radians(f1 - f0)) * d / STEP))
+    rects = [Polygon(rect_corners(x, y, f0 + (f1 - f0) * k / n, w, ln)) for k in range(n + 1)]
+    return rects, shapely.union_all(rects)
+
+
+sizes = st.floats(0.2, 4.0)
+turns = st.one_of(st.floats(-200.0, 200.0), st.sampled_from([90.0, -180.0, 360.0, 1e-3]))
+
+
+@settings(FAST, max_examples=min(EXAMPLES, 15))  # each union is of thousands of rects
+@given(st.floats(-50, 50), st.floats(-50, 50), st.floats(-360, 360), turns, sizes, sizes)
+def test_the_turn_sweep_holds_every_pose_and_no_more_than_their_union(
+    x: float, y: float, f0: float, turn: float, w: float, ln: float
+) -> None:
+    """Property: the exact sweep contains the base at every sampled pose, and lies within
+    half a sample step (the notch between two sampled corners) plus ARC_TOLERANCE of
+    their union: it is the union of the poses, not a hull of them."""
+    sweep = shapely.union_all(rect_turn_sweep(x, y, f0, f0 + turn, w, ln))
+    rects, union = poses_union(x, y, f0, f0 + turn, w, ln)
+    grown = sweep.buffer(1e-9)
+    assert all(grown.covers(r) for r in rects)
+    assert sweep.hausdorff_distance(union) <= STEP / 2 + ARC_TOLERANCE + 1e-9
+    assert sweep.difference(union).area <= sweep.length * (STEP / 2 + ARC_TOLERANCE)
+
+
+def test_a_whole_turn_sweeps_the_disk_of_the_half_diagonal() -> None:
+    """A rect turned a full turn covers the circle through its corners, and no more."""
+    sweep = shapely.union_all(rect_turn_sweep(0, 0, 30, 390, 3.0, 6.0))
+    d = math.hypot(3, 6) / 2
+    assert sweep.area >= math.pi * d * d
+    assert sweep.area <= math.pi * (d + ARC_TOLERANCE) ** 2
+
+
+def test_a_long_edge_sweeps_no_hull_sliver() -> None:
+    """Turning 0.1 degrees, the long edge's middle moves inward: the sweep is the two
+    rects and the corners' arcs, not the convex hull of two rects (0.002" more there)."""
+    sweep = shapely.union_all(rect_turn_sweep(0, 0, 0, 0.1, 3.0, 6.0))
+    a, b = (Polygon(rect_corners(0, 0, f, 3.0, 6.0)) for f in (0, 0.1))
+    hull = shapely.convex_hull(shapely.union(a, b))
+    both = shapely.union(a, b)
+    assert hull.hausdorff_distance(sweep) > 1e-3
+    assert hull.difference(both).area > 1e-2
+    assert sweep.difference(both).area < 1e-4  # the corners' arcs only
+
+
+RECT = BaseShape("rect", width=1.5, length=2.5)
+steps = st.lists(
+    st.one_of(
+        st.builds(Turn, st.floats(-180, 180)),
+        st.builds(Waypoint, st.floats(0, 12), st.floats(0, 12)),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@FAST
+@given(steps, st.floats(0, 360))
+def test_a_paths_sweep_holds_the_base_at_every_sample(path: list, facing: float) -> None:
+    """The track's swept base (translations and turns) contains the base at each of its
+    AOD-D17 samples."""
+    track = Track.from_steps(RECT, Pose(6, 6, facing), path)
+    _, xs, ys, fs = track.samples
+    cores, _ = bodies_at(RECT, xs, ys, fs)
+    swept = track.swept().core.buffer(1e-9)
+    assert bool(np.all(shapely.covers(swept, cores)))
+
+
+@FAST
+@given(steps, st.floats(0, 360), st.floats(0, 12), st.floats(0, 12), st.floats(0.1, 3))
+def test_the_prefilter_finds_the_same_first_contact(
+    path: list, facing: float, cx: float, cy: float, size: float
+) -> None:
+    """Skipping the motions whose sweep cannot reach a target changes nothing: first
+    touch and first overlap are the same tau as the search over every sample."""
+    track = Track.from_steps(RECT, Pose(6, 6, facing), path)
+    target = shapely.box(cx, cy, cx + size, cy + size / 2)
+
+    def everywhere(shrink: float, limit: float) -> float | None:
+        return track.crossing(lambda ts: track.sample_distances(target, shrink, ts), limit)
+
+    touch, overlap = first_touch(track, target), first_overlap(track, target)
+    assert (touch.tau if touch else None) == everywhere(0.0, EVENT)
+    assert (overlap.tau if overlap else None) == everywhere(OVERLAP, -1e-9)
