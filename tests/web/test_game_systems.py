@@ -25,37 +25,32 @@ from tests.web.world import MECH, PASSWORD, World
 SQUARE = [[10, 10], [14, 10], [14, 14], [10, 14]]
 
 
+#: (id, side, type, move, position, base diameter): two P1 units near the south edge,
+#: P2's mech near the north one.
+AOD_UNITS = [
+    ("M1", "P1", "mech", 8, [5, 5], 1.75),
+    ("I1", "P1", "infantry", 6, [9, 5], 1.25),
+    ("M2", "P2", "mech", 8, [5, 30], 1.75),
+]
+
+
 def aod_position(**state: object) -> dict:
+    units = [
+        {
+            "id": unit_id,
+            "side": side,
+            "type": kind,
+            "move": move,
+            "position": list(position),
+            "base": {"shape": "circle", "diameter": diameter},
+        }
+        for unit_id, side, kind, move, position, diameter in AOD_UNITS
+    ]
     return {
         "system": "aod",
         "table": {"width": 36, "height": 36},
         "terrain": [],
-        "units": [
-            {
-                "id": "M1",
-                "side": "P1",
-                "type": "mech",
-                "move": 8,
-                "position": [5, 5],
-                "base": {"shape": "circle", "diameter": 1.75},
-            },
-            {
-                "id": "I1",
-                "side": "P1",
-                "type": "infantry",
-                "move": 6,
-                "position": [9, 5],
-                "base": {"shape": "circle", "diameter": 1.25},
-            },
-            {
-                "id": "M2",
-                "side": "P2",
-                "type": "mech",
-                "move": 8,
-                "position": [5, 30],
-                "base": {"shape": "circle", "diameter": 1.75},
-            },
-        ],
+        "units": units,
         "state": dict(state),
     }
 

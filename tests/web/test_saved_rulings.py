@@ -19,10 +19,7 @@ from rules.engine import dice
 from tabletop import events
 from tabletop.models import Battle, Membership
 from tabletop.services import game_systems
-from tabletop.services.battles import battle_create, battle_start
-from tabletop.services.campaigns import campaign_create, membership_set
-from tabletop.services.maps import map_create
-from tabletop.services.rosters import roster_create, unit_profile_add
+from tabletop.services.battle_setup import Force, Table, UnitEntry, battle_set_up
 from tabletop.services.table import referee
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
@@ -47,6 +44,12 @@ def drag_action(system: str) -> str:
     return next(spec["type"] for spec in game_systems.catalogue(system) if spec.get("drag"))
 
 
+def unit(side: str, unit_type: str) -> UnitEntry:
+    """A side's unit of `unit_type`, worth something: where points buy a side its orders,
+    it has one."""
+    return UnitEntry(f"{side} {unit_type}", unit_type, STATS, points=150)
+
+
 def battle_of(system: str, prefix: str = "") -> tuple[Battle, dict[str, Any]]:
     """A live battle of `system` on an empty 36" table, one unit a side, of the first unit
     type of the system's roster schema that may make the drag action an inch ahead."""
@@ -55,29 +58,19 @@ def battle_of(system: str, prefix: str = "") -> tuple[Battle, dict[str, Any]]:
         role: User.objects.create_user(f"{prefix}{system}-{role}", password=PASSWORD)
         for role in ("gm", "p1", "p2", "spectator")
     }
+    members = [(users["p1"], "player"), (users["p2"], "player"), (users["spectator"], "spectator")]
     for unit_type in game_systems.unit_types(system):
-        campaign = campaign_create(gm=users["gm"], name=f"{system} {unit_type}", system=system)
-        for role in ("p1", "p2", "spectator"):
-            membership_set(
-                campaign=campaign,
-                user=users[role],
-                role="spectator" if role == "spectator" else "player",
-            )
-        table = map_create(campaign=campaign, name="Table", width=36, height=36, terrain=[])
-        sides = []
-        for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
-            roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
-            unit_profile_add(
-                roster=roster,
-                name=f"{side} {unit_type}",
-                unit_type=unit_type,
-                stats=STATS,
-                # Worth something: where points buy a side its orders, it has one.
-                points=150,
-            )
-            sides.append((roster, side))
-        battle = battle_start(
-            battle=battle_create(campaign=campaign, battle_map=table, name="Battle", sides=sides)
+        forces = [
+            Force(side, f"{side} force", users[side.lower()], [unit(side, unit_type)])
+            for side in ("P1", "P2")
+        ]
+        battle = battle_set_up(
+            system=system,
+            gm=users["gm"],
+            campaign=f"{system} {unit_type}",
+            members=members,
+            table=Table("Table", 36, 36, []),
+            forces=forces,
         )
         if referee.judge(battle.state, ahead(battle, system, 1.0), preview=True).legal:
             return battle, users
@@ -108,6 +101,22 @@ def player_of(battle: Battle, users: dict[str, Any]) -> Any:
     return users["p1"] if battle.turn_state["active_side"] == "P1" else users["p2"]
 
 
+def refused_drag(system: str) -> tuple[Battle, dict[str, Any], Any, dict, dict]:
+    """A live battle of `system` whose active player dragged a unit too far: the battle,
+    its users, that player, the action and the table's reply to it (message "drag-1")."""
+    battle, users = battle_of(system)
+    player = player_of(battle, users)
+    action = too_long(battle, system)
+    reply = battle_act(
+        battle_id=battle.pk,
+        actor=actor(battle, player),
+        client_msg_id="drag-1",
+        seen=0,
+        action=action,
+    )
+    return battle, users, player, action, reply
+
+
 def run_check(path: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "rules", "check", "--expect", str(path)],
@@ -128,16 +137,7 @@ def saved_ruling(client, battle: Battle, reply_id: str, action: dict) -> Any:
 def test_a_saved_ruling_reproduces_the_refusal_with_the_engine_alone(
     client, system: str, tmp_path: Path
 ) -> None:
-    battle, users = battle_of(system)
-    player = player_of(battle, users)
-    action = too_long(battle, system)
-    reply = battle_act(
-        battle_id=battle.pk,
-        actor=actor(battle, player),
-        client_msg_id="drag-1",
-        seen=0,
-        action=action,
-    )
+    battle, users, player, action, reply = refused_drag(system)
     assert reply["type"] == "reject" and reply["verdict"], "the rules refused the long drag"
 
     client.force_login(player)
@@ -164,16 +164,7 @@ def test_a_saved_ruling_reproduces_the_refusal_with_the_engine_alone(
 @pytest.mark.django_db
 def test_a_ruling_saved_for_another_action_than_the_refused_one_is_not_made(client) -> None:
     system = sorted(rules.SYSTEMS)[0]
-    battle, users = battle_of(system)
-    player = player_of(battle, users)
-    action = too_long(battle, system)
-    battle_act(
-        battle_id=battle.pk,
-        actor=actor(battle, player),
-        client_msg_id="drag-1",
-        seen=0,
-        action=action,
-    )
+    battle, users, player, action, _ = refused_drag(system)
     client.force_login(player)
     unit = next(u for u in battle.state["units"] if u["id"] == action["unit"])
     short = {**action, "path": [[unit["position"][0] + 0.5, unit["position"][1]]]}
@@ -187,16 +178,7 @@ def test_a_ruling_saved_for_another_action_than_the_refused_one_is_not_made(clie
 @pytest.mark.django_db
 def test_only_the_player_refused_can_save_that_refusal(client) -> None:
     system = sorted(rules.SYSTEMS)[0]
-    battle, users = battle_of(system)
-    player = player_of(battle, users)
-    action = too_long(battle, system)
-    battle_act(
-        battle_id=battle.pk,
-        actor=actor(battle, player),
-        client_msg_id="drag-1",
-        seen=0,
-        action=action,
-    )
+    battle, users, player, action, _ = refused_drag(system)
     client.force_login(users["gm"])
 
     assert saved_ruling(client, battle, "drag-1", action).status_code == 404
