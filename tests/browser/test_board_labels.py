@@ -133,8 +133,11 @@ def six_close_mechs(table) -> None:
 
 
 def overprinted_names(page) -> list[tuple[str, str]]:
+    """Pairs of shown names that overprint or touch: names that merely touch (less than
+    half a pixel apart) overprint by a rounding, as two did in CI zoomed out."""
     names = boxes(page, ".piece-label")
-    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+    grown = [{**n, "x": n["x"] - 0.5, "y": n["y"] - 0.5, "w": n["w"] + 1, "h": n["h"] + 1} for n in names]
+    pairs = [(a, b) for i, a in enumerate(grown) for b in names[i + 1 :]]
     return [(a["text"], b["text"]) for a, b in pairs if meet(a, b)]
 
 
@@ -148,7 +151,7 @@ def overprinted_names_once_settled(page, seconds: float = 5.0) -> list[tuple[str
 
 
 @arranged_by(six_close_mechs)
-def test_close_pieces_names_never_overprint_at_the_default_zoom_nor_after_a_move(table, open_board):
+def test_close_pieces_names_never_overprint_at_any_zoom_nor_after_a_move(table, open_board):
     p1 = open_board("p1")
     expect(p1.locator(".piece")).to_have_count(7)
     assert overprinted_names_once_settled(p1) == []
@@ -157,8 +160,8 @@ def test_close_pieces_names_never_overprint_at_the_default_zoom_nor_after_a_move
 
     for _ in range(3):
         p1.locator("#zoom-out").click()
-    # Not asserted yet: zoomed out three steps, two names still overprint in CI (PostgreSQL,
-    # loaded machine) though not here; issue 13 stays open for it (stop 9's note).
+    # Names stacked in rows used to touch exactly and, zoomed out, overprint by a rounding.
+    assert overprinted_names_once_settled(p1) == []
     assert len(boxes(p1, ".piece-label")) >= 1
     # A hidden name is still the piece's title, on hover.
     expect(p1.locator(".piece[data-unit='M3'] title")).to_contain_text("Heavy assault mech 4")

@@ -44,11 +44,13 @@ export class Pieces {
   }
 
   /** Each name (the selected first) at the first side of its piece clear of names, bases and
-   *  terrain names; else hidden: the piece's title names it. */
+   *  terrain names, a pixel apart (names that merely touch overprint by a rounding); else
+   *  hidden: the piece's title names it. */
   declutter() {
     this.pending ||= requestAnimationFrame(() => {
       this.pending = 0;
-      const svg = this.labels.ownerSVGElement, gap = 2 * pxOf(svg), taken = [];
+      const svg = this.labels.ownerSVGElement, px = pxOf(svg), gap = 2 * px, taken = [];
+      const clear = (b, o) => !meets({ x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px }, o);
       if (!svg.getScreenCTM()) return;
       const first = (n) => n.unit.id === this.selected;
       const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => first(b) - first(a));
@@ -56,9 +58,9 @@ export class Pieces {
       nodes.forEach(({ label, at: [x, ty], radius }, i) => {
         const { width: w, height: h, y: top } = label.getBBox(), r = radius + gap, y = this.height - ty, dy = top - label.getAttribute("y");
         const c = x - w / 2, m = y - h / 2;
-        const spot = [[c, y + r], [c, y - r - h], [x + r, m], [x - r - w, m], [c, y + r + h], [c, y - r - 2 * h]]
+        const spot = [[c, y + r], [c, y - r - h], [x + r, m], [x - r - w, m], [c, y + r + h + gap], [c, y - r - 2 * h - gap]]
           .map(([x, y]) => ({ x, y, width: w, height: h }))
-          .find((b) => !taken.some((o) => meets(b, o)) && !bases.some((o, j) => j !== i && meets(b, o)));
+          .find((b) => taken.every((o) => clear(b, o)) && bases.every((o, j) => j === i || clear(b, o)));
         label.setAttribute("visibility", spot ? "visible" : "hidden");
         if (spot) taken.push(spot) && moveTo(label, spot.x + w / 2, spot.y - dy);
       });
