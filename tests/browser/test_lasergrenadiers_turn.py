@@ -17,6 +17,8 @@ from tests.browser.conftest import (
     MswarsTable,
     drag_piece,
     expected_transform,
+    inches_per_px,
+    piece_centre,
     session_cookie,
     shoot,
     transform,
@@ -62,16 +64,11 @@ def end_activation(page, events: int, pages) -> None:
         expect(log_lines(other)).to_have_count(events, timeout=TIMEOUT_MS)
 
 
-def send_order(page, action: dict, events: int, pages) -> None:
-    """An order the board has no gesture for (a load, an unload), sent from the player's
-    page on its socket as the board sends any `act` frame; every page hears of it."""
-    page.evaluate(
-        "(action) => window.tabletop.command("
-        "{type: 'act', seen: window.tabletop.store.seq, action}, 'Order')",
-        action,
-    )
-    for other in pages:
-        expect(log_lines(other)).to_have_count(events, timeout=TIMEOUT_MS)
+def click_table_at(page, near: str, dx_in: float, dy_in: float) -> None:
+    """Clicks the table (dx, dy) inches from a piece's centre (y north)."""
+    x, y = piece_centre(page, near)
+    px = 1 / inches_per_px(page)
+    page.mouse.click(x + dx_in * px, y - dy_in * px)
 
 
 def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(table, open_board):
@@ -169,28 +166,47 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     end_activation(p2, 4, everyone)
 
     # -- P1: the troopers board the carrier and are set down again (003 Transport 1) ----
-    send_order(p1, {"unit": troopers, "type": "load", "carrier": carrier}, 5, everyone)
+    # Load: the troopers in base contact pick the carrier with a click, no path.
+    p1.locator(f".piece[data-unit='{troopers}']").click()
+    load = p1.locator("#point-actions").get_by_role("button", name="Load", exact=True)
+    expect(load).to_be_visible()
+    load.click()
+    expect(p1.locator("#tool-hint")).to_contain_text("Load for Troopers: click the carrier")
+    p1.keyboard.press("Escape")  # cancels: nothing is sent
+    expect(p1.locator("#tool-hint")).to_have_text("Cancelled: nothing was sent.")
+    load.click()
+    p1.locator(f".piece[data-unit='{carrier}']").click()
     for page in everyone:
+        expect(log_lines(page)).to_have_count(5, timeout=TIMEOUT_MS)
         expect(page.locator(f".piece[data-unit='{troopers}']")).to_have_count(0)
+    # A third of the troopers' 6" (003 Transport 1, LG-D34).
+    expect(log_lines(watcher).last).to_contain_text('gp1: Troopers load (2.0")')
     assert p1.evaluate("(id) => window.tabletop.store.unit(id).aboard", troopers) == carrier
     shoot(watcher, "lg-4-troopers-aboard-seen-by-spectator")
-    # The carrier unloads the active piece (LG-D31): west of it, in base contact.
-    send_order(
-        p1,
-        {
-            "unit": carrier,
-            "type": "unload",
-            "passengers": [{"unit": troopers, "position": [18.37, 3.0], "facing": 90}],
-        },
-        6,
-        everyone,
-    )
+    end_activation(p1, 6, everyone)
+    end_activation(p2, 7, everyone)  # P2 passes
+
+    # -- P1: the carrier's activation sets the troopers down (003 Transport 1) ----------
+    # Where its player clicks, 3" west of its centre, snapped to base contact and facing
+    # away (lasergrenadiers.md 9).
+    p1.locator(f".piece[data-unit='{carrier}']").click()
+    unload = p1.locator("#point-actions").get_by_role("button", name="Unload", exact=True)
+    expect(unload).to_be_visible()
+    unload.click()
+    expect(p1.locator("#tool-hint")).to_contain_text("click where Troopers stands (1 of 1)")
+    click_table_at(p1, carrier, -3, 0)
     for page in everyone:
+        expect(log_lines(page)).to_have_count(8, timeout=TIMEOUT_MS)
         expect(page.locator(f".piece[data-unit='{troopers}']")).to_have_count(1)
-    assert position_of(watcher, troopers)[:2] == pytest.approx([18.37, 3.0])
+    # A third of the carrier's 24" (003 Transport 1, LG-D34).
+    expect(log_lines(watcher).last).to_contain_text('gp1: Carrier unload (8.0")')
+    # Base contact: the carrier faces north, so its 2" width lies east-west: the troopers'
+    # 1.25" base stands 1 + 0.625 west of its centre (20, 3).
+    assert position_of(watcher, troopers)[:2] == pytest.approx([18.375, 3.0], abs=0.01)
+    assert p1.evaluate("(id) => window.tabletop.store.unit(id).facing", troopers) == 180
     p1.locator(f".piece[data-unit='{carrier}']").click()
     expect(p1.locator("#unit-name")).to_have_text("Carrier")
     shoot(p1, "lg-4-troopers-unloaded-p1")
-    end_activation(p1, 7, everyone)
+    end_activation(p1, 9, everyone)
     expect(header(p2)).to_have_text("Turn 1 · P2 to act · your turn")
     shoot(watcher, "lg-5-end-spectator")

@@ -1,12 +1,10 @@
-// Moving a piece. Press and drag: the ghost follows, release commits (`act`). Or click
-// the selected piece (or Enter) to pick it up: the ghost follows the pointer, each click
-// drops a waypoint, Enter or a double click commits. Q/E or the handle rotate; Esc
-// cancels and nothing is sent, even while the button is still held. While planning,
-// throttled `preview` frames bring the server's verdict, drawn by the overlay. A refused
-// drop asks the server for the nearest legal alternative (docs/protocol.md, preview
-// `alternative`); the board draws it, and Enter or a click on it sends it.
+// Moving a piece: drag and release to commit (`act`), or click the selected piece (or
+// Enter) to carry it, each click a waypoint, Enter or a double click commits. Q/E or the
+// handle rotate; Esc cancels, even with the button held. Throttled previews bring the
+// server's verdict; a refused drop asks for the nearest legal alternative (protocol.md).
 import { newId } from "./connection.js";
-import { dist, pathPoints } from "./geometry.js";
+import { dist } from "./geometry.js";
+import { item } from "./panels/util.js";
 import { reasonText } from "./preview.js";
 import { offerRuling } from "./record.js";
 import { el } from "./svg.js";
@@ -19,7 +17,7 @@ const round2 = (n) => Math.round(n * 100) / 100;
 
 export class Mover {
   constructor(board) {
-    this.board = board; // {svg, view, store, pieces, overlay, conn, toasts, readOnly(), actionType, fiat()}
+    this.board = board;
     this.plan = null;
     this.press = null;
     this.ref = 0;
@@ -30,8 +28,7 @@ export class Mover {
     this.offer = null; // the server's nearest legal alternative to the last refused drop
     this.offerRef = 0;
     this.handle = el("g", { class: "rotate-handle", visibility: "hidden" });
-    // Only the knob turns the piece: the stem starts at the base's edge and lets presses
-    // through, so a press on the piece (its very centre too) picks it up to move.
+    // Only the knob turns: the stem lets presses through to the piece, to move it.
     el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0, "pointer-events": "none" }, this.handle);
     el("circle", { class: "handle-knob", r: 0.35 }, this.handle);
   }
@@ -40,9 +37,8 @@ export class Mover {
     return this.plan !== null;
   }
 
-  /** Whether the board lets this client plan a move of `unit` now: never one the server
-   *  always refuses (not yours, out of turn, no order or AP left, already ordered: the
-   *  server's per-unit offers say), except by the GM's fiat, which no rule checks. */
+  /** Whether this client may plan a move of `unit`: not one the server's offers rule
+   *  out, except by the GM's fiat, which no rule checks. */
   mayMove(unit) {
     const b = this.board;
     if (b.readOnly() || !b.store.mayOrder(unit)) return false;
@@ -261,11 +257,16 @@ export class Mover {
       this.board.conn.send({ type: "fiat", id: p.id, unit: p.unit.id, position: [...p.ghost], facing: round2(p.facing), ...(reason ? { reason } : {}) });
       this.board.clearFiatReason(); // a reason is for one fiat, not the next
     } else {
-      p.seen = this.board.store.seq;
-      p.sent = this.action(); // kept: a refused order's ruling is saved with it (record.js)
-      this.board.conn.send({ type: "act", id: p.id, seen: this.board.store.seq, action: p.sent });
+      this.send(p, this.action());
     }
     this.draw();
+  }
+
+  /** Sends the plan's order; kept, as a refused order's ruling is saved with it (record.js). */
+  send(p, action) {
+    p.seen = this.board.store.seq;
+    p.sent = action;
+    this.board.conn.send({ type: "act", id: p.id, seen: p.seen, action });
   }
 
   /** The answer to our act/fiat: a refusal snaps the ghost back with the reasons. */
@@ -297,7 +298,7 @@ export class Mover {
     return true;
   }
 
-  // -- the nearest legal alternative (ui.md, "Moving a piece" 4) ---------------------
+  // -- the nearest legal alternative (ui.md, "Moving a piece" 4)
 
   /** Asks the referee, once, for the legal end nearest to the refused drop. */
   askOffer(p) {
@@ -318,13 +319,9 @@ export class Mover {
     const line = `Nearest legal end: ${Number(frame.alternative.off_by).toFixed(1)}″ from your drop, shown in green. Enter or click it to move there.`;
     if (this.refusalBox?.isConnected) {
       const list = this.refusalBox.querySelector("ul") ?? this.refusalBox.appendChild(document.createElement("ul"));
-      const li = document.createElement("li");
-      li.className = "alternative-line";
-      li.textContent = line;
-      const take = document.createElement("button");
+      const li = item("li", "alternative-line", line);
+      const take = item("button", "take-alternative", "Move there");
       take.type = "button";
-      take.className = "take-alternative";
-      take.textContent = "Move there";
       take.addEventListener("click", () => this.takeOffer());
       li.append(" ", take);
       list.append(li);
@@ -356,9 +353,7 @@ export class Mover {
     const p = this.plan;
     p.pending = true;
     p.id = newId("act");
-    p.seen = this.board.store.seq;
-    p.sent = offer.action;
-    this.board.conn.send({ type: "act", id: p.id, seen: p.seen, action: p.sent });
+    this.send(p, offer.action);
     this.draw();
     return true;
   }
@@ -428,9 +423,5 @@ export class Mover {
       return true;
     }
     return false;
-  }
-
-  pathPoints() {
-    return this.plan ? pathPoints(this.plan.origin, [...this.plan.waypoints, this.plan.ghost]) : [];
   }
 }

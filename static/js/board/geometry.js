@@ -75,11 +75,6 @@ export function edgeDistance(a, b) {
   return Math.max(0, coreDistance(a.core, b.core) - a.r - b.r);
 }
 
-export function centre(fp) {
-  const n = fp.core.length;
-  return [fp.core.reduce((s, p) => s + p[0], 0) / n, fp.core.reduce((s, p) => s + p[1], 0) / n];
-}
-
 /** Points of a path, turning steps left out: [[x, y], ...]. */
 export function pathPoints(start, path) {
   return [start, ...path.filter(Array.isArray)].map((p) => [p[0], p[1]]);
@@ -96,10 +91,27 @@ export function splitAt(points, at) {
   return [[...points.slice(0, best.i + 1), best.at], [best.at, ...points.slice(best.i + 1)]];
 }
 
-export function pathLength(points) {
-  let total = 0;
-  for (let i = 1; i < points.length; i++) total += dist(points[i - 1], points[i]);
-  return total;
-}
-
 export const fmt = (n) => (Math.round(n * 10) / 10).toFixed(1);
+
+/** [x, y, facing] of a piece with `base` in base contact with `unit`, nearest `p`, facing
+ *  away: in the unit's frame, the nearest point of its outline, out along the normal. */
+export function contactPose(unit, p, base) {
+  const [x, y] = unit.position, own = unit.base ?? {}, rect = own.shape === "rect";
+  const a = ((unit.facing ?? 0) * Math.PI) / 180, c = Math.cos(a), s = Math.sin(a);
+  const du = (p[0] - x) * c + (p[1] - y) * s, dv = (p[1] - y) * c - (p[0] - x) * s;
+  const h = rect ? [own.length / 2, own.width / 2] : [0, 0];
+  const b = [Math.max(-h[0], Math.min(h[0], du)), Math.max(-h[1], Math.min(h[1], dv))];
+  let n = [du - b[0], dv - b[1]];
+  if (rect && !n[0] && !n[1]) { // inside: out through the nearest side
+    const i = h[0] - Math.abs(du) < h[1] - Math.abs(dv) ? 0 : 1;
+    n = [0, 0];
+    n[i] = Math.sign(i ? dv : du) || 1;
+    b[i] = n[i] * h[i];
+  }
+  if (!n[0] && !n[1]) n = [1, 0]; // a round base's very centre
+  const len = Math.hypot(...n);
+  n = [n[0] / len, n[1] / len];
+  const r = (rect ? 0 : (own.diameter ?? 1) / 2) + (base?.shape === "rect" ? base.length : base?.diameter ?? 1) / 2;
+  const u = b[0] + n[0] * r, v = b[1] + n[1] * r;
+  return [x + u * c - v * s, y + u * s + v * c, ((unit.facing ?? 0) + (Math.atan2(n[1], n[0]) * 180) / Math.PI + 360) % 360];
+}

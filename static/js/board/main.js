@@ -13,7 +13,7 @@ import { PendingRoll } from "./panels/pending.js";
 import { Presence } from "./panels/presence.js";
 import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
-import { item } from "./panels/util.js";
+import { actionButton, item } from "./panels/util.js";
 import { Pieces } from "./pieces.js";
 import { PointActions } from "./pointpick.js";
 import { Overlay, reasonText } from "./preview.js";
@@ -98,7 +98,7 @@ class Board {
     this.terrainKey = "";
   }
 
-  // -- what is shown: the live table, or a past one (replay) -----------------------------
+  // -- what is shown: the live table, or a past one (replay)
 
   shownState() {
     return this.replay?.state ?? this.store.state;
@@ -159,15 +159,13 @@ class Board {
     return this.activeTool;
   }
 
-  /** Keeps what the verdict of a unit's last committed action said of its speed (a
-   *  system's `speed_band`, where its verdicts carry one), for the unit card. */
+  /** Keeps the `speed_band` of a unit's last committed verdict, for the unit card. */
   noteVerdict(unitId, verdict) {
     if (this.bands?.turn !== this.store.turn.turn) this.bands = { turn: this.store.turn.turn, of: new Map() };
     if (verdict.speed_band) this.bands.of.set(unitId, verdict.speed_band);
   }
 
-  /** A unit's speed band: the plan's preview while it is planned, else its last action's
-   *  this turn; null where the system's verdicts say none. */
+  /** A unit's speed band: its plan's preview, else its last action's this turn, or null. */
   speedBand(unitId) {
     const plan = this.mover.plan;
     if (plan?.unit.id === unitId && this.mover.verdict?.speed_band) return this.mover.verdict.speed_band;
@@ -181,8 +179,7 @@ class Board {
     return Boolean(unit && spec?.path_z?.includes(unit.type));
   }
 
-  /** The height above the ground the planned path's next points take (the altitude
-   *  field; 0 where the piece may not climb). */
+  /** The altitude field's height for the next path points; 0 where it may not climb. */
   altitude(unit) {
     if (!this.mayClimb(unit)) return 0;
     const z = Number($("altitude")?.value ?? 0);
@@ -266,7 +263,7 @@ class Board {
     if (this.reachOn) this.askReach();
   }
 
-  // -- frames ------------------------------------------------------------------------
+  // -- frames
 
   onFrame(frame) {
     switch (frame.type) {
@@ -414,7 +411,7 @@ class Board {
     return id;
   }
 
-  // -- replay --------------------------------------------------------------------------
+  // -- replay
 
   async showReplay(seq) {
     this.mover.cancel();
@@ -445,7 +442,7 @@ class Board {
     this.drawAll();
   }
 
-  // -- tools ---------------------------------------------------------------------------
+  // -- tools
 
   toggleTool(name) {
     const next = name === "measure" ? this.measure : this.sight;
@@ -485,7 +482,7 @@ class Board {
       this.setHint("Reach: this game has no action that moves a piece by dragging.");
       return;
     }
-    // Only an action the unit may take now: a reach for one it may not is no reach at all.
+    // Only for an action the unit may take now.
     const offered = this.offeredDrags(unit.id).map((a) => a.type);
     if (!offered.length || !this.store.mayOrder(unit)) {
       this.setHint(`Reach: ${this.store.name(unit.id)} may not move now${this.store.summary ? ` (${this.store.summary})` : ""}.`);
@@ -527,36 +524,21 @@ class Board {
     $("help-toggle").setAttribute("aria-expanded", String(!help.hidden));
   }
 
-  // -- wiring --------------------------------------------------------------------------
+  // -- wiring
 
   wire() {
     const actions = $("actions");
-    for (const { type, label, help } of this.dragActions) {
-      const button = item("button", "", label);
-      button.type = "button";
-      button.dataset.action = type;
-      if (help) button.title = help;
-      button.addEventListener("click", () => {
-        this.currentAction = type;
+    for (const spec of this.dragActions) {
+      actions.append(actionButton(spec, () => {
+        this.currentAction = spec.type;
         this.refreshChrome();
         if (this.reachOn) this.askReach();
-      });
-      actions.append(button);
+      }));
     }
     // A flying piece's path may climb: the height its next path points take (path_z).
-    const altitude = item("label", "altitude-field", "Altitude ");
-    altitude.id = "altitude-field";
-    altitude.hidden = true;
-    altitude.title = "Height above the ground, in inches, of the path points you place next";
-    const field = document.createElement("input");
-    Object.assign(field, { id: "altitude", type: "number", min: "0", step: "0.5", value: "0" });
-    field.style.width = "4em";
-    field.addEventListener("input", () => this.mover.active && this.mover.changed());
-    altitude.append(field, "″");
-    actions.after(altitude);
+    $("altitude").addEventListener("input", () => this.mover.active && this.mover.changed());
     $("watching").hidden = this.config.role !== "spectator";
-    // What a player's end ends, in the turn structure's words ("End activation"); in a
-    // phased system the GM's button ends the whole turn.
+    // The turn structure's words ("End activation"); phased, the GM's ends the turn.
     const endLabel = this.config.phased && this.config.role === "gm" ? "End turn" : this.config.endLabel ?? "End turn";
     $("end-turn").textContent = endLabel;
     if (this.config.phased && this.config.role !== "gm") $("end-turn").title = "End your side's part of this phase";

@@ -1,49 +1,60 @@
-// Actions that no drag proposes: one point picked on the board. A "placement" action
-// with no keys takes the point as its path (a climb over an obstacle towards it); an
-// action with no path whose keys are points (the catalogue's `point_keys`) takes it as
-// that key (the origin of an attack to react to). Click a piece to take its position,
-// or any point of the table. The catalogue says which is which, so no action is named
-// here; the server judges every proposal.
-import { item } from "./panels/util.js";
+// Actions no drag proposes, made of clicks as the catalogue says: a point (`point_keys`,
+// or a "placement" path with no keys), a piece (`unit_keys`; sent with no path), or where
+// each unit aboard stands (`placement_keys`). No action is named here; the server judges.
+import { contactPose } from "./geometry.js";
+import { actionButton } from "./panels/util.js";
+
+const round = (n, d = 1000) => Math.round(n * d) / d;
 
 export class PointActions {
   constructor(board) {
     this.board = board;
     this.bar = document.getElementById("point-actions");
-    this.specs = board.catalogue.filter((a) => !a.drag && (a.path === "placement" ? !a.keys?.length : a.path === "none" && a.keys?.length === 1 && (a.point_keys ?? []).includes(a.keys[0])));
-    this.picking = null; // {unit, spec} while a point is awaited
+    const picked = (a, k) => [a.point_keys, a.unit_keys, a.placement_keys].some((keys) => keys?.includes(k));
+    this.specs = board.catalogue.filter((a) => !a.drag && (a.keys?.length ? a.keys.every((k) => picked(a, k)) : a.path === "placement"));
+    this.picking = null; // {unit, spec, steps, action} while clicks are awaited
     this.swallowClick = false;
-    for (const spec of this.specs) {
-      const button = item("button", "", spec.label);
-      button.type = "button";
-      button.dataset.action = spec.type;
-      if (spec.help) button.title = spec.help;
-      button.addEventListener("click", () => this.begin(spec));
-      this.bar.append(button);
-    }
+    for (const spec of this.specs) this.bar.append(actionButton(spec, () => this.begin(spec)));
   }
 
-  /** Shows the point actions the selected unit is offered now (the server's list). */
+  /** Shows the actions the selected unit is offered now (the server's list). */
   refresh(selected, movable) {
     const offered = selected ? this.board.store.offered(selected.id) : null;
     for (const button of this.bar.querySelectorAll("button")) {
-      const open = Boolean(selected) && (offered === null || offered.includes(button.dataset.action));
-      button.hidden = !open;
+      button.hidden = !selected || (offered !== null && !offered.includes(button.dataset.action));
       button.disabled = !movable;
       button.setAttribute("aria-pressed", String(this.picking?.spec.type === button.dataset.action));
     }
-    if (this.picking && (!selected || selected.id !== this.picking.unit.id)) this.cancel();
+    if (this.picking && selected?.id !== this.picking.unit.id) this.cancel();
+  }
+
+  /** The clicks an action needs, in order. */
+  steps(unit, spec) {
+    const store = this.board.store;
+    if (!spec.keys?.length) return [{ key: "path", what: "the direction to go (a piece or a point)" }];
+    return spec.keys.flatMap((key) => {
+      if (spec.unit_keys?.includes(key)) return [{ key, kind: "unit", what: `the ${key}: a piece` }];
+      if (!spec.placement_keys?.includes(key)) return [{ key, what: `the ${key} (a piece or a point)` }];
+      const aboard = store.state.units.filter((u) => u.aboard === unit.id);
+      return aboard.map((placed, i) => ({ key, kind: "placed", placed, what: `where ${store.name(placed.id)} stands (${i + 1} of ${aboard.length})` }));
+    });
   }
 
   begin(spec) {
     const unit = this.board.store.unit(this.board.pieces.selected);
     if (!unit) return;
     this.board.mover.cancel();
-    this.picking = { unit, spec };
-    const what = spec.path === "placement" ? "the direction to go" : `the ${spec.keys[0]}`;
-    this.board.setHint(`${spec.label} for ${this.board.store.name(unit.id)}: click ${what} on the table (a piece or a point); Esc cancels.`);
+    const steps = this.steps(unit, spec);
+    if (!steps.length) return this.board.setHint(`${spec.label}: ${this.board.store.name(unit.id)} has nothing aboard.`);
+    this.picking = { unit, spec, steps, action: { unit: unit.id, type: spec.type } };
     this.board.svg.classList.add("picking-point");
+    this.prompt();
     this.refresh(unit, true);
+  }
+
+  prompt() {
+    const { unit, spec, steps } = this.picking;
+    this.board.setHint(`${spec.label} for ${this.board.store.name(unit.id)}: click ${steps[0].what} on the table; Esc cancels.`);
   }
 
   cancel() {
@@ -51,7 +62,7 @@ export class PointActions {
     this.picking = null;
     this.board.svg.classList.remove("picking-point");
     this.board.setHint("");
-    for (const button of this.bar.querySelectorAll("button")) button.setAttribute("aria-pressed", "false");
+    this.bar.querySelector("[aria-pressed=true]")?.setAttribute("aria-pressed", "false");
     return true;
   }
 
@@ -72,15 +83,25 @@ export class PointActions {
   }
 
   pick(e) {
-    const { unit, spec } = this.picking;
-    const g = e.target.closest?.(".piece");
-    const other = g ? this.board.store.unit(g.dataset.unit) : null;
-    const raw = other ? other.position : this.board.view.tablePoint(e.clientX, e.clientY);
-    const point = [Number(raw[0].toFixed(2)), Number(raw[1].toFixed(2))];
-    const action = { unit: unit.id, type: spec.type };
-    if (spec.path === "placement") action.path = [point];
-    else action[spec.keys[0]] = point;
+    const { unit, spec, steps, action } = this.picking;
+    const step = steps[0];
+    const store = this.board.store;
+    const id = e.target.closest?.(".piece")?.dataset.unit;
+    const at = this.board.view.tablePoint(e.clientX, e.clientY);
+    if (step.kind === "unit") {
+      if (!id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}; Esc cancels.`);
+      action[step.key] = id;
+    } else if (step.kind === "placed") {
+      const [x, y, facing] = contactPose(store.unit(unit.id), at, step.placed.base);
+      (action[step.key] ??= []).push({ unit: step.placed.id, position: [round(x), round(y)], facing: round(facing, 100) });
+    } else {
+      const raw = id ? store.unit(id).position : at;
+      const point = [round(raw[0], 100), round(raw[1], 100)];
+      action[step.key] = step.key === "path" ? [point] : point;
+    }
+    steps.shift();
+    if (steps.length) return this.prompt();
     this.cancel();
-    this.board.command({ type: "act", seen: this.board.store.seq, action }, `${this.board.store.name(unit.id)}: ${spec.label.toLowerCase()}`);
+    this.board.command({ type: "act", seen: store.seq, action }, `${store.name(unit.id)}: ${spec.label.toLowerCase()}`);
   }
 }

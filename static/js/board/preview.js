@@ -117,7 +117,7 @@ export class Overlay {
     this.arrange();
   }
 
-  /** The server's nearest legal alternative to a refused drop: path, ghost; a click or Enter sends it. */
+  /** The server's nearest legal alternative to a refused drop; a click or Enter sends it. */
   showOffer(offer, colour) {
     this.clearOffer();
     if (!offer) return;

@@ -80,24 +80,27 @@ export class DiceLog {
     this.button.disabled = false;
   }
 
+  line(cls, seq, text) {
+    const li = item("li", cls);
+    li.append(item("span", "seq", `#${seq}`), item("span", "what", text));
+    appendKeepingScroll(this.list, li, 200);
+    return li;
+  }
+
   /** The engine's rolls, one line each with what it needed; a player's roll, one line. */
   add(entry) {
     const key = `${entry.seq}|${entry.what}|${entry.die}|${entry.result}|${this.list.children.length}`;
     if (this.seen.has(key)) return;
     this.seen.add(key);
-    const li = item("li", entry.success === false ? "fail" : entry.success ? "success" : "");
     const needed = entry.needed ? ` (needs ${entry.needed}: ${entry.success ? "success" : "fail"})` : "";
-    li.append(item("span", "seq", `#${entry.seq}`), item("span", "what", `${entry.actor ?? "?"}: ${entry.what || "roll"} ${entry.die ?? ""} → ${entry.result}${needed}`));
-    appendKeepingScroll(this.list, li, 200);
+    this.line(entry.success === false ? "fail" : entry.success ? "success" : "", entry.seq, `${entry.actor ?? "?"}: ${entry.what || "roll"} ${entry.die ?? ""} → ${entry.result}${needed}`);
   }
 
   addRoll(seq, actor, rolls) {
-    const li = item("li", "roll");
-    li.dataset.seq = String(seq);
     const line = rollLine(actor, rolls);
+    const li = this.line("roll", seq, line.text);
+    li.dataset.seq = String(seq);
     li.dataset.total = String(line.total);
-    li.append(item("span", "seq", `#${seq}`), item("span", "what", line.text));
-    appendKeepingScroll(this.list, li, 200);
   }
 
   /** Entries grouped by event: a group of free rolls (nothing needed) is one player's roll. */

@@ -12,13 +12,11 @@ export function describe(frame, name, board) {
       // An act waiting for the GM's roll; the act the GM's result completes follows.
       if (frame.waiting) return `${order}: waits for the GM: ${frame.waiting.prompt ?? "a roll"}`;
       if (frame.verdict?.legal === false) {
-        // Refused, yet committed: the rules still spent something (a failed breakaway
-        // spends the order). Every client reads why here; the roll is in the dice log.
+        // Refused, yet committed (a failed breakaway spends the order): say why.
         const why = (frame.verdict.reasons ?? []).map((r) => reasonText(r, board.store ?? null, { unit: a.unit }).replace(/[\w-]+/g, name));
         return `${order}: refused, ${why.join("; ")}`;
       }
-      // A turn the rules let the unit make for free, outside any action: say so rather
-      // than "standard move (0.0 MP)" (the engine marks its moved event `free_turn`).
+      // A free turn (the moved event's `free_turn`), not "standard move (0.0 MP)".
       if ((frame.verdict?.events ?? []).some((e) => e.free_turn === true)) {
         return `${who}: ${name(a.unit)} turned in place (free turn)`;
       }
@@ -57,7 +55,7 @@ export class EventLog {
     this.scrubber = document.getElementById("scrubber");
     this.out = document.getElementById("scrubber-out");
     this.seen = new Set();
-    this.scrubber.addEventListener("input", () => this.scrubbed());
+    this.scrubber.addEventListener("input", () => this.goTo(Number(this.scrubber.value)));
     this.list.addEventListener("click", (e) => {
       const li = e.target.closest("li[data-seq]");
       if (li) this.goTo(Number(li.dataset.seq));
@@ -85,11 +83,6 @@ export class EventLog {
       this.scrubber.value = this.scrubber.max;
       this.out.textContent = "live";
     }
-  }
-
-  scrubbed() {
-    const seq = Number(this.scrubber.value);
-    this.goTo(seq);
   }
 
   goTo(seq) {

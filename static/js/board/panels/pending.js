@@ -35,12 +35,14 @@ export class PendingRoll {
     this.box.replaceChildren(item("span", "pending-text", `${prompt}: enter success/fail`), ...buttons);
   }
 
+  lock(locked) {
+    for (const button of this.box.querySelectorAll("button")) button.disabled = locked;
+  }
+
   answer(result) {
-    for (const button of this.box.querySelectorAll("button")) button.disabled = true;
+    this.lock(true);
     this.board.command({ type: "roll_result", result }, "Roll result");
     // Unlocked again if the answer is refused; a committed answer clears the box.
-    setTimeout(() => {
-      for (const button of this.box.querySelectorAll("button")) button.disabled = false;
-    }, 4000);
+    setTimeout(() => this.lock(false), 4000);
   }
 }

@@ -3,6 +3,7 @@ import { badgesOf } from "../pieces.js";
 import { summaryText } from "./turn.js";
 import { item } from "./util.js";
 
+const $ = (id) => document.getElementById(id);
 const SHOWN = new Set(["id", "side", "type", "move", "base", "position", "facing"]);
 
 function baseText(base) {
@@ -18,8 +19,8 @@ function valueText(value) {
 export class UnitCard {
   constructor(board) {
     this.board = board;
-    this.body = document.getElementById("unit-card-body");
-    this.empty = document.getElementById("unit-card-empty");
+    this.body = $("unit-card-body");
+    this.empty = $("unit-card-empty");
   }
 
   show(unit) {
@@ -27,9 +28,9 @@ export class UnitCard {
     this.empty.hidden = Boolean(unit);
     if (!unit) return;
     const store = this.board.store;
-    document.getElementById("unit-name").textContent = store.name(unit.id);
-    document.getElementById("unit-swatch").style.background = this.board.pieces.colour(unit.side);
-    const stats = document.getElementById("unit-stats");
+    $("unit-name").textContent = store.name(unit.id);
+    $("unit-swatch").style.background = this.board.pieces.colour(unit.side);
+    const stats = $("unit-stats");
     stats.replaceChildren();
     const row = (k, v) => stats.append(item("dt", "", k), item("dd", "", v));
     row("Side", unit.side);
@@ -42,7 +43,7 @@ export class UnitCard {
     const band = this.board.speedBand?.(unit.id);
     if (band) row("Speed band", String(band).replaceAll("_", " "));
     for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") row(k.replaceAll("_", " "), valueText(v));
-    const badges = document.getElementById("unit-badges");
+    const badges = $("unit-badges");
     badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
     // What it may do now: the server's list for this unit, in the catalogue's words.
     const offered = store.offered(unit.id);
@@ -62,6 +63,6 @@ export class UnitCard {
       const left = store.summary ? ` ${summaryText(store)}.` : "";
       may = `${labels.length ? `May now: ${labels.join(", ")}.` : ""}${left}${how}`.trim();
     }
-    document.getElementById("unit-may").textContent = may;
+    $("unit-may").textContent = may;
   }
 }

@@ -6,6 +6,16 @@ export function item(tag, cls, content) {
   return node;
 }
 
+/** A button for a catalogue action: its label, its help as the tooltip. */
+export function actionButton(spec, onClick) {
+  const button = item("button", "", spec.label);
+  button.type = "button";
+  button.dataset.action = spec.type;
+  if (spec.help) button.title = spec.help;
+  button.addEventListener("click", onClick);
+  return button;
+}
+
 /** Appends to a scrolling list, keeping the view at the bottom if it was there. */
 export function appendKeepingScroll(list, node, max = 300) {
   const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
