@@ -66,8 +66,10 @@ def battle_set_up(
     zone_depth: float = DEFAULT_ZONE_DEPTH,
     points_limit: int = 300,
     table_options: dict | None = None,
+    start: bool = True,
 ) -> Battle:
-    """A live battle of `system` in a new campaign `campaign` run by `gm`.
+    """A live battle of `system` in a new campaign `campaign` run by `gm` (`start=False`:
+    one still in deployment).
 
     `members` are (user, role) besides the GM; each force's roster is its owner's. The
     battle's zones are `deployment_zones`, or the system's own `zone_depth` inches deep.
@@ -118,4 +120,4 @@ def battle_set_up(
             battle=created,
             placements={ids[name]: {"position": list(at)} for name, at in placements.items()},
         )
-    return battle_start(battle=created)
+    return battle_start(battle=created) if start else created

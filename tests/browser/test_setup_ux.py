@@ -21,10 +21,8 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from tabletop.models import Battle, Campaign, Invitation, Map, Membership, Roster
-from tabletop.services.battles import battle_create
 from tabletop.services.campaigns import campaign_create, invitation_create, membership_set
-from tabletop.services.maps import map_create
-from tabletop.services.rosters import roster_create, unit_profile_add
+from tabletop.services.rosters import roster_create
 from tabletop.services.table.actor import actor_for
 from tabletop.services.table.dice import battle_roll
 from tests.browser.conftest import (
@@ -34,6 +32,7 @@ from tests.browser.conftest import (
     shoot,
 )
 from tests.conftest import ROOT, free_port
+from tests.web.test_setup_services import pond_battle
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,30 +65,9 @@ def users(prefix: str, *roles: str) -> dict:
 
 def deploying_battle(prefix: str) -> tuple[Battle, dict]:
     """An aod battle in deployment: P1 (p1's Atlas and Hunchback) on the south edge, P2
-    (p2's Ryoken) on the north; deep water W1 lies in P1's zone."""
+    (p2's Ryoken) on the north; deep water W1 lies in P1's zone (the web tests' pond)."""
     who = users(prefix, "gm", "p1", "p2")
-    campaign = campaign_create(gm=who["gm"], name=f"{prefix} campaign", system="aod")
-    membership_set(campaign=campaign, user=who["p1"], role="player")
-    membership_set(campaign=campaign, user=who["p2"], role="player")
-    pond = {"id": "W1", "type": "deep_water", "polygon": [[20, 0], [26, 0], [26, 5], [20, 5]]}
-    battle_map = map_create(campaign=campaign, name="Pond", width=36, height=36, terrain=[pond])
-    sides = []
-    for side, owner, names in (("P1", "p1", ("Atlas", "Hunchback")), ("P2", "p2", ("Ryoken",))):
-        roster = roster_create(campaign=campaign, owner=who[owner], name=f"{side} force")
-        for name in names:
-            unit_profile_add(roster=roster, name=name, unit_type="mech", stats=MECH, points=100)
-        sides.append((roster, side))
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Pond fight",
-        sides=sides,
-        deployment_zones={
-            "P1": [[0, 0], [36, 0], [36, 6], [0, 6]],
-            "P2": [[0, 30], [36, 30], [36, 36], [0, 36]],
-        },
-    )
-    return battle, who
+    return pond_battle(who, f"{prefix} campaign"), who
 
 
 def unit_id(battle: Battle, name: str) -> str:

@@ -14,11 +14,10 @@ import rules
 from tabletop.models import Battle, Membership, Roster
 from tabletop.selectors import roster_export
 from tabletop.services import game_systems
-from tabletop.services.battles import battle_create, battle_deploy
-from tabletop.services.campaigns import campaign_create, invitation_create, membership_set
+from tabletop.services.battle_setup import Force, Table, UnitEntry, battle_set_up
+from tabletop.services.battles import battle_deploy
+from tabletop.services.campaigns import campaign_create, invitation_create
 from tabletop.services.errors import PermissionDenied, ServiceError
-from tabletop.services.maps import map_create
-from tabletop.services.rosters import roster_create, unit_profile_add
 from tabletop.services.unit_schema import unit_errors
 
 pytestmark = pytest.mark.django_db
@@ -26,35 +25,51 @@ pytestmark = pytest.mark.django_db
 MECH = {"move": 8, "base": {"shape": "circle", "diameter": 1.75}}
 
 
+#: Deep water W1 lies in P1's zone, along the south edge.
+POND = Table(
+    "Pond",
+    36,
+    36,
+    [{"id": "W1", "type": "deep_water", "polygon": [[20, 0], [26, 0], [26, 5], [20, 5]]}],
+)
+
+
+def pond_battle(who: dict, campaign: str) -> Battle:
+    """aod, in deployment on the POND: p1's Atlas and Hunchback (P1, south), p2's Ryoken
+    (P2, north), 100 points each; the "watcher" in `who`, if any, a spectator."""
+    forces = [
+        Force(
+            "P1",
+            "P1 force",
+            who["p1"],
+            [UnitEntry(n, "mech", MECH, 100) for n in ("Atlas", "Hunchback")],
+        ),
+        Force("P2", "P2 force", who["p2"], [UnitEntry("Ryoken", "mech", MECH, 100)]),
+    ]
+    return battle_set_up(
+        system="aod",
+        gm=who["gm"],
+        campaign=campaign,
+        members=[(who[r], "spectator" if r == "watcher" else "player") for r in who if r != "gm"],
+        table=POND,
+        forces=forces,
+        battle="Pond fight",
+        deployment_zones={
+            "P1": [[0, 0], [36, 0], [36, 6], [0, 6]],
+            "P2": [[0, 30], [36, 30], [36, 36], [0, 36]],
+        },
+        start=False,
+    )
+
+
 def deploying_battle() -> tuple[Battle, dict]:
-    """aod, in deployment: p1's Atlas and Hunchback (P1, south), p2's Ryoken (P2, north);
-    deep water W1 in P1's zone; a spectator watches."""
+    """The pond battle, a spectator watching."""
     User = get_user_model()
     who = {
         r: User.objects.create_user(f"s-{r}", password="pw-12345678")
         for r in ("gm", "p1", "p2", "watcher")
     }
-    campaign = campaign_create(gm=who["gm"], name="Setup", system="aod")
-    membership_set(campaign=campaign, user=who["p1"], role="player")
-    membership_set(campaign=campaign, user=who["p2"], role="player")
-    membership_set(campaign=campaign, user=who["watcher"], role="spectator")
-    pond = {"id": "W1", "type": "deep_water", "polygon": [[20, 0], [26, 0], [26, 5], [20, 5]]}
-    battle_map = map_create(campaign=campaign, name="Pond", width=36, height=36, terrain=[pond])
-    sides = []
-    for side, owner, names in (("P1", "p1", ("Atlas", "Hunchback")), ("P2", "p2", ("Ryoken",))):
-        roster = roster_create(campaign=campaign, owner=who[owner], name=f"{side} force")
-        for name in names:
-            unit_profile_add(roster=roster, name=name, unit_type="mech", stats=MECH, points=100)
-        sides.append((roster, side))
-    zones = {"P1": [[0, 0], [36, 0], [36, 6], [0, 6]], "P2": [[0, 30], [36, 30], [36, 36], [0, 36]]}
-    battle = battle_create(
-        campaign=campaign,
-        battle_map=battle_map,
-        name="Pond fight",
-        sides=sides,
-        deployment_zones=zones,
-    )
-    return battle, who
+    return pond_battle(who, "Setup"), who
 
 
 def ids(battle: Battle) -> dict[str, str]:
