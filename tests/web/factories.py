@@ -1,5 +1,6 @@
 """Small builders of campaigns and battles for the web tests, through the services."""
 
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -47,6 +48,24 @@ def battle_for_people(
         **setup,
     )
     return battle, users
+
+
+def battle_from_rows(
+    prefix: str,
+    system: str,
+    rows: dict[str, list[tuple]],
+    entry: Callable[..., UnitEntry],
+    roster: str,
+    **setup: Any,
+) -> tuple[Battle, dict[str, AbstractBaseUser]]:
+    """battle_for_people with each side's roster "{side} {roster}" made from its rows:
+    a row's last item is where the unit stands, `entry(*the others)` its profile."""
+    forces = {
+        side: (f"{side} {roster}", [entry(*row[:-1]) for row in units])
+        for side, units in rows.items()
+    }
+    placements = {row[0]: row[-1] for units in rows.values() for row in units}
+    return battle_for_people(prefix, system, forces, placements=placements, **setup)
 
 
 def make_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
@@ -119,17 +138,14 @@ MSWARS_UNITS: dict[str, list[tuple[str, str, dict, list[float]]]] = {
 def make_mswars_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
     """A live M.S. Wars battle on a 36" table: MSWARS_UNITS deployed where they say,
     MSWARS_TERRAIN, gm / p1 / p2 / spectator members. Turn 1, Phase 1, P1 to act."""
-    forces = {
-        side: (f"{side} force", [UnitEntry(name, kind, stats) for name, kind, stats, _ in units])
-        for side, units in MSWARS_UNITS.items()
-    }
-    return battle_for_people(
+    return battle_from_rows(
         prefix,
         "mswars",
-        forces,
+        MSWARS_UNITS,
+        UnitEntry,
+        "force",
         table=Table("Table", 36, 36, MSWARS_TERRAIN),
         deployment_zones=zones(36, 36),
-        placements={name: at for units in MSWARS_UNITS.values() for name, _, _, at in units},
     )
 
 
@@ -170,24 +186,15 @@ def make_apskirmish_battle_sync(prefix: str = "", tests: str = "d10") -> tuple[B
     1" bases, ap_max 3) where they say, APSKIRMISH_TERRAIN, the table option `tests`
     ("d10": the engine rolls; "gm": the GM gives each result), gm / p1 / p2 / spectator
     members. Round 1, P1 to act, nobody activating yet."""
-    forces = {
-        side: (
-            f"{side} squad",
-            [
-                UnitEntry(name, "soldier", {**SOLDIER, "name": name, **stats})
-                for name, stats, _ in units
-            ],
-        )
-        for side, units in APSKIRMISH_UNITS.items()
-    }
-    return battle_for_people(
+    return battle_from_rows(
         prefix,
         "apskirmish",
-        forces,
+        APSKIRMISH_UNITS,
+        lambda name, stats: UnitEntry(name, "soldier", {**SOLDIER, "name": name, **stats}),
+        "squad",
         table=Table("Yard", 30, 30, APSKIRMISH_TERRAIN),
         battle="Skirmish",
         deployment_zones=zones(30, 30, depth=14),
-        placements={name: at for units in APSKIRMISH_UNITS.values() for name, _, at in units},
         table_options={"tests": tests},
     )
 
