@@ -193,7 +193,9 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     unload = p1.locator("#point-actions").get_by_role("button", name="Unload", exact=True)
     expect(unload).to_be_visible()
     unload.click()
-    expect(p1.locator("#tool-hint")).to_contain_text("click where Troopers stands (1 of 1)")
+    expect(p1.locator("#tool-hint")).to_contain_text(
+        "Unload for Carrier: click where to set Troopers down (1 of 1)"
+    )
     click_table_at(p1, carrier, -3, 0)
     for page in everyone:
         expect(log_lines(page)).to_have_count(8, timeout=TIMEOUT_MS)

@@ -404,8 +404,9 @@ export class Mover {
     const reach = front + 0.9;
     const [x, y] = unit.position;
     this.handle.setAttribute("transform", `translate(${x} ${y}) rotate(${unit.facing ?? 0})`);
-    this.handle.querySelector("line").setAttribute("x1", front);
-    this.handle.querySelector("line").setAttribute("x2", reach - 0.35);
+    const stem = this.handle.querySelector("line");
+    stem.setAttribute("x1", front);
+    stem.setAttribute("x2", reach - 0.35);
     this.handle.querySelector("circle").setAttribute("cx", reach);
     this.handle.setAttribute("visibility", "visible");
   }

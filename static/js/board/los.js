@@ -1,8 +1,6 @@
-// The line-of-sight tool (L): from a piece or point to a piece or point, ruled by the
-// server (a `sight` frame, docs/protocol.md): the engine draws the line against the
-// terrain with the system's rules for what blocks sight. This page computes nothing of
-// its own: it draws the ruling, green if clear, the features in the way outlined, red
-// beyond the blocking one.
+// The line-of-sight tool (L), piece or point to piece or point, ruled by the server (a
+// `sight` frame, protocol.md) by the system's rules; this page draws the ruling: green if
+// clear, the features in the way outlined, red beyond the blocking one.
 import { Picker } from "./pick.js";
 import { el, label, polyline } from "./svg.js";
 

@@ -26,6 +26,7 @@ import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
 
 const HISTORY_EVENTS = 100;
 const $ = (id) => document.getElementById(id);
+const on = (id, type, fn) => $(id).addEventListener(type, fn);
 
 class Board {
   constructor(config) {
@@ -536,33 +537,33 @@ class Board {
       }));
     }
     // A flying piece's path may climb: the height its next path points take (path_z).
-    $("altitude").addEventListener("input", () => this.mover.active && this.mover.changed());
+    on("altitude", "input", () => this.mover.active && this.mover.changed());
     $("watching").hidden = this.config.role !== "spectator";
     // The turn structure's words ("End activation"); phased, the GM's ends the turn.
     const endLabel = this.config.phased && this.config.role === "gm" ? "End turn" : this.config.endLabel ?? "End turn";
     $("end-turn").textContent = endLabel;
     if (this.config.phased && this.config.role !== "gm") $("end-turn").title = "End your side's part of this phase";
-    $("tool-measure").addEventListener("click", () => this.toggleTool("measure"));
-    $("tool-los").addEventListener("click", () => this.toggleTool("los"));
-    $("tool-reach").addEventListener("click", () => this.toggleReach());
-    $("help-toggle").addEventListener("click", () => this.toggleHelp());
-    $("end-turn").addEventListener("click", () => this.command({ type: "end_turn", seen: this.store.seq }, endLabel));
-    $("replay-live").addEventListener("click", () => this.showLive());
-    $("zoom-in").addEventListener("click", () => this.view.zoomAt(1.25));
-    $("zoom-out").addEventListener("click", () => this.view.zoomAt(0.8));
-    $("zoom-fit").addEventListener("click", () => this.view.fit());
-    $("undo-form").addEventListener("submit", (e) => {
+    on("tool-measure", "click", () => this.toggleTool("measure"));
+    on("tool-los", "click", () => this.toggleTool("los"));
+    on("tool-reach", "click", () => this.toggleReach());
+    on("help-toggle", "click", () => this.toggleHelp());
+    on("end-turn", "click", () => this.command({ type: "end_turn", seen: this.store.seq }, endLabel));
+    on("replay-live", "click", () => this.showLive());
+    on("zoom-in", "click", () => this.view.zoomAt(1.25));
+    on("zoom-out", "click", () => this.view.zoomAt(0.8));
+    on("zoom-fit", "click", () => this.view.fit());
+    on("undo-form", "submit", (e) => {
       e.preventDefault();
       const reason = $("undo-reason").value.trim();
       if (!reason) return;
       this.command({ type: "undo", reason: reason.slice(0, 200) }, "Undo");
       $("undo-reason").value = "";
     });
-    $("delay-form").addEventListener("submit", (e) => {
+    on("delay-form", "submit", (e) => {
       e.preventDefault();
       this.command({ type: "set_delay", seconds: Number($("delay-seconds").value) }, "Spectator delay");
     });
-    $("fiat-toggle").addEventListener("change", () => {
+    on("fiat-toggle", "change", () => {
       this.mover.cancel();
       this.refreshChrome();
     });

@@ -3,6 +3,7 @@
 // each unit aboard stands (`placement_keys`). No action is named here; the server judges.
 import { contactPose } from "./geometry.js";
 import { actionButton } from "./panels/util.js";
+import { el } from "./svg.js";
 
 const round = (n, d = 1000) => Math.round(n * d) / d;
 
@@ -33,10 +34,10 @@ export class PointActions {
     const store = this.board.store;
     if (!spec.keys?.length) return [{ key: "path", what: "the direction to go (a piece or a point)" }];
     return spec.keys.flatMap((key) => {
-      if (spec.unit_keys?.includes(key)) return [{ key, kind: "unit", what: `the ${key}: a piece` }];
+      if (spec.unit_keys?.includes(key)) return [{ key, kind: "unit", what: `the ${key} (a piece)` }];
       if (!spec.placement_keys?.includes(key)) return [{ key, what: `the ${key} (a piece or a point)` }];
       const aboard = store.state.units.filter((u) => u.aboard === unit.id);
-      return aboard.map((placed, i) => ({ key, kind: "placed", placed, what: `where ${store.name(placed.id)} stands (${i + 1} of ${aboard.length})` }));
+      return aboard.map((placed, i) => ({ key, kind: "placed", placed, what: `where to set ${store.name(placed.id)} down (${i + 1} of ${aboard.length})` }));
     });
   }
 
@@ -60,6 +61,8 @@ export class PointActions {
   cancel() {
     if (!this.picking) return false;
     this.picking = null;
+    this.marks?.remove();
+    this.marks = null;
     this.board.svg.classList.remove("picking-point");
     this.board.setHint("");
     this.bar.querySelector("[aria-pressed=true]")?.setAttribute("aria-pressed", "false");
@@ -94,6 +97,8 @@ export class PointActions {
     } else if (step.kind === "placed") {
       const [x, y, facing] = contactPose(store.unit(unit.id), at, step.placed.base);
       (action[step.key] ??= []).push({ unit: step.placed.id, position: [round(x), round(y)], facing: round(facing, 100) });
+      // Where the ones placed will stand, until the order goes.
+      el("circle", { class: "waypoint", cx: x, cy: y, r: 0.3 }, (this.marks ??= el("g", {}, this.board.toolLayer)));
     } else {
       const raw = id ? store.unit(id).position : at;
       const point = [round(raw[0], 100), round(raw[1], 100)];

@@ -2,6 +2,7 @@
 // shown, or the ruling on a refused order, as a scenario file the rules engine reads
 // (`python -m rules check --expect FILE`). The server builds both files; the board only
 // names the moment (an event number) or the refused order (its id and the action it sent).
+import { item } from "./panels/util.js";
 
 let lastRuling = null; // {id, action}: the last order of ours the rules refused
 
@@ -44,10 +45,8 @@ export function offerRuling(board, box, id, action) {
   if (!button || !action) return;
   lastRuling = { id, action };
   button.hidden = false;
-  const again = document.createElement("button");
+  const again = item("button", "toast-action", "Save this ruling");
   again.type = "button";
-  again.className = "toast-action";
-  again.textContent = "Save this ruling";
   const ruling = lastRuling;
   again.addEventListener("click", () => download(rulingUrl(button.dataset.url, ruling), board.toasts));
   box?.append(again);

@@ -1,30 +1,23 @@
 // Non-blocking notices: a refused move's reasons, connection news, GM results.
+import { item } from "./panels/util.js";
+
 export class Toasts {
   constructor(container) {
     this.container = container;
   }
 
   show(title, lines = [], kind = "info", ms = 6000) {
-    const box = document.createElement("div");
-    box.className = `toast toast-${kind}`;
+    const box = item("div", `toast toast-${kind}`);
     box.setAttribute("role", kind === "error" ? "alert" : "status");
-    const head = document.createElement("strong");
-    head.textContent = title;
-    box.append(head);
+    box.append(item("strong", "", title));
     if (lines.length) {
-      const list = document.createElement("ul");
-      for (const line of lines) {
-        const item = document.createElement("li");
-        item.textContent = line;
-        list.append(item);
-      }
+      const list = item("ul");
+      list.append(...lines.map((line) => item("li", "", line)));
       box.append(list);
     }
-    const close = document.createElement("button");
+    const close = item("button", "toast-close", "×");
     close.type = "button";
-    close.className = "toast-close";
     close.setAttribute("aria-label", "Dismiss");
-    close.textContent = "×";
     close.addEventListener("click", () => box.remove());
     box.append(close);
     this.container.append(box);
