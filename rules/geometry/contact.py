@@ -89,9 +89,9 @@ def _sampled(track: Track, target: Any, shrink: float = 0.0, taus: Any = None) -
 
 
 def _near(track: Track, target: Any, shrink: float, limit: float) -> Any:
-    """The motions along which the base (shrunk) may come within `limit` of target."""
+    """The stretches along which the base (shrunk) may come within `limit` of target."""
     core, r = _split(target)
-    return track.motions_near(core, limit + r, shrink)
+    return track.stretches_near(core, limit + r, shrink)
 
 
 def sweep_overlaps(track: Track, target: Any) -> bool:

@@ -17,7 +17,6 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from rules.geometry.bases import bodies_at
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.sweeps import first_beyond, first_within
 from rules.geometry.tolerance import CONTACT, EVENT, LENGTH
@@ -58,8 +57,7 @@ def first_entry_from_clear(track: Track, features: Sequence[Any],
 def _sampled_entry(track: Track, features: Sequence[Any]) -> Hit | None:
     """The same for a rect base, by the sampled search (its distance is 0 inside)."""
     def dist(ts: Any) -> Any:
-        xs, ys, fs = track.poses(ts)
-        cores, radius = bodies_at(track.base, xs, ys, fs)  # built once for every feature
+        cores, radius = track.bodies_for(ts)  # built once for every feature
         return np.min([shapely.distance(cores, g) for g in features], axis=0) - radius
 
     if float(dist(np.array([0.0]))[0]) > CONTACT:
@@ -68,5 +66,5 @@ def _sampled_entry(track: Track, features: Sequence[Any]) -> Hit | None:
         clear_from = track.crossing(dist, CONTACT, above=True)
     if clear_from is None:
         return None
-    near = np.any([track.motions_near(g, EVENT) for g in features], axis=0)
+    near = np.any([track.stretches_near(g, EVENT) for g in features], axis=0)
     return hit_at(track, track.crossing(dist, EVENT, after=clear_from, near=near))

@@ -8,7 +8,7 @@ import numpy as np
 import shapely
 
 from rules.engine.model import Table
-from rules.geometry.bases import Body, bodies_at
+from rules.geometry.bases import Body
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import NEAR_MARGIN, Track
@@ -34,14 +34,13 @@ def reaches_past_edge(track: Track, table: Table, beyond: float) -> Hit | None:
 
     def overshoot(ts: Any) -> Any:
         """How far the base reaches past the nearest edge (1-Lipschitz)."""
-        xs, ys, fs = track.poses(ts)
-        cores, r = bodies_at(track.base, xs, ys, fs)
+        cores, r = track.bodies_for(ts)
         b = shapely.bounds(cores)
         return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
                        b[:, 3] + r - table.height], axis=0)
 
-    # Only motions whose sweep reaches past `beyond` can hold the crossing.
-    b = track.motion_bounds()
+    # Only stretches whose sweep reaches past `beyond` can hold the crossing.
+    b = track.stretch_bounds()
     near = np.max([-b[:, 0], -b[:, 1], b[:, 2] - table.width, b[:, 3] - table.height],
                   axis=0) > beyond - NEAR_MARGIN
     return hit_at(track, track.crossing(overshoot, beyond, above=True, near=near))

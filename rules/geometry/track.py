@@ -32,6 +32,10 @@ PRECISION = 1e-4
 CHUNK = 8
 #: Float slack when a motion's sweep proves a target out of reach (inches).
 NEAR_MARGIN = 1e-7
+#: Sample intervals of a turn per stretch (the prefilter's unit, see `stretches`).
+STRETCH_SAMPLES = 32
+#: Float slack when the values at a stretch's ends prove it holds no crossing.
+BOUND_MARGIN = 1e-9
 
 #: A function of an array of taus returning an array of values.
 Probe = Callable[[Any], Any]
@@ -170,10 +174,10 @@ class Track:
 
     # -- samples ----------------------------------------------------------------
     @cached_property
-    def samples(self) -> tuple[Any, Any, Any, Any]:
-        """(tau, x, y, facing) arrays of dense poses, start and end included."""
-        taus: list[float] = [0.0]
-        for i, m in enumerate(self.motions):
+    def sample_counts(self) -> list[int]:
+        """Per motion, how many sample intervals it is cut into."""
+        counts = []
+        for m in self.motions:
             if m.is_rotation:
                 if self.base.is_circle:
                     n = 1
@@ -182,9 +186,34 @@ class Track:
                     n = max(1, math.ceil(arc / ROTATION_STEP))
             else:
                 n = max(1, math.ceil(m.length / SAMPLE_STEP))
+            counts.append(n)
+        return counts
+
+    @cached_property
+    def samples(self) -> tuple[Any, Any, Any, Any]:
+        """(tau, x, y, facing) arrays of dense poses, start and end included."""
+        taus: list[float] = [0.0]
+        for i, n in enumerate(self.sample_counts):
             taus.extend(i + k / n for k in range(1, n + 1))
         tau = np.array(taus)
         return (tau, *self.poses(tau))
+
+    @cached_property
+    def stretches(self) -> list[tuple[int, int, int]]:
+        """(motion, k0, k1): the path cut at samples into stretches of at most
+        STRETCH_SAMPLES sample intervals (one per translation, a turn's thousands of
+        samples in pieces), so that `crossing` evaluates only those near a target."""
+        out = []
+        for i, n in enumerate(self.sample_counts):
+            step = n if not self.motions[i].is_rotation else STRETCH_SAMPLES
+            out += [(i, k, min(k + step, n)) for k in range(0, n, step)]
+        return out
+
+    @cached_property
+    def stretch_ends(self) -> Any:
+        """The taus where stretches meet (samples, computed as `samples` does), 0 first."""
+        counts = self.sample_counts
+        return np.array([0.0] + [i + k1 / counts[i] for i, _, k1 in self.stretches])
 
     @cached_property
     def _table(self) -> Any:
@@ -220,12 +249,20 @@ class Track:
             # Circle to circle (a base's centre): plain arithmetic, no shapely points.
             xs, ys = self._centres(taus)
             return np.hypot(xs - geom.x, ys - geom.y) - (self.base.diameter / 2 - shrink)
-        if taus is None or taus is self.samples[0]:
-            cores, radius = self._sample_bodies(shrink)
-        else:
-            xs, ys, fs = self.poses(taus)
-            cores, radius = bodies_at(self.base, xs, ys, fs, shrink)
+        cores, radius = self.bodies_for(taus, shrink)
         return shapely.distance(cores, geom) - radius
+
+    def bodies_for(self, taus: Any = None, shrink: float = 0.0) -> tuple[Any, float]:
+        """The bodies at `taus` (every sample when None): the samples' own, built once,
+        when taus are the samples or the part of them `crossing` evaluates."""
+        if taus is None or taus is self.samples[0]:
+            return self._sample_bodies(shrink)
+        subset = self.__dict__.get("_subset")
+        if subset is not None and taus is subset[0]:
+            cores, radius = self._sample_bodies(shrink)
+            return cores[subset[1]], radius
+        xs, ys, fs = self.poses(taus)
+        return bodies_at(self.base, xs, ys, fs, shrink)
 
     def _sample_bodies(self, shrink: float) -> tuple[Any, float]:
         """The bodies at the samples, built once per track and shrink."""
@@ -303,23 +340,47 @@ class Track:
         cache[shrink] = (pieces, radius)
         return pieces, radius
 
-    def motion_bounds(self) -> Any:
-        """Per motion, the bounding box (minx, miny, maxx, maxy rows) of the base at
-        every pose of that motion."""
-        pieces, radius = self.motion_sweeps()
-        if not pieces:
-            return np.zeros((0, 4))
-        return shapely.bounds(np.array(pieces, dtype=object)) + \
-            np.array([-radius, -radius, radius, radius])
+    def stretch_sweeps(self, shrink: float = 0.0) -> tuple[Any, Any]:
+        """Per stretch, a core geometry and a reach such that the core grown by the reach
+        holds the base at every pose of the stretch: for a rect, the convex hull of its
+        first and last pose, grown by the most a corner's arc bulges out of its chord
+        (none for a translation: that hull is its sweep)."""
+        cache: dict[float, tuple[Any, Any]] = self.__dict__.setdefault("_stretch_sweeps", {})
+        if shrink in cache:
+            return cache[shrink]
+        if self.base.is_circle or not self.motions:
+            pieces, radius = self.motion_sweeps(shrink)
+            out = (np.array(pieces, dtype=object), np.full(len(pieces), radius))
+        else:
+            counts = self.sample_counts
+            taus = np.array([(i + k0 / counts[i], i + k1 / counts[i])
+                             for i, k0, k1 in self.stretches]).ravel()
+            xs, ys, fs = self.poses(taus)
+            rects, radius = bodies_at(self.base, xs, ys, fs, shrink)
+            corners = shapely.get_coordinates(rects).reshape(len(taus) // 2, -1, 2)
+            half_turn = np.radians(np.abs(np.diff(fs.reshape(-1, 2), axis=1)[:, 0])) / 2
+            d = math.hypot(max(self.base.width - 2 * shrink, 1e-6),
+                           max(self.base.length - 2 * shrink, 1e-6)) / 2
+            bulge = d * (1 - np.cos(np.minimum(half_turn, math.pi / 2))) + 1e-12
+            out = (shapely.convex_hull(shapely.multipoints(corners)), radius + bulge)
+        cache[shrink] = out
+        return out
 
-    def motions_near(self, geom: Any, within: float, shrink: float = 0.0) -> Any:
-        """Per motion, whether the base (shrunk by `shrink`) may come within `within` of
-        geom during it: False proves it never does (a prefilter for `crossing`)."""
-        pieces, radius = self.motion_sweeps(shrink)
-        if not pieces:
+    def stretch_bounds(self) -> Any:
+        """Per stretch, the bounding box (minx, miny, maxx, maxy rows) of the base at
+        every pose of that stretch."""
+        pieces, reach = self.stretch_sweeps()
+        if not len(pieces):
+            return np.zeros((0, 4))
+        return shapely.bounds(pieces) + np.outer(reach, [-1, -1, 1, 1])
+
+    def stretches_near(self, geom: Any, within: float, shrink: float = 0.0) -> Any:
+        """Per stretch, whether the base (shrunk by `shrink`) may come within `within` of
+        geom along it: False proves it never does (a prefilter for `crossing`)."""
+        pieces, reach = self.stretch_sweeps(shrink)
+        if not len(pieces):
             return np.zeros(0, dtype=bool)
-        gaps = shapely.distance(np.array(pieces, dtype=object), geom) - radius
-        return gaps <= within + NEAR_MARGIN
+        return shapely.distance(pieces, geom) - reach <= within + NEAR_MARGIN
 
     # -- locating events --------------------------------------------------------
     def crossing(self, value: Probe, limit: float, above: bool = False,
@@ -334,10 +395,11 @@ class Track:
         and in order: no event between samples is missed, however coarse they are;
         it is located to PRECISION.
         `centre`: the value depends on the centre alone (rotations do not move it).
-        `near`: per motion, False where the value provably stays on the near side of
-        the limit throughout (`motions_near`): its samples are not evaluated. Every
-        interval lies within one motion, so those would hold no crossing, and the
-        others are searched exactly as without `near`: the same tau is found.
+        `near`: per stretch, False where the value provably stays on the near side of
+        the limit throughout (`stretches_near`). Such stretches, and those the values
+        at their ends settle (`_may_cross`), are not sampled: every interval lies
+        within one stretch, so they hold no crossing, and the others are searched
+        exactly as in one pass over every sample: the same tau is found.
         """
         if after <= 0.0:
             taus, xs, ys, fs = self.samples
@@ -345,22 +407,68 @@ class Track:
             tau = self.samples[0]
             taus = np.concatenate([[after], tau[tau > after + 1e-12]])
             xs, ys, fs = self.poses(taus)
-        values = self._values(value, taus, above, near)
-        return self._first_crossing(taus, xs, ys, fs, values, value, limit, above, centre)
+        if not self.motions:
+            values = np.asarray(value(taus), dtype=float)
+            return self._first_crossing(taus, xs, ys, fs, values, value, limit, above, centre)
+        # Stretch by stretch in path order, in growing batches, so that an early event
+        # costs the samples before it only; a batch's last sample is the next one's
+        # first, so every interval is searched as it would be in one pass.
+        ends = self.stretch_ends
+        last = len(ends) - 2
+        within = np.clip(np.searchsorted(ends, taus, side="right") - 1, 0, last)
+        ending = np.clip(np.searchsorted(ends, taus, side="left") - 1, 0, last)
+        # The stretch of the first interval (`after` may lie a hair before its start).
+        first = int(ending[1]) if len(taus) > 1 else int(within[0])
+        keep = self._may_cross(value, ends, first, limit, above, near, centre)
+        at = np.minimum(np.searchsorted(taus, ends, side="left"), len(taus) - 1)
+        never = -np.inf if above else np.inf
+        p, size = first, 1
+        while p <= last:
+            q = min(p + size, last + 1)
+            p_keep = np.zeros_like(keep)
+            p_keep[p:q] = keep[p:q]
+            if p_keep.any():
+                lo = 0 if p == first else int(at[p])
+                sl = slice(lo, int(at[q]) + 1)
+                needed = p_keep[within[sl]] | p_keep[ending[sl]]
+                needed[0] |= p == first  # the first tau is always judged
+                values = np.full(len(needed), never)
+                part = taus[sl][needed]
+                if taus is self.samples[0]:  # bodies_for takes them from the samples' own
+                    self.__dict__["_subset"] = (part, needed.nonzero()[0] + lo)
+                values[needed] = np.asarray(value(part), dtype=float)
+                found = self._first_crossing(taus[sl], xs[sl], ys[sl], fs[sl], values, value,
+                                             limit, above, centre)
+                if found is not None:
+                    return found
+            p, size = q, min(size * 2, CHUNK * 2)
+        return None
 
-    def _values(self, value: Probe, taus: Any, above: bool, near: Any) -> Any:
-        """value(taus), evaluated only at samples that bound a near motion; the others
-        read as never crossing (+inf, or -inf with `above`)."""
-        if near is None or not self.motions:
-            return np.asarray(value(taus), dtype=float)
-        last = len(self.motions) - 1
-        within = np.clip(np.floor(taus).astype(np.intp), 0, last)
-        ending = np.clip(np.ceil(taus).astype(np.intp) - 1, 0, last)
-        needed = near[within] | near[ending]
-        values = np.full(len(taus), -np.inf if above else np.inf)
-        if needed.any():
-            values[needed] = np.asarray(value(taus[needed]), dtype=float)
-        return values
+    def _may_cross(self, value: Probe, ends: Any, first: int, limit: float, above: bool,
+                   near: Any, centre: bool) -> Any:
+        """Per stretch, whether it may hold a crossing (the stretch holding the first tau
+        always may): not where `near` says it cannot, nor where the values at its two
+        ends v0, v1 and the most the base moves along it, g, prove it cannot: the value
+        stays above (v0 + v1 - g) / 2 and below (v0 + v1 + g) / 2 there (the bound
+        `crossing` uses between samples)."""
+        keep = np.ones(len(ends) - 1, dtype=bool) if near is None else near.copy()
+        ask = np.zeros(len(ends), dtype=bool)
+        ask[:-1] |= keep
+        ask[1:] |= keep
+        ask[: first + 1] = False  # the stretch holding the first tau needs no bound
+        if not ask.any():
+            return keep
+        v = np.full(len(ends), np.nan)
+        v[ask] = np.asarray(value(ends[ask]), dtype=float)
+        xs, ys, fs = self.poses(ends)
+        g = self._gaps(xs, ys, fs, centre)
+        with np.errstate(invalid="ignore"):
+            if above:
+                settled = (v[:-1] + v[1:] + g) / 2 < limit - BOUND_MARGIN
+            else:
+                settled = (v[:-1] + v[1:] - g) / 2 > limit + BOUND_MARGIN
+        settled[: first + 1] = False
+        return keep & ~settled
 
     def _gaps(self, xs: Any, ys: Any, fs: Any, centre: bool, axis: int = -1) -> Any:
         """How far any point of the base (or the centre) may move between samples."""

@@ -5,6 +5,7 @@ the union of the base over every pose of its path)."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import shapely
@@ -13,10 +14,12 @@ from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
 from rules import BaseShape, Turn, Waypoint
+from rules.engine.model import Table
 from rules.geometry.bases import bodies_at, rect_corners
-from rules.geometry.contact import first_overlap, first_touch
+from rules.geometry.contact import first_overlap, first_separation, first_touch
 from rules.geometry.rotation_sweep import ARC_TOLERANCE, rect_turn_sweep
-from rules.geometry.tolerance import EVENT, OVERLAP
+from rules.geometry.table import reaches_past_edge
+from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose, Track
 from tests.rules.test_properties import EXAMPLES, FAST
 
@@ -97,19 +100,51 @@ def test_a_paths_sweep_holds_the_base_at_every_sample(path: list, facing: float)
     assert bool(np.all(shapely.covers(swept, cores)))
 
 
+def one_pass(
+    track: Track, value: Any, limit: float, above: bool = False, after: float = 0.0
+) -> float | None:
+    """The search over every sample at once, as before stretches (the reference)."""
+    taus = track.samples[0]
+    if after > 0:
+        taus = np.concatenate([[after], taus[taus > after + 1e-12]])
+    xs, ys, fs = track.poses(taus)
+    values = np.asarray(value(taus), dtype=float)
+    return track._first_crossing(taus, xs, ys, fs, values, value, limit, above, False)
+
+
+def tau(hit: Any) -> float | None:
+    return None if hit is None else hit.tau
+
+
 @FAST
-@given(steps, st.floats(0, 360), st.floats(0, 12), st.floats(0, 12), st.floats(0.1, 3))
-def test_the_prefilter_finds_the_same_first_contact(
-    path: list, facing: float, cx: float, cy: float, size: float
+@given(
+    steps, st.floats(0, 360), st.floats(0, 12), st.floats(0, 12), st.floats(0.1, 3), st.floats(0, 1)
+)
+def test_the_search_by_stretches_finds_what_one_pass_finds(
+    path: list, facing: float, cx: float, cy: float, size: float, later: float
 ) -> None:
-    """Skipping the motions whose sweep cannot reach a target changes nothing: first
-    touch and first overlap are the same tau as the search over every sample."""
+    """Skipping the stretches whose sweep cannot reach a target, or whose end values
+    settle them, and stopping at the first batch that crosses, changes nothing: first
+    touch, overlap, separation and reaching past the table's edge are the same tau as
+    the search over every sample."""
     track = Track.from_steps(RECT, Pose(6, 6, facing), path)
     target = shapely.box(cx, cy, cx + size, cy + size / 2)
 
-    def everywhere(shrink: float, limit: float) -> float | None:
-        return track.crossing(lambda ts: track.sample_distances(target, shrink, ts), limit)
+    def dist(shrink: float) -> Any:
+        return lambda ts: track.sample_distances(target, shrink, ts)
 
-    touch, overlap = first_touch(track, target), first_overlap(track, target)
-    assert (touch.tau if touch else None) == everywhere(0.0, EVENT)
-    assert (overlap.tau if overlap else None) == everywhere(OVERLAP, -1e-9)
+    after = later * track.tau_end
+    assert tau(first_touch(track, target)) == one_pass(track, dist(0.0), EVENT)
+    assert tau(first_touch(track, target, after)) == one_pass(track, dist(0.0), EVENT, after=after)
+    assert tau(first_overlap(track, target)) == one_pass(track, dist(OVERLAP), -1e-9)
+    assert tau(first_separation(track, target)) == one_pass(track, dist(0.0), CONTACT, above=True)
+    table = Table(width=12, height=12)
+
+    def overshoot(ts: Any) -> Any:
+        cores, r = track.bodies_for(ts)
+        b = shapely.bounds(cores)
+        return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - 12, b[:, 3] + r - 12], axis=0)
+
+    assert tau(reaches_past_edge(track, table, CONTACT)) == one_pass(
+        track, overshoot, CONTACT, above=True
+    )
