@@ -196,6 +196,7 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     expect(p1.locator("#tool-hint")).to_contain_text(
         "Unload for Carrier: click where to set Troopers down (1 of 1)"
     )
+    shoot(p1, "lg-4-unload-asks-where-p1")
     click_table_at(p1, carrier, -3, 0)
     for page in everyone:
         expect(log_lines(page)).to_have_count(8, timeout=TIMEOUT_MS)
@@ -206,8 +207,7 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     # 1.25" base stands 1 + 0.625 west of its centre (20, 3).
     assert position_of(watcher, troopers)[:2] == pytest.approx([18.375, 3.0], abs=0.01)
     assert p1.evaluate("(id) => window.tabletop.store.unit(id).facing", troopers) == 180
-    p1.locator(f".piece[data-unit='{carrier}']").click()
-    expect(p1.locator("#unit-name")).to_have_text("Carrier")
+    expect(p1.locator("#unit-name")).to_have_text("Carrier")  # still selected
     shoot(p1, "lg-4-troopers-unloaded-p1")
     end_activation(p1, 9, everyone)
     expect(header(p2)).to_have_text("Turn 1 · P2 to act · your turn")
