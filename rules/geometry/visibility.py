@@ -34,12 +34,16 @@ class VisibilityGraph:
     dist: list[float] = field(default_factory=list)
     prev: list[int] = field(default_factory=list)
     edges: Any = None         # obstacle boundary segments (N x 4 array) for ray casting
+    #: Per node, its neighbours along the boundary (nan for the start): a shortest path
+    #: leaves a corner only along a line that keeps both on one side (`_tangent`).
+    sides: Any = None
 
     @classmethod
     def build(cls, free: Any, start: tuple[float, float], budget: float) -> VisibilityGraph:
         shapely.prepare(free)
         g = cls(free, start, budget)
         pts: list[tuple[float, float]] = [start]
+        sides: list[Any] = [np.full((1, 4), np.nan)]
         segs: list[tuple[float, float, float, float]] = []
         polys = list(getattr(free, "geoms", [free]))
         sx, sy = start
@@ -56,7 +60,9 @@ class VisibilityGraph:
                     (cs[:, 1] - prv[:, 1]) * (nxt[:, 0] - cs[:, 0])
                 near = np.hypot(cs[:, 0] - sx, cs[:, 1] - sy) <= budget
                 pts.extend(map(tuple, cs[(turn < 0) & near].tolist()))
+                sides.append(np.hstack([prv, nxt])[(turn < 0) & near])
         g.edges = np.array(segs) if segs else np.zeros((0, 4))
+        g.sides = np.vstack(sides)
         g.nodes = pts
         g._dijkstra()
         return g
@@ -85,12 +91,26 @@ class VisibilityGraph:
             gaps = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
             cand = [j for j in np.nonzero(gaps <= rem)[0].tolist()
                     if not done[j] and d + gaps[j] < self.dist[j]]
+            if i and cand:
+                cand = [j for j, ok in zip(cand, self._tangent(i, xy[cand]), strict=True) if ok]
             for j in self._visible(self.nodes[i], cand):
                 nd = d + float(gaps[j])
                 if nd < self.dist[j]:
                     self.dist[j] = nd
                     self.prev[j] = i
                     heapq.heappush(heap, (nd, j))
+
+    def _tangent(self, i: int, targets: Any) -> Any:
+        """Per target, whether the line from corner i to it keeps both of i's neighbours
+        on one side. A shortest path bends at a corner only so (else it could cut the
+        corner), so Dijkstra need not leave a corner any other way: the distances it
+        finds are the same, with a fraction of the visibility tests."""
+        x, y = self.nodes[i]
+        px, py, nx, ny = self.sides[i]
+        dx, dy = targets[:, 0] - x, targets[:, 1] - y
+        c1 = dx * (py - y) - dy * (px - x)
+        c2 = dx * (ny - y) - dy * (nx - x)
+        return c1 * c2 >= 0
 
     # -- the region ---------------------------------------------------------
     def _ray_lengths(self, origin: tuple[float, float], budget: float) -> Any:

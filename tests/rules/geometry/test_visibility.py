@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import math
+import random
+from typing import Any
 
+import numpy as np
 from shapely.geometry import LineString, box
+from shapely.ops import unary_union
 
 from rules.geometry.visibility import VisibilityGraph
 
@@ -33,3 +37,22 @@ def test_the_region_stays_inside_free_space_and_the_budget() -> None:
     region = g.region()
     assert free.buffer(1e-6).covers(region)
     assert region.bounds[2] <= 11.0 + 1e-6
+
+
+def test_leaving_corners_only_along_tangents_keeps_every_distance(monkeypatch: Any) -> None:
+    """Dijkstra leaves a corner only along lines that keep its neighbours on one side
+    (a shortest path bends no other way): on a field of obstacles, every corner's
+    distance is what the full visibility graph gives."""
+    rng = random.Random(3)
+    boxes = [box(x, y, x + rng.uniform(0.5, 3), y + rng.uniform(0.5, 3))
+             for x, y in ((rng.uniform(2, 26), rng.uniform(2, 26)) for _ in range(25))]
+    free = box(0, 0, 30, 30).difference(unary_union(boxes))
+    free = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
+    start = (1.0, 1.0)
+    pruned = VisibilityGraph.build(free, start, 40)
+    monkeypatch.setattr(VisibilityGraph, "_tangent",
+                        lambda self, i, targets: np.ones(len(targets), dtype=bool))
+    full = VisibilityGraph.build(free, start, 40)
+    assert pruned.nodes == full.nodes
+    assert np.allclose(pruned.dist, full.dist, rtol=0, atol=1e-9)
+    assert pruned.region().symmetric_difference(full.region()).area < 1e-9
