@@ -86,9 +86,43 @@ def rect_turn_sweeps(
     geometry collections, built in one call (a path may turn 32 times)."""
     if not turns:
         return np.array([], dtype=object)
-    rings = [_turn_rings(*t, width, length) for t in turns]
-    owner = np.repeat(np.arange(len(rings)), [len(r) for r in rings])
-    flat = [ring for rs in rings for ring in rs]
-    ring_of = np.repeat(np.arange(len(flat)), [len(r) for r in flat])
-    polygons = shapely.polygons(shapely.linearrings(np.vstack(flat), indices=ring_of))
-    return shapely.geometrycollections(polygons, indices=owner)
+    t = np.asarray(turns, dtype=float)
+    x, y, f0, f1 = t.T
+    turn = np.radians(f1 - f0)
+    whole = np.abs(turn) >= 2 * math.pi
+    d = math.hypot(width, length) / 2
+    # Both rects of each turn (corners as rect_corners orders them).
+    rects = [_corners(x, y, f, width, length) for f in (f0, f1)]
+    # Each corner's sector: the centre, then n + 1 points on the drawn arc.
+    n = np.maximum(1, np.ceil(np.abs(turn) / arc_step(d))).astype(np.intp)
+    step = turn / n
+    out = d / np.cos(step / 2)
+    corner = np.arctan2(rects[0][:, :, 1] - y[:, None], rects[0][:, :, 0] - x[:, None])
+    sec = np.repeat(np.arange(4 * len(t)), np.repeat(n + 2, 4))  # ring of each point
+    owner = sec // 4
+    j = np.arange(len(sec)) - np.repeat(
+        np.cumsum(np.repeat(n + 2, 4)) - np.repeat(n + 2, 4), np.repeat(n + 2, 4)
+    )
+    angle = corner.ravel()[sec] + (j - 1) * step[owner]
+    radius = np.where(j == 0, 0.0, out[owner])
+    pts = np.column_stack([x[owner] + radius * np.cos(angle), y[owner] + radius * np.sin(angle)])
+    sectors = shapely.polygons(shapely.linearrings(pts, indices=sec))
+    parts = np.concatenate([shapely.polygons(rects[0]), shapely.polygons(rects[1]), sectors])
+    owners = np.concatenate([np.arange(len(t)), np.arange(len(t)), np.repeat(np.arange(len(t)), 4)])
+    order = np.argsort(owners, kind="stable")
+    swept = shapely.geometrycollections(parts[order], indices=owners[order])
+    for k in np.nonzero(whole)[0].tolist():  # a whole turn: the disk
+        swept[k] = shapely.geometrycollections(
+            [shapely.polygons(_sector_ring(x[k], y[k], d, 0.0, turn[k]))]
+        )
+    return swept
+
+
+def _corners(xs: Any, ys: Any, facings: Any, width: float, length: float) -> Any:
+    """rect_corners for arrays of centres and facings: a (k, 4, 2) array."""
+    a = np.radians(facings)
+    fx, fy = np.cos(a) * length / 2, np.sin(a) * length / 2
+    sx, sy = -np.sin(a) * width / 2, np.cos(a) * width / 2
+    cx = np.stack([xs + fx + sx, xs - fx + sx, xs - fx - sx, xs + fx - sx], axis=1)
+    cy = np.stack([ys + fy + sy, ys - fy + sy, ys - fy - sy, ys + fy - sy], axis=1)
+    return np.stack([cx, cy], axis=2)

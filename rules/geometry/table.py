@@ -23,7 +23,14 @@ def body_off_table(body: Body, table: Table) -> bool:
 
 def leaves_table(track: Track, table: Table) -> Hit | None:
     """First pose at which the base reaches beyond the table (None if it never does)."""
-    if not body_off_table(track.swept(), table):
+    if track.motions:
+        # The stretches' boxes hold the swept base's and cost no exact sweep.
+        minx, miny, _, _ = track.stretch_bounds().min(axis=0)
+        _, _, maxx, maxy = track.stretch_bounds().max(axis=0)
+        if not (minx < -CONTACT or miny < -CONTACT or maxx > table.width + CONTACT
+                or maxy > table.height + CONTACT):
+            return None
+    elif not body_off_table(track.swept(), table):
         return None
     return reaches_past_edge(track, table, CONTACT)
 

@@ -5,6 +5,7 @@ the union of the base over every pose of its path)."""
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from rules import BaseShape, Turn, Waypoint
 from rules.engine.model import Table
 from rules.geometry.bases import bodies_at, rect_corners
 from rules.geometry.contact import first_overlap, first_separation, first_touch
-from rules.geometry.rotation_sweep import ARC_TOLERANCE, rect_turn_sweep
+from rules.geometry.rotation_sweep import ARC_TOLERANCE, rect_turn_sweep, rect_turn_sweeps
 from rules.geometry.table import reaches_past_edge
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose, Track
@@ -148,3 +149,15 @@ def test_the_search_by_stretches_finds_what_one_pass_finds(
     assert tau(reaches_past_edge(track, table, CONTACT)) == one_pass(
         track, overshoot, CONTACT, above=True
     )
+
+
+def test_many_turns_at_once_sweep_what_each_turn_sweeps() -> None:
+    """rect_turn_sweeps (one call for a path's turns) draws what rect_turn_sweep draws."""
+    rng = random.Random(1)
+    turns = []
+    for _ in range(40):
+        x, y, f = rng.uniform(0, 50), rng.uniform(0, 50), rng.uniform(-360, 360)
+        turns.append((x, y, f, f + rng.choice([rng.uniform(-200, 200), 360, -400, 1e-4, 90])))
+    for t, many in zip(turns, rect_turn_sweeps(turns, 1.5, 2.5), strict=True):
+        one = shapely.union_all(rect_turn_sweep(*t, 1.5, 2.5))
+        assert shapely.union_all(shapely.get_parts(many)).symmetric_difference(one).area < 1e-9
