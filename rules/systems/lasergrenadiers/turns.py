@@ -32,7 +32,7 @@ class LgTurns(TurnStructure):
             return refused
         active = turn.get("active_unit")
         uid = action["unit"]
-        if active and uid != active and not _unloads(action, active):
+        if active and uid != active and not _unloads(action, active, position):
             return Violation("not_your_turn", f"{active} is active: end its activation before "
                              f"{uid} acts (LG-D31)", None, CITE)
         if not active and uid in position.get("state", {}).get("activated", []):
@@ -112,11 +112,19 @@ class LgTurns(TurnStructure):
         return f"{name}: {fmt(left)}\" left, {band}"
 
 
-def _unloads(action: Json, active: str) -> bool:
+def _unloads(action: Json, active: str, position: Json) -> bool:
     """A vehicle unloading the active piece acts for it (LG-D31: pieces aboard activate on
-    their own to unload)."""
-    return action.get("type") == "unload" and any(
-        isinstance(p, dict) and p.get("unit") == active for p in action.get("passengers", []))
+    their own to unload). Asked with no `passengers` (the board asking what a vehicle may
+    do now), an unload is open to the vehicle the active piece is aboard; the engine then
+    judges the proposal, which must name the pieces."""
+    if action.get("type") != "unload":
+        return False
+    if "passengers" not in action:
+        return any(u.get("id") == active and u.get("aboard") == action.get("unit")
+                   for u in position.get("units", []))
+    passengers = action["passengers"]
+    return isinstance(passengers, list) and any(
+        isinstance(p, dict) and p.get("unit") == active for p in passengers)
 
 
 def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:

@@ -77,3 +77,27 @@ def test_the_header_shows_the_active_piece_its_allowance_left_and_its_speed_band
     turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 24}}))
     turn = TURNS.acted({**turn, "turn": 2}, pos, {"unit": "G", "type": "move"})
     assert TURNS.summary(turn, pos) == "Turn 2 · P1 to act · Grav tank: 12\" left, moderate"
+
+
+def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> None:
+    """LG-D31: pieces aboard activate on their own to unload; the vehicle that carries the
+    active piece may unload it, so the board offers that vehicle Unload (no other piece of
+    the side acts while the piece is active)."""
+    system = SYSTEMS["lasergrenadiers"]
+    turn, pos = TURNS.begin(["P1", "P2"], position())
+    carrier = {**pos["units"][0], "id": "C", "type": "wheeled", "move": 24}
+    troopers = {**pos["units"][0], "id": "T", "type": "infantry", "move": 6, "aboard": "C",
+                "position": None}
+    empty = {**carrier, "id": "E"}
+    pos["units"] += [carrier, troopers, empty]
+    turn = TURNS.acted(turn, pos, {"unit": "T", "type": "unload"})
+
+    def offered(uid: str) -> set[str]:
+        return {spec.type for spec in system.available_actions(pos, uid, turn)}
+
+    assert "unload" in offered("C")
+    assert offered("E") == set()  # another vehicle waits for the activation to end
+    # A proposal still names the pieces: one that leaves the active piece aboard is refused.
+    named_other = {"unit": "C", "type": "unload", "passengers": [{"unit": "X"}]}
+    refused = TURNS.refusal(turn, pos, "P1", named_other)
+    assert refused is not None and refused.code == "not_your_turn"
