@@ -11,9 +11,11 @@ function baseText(base) {
   return base.shape === "rect" ? `${base.width}″ × ${base.length}″ rect` : `${base.diameter}″ round`;
 }
 
+/** A stat as a player reads it: {"PSQ": 4, "INS": 3} is "PSQ 4 · INS 3", not JSON. */
 function valueText(value) {
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
-  return JSON.stringify(value);
+  if (Array.isArray(value)) return value.map(valueText).join(", ");
+  if (value && typeof value === "object") return Object.entries(value).map(([k, v]) => `${k} ${valueText(v)}`).join(" · ");
+  return String(value);
 }
 
 export class UnitCard {
@@ -35,14 +37,16 @@ export class UnitCard {
     const row = (k, v) => stats.append(item("dt", "", k), item("dd", "", v));
     row("Side", unit.side);
     row("Type", String(unit.type ?? "?").replaceAll("_", " "));
-    row("Move", this.board.cost(unit.move ?? "?"));
+    if (unit.move != null) row("Move", this.board.cost(unit.move)); // a skirmisher has AP, no move
     row("Base", baseText(unit.base));
     row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
     if (unit.position?.length > 2 && unit.position[2] > 0) row("Altitude", `${unit.position[2]}″`);
     // What the referee's verdict said of its speed (a system's `speed_band`), if it says.
     const band = this.board.speedBand?.(unit.id);
     if (band) row("Speed band", String(band).replaceAll("_", " "));
-    for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") row(k.replaceAll("_", " "), valueText(v));
+    // Other keys as rows; a group of stats ({"PSQ": 4, "INS": 3}) a row each.
+    const plain = (v) => v && typeof v === "object" && !Array.isArray(v);
+    for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") for (const [name, value] of plain(v) ? Object.entries(v) : [[k, v]]) row(name.replaceAll("_", " "), valueText(value));
     const badges = $("unit-badges");
     badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
     // What it may do now: the server's list for this unit, in the catalogue's words.
