@@ -130,12 +130,12 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     everyone_has(everyone, 1)
     for page in everyone:
         expect(log_lines(page).last).to_contain_text(
-            "ap1: Brannock traverse (1 ap): waits for the GM: Brannock's Traverse roll (INS)"
+            "ap1: Brannock traverse (1 ap): waits for the GM: Brannock's Traverse roll (INS 6)"
         )
     expect(gm.locator("#pending-roll")).to_be_visible()
     shoot(gm, "aps-2-traverse-roll-asked-of-the-gm")
     shoot(watcher, "aps-2-traverse-roll-awaited-by-the-spectator")
-    gm_gives(gm, "Brannock's Traverse roll (INS)", "success", players)
+    gm_gives(gm, "Brannock's Traverse roll (INS 6)", "success", players)
     everyone_has(everyone, 2)
     # Over the Wall, touching its far face (y 14.5 + the base's 0.5); 1 AP spent.
     over = unit_of(watcher, brannock)
@@ -145,7 +145,7 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     for page in everyone:
         expect(piece(page, brannock)).to_have_class(ACTIVE)
         expect(page.locator("#dice-log li").last).to_contain_text(
-            "agm: traverse GM → success (needs Traverse roll (INS): success)"
+            "agm: traverse GM → success (needs Traverse roll (INS 6): success)"
         )
     shoot(p1, "aps-3-traverse-done-p1")
     p1.locator("#end-turn").click()
@@ -173,13 +173,13 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     settle(p1)
     p1.mouse.up()
     everyone_has(everyone, 6)
-    gm_gives(gm, "Kell's Terrain roll (Normal PSQ)", "success", players)
+    gm_gives(gm, "Kell's Terrain roll (Normal PSQ 4)", "success", players)
     everyone_has(everyone, 7)
     assert unit_of(p2, kell)["position"] == pytest.approx([5, 9.3], abs=0.25)
     expect(header(watcher)).to_have_text("Round 1 · P1 to act · Kell: 2 AP left")
     for page in everyone:
         expect(page.locator("#dice-log")).to_contain_text(
-            "agm: terrain GM → success (needs Terrain roll (Normal PSQ): success)"
+            "agm: terrain GM → success (needs Terrain roll (Normal PSQ 4): success)"
         )
         expect(piece(page, kell)).to_have_class(ACTIVE)
     shoot(watcher, "aps-5-terrain-roll-in-the-dice-log-spectator")
@@ -195,7 +195,7 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     piece(p2, kell).click()
     everyone_has(everyone, 8)
     shoot(p2, "aps-6-dodge-waits-for-the-gm-p2")
-    gm_gives(gm, "Handler's Dodge roll (Normal)", "success", players)
+    gm_gives(gm, "Handler's Dodge roll (Normal INS 6)", "success", players)
     everyone_has(everyone, 9)
     dodged = unit_of(p1, handler)
     assert dodged["position"][1] > 18  # 1" further from Kell
@@ -220,7 +220,7 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     settle(p1)
     p1.mouse.up()
     everyone_has(everyone, 12)
-    gm_gives(gm, "Kell's Terrain roll (Normal PSQ)", "success", players)
+    gm_gives(gm, "Kell's Terrain roll (Normal PSQ 4)", "success", players)
     everyone_has(everyone, 13)
     expect(header(p1)).to_have_text("Round 2 · P1 to act · Kell: 2 AP left · your turn")
     expect(header(watcher)).to_have_text("Round 2 · P1 to act · Kell: 2 AP left")

@@ -133,7 +133,7 @@ async def test_a_gm_roll_waits_for_the_gms_result_and_then_the_move_completes(gm
     assert (await table.p1.get("ack"))["seq"] == 1
     for event in await everyone_gets(table, 1):
         assert event["kind"] == "act"
-        assert event["waiting"]["prompt"] == "Kell's Terrain roll (Normal PSQ)"
+        assert event["waiting"]["prompt"] == "Kell's Terrain roll (Normal PSQ 4)"
         assert event["turn"]["pending"]["action"]["unit"] == kell
         assert event["rolls"] == []
     for socket in table.sockets:
@@ -162,7 +162,7 @@ async def test_a_gm_roll_waits_for_the_gms_result_and_then_the_move_completes(gm
                 "result": "success",
                 "success": True,
                 "die": "GM",
-                "needed": "Terrain roll (Normal PSQ)",
+                "needed": "Terrain roll (Normal PSQ 4)",
                 "entered_by": "gm",
             }
         ]

@@ -56,7 +56,7 @@ def unit_name(battle: Battle, unit_id: str) -> str:
 
 
 def prompt(battle: Battle, unit_id: str, roll: dict[str, Any]) -> str:
-    """What the GM reads: "Kell's Terrain roll (Normal PSQ)" (the engine names the roll)."""
+    """What the GM reads: "Kell's Terrain roll (Normal PSQ 4)" (the engine names the roll)."""
     what = str(roll.get("needed") or roll.get("what") or "roll")
     return f"{unit_name(battle, unit_id)}'s {what}"
 

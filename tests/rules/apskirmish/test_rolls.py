@@ -100,4 +100,5 @@ def test_a_preview_says_what_the_commit_would_roll() -> None:
     assert {k: d10.to_json()["rolls"][0][k] for k in ("die", "needed", "pending")} == \
         {"die": "d10", "needed": "1-6", "pending": True}
     gm = judge(over_rough({"tests": "gm"}), path=[[13, 10]], dice=make_dice(unresolved=True))
-    assert gm.legal and gm.to_json()["rolls"][0]["needed"] == "Terrain roll (Normal PSQ)"
+    # The GM reads the stat's value too (apskirmish.md 6, APS-D1: the GM enters the result).
+    assert gm.legal and gm.to_json()["rolls"][0]["needed"] == "Terrain roll (Normal PSQ 6)"
