@@ -5,9 +5,9 @@ the reference board (bench/validate.py's: 72" x 48", 60 terrain features, 100 un
 aod). The bounds (rules/engine/bounds.py) cap what an action may ask: 64 path steps in
 all, turn steps of 360 degrees and 360 degrees of turning, width + height = 120" of
 travel, points in the table's box. This bench asks exactly that much, in the shapes
-that cost the engine most: long paths through terrain and bases, rect bases (swept
-pose by pose) turning as much as allowed, a formation of five, and the reach of a fast
-unit. Run:
+that cost the engine most: long paths through terrain and bases, rect bases turning as
+much as allowed (sampled in 0.005" corner steps wherever their exact sweep comes near a
+feature), a formation of five, and the reach of a fast unit. Run:
 
     .venv/bin/python bench/worst_case.py
 

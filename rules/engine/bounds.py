@@ -16,7 +16,8 @@ them for players of the scenario format.
   each at least one), the protocol's own cap (`limits.path_steps` in docs/protocol.md).
 - A turn step is at most MAX_TURN_STEP degrees either way. A rect base turns in place
   at most MAX_TURNING degrees in all, turn steps and final facings (each the short way)
-  together: its rotation is swept in 0.005" corner steps (AOD-D17), the costliest work
+  together: its rotation is sampled in 0.005" corner steps (AOD-D17) wherever the
+  exact sweep (rules/geometry/rotation_sweep.py) comes near a feature, the costliest work
   per degree there is. The board sends one turn of at most 180 degrees or a final
   facing; a whole turn leaves room for hand-written paths. A circle base's rotation
   sweeps nothing, so it is bounded by the steps alone.

@@ -89,7 +89,10 @@ def _sampled(track: Track, target: Any, shrink: float = 0.0, taus: Any = None) -
 
 
 def _near(track: Track, target: Any, shrink: float, limit: float) -> Any:
-    """The stretches along which the base (shrunk) may come within `limit` of target."""
+    """The stretches along which the base (shrunk) may come within `limit` of target
+    (None where no rect turns: its few samples are searched in one pass)."""
+    if not track.turns_rect:
+        return None
     core, r = _split(target)
     return track.stretches_near(core, limit + r, shrink)
 

@@ -66,5 +66,6 @@ def _sampled_entry(track: Track, features: Sequence[Any]) -> Hit | None:
         clear_from = track.crossing(dist, CONTACT, above=True)
     if clear_from is None:
         return None
-    near = np.any([track.stretches_near(g, EVENT) for g in features], axis=0)
+    near = np.any([track.stretches_near(g, EVENT) for g in features], axis=0) \
+        if track.turns_rect else None
     return hit_at(track, track.crossing(dist, EVENT, after=clear_from, near=near))

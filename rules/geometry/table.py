@@ -23,7 +23,7 @@ def body_off_table(body: Body, table: Table) -> bool:
 
 def leaves_table(track: Track, table: Table) -> Hit | None:
     """First pose at which the base reaches beyond the table (None if it never does)."""
-    if track.motions:
+    if track.motions and not track.base.is_circle:
         # The stretches' boxes hold the swept base's and cost no exact sweep.
         minx, miny, _, _ = track.stretch_bounds().min(axis=0)
         _, _, maxx, maxy = track.stretch_bounds().max(axis=0)
@@ -46,6 +46,8 @@ def reaches_past_edge(track: Track, table: Table, beyond: float) -> Hit | None:
         return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
                        b[:, 3] + r - table.height], axis=0)
 
+    if not track.turns_rect:  # few samples: searched in one pass
+        return hit_at(track, track.crossing(overshoot, beyond, above=True))
     # Only stretches whose sweep reaches past `beyond` can hold the crossing.
     b = track.stretch_bounds()
     near = np.max([-b[:, 0], -b[:, 1], b[:, 2] - table.width, b[:, 3] - table.height],

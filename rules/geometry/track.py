@@ -36,6 +36,8 @@ NEAR_MARGIN = 1e-7
 STRETCH_SAMPLES = 32
 #: Float slack when the values at a stretch's ends prove it holds no crossing.
 BOUND_MARGIN = 1e-9
+#: Up to this many samples `crossing` searches them in one pass.
+ONE_PASS = 64
 
 #: A function of an array of taus returning an array of values.
 Probe = Callable[[Any], Any]
@@ -125,6 +127,11 @@ class Track:
     @property
     def tau_end(self) -> float:
         return float(len(self.motions))
+
+    @cached_property
+    def turns_rect(self) -> bool:
+        """A rect base turns somewhere along the path (sampled in 0.005" corner steps)."""
+        return not self.base.is_circle and any(m.is_rotation for m in self.motions)
 
     @property
     def translates(self) -> bool:
@@ -407,7 +414,8 @@ class Track:
             tau = self.samples[0]
             taus = np.concatenate([[after], tau[tau > after + 1e-12]])
             xs, ys, fs = self.poses(taus)
-        if not self.motions:
+        if len(taus) <= ONE_PASS or not self.turns_rect:
+            # Few samples, or no turn of a rect (its thousands of samples): one pass.
             values = np.asarray(value(taus), dtype=float)
             return self._first_crossing(taus, xs, ys, fs, values, value, limit, above, centre)
         # Stretch by stretch in path order, in growing batches, so that an early event
