@@ -46,6 +46,15 @@ def test_transport_is_picked_on_the_board() -> None:
     assert spec("aod", "capture").unit_keys == ("target",)
 
 
+def test_load_is_offered_to_the_pieces_that_board_and_unload_to_vehicles() -> None:
+    # lasergrenadiers.md 9: the board's Load is the boarding piece's gesture (click the
+    # carrier); a vehicle sets its passengers down, it does not click itself a carrier.
+    load, unload = spec("lasergrenadiers", "load"), spec("lasergrenadiers", "unload")
+    assert load.offered_to({"type": "foot"}) and load.offered_to({"type": "jetpack"})
+    assert not load.offered_to({"type": "wheeled"}) and not load.offered_to({"type": "grav"})
+    assert unload.offered_to({"type": "wheeled"}) and not unload.offered_to({"type": "foot"})
+
+
 def test_a_piece_in_contact_boards_with_no_path_and_is_set_down_in_contact() -> None:
     # 003 Transport 1-3 (LG-D26): the board's load names only the carrier; its unload puts
     # the trooper 0.5" beyond the vehicle's west edge (the vehicle faces north, 2" wide),

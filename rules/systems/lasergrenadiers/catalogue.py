@@ -17,7 +17,11 @@ from rules.systems.lasergrenadiers.tables import (
     VEHICLES,
 )
 
-_UNIT_TYPES = {"load": (*UNIT_TYPES,), "unload": VEHICLES, "overrun": VEHICLES,
+#: The board offers Load to the pieces that board: a vehicle loading pieces already in
+#: contact (`passengers` by id) is the same transfer seen from the vehicle (lasergrenadiers.md
+#: 9), and its gesture (click the carrier) is the boarding piece's. The engine judges both.
+_BOARDERS = tuple(t for t in UNIT_TYPES if t not in VEHICLES)
+_UNIT_TYPES = {"load": _BOARDERS, "unload": VEHICLES, "overrun": VEHICLES,
                "move": (), "enter_board": ()}
 _NEEDS = {"overrun": ("armored",)}
 #: Pieces that may leave the ground (003 Altitude limits, lasergrenadiers.md 7): their
