@@ -118,8 +118,9 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     piece(p1, brannock).click()
     # The card reads a soldier's stats a row each, and no inch allowance (AP, APS-D22).
     stats = p1.locator("#unit-stats")
-    expect(stats.locator("dt", has_text="PSQ").locator("xpath=following-sibling::dd[1]")).to_have_text("5")
-    expect(stats.locator("dt", has_text="INS").locator("xpath=following-sibling::dd[1]")).to_have_text("6")
+    for stat, value in (("PSQ", "5"), ("INS", "6")):
+        row = stats.locator("dt", has_text=stat).locator("xpath=following-sibling::dd[1]")
+        expect(row).to_have_text(value)
     expect(stats).not_to_contain_text("Move")
     expect(stats).not_to_contain_text("{")
     traverse = p1.locator("#point-actions button[data-action='traverse']")

@@ -136,7 +136,9 @@ def overprinted_names(page) -> list[tuple[str, str]]:
     """Pairs of shown names that overprint or touch: names that merely touch (less than
     half a pixel apart) overprint by a rounding, as two did in CI zoomed out."""
     names = boxes(page, ".piece-label")
-    grown = [{**n, "x": n["x"] - 0.5, "y": n["y"] - 0.5, "w": n["w"] + 1, "h": n["h"] + 1} for n in names]
+    grown = [
+        {**n, "x": n["x"] - 0.5, "y": n["y"] - 0.5, "w": n["w"] + 1, "h": n["h"] + 1} for n in names
+    ]
     pairs = [(a, b) for i, a in enumerate(grown) for b in names[i + 1 :]]
     return [(a["text"], b["text"]) for a, b in pairs if meet(a, b)]
 
