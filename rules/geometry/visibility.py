@@ -15,14 +15,20 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Point
 from shapely.geometry.polygon import orient
 
 RAYS = 48
+_RAY_ANGLES = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
+_RAY_DX, _RAY_DY = np.cos(_RAY_ANGLES), np.sin(_RAY_ANGLES)
+_RAY_COS, _RAY_SIN = _RAY_DX, _RAY_DY
+#: Stars cast in one vectorised call (rays x edges x stars numbers each).
+STARS_AT_ONCE = 8
 
 
 @dataclass
@@ -113,46 +119,56 @@ class VisibilityGraph:
         return c1 * c2 >= 0
 
     # -- the region ---------------------------------------------------------
-    def _ray_lengths(self, origin: tuple[float, float], budget: float) -> Any:
-        angles = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
-        dx, dy = np.cos(angles), np.sin(angles)
-        best = np.full(RAYS, budget)
+    def _ray_lengths_many(self, origins: Any, budgets: Any) -> Any:
+        """Per origin (rows), how far each of the RAYS rays from it goes within its budget
+        before an edge of free space. Several origins at once: an edge beyond an origin's
+        budget lies farther along every ray than the budget, so sharing the edges
+        changes nothing. Neighbouring rays bound each other so that a wedge stays
+        inside free space unless a vertex pokes between two rays."""
+        best = np.repeat(budgets[:, None], RAYS, axis=1)
+        if len(self.edges):
+            lox, hix, loy, hiy, ex, ey = self._edge_table
+            ox, oy = origins[:, 0], origins[:, 1]
+            keep = (lox <= (ox + budgets).max()) & (hix >= (ox - budgets).min()) \
+                & (loy <= (oy + budgets).max()) & (hiy >= (oy - budgets).min())
+            e, ex, ey = self.edges[keep], ex[keep], ey[keep]
+            if len(e):
+                dx, dy = _RAY_DX[None, :, None], _RAY_DY[None, :, None]
+                wx = (e[:, 0][None, :] - ox[:, None])[:, None, :]
+                wy = (e[:, 1][None, :] - oy[:, None])[:, None, :]
+                ex, ey = ex[None, None, :], ey[None, None, :]
+                den = dx * ey - dy * ex
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    t = (wx * ey - wy * ex) / den
+                    u = (wx * dy - wy * dx) / den
+                hit = (np.abs(den) > 1e-12) & (t > 1e-7) & (u >= -1e-9) & (u <= 1 + 1e-9)
+                best = np.minimum(best, np.where(hit, t, np.inf).min(axis=2))
+        before = np.concatenate([best[:, -1:], best[:, :-1]], axis=1)
+        after = np.concatenate([best[:, 1:], best[:, :1]], axis=1)
+        return np.minimum(best, np.minimum(before, after)) * 0.999
+
+    @cached_property
+    def _edge_table(self) -> tuple[Any, ...]:
+        """The edges' boxes and directions, computed once for every star."""
         e = self.edges
-        ox, oy = origin
-        if len(e):  # only edges whose box comes within the budget
-            e = e[(np.minimum(e[:, 0], e[:, 2]) <= ox + budget)
-                  & (np.maximum(e[:, 0], e[:, 2]) >= ox - budget)
-                  & (np.minimum(e[:, 1], e[:, 3]) <= oy + budget)
-                  & (np.maximum(e[:, 1], e[:, 3]) >= oy - budget)]
-        if len(e):
-            ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
-            wx, wy = e[:, 0] - ox, e[:, 1] - oy
-            den = dx[:, None] * ey[None, :] - dy[:, None] * ex[None, :]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = (wx[None, :] * ey[None, :] - wy[None, :] * ex[None, :]) / den
-                u = (wx[None, :] * dy[:, None] - wy[None, :] * dx[:, None]) / den
-            hit = (np.abs(den) > 1e-12) & (t > 1e-7) & (u >= -1e-9) & (u <= 1 + 1e-9)
-            t = np.where(hit, t, np.inf)
-            best = np.minimum(best, t.min(axis=1))
-        # Neighbouring rays bound each other so that a wedge stays inside free space
-        # unless a vertex pokes between two rays.
-        return np.minimum(best, np.minimum(np.roll(best, 1), np.roll(best, -1))) * 0.999
+        return (np.minimum(e[:, 0], e[:, 2]), np.maximum(e[:, 0], e[:, 2]),
+                np.minimum(e[:, 1], e[:, 3]), np.maximum(e[:, 1], e[:, 3]),
+                e[:, 2] - e[:, 0], e[:, 3] - e[:, 1])
 
     def region(self) -> Any:
-        stars = []
-        angles = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
-        for (x, y), d in zip(self.nodes, self.dist, strict=True):
-            rem = self.budget - d
-            if rem <= 1e-6:
-                continue
-            r = self._ray_lengths((x, y), rem)
-            coords = np.stack([x + r * np.cos(angles), y + r * np.sin(angles)], axis=1)
-            star = Polygon(coords)
-            if not star.is_valid:
-                star = star.buffer(0)
-            stars.append(star)
-        if not stars:
+        rems = self.budget - np.array(self.dist)
+        cast = np.nonzero(rems > 1e-6)[0]
+        if not len(cast):
             return Point(self.start)
+        xy = np.array(self.nodes)[cast]
+        lengths = np.vstack([self._ray_lengths_many(xy[k:k + STARS_AT_ONCE],
+                                                    rems[cast][k:k + STARS_AT_ONCE])
+                             for k in range(0, len(cast), STARS_AT_ONCE)])
+        rings = np.stack([xy[:, :1] + lengths * _RAY_COS, xy[:, 1:] + lengths * _RAY_SIN],
+                         axis=2)
+        stars = shapely.polygons(np.array(rings))  # one call for every star
+        bad = ~shapely.is_valid(stars)
+        stars[bad] = [star.buffer(0) for star in stars[bad]]
         return shapely.intersection(shapely.union_all(stars), self.free)
 
     def path_to(self, p: tuple[float, float]) -> list[tuple[float, float]] | None:
