@@ -231,6 +231,30 @@ def normalised(angle: float) -> float:
     return a
 
 
+@dataclass(frozen=True)
+class TurnPrice:
+    """A turn in place: the pose after it, its cost at the rate of the ground under the
+    unit, and what closes that ground to the unit ("" if open; the turn then costs 0 and
+    is blocked where it stands)."""
+
+    after: Pose
+    cost: float
+    rate: float | None
+    blocked_by: str
+
+    @property
+    def blocked_at(self) -> Point2 | None:
+        return None if self.rate is not None else (self.after.x, self.after.y)
+
+
+def price_turn(cur: Pose, angle: float, pricing: Pricing) -> TurnPrice:
+    """`angle` (normalised, not 0) turned in place at `cur`."""
+    rate, what = pricing.rate_at(cur.x, cur.y)
+    cost = 0.0 if rate is None else pricing.turn_cost(angle, rate, 0.0)
+    return TurnPrice(Pose(cur.x, cur.y, cur.facing + angle), cost, rate,
+                     what if rate is None else "")
+
+
 def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
                free_rotation: float = 0.0) -> PathPrice:
     """Every step priced; rotations are normalised to (-180, 180] and turn the short way."""
@@ -243,11 +267,9 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
             angle = normalised(step.angle)
             if angle == 0:
                 continue
-            nxt = Pose(cur.x, cur.y, cur.facing + angle)
-            rate, what = pricing.rate_at(cur.x, cur.y)
-            blocked = cur.xy if rate is None else None
-            full = 0.0 if rate is None else pricing.turn_cost(angle, rate, 0.0)
-            leg = Leg(i, cur, nxt, full, blocked_at=blocked, blocked_by=what if blocked else "",
+            turn = price_turn(cur, angle, pricing)
+            nxt, full, rate = turn.after, turn.cost, turn.rate
+            leg = Leg(i, cur, nxt, full, blocked_at=turn.blocked_at, blocked_by=turn.blocked_by,
                       s0=s0)
             if free_rotation > 0 and rate is not None:
                 covered = pricing.turn_cost(angle, rate, free_rotation)

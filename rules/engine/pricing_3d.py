@@ -25,6 +25,7 @@ from rules.engine.pricing import (
     normalised,
     point_at_cost,
     price_pieces,
+    price_turn,
 )
 from rules.geometry.track import Pose
 
@@ -107,11 +108,10 @@ def price_path_3d(start: Pose, start_z: float | None, steps: Sequence[Step],
             angle = normalised(step.angle)
             if angle == 0:
                 continue
-            nxt = Pose(cur.x, cur.y, cur.facing + angle)
-            rate, what = pricing.rate_at(cur.x, cur.y)
-            cost = pricing.turn_cost(angle, 1.0 if rate is None else rate, 0.0)
-            legs.append(Leg3(i, cur, nxt, z, z, cost, blocked_at=cur.xy if rate is None else None,
-                             blocked_by=what if rate is None else "", s0=s0))
+            turn = price_turn(cur, angle, pricing)
+            nxt = turn.after
+            legs.append(Leg3(i, cur, nxt, z, z, turn.cost, blocked_at=turn.blocked_at,
+                             blocked_by=turn.blocked_by, s0=s0))
             heights.append(z)
             cur = nxt
             continue

@@ -10,6 +10,7 @@ import pytest
 
 from rules.engine.actions import Turn, Waypoint
 from rules.engine.model import Point2
+from rules.engine.pricing import price_path
 from rules.engine.pricing_3d import price_path_3d, z_along
 from rules.geometry.track import Pose
 
@@ -59,3 +60,24 @@ def test_turns_are_priced_and_a_repeated_point_is_ignored() -> None:
     assert price.total == pytest.approx(30 + 6)
     where = price.where_exceeds(31)
     assert where is not None and where[0] == pytest.approx((0, 1 / 3))
+
+
+class ClosedEast(HalfDear):
+    """HalfDear, but the ground where x > 5 is closed to the unit (a cliff)."""
+
+    def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
+        return (None, "cliff") if x > 5 else (1.0, "")
+
+
+def test_a_turn_on_closed_ground_is_blocked_where_it_stands_and_priced_alike_in_2d() -> None:
+    """One rule for both pricers (rules/engine/pricing.price_turn): a turn in place where
+    the unit may not stand costs nothing and is blocked there; it used to cost rate 1 with
+    heights and 0 without."""
+    steps = [Turn(90)]
+    flat = price_path(Pose(6, 0, 0), steps, ClosedEast())
+    high = price_path_3d(Pose(6, 0, 0), 0.0, steps, ClosedEast())
+    for price in (flat, high):
+        (leg,) = price.legs
+        assert (leg.cost, leg.blocked_at, leg.blocked_by) == (0.0, (6, 0), "cliff")
+    open_ground = price_path_3d(Pose(0, 0, 0), 0.0, steps, ClosedEast())
+    assert open_ground.total == pytest.approx(90)
