@@ -467,7 +467,10 @@ class Track:
         if not ask.any():
             return keep
         v = np.full(len(ends), np.nan)
-        v[ask] = np.asarray(value(ends[ask]), dtype=float)
+        index = np.searchsorted(self.samples[0], ends[ask])  # every end is a sample
+        part = self.samples[0][index]
+        self.__dict__["_subset"] = (part, index)  # bodies_for takes the samples' own
+        v[ask] = np.asarray(value(part), dtype=float)
         xs, ys, fs = self.poses(ends)
         g = self._gaps(xs, ys, fs, centre)
         with np.errstate(invalid="ignore"):
