@@ -5,24 +5,14 @@ from dataclasses import dataclass
 import pytest
 
 from tabletop.models import Battle
-from tests.live.helpers import Socket, in_thread, open_socket
+from tests.live.helpers import Seats, in_thread, open_sockets
 from tests.web.factories import make_battle_sync
 
 
 @dataclass
-class Table:
-    battle: object
-    users: dict
-    gm: Socket
-    p1: Socket
-    p2: Socket
-    spectator: Socket
+class Table(Seats):
     u1: str  # P1's mech
     u2: str  # P2's mech
-
-    @property
-    def sockets(self) -> list[Socket]:
-        return [self.gm, self.p1, self.p2, self.spectator]
 
 
 def make_table_sync(prefix: str = "", orders: int = 1) -> tuple[Battle, dict]:
@@ -36,16 +26,18 @@ def make_table_sync(prefix: str = "", orders: int = 1) -> tuple[Battle, dict]:
 make_table = in_thread(make_table_sync)
 
 
-@pytest.fixture
-async def table(transactional_db):
-    battle, users = await make_table()
-    sockets = {role: await open_socket(battle.id, users[role]) for role in users}
+async def seat(battle: Battle, users: dict) -> Table:
+    """Everyone at `battle`, with a socket each; u1 and u2 the sides' mechs."""
     u1 = next(u["id"] for u in battle.state["units"] if u["side"] == "P1")
     u2 = next(u["id"] for u in battle.state["units"] if u["side"] == "P2")
-    t = Table(battle, users, u1=u1, u2=u2, **sockets)
+    return Table(battle, users, u1=u1, u2=u2, **await open_sockets(battle, users))
+
+
+@pytest.fixture
+async def table(transactional_db):
+    t = await seat(*await make_table())
     yield t
-    for socket in t.sockets:
-        await socket.close()
+    await t.leave()
 
 
 def move(unit: str, to: list[float], **extra) -> dict:

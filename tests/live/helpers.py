@@ -1,8 +1,10 @@
-"""Helpers of the live-table tests: sockets for users, frames by type, captured events."""
+"""Helpers of the live-table tests: sockets for users, the people seated at a battle,
+frames by type, captured events."""
 
 import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -12,6 +14,7 @@ from django.test import Client
 
 from tabletop import events
 from tabletop.asgi import application
+from tabletop.models import Battle, Event
 from tabletop.services.table.position import apply_patch, position_hash
 
 TABLE_KINDS = ("act", "fiat", "undo", "turn")
@@ -40,6 +43,16 @@ def in_thread(fn):
 
 
 session_cookie = in_thread(session_cookie_for)
+
+
+@in_thread
+def battle_row(battle_id: int) -> Battle:
+    return Battle.objects.get(pk=battle_id)
+
+
+@in_thread
+def event_count(battle_id: int) -> int:
+    return Event.objects.filter(battle_id=battle_id).count()
 
 
 class Mirror:
@@ -140,6 +153,50 @@ async def open_socket(battle_id: int, user, query: str = "") -> Socket:
     if not query:
         await socket.get("snapshot")
     return socket
+
+
+@dataclass
+class Seats:
+    """A battle with a socket for each of its people: the GM, P1, P2 and a spectator."""
+
+    battle: Any
+    users: dict
+    gm: Socket
+    p1: Socket
+    p2: Socket
+    spectator: Socket
+
+    @property
+    def sockets(self) -> list[Socket]:
+        return [self.gm, self.p1, self.p2, self.spectator]
+
+    async def leave(self) -> None:
+        for socket in self.sockets:
+            await socket.close()
+
+
+async def open_sockets(battle, users: dict) -> dict[str, Socket]:
+    """A socket for each of `users` (by role) at `battle`."""
+    return {role: await open_socket(battle.id, users[role]) for role in users}
+
+
+@dataclass
+class NamedTable(Seats):
+    """Seats at a battle whose pieces the tests call by name: `ids` gives their unit ids."""
+
+    ids: dict
+
+
+@contextlib.asynccontextmanager
+async def seated_by_name(battle, users: dict) -> AsyncIterator[NamedTable]:
+    """Everyone at `battle`, its pieces by name (the factories' unit labels); they leave
+    the table afterwards."""
+    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    table = NamedTable(battle, users, ids=ids, **await open_sockets(battle, users))
+    try:
+        yield table
+    finally:
+        await table.leave()
 
 
 @contextlib.contextmanager

@@ -6,11 +6,9 @@ P1's grav tank, carrier, troopers in contact with it and jetpack squad face nort
 armoured car, hover tank, laser team and militia face south.
 """
 
-from dataclasses import dataclass
-
 import pytest
 
-from tests.live.helpers import Socket, in_thread, open_socket
+from tests.live.helpers import NamedTable, Socket, in_thread, seated_by_name
 from tests.web.factories import make_lasergrenadiers_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -18,39 +16,20 @@ pytestmark = pytest.mark.django_db(transaction=True)
 make_battle = in_thread(make_lasergrenadiers_battle_sync)
 
 
-@dataclass
-class Table:
-    battle: object
-    gm: Socket
-    p1: Socket
-    p2: Socket
-    spectator: Socket
-    ids: dict  # piece name -> unit id
-
-    @property
-    def sockets(self) -> list[Socket]:
-        return [self.gm, self.p1, self.p2, self.spectator]
-
-
 @pytest.fixture
 async def lg(transactional_db):
-    battle, users = await make_battle("lg")
-    sockets = {role: await open_socket(battle.id, users[role]) for role in users}
-    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    table = Table(battle, ids=ids, **sockets)
-    yield table
-    for socket in table.sockets:
-        await socket.close()
+    async with seated_by_name(*await make_battle("lg")) as table:
+        yield table
 
 
-async def everyone_gets(table: Table, seq: int) -> dict:
+async def everyone_gets(table: NamedTable, seq: int) -> dict:
     """Event `seq` as each socket received it (the same for all); P1's copy."""
     frames = [await socket.get("event") for socket in table.sockets]
     assert {frame["seq"] for frame in frames} == {seq}
     return frames[1]
 
 
-async def order(table: Table, player: Socket, action: dict) -> dict:
+async def order(table: NamedTable, player: Socket, action: dict) -> dict:
     """Sends `action`; an accepted one's event once everyone has it, else the reject."""
     frame_id = f"a-{player.seq}-{action['unit']}-{action['type']}"
     await player.send({"type": "act", "id": frame_id, "seen": player.seq, "action": action})
@@ -60,14 +39,14 @@ async def order(table: Table, player: Socket, action: dict) -> dict:
     return await everyone_gets(table, answer["seq"])
 
 
-async def end(table: Table, player: Socket) -> dict:
+async def end(table: NamedTable, player: Socket) -> dict:
     await player.send({"type": "end_turn", "id": f"e-{player.seq}"})
     answer = await player.get("ack", "reject")
     assert answer["type"] == "ack", answer
     return await everyone_gets(table, answer["seq"])
 
 
-def step(table: Table, socket: Socket, name: str, dx: float, dy: float) -> dict:
+def step(table: NamedTable, socket: Socket, name: str, dx: float, dy: float) -> dict:
     """A move of the piece `name` by (dx, dy) inches from where `socket` sees it."""
     unit = socket.unit(table.ids[name])
     x, y = unit["position"][:2]

@@ -2,22 +2,12 @@
 
 import pytest
 
-from tabletop.models import Battle, Event
+from tabletop.models import Battle
 from tabletop.services.table import limits
 from tests.live.conftest import move
-from tests.live.helpers import in_thread, open_socket
+from tests.live.helpers import battle_row, event_count, in_thread, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@in_thread
-def battle_row(battle_id: int) -> Battle:
-    return Battle.objects.get(pk=battle_id)
-
-
-@in_thread
-def event_count(battle_id: int) -> int:
-    return Event.objects.filter(battle_id=battle_id).count()
 
 
 @in_thread

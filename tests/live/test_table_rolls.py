@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import pytest
 
 import rules.engine.dice
-from tabletop.models import Battle, Event
-from tests.live.conftest import Table, make_table_sync, move
-from tests.live.helpers import in_thread, open_socket
+from tabletop.models import Battle
+from tests.live.conftest import Table, make_table_sync, move, seat
+from tests.live.helpers import battle_row, event_count, in_thread, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,30 +35,15 @@ def make_contact_table_sync(orders: int) -> tuple[Battle, dict]:
 make_contact_table = in_thread(make_contact_table_sync)
 
 
-@in_thread
-def battle_row(battle_id: int) -> Battle:
-    return Battle.objects.get(pk=battle_id)
-
-
-@in_thread
-def event_count(battle_id: int) -> int:
-    return Event.objects.filter(battle_id=battle_id).count()
-
-
 async def open_table(orders: int) -> Table:
-    battle, users = await make_contact_table(orders)
-    sockets = {role: await open_socket(battle.id, users[role]) for role in users}
-    u1 = next(u["id"] for u in battle.state["units"] if u["side"] == "P1")
-    u2 = next(u["id"] for u in battle.state["units"] if u["side"] == "P2")
-    return Table(battle, users, u1=u1, u2=u2, **sockets)
+    return await seat(*await make_contact_table(orders))
 
 
 @pytest.fixture
 async def contact(transactional_db):
     table = await open_table(orders=2)
     yield table
-    for socket in table.sockets:
-        await socket.close()
+    await table.leave()
 
 
 @dataclass

@@ -6,12 +6,10 @@ The battle is tests.web.factories' APSKIRMISH_UNITS on APSKIRMISH_TERRAIN: P1's 
 and Brannock, P2's Handler and Rook, 3 AP each a round.
 """
 
-from dataclasses import dataclass
-
 import pytest
 
 import rules.engine.dice
-from tests.live.helpers import Socket, in_thread, open_socket
+from tests.live.helpers import NamedTable, in_thread, open_socket, seated_by_name
 from tests.web.factories import make_apskirmish_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -19,44 +17,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 make_battle = in_thread(make_apskirmish_battle_sync)
 
 
-@dataclass
-class Skirmish:
-    battle: object
-    users: dict
-    gm: Socket
-    p1: Socket
-    p2: Socket
-    spectator: Socket
-    ids: dict  # soldier name -> unit id
-
-    @property
-    def sockets(self) -> list[Socket]:
-        return [self.gm, self.p1, self.p2, self.spectator]
-
-
-async def open_skirmish(tests: str) -> Skirmish:
-    battle, users = await make_battle(tests=tests)
-    sockets = {role: await open_socket(battle.id, users[role]) for role in users}
-    ids = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    return Skirmish(battle, users, ids=ids, **sockets)
-
-
 @pytest.fixture
 async def d10(transactional_db):
     """The engine rolls every test on a d10 (APS-D1, the default)."""
-    table = await open_skirmish("d10")
-    yield table
-    for socket in table.sockets:
-        await socket.close()
+    async with seated_by_name(*await make_battle(tests="d10")) as table:
+        yield table
 
 
 @pytest.fixture
 async def gm_rolls(transactional_db):
     """The table option `tests: "gm"`: the GM gives every roll's result (APS-D1)."""
-    table = await open_skirmish("gm")
-    yield table
-    for socket in table.sockets:
-        await socket.close()
+    async with seated_by_name(*await make_battle(tests="gm")) as table:
+        yield table
 
 
 class FixedDie:
@@ -77,7 +49,7 @@ def end(frame_id: str) -> dict:
     return {"type": "end_turn", "id": frame_id}
 
 
-async def everyone_gets(table: Skirmish, seq: int) -> list[dict]:
+async def everyone_gets(table: NamedTable, seq: int) -> list[dict]:
     """Event `seq` as each socket received it."""
     frames = [await socket.get("event") for socket in table.sockets]
     assert {frame["seq"] for frame in frames} == {seq}
