@@ -136,8 +136,10 @@ class Socket(Mirror):
         await self.io.disconnect()
 
 
-async def open_socket(battle_id: int, user, query: str = "") -> Socket:
-    """A connected socket for `user`, with its hello and first snapshot (or resume) read."""
+async def table_communicator(
+    battle_id: int, user, query: str = "", timeout: float = 1
+) -> WebsocketCommunicator:
+    """A communicator connected to the battle's table as `user`, no frame read yet."""
     headers = [
         (b"origin", b"http://127.0.0.1"),
         (b"host", b"127.0.0.1"),
@@ -145,9 +147,14 @@ async def open_socket(battle_id: int, user, query: str = "") -> Socket:
     ]
     path = f"/ws/battles/{battle_id}/" + (f"?{query}" if query else "")
     communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await communicator.connect()
+    connected, code = await communicator.connect(timeout=timeout)
     assert connected, code
-    socket = Socket(communicator)
+    return communicator
+
+
+async def open_socket(battle_id: int, user, query: str = "") -> Socket:
+    """A connected socket for `user`, with its hello and first snapshot (or resume) read."""
+    socket = Socket(await table_communicator(battle_id, user, query))
     hello = await socket.get("hello")
     socket.hello = hello
     if not query:

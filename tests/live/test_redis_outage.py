@@ -19,12 +19,11 @@ import redis
 from channels.testing import WebsocketCommunicator
 
 from tabletop import events
-from tabletop.asgi import application
 from tabletop.services.table import limits
 from tabletop.settings import REDIS_LAYERS, redis_channel_layer
 from tests.conftest import free_port, need
 from tests.live.conftest import make_table, move
-from tests.live.helpers import open_socket, session_cookie
+from tests.live.helpers import open_socket, table_communicator
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,18 +68,6 @@ def own_redis(request, settings, monkeypatch):
     server.stop()
 
 
-async def connect_raw(battle_id: int, user) -> WebsocketCommunicator:
-    headers = [
-        (b"origin", b"http://127.0.0.1"),
-        (b"host", b"127.0.0.1"),
-        (b"cookie", await session_cookie(user)),
-    ]
-    communicator = WebsocketCommunicator(application, f"/ws/battles/{battle_id}/", headers=headers)
-    connected, _ = await communicator.connect(timeout=10)
-    assert connected
-    return communicator
-
-
 async def first_output(communicator: WebsocketCommunicator) -> dict:
     return await communicator.receive_output(timeout=10)
 
@@ -96,7 +83,7 @@ async def test_while_redis_is_down_new_sockets_are_closed_with_4503_and_logged_o
     caplog.set_level(logging.INFO)
     closes = []
     for role in ("p2", "spectator", "gm", "p2", "spectator"):
-        communicator = await connect_raw(battle.id, users[role])
+        communicator = await table_communicator(battle.id, users[role], timeout=10)
         output = await first_output(communicator)
         closes.append((output["type"], output.get("code")))
     assert closes == [("websocket.close", limits.CLOSE_LAYER_DOWN)] * 5

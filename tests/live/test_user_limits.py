@@ -12,24 +12,17 @@ import time
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from tabletop.asgi import application
 from tabletop.services.table import chat, limits
-from tests.live.helpers import Socket, captured_events, in_thread, open_socket, session_cookie
+from tests.live.helpers import (
+    Socket,
+    captured_events,
+    in_thread,
+    open_socket,
+    table_communicator,
+)
 from tests.live.test_table_services import actors
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def raw_socket(battle_id: int, user) -> WebsocketCommunicator:
-    headers = [
-        (b"origin", b"http://127.0.0.1"),
-        (b"host", b"127.0.0.1"),
-        (b"cookie", await session_cookie(user)),
-    ]
-    communicator = WebsocketCommunicator(application, f"/ws/battles/{battle_id}/", headers=headers)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
 
 
 async def close_code(communicator: WebsocketCommunicator) -> int | None:
@@ -46,7 +39,7 @@ async def test_a_users_sockets_at_one_table_are_capped(table):
     opened = []
     for _ in range(limits.USER_SOCKETS - 1):
         opened.append(await open_socket(table.battle.id, table.users["spectator"]))
-    extra = await raw_socket(table.battle.id, table.users["spectator"])
+    extra = await table_communicator(table.battle.id, table.users["spectator"])
     assert await close_code(extra) == limits.CLOSE_TOO_MANY_SOCKETS
     # Another user is not affected.
     other = await open_socket(table.battle.id, table.users["p2"])
@@ -97,7 +90,7 @@ async def test_resumes_from_seq_0_are_capped_by_the_bytes_they_replay(table, mon
     monkeypatch.setattr(limits, "RESUME_BURST_BYTES", 200_000)
     monkeypatch.setattr(limits, "RESUME_BYTES_PER_S", 20_000)
     await chat_lines(table.battle.id, 200)  # ~60 KB to replay from seq 0
-    watcher = Socket(await raw_socket(table.battle.id, table.users["spectator"]))
+    watcher = Socket(await table_communicator(table.battle.id, table.users["spectator"]))
     await watcher.get("hello")
     await watcher.get("snapshot")
     received = 0
