@@ -68,6 +68,20 @@ def end_turn(battle: Battle, user: Any, msg: str) -> None:
     assert reply["type"] == "ack", reply
 
 
+def p1_wins_and_p2s_mech_is_destroyed(battle: Battle, users: dict[str, Any]) -> None:
+    """The GM records the battle's result: P1 won ("The ridge held."), P2's mech was
+    destroyed."""
+    battle.refresh_from_db()
+    profile = battle.unit_labels[unit_of(battle, "P2")["id"]]["profile"]
+    battle_result_record(
+        actor=users["gm"],
+        battle=battle,
+        winner_side="P1",
+        outcome="The ridge held.",
+        unit_fates={str(profile): "destroyed"},
+    )
+
+
 def report(client, battle: Battle, user: Any) -> ET.Element:
     client.force_login(user)
     response = client.get(reverse("battle_report_svg", args=[battle.pk]))
@@ -118,15 +132,7 @@ def test_a_destroyed_unit_is_marked_where_it_fell_and_the_result_is_told(client)
     fallen = unit_of(battle, "P2")
     end_turn(battle, users["p1"], "e-1")
     points = move(battle, users["p2"], "P2", "m-1", (1, -5))
-    profile = battle.unit_labels[fallen["id"]]["profile"]
-    battle.refresh_from_db()
-    battle_result_record(
-        actor=users["gm"],
-        battle=battle,
-        winner_side="P1",
-        outcome="The ridge held.",
-        unit_fates={str(profile): "destroyed"},
-    )
+    p1_wins_and_p2s_mech_is_destroyed(battle, users)
 
     svg = report(client, battle, users["p1"])
 
@@ -216,14 +222,7 @@ def test_nobody_outside_the_campaign_reads_a_battles_record(client, world) -> No
 def test_the_campaign_page_charts_the_standings_and_what_each_battle_cost(client) -> None:
     battle, users = table()
     fallen = unit_of(battle, "P2")
-    profile = battle.unit_labels[fallen["id"]]["profile"]
-    battle_result_record(
-        actor=users["gm"],
-        battle=battle,
-        winner_side="P1",
-        outcome="The ridge held.",
-        unit_fates={str(profile): "destroyed"},
-    )
+    p1_wins_and_p2s_mech_is_destroyed(battle, users)
     client.force_login(users["spectator"])
 
     page = client.get(reverse("campaign", args=[battle.campaign_id])).content.decode()
