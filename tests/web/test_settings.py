@@ -126,17 +126,22 @@ def test_the_development_key_is_refused_when_debug_is_false() -> None:
         )
 
 
+#: Each security setting: its value in development (no environment given), and in
+#: production (docs/deploy/tabletop.env's environment, behind TLS).
+SECURITY = {
+    "SECURE_PROXY_SSL_HEADER": (None, ["HTTP_X_FORWARDED_PROTO", "https"]),
+    "SECURE_SSL_REDIRECT": (False, True),
+    "SESSION_COOKIE_SECURE": (False, True),
+    "CSRF_COOKIE_SECURE": (False, True),
+    "SECURE_HSTS_SECONDS": (0, 31536000),
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS": (False, True),
+    "SECURE_HSTS_PRELOAD": (False, True),
+}
+
+
 def test_development_stays_the_default_insecure_but_working_over_plain_http() -> None:
     settings = settings_with()
-    assert settings["security"] == {
-        "SECURE_PROXY_SSL_HEADER": None,
-        "SECURE_SSL_REDIRECT": False,
-        "SESSION_COOKIE_SECURE": False,
-        "CSRF_COOKIE_SECURE": False,
-        "SECURE_HSTS_SECONDS": 0,
-        "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
-        "SECURE_HSTS_PRELOAD": False,
-    }
+    assert settings["security"] == {name: dev for name, (dev, _) in SECURITY.items()}
     assert settings["email"] == "django.core.mail.backends.console.EmailBackend"
     assert settings["static"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
 
@@ -144,15 +149,7 @@ def test_development_stays_the_default_insecure_but_working_over_plain_http() ->
 def test_every_production_security_setting_comes_from_the_environment() -> None:
     settings = settings_with(**documented_environment())
     assert settings["debug"] is False
-    assert settings["security"] == {
-        "SECURE_PROXY_SSL_HEADER": ["HTTP_X_FORWARDED_PROTO", "https"],
-        "SECURE_SSL_REDIRECT": True,
-        "SESSION_COOKIE_SECURE": True,
-        "CSRF_COOKIE_SECURE": True,
-        "SECURE_HSTS_SECONDS": 31536000,
-        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
-        "SECURE_HSTS_PRELOAD": True,
-    }
+    assert settings["security"] == {name: prod for name, (_, prod) in SECURITY.items()}
     assert settings["email"] == "django.core.mail.backends.smtp.EmailBackend"
     # Hashed, compressed files with module imports rewritten, served by ServeStatic.
     assert settings["static"] == "tabletop.static_storage.HashedCompressedStaticFilesStorage"
