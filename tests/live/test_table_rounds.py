@@ -56,6 +56,15 @@ async def everyone_gets(table: NamedTable, seq: int) -> list[dict]:
     return frames
 
 
+async def kell_waits_in_the_rubble(table: NamedTable) -> list[dict]:
+    """P1's Kell moves 3" north, ending in the Rubble (004 Rough Terrain): with `tests:
+    "gm"` the act waits for the GM's Terrain roll. Event 1, as each socket received it."""
+    kell = table.ids["Kell"]
+    await table.p1.send(act("m-1", 0, {"unit": kell, "type": "move", "path": [[5, 9.5]]}))
+    assert (await table.p1.get("ack"))["seq"] == 1
+    return await everyone_gets(table, 1)
+
+
 async def test_a_new_round_gives_back_ap_and_clears_activated_and_running(d10):
     """APS-D22, APS-D23: the round ends when nobody is left to activate; then every
     soldier has its ap_max again, is not activated, and loses its Running token."""
@@ -101,9 +110,7 @@ async def test_a_gm_roll_waits_for_the_gms_result_and_then_the_move_completes(gm
     Terrain): the engine refuses it only for the Terrain roll the GM must give; the table
     records it as waiting, every client sees it, and the GM's success completes it."""
     table, kell = gm_rolls, gm_rolls.ids["Kell"]
-    await table.p1.send(act("m-1", 0, {"unit": kell, "type": "move", "path": [[5, 9.5]]}))
-    assert (await table.p1.get("ack"))["seq"] == 1
-    for event in await everyone_gets(table, 1):
+    for event in await kell_waits_in_the_rubble(table):
         assert event["kind"] == "act"
         assert event["waiting"]["prompt"] == "Kell's Terrain roll (Normal PSQ 4)"
         assert event["turn"]["pending"]["action"]["unit"] == kell
@@ -160,9 +167,7 @@ async def test_a_failed_gm_roll_commits_the_failure_and_a_second_answer_finds_no
     """A failed Terrain roll takes 1" off the move (004 Rough Terrain): the default
     "shorten" cuts Kell's 3" back to 2", and the AP is spent."""
     table, kell = gm_rolls, gm_rolls.ids["Kell"]
-    await table.p1.send(act("m-1", 0, {"unit": kell, "type": "move", "path": [[5, 9.5]]}))
-    await table.p1.get("ack")
-    await everyone_gets(table, 1)
+    await kell_waits_in_the_rubble(table)
     await table.gm.send({"type": "roll_result", "id": "g-1", "result": "fail"})
     assert (await table.gm.get("ack"))["seq"] == 2
     [event, *_] = await everyone_gets(table, 2)
@@ -209,9 +214,7 @@ async def test_the_gms_undo_of_a_waiting_act_withdraws_it(gm_rolls):
     """docs/protocol.md, "Rolls the GM makes": the waiting act is a table change like any
     other, so an undo takes it back and the table no longer waits."""
     table, kell = gm_rolls, gm_rolls.ids["Kell"]
-    await table.p1.send(act("m-1", 0, {"unit": kell, "type": "move", "path": [[5, 9.5]]}))
-    await table.p1.get("ack")
-    await everyone_gets(table, 1)
+    await kell_waits_in_the_rubble(table)
     await table.gm.send({"type": "undo", "id": "u-1", "reason": "Kell goes round instead"})
     assert (await table.gm.get("ack"))["seq"] == 2
     for event in await everyone_gets(table, 2):
