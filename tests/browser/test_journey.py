@@ -10,9 +10,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from tabletop.models import Battle, Campaign, Map, Membership
+from tabletop.models import Map, Membership
 from tabletop.services.campaigns import membership_set
 from tabletop.services.rosters import roster_create, unit_profile_add
+from tests.browser.campaign_steps import create_battle, create_campaign_with_invitation
 from tests.browser.conftest import TIMEOUT_MS, drag_piece, shoot
 from tests.browser.test_setup_ux import MECH, PASSWORD, drag_unit_to, page_as, table_point
 
@@ -37,16 +38,7 @@ def test_from_an_invitation_to_a_played_turn(asgi_server, browser):
     gm = page_as(browser, base, gm_user)
 
     # The GM creates a campaign and makes an invitation link.
-    gm.goto(f"{base}/campaigns/")
-    gm.get_by_label("Name").fill("Kearny Ridge")
-    gm.get_by_label("System").select_option("aod")
-    gm.get_by_label("Points limit").fill("300")
-    gm.get_by_role("button", name="Create campaign").click()
-    expect(gm.get_by_role("heading", name="Kearny Ridge")).to_be_visible()
-    campaign = Campaign.objects.get(name="Kearny Ridge")
-    gm.locator("form[action$='/invitations/'] [name=role]").select_option("player")
-    gm.get_by_role("button", name="Create invitation link").click()
-    link = gm.locator("input.invite-link").first.input_value()
+    campaign, link = create_campaign_with_invitation(gm, base)
 
     # A newcomer opens the link, signs up from it, and is in the campaign.
     newcomer = page_as(browser, base)
@@ -98,14 +90,9 @@ def test_from_an_invitation_to_a_played_turn(asgi_server, browser):
     assert ridge.terrain[0]["polygon"] == [[10, 14], [26, 14], [26, 20], [10, 20]]
 
     # A battle: the newcomer's lance as P1 (south edge), Bob's as P2 (north edge).
-    gm.goto(f"{base}/campaigns/{campaign.pk}/battles/new/")
-    gm.get_by_label("Name").fill("Battle of the ridge")
-    gm.get_by_label("Map").select_option(label=str(ridge))
-    gm.get_by_label("Republic lance (newcomer)").select_option("P1")
-    gm.get_by_label("Steel Wolves (bob)").select_option("P2")
-    gm.get_by_role("button", name="Create battle").click()
-    expect(gm.get_by_role("heading", name="Battle of the ridge")).to_be_visible()
-    battle = Battle.objects.get(campaign=campaign)
+    battle = create_battle(
+        gm, base, campaign, ridge, "Republic lance (newcomer)", "Steel Wolves (bob)"
+    )
     ids = {label["name"]: uid for uid, label in battle.unit_labels.items()}
     battle_url = f"{base}/campaigns/{campaign.pk}/battles/{battle.pk}/"
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from tabletop.models import Battle, Campaign, Map, Membership, UnitProfile
+from tabletop.models import Map, Membership, UnitProfile
+from tests.browser.campaign_steps import create_battle, create_campaign_with_invitation
 from tests.conftest import ROOT
 
 ARTIFACTS = ROOT / "artifacts"
@@ -60,20 +61,9 @@ def test_gm_and_player_set_up_a_campaign_and_a_battle_in_the_browser(
         gm = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         gm.set_default_timeout(15_000)
 
-        # The GM starts a campaign.
+        # The GM starts a campaign and makes an invitation link for a player.
         log_in(gm, base, "gm")
-        gm.goto(f"{base}/campaigns/")
-        gm.get_by_label("Name").fill("Kearny Ridge")
-        gm.get_by_label("System").select_option("aod")
-        gm.get_by_label("Points limit").fill("300")
-        gm.get_by_role("button", name="Create campaign").click()
-        expect(gm.get_by_role("heading", name="Kearny Ridge")).to_be_visible()
-        campaign = Campaign.objects.get(name="Kearny Ridge")
-
-        # ... and makes an invitation link for a player.
-        gm.locator("form[action$='/invitations/'] [name=role]").select_option("player")
-        gm.get_by_role("button", name="Create invitation link").click()
-        link = gm.locator("input.invite-link").first.input_value()
+        campaign, link = create_campaign_with_invitation(gm, base)
         assert "/join/" in link
         shot(gm, "1-gm-campaign-with-invitation")
 
@@ -138,14 +128,9 @@ def test_gm_and_player_set_up_a_campaign_and_a_battle_in_the_browser(
         assert battle_map.terrain[0]["polygon"] == [[10, 14], [18, 14], [18, 20], [10, 20]]
 
         # The GM sets up a battle: the map, the rosters as sides, then deployment.
-        gm.goto(f"{base}/campaigns/{campaign.pk}/battles/new/")
-        gm.get_by_label("Name").fill("Battle of the ridge")
-        gm.get_by_label("Map").select_option(label=str(battle_map))
-        gm.get_by_label("Republic strike lance (alice)").select_option("P1")
-        gm.get_by_label("Steel Wolves (gm)").select_option("P2")
-        gm.get_by_role("button", name="Create battle").click()
-        expect(gm.get_by_role("heading", name="Battle of the ridge")).to_be_visible()
-        battle = Battle.objects.get(campaign=campaign)
+        battle = create_battle(
+            gm, base, campaign, battle_map, "Republic strike lance (alice)", "Steel Wolves (gm)"
+        )
         atlas = battle.state["units"][0]
         gm.get_by_label("Atlas x").fill("20")
         gm.get_by_label("Atlas y").fill("25")  # outside P1's zone: refused at the unit
