@@ -3,8 +3,6 @@ move and the rules engine alone reproduces it; the GM reads the report of a fini
 battle and the campaign's chart of the standings."""
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,20 +13,11 @@ from tabletop.models import Battle
 from tabletop.services.results import battle_result_record
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.dice import battle_roll
-from tests.browser.conftest import ROOT, TIMEOUT_MS, Table, drag_piece, shoot, transform
+from tests.browser.conftest import TIMEOUT_MS, Table, drag_piece, shoot, transform
 from tests.web.test_reports import actor, end_turn, move, unit_of
+from tests.web.test_saved_rulings import run_check
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def check_with_the_engine(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", "check", "--expect", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_a_player_saves_the_ruling_on_a_refused_move_and_the_engine_reproduces_it(
@@ -56,7 +45,7 @@ def test_a_player_saves_the_ruling_on_a_refused_move_and_the_engine_reproduces_i
     start = next(u for u in ruling["units"] if u["id"] == table.u1)["position"]
     assert start == p1.evaluate("(id) => window.tabletop.store.unit(id).position", table.u1)
     assert transform(p1, table.u1) == before, "the piece never moved"
-    checked = check_with_the_engine(saved)
+    checked = run_check(saved)
     assert checked.returncode == 0, checked.stderr
     assert json.loads(checked.stdout)["reasons"][0]["code"] == "speed_exceeded"
 
