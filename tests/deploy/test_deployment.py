@@ -13,7 +13,6 @@ import http.client
 import json
 import re
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,33 +81,8 @@ class ProxiedClient(LiveClient):
 
     def __init__(self, name: str, base_url: str, battle_id: int, cookie: bytes):
         super().__init__(name, base_url, battle_id, cookie)
-        self.base_url = base_url.replace("https://", "wss://")
-        self.origin = base_url
+        self.tls = unverified_tls()
         self.drops = 0
-
-    async def connect(self, resume: bool = False, wait_s: float = 30) -> None:
-        url = f"{self.base_url}/ws/battles/{self.battle_id}/" + (
-            f"?seq={self.seq}" if resume else ""
-        )
-        deadline = time.monotonic() + wait_s
-        while True:
-            try:
-                self.ws = await websockets.connect(
-                    url,
-                    additional_headers={"Cookie": self.cookie},
-                    origin=self.origin,
-                    ssl=unverified_tls(),
-                    max_size=2**22,
-                    open_timeout=5,
-                )
-                break
-            except (OSError, websockets.InvalidHandshake, TimeoutError) as error:
-                assert time.monotonic() < deadline, f"{self.name}: no connection: {error!r}"
-                await asyncio.sleep(0.1)
-        self.connected = True
-        self.reader = asyncio.create_task(self._read())
-        for frame in list(self.pending.values()):  # sent, never answered: the same ids again
-            await self.ws.send(json.dumps(frame))
 
 
 async def keep_acting(client: ProxiedClient, stop: asyncio.Event, sent: list[str]) -> None:
@@ -287,9 +261,7 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     lost = [i for i, seq in acked.items() if rolls.get(i) != seq]
     assert not lost, f"acknowledged but not in the log as acknowledged: {lost}"
     assert len(all_ids) == len(set(all_ids)), "an act was applied twice"
-    assert len(acked) == len(acts["sent"]), (
-        f"an act sent was never acknowledged: {acts['refused']}"
-    )
+    assert len(acked) == len(acts["sent"]), f"an act sent was never acknowledged: {acts['refused']}"
     total = Event.objects.filter(battle=battle).count()
     stack.say(
         f"counts: {len(acts['sent'])} acts sent, {len(acked)} acknowledged "
@@ -336,7 +308,9 @@ async def rolling_restart(stack: Stack, battle_id: int, cookies: dict[str, bytes
         "sent": sent,
         "acked": acks,
         "refused": [
-            answer for client in clients for answer in client.answers.values()
+            answer
+            for client in clients
+            for answer in client.answers.values()
             if answer["type"] != "ack"
         ],
         "during": during,

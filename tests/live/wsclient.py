@@ -6,6 +6,7 @@ connection reconnects with `?seq=` (resume) and resends what was not answered.
 
 import asyncio
 import json
+import ssl
 import time
 from typing import Any
 
@@ -15,10 +16,13 @@ from tests.live.helpers import Mirror
 
 
 class LiveClient(Mirror):
+    #: The TLS context of a wss:// connection (a client behind a TLS proxy sets one).
+    tls: ssl.SSLContext | None = None
+
     def __init__(self, name: str, base_url: str, battle_id: int, cookie: bytes):
         super().__init__()
         self.name = name
-        self.base_url = base_url.replace("http://", "ws://")
+        self.base_url = base_url.replace("https://", "wss://").replace("http://", "ws://")
         self.origin = base_url
         self.battle_id = battle_id
         self.cookie = cookie.decode()
@@ -40,17 +44,17 @@ class LiveClient(Mirror):
                     url,
                     additional_headers={"Cookie": self.cookie},
                     origin=self.origin,
+                    ssl=self.tls,
                     max_size=2**22,
                     open_timeout=5,
                 )
                 break
-            except (OSError, websockets.InvalidHandshake, TimeoutError):
-                if time.monotonic() > deadline:
-                    raise
+            except (OSError, websockets.InvalidHandshake, TimeoutError) as error:
+                assert time.monotonic() < deadline, f"{self.name}: no connection: {error!r}"
                 await asyncio.sleep(0.1)
         self.connected = True
         self.reader = asyncio.create_task(self._read())
-        for frame in list(self.pending.values()):
+        for frame in list(self.pending.values()):  # sent, never answered: the same ids again
             await self.ws.send(json.dumps(frame))
 
     async def _read(self) -> None:
