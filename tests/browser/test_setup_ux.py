@@ -80,6 +80,15 @@ def table_point(page, svg: str, x: float, y: float, size: float = 36) -> tuple[f
     return box["x"] + x / size * box["width"], box["y"] + (size - y) / size * box["height"]
 
 
+def downloaded_json(control, to: Path) -> dict:
+    """Clicks `control` (a button or link of a page), saves the file it downloads at `to`;
+    the file's JSON."""
+    with control.page.expect_download() as download:
+        control.click()
+    download.value.save_as(to)
+    return json.loads(to.read_text())
+
+
 def centre(box: dict) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
@@ -256,11 +265,10 @@ def test_the_gm_draws_rectangles_circles_and_polygons_with_the_mouse_and_edits_t
     shoot(gm, "map-editor-corner-edited")
 
     # Exported as a file, saved, and the file imported into a new map.
-    with gm.expect_download() as download:
-        gm.get_by_role("button", name="Export the map file (JSON)").click()
     exported = tmp_path / "quarry.json"
-    download.value.save_as(exported)
-    map_file = json.loads(exported.read_text())
+    map_file = downloaded_json(
+        gm.get_by_role("button", name="Export the map file (JSON)"), exported
+    )
     assert map_file["format"] == "tabletop-map/1" and map_file["name"] == "Quarry"
     assert [f["id"] for f in map_file["terrain"]] == ["B1", "D1", "H1"]
     gm.get_by_role("button", name="Save map").click()
@@ -308,11 +316,11 @@ def test_a_player_picks_a_unit_from_the_catalogue_reads_its_stats_and_moves_the_
     expect(row).not_to_contain_text("'shape'")
     shoot(p1, "roster-stats-as-a-table")
 
-    with p1.expect_download() as download:
-        p1.get_by_role("link", name="Download the roster file (JSON)").click()
     saved = tmp_path / "lance.json"
-    download.value.save_as(saved)
-    assert [u["name"] for u in json.loads(saved.read_text())["units"]] == ["Atlas"]
+    roster_file = downloaded_json(
+        p1.get_by_role("link", name="Download the roster file (JSON)"), saved
+    )
+    assert [u["name"] for u in roster_file["units"]] == ["Atlas"]
     p1.get_by_role("link", name="Upload a roster file").click()
     p1.get_by_label("Roster file").set_input_files(str(saved))
     p1.get_by_role("button", name="Import roster").click()
