@@ -64,17 +64,21 @@ class MswarsTable(Table):
     units: dict[str, str] = field(default_factory=dict)
 
 
+def table_by_names(base_url: str, battle: Battle, users: dict, u1: str, u2: str) -> MswarsTable:
+    """A session for each of the battle's people; `units` every piece by name, u1 and u2
+    the pieces named `u1` and `u2`."""
+    cookies = {role: session_cookie(user) for role, user in users.items()}
+    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
+    return MswarsTable(base_url, battle, cookies, units[u1], units[u2], units=units)
+
+
 @pytest.fixture
 def mswars_table(asgi_server: str) -> MswarsTable:
     """tests.web.factories' M.S. Wars battle (live, Turn 1 Phase 1, P1 to act), and a
     session for each of gm, p1, p2 and spectator. A test module serves it to
     `open_board` by naming it its `table`."""
     battle, users = make_mswars_battle_sync("m")
-    cookies = {role: session_cookie(user) for role, user in users.items()}
-    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    return MswarsTable(
-        asgi_server, battle, cookies, units["P1 Warden"], units["P2 Talon"], units=units
-    )
+    return table_by_names(asgi_server, battle, users, "P1 Warden", "P2 Talon")
 
 
 @pytest.fixture
@@ -83,9 +87,7 @@ def apskirmish_table(asgi_server: str) -> MswarsTable:
     `tests: "gm"` (the GM gives every roll's result): live, Round 1, P1 to act; u1 is
     P1's Kell, u2 P2's Handler, `units` every soldier by name."""
     battle, users = make_apskirmish_battle_sync("a", tests="gm")
-    cookies = {role: session_cookie(user) for role, user in users.items()}
-    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    return MswarsTable(asgi_server, battle, cookies, units["Kell"], units["Handler"], units=units)
+    return table_by_names(asgi_server, battle, users, "Kell", "Handler")
 
 
 @pytest.fixture
@@ -159,6 +161,40 @@ def drag_piece(page, unit: str, dx_in: float, dy_in: float, *, release: bool = T
     page.wait_for_timeout(250)  # let the last pointer position reach the preview throttle
     if release:
         page.mouse.up()
+
+
+def click_table_at(page, near: str, dx_in: float, dy_in: float) -> None:
+    """Clicks the table (dx, dy) inches from a piece's centre (y north)."""
+    x, y = piece_centre(page, near)
+    px = 1 / inches_per_px(page)
+    page.mouse.click(x + dx_in * px, y - dy_in * px)
+
+
+def header(page):
+    """The board's turn line: the engine's summary of whose turn it is."""
+    return page.locator("#turn-status")
+
+
+def log_lines(page):
+    return page.locator("#event-log li")
+
+
+def everyone_has(pages, events: int) -> None:
+    """Every page's event log shows `events` entries."""
+    from playwright.sync_api import expect
+
+    for page in pages:
+        expect(log_lines(page)).to_have_count(events, timeout=TIMEOUT_MS)
+
+
+def seq_of(page) -> int:
+    """The last event the page has applied."""
+    return int(page.evaluate("window.tabletop.store.seq"))
+
+
+def position_of(page, unit: str) -> list[float]:
+    """Where the page's store has the piece."""
+    return page.evaluate("(id) => window.tabletop.store.unit(id).position", unit)
 
 
 def transform(page, unit: str) -> str:

@@ -17,9 +17,11 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (
     TIMEOUT_MS,
     MswarsTable,
+    click_table_at,
     drag_piece,
-    inches_per_px,
-    piece_centre,
+    everyone_has,
+    header,
+    log_lines,
     shoot,
 )
 
@@ -35,14 +37,6 @@ def table(apskirmish_table: MswarsTable) -> MswarsTable:
     return apskirmish_table
 
 
-def header(page):
-    return page.locator("#turn-status")
-
-
-def log_lines(page):
-    return page.locator("#event-log li")
-
-
 def unit_of(page, unit: str) -> dict:
     return page.evaluate("(id) => window.tabletop.store.unit(id)", unit)
 
@@ -51,22 +45,10 @@ def piece(page, unit: str):
     return page.locator(f".piece[data-unit='{unit}']")
 
 
-def everyone_has(pages, events: int) -> None:
-    for page in pages:
-        expect(log_lines(page)).to_have_count(events, timeout=TIMEOUT_MS)
-
-
 def settle(page) -> None:
     """Waits for the drag's last preview to be judged: the act on release is then not
     refused for a preview still in the engine (docs/protocol.md, Limits per user)."""
     page.wait_for_timeout(600)
-
-
-def click_table_at(page, near: str, dx_in: float, dy_in: float) -> None:
-    """Clicks the table (dx, dy) inches from a piece's centre (y north)."""
-    x, y = piece_centre(page, near)
-    px = 1 / inches_per_px(page)
-    page.mouse.click(x + dx_in * px, y - dy_in * px)
 
 
 def gm_gives(gm, prompt: str, result: str, pages) -> None:

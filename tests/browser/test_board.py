@@ -10,15 +10,12 @@ from tests.browser.conftest import (
     TIMEOUT_MS,
     drag_piece,
     expected_transform,
+    seq_of,
     shoot,
     transform,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def seq_of(page) -> int:
-    return int(page.evaluate("window.tabletop.store.seq"))
 
 
 def test_a_legal_move_by_player_one_appears_for_the_other_two(table, open_board):

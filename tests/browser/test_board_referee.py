@@ -16,7 +16,9 @@ from tests.browser.conftest import (
     Table,
     drag_piece,
     inches_per_px,
+    log_lines,
     piece_centre,
+    position_of,
     session_cookie,
     shoot,
     transform,
@@ -72,14 +74,6 @@ def record_frames(page) -> None:
 
 def sent(page, kind: str) -> list[dict]:
     return page.evaluate("(kind) => window.sent.filter((f) => f.type === kind)", kind)
-
-
-def position(page, unit: str) -> list[float]:
-    return page.evaluate("(id) => window.tabletop.store.unit(id).position", unit)
-
-
-def log_lines(page):
-    return page.locator("#event-log li")
 
 
 # -- 1. line of sight: the referee's ruling, drawn whatever tool came before -------------
@@ -180,7 +174,7 @@ def test_pressing_the_exact_centre_of_a_selected_piece_moves_it_rather_than_turn
     expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
     (act,) = sent(p1, "act")
     assert isinstance(act["action"]["path"][-1], list), "a move to a point, not a turn"
-    x, y = position(p1, table.u1)
+    x, y = position_of(p1, table.u1)
     assert abs(x - 10) < 0.3 and abs(y - 8.5) < 0.3
 
 
@@ -338,7 +332,7 @@ def test_a_refused_drop_offers_the_nearest_legal_end_and_enter_sends_it(table, o
     expect(log_lines(p2)).to_have_count(1, timeout=TIMEOUT_MS)
     acts = sent(p1, "act")
     assert len(acts) == 2 and acts[1]["action"]["path"][-1][0] < 20.05
-    x, y = position(p2, table.u1)
+    x, y = position_of(p2, table.u1)
     assert 19.5 < x <= 20.05 and abs(y - 6) < 0.3, (x, y)
     expect(p1.locator(".alternative")).to_have_count(0)
 
@@ -352,5 +346,5 @@ def test_a_click_on_the_offered_alternative_sends_it(table, open_board):
     p1.wait_for_timeout(1500)  # the refused ghost has snapped back and gone
     p1.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
-    x, _ = position(p1, table.u1)
+    x, _ = position_of(p1, table.u1)
     assert 19.5 < x <= 20.05

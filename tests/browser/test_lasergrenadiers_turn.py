@@ -15,12 +15,15 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (
     TIMEOUT_MS,
     MswarsTable,
+    click_table_at,
     drag_piece,
+    everyone_has,
     expected_transform,
-    inches_per_px,
-    piece_centre,
-    session_cookie,
+    header,
+    log_lines,
+    position_of,
     shoot,
+    table_by_names,
     transform,
 )
 from tests.web.factories import make_lasergrenadiers_battle_sync
@@ -33,19 +36,7 @@ def table(asgi_server: str) -> MswarsTable:
     """`open_board` opens this module's pages on the LaserGrenadiers table; `units` holds
     every piece by name (the M.S. Wars fixture's shape: a table with its units by name)."""
     battle, users = make_lasergrenadiers_battle_sync("g")
-    cookies = {role: session_cookie(user) for role, user in users.items()}
-    units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    return MswarsTable(
-        asgi_server, battle, cookies, units["Grav tank"], units["Armoured car"], units=units
-    )
-
-
-def header(page):
-    return page.locator("#turn-status")
-
-
-def log_lines(page):
-    return page.locator("#event-log li")
+    return table_by_names(asgi_server, battle, users, "Grav tank", "Armoured car")
 
 
 def card_row(page, label: str):
@@ -53,22 +44,10 @@ def card_row(page, label: str):
     return page.locator("#unit-stats dt", has_text=label).locator("xpath=following-sibling::dd[1]")
 
 
-def position_of(page, unit: str) -> list[float]:
-    return page.evaluate("(id) => window.tabletop.store.unit(id).position", unit)
-
-
 def end_activation(page, events: int, pages) -> None:
     expect(page.locator("#end-turn")).to_have_text("End activation")
     page.locator("#end-turn").click()
-    for other in pages:
-        expect(log_lines(other)).to_have_count(events, timeout=TIMEOUT_MS)
-
-
-def click_table_at(page, near: str, dx_in: float, dy_in: float) -> None:
-    """Clicks the table (dx, dy) inches from a piece's centre (y north)."""
-    x, y = piece_centre(page, near)
-    px = 1 / inches_per_px(page)
-    page.mouse.click(x + dx_in * px, y - dy_in * px)
+    everyone_has(pages, events)
 
 
 def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(table, open_board):

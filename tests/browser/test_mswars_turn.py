@@ -21,7 +21,12 @@ from tests.browser.conftest import (
     TIMEOUT_MS,
     MswarsTable,
     drag_piece,
+    everyone_has,
     expected_transform,
+    header,
+    log_lines,
+    position_of,
+    seq_of,
     session_cookie,
     shoot,
     transform,
@@ -36,27 +41,11 @@ def table(mswars_table: MswarsTable) -> MswarsTable:
     return mswars_table
 
 
-def seq_of(page) -> int:
-    return int(page.evaluate("window.tabletop.store.seq"))
-
-
-def header(page):
-    return page.locator("#turn-status")
-
-
-def log_lines(page):
-    return page.locator("#event-log li")
-
-
 def expect_everyone_sees(pages, unit: str, moved: str) -> None:
     for page in pages:
         expect(page.locator(f".piece[data-unit='{unit}']")).to_have_attribute(
             "transform", moved, timeout=TIMEOUT_MS
         )
-
-
-def position_of(page, unit: str) -> list[float]:
-    return page.evaluate("(id) => window.tabletop.store.unit(id).position", unit)
 
 
 def overprinted_labels(page) -> list[tuple[str, str]]:
@@ -78,8 +67,7 @@ def overprinted_labels(page) -> list[tuple[str, str]]:
 def end_part(page, events: int, pages) -> None:
     """The active player ends their part; every page hears of it (one more event)."""
     page.locator("#end-turn").click()
-    for other in pages:
-        expect(log_lines(other)).to_have_count(events, timeout=TIMEOUT_MS)
+    everyone_has(pages, events)
 
 
 def test_a_whole_turn_both_phases_with_two_players_and_a_spectator(table, open_board):
