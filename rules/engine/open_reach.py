@@ -7,7 +7,9 @@ cross only keeps it from ending there; a base it touches where it starts may be 
 but not come back to), keeps the centre on the table (and inside `within` when the
 unit may only be there, an aquatic unit in water), and finds shortest paths within
 the budget on a visibility graph (docs/rules-engine.md). The area is conservative: a
-point inside is reached by a legal path, which `path_to` returns.
+point inside is reached by a legal path, which `path_to` returns. The graph's work is
+bounded (`Work`); when the bound stops it short of the budget, the reach says how far
+its area is exact (`Reach.cut_at`).
 """
 
 from __future__ import annotations
@@ -95,15 +97,17 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
         return Reach(unit.id, action_type, Point(start), budget,
                      lambda p: [start] if p == start else None)
     graph = VisibilityGraph.build(free, start, budget)
+    cut_at = None if graph.complete else graph.horizon
     if not end_only:
-        return Reach(unit.id, action_type, graph.region(), budget, graph.path_to)
+        return Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at)
     taken = shapely.union_all(list(end_only))
     shapely.prepare(taken)
 
     def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
         return None if taken.intersects(Point(p)) else graph.path_to(p)
 
-    return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to)
+    return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to,
+                 cut_at)
 
 
 def around_start(centre: tuple[float, float], gap: float) -> Any:

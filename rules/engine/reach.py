@@ -24,6 +24,21 @@ class Reach:
     area: Any
     allowance: float
     _path_to: Callable[[tuple[float, float]], Path2 | None]
+    #: Where a bound on reach's work stopped the search short of the allowance
+    #: (rules/geometry/visibility.py, `Work`): `area` is then exactly where the centre
+    #: can end within this much path. None: not cut short.
+    cut_at: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether `area` is the whole allowance's (only the engine's approximations
+        keep it short of the truth), not cut short by the work bound."""
+        return self.cut_at is None
+
+    @property
+    def horizon(self) -> float:
+        """How far along a path `area` is exact: the allowance when complete."""
+        return self.allowance if self.cut_at is None else self.cut_at
 
     def contains(self, point: tuple[float, float]) -> bool:
         return bool(self.area.covers(Point(point)))

@@ -8,6 +8,16 @@ cast by rays from every reached node with its remaining budget, clipped to free
 space. This is conservative up to the ray spacing (a vertex poking between two
 rays of one node); `path_to` never relies on the region and always returns a
 path whose every segment lies in free space.
+
+The work is bounded by a count, not a clock (`Work`: visibility tests and corners
+settled), so that a long move on a crowded table costs what a short one does on any
+machine, with the same result everywhere (issue 15: no action the protocol accepts
+costs more than 50 ms). Dijkstra settles corners in increasing distance; when the
+bound stops it, the distance H of the next corner it would settle is a horizon: every
+corner nearer than H is settled with its exact distance, so every point within H of
+path is in the star of its last corner cast with H - that distance. The region is then
+exactly "where the centre can end within H", a subset of the truth, and `horizon`
+says so (`complete` is False).
 """
 
 from __future__ import annotations
@@ -31,6 +41,21 @@ _RAY_COS, _RAY_SIN = _RAY_DX, _RAY_DY
 STARS_AT_ONCE = 8
 
 
+@dataclass(frozen=True)
+class Work:
+    """How much one graph may compute: segments tested against free space, and corners
+    settled (each casts a star in `region`)."""
+
+    tests: int
+    corners: int
+
+
+#: Sized so that the reference board's costliest reach (bench/worst_case.py, a 48" move
+#: on bench/validate.py's board) stays well inside issue 15's 50 ms; moves of up to about
+#: 12" there are never cut short.
+WORK = Work(tests=400, corners=100)
+
+
 @dataclass
 class VisibilityGraph:
     free: Any                 # prepared free region (points may be anywhere in it)
@@ -43,9 +68,21 @@ class VisibilityGraph:
     #: Per node, its neighbours along the boundary (nan for the start): a shortest path
     #: leaves a corner only along a line that keeps both on one side (`_tangent`).
     sides: Any = None
+    #: Path length to which distances (and the region) are exact: the budget unless
+    #: the work bound stopped Dijkstra first.
+    horizon: float = 0.0
+    #: Per node, whether Dijkstra settled it (its distance is exact).
+    settled: list[bool] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.horizon >= self.budget
 
     @classmethod
-    def build(cls, free: Any, start: tuple[float, float], budget: float) -> VisibilityGraph:
+    def build(cls, free: Any, start: tuple[float, float], budget: float,
+              work: Work | None = None) -> VisibilityGraph:
+        """The graph of `free` around `start`, searched within `budget` and `work`
+        (None: the module's `WORK`, read at the call so that a test may lower it)."""
         shapely.prepare(free)
         g = cls(free, start, budget)
         pts: list[tuple[float, float]] = [start]
@@ -70,7 +107,7 @@ class VisibilityGraph:
         g.edges = np.array(segs) if segs else np.zeros((0, 4))
         g.sides = np.vstack(sides)
         g.nodes = pts
-        g._dijkstra()
+        g._dijkstra(WORK if work is None else work)
         return g
 
     def _visible(self, a: tuple[float, float], targets: list[int]) -> list[int]:
@@ -80,31 +117,56 @@ class VisibilityGraph:
         ok = shapely.covers(self.free, lines)
         return [t for t, v in zip(targets, ok, strict=True) if v]
 
-    def _dijkstra(self) -> None:
+    def _dijkstra(self, work: Work) -> None:
+        """Settle corners in increasing distance until the budget or `work` runs out.
+
+        Lazily: each settled corner offers its candidates nearest first (one heap entry
+        per corner, its next candidate at its distance plus the gap), and a segment is
+        tested against free space only when its entry comes first, so the tests spent
+        grow with the distance explored, not with the budget. The first visible entry
+        for a corner is its shortest distance (every other way is at least as long), the
+        same sum of the same numbers as an eager Dijkstra's. When `work` runs out,
+        `horizon` is the first entry left unresolved: every corner nearer is settled."""
         n = len(self.nodes)
         xy = np.array(self.nodes)
         self.dist = [math.inf] * n
         self.prev = [-1] * n
-        self.dist[0] = 0.0
-        done = [False] * n
-        heap = [(0.0, 0)]
-        while heap:
-            d, i = heapq.heappop(heap)
-            if done[i] or d > self.budget:
-                continue
-            done[i] = True
-            rem = self.budget - d
+        done = np.zeros(n, dtype=bool)
+        offers: list[tuple[list[int], list[float]]] = [([], [])] * n
+        heap: list[tuple[float, int, int]] = []
+        tests = corners = 0
+
+        def settle(i: int, d: float, via: int) -> None:
+            nonlocal corners
+            corners += 1
+            done[i], self.dist[i], self.prev[i] = True, d, via
             gaps = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
-            cand = [j for j in np.nonzero(gaps <= rem)[0].tolist()
-                    if not done[j] and d + gaps[j] < self.dist[j]]
-            if i and cand:
-                cand = [j for j, ok in zip(cand, self._tangent(i, xy[cand]), strict=True) if ok]
-            for j in self._visible(self.nodes[i], cand):
-                nd = d + float(gaps[j])
-                if nd < self.dist[j]:
-                    self.dist[j] = nd
-                    self.prev[j] = i
-                    heapq.heappush(heap, (nd, j))
+            ok = (gaps <= self.budget - d) & ~done
+            if i:
+                ok[ok] = self._tangent(i, xy[ok])
+            cand = np.nonzero(ok)[0]
+            cand = cand[np.argsort(gaps[cand], kind="stable")]
+            if len(cand):
+                offers[i] = (cand.tolist(), gaps[cand].tolist())
+                heapq.heappush(heap, (d + offers[i][1][0], i, 0))
+
+        self.horizon = self.budget
+        settle(0, 0.0, -1)
+        while heap:
+            nd, i, k = heap[0]
+            targets, gaps = offers[i]
+            j = targets[k]
+            if not done[j]:
+                if tests >= work.tests or corners >= work.corners:
+                    self.horizon = nd
+                    break
+                tests += 1
+            heapq.heappop(heap)
+            if k + 1 < len(targets):
+                heapq.heappush(heap, (self.dist[i] + gaps[k + 1], i, k + 1))
+            if not done[j] and shapely.covers(self.free, shapely.linestrings([xy[i], xy[j]])):
+                settle(j, nd, i)
+        self.settled = done.tolist()
 
     def _tangent(self, i: int, targets: Any) -> Any:
         """Per target, whether the line from corner i to it keeps both of i's neighbours
@@ -156,7 +218,9 @@ class VisibilityGraph:
                 e[:, 2] - e[:, 0], e[:, 3] - e[:, 1])
 
     def region(self) -> Any:
-        rems = self.budget - np.array(self.dist)
+        """Where the point can end within `horizon` (the budget when complete): the
+        stars of the settled corners, each with what the horizon leaves it."""
+        rems = np.where(self.settled, self.horizon - np.array(self.dist), 0.0)
         cast = np.nonzero(rems > 1e-6)[0]
         if not len(cast):
             return Point(self.start)

@@ -2,6 +2,7 @@
 
 import pytest
 
+from rules.geometry import visibility
 from tabletop.models import Battle
 from tabletop.services.table import limits
 from tests.live.conftest import move
@@ -14,6 +15,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def set_engine_state(battle_id: int, **keys) -> None:
     battle = Battle.objects.get(pk=battle_id)
     battle.state = {**battle.state, "state": {**battle.state["state"], **keys}}
+    battle.save()
+
+
+@in_thread
+def add_terrain(battle_id: int, *features: dict) -> None:
+    battle = Battle.objects.get(pk=battle_id)
+    battle.state = {**battle.state, "terrain": [*battle.state["terrain"], *features]}
     battle.save()
 
 
@@ -83,6 +91,22 @@ async def test_a_preview_can_ask_for_the_reachable_area(table):
     await table.p1.send({"type": "preview", "action": move(table.u1, [1.5, 6.5]), "reach": True})
     answer = await table.p1.get("verdict")
     assert answer["reach"]["type"] in ("Polygon", "MultiPolygon")
+    assert "complete" not in answer["reach"] and "to" not in answer["reach"]
+
+
+async def test_a_reach_cut_short_by_the_engines_work_bound_says_how_far_it_is_exact(
+    table, monkeypatch
+):
+    """Issue 15: reach's work is bounded (rules/geometry/visibility.py, `Work`); an area
+    the bound cut short says so, and to how many inches of path it is exact."""
+    monkeypatch.setattr(visibility, "WORK", visibility.Work(tests=2, corners=2))
+    wall = [[3, 3], [6, 3], [6, 4], [3, 4]]
+    await add_terrain(table.battle.id, {"id": "W", "type": "blocking", "polygon": wall})
+    await table.p1.send({"type": "preview", "action": move(table.u1, [1.5, 6.5]), "reach": True})
+    reach = (await table.p1.get("verdict"))["reach"]
+    assert reach["type"] in ("Polygon", "MultiPolygon")
+    assert reach["complete"] is False
+    assert 0 < reach["to"] < 8
 
 
 async def test_a_preview_out_of_turn_is_refused_by_the_table(table):

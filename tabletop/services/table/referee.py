@@ -135,10 +135,17 @@ def judge(
 def reach_area(
     state: dict[str, Any], unit_id: str, action_type: str, key: tuple[int, int] | None = None
 ) -> dict[str, Any] | None:
-    """Where the unit may legally end, as GeoJSON; None where the engine cannot say."""
+    """Where the unit may legally end, as GeoJSON; None where the engine cannot say.
+
+    When the engine's bound on reach's work cut the search short (issue 15), the area
+    is exact only to `to` inches of path and says so: `"complete": false`."""
     game = _game(state, key)
     try:
-        return dict(mapping(rules.reach(game, unit_id, action_type).area))
+        found = rules.reach(game, unit_id, action_type)
+        area = dict(mapping(found.area))
+        if not found.complete:
+            area.update({"complete": False, "to": round(found.horizon, 2)})
+        return area
     except (rules.InvalidActionError, NotImplementedError):
         return None
     except Exception:

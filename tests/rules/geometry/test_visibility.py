@@ -10,7 +10,10 @@ import numpy as np
 from shapely.geometry import LineString, box
 from shapely.ops import unary_union
 
-from rules.geometry.visibility import VisibilityGraph
+from rules.geometry.visibility import VisibilityGraph, Work
+
+#: No bound on the work: the whole budget is searched.
+UNBOUNDED = Work(tests=10**9, corners=10**9)
 
 
 def test_shortest_path_goes_around_an_obstacle_corner() -> None:
@@ -49,10 +52,10 @@ def test_leaving_corners_only_along_tangents_keeps_every_distance(monkeypatch: A
     free = box(0, 0, 30, 30).difference(unary_union(boxes))
     free = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
     start = (1.0, 1.0)
-    pruned = VisibilityGraph.build(free, start, 40)
+    pruned = VisibilityGraph.build(free, start, 40, UNBOUNDED)
     monkeypatch.setattr(VisibilityGraph, "_tangent",
                         lambda self, i, targets: np.ones(len(targets), dtype=bool))
-    full = VisibilityGraph.build(free, start, 40)
+    full = VisibilityGraph.build(free, start, 40, UNBOUNDED)
     assert pruned.nodes == full.nodes
     assert np.allclose(pruned.dist, full.dist, rtol=0, atol=1e-9)
     assert pruned.region().symmetric_difference(full.region()).area < 1e-9
