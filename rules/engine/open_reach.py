@@ -25,11 +25,14 @@ from rules.engine.bases_policy import BasePolicy
 from rules.engine.model import Unit
 from rules.engine.position import Position
 from rules.engine.reach import Reach
+from rules.geometry import visibility
 from rules.geometry.bases import Body
-from rules.geometry.visibility import VisibilityGraph, inflate
+from rules.geometry.visibility import VisibilityGraph, Work, inflate
 
 #: Keeps paths clear of contact (0.01") with room for rounding.
 MARGIN = 0.03
+#: How far a long move is searched first (`open_reach`), in inches of path.
+WINDOW = 16.0
 
 
 def horizon(unit: Unit, budget: float) -> float:
@@ -81,33 +84,63 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
                within: Any = None) -> Reach:
     """The reach of `unit`'s centre: the table shrunk by its radius (and `within`, if
     given), minus `obstacles`, within `budget` of path; `end_only` areas are crossed
-    but not ended in."""
+    but not ended in.
+
+    A move longer than WINDOW is searched first within WINDOW of its start: a path of
+    that length stays within it, so the distances found there are the whole table's.
+    On a crowded table the work bound (`visibility.WORK`) stops that search, and the
+    obstacles beyond are neither merged nor tested (issue 15). Only where it used at
+    most a quarter of the bound (open ground) is the whole move searched, with what the
+    bound has left: the search goes over the window's ground again, then further."""
+    if budget <= 0:
+        return _nowhere(unit, action_type, budget)
+    work = visibility.WORK
+    graph = _search(position, unit, obstacles, within, min(budget, WINDOW), work)
+    if graph is not None and graph.complete and budget > WINDOW:
+        used = graph.used
+        if 4 * used.tests <= work.tests and 4 * used.corners <= work.corners:
+            left = Work(work.tests - used.tests, work.corners - used.corners)
+            whole = _search(position, unit, obstacles, within, budget, left)
+            if whole is not None and whole.horizon > graph.horizon:
+                graph = whole
+    if graph is None:
+        return _nowhere(unit, action_type, budget)
+    cut_at = None if graph.horizon >= budget else graph.horizon
+    if not end_only:
+        return Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at)
+    taken = shapely.union_all(list(end_only))
+    shapely.prepare(taken)
+    search = graph
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        return None if taken.intersects(Point(p)) else search.path_to(p)
+
+    return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to,
+                 cut_at)
+
+
+def _search(position: Position, unit: Unit, obstacles: Sequence[Any], within: Any,
+            radius: float, work: Work) -> VisibilityGraph | None:
+    """The visibility graph of the free space within `radius` of path from the unit's
+    start (None: the start is not in free space)."""
     start = unit.position
     r = unit.base.radius
     table = position.state.table
     free = box(r, r, table.width - r, table.height - r)
     if within is not None:
         free = free.intersection(within)
-    local = Point(start).buffer(budget + r + 1, quad_segs=4)
+    local = Point(start).buffer(radius + r + 1, quad_segs=4)
     near = [o for o in obstacles if o.intersects(local)]
     if near:
         free = free.difference(shapely.union_all(near))
     free = _component(free.intersection(local), start)
-    if free is None or budget <= 0:
-        return Reach(unit.id, action_type, Point(start), budget,
-                     lambda p: [start] if p == start else None)
-    graph = VisibilityGraph.build(free, start, budget)
-    cut_at = None if graph.complete else graph.horizon
-    if not end_only:
-        return Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at)
-    taken = shapely.union_all(list(end_only))
-    shapely.prepare(taken)
+    return None if free is None else VisibilityGraph.build(free, start, radius, work)
 
-    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
-        return None if taken.intersects(Point(p)) else graph.path_to(p)
 
-    return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to,
-                 cut_at)
+def _nowhere(unit: Unit, action_type: str, budget: float) -> Reach:
+    start = unit.position
+    return Reach(unit.id, action_type, Point(start), budget,
+                 lambda p: [start] if p == start else None)
 
 
 def around_start(centre: tuple[float, float], gap: float) -> Any:

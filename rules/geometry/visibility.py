@@ -37,8 +37,8 @@ RAYS = 48
 _RAY_ANGLES = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
 _RAY_DX, _RAY_DY = np.cos(_RAY_ANGLES), np.sin(_RAY_ANGLES)
 _RAY_COS, _RAY_SIN = _RAY_DX, _RAY_DY
-#: Stars cast in one vectorised call (rays x edges x stars numbers each).
-STARS_AT_ONCE = 8
+#: Stars cast in one vectorised call (rays x the edges near each star numbers each).
+STARS_AT_ONCE = 64
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,8 @@ class VisibilityGraph:
     horizon: float = 0.0
     #: Per node, whether Dijkstra settled it (its distance is exact).
     settled: list[bool] = field(default_factory=list)
+    #: The work Dijkstra did (visibility tests, corners settled).
+    used: Work = Work(0, 0)
 
     @property
     def complete(self) -> bool:
@@ -129,6 +131,7 @@ class VisibilityGraph:
         `horizon` is the first entry left unresolved: every corner nearer is settled."""
         n = len(self.nodes)
         xy = np.array(self.nodes)
+        xs, ys = xy[:, 0].copy(), xy[:, 1].copy()
         self.dist = [math.inf] * n
         self.prev = [-1] * n
         done = np.zeros(n, dtype=bool)
@@ -137,13 +140,15 @@ class VisibilityGraph:
         tests = corners = 0
 
         def settle(i: int, d: float, via: int) -> None:
+            """Corner i is at `d` by way of `via`: offer its candidates, nearest first."""
             nonlocal corners
             corners += 1
             done[i], self.dist[i], self.prev[i] = True, d, via
-            gaps = np.hypot(xy[:, 0] - xy[i, 0], xy[:, 1] - xy[i, 1])
+            dx, dy = xs - xs[i], ys - ys[i]
+            gaps = np.hypot(dx, dy)
             ok = (gaps <= self.budget - d) & ~done
             if i:
-                ok[ok] = self._tangent(i, xy[ok])
+                ok &= self._tangent(i, dx, dy)
             cand = np.nonzero(ok)[0]
             cand = cand[np.argsort(gaps[cand], kind="stable")]
             if len(cand):
@@ -162,20 +167,24 @@ class VisibilityGraph:
                     break
                 tests += 1
             heapq.heappop(heap)
-            if k + 1 < len(targets):
-                heapq.heappush(heap, (self.dist[i] + gaps[k + 1], i, k + 1))
+            k += 1
+            while k < len(targets) and done[targets[k]]:
+                k += 1  # settled since it was offered: its entry would only be skipped
+            if k < len(targets):
+                heapq.heappush(heap, (self.dist[i] + gaps[k], i, k))
             if not done[j] and shapely.covers(self.free, shapely.linestrings([xy[i], xy[j]])):
                 settle(j, nd, i)
         self.settled = done.tolist()
+        self.used = Work(tests, corners)
 
-    def _tangent(self, i: int, targets: Any) -> Any:
-        """Per target, whether the line from corner i to it keeps both of i's neighbours
-        on one side. A shortest path bends at a corner only so (else it could cut the
-        corner), so Dijkstra need not leave a corner any other way: the distances it
-        finds are the same, with a fraction of the visibility tests."""
+    def _tangent(self, i: int, dx: Any, dy: Any) -> Any:
+        """Per target (its offsets dx, dy from corner i), whether the line from corner i
+        to it keeps both of i's neighbours on one side. A shortest path bends at a
+        corner only so (else it could cut the corner), so Dijkstra need not leave a
+        corner any other way: the distances it finds are the same, with a fraction of
+        the visibility tests."""
         x, y = self.nodes[i]
         px, py, nx, ny = self.sides[i]
-        dx, dy = targets[:, 0] - x, targets[:, 1] - y
         c1 = dx * (py - y) - dy * (px - x)
         c2 = dx * (ny - y) - dy * (nx - x)
         return c1 * c2 >= 0
@@ -183,28 +192,30 @@ class VisibilityGraph:
     # -- the region ---------------------------------------------------------
     def _ray_lengths_many(self, origins: Any, budgets: Any) -> Any:
         """Per origin (rows), how far each of the RAYS rays from it goes within its budget
-        before an edge of free space. Several origins at once: an edge beyond an origin's
-        budget lies farther along every ray than the budget, so sharing the edges
-        changes nothing. Neighbouring rays bound each other so that a wedge stays
-        inside free space unless a vertex pokes between two rays."""
+        before an edge of free space. Each origin meets only the edges whose boxes come
+        within its budget's box (any other lies farther along every ray than the budget,
+        so leaving it out changes nothing): all the (origin, edge) pairs at once, then the
+        nearest hit per origin and ray. Neighbouring rays bound each other so that a
+        wedge stays inside free space unless a vertex pokes between two rays."""
         best = np.repeat(budgets[:, None], RAYS, axis=1)
         if len(self.edges):
             lox, hix, loy, hiy, ex, ey = self._edge_table
-            ox, oy = origins[:, 0], origins[:, 1]
-            keep = (lox <= (ox + budgets).max()) & (hix >= (ox - budgets).min()) \
-                & (loy <= (oy + budgets).max()) & (hiy >= (oy - budgets).min())
-            e, ex, ey = self.edges[keep], ex[keep], ey[keep]
-            if len(e):
-                dx, dy = _RAY_DX[None, :, None], _RAY_DY[None, :, None]
-                wx = (e[:, 0][None, :] - ox[:, None])[:, None, :]
-                wy = (e[:, 1][None, :] - oy[:, None])[:, None, :]
-                ex, ey = ex[None, None, :], ey[None, None, :]
+            ox, oy, b = origins[:, :1], origins[:, 1:], budgets[:, None]
+            near = (lox <= ox + b) & (hix >= ox - b) & (loy <= oy + b) & (hiy >= oy - b)
+            star, edge = np.nonzero(near)  # pairs, grouped by origin
+            if len(star):
+                dx, dy = _RAY_DX[None, :], _RAY_DY[None, :]
+                wx = (self.edges[edge, 0] - origins[star, 0])[:, None]
+                wy = (self.edges[edge, 1] - origins[star, 1])[:, None]
+                ex, ey = ex[edge][:, None], ey[edge][:, None]
                 den = dx * ey - dy * ex
                 with np.errstate(divide="ignore", invalid="ignore"):
                     t = (wx * ey - wy * ex) / den
                     u = (wx * dy - wy * dx) / den
                 hit = (np.abs(den) > 1e-12) & (t > 1e-7) & (u >= -1e-9) & (u <= 1 + 1e-9)
-                best = np.minimum(best, np.where(hit, t, np.inf).min(axis=2))
+                first = np.flatnonzero(np.r_[True, star[1:] != star[:-1]])
+                nearest = np.minimum.reduceat(np.where(hit, t, np.inf), first, axis=0)
+                best[star[first]] = np.minimum(best[star[first]], nearest)
         before = np.concatenate([best[:, -1:], best[:, :-1]], axis=1)
         after = np.concatenate([best[:, 1:], best[:, :1]], axis=1)
         return np.minimum(best, np.minimum(before, after)) * 0.999

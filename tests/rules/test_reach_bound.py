@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from rules import GameState, reach
+from rules.engine.open_reach import WINDOW
 from rules.geometry import visibility
 from rules.geometry.visibility import Work
 from tests.rules.scenes import scene, square, unit
@@ -74,3 +75,27 @@ def test_within_the_bound_the_area_is_what_the_whole_search_gives(
     whole = reach_with(UNBOUNDED, crowded(move), monkeypatch)
     assert bounded.complete and bounded.horizon == move
     assert bounded.area.equals_exact(whole.area, 0)
+
+
+def test_a_long_move_on_a_crowded_table_is_cut_within_the_first_window() -> None:
+    """A move longer than the window is searched first within it (open_reach.WINDOW):
+    on a crowded table the bound stops that search, and what it found is sound."""
+    state = crowded(30)
+    cut = reach(state, "U")
+    assert not cut.complete and 0 < cut.horizon <= WINDOW
+    assert reach_is_sound(state, "move", GRID, dice=[6] * 2) > 50
+
+
+def test_a_long_move_on_open_ground_is_searched_whole(monkeypatch: Any) -> None:
+    """On open ground the window's search costs little, and the whole move is searched
+    with what the bound has left: the same area as the whole search's."""
+    walls = [square("W1", "blocking", 20, 10, 22, 30), square("W2", "blocking", 40, 20, 42, 40)]
+
+    def open_ground() -> GameState:
+        return scene([unit("U", move=30, position=(10, 20))], walls, width=72, height=48)
+
+    bounded = reach(open_ground(), "U")
+    whole = reach_with(UNBOUNDED, open_ground(), monkeypatch)
+    assert bounded.complete and bounded.horizon == 30
+    assert bounded.area.equals_exact(whole.area, 0)
+    assert bounded.contains((28, 20))  # round the first wall: 29" of path, beyond WINDOW

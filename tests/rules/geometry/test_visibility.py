@@ -54,7 +54,7 @@ def test_leaving_corners_only_along_tangents_keeps_every_distance(monkeypatch: A
     start = (1.0, 1.0)
     pruned = VisibilityGraph.build(free, start, 40, UNBOUNDED)
     monkeypatch.setattr(VisibilityGraph, "_tangent",
-                        lambda self, i, targets: np.ones(len(targets), dtype=bool))
+                        lambda self, i, dx, dy: np.ones(len(dx), dtype=bool))
     full = VisibilityGraph.build(free, start, 40, UNBOUNDED)
     assert pruned.nodes == full.nodes
     assert np.allclose(pruned.dist, full.dist, rtol=0, atol=1e-9)
