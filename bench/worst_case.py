@@ -7,7 +7,10 @@ all, turn steps of 360 degrees and 360 degrees of turning, width + height = 120"
 travel, points in the table's box. This bench asks exactly that much, in the shapes
 that cost the engine most: long paths through terrain and bases, rect bases turning as
 much as allowed (sampled in 0.005" corner steps wherever their exact sweep comes near a
-feature), a formation of five, and the reach of a fast unit. Run:
+feature), a formation of five, and the reach of a fast unit (of the first unit, and the
+slowest of TRIES units at 48"). Reach's work is bounded by a count
+(rules/geometry/visibility.py, `WORK`): each reach row says whether its area is
+complete or cut short, and to how many inches of path it is exact. Run:
 
     .venv/bin/python bench/worst_case.py
 
@@ -150,6 +153,7 @@ def main() -> None:
     report("formation of 5, 64 steps, 120\" in all", *formation_case(state))
     for move in (12, 24, 48):
         report(f"reach, a unit of move {move}\"", *reach_case(state, move))
+    report(f"reach, move 48\", slowest of {TRIES} units", *slowest_reach(state, 48, units))
     actions = {k: v for k, v in figures.items() if not k.startswith("reach")}
     print(json.dumps({"worst_action_ms": max(actions.values()), **figures}))
 
@@ -170,13 +174,20 @@ def formation_case(state: GameState) -> tuple[float, str]:
     return ms, ",".join(verdict.codes[:3]) or "legal"
 
 
-def reach_case(state: GameState, move: float) -> tuple[float, str]:
-    """reach for a unit of `move` inches on a fresh copy of the state (reach is cached per
-    state). Not an action, and no bound caps a unit's move: its cost grows with the move."""
-    unit = replace(state.units[0], move=move)
+def reach_case(state: GameState, move: float, unit: Any = None) -> tuple[float, str]:
+    """reach for a unit (the first, by default) of `move` inches on a fresh copy of the
+    state (reach is cached per state). Not an action, and no bound caps a unit's move;
+    reach's own work bound does: its area says how far it is exact."""
+    unit = replace(unit or state.units[0], move=move)
     fast = state.with_units(unit)
-    ms, area = timed(lambda: reach(replace(fast), unit.id))
-    return ms, f"area {area.area.area:.0f} sq in"
+    ms, found = timed(lambda: reach(replace(fast), unit.id))
+    exact = "complete" if found.complete else f"cut short, exact to {found.horizon:.1f}\""
+    return ms, f"{unit.id}, area {found.area.area:.0f} sq in, {exact}"
+
+
+def slowest_reach(state: GameState, move: float, units: list[Any]) -> tuple[float, str]:
+    """The slowest reach of `move` inches among `units`, and what it found."""
+    return max((reach_case(state, move, unit) for unit in units), key=lambda case: case[0])
 
 
 if __name__ == "__main__":

@@ -50,10 +50,10 @@ class Work:
     corners: int
 
 
-#: Sized so that the reference board's costliest reach (bench/worst_case.py, a 48" move
-#: on bench/validate.py's board) stays well inside issue 15's 50 ms; moves of up to about
-#: 12" there are never cut short.
-WORK = Work(tests=400, corners=100)
+#: Sized on the reference board (bench/validate.py's, bench/worst_case.py): a reach of any
+#: length from any of its 100 units costs about 30 ms, well inside issue 15's 50 ms, and
+#: the first unit's 12" move (271 tests, 98 corners) is still searched whole.
+WORK = Work(tests=300, corners=100)
 
 
 @dataclass
