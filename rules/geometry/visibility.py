@@ -12,12 +12,14 @@ path whose every segment lies in free space.
 The work is bounded by a count, not a clock (`Work`: visibility tests and corners
 settled), so that a long move on a crowded table costs what a short one does on any
 machine, with the same result everywhere (issue 15: no action the protocol accepts
-costs more than 50 ms). Dijkstra settles corners in increasing distance; when the
-bound stops it, the distance H of the next corner it would settle is a horizon: every
-corner nearer than H is settled with its exact distance, so every point within H of
-path is in the star of its last corner cast with H - that distance. The region is then
-exactly "where the centre can end within H", a subset of the truth, and `horizon`
-says so (`complete` is False).
+costs more than 50 ms). Dijkstra settles corners in increasing distance, testing a
+segment only when it is the shortest way left (`_dijkstra`); when the bound stops it,
+the length H of that way is a horizon: every corner nearer than H is settled with its
+exact distance, so every point within H of path is in the star of its last corner,
+cast with H less that corner's distance. The region is then exactly "where the centre
+can end within H" (up to the ray spacing, as above), a subset of the truth, and
+`horizon` says so (`complete` is False). `path_to` uses settled corners only: its
+paths are legal and within the budget, wherever the point.
 """
 
 from __future__ import annotations
