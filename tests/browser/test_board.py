@@ -79,6 +79,49 @@ def test_the_reach_overlay_appears(table, open_board):
     expect(p1.locator(".reach-area")).to_have_count(0)
 
 
+@pytest.fixture
+def crowded_table(table):
+    """The table strewn with small rocks 3" apart, and the P1 mech given a 40" move: reach
+    has many corners to search (set up before any browser starts: Playwright's event loop
+    refuses synchronous database access)."""
+    state = table.battle.state
+    width, height = state["table"]["width"], state["table"]["height"]
+    mech = next(u for u in state["units"] if u["id"] == table.u1)
+    rocks = [
+        {
+            "id": f"K{x}-{y}",
+            "type": "blocking",
+            "polygon": [[x, y], [x + 0.5, y], [x + 0.5, y + 0.5], [x, y + 0.5]],
+        }
+        for x in range(2, int(width) - 1, 3)
+        for y in range(2, int(height) - 1, 3)
+        if abs(x - mech["position"][0]) > 1.5 or abs(y - mech["position"][1]) > 1.5
+    ]
+    units = [{**u, "move": 40} if u["id"] == table.u1 else u for u in state["units"]]
+    table.battle.state = {**state, "units": units, "terrain": rocks}
+    table.battle.save(update_fields=["state"])
+    return table
+
+
+def test_a_reach_the_server_cut_short_says_how_far_it_is_exact(crowded_table, open_board):
+    """On a crowded table the engine bounds reach's work (issue 15): the area it returns
+    is exact to some inches of path short of the allowance, and the board says so rather
+    than let the player take the shaded area for all the piece can do."""
+    table = crowded_table
+    p1 = open_board("p1")
+    p1.locator(f".piece[data-unit='{table.u1}']").click()
+    p1.keyboard.press("r")
+    expect(p1.locator(".reach-area")).to_have_count(1, timeout=TIMEOUT_MS)
+    hint = p1.locator("#tool-hint")
+    expect(hint).to_have_text(
+        re.compile(
+            r"Reach: shaded to \d+\.\d″ of path; the server bounds its work, it may go farther\."
+        ),
+        timeout=TIMEOUT_MS,
+    )
+    shoot(p1, "reach-cut-short")
+
+
 def test_the_spectator_cannot_drag(table, open_board):
     watcher = open_board("spectator")
     expect(watcher.locator("#watching")).to_be_visible()

@@ -363,7 +363,8 @@ class Board {
       if (!frame.reach) {
         const why = frame.verdict?.reasons?.map((r) => reasonText(r, this.store)).join("; ");
         this.setHint(`Reach: the server did not give an area${why ? ` (${why})` : ""}.`);
-      } else this.setHint("Reach: the shaded area is where the piece may legally end.");
+      } else if (frame.reach.complete === false) this.setHint(`Reach: shaded to ${frame.reach.to.toFixed(1)}″ of path; the server bounds its work, it may go farther.`);
+      else this.setHint("Reach: the shaded area is where the piece may legally end.");
       return;
     }
     if (this.mover.onVerdict(frame)) this.card.show(this.shownUnit(this.pieces.selected));
