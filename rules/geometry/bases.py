@@ -21,6 +21,8 @@ from rules.engine.model import BaseShape
 
 #: A rect body keeps a vanishing radius so that "distance < 0" means "intersects".
 _TINY = 1e-9
+#: The radius of every rect body.
+RECT_RADIUS = _TINY
 
 
 class Body:
@@ -101,10 +103,18 @@ def body_at(base: BaseShape, x: float, y: float, facing: float, shrink: float = 
 def bodies_at(base: BaseShape, xs: Any, ys: Any, facings: Any,
               shrink: float = 0.0) -> tuple[Any, float]:
     """Vectorised body_at: an array of core geometries and the common radius."""
+    if base.is_circle:
+        xs = np.asarray(xs, dtype=float)
+        ys = np.asarray(ys, dtype=float)
+        return shapely.points(xs, ys), base.diameter / 2 - shrink
+    return shapely.polygons(rects_at(base, xs, ys, facings, shrink)), _TINY
+
+
+def rects_at(base: BaseShape, xs: Any, ys: Any, facings: Any, shrink: float = 0.0) -> Any:
+    """The corners of a rect base at many poses, a (n, 4, 2) array: what `bodies_at`
+    builds its polygons from, so that their bounds need no polygon."""
     xs = np.asarray(xs, dtype=float)
     ys = np.asarray(ys, dtype=float)
-    if base.is_circle:
-        return shapely.points(xs, ys), base.diameter / 2 - shrink
     a = np.radians(np.asarray(facings, dtype=float))
     ln = max(base.length - 2 * shrink, 1e-6) / 2
     w = max(base.width - 2 * shrink, 1e-6) / 2
@@ -112,5 +122,12 @@ def bodies_at(base: BaseShape, xs: Any, ys: Any, facings: Any,
     sx, sy = -np.sin(a) * w, np.cos(a) * w
     cx = np.stack([xs + fx + sx, xs - fx + sx, xs - fx - sx, xs + fx - sx], axis=1)
     cy = np.stack([ys + fy + sy, ys - fy + sy, ys - fy - sy, ys + fy - sy], axis=1)
-    coords = np.stack([cx, cy], axis=2)
-    return shapely.polygons(coords), _TINY
+    return np.stack([cx, cy], axis=2)
+
+
+def box_gaps(a: Any, b: Any) -> Any:
+    """The gap between boxes (minx, miny, maxx, maxy rows of `a` against those of `b`,
+    broadcast): a lower bound of the distance between anything inside them."""
+    dx = np.maximum(np.maximum(b[..., 0] - a[..., 2], a[..., 0] - b[..., 2]), 0.0)
+    dy = np.maximum(np.maximum(b[..., 1] - a[..., 3], a[..., 1] - b[..., 3]), 0.0)
+    return np.hypot(dx, dy)

@@ -17,10 +17,11 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
+from rules.geometry.bases import box_gaps
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.sweeps import first_beyond, first_within
 from rules.geometry.tolerance import CONTACT, EVENT, LENGTH
-from rules.geometry.track import Track
+from rules.geometry.track import BOX_MARGIN, Track
 
 
 def first_entry_from_clear(track: Track, features: Sequence[Any],
@@ -56,9 +57,20 @@ def first_entry_from_clear(track: Track, features: Sequence[Any],
 
 def _sampled_entry(track: Track, features: Sequence[Any]) -> Hit | None:
     """The same for a rect base, by the sampled search (its distance is 0 inside)."""
+    feats = np.empty(len(features), dtype=object)
+    feats[:] = list(features)
+    boxes = shapely.bounds(feats)
+
     def dist(ts: Any) -> Any:
+        """The distance to the nearest feature: exact, but computed only to the features
+        whose box is no farther than the nearest box's feature (a box's gap bounds the
+        distance from below; BOX_MARGIN outweighs its float error)."""
         cores, radius = track.bodies_for(ts)  # built once for every feature
-        return np.min([shapely.distance(cores, g) for g in features], axis=0) - radius
+        gaps = box_gaps(shapely.bounds(cores)[:, None, :], boxes[None, :, :])
+        best = shapely.distance(cores, feats[np.argmin(gaps, axis=1)])
+        rows, cols = np.nonzero(gaps <= best[:, None] + BOX_MARGIN)
+        np.minimum.at(best, rows, shapely.distance(cores[rows], feats[cols]))
+        return best - radius
 
     if float(dist(np.array([0.0]))[0]) > CONTACT:
         clear_from: float | None = 0.0

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import shapely
 
 from rules.engine.model import Table
 from rules.geometry.bases import Body
@@ -41,8 +40,7 @@ def reaches_past_edge(track: Track, table: Table, beyond: float) -> Hit | None:
 
     def overshoot(ts: Any) -> Any:
         """How far the base reaches past the nearest edge (1-Lipschitz)."""
-        cores, r = track.bodies_for(ts)
-        b = shapely.bounds(cores)
+        b, r = track.bounds_for(ts)  # the bodies' bounds, no polygons built
         return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
                        b[:, 3] + r - table.height], axis=0)
 

@@ -21,7 +21,7 @@ from shapely.geometry import GeometryCollection, LineString, Point
 
 from rules.engine.actions import Step, Turn
 from rules.engine.model import BaseShape
-from rules.geometry.bases import Body, bodies_at, body_at
+from rules.geometry.bases import RECT_RADIUS, Body, bodies_at, body_at, box_gaps, rects_at
 from rules.geometry.rotation_sweep import rect_turn_sweeps
 from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
 
@@ -34,10 +34,15 @@ CHUNK = 8
 NEAR_MARGIN = 1e-7
 #: Sample intervals of a turn per stretch (the prefilter's unit, see `stretches`).
 STRETCH_SAMPLES = 32
+#: Slack on a gap between boxes, far above their float error (inches).
+BOX_MARGIN = 1e-9
 #: Float slack when the values at a stretch's ends prove it holds no crossing.
 BOUND_MARGIN = 1e-9
 #: Up to this many samples `crossing` searches them in one pass.
 ONE_PASS = 64
+
+#: `_sample_index` of every sample.
+_ALL = slice(None)
 
 #: A function of an array of taus returning an array of values.
 Probe = Callable[[Any], Any]
@@ -262,22 +267,71 @@ class Track:
     def bodies_for(self, taus: Any = None, shrink: float = 0.0) -> tuple[Any, float]:
         """The bodies at `taus` (every sample when None): the samples' own, built once,
         when taus are the samples or the part of them `crossing` evaluates."""
-        if taus is None or taus is self.samples[0]:
-            return self._sample_bodies(shrink)
-        subset = self.__dict__.get("_subset")
-        if subset is not None and taus is subset[0]:
-            cores, radius = self._sample_bodies(shrink)
-            return cores[subset[1]], radius
+        index = self._sample_index(taus)
+        if index is not None:
+            return self._sample_bodies(shrink, index)
         xs, ys, fs = self.poses(taus)
         return bodies_at(self.base, xs, ys, fs, shrink)
 
-    def _sample_bodies(self, shrink: float) -> tuple[Any, float]:
-        """The bodies at the samples, built once per track and shrink."""
-        cache: dict[float, tuple[Any, float]] = self.__dict__.setdefault("_bodies", {})
+    def bounds_for(self, taus: Any = None, shrink: float = 0.0) -> tuple[Any, float]:
+        """The bounds (minx, miny, maxx, maxy rows) of the bodies' cores at `taus`, and
+        their radius: what shapely.bounds gives for `bodies_for`, from the same
+        coordinates, without building the polygons."""
+        if self.base.is_circle:
+            xs, ys = self._centres(taus)
+            return np.column_stack([xs, ys, xs, ys]), self.base.diameter / 2 - shrink
+        index = self._sample_index(taus)
+        if index is not None:
+            rects = self._sample_rects(shrink)
+            rects = rects if index is _ALL else rects[index]
+        else:
+            xs, ys, fs = self.poses(taus)
+            rects = rects_at(self.base, xs, ys, fs, shrink)
+        lo, hi = rects.min(axis=1), rects.max(axis=1)
+        return np.column_stack([lo, hi]), RECT_RADIUS
+
+    def _sample_index(self, taus: Any) -> Any:
+        """Which samples `taus` are (_ALL: every one), or None when they are not samples:
+        every sample, or the part of them `crossing` last handed to its value."""
+        if taus is None or taus is self.samples[0]:
+            return _ALL
+        subset = self.__dict__.get("_subset")
+        if subset is not None and taus is subset[0]:
+            return subset[1]
+        return None
+
+    def _sample_rects(self, shrink: float) -> Any:
+        """The corners of a rect base at every sample (rects_at), computed once per
+        shrink: cheap arithmetic, from which the polygons are built as they are needed."""
+        cache: dict[float, Any] = self.__dict__.setdefault("_rects", {})
         if shrink not in cache:
             _, xs, ys, fs = self.samples
-            cache[shrink] = bodies_at(self.base, xs, ys, fs, shrink)
+            cache[shrink] = rects_at(self.base, xs, ys, fs, shrink)
         return cache[shrink]
+
+    def _sample_bodies(self, shrink: float, index: Any = _ALL) -> tuple[Any, float]:
+        """The bodies at the samples `index`, each built once per track and shrink, when
+        first asked for: a turn's thousands of samples are mostly far from every
+        target, and the prefilters spare them."""
+        if self.base.is_circle:
+            cache: dict[float, tuple[Any, float]] = self.__dict__.setdefault("_bodies", {})
+            if shrink not in cache:
+                _, xs, ys, fs = self.samples
+                cache[shrink] = bodies_at(self.base, xs, ys, fs, shrink)
+            cores, radius = cache[shrink]
+            return (cores if index is _ALL else cores[index]), radius
+        built: dict[float, Any] = self.__dict__.setdefault("_polygons", {})
+        if shrink not in built:
+            built[shrink] = np.full(len(self.samples[0]), None, dtype=object)
+        cores = built[shrink]
+        wanted = cores if index is _ALL else cores[index]
+        missing = shapely.is_missing(wanted)
+        if missing.any():
+            at = np.arange(len(cores))[index][missing] if index is not _ALL \
+                else missing.nonzero()[0]
+            cores[at] = shapely.polygons(self._sample_rects(shrink)[at])
+            wanted = cores if index is _ALL else cores[index]
+        return wanted, RECT_RADIUS
 
     def _centres(self, taus: Any) -> tuple[Any, Any]:
         if taus is None or taus is self.samples[0]:
@@ -387,7 +441,22 @@ class Track:
         pieces, reach = self.stretch_sweeps(shrink)
         if not len(pieces):
             return np.zeros(0, dtype=bool)
-        return shapely.distance(pieces, geom) - reach <= within + NEAR_MARGIN
+        # The gap between boxes bounds the distance from below: the exact distance is
+        # needed only where the box of a stretch's sweep comes near geom's box
+        # (BOX_MARGIN outweighs the float error of either, so the answer is the same).
+        gaps = box_gaps(self._stretch_boxes(shrink), np.asarray(geom.bounds)) - reach
+        near = gaps <= within + NEAR_MARGIN + BOX_MARGIN
+        if near.any():
+            near[near] = shapely.distance(pieces[near], geom) - reach[near] \
+                <= within + NEAR_MARGIN
+        return near
+
+    def _stretch_boxes(self, shrink: float) -> Any:
+        """Per stretch, the bounds of its sweep's core (see `stretch_sweeps`)."""
+        cache: dict[float, Any] = self.__dict__.setdefault("_stretch_box_cache", {})
+        if shrink not in cache:
+            cache[shrink] = shapely.bounds(self.stretch_sweeps(shrink)[0])
+        return cache[shrink]
 
     # -- locating events --------------------------------------------------------
     def crossing(self, value: Probe, limit: float, above: bool = False,
@@ -423,8 +492,8 @@ class Track:
         # first, so every interval is searched as it would be in one pass.
         ends = self.stretch_ends
         last = len(ends) - 2
-        within = np.clip(np.searchsorted(ends, taus, side="right") - 1, 0, last)
-        ending = np.clip(np.searchsorted(ends, taus, side="left") - 1, 0, last)
+        within, ending = self._stretch_of_samples if taus is self.samples[0] \
+            else self._stretch_of(taus)
         # The stretch of the first interval (`after` may lie a hair before its start).
         first = int(ending[1]) if len(taus) > 1 else int(within[0])
         keep = self._may_cross(value, ends, first, limit, above, near, centre)
@@ -451,6 +520,17 @@ class Track:
                     return found
             p, size = q, min(size * 2, CHUNK * 2)
         return None
+
+    def _stretch_of(self, taus: Any) -> tuple[Any, Any]:
+        """Per tau, the stretch it lies in and the stretch of the interval ending at it."""
+        ends = self.stretch_ends
+        last = len(ends) - 2
+        return (np.clip(np.searchsorted(ends, taus, side="right") - 1, 0, last),
+                np.clip(np.searchsorted(ends, taus, side="left") - 1, 0, last))
+
+    @cached_property
+    def _stretch_of_samples(self) -> tuple[Any, Any]:
+        return self._stretch_of(self.samples[0])
 
     def _may_cross(self, value: Probe, ends: Any, first: int, limit: float, above: bool,
                    near: Any, centre: bool) -> Any:
