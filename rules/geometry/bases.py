@@ -120,9 +120,12 @@ def rects_at(base: BaseShape, xs: Any, ys: Any, facings: Any, shrink: float = 0.
     w = max(base.width - 2 * shrink, 1e-6) / 2
     fx, fy = np.cos(a) * ln, np.sin(a) * ln
     sx, sy = -np.sin(a) * w, np.cos(a) * w
-    cx = np.stack([xs + fx + sx, xs - fx + sx, xs - fx - sx, xs + fx - sx], axis=1)
-    cy = np.stack([ys + fy + sy, ys - fy + sy, ys - fy - sy, ys + fy - sy], axis=1)
-    return np.stack([cx, cy], axis=2)
+    out = np.empty((len(xs), 4, 2))
+    out[:, 0, 0], out[:, 1, 0] = xs + fx + sx, xs - fx + sx
+    out[:, 2, 0], out[:, 3, 0] = xs - fx - sx, xs + fx - sx
+    out[:, 0, 1], out[:, 1, 1] = ys + fy + sy, ys - fy + sy
+    out[:, 2, 1], out[:, 3, 1] = ys - fy - sy, ys + fy - sy
+    return out
 
 
 def box_gaps(a: Any, b: Any) -> Any:
