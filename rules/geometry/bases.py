@@ -118,8 +118,9 @@ def rects_at(base: BaseShape, xs: Any, ys: Any, facings: Any, shrink: float = 0.
     a = np.radians(np.asarray(facings, dtype=float))
     ln = max(base.length - 2 * shrink, 1e-6) / 2
     w = max(base.width - 2 * shrink, 1e-6) / 2
-    fx, fy = np.cos(a) * ln, np.sin(a) * ln
-    sx, sy = -np.sin(a) * w, np.cos(a) * w
+    cos, sin = np.cos(a), np.sin(a)
+    fx, fy = cos * ln, sin * ln
+    sx, sy = -sin * w, cos * w
     out = np.empty((len(xs), 4, 2))
     out[:, 0, 0], out[:, 1, 0] = xs + fx + sx, xs - fx + sx
     out[:, 2, 0], out[:, 3, 0] = xs - fx - sx, xs + fx - sx

@@ -204,10 +204,9 @@ class Track:
     @cached_property
     def samples(self) -> tuple[Any, Any, Any, Any]:
         """(tau, x, y, facing) arrays of dense poses, start and end included."""
-        taus: list[float] = [0.0]
-        for i, n in enumerate(self.sample_counts):
-            taus.extend(i + k / n for k in range(1, n + 1))
-        tau = np.array(taus)
+        # i + k / n, as `stretch_ends` computes them (the same doubles, arrays at a time).
+        tau = np.concatenate([[0.0]] + [i + np.arange(1, n + 1) / n
+                                        for i, n in enumerate(self.sample_counts)])
         return (tau, *self.poses(tau))
 
     @cached_property
@@ -497,7 +496,7 @@ class Track:
         # The stretch of the first interval (`after` may lie a hair before its start).
         first = int(ending[1]) if len(taus) > 1 else int(within[0])
         keep = self._may_cross(value, ends, first, limit, above, near, centre)
-        at = np.minimum(np.searchsorted(taus, ends, side="left"), len(taus) - 1)
+        at = self._sample_at_ends if taus is self.samples[0] else self._at_ends(taus)
         never = -np.inf if above else np.inf
         p, size = first, 1
         while p <= last:
@@ -532,6 +531,14 @@ class Track:
     def _stretch_of_samples(self) -> tuple[Any, Any]:
         return self._stretch_of(self.samples[0])
 
+    def _at_ends(self, taus: Any) -> Any:
+        """Per stretch end, the index of the first of `taus` at or after it."""
+        return np.minimum(np.searchsorted(taus, self.stretch_ends, side="left"), len(taus) - 1)
+
+    @cached_property
+    def _sample_at_ends(self) -> Any:
+        return self._at_ends(self.samples[0])
+
     def _may_cross(self, value: Probe, ends: Any, first: int, limit: float, above: bool,
                    near: Any, centre: bool) -> Any:
         """Per stretch, whether it may hold a crossing (the stretch holding the first tau
@@ -551,8 +558,7 @@ class Track:
         part = self.samples[0][index]
         self.__dict__["_subset"] = (part, index)  # bodies_for takes the samples' own
         v[ask] = np.asarray(value(part), dtype=float)
-        xs, ys, fs = self.poses(ends)
-        g = self._gaps(xs, ys, fs, centre)
+        g = self._stretch_gaps(centre)
         with np.errstate(invalid="ignore"):
             if above:
                 settled = (v[:-1] + v[1:] + g) / 2 < limit - BOUND_MARGIN
@@ -560,6 +566,14 @@ class Track:
                 settled = (v[:-1] + v[1:] - g) / 2 > limit + BOUND_MARGIN
         settled[: first + 1] = False
         return keep & ~settled
+
+    def _stretch_gaps(self, centre: bool) -> Any:
+        """Per stretch, the most the base (or the centre) moves along it (`_gaps` of the
+        stretch ends), computed once per track."""
+        cache: dict[bool, Any] = self.__dict__.setdefault("_stretch_gap_cache", {})
+        if centre not in cache:
+            cache[centre] = self._gaps(*self.poses(self.stretch_ends), centre)
+        return cache[centre]
 
     def _gaps(self, xs: Any, ys: Any, fs: Any, centre: bool, axis: int = -1) -> Any:
         """How far any point of the base (or the centre) may move between samples."""
