@@ -90,13 +90,12 @@ def stat_target(unit: Unit, stat: str, levels_up: int) -> int | None:
     return int(value) - LEVEL_STEP * levels_up
 
 
-def gm_prompt(row: RollRow, unit: Unit, target: int | None) -> str:
+def gm_prompt(row: RollRow, target: int | None, levels_up: int) -> str:
     """What the GM rolls against: the roll with the stat's value and, when Success Levels
     lower it, the target ("Terrain roll (Normal PSQ 4)", "Dodge roll (Normal INS 6)")."""
     if target is None:
         return row.label
-    stats = unit.get("stats")
-    value = int(stats[row.stat]) if isinstance(stats, dict) else target
+    value = target + LEVEL_STEP * levels_up  # stat_target's inverse
     opened = row.label.removesuffix(")").removesuffix(row.stat).rstrip()  # "... (Normal"
     stat = f"{row.stat} {value}" + ("" if value == target else f", target {target}")
     return f"{opened}{'' if opened.endswith('(') else ' '}{stat})"
@@ -111,12 +110,12 @@ def test(dice: Dice, options: Options, unit: Unit, what: str, decides: str,
     if dice.unresolved:  # a preview: what a commit would roll, or ask the GM for
         if by_engine:
             return TestRoll(what, f"d{TEST_DIE}", None, f"1-{target}", None, decides=decides)
-        return TestRoll(what, "", None, gm_prompt(row, unit, target), None, decides=decides)
+        return TestRoll(what, "", None, gm_prompt(row, target, levels_up), None, decides=decides)
     if dice.forced_outcomes is not None:
         result = dice.outcome(what)
         return TestRoll(what, "", None, row.label, bool(result), forced=True)
     if not by_engine or target is None:
-        return TestRoll(what, "", None, gm_prompt(row, unit, target), None, decides=decides,
+        return TestRoll(what, "", None, gm_prompt(row, target, levels_up), None, decides=decides,
                         waiting=True)
     rolled = dice.d(TEST_DIE, what)
     assert rolled is not None  # only a preview leaves a die unrolled
