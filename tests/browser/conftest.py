@@ -58,22 +58,23 @@ def table(asgi_server: str) -> Table:
 
 
 @dataclass
-class MswarsTable(Table):
-    """An M.S. Wars table: u1 and u2 are the sides' walkers; `units` every piece by name."""
+class TableByNames(Table):
+    """A table whose pieces the test names (any system's): u1 and u2 two pieces of the
+    two sides; `units` every piece by name."""
 
     units: dict[str, str] = field(default_factory=dict)
 
 
-def table_by_names(base_url: str, battle: Battle, users: dict, u1: str, u2: str) -> MswarsTable:
+def table_by_names(base_url: str, battle: Battle, users: dict, u1: str, u2: str) -> TableByNames:
     """A session for each of the battle's people; `units` every piece by name, u1 and u2
     the pieces named `u1` and `u2`."""
     cookies = {role: session_cookie(user) for role, user in users.items()}
     units = {label["name"]: unit_id for unit_id, label in battle.unit_labels.items()}
-    return MswarsTable(base_url, battle, cookies, units[u1], units[u2], units=units)
+    return TableByNames(base_url, battle, cookies, units[u1], units[u2], units=units)
 
 
 @pytest.fixture
-def mswars_table(asgi_server: str) -> MswarsTable:
+def mswars_table(asgi_server: str) -> TableByNames:
     """tests.web.factories' M.S. Wars battle (live, Turn 1 Phase 1, P1 to act), and a
     session for each of gm, p1, p2 and spectator. A test module serves it to
     `open_board` by naming it its `table`."""
@@ -82,7 +83,7 @@ def mswars_table(asgi_server: str) -> MswarsTable:
 
 
 @pytest.fixture
-def apskirmish_table(asgi_server: str) -> MswarsTable:
+def apskirmish_table(asgi_server: str) -> TableByNames:
     """tests.web.factories' action-point skirmish battle with the table option
     `tests: "gm"` (the GM gives every roll's result): live, Round 1, P1 to act; u1 is
     P1's Kell, u2 P2's Handler, `units` every soldier by name."""

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     TIMEOUT_MS,
-    MswarsTable,
+    TableByNames,
     click_table_at,
     drag_piece,
     everyone_has,
@@ -32,7 +32,7 @@ ACTIVE = re.compile(r"(^|\s)active-unit(\s|$)")
 
 
 @pytest.fixture
-def table(apskirmish_table: MswarsTable) -> MswarsTable:
+def table(apskirmish_table: TableByNames) -> TableByNames:
     """`open_board` opens this module's pages on the action-point skirmish table."""
     return apskirmish_table
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     TIMEOUT_MS,
-    MswarsTable,
+    TableByNames,
     click_table_at,
     drag_piece,
     everyone_has,
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def table(asgi_server: str) -> MswarsTable:
+def table(asgi_server: str) -> TableByNames:
     """`open_board` opens this module's pages on the LaserGrenadiers table; `units` holds
     every piece by name (the M.S. Wars fixture's shape: a table with its units by name)."""
     battle, users = make_lasergrenadiers_battle_sync("g")

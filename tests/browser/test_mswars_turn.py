@@ -19,7 +19,7 @@ from tabletop.models import Battle
 from tabletop.services import game_systems
 from tests.browser.conftest import (
     TIMEOUT_MS,
-    MswarsTable,
+    TableByNames,
     drag_piece,
     everyone_has,
     expected_transform,
@@ -36,7 +36,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def table(mswars_table: MswarsTable) -> MswarsTable:
+def table(mswars_table: TableByNames) -> TableByNames:
     """`open_board` opens this module's pages on the M.S. Wars table."""
     return mswars_table
 
