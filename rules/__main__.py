@@ -1,4 +1,5 @@
-"""Command line: `python -m rules check [--expect] FILE_OR_DIR...` (the only I/O in rules/)."""
+"""Command line: `python -m rules check|reach|alternative|offers FILE_OR_DIR...` (the only I/O
+in rules/)."""
 
 import sys
 

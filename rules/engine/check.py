@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.actions import Action, MalformedAction
@@ -30,6 +30,9 @@ class Outcome:
     verdict: Verdict | None
     error: InvalidActionError | None
     mismatches: tuple[str, ...] = ()
+    #: The position the action was judged in (what `reach`, `alternative` and `offers`
+    #: answer for: scenario-format.md, "Other commands").
+    before: GameState | None = field(default=None, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         if self.verdict is not None:
@@ -55,12 +58,13 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
                 verdict = judge(system, state, action, dice, key)
         except InvalidActionError as err:
             mism = () if expect is None else tuple(compare_error(err, expect))
-            out.append(Outcome(i, None, err, mism))
+            out.append(Outcome(i, None, err, mism, before=state))
             continue
+        before = state
         if verdict.state_after is not None:
             state = verdict.state_after
         mism = () if expect is None else tuple(compare(verdict, expect, action.unit))
-        out.append(Outcome(i, verdict, None, mism))
+        out.append(Outcome(i, verdict, None, mism, before=before))
     return out
 
 

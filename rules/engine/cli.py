@@ -1,7 +1,12 @@
-"""`python -m rules check [--expect] FILE_OR_DIR...`
+"""`python -m rules check [--expect] FILE_OR_DIR...`, and the board's three questions:
+`python -m rules reach|alternative|offers FILE_OR_DIR...` (scenario-format.md, "Other
+commands").
 
-Prints one verdict JSON per action per line. With --expect, exit 1 on any
+`check` prints one verdict JSON per action per line. With --expect, exit 1 on any
 mismatch (details on stderr). A malformed file exits 2 naming the offending key.
+The questions print one JSON line per action, answered for the position before it
+(the actions applied in sequence as `check` applies them), from the same functions
+the live table calls (rules/engine/questions.py).
 """
 
 from __future__ import annotations
@@ -11,10 +16,13 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
-from rules.engine.check import run_scenario
+from rules.engine.actions import MalformedAction
+from rules.engine.check import Outcome, run_scenario
 from rules.engine.errors import InvalidActionError
-from rules.engine.scenario import load_scenario
+from rules.engine.questions import alternative_answer, offers_answer, reach_answer
+from rules.engine.scenario import Scenario, load_scenario
 
 
 def scenario_files(args: Sequence[str]) -> Iterator[Path]:
@@ -26,23 +34,29 @@ def scenario_files(args: Sequence[str]) -> Iterator[Path]:
             yield p
 
 
+def read_scenario(path: Path) -> Scenario | None:
+    """The scenario in `path`, or None after saying on stderr why it does not load."""
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, ValueError, RecursionError) as err:
+        # ValueError: bad JSON, or an integer of more digits than Python reads;
+        # RecursionError: nesting deeper than the parser goes.
+        print(f"{path}: cannot read JSON: {err}", file=sys.stderr)
+        return None
+    try:
+        return load_scenario(raw)
+    except InvalidActionError as err:
+        print(f"{path}: malformed: {err}", file=sys.stderr)
+        return None
+
+
 def check(paths: Sequence[str], expect: bool) -> int:
     status = 0
     mismatched = 0
     total = 0
     for path in scenario_files(paths):
-        try:
-            raw = json.loads(path.read_text())
-        except (OSError, ValueError, RecursionError) as err:
-            # ValueError: bad JSON, or an integer of more digits than Python reads;
-            # RecursionError: nesting deeper than the parser goes.
-            print(f"{path}: cannot read JSON: {err}", file=sys.stderr)
-            status = 2
-            continue
-        try:
-            scn = load_scenario(raw)
-        except InvalidActionError as err:
-            print(f"{path}: malformed: {err}", file=sys.stderr)
+        scn = read_scenario(path)
+        if scn is None:
             status = 2
             continue
         for outcome in run_scenario(scn):
@@ -66,11 +80,52 @@ def check(paths: Sequence[str], expect: bool) -> int:
     return status
 
 
+def answer(scn: Scenario, outcome: Outcome, question: str) -> dict[str, Any]:
+    """One question's answer for the position before `outcome`'s action."""
+    action = scn.actions[outcome.index]
+    before = outcome.before if outcome.before is not None else scn.state
+    if question == "offers":
+        return offers_answer(before)
+    if isinstance(action, MalformedAction):
+        return {"error": "malformed", "message": str(action.error)}
+    if question == "reach":
+        return reach_answer(before, action)
+    legal = outcome.verdict is not None and outcome.verdict.legal
+    if outcome.error is not None:
+        return {"error": outcome.error.code, "message": str(outcome.error)}
+    return alternative_answer(before, action, legal)
+
+
+def ask(paths: Sequence[str], question: str) -> int:
+    """Print the answer to `question` for the position before each action of each file."""
+    status = 0
+    for path in scenario_files(paths):
+        scn = read_scenario(path)
+        if scn is None:
+            status = 2
+            continue
+        for outcome in run_scenario(scn):
+            print(json.dumps(answer(scn, outcome, question), allow_nan=False))
+    return status
+
+
+QUESTIONS = {
+    "reach": "where each action's unit may end with one action of its type",
+    "alternative": "the nearest legal alternative where each action is refused",
+    "offers": "the action types each unit may take before each action",
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules")
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("check", help="judge scenario files")
     c.add_argument("--expect", action="store_true", help="compare with each file's expect")
     c.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
+    for name, what in QUESTIONS.items():
+        q = sub.add_parser(name, help=what)
+        q.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     args = parser.parse_args(argv)
-    return check(args.paths, args.expect)
+    if args.command == "check":
+        return check(args.paths, args.expect)
+    return ask(args.paths, args.command)
