@@ -3,12 +3,19 @@
 from typing import Any
 
 from tabletop.events import reason
-from tabletop.models import Battle
+from tabletop.models import Battle, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
 from tabletop.services.table import command, pending_roll
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
+
+#: The answer to a repeated end, by what the first one ended (`what_ended`).
+ALREADY_ENDED = {
+    "turn": "Your turn has already ended.",
+    "phase": "That phase has already ended.",
+    "part": "Your turn has already ended.",  # a side's part is what its player calls a turn
+}
 
 
 def battle_end_turn(
@@ -26,6 +33,11 @@ def battle_end_turn(
         if battle.status != BattleStatus.ACTIVE:
             return Refusal([reason("battle_not_active", "The battle is not in play.")])
         if seen is not None and command.changed_since(battle, seen):
+            ended = ended_since(battle, actor, seen)
+            if ended:
+                # A second press of End turn (a double click) sent before the first one's
+                # event came back: the same wish again, not a race lost to another player.
+                return Refusal([reason("turn_already_ended", ALREADY_ENDED[ended])])
             return Refusal([reason("stale", f"The table changed after {seen}.")])
         waiting = pending_roll.refusal_while_waiting(battle)
         if waiting:
@@ -43,6 +55,13 @@ def battle_end_turn(
         )
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
+
+
+def ended_since(battle: Battle, actor: Actor, seen: int) -> str:
+    """What `actor` ended after `seen` ("turn", "phase", "part"); "" if they ended nothing."""
+    mine = Event.objects.filter(battle=battle, seq__gt=seen, kind="turn", actor_id=actor.user_id)
+    first = list(mine.order_by("seq").values_list("payload__ended", flat=True)[:1])
+    return str(first[0] or "turn") if first else ""
 
 
 def what_ended(before: dict[str, Any], after: dict[str, Any]) -> str:
