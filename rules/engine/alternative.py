@@ -9,17 +9,19 @@ system with a `reach` gets it; a system without one (NotImplementedError) offers
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
-from rules.engine.actions import Action, Waypoint
+from rules.engine.actions import Action, Step, Turn, Waypoint
 from rules.engine.bounds import check_action
 from rules.engine.dice import make_dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Point2
+from rules.engine.offered_now import is_offered
 from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
 
@@ -58,6 +60,8 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
     dropped = dropped_point(action)
     if dropped is None or state.unit(action.unit) is None:
         return None
+    if not is_offered(state, action.unit, action.type):
+        return None  # refused whatever the path: no other end would make it legal
     system = get_system(state.system)
     try:
         reach = system.reach(state, action.unit, action.type)
@@ -83,13 +87,29 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
     return None
 
 
-def _legal_action_to(state: GameState, action: Action, path: list[tuple[float, float]] | None,
+def path_steps(path: Sequence[Any]) -> tuple[Step, ...]:
+    """A reach's path (start first, as `Reach.path_to` gives it) as an action's steps:
+    a point [x, y] or [x, y, z] is a waypoint, {"turn": a} a turn in place (the turn a
+    move may include: M.S. Wars' turn to face the way before moving straight, MSW-D5)."""
+    steps: list[Step] = []
+    for item in path[1:]:
+        if isinstance(item, Mapping):
+            steps.append(Turn(float(item["turn"])))
+        else:
+            z = float(item[2]) if len(item) > 2 and item[2] is not None else None
+            steps.append(Waypoint(float(item[0]), float(item[1]), z))
+    return tuple(steps)
+
+
+def _legal_action_to(state: GameState, action: Action, path: Sequence[Any] | None,
                      end: Point2) -> tuple[Action, Verdict] | None:
     """The action along `path` (start first), judged; None unless legal. The player's
     facing is kept where the rules allow it, else dropped (the piece keeps its own)."""
     if not path:
         return None
-    steps = tuple(Waypoint(float(x), float(y)) for x, y in path[1:]) or (Waypoint(*end),)
+    steps = path_steps(path)
+    if not any(isinstance(s, Waypoint) for s in steps):
+        steps += (Waypoint(*end),)
     system = get_system(state.system)
     for facing in dict.fromkeys((action.facing, None)):
         candidate = replace(action, path=steps, facing=facing)

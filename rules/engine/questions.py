@@ -8,15 +8,17 @@ so that what a player is shown is what the referee rules (ui.md, "One truth").
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from shapely.geometry import GeometryCollection, mapping
 
 from rules.engine.actions import Action
 from rules.engine.alternative import nearest_alternative
+from rules.engine.catalogue import ActionSpec
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
+from rules.engine.offered_now import is_offered
 from rules.engine.offers import offered_types
 from rules.engine.registry import get_system
 
@@ -27,6 +29,13 @@ def reach_answer(state: GameState, action: Action) -> dict[str, Any]:
     move the unit; an empty GeometryCollection where it can end nowhere."""
     system = get_system(state.system)
     out: dict[str, Any] = {"unit": action.unit, "type": action.type}
+    if not moves_the_unit(action.type, system.actions):
+        return {**out, "area": None, "complete": True, "horizon": 0.0}
+    if not is_offered(state, action.unit, action.type):
+        # Refused whatever the path (no orders or points left, not its turn, the wrong
+        # kind of unit): there is nowhere it may end with this action now.
+        return {**out, "area": mapping(GeometryCollection()), "complete": True,
+                "horizon": 0.0}
     try:
         found = system.reach(state, action.unit, action.type)
     except NotImplementedError:
@@ -39,6 +48,14 @@ def reach_answer(state: GameState, action: Action) -> dict[str, Any]:
         return {**out, "area": None, "complete": True, "horizon": 0.0}
     return {**out, "area": dict(mapping(found.area)), "complete": found.complete,
             "horizon": round(found.horizon, 3)}
+
+
+def moves_the_unit(action_type: str, catalogue: Sequence[ActionSpec]) -> bool:
+    """Whether an action of this type can move its unit: every catalogue type with a path
+    (free, straight, or a placement); not one drawn with none (a vent, a free spin in
+    place, a dodge)."""
+    spec = next((s for s in catalogue if s.type == action_type), None)
+    return spec is not None and spec.path != "none"
 
 
 def alternative_answer(state: GameState, action: Action, legal: bool) -> dict[str, Any]:

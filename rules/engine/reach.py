@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from shapely.geometry import Point
+from shapely.geometry import GeometryCollection, Point
 
 from rules.engine.errors import InvalidActionError
 
@@ -56,3 +56,11 @@ def memoised_reach(state: GameState, system: str, unit_id: str, action_type: str
     if unit is None or unit.aboard is not None:
         raise InvalidActionError("unit", f"no {what} {unit_id!r} on the table")
     return state.memo(f"{system}.reach.{unit_id}.{action_type}", lambda: build(unit))
+
+
+def unshaded(unit_id: str, action_type: str) -> Reach:
+    """A type whose ends the engine does not shade (one that must end in contact with a
+    target or carrier, a placement, a formation's several pieces): nothing is shaded and
+    the answer says it is exact to no length of path (`complete` false, `horizon` 0), so
+    that no one reads the empty area as "nowhere to go"."""
+    return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None, cut_at=0.0)

@@ -10,6 +10,9 @@ of every barrier (already grown by the base's circumradius plus a margin). Each 
 is a triangle out to the distance that bound allows, and, when the cost must exceed a
 minimum (a run), starts beyond the distance where the cheapest cost reaches it: a
 conservative subset of the truth, every point of which `path_to` reaches legally.
+Along its axes (forward, backward, sideways as its rules allow) the unit goes without
+turning at all, and pays no turn: a thin wedge about each (`axes`). A rect base touching
+another base may not turn in place, but may still go along its axes (`may_turn`).
 """
 
 from __future__ import annotations
@@ -53,9 +56,48 @@ class TurnThenStraight:
     end_only: Sequence[Any] = ()
     #: The cost must be more than this (a run must cost more than Move).
     minimum: float | None = None
+    #: Where the unit may go without turning: (offset from its facing in degrees, factor on
+    #: the cost per inch), forward, backward and sideways as its rules allow (MSW-D5,
+    #: lasergrenadiers.md 4). A move along one needs no turn, so pays none.
+    axes: Sequence[tuple[float, float]] = ()
+    #: Whether it may turn where it stands (a rect base touching another base may not: the
+    #: turn would sweep into it; it may still move along its axes).
+    may_turn: bool = True
 
 
 def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStraight) -> Reach:
+    """Where the unit ends facing the point and going straight to it (a turn first, or
+    none along an axis), and the path there: the axis without a turn where one covers
+    the point (the simpler proposal), else [start, {"turn": a}, point]."""
+    sx, sy = spec.start
+    along_axes = _axis_parts(spec)
+    parts = [*(_turning_parts(spec) if spec.may_turn else []), *along_axes]
+    if not parts:
+        return nowhere(unit_id, action_type, spec.start, spec.budget)
+    area = shapely.union_all(parts)
+    if spec.end_only:
+        area = area.difference(shapely.union_all(list(spec.end_only)))
+    axes = shapely.union_all(along_axes) if along_axes else shapely.Polygon()
+    shapely.prepare(area)
+    shapely.prepare(axes)
+
+    def path_to(p: Point2) -> list[Any] | None:
+        """[start, {"turn": a}, p]: face the point, then go straight to it."""
+        if not area.covers(Point(p)):
+            return None
+        if math.dist(p, (sx, sy)) < 1e-9:
+            return [(sx, sy)]
+        if axes.covers(Point(p)):
+            return [(sx, sy), p]
+        turn = shortest_turn(spec.facing, bearing(p[0] - sx, p[1] - sy))
+        return [(sx, sy)] + ([{"turn": turn}] if abs(turn) > 1e-9 else []) + [p]
+
+    return Reach(unit_id, action_type, area, spec.budget, path_to)
+
+
+def _turning_parts(spec: TurnThenStraight) -> list[Any]:
+    """A narrow triangle per sector: turn to the point (paid at the sector's worse edge),
+    then straight ahead as far as the terrain in the sector lets the budget go."""
     sx, sy = spec.start
     angles = spec.facing + np.arange(SECTORS + 1) * 360.0 / SECTORS
     turns = np.array([spec.turn_cost(shortest_turn(spec.facing, a)) for a in angles])
@@ -89,23 +131,42 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
         else:
             pts.append((sx, sy))
         parts.append(shapely.Polygon(pts))
-    if not parts:
-        return nowhere(unit_id, action_type, spec.start, spec.budget)
-    area = shapely.union_all(parts)
-    if spec.end_only:
-        area = area.difference(shapely.union_all(list(spec.end_only)))
-    shapely.prepare(area)
+    return parts
 
-    def path_to(p: Point2) -> list[Any] | None:
-        """[start, {"turn": a}, p]: face the point, then go straight to it."""
-        if not area.covers(Point(p)):
-            return None
-        if math.dist(p, (sx, sy)) < 1e-9:
-            return [(sx, sy)]
-        turn = shortest_turn(spec.facing, bearing(p[0] - sx, p[1] - sy))
-        return [(sx, sy)] + ([{"turn": turn}] if abs(turn) > 1e-9 else []) + [p]
 
-    return Reach(unit_id, action_type, area, spec.budget, path_to)
+#: Half the width of the wedge about an axis that a move without turning may take: the
+#: contract's 1 degree (scenario-format.md, ACTION), less a margin.
+AXIS_WEDGE = 0.9
+
+
+def _axis_parts(spec: TurnThenStraight) -> list[Any]:
+    """A thin wedge about each axis: no turn, the axis' factor on every inch, as far as
+    the budget goes at the dearest rate met so far in it and short of every barrier in
+    it (and, for a run, beyond where the cheapest cost passes the minimum)."""
+    sx, sy = spec.start
+    origin = Point(sx, sy)
+    half = math.radians(AXIS_WEDGE)
+    parts = []
+    for offset, factor in spec.axes:
+        heading = math.radians(spec.facing + offset)
+        rate = spec.base_rate * factor
+
+        def wedge(r: float, r_in: float = 0.0, h: float = heading) -> Any:
+            outer = [(sx + r * math.cos(a), sy + r * math.sin(a)) for a in (h - half, h + half)]
+            inner = [(sx + r_in * math.cos(a), sy + r_in * math.sin(a))
+                     for a in (h + half, h - half)] if r_in > 0 else [(sx, sy)]
+            return shapely.Polygon(outer + inner)
+
+        around = wedge(spec.budget / rate + 1.0)
+        clear = min((origin.distance(cut) for g in spec.barriers
+                     if not (cut := around.intersection(g)).is_empty), default=math.inf)
+        steps = sorted((origin.distance(cut), dear * factor) for g, dear in spec.dear
+                       if not (cut := around.intersection(g)).is_empty)
+        outer = min(distance_for(spec.budget - 1e-6, rate, steps), clear)
+        inner = 0.0 if spec.minimum is None else spec.minimum / rate / math.cos(half) + 1e-6
+        if outer > max(inner, 0.0) + 1e-6:
+            parts.append(wedge(outer, inner))
+    return parts
 
 
 def nowhere(unit_id: str, action_type: str, start: Point2, budget: float) -> Reach:

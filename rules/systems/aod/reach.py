@@ -11,7 +11,7 @@ from typing import Any
 
 from rules.engine.model import GameState
 from rules.engine.open_reach import MARGIN, base_obstacles, horizon, open_reach
-from rules.engine.reach import Reach, memoised_reach
+from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
@@ -20,10 +20,20 @@ from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import base_allowance
+from rules.systems.aod.orders import captive_of
 from rules.systems.aod.units import is_cruising, matrix_row
+
+#: The orders whose end the area shades: a move that may end anywhere it can reach. The
+#: others end in contact with a target (ram, charge, dfa, assault_full), take passengers
+#: (board, disembark) or move several pieces (formation_move): not shaded (`unshaded`).
+SHADED = frozenset({"move", "run", "assault_half"})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    if action_type not in SHADED or captive_of(state, unit_id) is not None:
+        # A captor moves at the slower speed and keeps or places its captive (001 [27]):
+        # where it may end depends on the captive's placement, not shaded.
+        return unshaded(unit_id, action_type)
     return memoised_reach(state, "aod", unit_id, action_type,
                           lambda _unit: _reach(state, unit_id, action_type))
 

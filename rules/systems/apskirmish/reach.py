@@ -20,7 +20,7 @@ from shapely.geometry import Point, Polygon
 
 from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import grown
-from rules.engine.reach import Reach, memoised_reach
+from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
@@ -107,6 +107,8 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    if action_type not in ("move", "run"):
+        return unshaded(unit_id, action_type)  # a Traverse lands past an obstacle (005)
     pos = position_of(state)
     return memoised_reach(state, "apskirmish", unit_id, action_type,
                           lambda unit: _reach(pos, unit, action_type), what="soldier")

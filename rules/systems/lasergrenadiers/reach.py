@@ -15,11 +15,10 @@ from shapely.geometry import Point
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
-from rules.engine.reach import Reach, memoised_reach
+from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
-    distance_for,
     nowhere,
     table_barrier,
     turn_sweeps_clear,
@@ -33,6 +32,10 @@ from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain, posit
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    if action_type != "move":
+        # Load ends aboard, unload is a placement, an overrun must pass over its target,
+        # enter_board comes from off the table: not shaded.
+        return unshaded(unit_id, action_type)
     return memoised_reach(state, "lasergrenadiers", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
 
@@ -68,67 +71,28 @@ def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
     blocking, end_only = base_barriers(pos, unit, LgBases(
         pass_friendly=pos.options.pass_friendly_bases), far, MARGIN)
     bodies = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
-    if table is None or not turn_sweeps_clear(unit, bodies, MARGIN) or \
-            any(g.contains(Point(unit.position)) for g in barriers + blocking):
+    if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return none
-    dear = _dear(view, near)
+    # A rect base touching another (a carrier beside its troopers) may not turn where it
+    # stands, but may still drive straight off along its axes (lasergrenadiers.md 4).
     spec = TurnThenStraight(
         start=unit.position, facing=unit.facing, budget=budget, base_rate=1.0,
         turn_cost=lambda a: view.turn_cost(a), barriers=[*barriers, table, *blocking],
-        end_only=end_only, dear=dear)
-    turning = turn_then_straight_reach(unit.id, action_type, spec)
-    return _with_axes(turning, spec, view, dear)
+        end_only=end_only, dear=_dear(view, near), axes=_axes(view, unit.facing),
+        may_turn=turn_sweeps_clear(unit, bodies, MARGIN))
+    return turn_then_straight_reach(unit.id, action_type, spec)
 
 
-#: Half the width of the wedge about an axis that a move without turning may take: the
-#: contract's 1 degree, less a margin.
-AXIS_WEDGE = 0.9
-
-
-def _with_axes(turning: Reach, spec: TurnThenStraight, view: UnitTerrain,
-               dear: list[tuple[Any, float]]) -> Reach:
-    """Add where the piece goes without turning: along its facing, backward or sideways,
-    each within 1 degree of the axis at that direction's factor (lasergrenadiers.md 4).
-    Each wedge reaches as far as the budget goes at the dearest rate met so far in it,
-    and stops short of every barrier in it."""
-    sx, sy = spec.start
-    origin = Point(sx, sy)
-    half = math.radians(AXIS_WEDGE)
-    parts = []
+def _axes(view: UnitTerrain, facing: float) -> list[tuple[float, float]]:
+    """Along its facing, backward or sideways, within 1 degree of the axis: the piece goes
+    without turning, at that direction's factor (lasergrenadiers.md 4)."""
+    out = []
     for offset in (0.0, 180.0, 90.0, -90.0):
-        heading = math.radians(spec.facing + offset)
-        factor, allowed, _ = view.direction(spec.facing, math.cos(heading), math.sin(heading))
-        if not allowed:
-            continue
-        far = spec.budget / factor + 1.0
-
-        def wedge(r: float, h: float = heading) -> Any:
-            return shapely.Polygon([(sx, sy), (sx + r * math.cos(h - half),
-                                               sy + r * math.sin(h - half)),
-                                    (sx + r * math.cos(h + half), sy + r * math.sin(h + half))])
-
-        around = wedge(far)
-        clear = min((origin.distance(cut) for g in spec.barriers
-                     if not (cut := around.intersection(g)).is_empty), default=math.inf)
-        steps = sorted((origin.distance(cut), rate * factor) for g, rate in dear
-                       if not (cut := around.intersection(g)).is_empty)
-        outer = min(distance_for(spec.budget - 1e-6, factor, steps), clear)
-        if outer > 1e-6:
-            parts.append(wedge(outer))
-    if not parts:
-        return turning
-    axes = shapely.union_all(parts)
-    if spec.end_only:
-        axes = axes.difference(shapely.union_all(list(spec.end_only)))
-    shapely.prepare(axes)
-
-    def path_to(p: tuple[float, float]) -> list[Any] | None:
-        if axes.covers(Point(p)) and not turning.area.covers(Point(p)):
-            return [(sx, sy), p]
-        return turning.path_to(p)
-
-    area = shapely.union_all([turning.area, axes])
-    return Reach(turning.unit_id, turning.action_type, area, turning.allowance, path_to)
+        h = math.radians(facing + offset)
+        factor, allowed, _ = view.direction(facing, math.cos(h), math.sin(h))
+        if allowed:
+            out.append((offset, factor))
+    return out
 
 
 def _worst(view: UnitTerrain, t: Terrain) -> float | None:

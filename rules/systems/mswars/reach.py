@@ -6,6 +6,7 @@ edge of the top it is on (MSW-D24), other bases and the table edge stop it."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from shapely.geometry import Point, box
@@ -14,7 +15,7 @@ from rules.engine.actions import Action
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import MARGIN
-from rules.engine.reach import Reach, memoised_reach
+from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
@@ -33,6 +34,10 @@ REACHABLE = frozenset({"standard_move", "run", "break_away"})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
+    if action_type not in REACHABLE:
+        # Climb and Unit Exiting are placements, Jump lands off a feature, Manoeuvre,
+        # Charge and Enter Unit must end in contact, a moving carrier unloads: not shaded.
+        return unshaded(unit_id, action_type)
     return memoised_reach(state, "mswars", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
 
@@ -56,8 +61,7 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     blocking, end_only = base_barriers(pos, unit, MswarsBases(),
                                        budget + 2 * unit.base.radius + 2, MARGIN)
     near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
-    if table is None or not turn_sweeps_clear(unit, near, MARGIN) or \
-            any(g.contains(Point(unit.position)) for g in barriers + blocking):
+    if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return none
     free = free_rotation(pos, unit)
     flat = float(view.rate_of_row("flat") or 1.0)
@@ -68,8 +72,21 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
         dear=[(t.shape, rate) for t, _ in _near(pos, unit, budget)
               if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None
               and rate > flat],
-        minimum=unit.move + 0.01 if action_type in RUN_LIKE else None)
+        minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
+        axes=_axes(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN))
     return turn_then_straight_reach(unit.id, action_type, spec)
+
+
+def _axes(view: Any, facing: float) -> list[tuple[float, float]]:
+    """Forward (x1), backward (x2) and, for walkers, sideways (x2): the directions a unit
+    moves in without turning first (002 Rules: Movement, "Specials"; MSW-D5, MSW-D33)."""
+    out = []
+    for offset in (0.0, 180.0, 90.0, -90.0):
+        h = math.radians(facing + offset)
+        factor, allowed, _ = view.direction(facing, math.cos(h), math.sin(h))
+        if allowed:
+            out.append((offset, factor))
+    return out
 
 
 def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any]]:
