@@ -20,6 +20,7 @@ from tabletop.services import game_systems
 from tests.browser.conftest import (
     TIMEOUT_MS,
     TableByNames,
+    click_table_at,
     drag_piece,
     everyone_has,
     expected_transform,
@@ -225,3 +226,277 @@ def test_the_demo_siege_shows_its_terrain_by_label_and_its_pieces_named_apart(
         shoot(page, "mswars-demo-siege-of-harrow-flats")
     finally:
         context.close()
+
+
+# -- issue 20: every M.S. Wars move action through the board -------------------------------
+
+WALKER = {
+    "type": "walker",
+    "move": 6,
+    "size_class": 3,
+    "base": {"shape": "circle", "diameter": 2.0},
+}
+TRACK = {
+    "type": "track",
+    "move": 5,
+    "size_class": 2,
+    "base": {"shape": "rect", "width": 2, "length": 3},
+}
+HOVER = {
+    "type": "hover",
+    "move": 8,
+    "size_class": 2,
+    "base": {"shape": "rect", "width": 1.75, "length": 2.75},
+}
+INFANTRY = {
+    "type": "walker",
+    "infantry": True,
+    "move": 4,
+    "size_class": 1,
+    "base": {"shape": "circle", "diameter": 1.0},
+}
+
+
+def piece_at(uid: str, side: str, profile: dict, at: list[float], **extra) -> dict:
+    facing = 90.0 if side == "P1" else 270.0  # P1 faces north, P2 south
+    return {"id": uid, "side": side, **profile, "position": at, "facing": facing, **extra}
+
+
+#: The phase the test plays. The Brawler touches the Guard (2" bases, centres 2" apart);
+#: the Trooper touches the Skiff's rear (its rear edge at y 16 - 2.75 / 2).
+ACTIONS_PHASE = {
+    "Runner": piece_at("R1", "P1", WALKER, [14, 4]),
+    "Duelist": piece_at("R2", "P1", {**WALKER, "skills": ["combat_manoeuvres"]}, [22, 4]),
+    "Rampart": piece_at("R3", "P1", TRACK, [30, 5]),
+    "Brawler": piece_at("R4", "P1", WALKER, [6, 20]),
+    "Guard": piece_at("R5", "P2", WALKER, [6, 22]),
+    "Skiff": piece_at("R6", "P1", {**HOVER, "carrier": 1}, [18, 16]),
+    "Trooper": piece_at("R7", "P1", INFANTRY, [18, 14.125]),
+    "Talon": piece_at("R8", "P2", WALKER, [30, 32]),
+}
+
+#: The actions that test cannot take: a charge at the Mark 9" north (002 Charge), a climb
+#: onto the Tor the Climber touches and faces (002 Climb), a jump off it (002 Jump, SC 1
+#: under the Leaper's 3), and the Rider aboard the Barge exiting (002 Unit Exiting).
+TOR = {
+    "id": "Tor",
+    "type": "elevated",
+    "height": 2.0,
+    "size_class": 1,
+    "polygon": [[2, 16], [10, 16], [10, 24], [2, 24]],
+}
+OTHER_ACTIONS = {
+    "Lancer": piece_at("L1", "P1", WALKER, [26, 4]),
+    "Mark": piece_at("L2", "P2", WALKER, [26, 15]),
+    "Climber": piece_at("L3", "P1", {**WALKER, "free_hands": True}, [6, 15]),
+    "Leaper": piece_at("L4", "P1", WALKER, [6, 22]),
+    "Barge": piece_at("L5", "P1", {**HOVER, "carrier": 1}, [18, 8]),
+    "Rider": piece_at("L6", "P1", INFANTRY, [18, 8], aboard="L5"),
+}
+
+
+@pytest.fixture
+def actions_table(request, asgi_server: str) -> TableByNames:
+    from tests.browser.conftest import table_by_names
+    from tests.web.factories import make_mswars_battle_sync
+
+    layout = getattr(request, "param", "phase")
+    battle, users = make_mswars_battle_sync("n" if layout == "phase" else "o")
+    pieces = ACTIONS_PHASE if layout == "phase" else OTHER_ACTIONS
+    battle.state = {
+        **battle.state,
+        "units": list(pieces.values()),
+        "terrain": [] if layout == "phase" else [TOR],
+    }
+    battle.unit_labels = {u["id"]: {"name": name} for name, u in pieces.items()}
+    battle.save(update_fields=["state", "unit_labels"])
+    names = list(pieces)
+    return table_by_names(asgi_server, battle, users, names[0], names[-1])
+
+
+def bar_button(page, action: str):
+    return page.locator(
+        f"#actions button[data-action='{action}'], #point-actions button[data-action='{action}']"
+    )
+
+
+def select(page, uid: str, name: str) -> None:
+    page.locator(f".piece[data-unit='{uid}']").click()
+    expect(page.locator("#unit-name")).to_have_text(name)
+
+
+def dragged(page, uid: str, dx: float, dy: float) -> None:
+    """Drags and releases once the last preview is judged."""
+    drag_piece(page, uid, dx, dy, release=False)
+    page.wait_for_timeout(600)
+    page.mouse.up()
+
+
+@pytest.mark.parametrize("actions_table", ["phase"], indirect=True)
+def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by_enter(
+    actions_table, browser
+):
+    table = actions_table
+    p1, p2, watcher = (_open(browser, table, role) for role in ("p1", "p2", "spectator"))
+    everyone = (p1, p2, watcher)
+    u = table.units
+    expect(header(p1)).to_contain_text("Turn 1 · Phase 1 · P1 to act")
+
+    # -- Offers: in base contact, only Break Away or Manoeuvre (002 Move Actions) --------
+    select(p1, u["Brawler"], "Brawler")
+    expect(bar_button(p1, "break_away")).to_be_visible()
+    # (Standard Move stays offered: a standalone free turn is one, allowed in contact,
+    # MSW-D26.)
+    for action in ("run", "charge"):
+        expect(bar_button(p1, action)).to_be_hidden()
+    select(p1, u["Runner"], "Runner")
+    expect(bar_button(p1, "run")).to_be_visible()
+    expect(bar_button(p1, "break_away")).to_be_hidden()  # not in contact
+
+    # -- Reach (R), then a Run: 9" north, over its Move of 6 and within 12 (002 Run) -----
+    bar_button(p1, "run").click()
+    p1.keyboard.press("r")
+    expect(p1.locator(".reach-area")).to_have_count(1, timeout=TIMEOUT_MS)
+    expect(p1.locator("#tool-hint")).to_have_text(
+        "Reach: the shaded area is where the piece may legally end."
+    )
+    p1.keyboard.press("r")
+    dragged(p1, u["Runner"], 0, 9)
+    everyone_has(everyone, 1)
+    expect(log_lines(watcher).last).to_contain_text("Runner run (9.0 MP)")
+    # One move action a phase (002 Rules: Movement): the Runner is offered only the
+    # Standard Move a standalone free turn is sent as (MSW-D26), no second Run.
+    select(p1, u["Runner"], "Runner")
+    expect(p1.locator("#unit-may")).to_contain_text("May now: Standard Move.")
+    for action in ("run", "manoeuvre", "break_away"):
+        expect(bar_button(p1, action)).to_be_hidden()
+
+    # -- A facing refusal: a track may not move diagonally, it must turn to face the way
+    # first (002 Rules: Movement, MSW-D5); Enter takes the nearest legal alternative.
+    rampart = u["Rampart"]
+    select(p1, rampart, "Rampart")
+    drag_piece(p1, rampart, 2, 2, release=False)
+    expect(p1.locator(".path-illegal")).to_have_count(1, timeout=TIMEOUT_MS)
+    p1.wait_for_timeout(600)
+    p1.mouse.up()
+    toast = p1.locator(".toast-error", has_text="Rampart: move refused")
+    expect(toast).to_contain_text("turn to face the way first", timeout=TIMEOUT_MS)
+    expect(toast).to_contain_text("Nearest legal end", timeout=TIMEOUT_MS)
+    expect(p1.locator(".alternative")).not_to_have_count(0)
+    p1.screenshot(path="/tmp/shots/mswars-facing-refusal-with-alternative.png")
+    offered = p1.evaluate("window.tabletop.mover.offer.end")
+    p1.keyboard.press("Enter")
+    everyone_has(everyone, 2)
+    expect(log_lines(p2).last).to_contain_text("Rampart standard move")
+    for page in everyone:
+        assert position_of(page, rampart)[:2] == pytest.approx(offered[:2], abs=0.01)
+
+    # -- Manoeuvre: 2.8" of its Move / 2 = 3 MP, with Combat Manoeuvres (002 Manoeuvre) --
+    select(p1, u["Duelist"], "Duelist")
+    bar_button(p1, "manoeuvre").click()
+    drag_piece(p1, u["Duelist"], 0, 2.8, release=False)
+    expect(p1.locator(".cost-text")).to_contain_text("/ 3.0 MP", timeout=TIMEOUT_MS)
+    p1.wait_for_timeout(600)
+    p1.mouse.up()
+    everyone_has(everyone, 3)
+    expect(log_lines(watcher).last).to_contain_text("Duelist manoeuvre")
+
+    # -- Break Away: 2" straight back, 2 x 2 MP (002 Break Away, backward x2) ------------
+    select(p1, u["Brawler"], "Brawler")
+    bar_button(p1, "break_away").click()
+    dragged(p1, u["Brawler"], 0, -2)
+    everyone_has(everyone, 4)
+    expect(log_lines(watcher).last).to_contain_text("Brawler break away")
+
+    # -- Enter Unit: the Trooper boards the Skiff it touches (002 Enter Unit) ------------
+    select(p1, u["Trooper"], "Trooper")
+    bar_button(p1, "enter_unit").click()
+    p1.locator(f".piece[data-unit='{u['Skiff']}']").click()
+    everyone_has(everyone, 5)
+    expect(log_lines(watcher).last).to_contain_text("Trooper enter unit")
+    for page in everyone:
+        expect(page.locator(f".piece[data-unit='{u['Trooper']}']")).to_have_count(0)
+
+    # -- Carrier Unloading: the Skiff stays and sets it down at its rear (002 Carrier
+    # Unloading Action; after Enter Unit the carrier may make only this, 002 Enter Unit).
+    select(p1, u["Skiff"], "Skiff")
+    expect(bar_button(p1, "standard_move")).to_be_hidden()
+    bar_button(p1, "carrier_unloading").click()
+    click_table_at(p1, u["Skiff"], 0, -2.5)
+    everyone_has(everyone, 6)
+    expect(log_lines(watcher).last).to_contain_text("Skiff carrier unloading")
+    for page in everyone:
+        expect(page.locator(f".piece[data-unit='{u['Trooper']}']")).to_have_count(1)
+
+
+@pytest.mark.parametrize("actions_table", ["other"], indirect=True)
+def test_charge_climb_jump_and_unit_exiting_can_be_taken_from_the_board(actions_table, browser):
+    """Issue 20: every action type of the catalogue can be carried out from the board. Each
+    is tried as a player would; the test lists every one that could not be, with why."""
+    table = actions_table
+    p1 = _open(browser, table, "p1")
+    u = table.units
+    failures: list[str] = []
+    events = 0
+
+    def attempt(action: str, actor: str, gesture, logged: str) -> None:
+        nonlocal events
+        p1.keyboard.press("Escape")
+        select(p1, u[actor], actor)
+        button = bar_button(p1, action)
+        try:
+            expect(button).to_be_visible(timeout=3000)
+        except AssertionError:
+            card = p1.locator("#unit-may").inner_text()
+            failures.append(f"{action}: no button for {actor} (card: {card!r})")
+            return
+        button.click()
+        gesture()
+        try:
+            expect(log_lines(p1)).to_have_count(events + 1, timeout=8000)
+            expect(log_lines(p1).last).to_contain_text(logged)
+            events += 1
+        except AssertionError:
+            toasts = p1.locator("#toasts").inner_text()
+            failures.append(f"{action}: {actor}'s action was not logged (toasts: {toasts!r})")
+
+    # Charge: 9.2" north into contact with the Mark (2" bases): over Move 6 (002 Charge).
+    attempt("charge", "Lancer", lambda: dragged(p1, u["Lancer"], 0, 9.0), "Lancer charge")
+    # Climb: onto the Tor it touches and faces; no path to draw (002 Climb Action).
+    attempt(
+        "climb",
+        "Climber",
+        lambda: p1.locator(f".piece[data-unit='{u['Climber']}']").click(),
+        "Climber climb",
+    )
+    # Jump: off the Tor's north side, landing clear of it (002 Jump Action).
+    attempt("jump", "Leaper", lambda: dragged(p1, u["Leaper"], 0, 4), "Leaper jump")
+    # Unit Exiting: the Rider aboard has no piece on the table; its carrier is the way in.
+    attempt(
+        "unit_exiting",
+        "Barge",
+        lambda: click_table_at(p1, u["Barge"], 0, -2.5),
+        "Rider unit exiting",
+    )
+    assert not failures, "actions the board could not take:\n" + "\n".join(failures)
+
+
+def _open(browser, table: TableByNames, role: str):
+    """A page showing the board as `role` (conftest's open_board, for a table fixture not
+    named `table`)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": table.cookies[role],
+                "url": table.base_url,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(table.board_url())
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#conn[data-state='live']")
+    return page
