@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.engine.actions import Action, Turn, Waypoint
 from rules.engine.bounds import check_action
+from rules.engine.consequences import Consequence, with_consequences
 from rules.engine.dice import Dice, make_dice
 from rules.engine.errors import DiceExhaustedError, InvalidActionError
 from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
@@ -31,7 +32,7 @@ from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict, Violation
 
 __all__ = [
-    "SYSTEMS", "Action", "BaseShape", "Dice", "DiceExhaustedError", "GameState",
+    "SYSTEMS", "Action", "BaseShape", "Consequence", "Dice", "DiceExhaustedError", "GameState",
     "InvalidActionError", "Reach", "Roll", "Scenario", "System", "Table", "Terrain", "Turn",
     "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "get_system",
     "load_scenario", "make_dice", "reach", "scenario_to_json", "state_from_json",
@@ -61,7 +62,7 @@ def validate(state: GameState, action: Action | dict[str, Any],
     if not isinstance(dice, Dice):
         dice = make_dice(None if dice is None else list(dice),
                          None if outcomes is None else list(outcomes))
-    return system.validate(state, action, dice)
+    return with_consequences(system, state, action, system.validate(state, action, dice))
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:

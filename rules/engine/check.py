@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.engine.actions import Action, MalformedAction
 from rules.engine.bounds import check_action
+from rules.engine.consequences import with_consequences
 from rules.engine.dice import Dice, make_dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
@@ -76,7 +77,7 @@ def judge(system: System, state: GameState, action: Action, dice: Dice,
         check_action(action, state, key)
     except InvalidActionError as err:
         return malformed_verdict(state, err)
-    return system.validate(state, action, dice)
+    return with_consequences(system, state, action, system.validate(state, action, dice))
 
 
 def malformed_verdict(state: GameState, err: InvalidActionError) -> Verdict:

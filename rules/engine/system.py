@@ -9,11 +9,12 @@ from shapely.geometry import Polygon
 
 from rules.engine.actions import Action, parse_action
 from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.turns import TurnStructure
-from rules.engine.verdict import Verdict, Violation
+from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
 
 if TYPE_CHECKING:
@@ -111,6 +112,24 @@ class System:
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         raise NotImplementedError
+
+    # -- what an action does besides moving, in words (rules/engine/consequences.py) --
+    def event_consequence(self, state: GameState, action: Action,
+                          event: Mapping[str, Any]) -> Consequence | None:
+        """Hook: one of the verdict's events in a player's words, or None (default: the
+        events say nothing beyond the move; a piece taken off the table is said anyway)."""
+        return None
+
+    def roll_consequence(self, state: GameState, action: Action,
+                         roll: Roll) -> Consequence | None:
+        """Hook: a roll a commit would make and what it needs (a preview never rolls);
+        None where an event's words say it already."""
+        return Consequence("roll", roll_words(roll))
+
+    def speed_band_consequence(self, state: GameState, action: Action,
+                               band: str) -> Consequence | None:
+        """Hook: the verdict's `speed_band` in words, for systems that report one."""
+        return Consequence("speed_band", f"Speed band: {band.replace('_', ' ')}")
 
     def sight(self, feature: Terrain) -> str:
         """What `feature` does to a line of sight drawn across it: "blocks", "hinders" or

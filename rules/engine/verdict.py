@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.engine.model import GameState, Point2
 from rules.engine.numbers import json_number
+
+if TYPE_CHECKING:
+    from rules.engine.consequences import Consequence
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,9 @@ class Verdict:
     #: How fast the piece is moving this turn, for systems that report it
     #: (lasergrenadiers: stationary / slow / moderate / fast); None elsewhere.
     speed_band: str | None = None
+    #: What the action does besides moving, in words, for the preview and the log
+    #: (rules/engine/consequences.py); empty where nothing else happens.
+    consequences: tuple[Consequence, ...] = ()
 
     @property
     def codes(self) -> list[str]:
@@ -92,4 +98,6 @@ class Verdict:
                                "events": [dict(e) for e in self.events]}
         if self.speed_band is not None:
             out["speed_band"] = self.speed_band
+        if self.consequences:
+            out["consequences"] = [c.to_json() for c in self.consequences]
         return out

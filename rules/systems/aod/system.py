@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.engine.actions import Action
+from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
-from rules.engine.verdict import Verdict
-from rules.systems.aod import capture, formation, transport
+from rules.engine.verdict import Roll, Verdict
+from rules.systems.aod import capture, consequences, formation, transport
 from rules.systems.aod.catalogue import ACTIONS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
@@ -74,6 +75,13 @@ class AodSystem(System):
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return aod_reach(state, unit_id, action_type)
+
+    def event_consequence(self, state: GameState, action: Action,
+                          event: Mapping[str, Any]) -> Consequence | None:
+        return consequences.event_consequence(event)
+
+    def roll_consequence(self, state: GameState, action: Action, roll: Roll) -> Consequence:
+        return consequences.roll_consequence(action.unit, roll)
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

@@ -8,12 +8,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules.engine.actions import Action, number, point
+from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
+from rules.systems.lasergrenadiers import consequences
 from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
@@ -139,6 +141,14 @@ class LaserGrenadiersSystem(System):
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return lg_reach(state, unit_id, action_type)
+
+    def event_consequence(self, state: GameState, action: Action,
+                          event: Mapping[str, Any]) -> Consequence | None:
+        return consequences.event_consequence(state, event)
+
+    def speed_band_consequence(self, state: GameState, action: Action,
+                               band: str) -> Consequence | None:
+        return consequences.speed_band_consequence(band)
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

@@ -171,7 +171,9 @@ def fall(j: Judgement, unit: Unit, feature: Terrain, size: int, unit_size: int,
     for r in results:
         j.rolls.append(Roll(f"fall damage from {feature.id}", "d6", r, "damage", True))
     j.events.append({"type": "fell", "unit": unit.id, "from": feature.id, "size_class": size,
-                     "dice": results, "damage": sum(results), "shields": False})
+                     # A preview rolls nothing: the damage is known only on the drop.
+                     "dice": results, "damage": None if None in results else sum(
+                         r for r in results if r is not None), "shields": False})
     x = max(0, math.ceil((size - unit_size) / 2))
     outcome = dice.outcome(f"endurance test of {unit.id}")
     j.events.append({"type": "endurance_test", "unit": unit.id, "x": x, "target": x + 1,

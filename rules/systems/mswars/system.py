@@ -9,13 +9,15 @@ from typing import Any
 
 from rules.engine.actions import Action, number, point
 from rules.engine.catalogue import ActionSpec
+from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.unit_fields import check_fields
-from rules.engine.verdict import Verdict, Violation
+from rules.engine.verdict import Roll, Verdict, Violation
+from rules.systems.mswars import consequences
 from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
 from rules.systems.mswars.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.mswars.elevation import climb, jump
@@ -78,6 +80,14 @@ class MswarsSystem(System):
             return Verdict(False, 0.0, 0.0, (Violation("malformed", str(err), None, "MSW-D15"),),
                            state_after=state)
         return HANDLERS[action.type](pos, unit, action, dice)
+
+    def event_consequence(self, state: GameState, action: Action,
+                          event: Mapping[str, Any]) -> Consequence | None:
+        return consequences.event_consequence(event)
+
+    def roll_consequence(self, state: GameState, action: Action,
+                         roll: Roll) -> Consequence | None:
+        return consequences.roll_consequence(roll)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
         return mswars_reach(state, unit_id, "standard_move" if action_type == "move"
