@@ -1,24 +1,54 @@
 """What each unit may be offered now: the action types whose preconditions hold.
 
 scenario-format.md, "Other commands" (offers): a legal action's type is always offered;
-a type the engine would refuse whatever its path is not.
+a type the engine would refuse whatever its path is not. Each system answers through
+`System.offered`, from the same precondition checks its judge makes before it looks at
+the path (one truth: the board never offers what the referee then refuses). With the
+table's turn, the turn structure's `refusal` (whose turn, whose activation) applies too.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
+from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
 from rules.engine.registry import get_system
-from rules.engine.scenario import state_to_json
+from rules.engine.scenario import state_from_json, state_to_json
 
 
 def offered_types(state: GameState,
                   table_turn: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
     """{unit id: [action types]} for every unit of `state`, in catalogue order."""
     system = get_system(state.system)
-    position = state_to_json(state)
+    structure = system.turn_structure
     turn = None if table_turn is None else dict(table_turn)
-    return {unit.id: [spec.type for spec in system.available_actions(position, unit.id, turn)]
-            for unit in state.units}
+    position = None if turn is None else state_to_json(state)
+    out: dict[str, list[str]] = {}
+    for unit in state.units:
+        kinds = list(system.offered(state, unit))
+        if turn is not None and position is not None:
+            kinds = [kind for kind in kinds if structure.refusal(
+                turn, position, unit.side, {"unit": unit.id, "type": kind}) is None]
+        out[unit.id] = kinds
+    return out
+
+
+def offered_in_position(position: Mapping[str, Any],
+                        table_turn: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
+    """`offered_types` for a scenario-shaped position (the live table's JSON); {} for a
+    position the engine cannot read. The board asks for one position again and again
+    (every unit, every event), so the last few parsed are kept, by their JSON text."""
+    try:
+        state = _parsed(json.dumps(position, sort_keys=True, default=str))
+    except (InvalidActionError, KeyError):
+        return {}
+    return offered_types(state, table_turn)
+
+
+@lru_cache(maxsize=8)
+def _parsed(text: str) -> GameState:
+    return state_from_json(json.loads(text))

@@ -149,28 +149,31 @@ class System:
         return {"system": self.key, "fields": {}}
 
     # -- what the board offers (the engine still judges every proposal) -----------
+    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """The action types `unit` may take now, in catalogue order: those whose
+        preconditions hold (scenario-format.md, "Other commands": offers). A system
+        overrides this with the checks its judge makes before it looks at the path, so
+        that the board offers exactly what the referee would not refuse whatever the path.
+
+        Default (a system that states no preconditions): nothing for a unit aboard or off
+        the table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and
+        the turn structure's bookkeeping (`unit_may_take`)."""
+        if not unit.on_table:
+            return ()
+        as_json = {"type": unit.type, **unit.props}
+        position = state.memo("engine.offers.json", lambda: _position_json(state))
+        return tuple(spec.type for spec in self.actions if spec.offered_to(as_json)
+                     and self.turn_structure.unit_may_take(position, unit.id, spec.type))
+
     def available_actions(self, position: Mapping[str, Any], unit_id: str,
                           turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
-        """The catalogue actions `unit_id` may take now: the board's action bar and unit card.
+        """The catalogue actions `unit_id` may take now (scenario-shaped `position`, the
+        table's `turn`): what `rules.engine.offers.offered_types` says, as specs. Nothing
+        for a position the engine cannot read."""
+        from rules.engine.offers import offered_in_position  # offers imports this module
 
-        `position` is scenario-shaped JSON (`units`, `state`); `turn` the table's turn.
-        Default: nothing for a unit that is aboard or off the table; else every catalogue
-        action whose plain eligibility it meets (`ActionSpec.offered_to`) and that the
-        turn structure allows now (`unit_may_take`, and no `refusal` for its side when
-        `turn` is given). A system may narrow it further."""
-        unit = next((u for u in position.get("units", ()) if u.get("id") == unit_id), None)
-        if unit is None or unit.get("aboard") or unit.get("position") is None:
-            return ()
-        structure = self.turn_structure
-        side = str(unit.get("side", ""))
-
-        def allowed_now(spec: ActionSpec) -> bool:
-            if not structure.unit_may_take(dict(position), unit_id, spec.type):
-                return False
-            return turn is None or structure.refusal(
-                dict(turn), dict(position), side, {"unit": unit_id, "type": spec.type}) is None
-
-        return tuple(spec for spec in self.actions if spec.offered_to(unit) and allowed_now(spec))
+        kinds = offered_in_position(position, turn).get(unit_id, ())
+        return tuple(spec for spec in self.actions if spec.type in kinds)
 
     def deployment_zones(self, width: float, height: float, sides: Sequence[str],
                          depth: float) -> dict[str, list[list[float]]]:
@@ -192,6 +195,12 @@ class System:
 
 #: The table edges the default deployment zones use, in the order sides take them.
 EDGES = ("south", "north", "west", "east")
+
+
+def _position_json(state: GameState) -> dict[str, Any]:
+    from rules.engine.scenario import state_to_json  # scenario imports this module
+
+    return state_to_json(state)
 
 
 def edge_zones(width: float, height: float, sides: Sequence[str],

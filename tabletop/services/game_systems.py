@@ -11,6 +11,7 @@ from shapely.geometry import Polygon
 
 import rules
 from rules.engine.catalogue import COST_UNITS
+from rules.engine.offers import offered_in_position
 from tabletop.services.errors import ServiceError
 
 
@@ -117,15 +118,12 @@ def board_config(key: str) -> dict[str, Any]:
 
 
 def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dict[str, list[str]]:
-    """{unit id: [action types]}: what each unit on the table may be offered now."""
-    system = _registry().get(state.get("system", ""))
-    if system is None:
+    """{unit id: [action types]}: what each unit may be offered now, the engine's offers
+    (rules/engine/questions.py: the preconditions its referee checks, then whose turn it
+    is); {} for a position the engine cannot read."""
+    if state.get("system", "") not in _registry():
         return {}
-    return {
-        unit["id"]: [spec.type for spec in system.available_actions(state, unit["id"], turn)]
-        for unit in state.get("units", [])
-        if "id" in unit
-    }
+    return offered_in_position(state, turn)
 
 
 def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
@@ -165,12 +163,14 @@ def begin(state: dict[str, Any], sides: list[str]) -> tuple[dict[str, Any], dict
 def refusal(
     state: dict[str, Any], turn: dict[str, Any], side: str, action: dict[str, Any] | None = None
 ) -> dict[str, Any] | None:
-    """Why `side` may not act now (the turn structure, judged before the engine), or None."""
-    refused = _turn_structure(state).refusal(turn, state, side, action)
+    """Why `side` may not act now (the turn structure, judged before the engine), or None:
+    the engine's Violation, its rule named by the system (`rule`, `cite`), as every
+    refusal (tabletop.events.reason)."""
+    system = require_system(state.get("system", ""))
+    refused = system.turn_structure.refusal(turn, state, side, action)
     if refused is None:
         return None
-    # The engine's Violation shape, as every refusal (tabletop.events.reason).
-    return refused.to_json()
+    return dict(system.named_violation(refused).to_json())
 
 
 def acted(state: dict[str, Any], turn: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:

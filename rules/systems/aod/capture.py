@@ -16,6 +16,22 @@ from rules.systems.aod.units import is_captive, is_vtol
 from rules.systems.aod.water import same_water
 
 
+def target_problem(ctx: Ctx, unit: Unit, target: Unit) -> tuple[str, str] | None:
+    """(why, cite) `target` may not be taken captive by `unit`, or None (001 [26-27],
+    000 [33-34]): the judge asks it of the target named, offers of every candidate."""
+    if is_captive(target):
+        return f"{target.id} is a captive and may not be targeted (001 [27])", "001 [27]"
+    if captive_of(ctx.state, target.id) is not None:
+        return f"{target.id} is a captor and may not be the target of a capture", "001 [27]"
+    if target.id not in {u.id for u in opposing_contacts(ctx, unit)}:
+        return f"{target.id} must be an opposing unit in base contact", "001 [26]"
+    if not same_water(ctx, unit, target) or not same_water(ctx, target, unit):
+        return "in water both units must be in the same water feature", "000 [33]"
+    if across_abrupt_edge(ctx, unit, target):
+        return "no close combat between units on and off abrupt elevated terrain", "000 [34]"
+    return None
+
+
 def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     state = ctx.state
     j = Judgement(state)
@@ -35,20 +51,9 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if target is None or target.aboard is not None:
         return j.refuse(Violation("unknown_unit", f"no target {tid!r} on the table",
                                   unit.position))
-    if is_captive(target):
-        return no(f"{target.id} is a captive and may not be targeted (001 [27])", "001 [27]")
-    if captive_of(state, target.id) is not None:
-        return no(f"{target.id} is a captor and may not be the target of a capture (001 [27])",
-                  "001 [27]")
-    if target.id not in {u.id for u in opposing_contacts(ctx, unit)}:
-        return no(f"{target.id} must be an opposing unit in base contact (001 [26])",
-                  "001 [26]")
-    if not same_water(ctx, unit, target) or not same_water(ctx, target, unit):
-        return no("in water both units must be in the same water feature (000 [33])",
-                  "000 [33]")
-    if across_abrupt_edge(ctx, unit, target):
-        return no("no close combat between units on and off abrupt elevated terrain "
-                  "(000 [34])", "000 [34]")
+    problem = target_problem(ctx, unit, target)
+    if problem is not None:
+        return no(*problem)
     result = dice.outcome("capture")
     changed: list[Unit] = []
     removed: tuple[str, ...] = ()

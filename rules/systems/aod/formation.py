@@ -36,26 +36,34 @@ def grouped(units: list[Unit]) -> list[Unit]:
         o.id != u.id and bodies[u.id].distance(bodies[o.id]) <= CONTACT for o in units)]
 
 
+def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
+    """Why `m` may not be a member of any formation now (000 [29], [18], [26], [39];
+    AOD-D16, AOD-D24): the checks on one unit, whoever else joins."""
+    out: list[Violation] = []
+    if is_captive(m) or m.aboard is not None:
+        out.append(_bad(m, "passengers and captives cannot be formation members",
+                        "000 [18, 26]"))
+    elif is_vtol(m):
+        out.append(_bad(m, "VTOLs can never use formations", "000 [18]"))
+    elif not (is_infantry(m) or is_vehicle(m)):
+        out.append(_bad(m, "only infantry and vehicles form formations"))
+    elif m.get("faction") == "Sea Fox":
+        out.append(_bad(m, "Sea Fox units can't use formations", "000 [39], AOD-D16"))
+    if opposing_contacts(ctx, m):
+        out.append(_bad(m, "is in base contact with an opposing unit and must break away "
+                        "with its own order", "AOD-D24"))
+    return out
+
+
 def _membership(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Violation]:
     out: list[Violation] = []
     if not 3 <= len(members) <= 5:
         out.append(_bad(leader, f"a formation has 3 to 5 members, not {len(members)}"))
     factions: set[str] = set()
     for m in members:
-        if is_captive(m) or m.aboard is not None:
-            out.append(_bad(m, "passengers and captives cannot be formation members",
-                            "000 [18, 26]"))
-        elif is_vtol(m):
-            out.append(_bad(m, "VTOLs can never use formations", "000 [18]"))
-        elif not (is_infantry(m) or is_vehicle(m)):
-            out.append(_bad(m, "only infantry and vehicles form formations"))
-        elif m.get("faction") == "Sea Fox":
-            out.append(_bad(m, "Sea Fox units can't use formations", "000 [39], AOD-D16"))
+        out += member_problems(ctx, m)
         if m.get("faction") not in (None, "Mercenary"):
             factions.add(str(m.get("faction")))
-        if opposing_contacts(ctx, m):
-            out.append(_bad(m, "is in base contact with an opposing unit and must break away "
-                            "with its own order", "AOD-D24"))
     if len(factions) > 1:
         out.append(_bad(leader, f"members come from several factions {sorted(factions)}; "
                         "Mercenaries join any"))

@@ -32,19 +32,28 @@ def target_entitled(moved: Unit, target: Unit) -> bool:
     return can_free_spin(target) and not rear_to_rear(moved, target)
 
 
+def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
+    """Why `unit` may not free spin now, whatever its rotation (000 [17], 000 FREE SPINS):
+    never vehicles or Quad 'Mechs; only a unit entitled now (AOD-D35)."""
+    if not can_free_spin(unit):
+        return [Violation("no_free_spin", f"{unit.id}: vehicles and Quad 'Mechs never "
+                          "free spin (000 [17])", unit.position, "000 [17]")]
+    if unit.id not in AodTurn.of(ctx.state.turn).free_spin_pending:
+        return [Violation("no_free_spin", f"{unit.id} is not entitled to a free spin "
+                          "now (000 [16, 18, 28])", unit.position, "000 [16]")]
+    return []
+
+
 def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     j = Judgement(ctx.state)
     if action.translates:
         return j.refuse(Violation("no_free_spin", f"{unit.id}: a free spin may not move the "
                                   "base, only turn it (000 FREE SPINS)", unit.position,
                                   "000 [16]"))
-    if not can_free_spin(unit):
-        return j.refuse(Violation("no_free_spin", f"{unit.id}: vehicles and Quad 'Mechs never "
-                                  "free spin (000 [17])", unit.position, "000 [17]"))
+    entitlement = spin_entitlement(ctx, unit)
+    if entitlement:
+        return j.refuse(*entitlement)
     turn = AodTurn.of(ctx.state.turn)
-    if unit.id not in turn.free_spin_pending:
-        return j.refuse(Violation("no_free_spin", f"{unit.id} is not entitled to a free spin "
-                                  "now (000 [16, 18, 28])", unit.position, "000 [16]"))
     track = track_for(unit, action.path, action.facing)
     for t, _, _ in ctx.terrain.near(track.swept()):
         cell = ctx.options.cell((matrix_row(unit),), t.type)

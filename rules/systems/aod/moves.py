@@ -68,6 +68,22 @@ def started_in_contact(ctx: Ctx, unit: Unit) -> bool:
     return bool(opposing_contacts(ctx, unit))
 
 
+def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+    """Charge and full-speed assault: not by a unit that started the turn in base contact
+    with an opposing unit (001 [27], AOD-D36). Path-independent: offers ask it too."""
+    if action_type in NO_START_CONTACT and started_in_contact(ctx, unit):
+        return [Violation("order_not_allowed", f"{unit.id} started the turn in base contact "
+                          f"with an opposing unit and may not {action_type} (001 [27])",
+                          unit.position, "001 [27]")]
+    return []
+
+
+def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
+                                                                    list[Violation]]:
+    """Whether `action.target` may be the target of this order (001 [27-28], 000 [18])."""
+    return _target_problems(ctx, unit, action)
+
+
 def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
                                                                      list[Violation]]:
     tid = action.get("target")
@@ -103,10 +119,7 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if action.type in TARGETED:
         target, tprob = _target_problems(ctx, unit, action)
         pre += tprob
-    if action.type in NO_START_CONTACT and started_in_contact(ctx, unit):
-        pre.append(Violation("order_not_allowed", f"{unit.id} started the turn in base contact "
-                             f"with an opposing unit and may not {action.type} (001 [27])",
-                             unit.position, "001 [27]"))
+    pre += start_contact_problems(ctx, unit, action.type)
     captive = captive_of(state, unit.id)
     track = track_for(unit, action.path, action.facing)
     allowance = base_allowance(ctx, unit, action.type)

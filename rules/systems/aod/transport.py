@@ -50,6 +50,22 @@ def _passenger_kind_problem(p: Unit) -> str | None:
     return None
 
 
+def boarding_problem(ctx: Ctx, transport: Unit, p: Unit, turn: AodTurn) -> str | None:
+    """Why `p` (on the table) may not board `transport` now, or None (001 [18], 000 [19])."""
+    why = _passenger_kind_problem(p)
+    if why is None and p.side != transport.side:
+        why = "only friendly units may board"
+    if why is None and p.id in turn.ordered:
+        why = "has already been given an order this turn (001 [18])"
+    if why is None and is_cruising(transport) and not p.flag("jump_jets"):
+        why = "only jump-jet units board a VTOL at cruising (000 [19])"
+    if why is None and not rear_contact(transport, p):
+        why = f"must start in base contact with the rear of {transport.id} (001 [18])"
+    if why is None and opposing_contacts(ctx, p):
+        why = "is in base contact with an opposing unit (001 [18])"
+    return why
+
+
 def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     state = ctx.state
     j = Judgement(state)
@@ -65,17 +81,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         if p is None or p.aboard is not None:
             pre.append(Violation("unknown_unit", f"no unit {pid!r} on the table", None))
             continue
-        why = _passenger_kind_problem(p)
-        if why is None and p.side != unit.side:
-            why = "only friendly units may board"
-        if why is None and pid in turn.ordered:
-            why = "has already been given an order this turn (001 [18])"
-        if why is None and is_cruising(unit) and not p.flag("jump_jets"):
-            why = "only jump-jet units board a VTOL at cruising (000 [19])"
-        if why is None and not rear_contact(unit, p):
-            why = f"must start in base contact with the rear of {unit.id} (001 [18])"
-        if why is None and opposing_contacts(ctx, p):
-            why = "is in base contact with an opposing unit (001 [18])"
+        why = boarding_problem(ctx, unit, p, turn)
         if why:
             pre.append(_no(p, why, "001 [18]"))
             continue

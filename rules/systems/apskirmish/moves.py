@@ -31,12 +31,12 @@ from rules.geometry.track import Pose, Track
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.judgement import Judgement, moved_event
+from rules.systems.apskirmish.preconditions import check_may_run
 from rules.systems.apskirmish.rolls import test
 from rules.systems.apskirmish.soldiers import (
     after_spending,
     per_ap,
     run_distance,
-    stance,
     who,
 )
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
@@ -147,9 +147,8 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
     j.allowance = full
     j.cost = measured(unit, line.start, line.end)
     check_turn_and_ap(j, pos, unit, action.type)
-    if running and stance(unit) != "standing":
-        j.add("action_not_allowed", f"Only a Standing soldier may run; {who(unit)} is "
-              f"{stance(unit)} (004 Running)", unit.position, "004 Running")
+    if running:
+        check_may_run(j, unit)
     if j.cost > full + LENGTH_TOL:
         cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
         at = line.end_at(cut).xy if cut is not None else line.start.xy

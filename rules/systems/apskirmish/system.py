@@ -17,6 +17,7 @@ from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
+from rules.systems.apskirmish.preconditions import offered as offered_actions
 from rules.systems.apskirmish.reach import reach as aps_reach
 from rules.systems.apskirmish.rolls import parse_options
 from rules.systems.apskirmish.tables import (
@@ -98,6 +99,10 @@ class ApskirmishSystem(System):
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return aps_reach(state, unit_id, action_type)
+
+    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """The actions whose preconditions the judge would find met (preconditions.py)."""
+        return offered_actions(state, unit)
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

@@ -48,12 +48,15 @@ def speed_band(unit: Unit, spent: float) -> str:
 
 
 def with_transfer(events: Sequence[Transfer], vehicle: str, kind: str,
-                  pieces: Sequence[str]) -> list[dict[str, Any]]:
-    """The turn's transfers after one more: pieces that load (or unload) the same vehicle
+                  pieces: Sequence[str], by_vehicle: bool = False) -> list[dict[str, Any]]:
+    """The turn's transfers after one more. Pieces that load (or unload) the same vehicle
     in one turn, each in its own activation, are one event (003 Transport 4a: troopers
-    "load individually" and the vehicle still moves two-thirds)."""
+    "load individually" and the vehicle still moves two-thirds). A transfer the vehicle
+    makes (`by_vehicle`: it loads pieces in contact, or sets its passengers down) is an
+    event of its own: each of the vehicle's transfers charges it a third (003 Transport 1;
+    lasergrenadiers.md 9: k is the number of transfer events)."""
     out = [dict(e) for e in events]
-    for e in out:
+    for e in out if not by_vehicle else ():
         if e.get("vehicle") == vehicle and e.get("kind") == kind:
             e["pieces"] = [*e.get("pieces", []), *[p for p in pieces
                                                     if p not in e.get("pieces", [])]]
@@ -104,8 +107,7 @@ def coupling_breaches(state: GameState, spent: Mapping[str, float],
         if total > a + LENGTH_TOL:
             out.append((vid, f"{who(vehicle)} would spend {fmt(total)}\" of {fmt(a)}\": "
                         f"{fmt(own)}\" moving, {k} transfer(s) at {fmt(a / 3)}\" and "
-                        f"{fmt(charged)}\" for its passengers' movement (003 Transport 4, "
-                        "LG-D26)"))
+                        f"{fmt(charged)}\" for its passengers' movement"))
     return out
 
 
@@ -141,10 +143,10 @@ def damaged_transport_breach(vehicle: Unit, spent: float, translated: bool) -> s
     if level == 1 and spent > vehicle.move / 3 + LENGTH_TOL:
         return (f"{who(vehicle)} is damaged one level: it may load or unload only if it moves "
                 f"at slow speed this turn ({fmt(spent)}\" spent, slow is up to "
-                f"{fmt(vehicle.move / 3)}\") (003 Transport 6)")
+                f"{fmt(vehicle.move / 3)}\")")
     if level == 2 and translated:
         return (f"{who(vehicle)} is damaged two levels: it may load or unload only if it does "
-                "not move this turn (003 Transport 6, LG-D35)")
+                "not move this turn")
     return None
 
 

@@ -19,6 +19,7 @@ from rules.systems.lasergrenadiers import consequences
 from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
+from rules.systems.lasergrenadiers.offers import offered as offered_actions
 from rules.systems.lasergrenadiers.options import parse_options
 from rules.systems.lasergrenadiers.reach import reach as lg_reach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
@@ -141,6 +142,10 @@ class LaserGrenadiersSystem(System):
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return lg_reach(state, unit_id, action_type)
+
+    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """The actions whose preconditions the judge would find met (offers.py)."""
+        return offered_actions(state, unit, tuple(spec.type for spec in self.actions))
 
     def event_consequence(self, state: GameState, action: Action,
                           event: Mapping[str, Any]) -> Consequence | None:

@@ -143,7 +143,8 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to load but has "
               f"{fmt(left)}\" left (003 Transport 1)", placed_unit.position, CITE, AFTER)
     _thirds(pos, j, pieces, unit)
-    events = with_transfer(transfers(state), vehicle.id, "load", [p.id for p in pieces])
+    events = with_transfer(transfers(state), vehicle.id, "load", [p.id for p in pieces],
+                           by_vehicle=not boarding)
     spent = {unit.id: before + path_cost}
     _coupled(pos, j, vehicle, events, spent)
     if not j.legal:
@@ -211,7 +212,8 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to unload but has "
               f"{fmt(left)}\" left (003 Transport 1)", unit.position, CITE, AFTER)
     _thirds(pos, j, [p for p, _ in pieces], unit)
-    events = with_transfer(transfers(state), vehicle.id, "unload", [p.id for p, _ in pieces])
+    events = with_transfer(transfers(state), vehicle.id, "unload", [p.id for p, _ in pieces],
+                           by_vehicle=unit.aboard is None)
     _coupled(pos, j, vehicle, events, {})
     if not j.legal:
         return j.verdict()

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
-from functools import lru_cache
 from typing import Any
 
 from rules.engine.actions import Action, number, point
-from rules.engine.catalogue import ActionSpec
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
@@ -96,39 +93,16 @@ class MswarsSystem(System):
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA
 
-    def available_actions(self, position: Mapping[str, Any], unit_id: str,
-                          turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
-        """Only what the unit may take now, by the checks a proposal meets before any path
-        (mswars.md 4-7; `offers`); nothing while its side is not to act."""
-        unit_json = next((u for u in position.get("units", ()) if u.get("id") == unit_id), None)
-        if unit_json is None or turn is not None and self.turn_structure.refusal(
-                dict(turn), dict(position), str(unit_json.get("side", ""))) is not None:
-            return ()
-        try:
-            state = parsed_position(position)
-        except InvalidActionError:
-            return ()
-        unit = state.unit(unit_id)
+    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """The move actions whose preconditions the judge would find met: the checks a
+        proposal meets before any path (mswars.md 4-7; mswars/offers.py)."""
         pos = position_of(state)
         try:
             pos.elevated_classes  # noqa: B018 - malformed terrain: nothing to offer
         except InvalidActionError:
             return ()
-        offered = offered_types(pos, unit) if unit is not None else set()
-        return tuple(spec for spec in self.actions if spec.type in offered)
-
-
-def parsed_position(position: Mapping[str, Any]) -> GameState:
-    """The position's state; the board asks for every unit of one position in turn, so
-    the last few positions parsed are kept (by their JSON text)."""
-    return _parsed(json.dumps(position, sort_keys=True, default=str))
-
-
-@lru_cache(maxsize=4)
-def _parsed(text: str) -> GameState:
-    from rules.engine.scenario import state_from_json  # scenario imports the registry
-
-    return state_from_json(json.loads(text))
+        found = offered_types(pos, unit)
+        return tuple(spec.type for spec in self.actions if spec.type in found)
 
 
 def _placed(item: Any, key: str, needs_unit: bool) -> None:

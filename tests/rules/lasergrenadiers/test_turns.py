@@ -86,8 +86,9 @@ def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> 
     system = SYSTEMS["lasergrenadiers"]
     turn, pos = TURNS.begin(["P1", "P2"], position())
     carrier = {**pos["units"][0], "id": "C", "type": "wheeled", "move": 24}
-    troopers = {**pos["units"][0], "id": "T", "type": "infantry", "move": 6, "aboard": "C",
-                "position": None}
+    # Aboard, its position is ignored (scenario-format.md, UNIT `aboard`), but the position
+    # must still read as a scenario: the offers are the engine's, judged on the parsed state.
+    troopers = {**pos["units"][0], "id": "T", "type": "foot", "move": 6, "aboard": "C"}
     empty = {**carrier, "id": "E"}
     pos["units"] += [carrier, troopers, empty]
     turn = TURNS.acted(turn, pos, {"unit": "T", "type": "unload"})

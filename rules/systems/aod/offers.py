@@ -1,0 +1,153 @@
+"""What aod offers a unit now: the orders whose preconditions hold (aod.md sections 3, 8,
+11 and 12), judged by the checks the handlers make before they look at the path.
+
+`check_order` (orders left, one order a unit, Colossals, salvage, captors, who may be given
+which order) is the judge's own; so are the free-spin entitlement, the start-contact rule,
+the target, passenger, capture and formation checks, asked here of every candidate on the
+table: an order is offered when at least one choice of its keys passes them. What depends
+on the path (cost, terrain, bases met, the end) is judged when the player proposes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.engine.actions import Action
+from rules.engine.model import GameState, Unit
+from rules.engine.verdict import Violation
+from rules.geometry.bases import body_at
+from rules.geometry.tolerance import CONTACT
+from rules.systems.aod.capture import target_problem as capture_target_problem
+from rules.systems.aod.context import Ctx, ctx_of
+from rules.systems.aod.elevation import abrupt_at
+from rules.systems.aod.formation import member_problems
+from rules.systems.aod.free_spin import spin_entitlement
+from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
+from rules.systems.aod.orders import captive_of, check_order, passengers
+from rules.systems.aod.transport import boarding_problem
+from rules.systems.aod.turn import AodTurn
+
+#: Formations have 3 to 5 members (000 [29]).
+FORMATION_SIZE = (3, 5)
+
+
+def preconditions(state: GameState, unit: Unit, action_type: str) -> list[Violation]:
+    """Why `unit` may not be given `action_type` now, whatever its path and keys: [] when
+    some proposal of that type may be legal."""
+    ctx = ctx_of(state)
+    if action_type == "free_spin":  # not an order (000 FREE SPINS)
+        return spin_entitlement(ctx, unit)
+    found = check_order(state, unit, action_type, ctx.options)
+    if found:
+        return found
+    found = start_contact_problems(ctx, unit, action_type)
+    if found:
+        return found
+    more = CANDIDATES.get(action_type)
+    return [] if more is None else more(ctx, unit, action_type)
+
+
+def _no(unit: Unit, why: str, cite: str) -> list[Violation]:
+    return [Violation("order_not_allowed", f"{unit.id}: {why}", unit.position, cite)]
+
+
+def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+    """Ram, charge, DFA, full-speed assault: some unit on the table it may target."""
+    for other in ctx.state.units:
+        if other.id == unit.id or not other.on_table:
+            continue
+        _, problems = target_problems(ctx, unit, Action(unit.id, action_type,
+                                                         params={"target": other.id}))
+        if not problems:
+            return []
+    return _no(unit, f"no unit on the table it may {action_type}", "001 [27-28]")
+
+
+def _board(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+    """Some unit that may board it now: friendly, unordered, at its rear (001 [18])."""
+    turn = AodTurn.of(ctx.state.turn)
+    if any(boarding_problem(ctx, unit, p, turn) is None
+           for p in ctx.state.units if p.id != unit.id and p.on_table):
+        return []
+    return _no(unit, "no unit at its rear may board it now", "001 [18]")
+
+
+def _disembark(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+    if passengers(ctx.state, unit.id):
+        return []
+    return _no(unit, "has no passengers aboard", "001 [18-19]")
+
+
+def _capture(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+    """No captive yet, and an opposing unit in base contact it may take (001 [26-27])."""
+    if captive_of(ctx.state, unit.id) is not None:
+        return _no(unit, "a captor can have only 1 captive at a time", "001 [27]")
+    if any(capture_target_problem(ctx, unit, other) is None
+           for other in ctx.state.units if other.id != unit.id and other.on_table):
+        return []
+    return _no(unit, "no opposing unit in base contact it may capture", "001 [26]")
+
+
+def _formation(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+    """Mates enough for a formation it leads (000 [29], AOD-D12): 3 to 5 members of one
+    faction, each touching another, none ordered this turn, none on the other side of an
+    abrupt edge (000 [34])."""
+    found = member_problems(ctx, unit)
+    if found:
+        return found
+    if _formation_possible(ctx, unit):
+        return []
+    return [Violation("formation_invalid", f"{unit.id}: no formation mates in base contact "
+                      "(3 to 5 touching units, 000 [29])", unit.position, "000 [29]")]
+
+
+def _formation_possible(ctx: Ctx, unit: Unit) -> bool:
+    """Some 3 to 5 eligible units, `unit` among them, in which each touches another."""
+    ordered = set(AodTurn.of(ctx.state.turn).ordered)
+    level = abrupt_at(ctx, unit)
+    mates = [m for m in ctx.state.units if m.id != unit.id and m.on_table
+             and m.id not in ordered and not member_problems(ctx, m)
+             and abrupt_at(ctx, m) == level]
+    own = unit.get("faction")
+    factions = {own} if own not in (None, "Mercenary") else \
+        {m.get("faction") for m in mates} | {None}
+    for faction in factions:
+        group = [unit] + [m for m in mates if m.get("faction") in (None, "Mercenary", faction)]
+        if _groups_allow(group):
+            return True
+    return False
+
+
+def _groups_allow(group: list[Unit]) -> bool:
+    """Whether the touching groups of `group` (its first unit the leader) hold a formation
+    with the leader in it and no member alone: the leader's group has 3 or more, or it
+    has 2 and another group 2 or more (4 or 5 members, AOD-D12)."""
+    bodies = [body_at(u.base, *u.position, u.facing) for u in group]
+    seen = [False] * len(group)
+    sizes: list[int] = []
+    for start in range(len(group)):
+        if seen[start]:
+            continue
+        seen[start], stack, size = True, [start], 0
+        while stack:
+            i = stack.pop()
+            size += 1
+            for k in range(len(group)):
+                if not seen[k] and bodies[i].distance(bodies[k]) <= CONTACT:
+                    seen[k] = True
+                    stack.append(k)
+        sizes.append(size)
+    leader, others = sizes[0], sizes[1:]
+    return leader >= FORMATION_SIZE[0] or (leader == 2 and any(s >= 2 for s in others))
+
+
+Check = Callable[[Ctx, Unit, str], list[Violation]]
+CANDIDATES: dict[str, Check] = {
+    **{t: _target for t in TARGETED}, "board": _board, "disembark": _disembark,
+    "capture": _capture, "formation_move": _formation,
+}
+
+
+def offered(state: GameState, unit: Unit, catalogue: tuple[str, ...]) -> tuple[str, ...]:
+    """The catalogue's types whose preconditions hold for `unit` now."""
+    return tuple(t for t in catalogue if not preconditions(state, unit, t))

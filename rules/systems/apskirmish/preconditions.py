@@ -1,0 +1,60 @@
+"""What an action asks of the soldier before any line is drawn (apskirmish.md 2, 5, 6b):
+whose activation it is, the AP the action costs, the stance a run needs, an obstacle near
+enough to traverse. The judges call these checks; `offered` asks them of every action
+type, so that the board offers exactly what the referee would not refuse whatever the
+line (scenario-format.md, "Other commands": offers)."""
+
+from __future__ import annotations
+
+from rules.engine.model import GameState, Unit
+from rules.engine.numbers import LENGTH_TOL
+from rules.geometry.bases import body_at
+from rules.systems.apskirmish.activation import check_turn_and_ap
+from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.systems.apskirmish.judgement import Judgement
+from rules.systems.apskirmish.soldiers import stance, who
+from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
+
+
+def check_may_run(j: Judgement, unit: Unit) -> None:
+    """Only a Standing soldier may run (004 Running)."""
+    if stance(unit) != "standing":
+        j.add("action_not_allowed", f"Only a Standing soldier may run; {who(unit)} is "
+              f"{stance(unit)}", unit.position, "004 Running")
+
+
+def check_preconditions(j: Judgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
+    """Every check of `action_type` that does not depend on its line or source."""
+    if action_type == "dodge":
+        # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
+        if not unit.flag("activated"):
+            check_turn_and_ap(j, pos, unit, "dodge")
+        return
+    check_turn_and_ap(j, pos, unit, action_type)
+    if action_type == "run":
+        check_may_run(j, unit)
+    if action_type == "traverse" and not _obstacle_within_reach(pos, unit):
+        j.add("action_not_allowed", f"{who(unit)} is not within 1\" of any obstacle: nothing "
+              "to traverse", unit.position, "004 Obstacles, APS-D6")
+
+
+def _obstacle_within_reach(pos: ApsPosition, unit: Unit) -> bool:
+    """Some obstacle within 1" of the base, edge to edge, inclusive (APS-D6): the one a
+    Traverse meets first must be (traverse.py)."""
+    body = body_at(unit.base, *unit.position, unit.facing)
+    return any(body.distance(t.shape) <= TRAVERSE_REACH + LENGTH_TOL for t in pos.obstacles)
+
+
+def offered(state: GameState, unit: Unit) -> tuple[str, ...]:
+    """The action types whose preconditions hold for `unit` now, in table order; nothing
+    for a soldier off the table (the judge knows no such soldier)."""
+    if not unit.on_table:
+        return ()
+    pos = position_of(state)
+    out = []
+    for action_type in ACTIONS:
+        j = Judgement(state)
+        check_preconditions(j, pos, unit, action_type)
+        if j.legal:
+            out.append(action_type)
+    return tuple(out)

@@ -1,0 +1,137 @@
+"""What a LaserGrenadiers piece may be offered now: the actions whose preconditions hold
+(lasergrenadiers.md 2, 9, 10, 11), judged by the judge's own checks.
+
+Who may act at all (`can_act`: a piece that left the board, a piece aboard), the
+allowance left and the transport inequalities, the transfer rules (hovering aircraft,
+damaged transports, what may embark), the overrun conditions and the entry point are the
+handlers' checks, asked here before any path: of every candidate vehicle, passenger or
+target on the table, and with the empty path where the handler takes one (a boarding
+piece's approach, an entry's first leg), reading only the refusals no path could lift.
+Whose activation it is stays the turn structure's (LG-D37): the live table adds it
+through `refusal`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules.engine.actions import Action
+from rules.engine.model import GameState, Unit
+from rules.engine.numbers import LENGTH_TOL
+from rules.geometry.tolerance import CONTACT
+from rules.systems.lasergrenadiers.accounting import (
+    coupling_room,
+    remaining,
+    transfers,
+    with_transfer,
+)
+from rules.systems.lasergrenadiers.judgement import Judgement
+from rules.systems.lasergrenadiers.moves import _overrun_conditions, can_act, enter_board
+from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
+from rules.systems.lasergrenadiers.terrain import LgPosition, position_of
+from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
+
+#: What a path may still put right in a probe judged with the empty path: the piece ends
+#: where it stands, and a boarding piece may walk into contact (003 Transport 2).
+PATH_MAY_MEND = frozenset({"must_end_in_contact"})
+
+
+def _left(pos: LgPosition, unit: Unit) -> float:
+    """Allowance the piece may still spend: what is left, within the transport
+    inequalities (lasergrenadiers.md 2, 9)."""
+    return min(remaining(pos.state, unit), coupling_room(pos.state, unit))
+
+
+def _may_move(pos: LgPosition, unit: Unit) -> bool:
+    """Some allowance left to move or turn (003 Turning 3)."""
+    return _left(pos, unit) > LENGTH_TOL
+
+
+#: How `enter_board` refuses an entry point, whatever path follows it (lasergrenadiers.md
+#: 11): off the edges and not from above, outside the entry area, a landing begun too high.
+ENTRY_POINT_CODES = frozenset({"placement_invalid", "altitude_exceeded", "action_not_allowed"})
+
+
+def _may_enter(pos: LgPosition, unit: Unit) -> bool:
+    """An entry point the judge accepts (on an edge, its side's entry area, or a landing
+    from above within the allowance, 003 Assault landings, 003 Off-board movement)."""
+    if not _may_move(pos, unit):
+        return False
+    probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
+    return not {r.code for r in probe.reasons} & ENTRY_POINT_CODES
+
+
+def _may_overrun(pos: LgPosition, unit: Unit) -> bool:
+    """Some piece on the table it may overrun (003 Overrun 1-2, 5), allowance left."""
+    if not _may_move(pos, unit):
+        return False
+    for target in pos.state.units:
+        if target.id != unit.id and target.on_table:
+            j = Judgement(pos.state)
+            _overrun_conditions(j, unit, target)
+            if j.legal:
+                return True
+    return False
+
+
+def _may_load(pos: LgPosition, unit: Unit) -> bool:
+    """A boarding piece: a friendly vehicle it may board, probed with no approach (a path
+    only adds to its cost). A vehicle: a piece in base contact it may take aboard."""
+    state = pos.state
+    if is_vehicle(unit):
+        body = pos.bodies.get(unit.id)
+        return body is not None and any(
+            load(pos, unit, Action(unit.id, "load", params={"passengers": [p.id]})).legal
+            for p in state.units if p.id != unit.id and p.on_table and p.side == unit.side
+            and not is_vehicle(p) and pos.bodies[p.id].distance(body) <= CONTACT)
+    for vehicle in state.units:
+        if vehicle.id == unit.id or not is_vehicle(vehicle) or not vehicle.on_table \
+                or vehicle.side != unit.side:
+            continue
+        verdict = load(pos, unit, Action(unit.id, "load", params={"carrier": vehicle.id}))
+        if {r.code for r in verdict.reasons} <= PATH_MAY_MEND:
+            return True
+    return False
+
+
+def _may_unload(pos: LgPosition, unit: Unit) -> bool:
+    """A vehicle with a piece aboard, or a piece aboard unloading itself (LG-D31): the
+    transfer rules, a third of the acting piece's allowance and of each piece's, and the
+    transport inequalities (003 Transport 1, 4-6). Where each is set down is the path."""
+    state = pos.state
+    vehicle = state.unit(unit.aboard) if unit.aboard is not None else unit
+    if vehicle is None or not is_vehicle(vehicle) or not vehicle.on_table:
+        return False
+    aboard = [p for p in state.units if p.aboard == vehicle.id]
+    if unit.aboard is not None:
+        aboard = [unit]
+    if not aboard or allowance_of(unit) / 3 > remaining(state, unit) + LENGTH_TOL:
+        return False
+    for piece in aboard:
+        j = Judgement(state)
+        _transfer_rules(pos, j, vehicle, [piece])
+        _thirds(pos, j, [piece], unit)
+        events = with_transfer(transfers(state), vehicle.id, "unload", [piece.id],
+                               by_vehicle=unit.id == vehicle.id)
+        _coupled(pos, j, vehicle, events, {})
+        if j.legal:
+            return True
+    return False
+
+
+CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
+    "move": _may_move, "load": _may_load, "unload": _may_unload,
+    "overrun": _may_overrun, "enter_board": _may_enter,
+}
+
+
+def offered(state: GameState, unit: Unit, catalogue: tuple[str, ...]) -> tuple[str, ...]:
+    """The catalogue's types whose preconditions hold for `unit` now."""
+    pos = position_of(state)
+    out = []
+    for action_type in catalogue:
+        j = Judgement(state)
+        can_act(pos, j, unit, Action(unit.id, action_type))
+        if j.legal and CHECKS[action_type](pos, unit):
+            out.append(action_type)
+    return tuple(out)

@@ -1,0 +1,41 @@
+"""aod's header budget and turn refusal count the side's orders wherever they come from:
+`state.orders_available`, else ceil(points / 150) (001 [13], AOD-D22)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import SYSTEMS
+
+TURNS = SYSTEMS["aod"].turn_structure
+P1 = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"]}
+
+
+def position(state: dict[str, Any], points: tuple[int, ...] = (),
+             options: dict[str, Any] | None = None) -> dict[str, Any]:
+    units = [{"id": f"M{i}", "side": "P1", "type": "mech", "move": 8, "points": p,
+              "base": {"shape": "circle", "diameter": 2}, "position": [5 + 3 * i, 5]}
+             for i, p in enumerate(points)]
+    return {"system": "aod", "table": {"width": 36, "height": 36, "options": options or {}},
+            "terrain": [], "units": units, "state": state}
+
+
+def test_the_header_counts_orders_given_by_points() -> None:
+    # 250 points: ceil(250 / 150) = 2 orders (AOD-D22); one used, one left.
+    assert TURNS.budget(P1, position({"orders_used": 1}, (150, 100))) == "1 order left"
+
+
+def test_the_header_counts_the_gms_orders_first() -> None:
+    assert TURNS.budget(P1, position({"orders_available": 3}, (150,))) == "3 orders left"
+
+
+def test_the_header_says_nothing_where_orders_are_not_limited() -> None:
+    assert TURNS.budget(P1, position({})) == ""
+    assert TURNS.budget(P1, position({}, (300,), {"orders_from_points": False})) == ""
+
+
+def test_a_side_with_2_of_2_orders_from_points_is_refused_the_next() -> None:
+    refused = TURNS.refusal(P1, position({"orders_used": 2}, (150, 100)), "P1",
+                            {"unit": "M0", "type": "move"})
+    assert refused is not None and refused.code == "no_actions_left"
+    assert "2 orders" in refused.message
