@@ -4,7 +4,7 @@ import logging
 from typing import Any
 
 import rules
-from rules.engine.alternative import nearest_alternative
+from rules.engine.questions import alternative_answer
 from tabletop import events
 from tabletop.models import Battle
 from tabletop.services.table import command, referee
@@ -55,10 +55,12 @@ def _alternative(
     """The engine's nearest legal alternative as JSON, or None; never fails the preview."""
     game = referee.positions.get(key, battle.state)
     try:
-        found = nearest_alternative(game, rules.action_from_json(action, game))
+        # The engine's own answer (what `python -m rules alternative` prints).
+        answer = alternative_answer(game, rules.action_from_json(action, game), legal=False)
     except rules.InvalidActionError:
         return None
     except Exception:  # an alternative is a courtesy: the verdict still stands without it
         log.exception("no alternative for %r", action)
         return None
-    return None if found is None else found.to_json()
+    offer: dict[str, Any] | None = answer["alternative"]
+    return offer

@@ -13,9 +13,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from shapely.geometry import mapping
-
 import rules
+from rules.engine.actions import Action
+from rules.engine.questions import reach_answer
 from tabletop.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -138,13 +138,17 @@ def reach_area(
     """Where the unit may legally end, as GeoJSON; None where the engine cannot say.
 
     When the engine's bound on reach's work cut the search short (issue 15), the area
-    is exact only to `to` inches of path and says so: `"complete": false`."""
+    is exact only to `to` inches of path and says so: `"complete": false`. The engine's
+    own answer (rules/engine/questions.py, what `python -m rules reach` prints), in the
+    protocol's shape (docs/protocol.md, "preview")."""
     game = _game(state, key)
     try:
-        found = rules.reach(game, unit_id, action_type)
-        area = dict(mapping(found.area))
-        if not found.complete:
-            area.update({"complete": False, "to": round(found.horizon, 2)})
+        answer = reach_answer(game, Action(unit_id, action_type))
+        if answer["area"] is None:
+            return None
+        area = dict(answer["area"])
+        if not answer["complete"]:
+            area.update({"complete": False, "to": round(answer["horizon"], 2)})
         return area
     except (rules.InvalidActionError, NotImplementedError):
         return None
