@@ -379,11 +379,16 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def enqueue(self, event: dict[str, Any], delay_s: int) -> None:
         self.queued_seq = event["seq"]
-        if delay_s <= 0 and not self.pending:
+        wait = 0.0
+        if delay_s > 0:
+            at = datetime.fromisoformat(event["at"]).timestamp()
+            wait = at + delay_s - datetime.now(UTC).timestamp()
+        if wait <= 0 and not self.pending:
+            # Due already (a delayed spectator's history up to the horizon): sent now, in
+            # order, so that `resumed` after it names it.
             await self.send(text_data=event["text"])
             return
-        at = datetime.fromisoformat(event["at"]).timestamp()
-        release = time.monotonic() + max(0.0, at + delay_s - datetime.now(UTC).timestamp())
+        release = time.monotonic() + max(0.0, wait)
         self.pending.append((release, event["seq"], event["text"]))
         if self.drain is None or self.drain.done():
             self.drain = asyncio.ensure_future(self.release_pending())
@@ -395,6 +400,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             wait = release - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
+                continue  # the queue may have been replaced meanwhile (a resume)
             self.pending.popleft()
             await self.send(text_data=text)
 
@@ -425,7 +431,11 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.send_snapshot()
             return
         self.queued_seq = seq
+        # What was held back is queued again below; the drain sleeping until the old
+        # queue's next release would hold the history up to it for as long (issue 20).
         self.pending.clear()
+        if self.drain is not None:
+            self.drain.cancel()
         for frame in frames:
             await self.push(events.wire(frame), self.delay_s)
         if self.delay_s > 0:
@@ -449,7 +459,10 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def table_event(self, message: dict[str, Any]) -> None:
         if self.watching:
-            self._delay_s = message.get("delay_s", 0)
+            delay_s = message.get("delay_s", 0)
+            if delay_s != self.delay_s:
+                await self.send_json(events.delay(delay_s))
+            self._delay_s = delay_s
         await self.push(message, self.delay_s)
 
     async def table_presence(self, message: dict[str, Any]) -> None:

@@ -278,6 +278,12 @@ def resumed(seq: int) -> dict[str, Any]:
     return {"type": "resumed", "seq": seq}
 
 
+def delay(delay_s: int) -> dict[str, Any]:
+    """A spectator's notice that the delay changed: sent at once, while the `delay` event
+    itself comes the (new) delay late, so that the header never says "live" meanwhile."""
+    return {"type": "delay", "delay_s": delay_s}
+
+
 def pong() -> dict[str, Any]:
     return {"type": "pong"}
 

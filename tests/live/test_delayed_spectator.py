@@ -6,10 +6,14 @@ from a recent `seq` answered differently from one ahead of the log: either told 
 spectator how far the game had gone.
 """
 
+import json
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from tests.live.conftest import move
-from tests.live.helpers import open_socket
+from tests.live.helpers import in_thread, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,3 +64,61 @@ async def test_players_chat_ack_still_names_its_seq(table):
     await delayed_table(table)
     await table.p2.send({"type": "chat", "id": "c-2", "text": "hm"})
     assert (await table.p2.get("ack"))["seq"] == 4
+
+
+@in_thread
+def backdate_events(battle_id: int, seconds: int) -> None:
+    """The log as if its events happened `seconds` ago (a battle already under way)."""
+    from tabletop.models import Event
+
+    Event.objects.filter(battle_id=battle_id).update(
+        created_at=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+async def raw_frame(socket, timeout: float) -> dict:
+    """The next frame but presence, unchecked."""
+    while True:
+        frame = json.loads(await socket.io.receive_from(timeout=timeout))
+        if frame["type"] != "presence":
+            return frame
+
+
+async def test_a_late_spectators_history_up_to_the_horizon_comes_at_once(table):
+    """The board asks for the log's history right after the snapshot (a `resume` from
+    before it): the events up to the horizon come at once, not when the next held-back
+    event is due (issue 20: the log stayed empty for the whole delay)."""
+    await table.p1.send(
+        {"type": "act", "id": "m-1", "seen": 0, "action": move(table.u1, [1.5, 6.5])}
+    )
+    await table.p1.get("ack")
+    await table.p1.send({"type": "chat", "id": "c-1", "text": "old news"})
+    await table.p1.get("ack")
+    await backdate_events(table.battle.id, 600)
+    await table.gm.send({"type": "set_delay", "id": "g-1", "seconds": 60})
+    await table.gm.get("ack")
+    late = await open_socket(table.battle.id, table.users["spectator"])
+    assert (late.frames[-1]["seq"], late.frames[-1]["delay_s"]) == (2, 60)
+    await late.send({"type": "resume", "seq": 0})
+    # Read as the board does (history behind its snapshot), not through the mirror,
+    # which takes an event behind its seq for a repeat.
+    frames = [await raw_frame(late, timeout=2) for _ in range(3)]
+    assert [(f["type"], f["seq"]) for f in frames] == [
+        ("event", 1),
+        ("event", 2),
+        ("resumed", 2),
+    ]
+    assert await late.quiet(timeout=0.3), "the delay event (seq 3) is held back"
+    await late.close()
+
+
+async def test_a_watching_spectator_is_told_the_new_delay_at_once(table):
+    """The delay event itself reaches spectators only after the delay; the header must
+    say "delayed" from the moment the GM sets it, so they get a `delay` frame now."""
+    await table.gm.send({"type": "set_delay", "id": "g-1", "seconds": 30})
+    await table.gm.get("ack")
+    assert await table.spectator.get("delay", timeout=2) == {"type": "delay", "delay_s": 30}
+    assert await table.spectator.quiet(timeout=0.3), "and not the event, yet"
+    await table.gm.send({"type": "set_delay", "id": "g-2", "seconds": 30})
+    await table.gm.get("ack")
+    assert await table.spectator.quiet(timeout=0.3), "the same delay again is no news"

@@ -327,6 +327,8 @@ async def test_spectators_watch_with_the_delay_the_gm_sets(table):
     await table.gm.get("ack")
     await table.p1.send({"type": "chat", "id": "c-1", "text": "secret plan"})
     await table.p1.get("ack")
+    # Told the delay at once (the header says so); the events themselves are held back.
+    assert await table.spectator.get("delay") == {"type": "delay", "delay_s": 3600}
     assert await table.spectator.quiet(timeout=0.5)
     late = await open_socket(table.battle.id, table.users["spectator"])
     assert late.frames[-1]["seq"] == 0
