@@ -1,7 +1,8 @@
-// Moving a piece: drag and release to commit (`act`), or click the selected piece (or
-// Enter) to carry it, each click a waypoint, Enter or a double click commits. Q/E or the
-// handle rotate; Esc cancels, even with the button held. Throttled previews bring the
-// server's verdict; a refused drop asks for the nearest legal alternative (protocol.md).
+// Moving a piece: drag and release to commit (`act`), or Enter to carry the selected one
+// (the hint says so), each click a waypoint, Enter or a double click commits. A second
+// click is no pick-up: a drag after it is a drag. Q/E or the handle rotate; Esc cancels,
+// even with the button held. Throttled previews bring the server's verdict; a refused
+// drop asks for the nearest legal alternative (protocol.md).
 import { newId } from "./connection.js";
 import { dist } from "./geometry.js";
 import { item } from "./panels/util.js";
@@ -87,11 +88,10 @@ export class Mover {
     const g = e.target.closest(".piece");
     if (!g) return;
     const unit = this.board.store.unit(g.dataset.unit);
-    const wasSelected = this.board.pieces.selected === g.dataset.unit;
     this.board.select(g.dataset.unit);
     if (!unit || !this.mayMove(unit)) return;
     const at = this.pointAt(e);
-    this.press = { unit, x: e.clientX, y: e.clientY, grab: [at[0] - unit.position[0], at[1] - unit.position[1]], wasSelected };
+    this.press = { unit, x: e.clientX, y: e.clientY, grab: [at[0] - unit.position[0], at[1] - unit.position[1]] };
     this.board.svg.setPointerCapture(e.pointerId);
     e.stopPropagation();
   }
@@ -112,21 +112,13 @@ export class Mover {
     this.changed();
   }
 
-  up(e) {
-    const press = this.press;
+  up() {
     this.press = null;
-    if (!this.plan) {
-      // A click without a drag on a piece that was already selected picks it up.
-      if (press?.wasSelected) this.begin(press.unit, "carry", [0, 0]);
-      return;
-    }
-    if (this.plan.pending) return;
-    if (this.plan.mode === "carry") {
-      if (press) return; // the click that picked it up
-      this.waypoint();
-      return;
-    }
-    this.commit();
+    // A click without a drag only selects: a hidden pick-up made the next drag a mere
+    // waypoint, and the player's move was never sent (issue 20).
+    if (!this.plan || this.plan.pending) return;
+    if (this.plan.mode === "carry") this.waypoint();
+    else this.commit();
   }
 
   begin(unit, mode, grab = [0, 0]) {
@@ -145,6 +137,8 @@ export class Mover {
     };
     this.verdict = null;
     this.board.svg.classList.add("planning");
+    if (mode === "carry") this.board.setHint(this.carryHint = `Carrying ${this.board.store.name(unit.id)}: click to add a waypoint, Enter or double-click to drop, Esc cancels.`);
+    this.refusalBox?.remove(); // the player acts: the last refusal has been read
     this.showHandle(null);
     this.changed();
   }
@@ -239,6 +233,7 @@ export class Mover {
     this.verdict = null;
     this.board.overlay.clearPlan();
     this.board.svg.classList.remove("planning");
+    this.board.clearHint(this.carryHint);
     this.showHandle(this.board.pieces.selected);
   }
 
@@ -285,7 +280,8 @@ export class Mover {
     // "Bob moved first": name who, once their event is here (it may trail the refusal).
     const shown = () => {
       const words = reasons.map((r) => reasonText(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
-      const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 12000);
+      // Kept until the player acts or dismisses it: its offer is taken from it (issue 20).
+      const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 0);
       if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it
       this.refusalBox = box;
     };
@@ -325,8 +321,8 @@ export class Mover {
       take.addEventListener("click", () => this.takeOffer());
       li.append(" ", take);
       list.append(li);
-    } else this.board.toasts.show(`${this.board.store.name(unit.id)}: a legal move nearby`, [line], "info", 12000);
-    this.board.setHint(line);
+    } else this.refusalBox = this.board.toasts.show(`${this.board.store.name(unit.id)}: a legal move nearby`, [line], "info", 0);
+    this.board.setHint((this.offerHint = line));
     return true;
   }
 
@@ -334,6 +330,13 @@ export class Mover {
     if (!this.offer) return;
     this.offer = null;
     this.board.overlay?.clearOffer();
+    this.board.clearHint(this.offerHint);
+    this.refusalBox?.querySelector(".take-alternative")?.setAttribute("disabled", "");
+  }
+
+  /** Whether Enter now takes an offered alternative (whatever has focus: keys.js). */
+  get offerOpen() {
+    return Boolean(this.offer) && (!this.plan || this.plan.refused);
   }
 
   /** Sends the offered alternative as the order (Enter, or a click on it). */
@@ -413,7 +416,7 @@ export class Mover {
 
   /** Enter: commit a plan, or pick the selected piece up. */
   enter() {
-    if (this.offer && (!this.plan || this.plan.refused)) return this.takeOffer();
+    if (this.offerOpen) return this.takeOffer();
     if (this.plan) {
       this.commit();
       return true;

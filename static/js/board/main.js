@@ -191,6 +191,11 @@ class Board {
     $("tool-hint").textContent = text;
   }
 
+  /** Clears the hint if it still says `text`: a later one is another tool's. */
+  clearHint(text) {
+    if (text && $("tool-hint").textContent === text) this.setHint("");
+  }
+
   drawAll() {
     const state = this.shownState();
     if (!state) return;
@@ -250,7 +255,8 @@ class Board {
       button.disabled = !movable;
       button.setAttribute("aria-pressed", String(button.dataset.action === this.currentAction));
     }
-    $("end-turn").disabled = this.readOnly() || !store.myTurn() || store.status !== "active";
+    // Disabled while one is in flight: a double click ends one turn, not the next one too.
+    $("end-turn").disabled = this.readOnly() || !store.myTurn() || store.status !== "active" || Boolean(this.ending);
     $("altitude-field").hidden = !movable || !this.mayClimb(selected);
     this.points.refresh(selected, movable);
     this.pendingRoll.show(store, this.replaySeq === null);
@@ -259,6 +265,8 @@ class Board {
 
   select(id) {
     if (this.pieces.selected === id) return;
+    // Another piece (or none): the last one's offered alternative is no longer on the table.
+    if (this.mover.offer?.unit.id !== id) this.mover.dropOffer();
     this.pieces.select(id);
     this.refreshChrome();
     if (this.reachOn) this.askReach();
@@ -288,6 +296,10 @@ class Board {
         this.showConn();
         break;
       }
+      case "delay":
+        this.store.noticeDelay(frame.delay_s);
+        this.showConn();
+        break;
       case "sight":
         this.sight.onRuling(frame);
         break;
@@ -372,13 +384,27 @@ class Board {
 
   onAnswer(frame) {
     if (this.mover.onAnswer(frame)) return;
+    this.ended(frame.id, frame.type === "ack" ? frame.seq : 0);
     const what = this.commands.get(frame.id);
     this.commands.delete(frame.id);
-    if (frame.type === "reject" && what) this.toasts.show(`${what}: refused`, (frame.reasons ?? []).map((r) => reasonText(r, this.store)), "error");
+    if (frame.type !== "reject" || !what) return;
+    // A repeated end (a second press that left before the first's event came) is no refusal.
+    const again = frame.reasons?.[0]?.code === "turn_already_ended";
+    this.toasts.show(`${what}: ${again ? "done already" : "refused"}`, (frame.reasons ?? []).map((r) => reasonText(r, this.store)), again ? "info" : "error");
+  }
+
+  /** The answer to the End turn in flight: the button is back once the table has its event. */
+  ended(id, seq) {
+    if (id !== this.ending) return;
+    this.store.whenAt(seq, () => {
+      if (this.ending === id) this.ending = null;
+      this.refreshChrome();
+    }, 3000);
   }
 
   onError(frame) {
     if (frame.ref && this.mover.onAnswer(frame)) return;
+    this.ended(frame.ref, 0);
     if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
     if (frame.code === "rate_limited") return;
     const what = this.commands.get(frame.ref);
@@ -548,7 +574,11 @@ class Board {
     on("tool-los", "click", () => this.toggleTool("los"));
     on("tool-reach", "click", () => this.toggleReach());
     on("help-toggle", "click", () => this.toggleHelp());
-    on("end-turn", "click", () => this.command({ type: "end_turn", seen: this.store.seq }, endLabel));
+    on("end-turn", "click", () => {
+      const id = (this.ending = this.command({ type: "end_turn", seen: this.store.seq }, endLabel));
+      this.refreshChrome();
+      setTimeout(() => this.ended(id, 0), 10000); // an answer lost with the connection
+    });
     on("replay-live", "click", () => this.showLive());
     on("zoom-in", "click", () => this.view.zoomAt(1.25));
     on("zoom-out", "click", () => this.view.zoomAt(0.8));

@@ -94,6 +94,7 @@ export class TableStore {
     this.labels = frame.labels ?? {};
     this.status = frame.status ?? "";
     this.delay = frame.delay_s ?? 0;
+    this.delayNotice = null;
     for (const seq of [...this.pending.keys()]) if (seq <= this.seq) this.pending.delete(seq);
     this.emit("snapshot", frame);
     this.check(frame);
@@ -113,6 +114,13 @@ export class TableStore {
       this.emit("desync", { seq: frame.seq, expected: frame.hash, got: hash });
       globalThis.dispatchEvent?.(new CustomEvent("tabletop:desync", { detail: { seq: frame.seq } }));
     });
+  }
+
+  /** The server's word that the spectator delay changed (a `delay` frame): shown at once;
+   *  a delay lifted is shown once the held-back events up to its event are in. */
+  noticeDelay(seconds) {
+    this.delayNotice = seconds;
+    if (seconds > 0) this.delay = seconds;
   }
 
   /** "applied", "old" (already had it: history for the log), or "gap" (ask to resume). */
@@ -157,7 +165,8 @@ export class TableStore {
       this.lastChange = { seq: frame.seq, actor: frame.actor ?? null };
     }
     if (frame.kind === "delay") {
-      if (this.me.role === "spectator") this.delay = frame.seconds;
+      // A newer delay told at once (noticeDelay) outranks this event, which came late.
+      if (this.me.role === "spectator") this.delay = this.delayNotice > 0 ? this.delayNotice : frame.seconds;
       this.delaySetting = frame.seconds;
     }
     this.seq = frame.seq;

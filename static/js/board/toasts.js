@@ -21,7 +21,9 @@ export class Toasts {
     close.addEventListener("click", () => box.remove());
     box.append(close);
     this.container.append(box);
-    while (this.container.children.length > 3) this.container.firstChild.remove();
+    // Three at most; one that waits for the player (ms 0: a refusal) goes last.
+    box.dataset.ms = ms;
+    while (this.container.children.length > 3) (this.container.querySelector(":scope > :not([data-ms='0'])") ?? this.container.firstChild).remove();
     if (ms) setTimeout(() => box.remove(), ms);
     return box;
   }
