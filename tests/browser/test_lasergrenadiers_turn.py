@@ -31,11 +31,26 @@ from tests.web.factories import make_lasergrenadiers_battle_sync
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+#: Where the last test moves two pieces: P2's Militia (size 1) 6" north of the grav tank
+#: (size 6 overruns infantry three classes smaller, 003 Overrun 1-2), P1's Jetpack squad
+#: with its centre on the east edge, its entry point (003 Off-board movement,
+#: lasergrenadiers.md 11).
+EDGES = {"Militia": [2.0, 9.0], "Jetpack squad": [48.0, 10.0]}
+
+
 @pytest.fixture
-def table(asgi_server: str) -> TableByNames:
+def table(request, asgi_server: str) -> TableByNames:
     """`open_board` opens this module's pages on the LaserGrenadiers table; `units` holds
-    every piece by name (the M.S. Wars fixture's shape: a table with its units by name)."""
+    every piece by name (the M.S. Wars fixture's shape: a table with its units by name).
+    Parametrized with "edges", the pieces of EDGES stand where it says."""
     battle, users = make_lasergrenadiers_battle_sync("g")
+    if getattr(request, "param", None) == "edges":
+        names = {label["name"]: uid for uid, label in battle.unit_labels.items()}
+        at = {names[name]: position for name, position in EDGES.items()}
+        units = [{**u, "position": at.get(u["id"], u["position"])} for u in battle.state["units"]]
+        units = [{**u, "size": 1} if u["id"] == names["Militia"] else u for u in units]
+        battle.state = {**battle.state, "units": units}
+        battle.save(update_fields=["state"])
     return table_by_names(asgi_server, battle, users, "Grav tank", "Armoured car")
 
 
@@ -77,8 +92,12 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     toast = p1.locator(".toast-error")
     expect(toast).to_contain_text("Grav tank: move refused", timeout=TIMEOUT_MS)
     expect(toast).to_contain_text(re.compile(r"38(\.0)?\"? .*36"))
-    # The rule is cited once, after the reason (ui.md, "What the player reads").
-    assert toast.inner_text().count("003 Turning 3") == 1
+    # The rule's name under the reason, its citation in the tooltip (ui.md, "What the
+    # player reads"; issue 20).
+    rule = toast.locator("small.rule").first
+    expect(rule).to_have_text("Turning, LaserGrenadiers rules")
+    expect(rule).to_have_attribute("title", re.compile(r"^003 Turning 3"))
+    assert "003 Turning" not in toast.inner_text()
     shoot(p1, "lg-1-turn-refused-toast")
     p1.keyboard.press("Escape")  # drops the offered alternative
     for page in everyone:
@@ -191,3 +210,176 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     end_activation(p1, 9, everyone)
     expect(header(p2)).to_have_text("Turn 1 · P2 to act · your turn")
     shoot(watcher, "lg-5-end-spectator")
+
+
+# -- issue 20: one truth on the board ------------------------------------------------------
+
+
+def bar_button(page, action: str):
+    return page.locator(
+        f"#actions button[data-action='{action}'], #point-actions button[data-action='{action}']"
+    )
+
+
+def settle(page) -> None:
+    """Lets the drag's last preview be judged before the release sends the order."""
+    page.wait_for_timeout(600)
+
+
+def test_reach_a_shaded_end_offers_and_a_refused_turn_taken_by_enter(table, open_board):
+    p1, p2, watcher = open_board("p1"), open_board("p2"), open_board("spectator")
+    everyone = (p1, p2, watcher)
+    tank, carrier = table.units["Grav tank"], table.units["Carrier"]
+
+    # -- Reach (R): the carrier, in base contact with its troopers, is shaded a strip
+    # along its facing (a drag does not turn it, 003 Turning), not an empty point (issue 20).
+    p1.locator(f".piece[data-unit='{carrier}']").click()
+    p1.keyboard.press("r")
+    expect(p1.locator("#tool-hint")).to_have_text(
+        "Reach: the shaded area is where the piece may legally end.", timeout=TIMEOUT_MS
+    )
+    expect(p1.locator(".reach-area")).to_have_count(1)
+    px = 1 / p1.evaluate(
+        "Number(getComputedStyle(document.getElementById('board-svg')).getPropertyValue('--px'))"
+    )
+    box = p1.locator(".reach-area").bounding_box()
+    top = p1.locator(f".piece[data-unit='{carrier}'] .base").bounding_box()["y"]
+    assert box is not None and top - box["y"] > 12 * px, (box, top)  # 12" north is shaded
+    shoot(p1, "lg-issue20-carrier-reach")
+    p1.keyboard.press("r")
+    expect(p1.locator(".reach-area")).to_have_count(0)
+
+    # A point it shades is a legal end: 12" north, a third of the way (003 Movement).
+    drag_piece(p1, carrier, 0, 12, release=False)
+    expect(p1.locator(".cost-text")).to_contain_text('12.0" / 24.0"', timeout=TIMEOUT_MS)
+    settle(p1)
+    p1.mouse.up()
+    everyone_has(everyone, 1)
+    expect(log_lines(watcher).last).to_contain_text('Carrier move (12.0")')
+
+    # -- Offers: one piece's activation at a time (LG-D31): the tank and the troopers are
+    # offered nothing while the carrier's runs; P2's pieces nothing on P1's turn.
+    p1.locator(f".piece[data-unit='{tank}']").click()
+    expect(p1.locator("#unit-may")).to_contain_text("Nothing more is open to it this turn")
+    expect(bar_button(p1, "move")).to_be_hidden()
+    p2.locator(f".piece[data-unit='{table.units['Armoured car']}']").click()
+    expect(bar_button(p2, "move")).to_be_hidden()
+    end_activation(p1, 2, everyone)
+    end_activation(p2, 3, everyone)  # P2 passes
+
+    # -- A refusal and its alternative, taken with Enter ----------------------------------
+    # 26" north and a quarter turn: 26 + 12 = 38" of 36" (003 Turning 3, LG-D1).
+    p1.locator(f".piece[data-unit='{tank}']").click()
+    drag_piece(p1, tank, 0, 26, release=False)
+    p1.keyboard.press("Shift+Q")
+    p1.keyboard.press("Shift+Q")
+    expect(p1.locator(".cost-text")).to_contain_text('38.0" / 36.0"', timeout=TIMEOUT_MS)
+    settle(p1)
+    p1.mouse.up()
+    toast = p1.locator(".toast-error", has_text="Grav tank: move refused")
+    expect(toast).to_contain_text("Nearest legal end", timeout=TIMEOUT_MS)
+    offered = p1.evaluate("window.tabletop.mover.offer.end")
+    p1.keyboard.press("Enter")
+    everyone_has(everyone, 4)
+    expect(log_lines(watcher).last).to_contain_text("Grav tank move")
+    for page in everyone:
+        assert position_of(page, tank)[:2] == pytest.approx(offered[:2], abs=0.01)
+
+
+def test_a_drag_past_the_table_edge_warns_asks_once_and_logs_that_the_piece_left(table, browser):
+    """Issue 20, "consequences before the drop": leaving the board is legal and counts as
+    a loss (003 Leaving the board, LG-D14); the preview says so in words, the drop asks
+    once for confirmation, the log says "left the board" and the header stops naming it."""
+    from django.conf import settings
+
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": table.cookies["p1"],
+                "url": table.base_url,
+            }
+        ]
+    )
+    p1 = context.new_page()
+    p1.set_default_timeout(TIMEOUT_MS)
+    asked: list[str] = []
+    p1.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    p1.goto(table.board_url())
+    p1.wait_for_selector("body[data-ready='1']")
+    p1.wait_for_selector("#conn[data-state='live']")
+    tank = table.units["Grav tank"]
+    try:
+        # The tank stands 2" from the west edge; 6" west takes its whole base off.
+        p1.locator(f".piece[data-unit='{tank}']").click()
+        drag_piece(p1, tank, -6, 0, release=False)
+        warning = re.compile(r"leav\w* the (board|table)", re.IGNORECASE)
+        expect(p1.locator("#board-page")).to_contain_text(warning, timeout=TIMEOUT_MS)
+        p1.screenshot(path="/tmp/shots/lg-off-table-warning.png")
+        settle(p1)
+        p1.mouse.up()
+        # One confirmation: the browser's dialog, or the page's own question.
+        confirm = p1.get_by_role("button", name=re.compile(r"move anyway|confirm", re.I))
+        if not asked:
+            try:
+                expect(confirm.first).to_be_visible(timeout=5000)
+            except AssertionError:
+                log = p1.locator("#event-log").inner_text()
+                toasts = p1.locator("#toasts").inner_text()
+                raise AssertionError(
+                    f"no confirmation was asked; log: {log!r}; toasts: {toasts!r}"
+                ) from None
+            asked.append(confirm.first.inner_text())
+            confirm.first.click()
+        expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
+        expect(log_lines(p1).last).to_contain_text("left the board")
+        assert len(asked) == 1, asked
+        expect(p1.locator(f".piece[data-unit='{tank}']")).to_have_count(0)
+        expect(header(p1)).not_to_contain_text("Grav tank")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("table", ["edges"], indirect=True)
+def test_overrun_and_enter_board_can_be_taken_from_the_board(table, open_board):
+    """Issue 20: every action type of the catalogue can be carried out from the board.
+    Each is tried as a player would; the test lists every one that could not be, with why."""
+    p1 = open_board("p1")
+    u = table.units
+    failures: list[str] = []
+
+    def attempt(action: str, actor: str, gesture, logged: str) -> None:
+        p1.keyboard.press("Escape")
+        p1.locator(f".piece[data-unit='{u[actor]}']").click()
+        expect(p1.locator("#unit-name")).to_have_text(actor)
+        button = bar_button(p1, action)
+        try:
+            expect(button).to_be_visible(timeout=3000)
+        except AssertionError:
+            card = p1.locator("#unit-may").inner_text()
+            failures.append(f"{action}: no button for {actor} (card: {card!r})")
+            return
+        button.click()
+        gesture()
+        try:
+            expect(log_lines(p1).last).to_contain_text(logged, timeout=8000)
+        except AssertionError:
+            toasts = p1.locator("#toasts").inner_text()
+            failures.append(f"{action}: {actor}'s action was not logged (toasts: {toasts!r})")
+
+    def drag(actor: str, dx: float, dy: float):
+        def do() -> None:
+            drag_piece(p1, u[actor], dx, dy, release=False)
+            settle(p1)
+            p1.mouse.up()
+
+        return do
+
+    # Overrun: straight into and over the Militia, ending 4" beyond it (003 Overrun 4).
+    attempt("overrun", "Grav tank", drag("Grav tank", 0, 10), "Grav tank overrun")
+    end_activation(p1, 1, (p1,)) if log_lines(p1).count() else None
+    # Enter the board: from its entry point on the east edge, 6" west (003 Off-board
+    # movement).
+    attempt("enter_board", "Jetpack squad", drag("Jetpack squad", -6, 0), "enter the board")
+    assert not failures, "actions the board could not take:\n" + "\n".join(failures)
