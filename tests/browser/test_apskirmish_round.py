@@ -209,3 +209,43 @@ def test_one_round_with_a_refusal_a_traverse_a_run_a_terrain_roll_and_a_dodge(ta
     expect(header(watcher)).to_have_text("Round 2 · P1 to act · Kell: 2 AP left")
     expect(piece(watcher, kell)).to_have_class(ACTIVE)
     shoot(p1, "aps-8-round-2-kell-activating-p1")
+
+
+def test_reach_a_refused_move_taken_by_enter_and_no_run_offered_on_2_ap(table, open_board):
+    """Issue 20: the overlay the R key shows, a refusal's nearest legal alternative taken
+    with Enter (the piece ends there on every page), and a soldier left with 2 AP is not
+    offered the Run that costs 3 (004 Running, APS-D22)."""
+    p1, p2 = open_board("p1"), open_board("p2")
+    brannock = table.units["Brannock"]
+
+    # -- Reach (R): where Brannock may end a 1 AP move ------------------------------------
+    piece(p1, brannock).click()
+    expect(p1.locator("#actions button[data-action='run']")).to_be_visible()  # 3 AP
+    p1.keyboard.press("r")
+    expect(p1.locator("#tool-hint")).to_contain_text("Reach: ", timeout=TIMEOUT_MS)
+    expect(p1.locator(".reach-area")).to_have_count(1, timeout=TIMEOUT_MS)
+    p1.keyboard.press("r")
+    expect(p1.locator(".reach-area")).to_have_count(0)
+
+    # -- A move across the Wall is refused (004 Obstacles); Enter takes the offer ---------
+    drag_piece(p1, brannock, 0, 3, release=False)
+    expect(p1.locator(".path-illegal")).to_have_count(1, timeout=TIMEOUT_MS)
+    settle(p1)
+    p1.mouse.up()
+    toast = p1.locator(".toast-error", has_text="Brannock: move refused")
+    expect(toast).to_contain_text("Nearest legal end", timeout=TIMEOUT_MS)
+    offered = p1.evaluate("window.tabletop.mover.offer.end")
+    # Short of the Wall (y 14): the base's 0.5" radius keeps the centre at 13.5 at most.
+    assert offered[1] <= 13.5 + 0.01, offered
+    p1.keyboard.press("Enter")
+    everyone_has((p1, p2), 1)
+    expect(log_lines(p2).last).to_contain_text("Brannock move")
+    for page in (p1, p2):
+        assert unit_of(page, brannock)["position"][:2] == pytest.approx(offered[:2], abs=0.01)
+
+    # -- 2 AP left: Move (1 AP) is offered, Run (3 AP) is not (004 Running) ---------------
+    expect(header(p1)).to_have_text("Round 1 · P1 to act · Brannock: 2 AP left · your turn")
+    piece(p1, brannock).click()
+    expect(p1.locator("#actions button[data-action='move']")).to_be_visible()
+    expect(p1.locator("#actions button[data-action='run']")).to_be_hidden()
+    expect(p1.locator("#unit-may")).not_to_contain_text("Run")
