@@ -22,6 +22,7 @@ from rules.engine.dice import make_dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Point2
 from rules.engine.offered_now import is_offered
+from rules.engine.reach import Reach
 from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
 
@@ -84,6 +85,31 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
         found = _legal_action_to(state, action, reach.path_to(end), end)
         if found is not None:
             return Alternative(found[0], end, float(drop.distance(Point(end))), found[1])
+    if not tried:
+        return None
+    return _pulled_back(state, action, reach, next(iter(tried)), drop)
+
+
+#: Fractions of the last leg kept when the nearest end itself is refused, largest first.
+PULL_BACK = (0.9, 0.75, 0.5, 0.25, 0.1)
+
+
+def _pulled_back(state: GameState, action: Action, reach: Reach, end: Point2,
+                 drop: Point) -> Alternative | None:
+    """The nearest end refused for what the area does not price (an aod VTOL's climb of
+    2" or its ranged attack's 12", 000 [16]): pull the end back along the path's last
+    leg, toward where it came from (nearer the start, so still in the area), until
+    `validate` accepts it."""
+    path = reach.path_to(end)
+    legs = [q for q in (path or []) if not isinstance(q, Mapping)]
+    if len(legs) < 2:
+        return None
+    (px, py), (ex, ey) = legs[-2][:2], legs[-1][:2]
+    for f in PULL_BACK:
+        at = (round(px + f * (ex - px), 3), round(py + f * (ey - py), 3))
+        found = _legal_action_to(state, action, reach.path_to(at), at)
+        if found is not None:
+            return Alternative(found[0], at, float(drop.distance(Point(at))), found[1])
     return None
 
 
