@@ -93,7 +93,7 @@ def check_bases(position: Position, mover: Unit, track: Track, final: Pose,
         if final_shrunk.distance(body) < 0:
             out.append((track.length, Violation(
                 "base_overlap", f"{mover.id} would end overlapping {other.id} at "
-                f"{_at(final.xy)} ({policy.overlap_cite})", final.xy, policy.overlap_cite)))
+                f"{_at(final.xy)}", final.xy, policy.overlap_cite)))
         touched: Hit | None = None
         if policy.stops_for(mover, other) and track.translates and sweep_touches(track, body):
             touched = first_retouch(track, body) if other.id in start_contacts \
@@ -107,12 +107,12 @@ def check_bases(position: Position, mover: Unit, track: Track, final: Pose,
             if hit is not None and hit.tau < track.tau_end - 1e-9:
                 out.append((hit.s, Violation(
                     "path_through_base", f"{mover.id} passes through the base of {other.id} "
-                    f"at {_at(hit.at)} ({policy.through_cite})", hit.at, policy.through_cite)))
+                    f"at {_at(hit.at)}", hit.at, policy.through_cite)))
     if stop is not None:
         hit, other = stop
         if track.length > hit.s + CONTACT:
             out.append((hit.s, Violation(
                 "path_through_base", f"{mover.id} must stop on contact with {other.id} at "
-                f"{_at(hit.at)} but goes {fmt(track.length - hit.s)}\" further "
-                f"({policy.stop_cite})", hit.at, policy.stop_cite)))
+                f"{_at(hit.at)} but goes {fmt(track.length - hit.s)}\" further",
+                hit.at, policy.stop_cite)))
     return out, end_contacts

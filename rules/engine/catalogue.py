@@ -60,6 +60,10 @@ class ActionSpec:
     #: Keys whose value is a list of placements, [{"unit", "position", "facing"}], one
     #: for each unit aboard the actor, set down in base contact with it (an unload).
     placement_keys: tuple[str, ...] = ()
+    #: Several pieces move as one order (a formation move): the board sends the drag of
+    #: one of the pieces picked together as `moves`, [{"unit", "path"}] a piece, each path
+    #: the dragged one's moved by that piece's offset (ui.md, "Groups").
+    group: bool = False
 
     def offered_to(self, unit: Mapping[str, Any]) -> bool:
         """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
@@ -76,7 +80,7 @@ class ActionSpec:
                 "help": self.help, "unit_types": list(self.unit_types),
                 "needs": list(self.needs), "path_z": list(self.path_z),
                 "point_keys": list(self.point_keys), "unit_keys": list(self.unit_keys),
-                "placement_keys": list(self.placement_keys)}
+                "placement_keys": list(self.placement_keys), "group": self.group}
 
 
 def _is_set(value: Any) -> bool:

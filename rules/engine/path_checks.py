@@ -35,7 +35,7 @@ def off_table(unit: Unit, track: Track, table: Table, cite: str) -> list[Found]:
     if off is None:
         return []
     return [(off.s, Violation("off_table", f"{unit.id}'s base leaves the table at "
-                              f"({fmt(off.at[0])}, {fmt(off.at[1])}) ({cite})", off.at, cite))]
+                              f"({fmt(off.at[0])}, {fmt(off.at[1])})", off.at, cite))]
 
 
 def over_allowance(unit: Unit, track: Track, allowance: Allowance, cost: float,

@@ -71,20 +71,19 @@ def check_priced_path(position: Position, unit: Unit, start: Pose, steps: Sequen
         if leg.blocked_at is not None:
             cite = cites["prohibited_terrain"]
             found.append((leg.s_at(leg.blocked_at), Violation(
-                "prohibited_terrain", f"{name} cannot be in {leg.blocked_by} ({cite})",
+                "prohibited_terrain", f"{name} cannot be in {leg.blocked_by}",
                 leg.blocked_at, cite)))
         if not leg.direction_allowed:
             cite = cites.get(leg.direction, "")
             found.append((leg.s0, Violation(
                 "direction_not_allowed", f"{name} cannot move "
                 f"{ADVERBS.get(leg.direction, leg.direction)} here: turn to face the way "
-                f"first ({cite})", leg.start.xy, cite)))
+                "first", leg.start.xy, cite)))
     found += off_table(replace(unit, id=name), track, position.state.table, cites["off_table"])
     crossings, _ = check_bases(position, unit, track, track.end, policy)
     found += [(AFTER if v.code == "base_overlap" else s, v) for s, v in crossings]
     if allowance.exceeded(price.total):
         at, s = price.where_exceeds(allowance.value) or (track.end.xy, AFTER)
-        violation = allowance.violation(replace(unit, id=name), price.total, at)
-        found.append((s, replace(violation, cite=allowance.halvings[-1][1]
-                                 if allowance.halvings else allowance.cite)))
+        found.append((s, allowance.violation(replace(unit, id=name), price.total, at,
+                                             price.turning())))
     return PricedPath(price, track), found

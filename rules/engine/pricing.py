@@ -137,6 +137,13 @@ class PricedLegs:
         length there (None: it never does)."""
         return where_exceeds(self.legs, limit)
 
+    def turning(self) -> tuple[float, float]:
+        """(what the turns in place cost, the degrees they turn): the share of the cost a
+        refusal names when turning is part of it ("28.6\" to turn 180°", issue 20)."""
+        turns = [leg for leg in self.legs if leg.is_turn]
+        return (sum(leg.cost for leg in turns),
+                sum(abs(normalised(leg.end.facing - leg.start.facing)) for leg in turns))
+
 
 @dataclass(frozen=True)
 class PathPrice(PricedLegs):
@@ -152,10 +159,19 @@ class PathPrice(PricedLegs):
 
 
 class PricedLeg(Protocol):
-    """What `where_exceeds` needs of a leg (Leg here, Leg3 in pricing_3d)."""
+    """What `where_exceeds` and `turning` need of a leg (Leg here, Leg3 in pricing_3d)."""
 
     @property
     def cost(self) -> float: ...
+
+    @property
+    def start(self) -> Pose: ...
+
+    @property
+    def end(self) -> Pose: ...
+
+    @property
+    def is_turn(self) -> bool: ...
 
     def point_at_cost(self, budget: float) -> Point2: ...
 

@@ -13,6 +13,7 @@ from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Terrain, Unit
+from rules.engine.rule_names import named, named_verdict
 from rules.engine.turns import TurnStructure
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
@@ -55,6 +56,9 @@ class System:
     table_option_checks: ClassVar[tuple[Callable[[Mapping[str, Any], str], object], ...]] = ()
     #: What checks a table's turn state, likewise.
     turn_checks: ClassVar[tuple[Callable[[Mapping[str, Any], str], object], ...]] = ()
+    #: The system's own names for cited references whose seed names no section (a page,
+    #: a decision): {"AOD-D28": "Aquatic units"} (rules/engine/rule_names.py).
+    rule_topics: ClassVar[Mapping[str, str]] = {}
 
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:
@@ -98,8 +102,17 @@ class System:
             raise InvalidActionError("system", f"state is for {state.system!r}, not {self.key}")
         unit = state.unit(action.unit)
         if unit is None:
-            return self.unknown_unit(state, action)
-        return self.judge(state, unit, action, dice)
+            return self.named(self.unknown_unit(state, action))
+        return self.named(self.judge(state, unit, action, dice))
+
+    def named(self, verdict: Verdict) -> Verdict:
+        """The verdict with each reason's rule named for a player ("Turning, LaserGrenadiers
+        rules"; rules/engine/rule_names.py)."""
+        return named_verdict(self.name, verdict, self.rule_topics)
+
+    def named_violation(self, violation: Violation) -> Violation:
+        """One refusal (a turn structure's) with its rule named, as `named`."""
+        return named(self.name, violation, self.rule_topics)
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """Hook: the verdict on an action by a unit the state does not hold (contract)."""

@@ -14,12 +14,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Violation:
-    """One broken rule. `code` is stable (contract section "Reason codes")."""
+    """One broken rule. `code` is stable (contract section "Reason codes"); `message` says
+    what is wrong in a player's words, with no citation; `cite` is the seed reference(s)
+    and decision id(s) ("000 [33], AOD-D14"); `rule` names the rule for a player
+    ("Turning, LaserGrenadiers rules"), filled in by the system (rules/engine/rule_names.py)."""
 
     code: str
     message: str
     at: Point2 | None = None
     cite: str = ""
+    rule: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -27,6 +31,8 @@ class Violation:
                                                   json_number(self.at[1])]
         if self.cite:
             out["cite"] = self.cite
+        if self.rule:
+            out["rule"] = self.rule
         return out
 
 

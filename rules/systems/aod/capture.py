@@ -20,7 +20,7 @@ def target_problem(ctx: Ctx, unit: Unit, target: Unit) -> tuple[str, str] | None
     """(why, cite) `target` may not be taken captive by `unit`, or None (001 [26-27],
     000 [33-34]): the judge asks it of the target named, offers of every candidate."""
     if is_captive(target):
-        return f"{target.id} is a captive and may not be targeted (001 [27])", "001 [27]"
+        return f"{target.id} is a captive and may not be targeted", "001 [27]"
     if captive_of(ctx.state, target.id) is not None:
         return f"{target.id} is a captor and may not be the target of a capture", "001 [27]"
     if target.id not in {u.id for u in opposing_contacts(ctx, unit)}:
@@ -43,9 +43,9 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if pre:
         return j.refuse(*pre)
     if action.translates:
-        return no("a capture attempt has no movement (001 [26])", "001 [26]")
+        return no("a capture attempt has no movement", "001 [26]")
     if captive_of(state, unit.id) is not None:
-        return no("a captor can have only 1 captive at a time (001 [27])", "001 [27]")
+        return no("a captor can have only 1 captive at a time", "001 [27]")
     tid = action.get("target")
     target = state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:

@@ -38,7 +38,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                needs=("capacity",),
                help="Move half and set the passengers down (001 [18-19])."),
     ActionSpec("formation_move", "Formation move", keys=("moves",), unit_types=_FORMATION,
-               help="3 to 5 touching units move as one order (000 [29])."),
+               group=True,
+               help="3 to 5 touching units move as one order (000 [29]): Shift-click "
+               "them, then drag one."),
     ActionSpec("capture", "Capture", keys=("target",), path="none", unit_types=("infantry",),
                unit_keys=("target",),
                help="Infantry on foot take an opposing unit in contact captive (001 [26])."),

@@ -114,7 +114,7 @@ def _move_members(ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, .
         c = ctx_of(cur)
         m = cur.units_by_id[e.unit]
         track = track_for(m, e.path, e.facing)
-        base = Allowance(slowest.move, f"slowest member's move ({slowest.id})", "000 [29]")
+        base = Allowance(slowest.move, f"the slowest member {slowest.id}'s move", "000 [29]")
         rows = (matrix_row(m),)
         allowance = halve_for_hindering(c, rows, [track], base)
         if e.unit == leader.id and e.get("passengers"):

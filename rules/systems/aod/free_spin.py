@@ -37,10 +37,10 @@ def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
     never vehicles or Quad 'Mechs; only a unit entitled now (AOD-D35)."""
     if not can_free_spin(unit):
         return [Violation("no_free_spin", f"{unit.id}: vehicles and Quad 'Mechs never "
-                          "free spin (000 [17])", unit.position, "000 [17]")]
+                          "free spin", unit.position, "000 [17]")]
     if unit.id not in AodTurn.of(ctx.state.turn).free_spin_pending:
         return [Violation("no_free_spin", f"{unit.id} is not entitled to a free spin "
-                          "now (000 [16, 18, 28])", unit.position, "000 [16]")]
+                          "now", unit.position, "000 [16], 000 [18], 000 [28]")]
     return []
 
 
@@ -48,8 +48,8 @@ def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     j = Judgement(ctx.state)
     if action.translates:
         return j.refuse(Violation("no_free_spin", f"{unit.id}: a free spin may not move the "
-                                  "base, only turn it (000 FREE SPINS)", unit.position,
-                                  "000 [16]"))
+                                  "base, only turn it", unit.position,
+                                  "000 FREE SPINS, 000 [16]"))
     entitlement = spin_entitlement(ctx, unit)
     if entitlement:
         return j.refuse(*entitlement)

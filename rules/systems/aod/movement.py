@@ -103,5 +103,5 @@ def _repositioning_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
     if problem is None:
         return []
     return [Violation("placement_invalid", f"{unit.id} cannot be repositioned at "
-                      f"({fmt(end.x)}, {fmt(end.y)}): {problem.reason} (000 [33], AOD-D9)",
-                      end.xy, "AOD-D9")]
+                      f"({fmt(end.x)}, {fmt(end.y)}): {problem.reason}",
+                      end.xy, "000 [33], AOD-D9")]

@@ -73,7 +73,7 @@ def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Viola
     with an opposing unit (001 [27], AOD-D36). Path-independent: offers ask it too."""
     if action_type in NO_START_CONTACT and started_in_contact(ctx, unit):
         return [Violation("order_not_allowed", f"{unit.id} started the turn in base contact "
-                          f"with an opposing unit and may not {action_type} (001 [27])",
+                          f"with an opposing unit and may not {action_type}",
                           unit.position, "001 [27]")]
     return []
 
@@ -125,7 +125,7 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     allowance = base_allowance(ctx, unit, action.type)
     if captive is not None:
         allowance = replace(allowance, base=min(allowance.base, captive.move),
-                            label="captor speed min(captor, captive)", cite="001 [27]")
+                            label=f"the slower of it and its captive {captive.id}", cite="001 [27]")
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
     if pre:
         return j.refuse(*pre)
@@ -154,7 +154,7 @@ def _carried(j: Judgement, unit: Unit, action: Action, track: Track,
     AOD-D33)."""
     if not _touching(unit, captive):
         j.reasons.append(Violation("must_end_in_contact", f"{unit.id} is not in base contact "
-                                   f"with its captive {captive.id} (001 [27])",
+                                   f"with its captive {captive.id}",
                                    unit.position, "001 [27]"))
     placed = action.get("captive")
     if is_mech(captive):
@@ -238,16 +238,16 @@ def _touching(a: Unit, b: Unit) -> bool:
 def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None:
     if not _touching(moved, target):
         j.reasons.append(Violation("must_end_in_contact", f"{moved.id} must end in base contact "
-                                   f"with its target {target.id} (AOD-D31)", moved.position,
+                                   f"with its target {target.id}", moved.position,
                                    "AOD-D31"))
         return
     if across_abrupt_edge(ctx, moved, target):
         j.reasons.append(Violation("order_not_allowed", f"{moved.id} and {target.id} are on and "
                                    "off abrupt elevated terrain: no close combat or special "
-                                   "attack (000 [34])", moved.position, "000 [34]"))
+                                   "attack", moved.position, "000 [34]"))
     if not same_water(ctx, moved, target):
         j.reasons.append(Violation("order_not_allowed", f"{target.id} is in water: the attacker "
-                                   "must be in the same water (000 [33])", moved.position,
+                                   "must be in the same water", moved.position,
                                    "000 [33]"))
 
 
@@ -260,12 +260,12 @@ def _check_captive_end(ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: 
                           ignore=(captive.id, moved.id), forbidden=ctx.forbidden_to(rows))
         if bad is not None or not _touching(moved, end):
             j.reasons.append(Violation("placement_invalid", f"{captive.id} must be placed free "
-                                       f"and touching its captor {moved.id} (AOD-D33)",
+                                       f"and touching its captor {moved.id}",
                                        end.position, "AOD-D33"))
             return
     if not _touching(moved, end):
         j.reasons.append(Violation("must_end_in_contact", f"{moved.id} must keep its captive "
-                                   f"{captive.id} in base contact (001 [27])", moved.position,
+                                   f"{captive.id} in base contact", moved.position,
                                    "001 [27]"))
 
 
@@ -290,7 +290,7 @@ def failed_breakaway(ctx: Ctx, j: Judgement, unit: Unit, action: Action, plan: v
     may free spin (infantry, non-Quad 'Mechs), a VTOL still changes level and shoots."""
     last = j.rolls[-1]
     j.reasons.append(Violation("breakaway_failed", f"{unit.id} rolled {last.result} and needed "
-                               f"{last.needed} to break away; it does not move (000 [16])",
+                               f"{last.needed} to break away; it does not move",
                                unit.position, "000 [16]"))
     stays = unit
     j.cost = 0.0

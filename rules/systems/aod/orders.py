@@ -27,34 +27,36 @@ SALVAGE_ORDERS = frozenset({"move", "run", "ram", "charge", "disembark", "vent",
                             "formation_move"})
 
 
-def _who(action: str, u: Unit) -> str | None:
-    """Why `u` may not be given `action` by the orders table (None = eligible)."""
+def _who(action: str, u: Unit) -> tuple[str, str] | None:
+    """Why `u` may not be given `action` by the orders table, and the rule's citation
+    (None = eligible)."""
     t = u.type
     if action == "run":
         if t == "colossal_mech":
-            return "Colossal 'Mechs may not run ([CCURoW])"
-        return None if t in ("mech", "quad_mech") else "only 'Mechs may run (001 [17])"
+            return ("Colossal 'Mechs may not run", "001 [CCURoW]")
+        return None if t in ("mech", "quad_mech") else ("only 'Mechs may run", "001 [17]")
     if action == "ram":
         if is_vtol(u):
-            return "a VTOL may not ram (001 [28], 000 [18])"
+            return ("a VTOL may not ram", "001 [28], 000 [18]")
         return None if t in ("wheeled", "tracked", "hover", "aquatic") else \
-            "only non-VTOL vehicles may ram (001 [28])"
+            ("only non-VTOL vehicles may ram", "001 [28]")
     if action == "charge":
-        return None if t in ("mech", "quad_mech") else "only 'Mechs may charge (001 [27])"
+        return None if t in ("mech", "quad_mech") else ("only 'Mechs may charge", "001 [27]")
     if action == "dfa":
         return None if is_mech(u) and u.flag("jump_jets") else \
-            "only 'Mechs with jump jets may make a DFA (001 [28])"
+            ("only 'Mechs with jump jets may make a DFA", "001 [28]")
     if action in ("board", "disembark"):
         return None if (is_vehicle(u) or is_mech(u)) and capacity(u) > 0 else \
-            "only transports (capacity > 0) may board or disembark passengers (001 [18])"
+            ("only transports (capacity > 0) may board or disembark passengers", "001 [18]")
     if action in ASSAULT_ORDERS or action == "vent":
-        return None if is_mech(u) else f"only 'Mechs may be given {action} (001 [22], [27])"
+        return None if is_mech(u) else (f"only 'Mechs may be given {action.replace('_', ' ')}",
+                                                  "001 [22], 001 [27]")
     if action == "capture":
         return None if is_infantry(u) and infantry_mode(u) == "foot" else \
-            "only infantry in foot mode may attempt a capture (001 [26])"
+            ("only infantry in foot mode may attempt a capture", "001 [26]")
     if action == "formation_move":
         return None if (is_infantry(u) or is_vehicle(u)) and not is_vtol(u) else \
-            "only infantry and non-VTOL vehicles move in formation (000 [29], [18])"
+            ("only infantry and non-VTOL vehicles move in formation", "000 [29], 000 [18]")
     return None
 
 
@@ -113,7 +115,7 @@ def check_order(state: GameState, unit: Unit, action: str, options: AodOptions,
         return no("is a captive and may not be given orders", "001 [26]")
     why = _who(action, unit)
     if why:
-        return no(why, "001 [13]")
+        return no(*why)
     if is_salvage(unit):
         if action not in SALVAGE_ORDERS:
             return no(f"a salvage unit may not be given {action}", "001 [SEC]")

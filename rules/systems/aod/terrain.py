@@ -25,8 +25,8 @@ from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.systems.aod.context import Ctx
 
-CELL_CODES = {"block": ("blocking_terrain", "blocking terrain", "000 [33]"),
-              "proh": ("prohibited_terrain", "terrain prohibited to it", "000 [33], AOD-D14")}
+CELL_CODES = {"block": ("blocking_terrain", "which blocks movement", "000 [33]"),
+              "proh": ("prohibited_terrain", "which it may not enter", "000 [33], AOD-D14")}
 
 
 @dataclass
@@ -64,7 +64,8 @@ def check_cells(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
         code, what, cite = CELL_CODES[cell]
         at = hit.at if hit else None
         out.violations.append((hit.s if hit else 0.0, Violation(
-            code, f"{uid} moves into {what} {t.id} ({t.type}) at {_pt(at)}, {cite}", at, cite)))
+            code, f"{uid} moves into {t.id} ({t.type.replace('_', ' ')}), {what}, at "
+            f"{_pt(at)}", at, cite)))
     if ctx.options.cell(rows, "clear") == "proh":
         _stay_inside(ctx, rows, track, uid, out)
 
@@ -82,8 +83,8 @@ def _stay_inside(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
     hit = first_overlap(track, outside)
     at = hit.at if hit else track.start.xy
     out.violations.append((hit.s if hit else 0.0, Violation(
-        "prohibited_terrain", f"{uid} may only move in water but leaves it at {_pt(at)}, "
-        "000 [16], AOD-D28", at, "AOD-D28")))
+        "prohibited_terrain", f"{uid} may only move in water but leaves it at {_pt(at)}",
+        at, "000 [16], AOD-D28")))
 
 
 def hindering_features(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[Terrain]:
@@ -123,8 +124,8 @@ def check_hindering(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
         out.violations.append((hit.s, Violation(
             "must_stop_hindering",
             f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
-            f"{_pt(hit.at)} but goes {fmt(over)}\" further (000 [32], AOD-D4)",
-            hit.at, "000 [32]")))
+            f"{_pt(hit.at)} but goes {fmt(over)}\" further",
+            hit.at, "000 [32], AOD-D4")))
 
 
 # -- elevated terrain (6.4, 6.5) ------------------------------------------------
@@ -150,8 +151,8 @@ def check_elevated(ctx: Ctx, rows: tuple[str, ...], track: Track, unit_id: str,
     if feat.type == "abrupt_elevated" and not jump_jets and not _on_access(feat, hit.at):
         out.violations.append((hit.s, Violation(
             "prohibited_terrain", f"{unit_id} crosses abrupt elevated terrain {feat.id} at "
-            f"{_pt(hit.at)}, not at an access point and without jump jets (000 [34], AOD-D34)",
-            hit.at, "000 [34]")))
+            f"{_pt(hit.at)}, not at an access point and without jump jets",
+            hit.at, "000 [34], AOD-D34")))
     direction = _direction_at(track, hit.tau)
     target = _reposition(ctx, track, hit, feat, entering, direction)
     end = track.end
@@ -161,13 +162,13 @@ def check_elevated(ctx: Ctx, rows: tuple[str, ...], track: Track, unit_id: str,
     if not (ends_at_crossing or ends_repositioned):
         out.violations.append((hit.s, Violation(
             "must_stop_hindering", f"{unit_id} must stop upon {verb} elevated terrain "
-            f"{feat.id} at {_pt(hit.at)} ({cite}, AOD-D38)", hit.at, cite)))
+            f"{feat.id} at {_pt(hit.at)}", hit.at, f"{cite}, AOD-D38")))
         return
     if target is None:
         out.violations.append((hit.s, Violation(
             "placement_invalid", f"{unit_id} cannot be repositioned entirely "
-            f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)} "
-            f"({cite}, AOD-D9)", hit.at, cite)))
+            f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)}",
+            hit.at, f"{cite}, AOD-D9")))
         return
     out.end = Pose(target.x, target.y, end.facing)
     out.cost_cap = hit.s

@@ -46,7 +46,7 @@ def _passenger_kind_problem(p: Unit) -> str | None:
     if is_vtol(p):
         return "a VTOL cannot be a passenger"
     if is_mech(p):
-        return "a 'Mech cannot be a passenger (AOD-D29)"
+        return "a 'Mech cannot be a passenger"
     return None
 
 
@@ -56,13 +56,13 @@ def boarding_problem(ctx: Ctx, transport: Unit, p: Unit, turn: AodTurn) -> str |
     if why is None and p.side != transport.side:
         why = "only friendly units may board"
     if why is None and p.id in turn.ordered:
-        why = "has already been given an order this turn (001 [18])"
+        why = "has already been given an order this turn"
     if why is None and is_cruising(transport) and not p.flag("jump_jets"):
-        why = "only jump-jet units board a VTOL at cruising (000 [19])"
+        why = "only jump-jet units board a VTOL at cruising"
     if why is None and not rear_contact(transport, p):
-        why = f"must start in base contact with the rear of {transport.id} (001 [18])"
+        why = f"must start in base contact with the rear of {transport.id}"
     if why is None and opposing_contacts(ctx, p):
-        why = "is in base contact with an opposing unit (001 [18])"
+        why = "is in base contact with an opposing unit"
     return why
 
 
@@ -83,7 +83,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             continue
         why = boarding_problem(ctx, unit, p, turn)
         if why:
-            pre.append(_no(p, why, "001 [18]"))
+            pre.append(_no(p, why, "001 [18], 000 [18], 000 [19], AOD-D29"))
             continue
         boarding.append(p)
         captive = captive_of(state, pid)
@@ -91,7 +91,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             boarding.append(captive)  # a captor boards with its captive (000 [18])
     load = sum(load_cost(u) for u in passengers(state, unit.id) + boarding)
     if load > capacity(unit):
-        pre.append(_no(unit, f"load {load} exceeds capacity {capacity(unit)} (000 [18])",
+        pre.append(_no(unit, f"load {load} exceeds capacity {capacity(unit)}",
                        "000 [18]", "capacity_exceeded"))
     allowance = base_allowance(ctx, unit, "board")
     track = track_for(unit, action.path, action.facing)
@@ -124,16 +124,15 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         elif p.id not in carried_ids:
             pre.append(_no(p, f"is not aboard {unit.id}", "001 [18]"))
         elif is_cruising(unit) and not p.flag("jump_jets"):
-            pre.append(_no(p, "only jump-jet passengers leave a VTOL at cruising (000 [19])",
+            pre.append(_no(p, "only jump-jet passengers leave a VTOL at cruising",
                            "000 [19]"))
         else:
             leaving.append(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)))
     if unit.flag("salvage") and {u.id for u in leaving} != carried_ids:
-        pre.append(_no(unit, "a salvage transport must disembark all its passengers "
-                       "(001 [19])", "001 [19]"))
+        pre.append(_no(unit, "a salvage transport must disembark all its passengers", "001 [19]"))
     track = track_for(unit, action.path, action.facing)
     if is_cruising(unit) and unload == "before" and track.translates:
-        pre.append(_no(unit, "a VTOL at cruising may not move after disembarking (000 [19])",
+        pre.append(_no(unit, "a VTOL at cruising may not move after disembarking",
                        "000 [19]"))
     allowance = base_allowance(ctx, unit, "disembark")
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
@@ -176,13 +175,13 @@ def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Vi
         earlier = [(q.id, body_at(q.base, *q.position, q.facing)) for q in placed[:i]]
         problem = obstruction(ctx, p.base, pose, ignore=ids, placed=earlier,
                               forbidden=ctx.forbidden_to((matrix_row(p),)))
-        why = None
+        why, cite = None, "001 [19]"
         if not rear_contact(transport, p):
-            why = f"must be placed in base contact with the rear of {transport.id} (001 [19])"
+            why = f"must be placed in base contact with the rear of {transport.id}"
         elif problem is not None:
-            why = f"cannot be placed there: {problem.reason} (001 [19], AOD-D44)"
+            why, cite = f"cannot be placed there: {problem.reason}", "001 [19], AOD-D44"
         elif opposing_contacts(ctx, p, pose):
-            why = "would be in base contact with an opposing unit (001 [19])"
+            why = "would be in base contact with an opposing unit"
         if why:
-            out.append(Violation("placement_invalid", f"{p.id} {why}", p.position, "001 [19]"))
+            out.append(Violation("placement_invalid", f"{p.id} {why}", p.position, cite))
     return out

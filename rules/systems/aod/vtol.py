@@ -54,17 +54,17 @@ def plan(unit: Unit, action: Action) -> tuple[VtolPlan, list[Violation]]:
     if not is_vtol(unit):
         if alt is not None or ranged:
             problems.append(Violation("order_not_allowed", f"{unit.id} is not a VTOL: no "
-                                      "altitude change or move-and-shoot (000 [17])",
+                                      "altitude change or move-and-shoot",
                                       unit.position, "000 [17]"))
         return VtolPlan(start, start, False), problems
     end = start if alt is None else str(alt)
     if end == "cruising" and is_salvage(unit):
         problems.append(Violation("order_not_allowed", f"{unit.id} is a salvage VTOL and must "
-                                  "stay at NOE (000 [18], AOD-D42)", unit.position, "000 [18]"))
+                                  "stay at NOE", unit.position, "000 [18], AOD-D42"))
     if ranged and unit.move < RANGED_ATTACK_MIN_SPEED:
         problems.append(Violation("order_not_allowed", f"{unit.id} needs speed 13 to move and "
-                                  f"make a ranged attack, has {unit.move:g} (000 [23], AOD-D10)",
-                                  unit.position, "000 [23]"))
+                                  f"make a ranged attack, has {unit.move:g}",
+                                  unit.position, "000 [23], AOD-D10"))
     return VtolPlan(start, end, ranged), problems
 
 

@@ -19,12 +19,12 @@ def check_turn_and_ap(j: Judgement, pos: ApsPosition, unit: Unit, action_type: s
     active = pos.state.turn.get("active_unit")
     if row.activates and active and active != unit.id:
         j.add("not_your_turn", f"It is {active}'s activation: {who(unit)} may not "
-              f"{row.label.lower()} now (APS-D3)", unit.position, "APS-D3")
+              f"{row.label.lower()} now", unit.position, "APS-D3")
     needed = row.ap if ap is None else ap
     left = ap_left(unit)
     if needed and left is not None and left < needed:
         j.add("no_actions_left", f"{who(unit)} has {fmt(left)} AP left; {row.label} needs "
-              f"{needed} ({row.cite})", unit.position, row.cite)
+              f"{needed}", unit.position, row.cite)
 
 
 def after_activation_action(state: GameState, unit: Unit) -> GameState:

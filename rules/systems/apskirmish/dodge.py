@@ -36,14 +36,14 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     j.allowance = DODGE_DISTANCE
     source = action.get("source")
     if source is None:
-        j.add("malformed", "a dodge needs `source`, the attack's origin (004 Dodging)",
+        j.add("malformed", "a dodge needs `source`, the attack's origin",
               unit.position, CITE)
         return j.verdict()
     sx, sy = float(source[0]), float(source[1])
     away = (unit.position[0] - sx, unit.position[1] - sy)
     if math.hypot(*away) <= 1e-9:
         j.add("malformed", f"the attack's source is {who(unit)}'s own position: no "
-              "direction to dodge in (apskirmish 5)", unit.position, CITE)
+              "direction to dodge in", unit.position, "apskirmish 5, 004 Dodging")
         return j.verdict()
     activated = unit.flag("activated")
     if not activated:
@@ -55,7 +55,7 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     j.rolls.append(roll)
     if roll.waiting:
         j.add("roll_required", f"{who(unit)} dodges: the GM must give the Dodge roll's "
-              f"result ({CITE}, APS-D1)", unit.position, "APS-D1")
+              f"result", unit.position, f"{CITE}, APS-D1")
         return j.verdict()
     moved = unit
     if roll.success is not False:

@@ -75,7 +75,7 @@ def declared_line(unit: Unit, action: Action) -> Line | str:
         points = points[1:]  # a first point equal to the start is ignored (contract)
     if len(points) > 1:
         return (f"a {action.type} is one straight line: give at most one point, not "
-                f"{len(points)} (APS-D5, APS-D24)")
+                f"{len(points)}")
     turns = tuple(s for s in action.path if isinstance(s, Turn))
     facing = unit.facing + sum(t.angle for t in turns)
     if action.facing is not None:
@@ -103,8 +103,8 @@ def check_line(j: Judgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
         if over is not None:
             crossed.add(feature.id)
             j.add("obstacle_crossed", f"{who(unit)}'s line of movement crosses obstacle "
-                  f"{feature.id} at {_at(over[1])}: go around it or Traverse "
-                  "(004 Obstacles)", over[1], "004 Obstacles", over[0])
+                  f"{feature.id} at {_at(over[1])}: go around it or Traverse",
+                  over[1], "004 Obstacles", over[0])
     track = line.track(unit)
     for feature in pos.obstacles:
         if feature.id in crossed:
@@ -113,12 +113,12 @@ def check_line(j: Judgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
         if hit is not None:
             j.add("gap_too_narrow", f"{who(unit)}'s base does not fit past obstacle "
                   f"{feature.id} at {_at(hit.at)}: treat the gap as an obstacle and "
-                  "Traverse (004 Size Restrictions, APS-D19)", hit.at,
-                  "004 Size Restrictions", hit.tau)
+                  "Traverse", hit.at,
+                  "004 Size Restrictions, APS-D19", hit.tau)
     off = leaves_table(track, pos.state.table)
     if off is not None:
-        j.add("off_table", f"{who(unit)}'s base leaves the table at {_at(off.at)} "
-              "(apskirmish 3)", off.at, "apskirmish 3", off.tau)
+        j.add("off_table", f"{who(unit)}'s base leaves the table at {_at(off.at)}",
+              off.at, "apskirmish 3", off.tau)
     found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
     for s, violation in found:
         j.add(violation.code, violation.message, violation.at, violation.cite,
@@ -153,7 +153,7 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
         cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
         at = line.end_at(cut).xy if cut is not None else line.start.xy
         j.add("speed_exceeded", f"{who(unit)} would move {fmt(j.cost)}\" front to front "
-              f"but has {fmt(full)}\" ({row.cite})", at, row.cite,
+              f"but has {fmt(full)}\"", at, row.cite,
               0.0 if cut is None else cut)
     check_line(j, pos, unit, line)
     if not j.legal:
@@ -167,8 +167,8 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
         j.rolls.append(roll)
         if roll.waiting:
             j.add("roll_required", f"{who(unit)}'s line of movement passes over rough "
-                  "ground: the GM must give the Terrain roll's result (004 Rough Terrain, "
-                  "APS-D1)", unit.position, "APS-D1")
+                  "ground: the GM must give the Terrain roll's result",
+                  unit.position, "004 Rough Terrain, APS-D1")
             return j.verdict()
         if roll.success is False:
             end, threshold = _after_failed_roll(j, unit, line, action, running)
@@ -198,8 +198,8 @@ def _after_failed_roll(j: Judgement, unit: Unit, line: Line, action: Action,
         cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
         at = line.end_at(cut).xy if cut is not None else line.start.xy
         j.add("speed_exceeded", f"{who(unit)} failed the Terrain roll: a run is held to "
-              f"{fmt(reduced)}\" (Threshold cannot keep it), not {fmt(j.cost)}\" "
-              "(004 Running, APS-D10)", at, "APS-D10")
+              f"{fmt(reduced)}\" (Threshold cannot keep it), not {fmt(j.cost)}\"",
+              at, "004 Running, APS-D10")
         return line.start, 0
     cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
     if cut is None:

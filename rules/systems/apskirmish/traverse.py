@@ -60,24 +60,24 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
     crossing = cross(unit.base, start, direction, length, pos.obstacle_shapes())
     if crossing is None:
         j.add("action_not_allowed", f"{who(unit)} meets no obstacle in that direction: "
-              f"nothing to traverse ({CITE})", unit.position, CITE)
+              f"nothing to traverse", unit.position, CITE)
         return j.verdict()
     met = next(t for t in pos.obstacles if t.id == crossing.met)
     gap = body_at(unit.base, *start.xy, start.facing).distance(met.shape)
     if gap > TRAVERSE_REACH + LENGTH_TOL:
         j.add("action_not_allowed", f"{who(unit)} is {fmt(gap)}\" from obstacle {met.id}; "
-              f"a Traverse needs it within {fmt(TRAVERSE_REACH)}\" ({CITE}, APS-D6)",
-              unit.position, "APS-D6")
+              f"a Traverse needs it within {fmt(TRAVERSE_REACH)}\"",
+              unit.position, f"{CITE}, APS-D6")
     far = None if crossing.far is None else crossing.pose_at(crossing.far)
     if far is None:
-        j.add("placement_invalid", f"{who(unit)} finds no room beyond obstacle {met.id} "
-              "(APS-D7)", unit.position, "APS-D7")
+        j.add("placement_invalid",
+              f"{who(unit)} finds no room beyond obstacle {met.id}", unit.position, "APS-D7")
     else:
         blocked = [o for o in obstructions(pos, unit.base, far, ignore=(unit.id,))
                    if o.kind != "terrain"]
         if blocked:
             j.add("placement_invalid", f"{who(unit)} cannot land beyond obstacle {met.id} "
-                  f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason} (APS-D7)",
+                  f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason}",
                   far.xy, "APS-D7")
     if not j.legal or far is None:
         j.cost = 0.0 if far is None else math.dist(far.xy, start.xy)
@@ -88,7 +88,7 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
     j.cost = math.dist(far.xy, start.xy)
     if roll.waiting:
         j.add("roll_required", f"{who(unit)} must make a Traverse roll: the GM must give "
-              f"its result ({CITE}, APS-D1)", unit.position, "APS-D1")
+              f"its result", unit.position, f"{CITE}, APS-D1")
         return j.verdict()
     on_fail = action.get("on_fail", "stop")
     threshold = 0

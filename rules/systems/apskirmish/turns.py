@@ -82,11 +82,11 @@ class ApsTurns(TurnStructure):
         running = active_unit(turn, position)
         if running and running != unit_id:
             return Violation("not_your_turn", f"{running} is activating; end its activation "
-                             "before another soldier acts (APS-D23).", cite="APS-D23")
+                             "before another soldier acts.", cite="APS-D23")
         unit = next((u for u in _units(position) if u.get("id") == unit_id), {})
         if unit.get("activated") and running != unit_id:
             return Violation("action_not_allowed", f"{_name(unit)} has already activated "
-                             "this round (APS-D23).", cite="APS-D23")
+                             "this round.", cite="APS-D23")
         return None
 
     def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 from rules.engine.actions import Action
+from rules.engine.allowance import needs_message
 from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
@@ -40,11 +41,11 @@ MOVE_CITE = "003 Movement"
 def can_act(pos: LgPosition, j: Judgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
-        j.add("action_not_allowed", f"{who(unit)} has left the board: it may not return "
-              "(003 Leaving the board 1)", None, "003 Leaving the board 1")
+        j.add("action_not_allowed", f"{who(unit)} has left the board: it may not return", None,
+              "003 Leaving the board 1")
     elif unit.aboard is not None and action.type != "unload":
         j.add("action_not_allowed", f"{who(unit)} is aboard {unit.aboard}: it must unload "
-              "first (003 Transport)", None, "003 Transport")
+              "first", None, "003 Transport")
 
 
 def charge_allowance(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked | None,
@@ -61,22 +62,28 @@ def charge_allowance(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked |
             extra = cost - walked.cost  # what is paid before the path (a transfer's third)
             found = walked.price.where_exceeds(left - extra)
             at, order = found if found is not None else (walked.end.xy, AFTER)
-        j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" but has {fmt(left)}\" left "
-              f"of {fmt(allowance_of(unit))}\" this turn (003 Turning 3)", at,
-              "003 Turning 3", order)
+        # Where the cost goes when turning is part of it (003 Turning 3: turning is paid
+        # from the allowance); not split where a transfer's third is paid besides the path.
+        turning = walked.price.turning() if walked is not None \
+            and cost - walked.cost < LENGTH_TOL else (0.0, 0.0)
+        full = allowance_of(unit)
+        this_turn = "" if left >= full - LENGTH_TOL else f" left of {fmt(full)}\" this turn"
+        j.add("speed_exceeded", needs_message(who(unit), cost, left, '"', turning, this_turn),
+              at, "003 Turning 3", order)
         return
     spent = moved(state, unit.id) + spent_moving
     events = transfers(state)
     for vid, why in coupling_breaches(state, {unit.id: spent}, events):
         if vid == unit.id or any(e.get("vehicle") == vid and unit.id in e.get("pieces", [])
                                  for e in events):
-            j.add("speed_exceeded", why, unit.position, "003 Transport 4", AFTER)
+            j.add("speed_exceeded", why, unit.position, "003 Transport 4, LG-D26", AFTER)
             return
     if any(e.get("vehicle") == unit.id for e in events) and walked is not None:
         breach = damaged_transport_breach(unit, spent, walked.translates or
                                           unit.id in state.turn.get("translated", []))
         if breach:
-            j.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6", AFTER)
+            j.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6, LG-D35",
+                  AFTER)
 
 
 def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
@@ -140,14 +147,14 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     parts = stretches_inside(walked.track.points(), body)
     name = who(unit)
     if not parts:
-        j.add("action_not_allowed", f"{name}'s path does not run into {who(target)}'s base "
-              "(003 Overrun 4)", walked.end.xy, "003 Overrun 4", AFTER)
+        j.add("action_not_allowed", f"{name}'s path does not run into {who(target)}'s base",
+              walked.end.xy, "003 Overrun 4", AFTER)
     elif len(parts) > 1:
-        j.add("action_not_allowed", f"{name} must run over {who(target)} in one stretch "
-              "(003 Overrun 4)", walked.end.xy, "003 Overrun 4", AFTER)
+        j.add("action_not_allowed", f"{name} must run over {who(target)} in one stretch",
+              walked.end.xy, "003 Overrun 4", AFTER)
     elif body.buffer(-CONTACT).covers(Point(walked.end.xy)):
-        j.add("action_not_allowed", f"{name} must end beyond {who(target)}, not on it "
-              "(003 Overrun 4)", walked.end.xy, "003 Overrun 4", AFTER)
+        j.add("action_not_allowed", f"{name} must end beyond {who(target)}, not on it",
+              walked.end.xy, "003 Overrun 4", AFTER)
     over = _cost_over(pos, unit, target, walked, body)
     cost = walked.cost - over[0] + over[1]
     destroyed = True
@@ -164,7 +171,7 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
         if end.distance(pos.bodies[target.id]) < 0:
             j.add("base_overlap", f"{name} would end on {who(target)}, who survives in its "
-                  "foxhole (003 Overrun 5)", walked.end.xy, "003 Overrun 5", AFTER)
+                  "foxhole", walked.end.xy, "003 Overrun 5", AFTER)
     return finish(pos, j, unit, walked, extra, (target.id,) if destroyed else (), cost)
 
 
@@ -195,23 +202,23 @@ def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
     at = unit.position
     name, prey = who(unit), who(target)
     if not (is_vehicle(unit) and unit.flag("armored")):
-        j.add("action_not_allowed", f"only armored vehicles overrun; {name} is not one "
-              "(003 Overrun 1)", at, "003 Overrun 1")
+        j.add("action_not_allowed",
+              f"only armored vehicles overrun; {name} is not one", at, "003 Overrun 1")
     if target.side == unit.side:
-        j.add("action_not_allowed", f"{prey} is not an enemy piece (003 Overrun 1)", at,
+        j.add("action_not_allowed", f"{prey} is not an enemy piece", at,
               "003 Overrun 1")
     if not (is_infantry_or_crew(target) or (is_vehicle(target) and target.flag("armored"))):
         j.add("action_not_allowed", f"{prey} is neither infantry, a crewed weapon nor an "
-              "armored vehicle (003 Overrun 1)", at, "003 Overrun 1")
+              "armored vehicle", at, "003 Overrun 1")
     size, prey_size = unit.get("size"), target.get("size")
     if not isinstance(size, int | float) or not isinstance(prey_size, int | float) \
             or prey_size > size - 3:
         j.add("action_not_allowed", f"{name} (size {size}) may overrun only pieces at least "
-              f"three classes smaller, not {prey} (size {prey_size}) (003 Overrun 2, LG-D9)",
-              at, "003 Overrun 2")
+              f"three classes smaller, not {prey} (size {prey_size})",
+              at, "003 Overrun 2, LG-D9")
     if target.flag("foxhole") and unit.type not in ("tracked", "walker"):
         j.add("action_not_allowed", f"{prey} is in a foxhole: only a tracked vehicle or a "
-              "walker may eliminate it (003 Overrun 5)", at, "003 Overrun 5")
+              "walker may eliminate it", at, "003 Overrun 5")
 
 
 def _cost_over(pos: LgPosition, unit: Unit, target: Unit, walked: Walked,
@@ -265,17 +272,17 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         full = allowance_of(unit)
         if z > full + LENGTH_TOL:
             j.add("placement_invalid", f"{name} begins its landing {fmt(z)}\" up, more than "
-                  f"its full movement {fmt(full)}\" (003 Assault landings 4a)", unit.position,
+                  f"its full movement {fmt(full)}\"", unit.position,
                   "003 Assault landings 4a")
         limit = altitude_limit(unit)
         if limit is not None and z > limit + LENGTH_TOL:
             j.add("altitude_exceeded", f"{name} cannot be {fmt(z)}\" up; its altitude limit "
-                  f"is {fmt(limit)}\" (003 Altitude limits)", unit.position,
+                  f"is {fmt(limit)}\"", unit.position,
                   "003 Altitude limits")
     elif not on_edge:
         j.add("placement_invalid", f"{name} must enter with its centre on a table edge, or "
-              "descend from above the table (003 Assault landings, 003 Off-board movement)",
-              unit.position, ENTRY_CITE)
+              "descend from above the table",
+              unit.position, "003 Assault landings, 003 Off-board movement")
     else:
         _entry_area(pos, j, unit)
     walked = walk(pos, j, unit, steps_of(unit, action), entering=on_edge)
@@ -298,9 +305,9 @@ def _entry_area(pos: LgPosition, j: Judgement, unit: Unit) -> None:
     if pos.options.delayed_entry:
         foes = [side for side, segs in areas.items() if side != unit.side and on(segs)]
         if foes:
-            j.add("placement_invalid", f"{name} may not enter through {foes[0]}'s entry area "
-                  "(003 Off-board movement 4)", unit.position, "003 Off-board movement 4")
+            j.add("placement_invalid", f"{name} may not enter through {foes[0]}'s entry area",
+                  unit.position, "003 Off-board movement 4")
     elif not on(areas.get(unit.side)):
         j.add("placement_invalid", f"{name} must enter on {unit.side}'s entry area (the "
-              "optional delayed entry rule is off) (003 Off-board movement 1)",
+              "optional delayed entry rule is off)",
               unit.position, "003 Off-board movement 1")

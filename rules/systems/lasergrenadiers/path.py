@@ -78,13 +78,13 @@ def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,
         if leg.blocked_at is not None:
             feature = view.feature_at(*leg.blocked_at)
             cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
-            j.add("prohibited_terrain", f"{name} cannot enter {leg.blocked_by} ({cite})",
+            j.add("prohibited_terrain", f"{name} cannot enter {leg.blocked_by}",
                   leg.blocked_at, cite, leg.s_at(leg.blocked_at))
         if not leg.direction_allowed:
             cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
             j.add("direction_not_allowed", f"{name} ({unit.type}) cannot move "
                   f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
-                  f"face the way first ({cite})", leg.start.xy, cite, leg.s0)
+                  "face the way first", leg.start.xy, cite, leg.s0)
     _altitude(pos, j, unit, price, start, start_z)
     leaves = _edge(pos, j, unit, track, entering)
     policy = LgBases(ignore, pos.options.pass_friendly_bases)
@@ -112,8 +112,8 @@ def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, star
         top = max([limit, *climbable])
         if leg.z1 > top + LENGTH_TOL:
             j.add("altitude_exceeded", f"{who(unit)} would be {fmt(leg.z1)}\" up; its altitude "
-                  f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)} "
-                  "(003 Altitude limits)", leg.end.xy, "003 Altitude limits",
+                  f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)}",
+                  leg.end.xy, "003 Altitude limits",
                   leg.s0 + leg.flat_length)
     if may_pop_up(unit) or max(price.heights) - min(price.heights) <= LENGTH_TOL:
         return
@@ -123,8 +123,8 @@ def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, star
     for _xy, z, s in outside:
         if peak is not None and z < peak[0] - LENGTH_TOL:
             j.add("action_not_allowed", f"{who(unit)} rises and drops again in one move: only "
-                  "grav vehicles, aircraft and grav or jet infantry may pop up (003 Pop-up "
-                  "maneuvers 2, LG-D23)", _xy, "003 Pop-up maneuvers 2", s)
+                  "grav vehicles, aircraft and grav or jet infantry may pop up",
+                  _xy, "003 Pop-up maneuvers 2, LG-D23", s)
             return
         if z > low + LENGTH_TOL and (peak is None or z > peak[0]):
             peak = (z, s)
@@ -140,7 +140,7 @@ def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: boo
     if entering:
         on = first_wholly_on(track, table)
         if on is None:
-            j.add("off_table", f"{name} never comes wholly onto the table ({EDGE_CITE})",
+            j.add("off_table", f"{name} never comes wholly onto the table",
                   track.end.xy, EDGE_CITE, AFTER)
             return False
         after = on
@@ -155,6 +155,6 @@ def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: boo
     why = "ends partly off the table" if not wholly_off(end_body, table) else \
         "leaves the table and comes back"
     j.add("off_table", f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
-          f"leaves the board only wholly, at the end of a move ({EDGE_CITE})", off.at,
+          f"leaves the board only wholly, at the end of a move", off.at,
           EDGE_CITE, off.s)
     return False

@@ -134,11 +134,11 @@ class LaserGrenadiersSystem(System):
             j = Judgement(state)
             left = action.unit in state.turn.get("left_board", [])
             j.add("action_not_allowed" if left else "unknown_unit",
-                  f"{action.unit} has left the board: it may not return (003 Leaving the "
-                  "board 1)" if left else f"no unit {action.unit!r}", None,
+                  f"{action.unit} has left the board: it may not return"
+                  if left else f"no unit {action.unit!r}", None,
                   "003 Leaving the board 1" if left else "")
-            return j.verdict()
-        return HANDLERS[action.type](position_of(state), unit, action)
+            return self.named(j.verdict())
+        return self.named(HANDLERS[action.type](position_of(state), unit, action))
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return lg_reach(state, unit_id, action_type)

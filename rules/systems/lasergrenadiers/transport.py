@@ -39,11 +39,11 @@ def _vehicle(pos: LgPosition, j: Judgement, vid: Any, acting: Unit) -> Unit | No
         j.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
         return None
     if not is_vehicle(vehicle) or vehicle.aboard is not None:
-        j.add("action_not_allowed", f"{who(vehicle)} is not a vehicle on the table (003 "
-              "Transport)", None, CITE)
+        j.add("action_not_allowed", f"{who(vehicle)} is not a vehicle on the table",
+              None, "003 Transport, 003 Transport 1")
     elif vehicle.side != acting.side:
-        j.add("action_not_allowed", f"{who(vehicle)} is not a friendly vehicle (003 "
-              "Transport)", None, CITE)
+        j.add("action_not_allowed",
+              f"{who(vehicle)} is not a friendly vehicle", None, "003 Transport, 003 Transport 1")
     return vehicle
 
 
@@ -54,16 +54,16 @@ def _transfer_rules(pos: LgPosition, j: Judgement, vehicle: Unit, pieces: list[U
         for p in pieces:
             if p.type != "jetpack":
                 j.add("action_not_allowed", f"{who(vehicle)} is hovering: only jetpack troops "
-                      f"load or unload, not {who(p)} (003 Transport 5)", vehicle.position,
+                      f"load or unload, not {who(p)}", vehicle.position,
                       "003 Transport 5")
     why = damaged_transport_breach(vehicle, moved(pos.state, vehicle.id),
                                    has_translated(pos.state, vehicle.id))
     if why:
-        j.add("action_not_allowed", why, vehicle.position, "003 Transport 6")
+        j.add("action_not_allowed", why, vehicle.position, "003 Transport 6, LG-D35")
     for p in pieces:
         if is_vehicle(p):
             j.add("action_not_allowed", f"{who(p)} is a vehicle: only infantry and crewed "
-                  "weapons embark (003 Transport)", p.position, CITE)
+                  "weapons embark", p.position, "003 Transport, 003 Transport 1")
 
 
 def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> None:
@@ -74,14 +74,14 @@ def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> 
         need, left = allowance_of(p) / 3, remaining(pos.state, p)
         if need > left + LENGTH_TOL:
             j.add("speed_exceeded", f"{who(p)} needs {fmt(need)}\" to embark or disembark but "
-                  f"has {fmt(left)}\" left (003 Transport 1)", p.position, CITE, AFTER)
+                  f"has {fmt(left)}\" left", p.position, CITE, AFTER)
 
 
 def _coupled(pos: LgPosition, j: Judgement, vehicle: Unit, events: list[dict[str, Any]],
              spent: dict[str, float]) -> None:
     for vid, why in coupling_breaches(pos.state, spent, events):
         if vid == vehicle.id:
-            j.add("speed_exceeded", why, vehicle.position, "003 Transport 4", AFTER)
+            j.add("speed_exceeded", why, vehicle.position, "003 Transport 4, LG-D26", AFTER)
 
 
 def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
@@ -113,7 +113,7 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     aboard = sum(1 for u in state.units if u.aboard == vehicle.id)
     if isinstance(capacity, int | float) and aboard + len(pieces) > capacity:
         j.add("capacity_exceeded", f"{who(vehicle)} carries {fmt(capacity)} pieces and has "
-              f"{aboard} aboard (LG-D29)", vehicle.position, "LG-D29")
+              f"{aboard} aboard", vehicle.position, "LG-D29")
     vehicle_body = pos.bodies.get(vehicle.id)
     path_cost = 0.0
     placed_unit = unit
@@ -125,14 +125,14 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
         if vehicle_body is not None and end_body.distance(vehicle_body) > CONTACT:
             j.add("must_end_in_contact", f"{who(unit)} must end in base contact with "
-                  f"{who(vehicle)} to load (003 Transport 2, LG-D26)", walked.end.xy,
-                  "003 Transport 2", AFTER)
+                  f"{who(vehicle)} to load", walked.end.xy,
+                  "003 Transport 2, LG-D26", AFTER)
     else:
         for p in pieces:
             if vehicle_body is not None and pos.bodies[p.id].distance(vehicle_body) > CONTACT:
                 j.add("must_end_in_contact", f"{who(p)} is not in base contact with "
-                      f"{who(vehicle)} (003 Transport 2, LG-D26)", p.position,
-                      "003 Transport 2", AFTER)
+                      f"{who(vehicle)}", p.position,
+                      "003 Transport 2, LG-D26", AFTER)
     acting_third = allowance_of(unit) / 3
     cost = path_cost + acting_third  # LG-D34: the vehicle pays its third, a piece path + third
     left = remaining(state, unit)
@@ -141,7 +141,7 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     j.speed_band = speed_band(unit, before + path_cost)
     if cost > left + LENGTH_TOL:
         j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to load but has "
-              f"{fmt(left)}\" left (003 Transport 1)", placed_unit.position, CITE, AFTER)
+              f"{fmt(left)}\" left", placed_unit.position, CITE, AFTER)
     _thirds(pos, j, pieces, unit)
     events = with_transfer(transfers(state), vehicle.id, "load", [p.id for p in pieces],
                            by_vehicle=not boarding)
@@ -184,7 +184,7 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             continue
         if unit.aboard is not None and p.id != unit.id:
             j.add("action_not_allowed", f"{who(unit)} unloads itself only; the vehicle "
-                  "unloads the others (LG-D31)", None, "LG-D31")
+                  "unloads the others", None, "LG-D31")
             continue
         x, y = item["position"][0], item["position"][1]
         pieces.append((p, Pose(float(x), float(y), float(item.get("facing", p.facing)))))
@@ -201,8 +201,8 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             problems.append(f"it may not enter {what}")
         if problems:
             j.add("placement_invalid", f"{who(p)} cannot be set down at ({fmt(pose.x)}, "
-                  f"{fmt(pose.y)}): {'; '.join(problems)} (003 Transport 3, LG-D26)",
-                  pose.xy, "003 Transport 3", AFTER)
+                  f"{fmt(pose.y)}): {'; '.join(problems)}",
+                  pose.xy, "003 Transport 3, LG-D26", AFTER)
         laid.append((p.id, body))
     cost = allowance_of(unit) / 3
     left = remaining(state, unit)
@@ -210,7 +210,7 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     j.speed_band = speed_band(unit, moved(state, unit.id))
     if cost > left + LENGTH_TOL:
         j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to unload but has "
-              f"{fmt(left)}\" left (003 Transport 1)", unit.position, CITE, AFTER)
+              f"{fmt(left)}\" left", unit.position, CITE, AFTER)
     _thirds(pos, j, [p for p, _ in pieces], unit)
     events = with_transfer(transfers(state), vehicle.id, "unload", [p.id for p, _ in pieces],
                            by_vehicle=unit.aboard is None)

@@ -34,10 +34,9 @@ class LgTurns(TurnStructure):
         uid = action["unit"]
         if active and uid != active and not _unloads(action, active, position):
             return Violation("not_your_turn", f"{active} is active: end its activation before "
-                             f"{uid} acts (LG-D31)", None, CITE)
+                             f"{uid} acts", None, CITE)
         if not active and uid in position.get("state", {}).get("activated", []):
-            return Violation("not_your_turn", f"{uid} has already activated this turn "
-                             "(LG-D31)", None, CITE)
+            return Violation("not_your_turn", f"{uid} has already activated this turn", None, CITE)
         return None
 
     def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
@@ -95,13 +94,15 @@ class LgTurns(TurnStructure):
     def active_unit(self, turn: Json, position: Json) -> str | None:
         """The piece whose activation runs (LG-D31), for the board to highlight."""
         active = turn.get("active_unit")
-        return str(active) if active else None
+        return str(active) if active and on_table(position, str(active)) else None
 
     def budget(self, turn: Json, position: Json) -> str:
         """The active piece's allowance left and speed band: "Grav tank: 12\" left,
         moderate"."""
         active = turn.get("active_unit")
-        if not active:
+        # The header never names a piece off the table: one that left the board (a loss,
+        # 003 Leaving the board 1) or went aboard has nothing left to show.
+        if not active or not on_table(position, str(active)):
             return ""
         from rules.systems.lasergrenadiers.budget import piece_budget  # needs the engine
 
@@ -110,6 +111,12 @@ class LgTurns(TurnStructure):
             return str(active)
         name, left, band = found
         return f"{name}: {fmt(left)}\" left, {band}"
+
+
+def on_table(position: Json, unit_id: str) -> bool:
+    """Whether the piece stands on the table: in the position and not aboard anything."""
+    return any(u.get("id") == unit_id and not u.get("aboard")
+               for u in position.get("units", []))
 
 
 def _unloads(action: Json, active: str, position: Json) -> bool:

@@ -73,7 +73,7 @@ def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> V
     moved = unit.moved(result.end.xy, result.end.facing)
     if carrier is not None and not touching(moved, carrier):
         j.add("must_end_in_contact", f"{who(unit)} must end in base contact with {carrier.id} "
-              f"to enter it ({ENTER})", moved.position, ENTER, AFTER)
+              f"to enter it", moved.position, ENTER, AFTER)
     if not j.legal or carrier is None:
         return j.verdict()
     j.events += [moved_event(moved), {"type": "boarded", "unit": unit.id, "carrier": carrier.id}]
@@ -86,20 +86,20 @@ def check_carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: A
     carrier = pos.state.unit(cid) if isinstance(cid, str) else None
     if carrier is None:
         j.add("unknown_unit" if isinstance(cid, str) else "action_not_allowed",
-              f"no carrier {cid!r} to enter ({ENTER})", at, ENTER)
+              f"no carrier {cid!r} to enter", at, ENTER)
         return None
     if opposing(unit, carrier):
         j.add("action_not_allowed", f"{carrier.id} is an opposing unit: only a friendly carrier "
-              "may be entered (MSW-D38)", at, "MSW-D38")
+              "may be entered", at, "MSW-D38")
     if capacity(carrier) <= 0 or carrier.aboard is not None:
-        j.add("action_not_allowed", f"{carrier.id} has no Carrier ability ({ENTER}, MSW-D45)",
-              at, "MSW-D45")
+        j.add("action_not_allowed", f"{carrier.id} has no Carrier ability",
+              at, f"{ENTER}, MSW-D45")
     elif len(aboard(pos, carrier)) >= capacity(carrier):
-        j.add("capacity_exceeded", f"{carrier.id} is full: it carries {fmt(capacity(carrier))} "
-              "(MSW-D17)", at, "MSW-D17")
+        j.add("capacity_exceeded",
+              f"{carrier.id} is full: it carries {fmt(capacity(carrier))}", at, "MSW-D17")
     if has_moved_this_phase(pos.state, carrier.id):
         j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: it "
-              f"cannot be entered ({ENTER}, MSW-D18)", at, "MSW-D18")
+              f"cannot be entered", at, f"{ENTER}, MSW-D18")
     return carrier
 
 
@@ -125,7 +125,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
         other = pos.state.unit(order["unit"])
         if other is None or other.id not in held:
             j.add("unknown_unit" if other is None else "action_not_allowed",
-                  f"{order['unit']} is not aboard {unit.id} ({UNLOAD})", at, UNLOAD)
+                  f"{order['unit']} is not aboard {unit.id}", at, UNLOAD)
             continue
         weight += 0.5 if is_infantry(other) else 1.0  # "twice as much if infantry" (MSW-D19)
         out = replace(other, aboard=None).moved(tuple(order["position"][:2]),
@@ -133,14 +133,14 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
         problems = placement_at_rear(pos, carrier, out, placed)
         if problems:
             j.add("placement_invalid", f"{other.id} cannot be unloaded at "
-                  f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)} "
-                  f"({UNLOAD})", out.position, UNLOAD, AFTER)
+                  f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)}",
+                  out.position, UNLOAD, AFTER)
         placed.append(out)
     if weight > (1.0 if moving else 2.0) + 1e-9:
         j.add("capacity_exceeded", f"{who(unit)} can unload " + (
             "one unit (or two infantry) while moving" if moving else
-            "two units (or four infantry) without moving") + f" ({UNLOAD}, MSW-D19)",
-            at, "MSW-D19")
+            "two units (or four infantry) without moving"),
+            at, f"{UNLOAD}, MSW-D19")
     if not j.legal:
         return j.verdict()
     j.events.append(moved_event(carrier))
@@ -156,11 +156,11 @@ def check_exit(pos: MswarsPosition, j: Judgement, unit: Unit, carrier: Unit | No
     """Unit Exiting needs a unit aboard a carrier that has made no move action this phase
     (002 Unit Exiting Action, MSW-D45)."""
     if carrier is None:
-        j.add("action_not_allowed", f"{who(unit)} is not aboard a carrier: nothing to exit "
-              "(MSW-D45)", unit.position, "MSW-D45")
+        j.add("action_not_allowed",
+              f"{who(unit)} is not aboard a carrier: nothing to exit", unit.position, "MSW-D45")
     elif has_moved_this_phase(pos.state, carrier.id):
         j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: no unit "
-              f"may exit it ({EXIT})", carrier.position, EXIT)
+              f"may exit it", carrier.position, EXIT)
 
 
 def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -187,7 +187,7 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
         placement_at_rear(pos, carrier, out, [])
     if problems:
         j.add("placement_invalid", f"{who(unit)} cannot be placed at {carrier.id}'s rear: "
-              f"{'; '.join(problems)} ({EXIT}, MSW-D35)", out.position, EXIT)
+              f"{'; '.join(problems)}", out.position, f"{EXIT}, MSW-D35")
     if not j.legal:
         return j.verdict()
     moved = out.moved(result.end.xy, result.end.facing)

@@ -58,7 +58,7 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
                             f"({fmt(wanted[0].x)}, {fmt(wanted[0].y)})")
     if problems:
         j.add("placement_invalid", f"{who(unit)} cannot be placed on top of {feature.id}: "
-              f"{'; '.join(problems)} (002 Climb Action)", pose or unit.position, CLIMB, AFTER)
+              f"{'; '.join(problems)}", pose or unit.position, CLIMB, AFTER)
         return j.verdict()
     assert pose is not None
     moved = unit.moved(pose, unit.facing)
@@ -75,30 +75,30 @@ def climbable(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> 
     view = pos.view(unit)
     if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):
         j.add("action_not_allowed", f"only mecha and infantry climb; {who(unit)} is a "
-              f"{unit.type.replace('_', ' ')} (002 Climb Action, MSW-D23)", at, "MSW-D23")
+              f"{unit.type.replace('_', ' ')}", at, "002 Climb Action, MSW-D23")
     if unit.get("free_hands") is not True or unit.get("used_weapon"):
         j.add("action_not_allowed", f"{who(unit)} needs two free hands and no weapon used this "
-              "turn to climb (002 Climb Action)", at, CLIMB)
+              "turn to climb", at, CLIMB)
     feature = _climbed_feature(pos, j, unit, action)
     if feature is None:
         return None
     if feature.type != ELEVATED or view.row(feature) != ELEVATED:
         j.add("action_not_allowed", f"{feature.id} is not elevated terrain for {who(unit)}: "
-              "nothing to climb (002 Terrain)", at, "002 Terrain")
+              "nothing to climb", at, "002 Terrain")
         return None
     size = pos.elevated_classes[feature.id]
     if size > view.size_class + 2:
         j.add("action_not_allowed", f"{feature.id} is size class {size}: {who(unit)} (SC "
-              f"{view.size_class}) climbs at most SC {view.size_class + 2} (002 Climb Action)",
+              f"{view.size_class}) climbs at most SC {view.size_class + 2}",
               at, CLIMB)
     if view.top_under(unit.position) is feature:
         j.add("action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB)
     elif not in_contact(unit, feature.shape):
         j.add("action_not_allowed", f"{who(unit)} must be in base contact with {feature.id} "
-              "to climb it (002 Climb Action)", at, CLIMB)
+              "to climb it", at, CLIMB)
     elif not facing_it(unit, feature.shape):
-        j.add("action_not_allowed", f"{who(unit)} must face {feature.id} to climb it "
-              "(002 Climb Action, MSW-D23)", at, "MSW-D23")
+        j.add("action_not_allowed",
+              f"{who(unit)} must face {feature.id} to climb it", at, "002 Climb Action, MSW-D23")
     return feature
 
 
@@ -113,8 +113,8 @@ def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
         return found
     touching = [t for t in pos.view(unit).elevated() if in_contact(unit, t.shape)]
     if not touching:
-        j.add("action_not_allowed", f"{who(unit)}'s base touches no elevated terrain "
-              "(002 Climb Action)", unit.position, CLIMB)
+        j.add("action_not_allowed",
+              f"{who(unit)}'s base touches no elevated terrain", unit.position, CLIMB)
         return None
     return next((t for t in touching if facing_it(unit, t.shape)), touching[0])
 
@@ -128,8 +128,8 @@ def check_jump_start(j: Judgement, unit: Unit, top: Terrain | None) -> None:
     """A Jump starts on top of elevated terrain; static units never jump (002 Jump Action)."""
     if move_type(unit) == "static" or top is None:
         j.add("action_not_allowed", f"{who(unit)} cannot jump: "
-              f"{'static units never jump' if top else 'it is not on elevated terrain'} "
-              "(002 Jump Action)", unit.position, JUMP)
+              f"{'static units never jump' if top else 'it is not on elevated terrain'}",
+              unit.position, JUMP)
 
 
 def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -143,15 +143,15 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
     leaves = first_beyond(track, [top.shape], EVENT) if track.translates else None
     if leaves is None:
         j.add("action_not_allowed", f"{who(unit)}'s path never leaves {top.id}: a Jump goes "
-              "off the edge (002 Jump Action)", result.end.xy, JUMP, AFTER)
+              "off the edge", result.end.xy, JUMP, AFTER)
     elif int(min(leaves, track.tau_end - 1e-9)) < len(track.motions) - 1:
         j.add("action_not_allowed", f"{who(unit)}'s movement ends as it lands: after the edge "
-              "the path is one straight line (MSW-D13, MSW-D45)", track.pose_at(leaves).xy,
-              "MSW-D13", track.s_at(leaves))
+              "the path is one straight line", track.pose_at(leaves).xy,
+              "MSW-D13, MSW-D45", track.s_at(leaves))
     end = result.end
     if body_at(unit.base, end.x, end.y, end.facing, OVERLAP).distance(top.shape) < 0:
         j.add("action_not_allowed", f"{who(unit)} must land with its base entirely off "
-              f"{top.id} (MSW-D13, MSW-D45)", end.xy, "MSW-D13", AFTER)
+              f"{top.id}", end.xy, "MSW-D13, MSW-D45", AFTER)
     if not j.legal:
         return j.verdict()
     moved = unit.moved(end.xy, end.facing)

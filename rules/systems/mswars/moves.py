@@ -37,10 +37,10 @@ def check_move_kind(j: Judgement, unit: Unit, action_type: str, foes: list[Unit]
     at = unit.position
     if action_type == "break_away" and not foes:
         j.add("action_not_allowed", f"{who(unit)} is in base contact with no opposing unit: "
-              "nothing to Break Away from (002 Break Away Action)", at, "002 Break Away Action")
+              "nothing to Break Away from", at, "002 Break Away Action")
     if action_type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or []):
-        j.add("action_not_allowed", f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill "
-              "(002 Manoeuvre Action)", at, "002 Manoeuvre Action")
+        j.add("action_not_allowed",
+              f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill", at, "002 Manoeuvre Action")
 
 
 def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -59,17 +59,17 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
     check_move_kind(j, unit, action.type, foes)
     if action.type in RUN_LIKE and result.cost <= unit.move + LENGTH_TOL:
         j.add("action_not_allowed", f"a {LABEL[action.type]} must cost more than Move: "
-              f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP "
-              "(002 Move Actions: Run, MSW-D32)", result.end.xy, "MSW-D32", AFTER)
+              f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP",
+              result.end.xy, "002 Move Actions: Run, MSW-D32", AFTER)
     moved = unit.moved(result.end.xy, result.end.facing)
     target = charge_target(pos, j, unit, action) if action.type == "charge" else None
     if action.type == "manoeuvre" and [o for o in foes if not touching(moved, o)]:
         lost = ", ".join(o.id for o in foes if not touching(moved, o))
-        j.add("must_end_in_contact", f"a Manoeuvre must end in base contact with {lost} "
-              "(002 Manoeuvre Action)", moved.position, "002 Manoeuvre Action", AFTER)
+        j.add("must_end_in_contact", f"a Manoeuvre must end in base contact with {lost}",
+              moved.position, "002 Manoeuvre Action", AFTER)
     if target is not None and not touching(moved, target):
         j.add("must_end_in_contact", f"{who(unit)} must end its Charge in base contact with "
-              f"{target.id} (002 Charge Move Action)", moved.position,
+              f"{target.id}", moved.position,
               "002 Charge Move Action", AFTER)
     if not j.legal:
         return j.verdict()
@@ -93,12 +93,12 @@ def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action)
     target = pos.state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
         j.add("action_not_allowed" if tid is None else "unknown_unit",
-              f"a Charge needs a target on the table, not {tid!r} (002 Charge Move Action)",
+              f"a Charge needs a target on the table, not {tid!r}",
               unit.position, "002 Charge Move Action")
         return None
     if target.side == unit.side:
         j.add("action_not_allowed", f"{target.id} is not an opposing unit: no Charge at a "
-              "friend (MSW-D45)", unit.position, "MSW-D45")
+              "friend", unit.position, "MSW-D45")
     return target
 
 

@@ -84,7 +84,7 @@ def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
         if leaves is not None:
             at = track.pose_at(leaves).xy
             j.add("action_not_allowed", f"{who(unit)} is on top of {top.id}: it must Jump to "
-                  "get down (MSW-D24, 002 Jump Action)", at, "MSW-D24", track.s_at(leaves))
+                  "get down", at, "MSW-D24, 002 Jump Action", track.s_at(leaves))
     if not track.motions:
         return
     swept = track.swept()
@@ -95,4 +95,4 @@ def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
         hit = first_overlap(track, t.shape)
         if hit is not None:
             j.add("action_not_allowed", f"{who(unit)} cannot move onto elevated terrain {t.id}: "
-                  "it must Climb (MSW-D24, 002 Climb Action)", hit.at, "MSW-D24", hit.s)
+                  "it must Climb", hit.at, "MSW-D24, 002 Climb Action", hit.s)

@@ -61,8 +61,8 @@ def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit 
     result = judge_path(pos, j, mover, start, steps_of(mover, action), allowance,
                         jumping_from=jumping_from)
     if pos.view(unit).immobile and result.track.motions:
-        j.add("action_not_allowed", f"{who(unit)} is static: it can neither move nor turn "
-              "(002 Turning)", unit.position, "002 Turning")
+        j.add("action_not_allowed",
+              f"{who(unit)} is static: it can neither move nor turn", unit.position, "002 Turning")
     j.cost, j.allowance = result.cost, allowance.value
     return j, result
 
@@ -79,46 +79,46 @@ def check_can_act(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action,
     turn = pos.state.turn
     at = unit.position
     if unit.aboard is not None and action.type != "unit_exiting":
-        j.add("action_not_allowed", f"{who(unit)} is aboard {unit.aboard}: it can only exit "
-              "(002 Unit Exiting)", None, "002 Unit Exiting")
+        j.add("action_not_allowed",
+              f"{who(unit)} is aboard {unit.aboard}: it can only exit", None, "002 Unit Exiting")
     if unit.aboard is None:
         rate, terrain = pos.view(unit).rate_at(*unit.position)
         if rate is None:
             j.add("prohibited_terrain", f"{who(unit)} is set up in {terrain}, \"Can't\" for its "
-                  "move type: it cannot act (MSW-D25)", at, "MSW-D25")
+                  "move type: it cannot act", at, "MSW-D25")
     fallen = unit.get("fallen")
     if fallen == "this_turn":
         j.add("action_not_allowed", f"{who(unit)} fell this turn and can make no further "
-              "action (002 Falling)", at, "002 Falling")
+              "action", at, "002 Falling")
     elif fallen == "straighten" and not straighten:
         j.add("action_not_allowed", f"{who(unit)} must first straighten up: a Standard Move "
-              "with an empty path (002 Falling, MSW-D46)", at, "MSW-D46")
+              "with an empty path", at, "002 Falling, MSW-D46")
     if free_turn_only:
         return
     if unit.aboard is None and action.type not in IN_CONTACT_ACTIONS and not straighten:
         foes = opposing_contacts(pos, unit)
         if foes:
             j.add("action_not_allowed", f"{who(unit)} is in base contact with "
-                  f"{', '.join(o.id for o in foes)}: only Break Away or Manoeuvre "
-                  "(002 Move Actions)", at, "002 Move Actions")
+                  f"{', '.join(o.id for o in foes)}: only Break Away or Manoeuvre",
+                  at, "002 Move Actions")
     phase = phase_of(turn)
     if acted_in(turn, unit.id, phase):
         j.add("no_actions_left", f"{who(unit)} has already made its move action in Movement "
-              f"Phase {phase} (002 Rules: Movement)", at, MOVE_CITE)
+              f"Phase {phase}", at, MOVE_CITE)
     if phase == 2 and any(e.get("type") in RUN_LIKE for e in acted_in(turn, unit.id, 1)):
         j.add("no_actions_left", f"{who(unit)} ran in the first Movement Phase: no move action "
-              "in the second (002 Move Actions: Run)", at, "002 Move Actions: Run")
+              "in the second", at, "002 Move Actions: Run")
     if action.type in RUN_LIKE and phase == 2 and acted_in(turn, unit.id, 1):
         j.add("action_not_allowed", f"{who(unit)} made a move action in the first Movement "
-              f"Phase: no {LABEL[action.type]} in the second (002 Move Actions: Run)", at,
+              f"Phase: no {LABEL[action.type]} in the second", at,
               "002 Move Actions: Run")
     points = turn.get("action_points", {})
     if unit.id in points and ACTION_COST[action.type] > points[unit.id]:
         j.add("no_actions_left", f"{who(unit)} has {fmt(points[unit.id])} AP left; "
-              f"{LABEL[action.type]} costs {ACTION_COST[action.type]} AP (MSW-D9)", at, "MSW-D9")
+              f"{LABEL[action.type]} costs {ACTION_COST[action.type]} AP", at, "MSW-D9")
     if action.type != "carrier_unloading" and carrier_busy(pos.state, unit.id):
         j.add("action_not_allowed", f"a unit entered or left {who(unit)} this phase: its only "
-              "move action now is Carrier Unloading (002 Enter Unit)", at, "002 Enter Unit")
+              "move action now is Carrier Unloading", at, "002 Enter Unit")
 
 
 def carrier_of_entry(state: GameState, unit_id: str, entry: Any) -> str | None:

@@ -37,6 +37,8 @@ HANDLERS: dict[str, Handler] = {
 class MswarsSystem(System):
     key = "mswars"
     name = "M.S. Wars"
+    #: The cost table is the terrain table of the seed (002 cost table).
+    rule_topics = {"002 cost table": "Terrain costs"}
     cost_unit = "MP"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS

@@ -74,11 +74,11 @@ def elevated_size_class(t: Terrain) -> int:
         return t.size_class
     if t.height is None:
         raise InvalidActionError(f"terrain {t.id}", "elevated terrain needs a height or a "
-                                 "size_class (002 Terrain)")
+                                 "size_class")
     found = size_class_for_height(t.height)
     if found is None:
         raise InvalidActionError(f"terrain {t.id}.height", f"{t.height}\" is over 8\": the "
-                                 "seed's height table stops there, give a size_class (MSW-D15)")
+                                 "seed's height table stops there, give a size_class")
     return found
 
 
