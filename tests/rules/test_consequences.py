@@ -1,7 +1,7 @@
 """What a move does besides moving, said before the drop (rules/engine/consequences.py;
 ui.md "One truth"): a loss, a roll and what it needs, a breakaway, the speed band."""
 
-from rules import action_from_json, make_dice, validate
+from rules import action_from_json, get_system, make_dice, validate
 from tests.rules.scenes import scene, unit
 
 ORDERS = {"orders_available": 3}
@@ -75,3 +75,15 @@ def test_a_jump_that_falls_is_previewed_without_rolling_and_says_the_fall():
     verdict = preview(state, {"unit": "H1", "type": "jump", "path": [[15, 10]]})
     assert verdict.legal, verdict.reasons
     assert any(c.kind == "effect" and "falls from B1" in c.text for c in verdict.consequences)
+
+
+def test_the_header_never_names_the_active_piece_once_it_has_left_the_board():
+    # 003 Leaving the board 1: the piece is removed; its activation (LG-D31) is over, the
+    # header line has no piece to name and the board nothing to highlight.
+    structure = get_system("lasergrenadiers").turn_structure
+    turn = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"], "active_unit": "T1"}
+    here = {"units": [unit("T1", type="grav", move=36, position=(10, 10))], "state": {}}
+    gone = {"units": [], "state": {"left_board": ["T1"]}}
+    assert "T1" in structure.summary(turn, here) and structure.active_unit(turn, here) == "T1"
+    assert "T1" not in structure.summary(turn, gone)
+    assert structure.active_unit(turn, gone) is None

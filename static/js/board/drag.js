@@ -5,6 +5,7 @@
 // drop asks for the nearest legal alternative (protocol.md).
 import { newId } from "./connection.js";
 import { dist } from "./geometry.js";
+import { askLoss, ownLoss } from "./consequences.js";
 import { item } from "./panels/util.js";
 import { reasonText } from "./preview.js";
 import { offerRuling } from "./record.js";
@@ -87,6 +88,7 @@ export class Mover {
     }
     const g = e.target.closest(".piece");
     if (!g) return;
+    if (e.shiftKey) return (e.stopPropagation(), this.board.group.toggle(g.dataset.unit));
     const unit = this.board.store.unit(g.dataset.unit);
     this.board.select(g.dataset.unit);
     if (!unit || !this.mayMove(unit)) return;
@@ -133,6 +135,7 @@ export class Mover {
       ghost: [...unit.position.slice(0, 2)],
       facing: unit.facing ?? 0,
       rotateOnly: mode === "rotate",
+      group: mode === "rotate" ? null : this.board.group.spec(unit), // Shift-clicked pieces
       pending: false,
     };
     this.verdict = null;
@@ -169,7 +172,7 @@ export class Mover {
     }
     const action = { unit: p.unit.id, type: this.board.actionType(), path: [...p.waypoints, this.atAltitude(p.ghost)].map((q) => [...q]) };
     if (turned) action.facing = round2(p.facing);
-    return action;
+    return p.group ? this.board.group.action(action, p.group) : action;
   }
 
   /** A path point at the altitude field's height, [x, y, z], where the piece may climb. */
@@ -195,7 +198,9 @@ export class Mover {
     if (!this.plan || this.plan.pending || !this.moved()) return;
     this.lastSent = performance.now();
     this.ref += 1;
-    this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action: this.action() });
+    const action = this.action();
+    this.sentKey = JSON.stringify(action);
+    this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action });
   }
 
   /** A verdict frame for one of our previews: newest wins, stale answers are dropped. */
@@ -204,13 +209,17 @@ export class Mover {
     if (!this.plan || !(n >= this.shownRef)) return false;
     this.shownRef = n;
     this.verdict = frame.verdict;
+    this.judged = n === this.ref ? this.sentKey : null; // the action this verdict is on
     this.draw();
+    if (this.plan.judging && this.plan.judging === this.judged) this.commit();
     return true;
   }
 
   draw() {
     if (!this.plan) return;
-    this.board.overlay.showPlan(this.plan, this.board.pieces.colour(this.plan.unit.side), this.verdict, { fiat: this.board.fiat() });
+    const colour = this.board.pieces.colour(this.plan.unit.side);
+    this.board.overlay.showPlan(this.plan, colour, this.verdict, { fiat: this.board.fiat() });
+    this.board.group.ghosts(this.plan, this.board.overlay.plan, colour);
   }
 
   /** Esc: drops the plan (and a press not yet a drag), and an offered alternative; the
@@ -222,13 +231,14 @@ export class Mover {
       this.dropOffer();
       return true;
     }
-    if (!this.plan || this.plan.pending) return pressed;
+    if (!this.plan || (this.plan.pending && !this.plan.asking)) return pressed;
     this.end();
     return true;
   }
 
   end() {
     clearTimeout(this.timer);
+    this.plan?.box?.remove();
     this.plan = null;
     this.verdict = null;
     this.board.overlay.clearPlan();
@@ -238,13 +248,15 @@ export class Mover {
   }
 
   commit() {
-    if (!this.plan || this.plan.pending) return;
+    if (this.plan?.asking && !this.plan.judging) return this.plan.yes();
+    if (!this.plan || (this.plan.pending && !this.plan.judging)) return;
     if (!this.moved()) {
       this.end();
       return;
     }
     clearTimeout(this.timer);
     const p = this.plan;
+    if (!this.board.fiat() && this.asks(p)) return;
     p.pending = true;
     p.id = newId(this.board.fiat() ? "fiat" : "act");
     if (this.board.fiat()) {
@@ -255,6 +267,29 @@ export class Mover {
       this.send(p, this.action());
     }
     this.draw();
+  }
+
+  /** A move that loses the player's own piece is asked once, on the verdict of this very
+   *  action (ui.md, "One truth"): true while that verdict, or the answer, is awaited. */
+  asks(p) {
+    if (p.confirmed) return false;
+    p.pending = p.asking = true; // the ghost stays where it was dropped
+    const key = JSON.stringify(this.action());
+    if (this.judged !== key && p.judging !== key) {
+      p.judging = key; // the drop outran its preview: judged first (or after 2 s, on the last)
+      this.ref += 1;
+      this.sentKey = key;
+      this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action: this.action() });
+      setTimeout(() => this.plan === p && p.judging && ((this.judged = key), this.commit()), 2000);
+      return true;
+    }
+    p.judging = null;
+    const loss = ownLoss(this.verdict);
+    if (!loss) return (p.pending = p.asking = false);
+    p.yes = () => ((p.box.remove(), (p.confirmed = true), (p.pending = p.asking = false)), this.commit());
+    p.box = askLoss(this.board, loss, () => this.plan === p && p.yes(), () => this.plan === p && this.end());
+    this.draw();
+    return true;
   }
 
   /** Sends the plan's order; kept, as a refused order's ruling is saved with it (record.js). */

@@ -8,6 +8,7 @@ import { Sight } from "./los.js";
 import { Measure } from "./measure.js";
 import { Chat } from "./panels/chat.js";
 import { DiceLog } from "./panels/dice.js";
+import { Group } from "./group.js";
 import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
 import { Presence } from "./panels/presence.js";
@@ -47,7 +48,8 @@ class Board {
     this.commands = new Map(); // id -> what, for toasts on refusal
     // The game system's catalogue (the server's): a drag proposes one of its drag actions.
     this.catalogue = config.actions ?? [];
-    this.dragActions = this.catalogue.filter((a) => a.drag);
+    // A `group` action (a formation move) is a drag too, of the Shift-clicked pieces.
+    this.dragActions = this.catalogue.filter((a) => a.drag || a.group);
     this.currentAction = this.dragActions[0]?.type ?? null;
     this.table = setUpTable(this.svg, 1, 1);
     this.labelLayer = el("g", { class: "labels" }, this.svg);
@@ -63,6 +65,7 @@ class Board {
     this.card = new UnitCard(this);
     this.pendingRoll = new PendingRoll(this);
     this.points = new PointActions(this);
+    this.group = new Group(this);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
       seen: () => this.store.seq,
@@ -265,6 +268,7 @@ class Board {
 
   select(id) {
     if (this.pieces.selected === id) return;
+    this.group.keep(id);
     // Another piece (or none): the last one's offered alternative is no longer on the table.
     if (this.mover.offer?.unit.id !== id) this.mover.dropOffer();
     this.pieces.select(id);
@@ -559,6 +563,7 @@ class Board {
     for (const spec of this.dragActions) {
       actions.append(actionButton(spec, () => {
         this.currentAction = spec.type;
+        if (spec.group) this.setHint(`${spec.label}: Shift-click each piece, then drag one of them.`);
         this.refreshChrome();
         if (this.reachOn) this.askReach();
       }));

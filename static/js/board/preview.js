@@ -1,4 +1,5 @@
 // The server's verdict on a planned move, drawn where it happens, and the reach overlay.
+import { consequenceLines, ownLoss } from "./consequences.js";
 import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
 import { arrange, el, geoPath, keepInside, label, polyline } from "./svg.js";
@@ -106,9 +107,11 @@ export class Overlay {
       lines.push(`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`);
       for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason, this.store));
       // A preview rolls no dice: the roll a drop would make, and what it needs.
-      for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);
+      // What the drop does besides moving, in the engine's words (a loss, a roll, ...).
+      if (verdict.consequences) lines.push(...consequenceLines(verdict, this.store));
+      else for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);
     }
-    const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}`);
+    const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}${ownLoss(verdict) ? " warn" : ""}`);
     lines.forEach((text, i) => {
       const span = el("tspan", { x: plan.ghost[0], dy: i ? "1.25em" : 0 }, tag);
       span.textContent = text;

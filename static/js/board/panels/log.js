@@ -1,5 +1,6 @@
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
 import { reasonText } from "../preview.js";
+import { doneTexts } from "../consequences.js";
 import { appendKeepingScroll, clock, item } from "./util.js";
 
 /** One line of the log for a table event (exported for its test). */
@@ -27,7 +28,9 @@ export function describe(frame, name, board) {
         const paid = Number(frame.verdict?.cost ?? 0) > 0 ? cost : "";
         return `${who}: ${name(a.unit)} turned in place${paid}`;
       }
-      return `${order}${cost}`;
+      // What it did besides moving, in the engine's words: "Grav tank left the board".
+      const done = doneTexts(frame.verdict, name);
+      return `${order}${cost}${done.length ? `: ${done.join("; ")}` : ""}`;
     }
     case "fiat":
       return `${who} placed ${name(frame.unit)} by fiat${frame.reason ? `: ${frame.reason}` : ""}`;
