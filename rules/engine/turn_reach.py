@@ -4,8 +4,10 @@ For systems whose units move only ahead without a further turn (mswars: forward,
 or sideways within 1 degree, MSW-D5), and pay for turning and for the terrain crossed:
 the circle around the unit is cut into narrow sectors. In each, the turn costs at most
 what it costs at the sector's worse edge (a turn's cost grows with its angle, so the
-sectors start at the facing and one edge lies at facing + 180), the terrain costs at most
-the dearest rate of any feature met at or before a distance, and the centre stays clear
+sectors start at the facing and one edge lies at facing + 180), the terrain at a distance
+costs at most the dearest rate the sector holds at that distance (each feature over the
+stretch of distances its part in the sector spans, a cheaper feature such as a road only
+where the sector holds nothing dearer at that distance), and the centre stays clear
 of every barrier (already grown by the base's circumradius plus a margin). Each sector
 is a triangle out to the distance that bound allows, and, when the cost must exceed a
 minimum (a run), starts beyond the distance where the cheapest cost reaches it: a
@@ -35,8 +37,8 @@ from rules.geometry.track import shortest_turn
 
 SECTORS = 120
 
-__all__ = ["TurnThenStraight", "base_barriers", "distance_for", "nowhere", "table_barrier",
-           "turn_sweeps_clear", "turn_then_straight_reach"]
+__all__ = ["TurnThenStraight", "base_barriers", "distance_for", "distance_in", "nowhere",
+           "table_barrier", "turn_sweeps_clear", "turn_then_straight_reach"]
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,16 @@ class TurnThenStraight:
     base_rate: float
     #: Where the centre may not go (grown by the base's circumradius and a margin).
     barriers: Sequence[Any]
-    #: Features dearer than open ground, each with its cost per inch.
+    #: Features dearer than open ground, each with its cost per inch (grown by a margin).
+    #: Along a ray the rate at a distance is at most the dearest of what the sector holds
+    #: at that distance: a feature counts only over the stretch of distances it spans in
+    #: the sector, so the open ground beyond it is open again (a low feature crossed as
+    #: Very Difficult, MSW-D16).
     dear: Sequence[tuple[Any, float]] = ()
+    #: Features cheaper than open ground (a road, 003 Terrain 7), each with its cost per
+    #: inch, shrunk by a margin: a distance at which the sector holds nothing but these
+    #: is priced at the dearest of them, else as open ground or dearer.
+    cheap: Sequence[tuple[Any, float]] = ()
     #: Where the centre may pass but not end (bases it may cross).
     end_only: Sequence[Any] = ()
     #: The cost must be more than this (a run must cost more than Move).
@@ -102,7 +112,8 @@ def _turning_parts(spec: TurnThenStraight) -> list[Any]:
     angles = spec.facing + np.arange(SECTORS + 1) * 360.0 / SECTORS
     turns = np.array([spec.turn_cost(shortest_turn(spec.facing, a)) for a in angles])
     t_max, t_min = np.maximum(turns[:-1], turns[1:]), np.minimum(turns[:-1], turns[1:])
-    reach_max = max(0.0, (spec.budget - float(t_min.min())) / spec.base_rate)
+    lowest = _lowest_rate(spec)
+    reach_max = max(0.0, (spec.budget - float(t_min.min())) / lowest)
     half = math.pi / SECTORS
     far = (reach_max + 0.01) / math.cos(half)
     rad = np.radians(angles)
@@ -113,14 +124,13 @@ def _turning_parts(spec: TurnThenStraight) -> list[Any]:
     clear = np.full(SECTORS, np.inf)
     for g in spec.barriers:
         clear = np.minimum(clear, _distances(origin, wedges, g))
-    rows = [(_distances(origin, wedges, g), rate) for g, rate in spec.dear]
+    profiles = _profiles(spec, origin, wedges)
     parts = []
     for k in range(SECTORS):
-        steps = sorted((float(d[k]), rate) for d, rate in rows if np.isfinite(d[k]))
-        outer = min(distance_for(spec.budget - 1e-6 - float(t_max[k]), spec.base_rate, steps),
-                    float(clear[k]))
+        outer = min(distance_in(spec.budget - 1e-6 - float(t_max[k]), profiles[k]),
+                    float(clear[k]), reach_max + 0.01)
         inner = 0.0 if spec.minimum is None else \
-            (spec.minimum - float(t_min[k])) / spec.base_rate
+            (spec.minimum - float(t_min[k])) / lowest
         if outer <= max(inner, 0.0) + 1e-6:
             continue
         a0, a1 = rad[k], rad[k + 1]
@@ -141,15 +151,15 @@ AXIS_WEDGE = 0.9
 
 def _axis_parts(spec: TurnThenStraight) -> list[Any]:
     """A thin wedge about each axis: no turn, the axis' factor on every inch, as far as
-    the budget goes at the dearest rate met so far in it and short of every barrier in
-    it (and, for a run, beyond where the cheapest cost passes the minimum)."""
+    the budget goes at the rates the wedge holds at each distance and short of every
+    barrier in it (and, for a run, beyond where the cheapest cost passes the minimum)."""
     sx, sy = spec.start
     origin = Point(sx, sy)
     half = math.radians(AXIS_WEDGE)
+    lowest = _lowest_rate(spec)
     parts = []
     for offset, factor in spec.axes:
         heading = math.radians(spec.facing + offset)
-        rate = spec.base_rate * factor
 
         def wedge(r: float, r_in: float = 0.0, h: float = heading) -> Any:
             outer = [(sx + r * math.cos(a), sy + r * math.sin(a)) for a in (h - half, h + half)]
@@ -157,16 +167,79 @@ def _axis_parts(spec: TurnThenStraight) -> list[Any]:
                      for a in (h + half, h - half)] if r_in > 0 else [(sx, sy)]
             return shapely.Polygon(outer + inner)
 
-        around = wedge(spec.budget / rate + 1.0)
+        extent = spec.budget / (lowest * factor) + 1.0
+        around = wedge(extent)
         clear = min((origin.distance(cut) for g in spec.barriers
                      if not (cut := around.intersection(g)).is_empty), default=math.inf)
-        steps = sorted((origin.distance(cut), dear * factor) for g, dear in spec.dear
-                       if not (cut := around.intersection(g)).is_empty)
-        outer = min(distance_for(spec.budget - 1e-6, rate, steps), clear)
-        inner = 0.0 if spec.minimum is None else spec.minimum / rate / math.cos(half) + 1e-6
+        profile = [(lo, hi, rate * factor)
+                   for lo, hi, rate in _profiles(spec, origin, [around])[0]]
+        outer = min(distance_in(spec.budget - 1e-6, profile), clear, extent * math.cos(half))
+        inner = 0.0 if spec.minimum is None else \
+            spec.minimum / (lowest * factor) / math.cos(half) + 1e-6
         if outer > max(inner, 0.0) + 1e-6:
             parts.append(wedge(outer, inner))
     return parts
+
+
+#: One stretch of distances from the start over which a sector may hold a rate:
+#: (from, to, cost per inch).
+Stretch = tuple[float, float, float]
+
+
+def _lowest_rate(spec: TurnThenStraight) -> float:
+    return min([spec.base_rate, *(rate for _, rate in spec.cheap)])
+
+
+def _profiles(spec: TurnThenStraight, origin: Point, wedges: Any) -> list[list[Stretch]]:
+    """Per wedge, the stretches of distance over which it holds each rate: every feature's
+    part in it spans the distances from its nearest to its farthest point; open ground
+    (what no cheap feature covers) the same. A point at a distance costs at most the
+    dearest rate held at that distance."""
+    n = len(wedges)
+    out: list[list[Stretch]] = [[] for _ in range(n)]
+    for g, rate in [*spec.dear, *spec.cheap]:
+        _add_stretches(out, origin, shapely.intersection(wedges, g), rate)
+    if spec.cheap:
+        cheap = shapely.union_all([g for g, _ in spec.cheap])
+        _add_stretches(out, origin, shapely.difference(wedges, cheap), spec.base_rate)
+    else:
+        for k in range(n):
+            out[k].append((0.0, math.inf, spec.base_rate))
+    return out
+
+
+def _add_stretches(out: list[list[Stretch]], origin: Point, cuts: Any, rate: float) -> None:
+    parts, index = shapely.get_parts(np.asarray(cuts, dtype=object), return_index=True)
+    keep = ~shapely.is_empty(parts)
+    parts, index = parts[keep], index[keep]
+    if not len(parts):
+        return
+    near = shapely.distance(origin, parts)
+    coords, owner = shapely.get_coordinates(parts, return_index=True)
+    d = np.hypot(coords[:, 0] - origin.x, coords[:, 1] - origin.y)
+    farthest = np.zeros(len(parts))
+    np.maximum.at(farthest, owner, d)
+    for k, lo, hi in zip(index, near, farthest, strict=True):
+        out[int(k)].append((float(lo), float(hi), rate))
+
+
+def distance_in(budget: float, profile: Sequence[Stretch]) -> float:
+    """How far a budget goes along a ray whose cost per inch at each distance is the
+    dearest rate `profile` holds there (the dearest of all where it holds none)."""
+    if budget <= 0 or not profile:
+        return 0.0
+    dearest = max(rate for _, _, rate in profile)
+    cuts = sorted({0.0, *(lo for lo, _, _ in profile), *(hi for _, hi, _ in profile)})
+    spent = 0.0
+    for a, b in zip(cuts, [*cuts[1:], math.inf], strict=True):
+        rate = max((r for lo, hi, r in profile if lo <= a + 1e-12 and hi >= b - 1e-12),
+                   default=dearest)
+        if rate <= 0:
+            continue
+        if spent + (b - a) * rate >= budget:
+            return a + (budget - spent) / rate
+        spent += (b - a) * rate
+    return math.inf
 
 
 def nowhere(unit_id: str, action_type: str, start: Point2, budget: float) -> Reach:

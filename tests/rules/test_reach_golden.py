@@ -41,16 +41,6 @@ KNOWN_SHORT = {
     "apskirmish/04_gap_0_01_narrower_than_the_base_still_fits_within_tolerance.json": "gaps",
     "apskirmish/04_passing_an_enemy_base_tangent_is_legal.json": "004 Base Blocking",
     "apskirmish/04_rect_base_turned_first_fits_a_gap_its_side_does_not.json": "gaps",
-    "lasergrenadiers/06_a_bridge_overrides_the_river_and_doubles_tracked_and_foot.json":
-        "003 roads and bridges: rates above 1 are not counted",
-    "lasergrenadiers/06_a_ford_overrides_the_river_and_halves_tracked.json": "LG-D25 ford",
-    "lasergrenadiers/06_a_road_doubles_foot_and_ground_vehicles_but_not_grav.json": "roads",
-    "lasergrenadiers/06_a_road_overrides_soft_ground_vegetation_and_slope.json": "roads",
-    "lasergrenadiers/06_direction_factor_and_terrain_multiply.json": "003 terrain x direction",
-    "mswars/03_building_over_8_inches_with_size_class_uses_it.json": "MSW-D16 quarter rule",
-    "mswars/03_height_1_5_is_size_class_0_and_very_difficult_for_size_class_1.json": "MSW-D16",
-    "mswars/03_quarter_rule_size_class_1_building_is_very_difficult_for_size_class_8.json":
-        "MSW-D16 quarter rule: a low feature crossed as Very Difficult is a barrier here",
 }
 
 #: Grid fractions of an area's bounds; the first few inside are sampled (deterministic).

@@ -73,12 +73,13 @@ def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
     bodies = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
     if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return none
+    dear, cheap = _rates(view, near)
     # A rect base touching another (a carrier beside its troopers) may not turn where it
     # stands, but may still drive straight off along its axes (lasergrenadiers.md 4).
     spec = TurnThenStraight(
         start=unit.position, facing=unit.facing, budget=budget, base_rate=1.0,
         turn_cost=lambda a: view.turn_cost(a), barriers=[*barriers, table, *blocking],
-        end_only=end_only, dear=_dear(view, near), axes=_axes(view, unit.facing),
+        end_only=end_only, dear=dear, cheap=cheap, axes=_axes(view, unit.facing),
         may_turn=turn_sweeps_clear(unit, bodies, MARGIN))
     return turn_then_straight_reach(unit.id, action_type, spec)
 
@@ -114,16 +115,34 @@ def _prohibited(view: UnitTerrain, near: list[tuple[Terrain, Any]]) -> list[Any]
             continue
         over = [s for o, s in near if t.type in OVERRIDES.get(o.type, frozenset())
                 and view.multiplier(o) is not None]
-        area = shape.difference(shapely.union_all(over).buffer(-MARGIN)) if over else shape
+        # Less the overriders themselves, not shrunk: the margin the rest is grown by
+        # keeps the centre off the boundary where the two meet side by side.
+        area = shape.difference(shapely.union_all(over)) if over else shape
         if not area.is_empty:
             out.append(area.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
     return out
 
 
-def _dear(view: UnitTerrain, near: list[tuple[Terrain, Any]]) -> list[tuple[Any, float]]:
-    out = []
+def _rates(view: UnitTerrain, near: list[tuple[Terrain, Any]]
+           ) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
+    """The features dearer than firm ground (grown by the margin) and cheaper (a road or
+    bridge, 003 Terrain 7-8, LG-D32: shrunk by it), each with its cost per inch. A
+    feature counts only where no feature that overrides it lies (a road over soft
+    ground or a slope, a bridge or ford over a river, LG-D25): there the overrider's
+    rate is the one paid."""
+    dear, cheap = [], []
     for t, shape in near:
         m = _worst(view, t)
-        if m is not None and m < 1.0:
-            out.append((shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0), 1.0 / m))
-    return out
+        if m is None or m == 1.0:
+            continue
+        over = [s for o, s in near if t.type in OVERRIDES.get(o.type, frozenset())]
+        if m < 1.0:
+            area = shape.difference(shapely.union_all(over)) if over else shape
+            if not area.is_empty:
+                dear.append((area.buffer(MARGIN, join_style="mitre", mitre_limit=3.0),
+                             1.0 / m))
+        else:
+            area = shape.buffer(-MARGIN, join_style="mitre", mitre_limit=3.0)
+            if not area.is_empty:
+                cheap.append((area, 1.0 / m))
+    return dear, cheap
