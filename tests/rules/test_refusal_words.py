@@ -80,3 +80,45 @@ def test_a_refused_straight_move_is_not_split() -> None:
     verdict = validate(state, {"unit": "J1", "type": "move", "path": [[26, 20]]})
     [reason] = verdict.reasons
     assert reason.message == 'Jetpack squad needs 6" but has 4" left of 24" this turn'
+
+
+def two_sides(system: str, actor: dict[str, object], other: dict[str, object]) -> dict:
+    return {"system": system, "table": {"width": 36, "height": 36}, "terrain": [],
+            "units": [{"id": "A1", "side": "P1", "base": {"shape": "circle", "diameter": 1.5},
+                       "position": [10, 10], "facing": 0, **actor},
+                      {"id": "B1", "side": "P2", "base": {"shape": "circle", "diameter": 1.5},
+                       "position": [20, 10], "facing": 180, **other}]}
+
+
+#: Actions that name another piece, sent without it, as a board that lost the pick would.
+WITHOUT_THEIR_PIECE = [
+    # 002 Charge Move Action: a charge is at an opposing unit.
+    (two_sides("mswars", {"type": "walker", "move": 8, "size_class": 2},
+               {"type": "walker", "move": 8, "size_class": 2}),
+     {"unit": "A1", "type": "charge", "path": [[18, 10]]}),
+    # 002 Enter Unit: the unit enters a named carrier.
+    (two_sides("mswars", {"type": "walker", "move": 8, "size_class": 2, "infantry": True},
+               {"type": "walker", "move": 8, "size_class": 2}),
+     {"unit": "A1", "type": "enter_unit"}),
+    # 003 Overrun: a vehicle runs over a named piece.
+    (two_sides("lasergrenadiers", {"type": "tracked", "move": 12},
+               {"type": "foot", "move": 4}),
+     {"unit": "A1", "type": "overrun", "path": [[22, 10]]}),
+    # 001 [26]: a capture names its target.
+    (two_sides("aod", {"type": "infantry", "move": 6}, {"type": "mech", "move": 8}),
+     {"unit": "A1", "type": "capture"}),
+    # 001 [27-28]: a charge names its target.
+    (two_sides("aod", {"type": "mech", "move": 8}, {"type": "mech", "move": 8}),
+     {"unit": "A1", "type": "charge", "path": [[18.25, 10]]}),
+]
+
+
+@pytest.mark.parametrize(("position", "action"), WITHOUT_THEIR_PIECE,
+                         ids=[f"{p['system']}-{a['type']}" for p, a in WITHOUT_THEIR_PIECE])
+def test_an_action_missing_the_piece_it_names_is_refused_in_words_not_none(
+        position: dict, action: dict) -> None:
+    verdict = validate(state_from_json(position), action)
+    assert not verdict.legal
+    for reason in verdict.reasons:
+        # Neither Python's None nor a quoted id ('B1'): what the player reads is words.
+        assert not re.search(r"\bNone\b|'\w+'", reason.message), reason.message

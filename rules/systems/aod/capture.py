@@ -49,7 +49,9 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     tid = action.get("target")
     target = state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
-        return j.refuse(Violation("unknown_unit", f"no target {tid!r} on the table",
+        missing = f"{unit.id}'s capture names no target" if tid is None \
+            else f"{tid} is not on the table"
+        return j.refuse(Violation("unknown_unit", missing,
                                   unit.position))
     problem = target_problem(ctx, unit, target)
     if problem is not None:

@@ -93,7 +93,7 @@ def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
         return None, no(f"{action.type} needs a target", CITES[action.type])
     target = ctx.state.unit(tid)
     if target is None or target.aboard is not None:
-        return None, [Violation("unknown_unit", f"no unit {tid!r} on the table",
+        return None, [Violation("unknown_unit", f"{tid} is not on the table",
                                 unit.position)]
     if is_captive(target):
         return target, no(f"{tid} is a captive and cannot be targeted", "001 [27]")

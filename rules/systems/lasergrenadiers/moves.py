@@ -138,7 +138,8 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     target = state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
         j.add("unknown_unit" if isinstance(tid, str) else "malformed",
-              f"an overrun needs a target piece on the table, not {tid!r}", None, OVERRUN_CITE)
+              f"{who(unit)}'s overrun names no piece to run over" if tid is None
+              else f"{tid} is not on the table to run over", None, OVERRUN_CITE)
     if not j.legal or target is None:
         return j.verdict()
     _overrun_conditions(j, unit, target)

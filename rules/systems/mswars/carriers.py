@@ -86,7 +86,8 @@ def check_carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: A
     carrier = pos.state.unit(cid) if isinstance(cid, str) else None
     if carrier is None:
         j.add("unknown_unit" if isinstance(cid, str) else "action_not_allowed",
-              f"no carrier {cid!r} to enter", at, ENTER)
+              f"{unit.id} names no carrier to enter" if cid is None
+              else f"{cid} is not on the table to enter", at, ENTER)
         return None
     if opposing(unit, carrier):
         j.add("action_not_allowed", f"{carrier.id} is an opposing unit: only a friendly carrier "

@@ -92,8 +92,10 @@ def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action)
     tid = action.get("target")
     target = pos.state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
+        # In a player's words: the charge names no target, or one not on the table.
+        what = "names no target" if tid is None else f"names {tid}, which is not on the table"
         j.add("action_not_allowed" if tid is None else "unknown_unit",
-              f"a Charge needs a target on the table, not {tid!r}",
+              f"{unit.id}'s Charge {what}: pick the opposing unit it charges",
               unit.position, "002 Charge Move Action")
         return None
     if target.side == unit.side:
