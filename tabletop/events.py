@@ -228,9 +228,28 @@ def ack(*, id: str, seq: int) -> dict[str, Any]:
     return {"type": "ack", "id": id, "seq": seq}
 
 
+#: The table's own rules, by the code of the refusal they give, named for a player as the
+#: engine names a game's (`rule`, docs/protocol.md "Reasons"); they cite no rulebook.
+TABLE_RULES = {
+    "stale": "One move at a time, table rules",
+    "turn_already_ended": "Turn order, table rules",
+    "not_your_turn": "Turn order, table rules",
+    "battle_not_active": "Battle in play, table rules",
+    "unknown_unit": "Who moves what, table rules",
+    "not_your_unit": "Who moves what, table rules",
+    "forbidden": "Who may do what, table rules",
+    "nothing_to_undo": "Undo, table rules",
+    "roll_pending": "The GM's rolls, table rules",
+    "no_roll_pending": "The GM's rolls, table rules",
+    "off_table": "Table edge, table rules",
+}
+
+
 def reason(code: str, message: str, at: Any = None) -> dict[str, Any]:
-    """One reason a move was refused, in the engine's Violation shape."""
-    return {"code": code, "message": message, "at": at}
+    """One reason the table refused a command, in the engine's Violation shape: the message
+    in a player's words, then the table's rule it applies (`rule`). The engine's reasons
+    (with its `rule` and `cite`) are passed on as they are, never rebuilt here."""
+    return {"code": code, "message": message, "at": at, "rule": TABLE_RULES[code]}
 
 
 def refusal_verdict(reasons: list[dict[str, Any]]) -> dict[str, Any]:
@@ -267,6 +286,8 @@ def reject(
 
 def error(code: str, message: str, *, field: str | None = None, ref: Any = None) -> dict[str, Any]:
     frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if code == "forbidden":  # a spectator acting, a player's GM command: a table rule
+        frame["rule"] = TABLE_RULES[code]
     if field is not None:
         frame["field"] = field
     if ref is not None:

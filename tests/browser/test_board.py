@@ -53,7 +53,10 @@ def test_an_illegal_move_shows_its_reason_and_nothing_changes_for_the_others(tab
     # The unit is called by its roster name, not its table id.
     expect(toast).to_contain_text(re.compile(r"P1 mech needs .* but has 10"))
     expect(toast).not_to_contain_text(table.u1)
-    expect(toast).to_contain_text("001 [16]")  # the rule's citation
+    # The rule's name under the message, its citation in the tooltip (issue 20).
+    rule = toast.locator("small.rule").first
+    expect(rule).to_have_text("Movement allowance, MechWarrior: Age of Destruction rules")
+    expect(rule).to_have_attribute("title", "001 [16]")
     # The ghost snaps back; the piece never moved.
     expect(p1.locator(".ghost")).to_have_count(0, timeout=TIMEOUT_MS)
     assert transform(p1, table.u1) == before

@@ -221,14 +221,30 @@ def toast_text(page) -> str:
 def test_a_refusal_names_terrain_in_words_without_coordinates_and_cites_the_rule_once(
     table, open_board
 ):
+    """Issue 20: the message first, then the rule's name as a small second line; its seed
+    reference (and decision id) in the tooltip and read out, never in the text."""
     p1 = open_board("p1")
     drag_piece(p1, table.u1, 0, 8)  # through the wood: a unit entering it must stop
     text = toast_text(p1)
     assert "P1 mech: move refused" in text
-    assert "must stop on entering hindering terrain W1" in text
-    assert text.count("000 [32]") == 1, text
-    assert "AOD-D" not in text and not re.search(r"\(\s*-?\d+(\.\d+)?,", text), text
+    reason = p1.locator(".toast-error").last.locator("li .reason").first
+    message = reason.evaluate("(node) => node.firstChild.textContent")
+    assert "must stop on entering hindering terrain W1" in message, message
+    rule = reason.locator("small.rule")
+    name = "Hindering terrain, MechWarrior: Age of Destruction rules"
+    expect(rule).to_have_text(name)
+    expect(rule).to_have_attribute("title", "000 [32], AOD-D4")
+    expect(rule).to_have_attribute("aria-label", f"Rule: {name}: 000 [32], AOD-D4")
+    # Message above rule: the rule is a line of its own, under the message.
+    message_box = reason.evaluate(
+        "(node) => { const r = document.createRange(); r.selectNodeContents(node.firstChild);"
+        " return r.getBoundingClientRect().bottom; }"
+    )
+    assert rule.bounding_box()["y"] >= message_box - 1
+    assert "000 [" not in text and "AOD-D" not in text, text
+    assert not re.search(r"\(\s*-?\d+(\.\d+)?,", text), text
     assert table.u1 not in text
+    shoot(p1, "refusal-toast-message-then-rule")
 
     p1.locator(".toast-close").last.click()
     drag_piece(p1, table.u1, -7, 0)  # into the deep water

@@ -91,7 +91,10 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
     p1.mouse.up()
     toast = p1.locator(".toast-error")
     expect(toast).to_contain_text("Grav tank: move refused", timeout=TIMEOUT_MS)
-    expect(toast).to_contain_text(re.compile(r"38(\.0)?\"? .*36"))
+    # The message says how much of it is turning (issue 20).
+    expect(toast).to_contain_text(
+        re.compile(r"needs 38(\.0)?\": 26(\.0)?\" of path and 12(\.0)?\" to turn 90°; it has 36\"")
+    )
     # The rule's name under the reason, its citation in the tooltip (ui.md, "What the
     # player reads"; issue 20).
     rule = toast.locator("small.rule").first

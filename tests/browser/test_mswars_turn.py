@@ -111,10 +111,14 @@ def test_a_whole_turn_both_phases_with_two_players_and_a_spectator(table, open_b
     drag_piece(p1, rampart, 0, 8, release=False)
     expect(p1.locator(".path-illegal")).to_have_count(1, timeout=TIMEOUT_MS)
     expect(p1.locator(".cost-text")).to_contain_text("/ 5.0 MP")
-    # The reason drawn on the path cites its rule once (issue 13: no doubled citations).
+    # The reason drawn on the path: its message, then its rule's name on a small line of
+    # its own, the citation in that line's tooltip only (issue 20).
     reason = p1.locator(".violation-text").first
-    expect(reason).to_contain_text("(002 Rules: Movement)")
-    assert reason.text_content().count("002 Rules: Movement") == 1, reason.text_content()
+    expect(reason.locator("tspan.rule")).to_contain_text("Movement, M.S. Wars rules")
+    expect(reason.locator("tspan.rule title")).to_have_text(
+        "Movement, M.S. Wars rules: 002 Rules: Movement"
+    )
+    assert "002 " not in reason.evaluate("(node) => node.firstChild.textContent")
     shoot(p1, "mswars-2-refused-move-while-dragging")
     p1.mouse.up()
     toast = p1.locator(".toast-error")

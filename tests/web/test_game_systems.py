@@ -84,6 +84,22 @@ def test_aod_refuses_a_side_out_of_orders_before_the_engine_is_asked() -> None:
     assert game_systems.refusal(aod_position(), P1_TO_ACT, "P1") is None
 
 
+def test_a_turn_structures_refusal_is_named_by_its_system_and_cited() -> None:
+    """Issue 20: the message in a player's words, the rule's name from the system (the web
+    side names none), the seed reference untouched."""
+    aod = rules.SYSTEMS["aod"]
+    spent = game_systems.refusal(aod_position(orders_available=1, orders_used=1), P1_TO_ACT, "P1")
+    assert spent == {
+        "code": "no_actions_left",
+        "message": "P1 has given all 1 orders this turn.",
+        "at": None,
+        "cite": "001 [13]",
+        "rule": f"Actions per turn, {aod.name} rules",
+    }
+    out_of_turn = game_systems.refusal(aod_position(), P1_TO_ACT, "P2")
+    assert out_of_turn["rule"] == f"Turn order, {aod.name} rules"
+
+
 def test_the_header_line_says_whose_turn_and_how_many_orders_are_left() -> None:
     position = aod_position(orders_available=3, orders_used=1)
     assert game_systems.summary(position, P1_TO_ACT) == "Turn 1 · P1 to act · 2 orders left"

@@ -7,7 +7,7 @@ import { newId } from "./connection.js";
 import { dist } from "./geometry.js";
 import { askLoss, ownLoss } from "./consequences.js";
 import { item } from "./panels/util.js";
-import { reasonText } from "./preview.js";
+import { reasonNode } from "./preview.js";
 import { offerRuling } from "./record.js";
 import { el } from "./svg.js";
 
@@ -309,12 +309,12 @@ export class Mover {
       if (this.board.store.seq >= frame.seq) this.end();
       return true;
     }
-    const reasons = frame.type === "reject" ? frame.reasons : [{ code: frame.code, message: frame.message }];
+    const reasons = frame.type === "reject" ? frame.reasons : [{ code: frame.code, message: frame.message, rule: frame.rule }];
     p.refused = true;
     const stale = reasons.some((r) => r.code === "stale");
     // "Bob moved first": name who, once their event is here (it may trail the refusal).
     const shown = () => {
-      const words = reasons.map((r) => reasonText(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
+      const words = reasons.map((r) => reasonNode(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
       // Kept until the player acts or dismisses it: its offer is taken from it (issue 20).
       const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 0);
       if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it

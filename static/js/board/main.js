@@ -17,7 +17,7 @@ import { UnitCard } from "./panels/unitcard.js";
 import { actionButton, item } from "./panels/util.js";
 import { Pieces } from "./pieces.js";
 import { PointActions } from "./pointpick.js";
-import { Overlay, reasonText } from "./preview.js";
+import { Overlay, reasonNode, reasonText } from "./preview.js";
 import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
 import { el } from "./svg.js";
@@ -394,7 +394,7 @@ class Board {
     if (frame.type !== "reject" || !what) return;
     // A repeated end (a second press that left before the first's event came) is no refusal.
     const again = frame.reasons?.[0]?.code === "turn_already_ended";
-    this.toasts.show(`${what}: ${again ? "done already" : "refused"}`, (frame.reasons ?? []).map((r) => reasonText(r, this.store)), again ? "info" : "error");
+    this.toasts.show(`${what}: ${again ? "done already" : "refused"}`, (frame.reasons ?? []).map((r) => reasonNode(r, this.store)), again ? "info" : "error");
   }
 
   /** The answer to the End turn in flight: the button is back once the table has its event. */
@@ -413,7 +413,7 @@ class Board {
     if (frame.code === "rate_limited") return;
     const what = this.commands.get(frame.ref);
     this.commands.delete(frame.ref);
-    this.toasts.show(what ? `${what}: ${frame.code}` : `The server says: ${frame.code}`, [frame.message ?? ""], "error");
+    this.toasts.show(what ? `${what}: ${frame.code}` : `The server says: ${frame.code}`, [frame.rule ? reasonNode(frame) : frame.message ?? ""], "error");
   }
 
   onStatus(state, detail) {

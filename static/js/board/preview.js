@@ -2,12 +2,9 @@
 import { consequenceLines, ownLoss } from "./consequences.js";
 import { fmt, pathPoints, splitAt } from "./geometry.js";
 import { drawBase } from "./pieces.js";
+import { item } from "./panels/util.js";
 import { arrange, el, geoPath, keepInside, label, polyline } from "./svg.js";
 
-// A citation: a post and paragraph ("000 [32]") or an implementer's note ("XX-D4"), read once.
-const CITE = String.raw`\d{3} \[[^\]]+\]|[A-Z]{2,5}-D\d+`;
-const CITES_IN_PARENS = new RegExp(String.raw`\s*\((?:\s*,?\s*(?:${CITE}))+\s*\)`, "g");
-const CITES_AFTER_COMMA = new RegExp(String.raw`,\s*(?:${CITE})(?:\s*,\s*(?:${CITE}))*`, "g");
 const NUMBER = String.raw`-?\d+(?:\.\d+)?`;
 // "at (7.4, 10)": the marker shows where; the player never reads coordinates.
 const COORDINATES = new RegExp(String.raw`\s*(?:(?:at|from|to)\s+)?\(\s*${NUMBER}\s*,\s*${NUMBER}\s*(?:,\s*${NUMBER}\s*)?\)`, "g");
@@ -20,17 +17,11 @@ function staleText(store, seen) {
   return `${mover} moved first; your board is up to date, try again`;
 }
 
-/** A reason in a player's words (ui.md): names, terrain labels, no coordinates, one
- *  citation. `unit`: the unit it is shown under; `seen`: the seq the order was sent at. */
+/** A reason's message in a player's words (ui.md): names, terrain labels, no coordinates.
+ *  `unit`: the unit it is shown under; `seen`: the seq the order was sent at. */
 export function reasonText(reason, store = null, { unit = null, seen = null } = {}) {
   if (reason.code === "stale") return staleText(store, seen);
-  let message = String(reason.message || reason.code);
-  const cites = [reason.cite, ...(message.match(new RegExp(CITE, "g")) ?? [])].filter(Boolean);
-  if (reason.cite) {  // "(move, 002 Turning)": cited once, last
-    const cite = reason.cite.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    message = message.replace(new RegExp(String.raw`\s*\(${cite}\)|,\s*${cite}(?=\))`, "g"), "");
-  }
-  message = message.replace(CITES_IN_PARENS, "").replace(CITES_AFTER_COMMA, "").replace(COORDINATES, "");
+  let message = String(reason.message || reason.code).replace(COORDINATES, "");
   if (store) {
     const terrain = store.state?.terrain ?? [];
     for (const kind of store.terrainKinds ?? []) {
@@ -49,8 +40,36 @@ export function reasonText(reason, store = null, { unit = null, seen = null } = 
   }
   message = message.replace(/\s{2,}/g, " ").replace(/\s+([,.;])/g, "$1").replace(/[,;]\s*$/, "").trim();
   if (message) message = message[0].toUpperCase() + message.slice(1);
-  const cite = cites[0] ? ` (${cites[0]})` : "";
-  return `${message}${cite}`;
+  return message;
+}
+
+// A reason's rule: its name ("Turn order, table rules"), then with the citation behind it.
+const ruleOf = (r) => r.rule && [r.rule, r.cite ? `${r.rule}: ${r.cite}` : r.rule];
+
+/** A reason as read in every system: the message, then the rule's name, small, its
+ *  citation in the tooltip and read out (ui.md). */
+export function reasonNode(reason, store = null, where = {}) {
+  const node = item("span", "reason", reasonText(reason, store, where));
+  ruleNote(node, reason);
+  return node;
+}
+
+export function ruleNote(node, reason) {
+  const rule = ruleOf(reason);
+  if (!rule) return;
+  const small = node.appendChild(item("small", "rule", rule[0]));
+  small.title = reason.cite ?? "";
+  small.setAttribute("role", "note");
+  small.setAttribute("aria-label", `Rule: ${rule[1]}`);
+}
+
+/** The same on an svg label, as a tspan line with a <title>. */
+function ruleLine(tag, reason, x) {
+  const rule = ruleOf(reason);
+  if (!rule) return;
+  const title = el("title", {}, el("tspan", { x, dy: "1.2em", class: "rule" }, tag));
+  title.textContent = rule[1];
+  title.before(rule[0]);
 }
 
 export class Overlay {
@@ -96,7 +115,9 @@ export class Overlay {
       if (!Array.isArray(reason.at)) continue;
       const [x, y] = reason.at;
       el("circle", { class: "violation", cx: x, cy: y, r: 0.35 }, this.plan);
-      marks.push(label(this.planLabels, reasonText(reason, this.store), x, this.svgY(y) - 0.6, "violation-text"));
+      const mark = label(this.planLabels, reasonText(reason, this.store), x, this.svgY(y) - 0.6, "violation-text");
+      ruleLine(mark, reason, x);
+      marks.push(mark);
     }
     const lines = [];
     if (fiat) lines.push("by fiat: no rules check");
@@ -105,16 +126,17 @@ export class Overlay {
       const left = verdict.allowance - verdict.cost;
       const u = this.costSuffix;
       lines.push(`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`);
-      for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push(reasonText(reason, this.store));
+      for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push([reasonText(reason, this.store), reason]);
       // A preview rolls no dice: the roll a drop would make, and what it needs.
       // What the drop does besides moving, in the engine's words (a loss, a roll, ...).
       if (verdict.consequences) lines.push(...consequenceLines(verdict, this.store));
       else for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);
     }
     const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}${ownLoss(verdict) ? " warn" : ""}`);
-    lines.forEach((text, i) => {
-      const span = el("tspan", { x: plan.ghost[0], dy: i ? "1.25em" : 0 }, tag);
-      span.textContent = text;
+    lines.forEach((line, i) => {
+      const [text, reason] = Array.isArray(line) ? line : [line];
+      el("tspan", { x: plan.ghost[0], dy: i ? "1.25em" : 0 }, tag).textContent = text;
+      if (reason) ruleLine(tag, reason, plan.ghost[0]);
     });
     this.arrange = () => arrange(this.planLabels, [tag, ...marks]);
     this.arrange();

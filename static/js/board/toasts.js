@@ -12,7 +12,8 @@ export class Toasts {
     box.append(item("strong", "", title));
     if (lines.length) {
       const list = item("ul");
-      list.append(...lines.map((line) => item("li", "", line)));
+      // A line is text, or a node (preview.js reasonNode).
+      for (const line of lines) list.appendChild(item("li")).append(line);
       box.append(list);
     }
     const close = item("button", "toast-close", "×");

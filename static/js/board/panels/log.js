@@ -1,5 +1,5 @@
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
-import { reasonText } from "../preview.js";
+import { reasonText, ruleNote } from "../preview.js";
 import { doneTexts } from "../consequences.js";
 import { appendKeepingScroll, clock, item } from "./util.js";
 
@@ -71,7 +71,10 @@ export class EventLog {
     const li = item("li", `log-${frame.kind}${frame.verdict?.legal === false ? " refused" : ""}`);
     li.dataset.seq = frame.seq;
     li.title = "Show the table after this event";
-    li.append(item("span", "seq", `#${frame.seq}`), item("span", "what", describe(frame, (id) => this.board.store.name(id), this.board)), item("time", "at", clock(frame.at)));
+    const what = item("span", "what", describe(frame, (id) => this.board.store.name(id), this.board));
+    // A refusal that changed the table: its rule under it, as in a toast.
+    if (frame.kind === "act" && frame.verdict?.legal === false) for (const r of frame.verdict.reasons ?? []) ruleNote(what, r);
+    li.append(item("span", "seq", `#${frame.seq}`), what, item("time", "at", clock(frame.at)));
     // History may arrive after newer lines: keep the list in seq order.
     const after = [...this.list.children].find((node) => Number(node.dataset.seq) > frame.seq);
     if (after) this.list.insertBefore(li, after);
