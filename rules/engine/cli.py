@@ -50,29 +50,40 @@ def read_scenario(path: Path) -> Scenario | None:
         return None
 
 
+def judged(paths: Sequence[str],
+           unreadable: list[Path]) -> Iterator[tuple[Path, Scenario, Outcome]]:
+    """Each action of each file, judged in sequence; a file that does not load is added
+    to `unreadable` (after saying why on stderr) and skipped."""
+    for path in scenario_files(paths):
+        scn = read_scenario(path)
+        if scn is None:
+            unreadable.append(path)
+            continue
+        for outcome in run_scenario(scn):
+            yield path, scn, outcome
+
+
 def check(paths: Sequence[str], expect: bool) -> int:
     status = 0
     mismatched = 0
     total = 0
-    for path in scenario_files(paths):
-        scn = read_scenario(path)
-        if scn is None:
+    unreadable: list[Path] = []
+    for path, scn, outcome in judged(paths, unreadable):
+        total += 1
+        # allow_nan=False: a verdict is JSON (RFC 8259) or an error, never bare NaN.
+        print(json.dumps(outcome.to_json(), allow_nan=False))
+        expected_error = expect and outcome.index < len(scn.expects) \
+            and scn.expects[outcome.index] is not None and not outcome.mismatches
+        if outcome.error is not None and not expected_error:
+            print(f"{path} action {outcome.index}: {outcome.error.code}: {outcome.error}",
+                  file=sys.stderr)
             status = 2
-            continue
-        for outcome in run_scenario(scn):
-            total += 1
-            # allow_nan=False: a verdict is JSON (RFC 8259) or an error, never bare NaN.
-            print(json.dumps(outcome.to_json(), allow_nan=False))
-            expected_error = expect and outcome.index < len(scn.expects) \
-                and scn.expects[outcome.index] is not None and not outcome.mismatches
-            if outcome.error is not None and not expected_error:
-                print(f"{path} action {outcome.index}: {outcome.error.code}: {outcome.error}",
-                      file=sys.stderr)
-                status = 2
-            if expect and outcome.mismatches:
-                mismatched += 1
-                for m in outcome.mismatches:
-                    print(f"{path} action {outcome.index}: {m}", file=sys.stderr)
+        if expect and outcome.mismatches:
+            mismatched += 1
+            for m in outcome.mismatches:
+                print(f"{path} action {outcome.index}: {m}", file=sys.stderr)
+    if unreadable:
+        status = 2
     if expect:
         print(f"{total - mismatched}/{total} actions as expected", file=sys.stderr)
         if mismatched and status == 0:
@@ -98,15 +109,10 @@ def answer(scn: Scenario, outcome: Outcome, question: str) -> dict[str, Any]:
 
 def ask(paths: Sequence[str], question: str) -> int:
     """Print the answer to `question` for the position before each action of each file."""
-    status = 0
-    for path in scenario_files(paths):
-        scn = read_scenario(path)
-        if scn is None:
-            status = 2
-            continue
-        for outcome in run_scenario(scn):
-            print(json.dumps(answer(scn, outcome, question), allow_nan=False))
-    return status
+    unreadable: list[Path] = []
+    for _path, scn, outcome in judged(paths, unreadable):
+        print(json.dumps(answer(scn, outcome, question), allow_nan=False))
+    return 2 if unreadable else 0
 
 
 QUESTIONS = {
