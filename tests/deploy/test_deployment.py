@@ -211,6 +211,12 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
         f"board page's assets (its modules and stylesheets) as served: "
         f"{asset_sizes(stack.static_root, names + styles)}"
     )
+    # collectstatic minifies what it serves (tabletop/static_storage.py): every served
+    # file is smaller than its source, and the board above still played a move with them.
+    sources = Path(__file__).resolve().parents[2] / "static"
+    larger = [n for n in names + styles if (stack.static_root / n).stat().st_size
+              >= (sources / HASHED.sub(r".\1", n)).stat().st_size]
+    assert not larger, f"served as large as their sources (not minified): {larger}"
 
     main_js = next(n for n in names if n.startswith("js/board/main."))
     status, headers, body = get(f"{stack.base_url}/static/{main_js}", {"Accept-Encoding": "gzip"})
