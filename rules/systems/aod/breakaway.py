@@ -63,9 +63,10 @@ def roll(b: Breakaway, dice: Dice) -> Roll | None:
     spends the order, so a previewed roll could be retried until it succeeds)."""
     if b.needed is None:
         return None
+    # What the player reads before the drop, in words (000 [16], AOD-D23).
     return dice.test("breakaway", 6, b.needed,
                      decides=f"on {b.needed}-6 the unit breaks away and moves; otherwise it "
-                             "stays and its order is spent (000 [16], AOD-D23)")
+                             "stays and its order is spent")
 
 
 def push_damage(unit: Unit, b: Breakaway) -> list[dict[str, Any]]:
