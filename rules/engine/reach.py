@@ -28,6 +28,9 @@ class Reach:
     #: (rules/geometry/visibility.py, `Work`): `area` is then exactly where the centre
     #: can end within this much path. None: not cut short.
     cut_at: float | None = None
+    #: The action keys an end needs besides its path (a charge's `target`: the unit the
+    #: end is in contact with), or None where the type needs none.
+    _keys_at: Callable[[tuple[float, float]], dict[str, Any]] | None = None
 
     @property
     def complete(self) -> bool:
@@ -46,6 +49,12 @@ class Reach:
     def path_to(self, point: tuple[float, float]) -> Path2 | None:
         """A shortest legal path (start first) to `point`, or None if it is not reachable."""
         return self._path_to((float(point[0]), float(point[1])))
+
+    def keys_at(self, point: tuple[float, float]) -> dict[str, Any]:
+        """The action keys a proposal ending at `point` needs besides its path ({} for
+        most types; a charge's `target`, the unit it ends in contact with)."""
+        return {} if self._keys_at is None else self._keys_at((float(point[0]),
+                                                               float(point[1])))
 
 
 def memoised_reach(state: GameState, system: str, unit_id: str, action_type: str,

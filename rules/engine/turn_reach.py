@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+import shapely.affinity
 from shapely.geometry import Point, box
 
 from rules.engine.model import Point2, Table, Unit
@@ -37,8 +38,9 @@ from rules.geometry.track import shortest_turn
 
 SECTORS = 120
 
-__all__ = ["TurnThenStraight", "base_barriers", "distance_for", "distance_in", "nowhere",
-           "table_barrier", "turn_sweeps_clear", "turn_then_straight_reach"]
+__all__ = ["ContactTarget", "TurnThenStraight", "base_barriers", "contact_reach", "distance_for",
+           "distance_in", "nowhere", "table_barrier", "turn_sweeps_clear",
+           "turn_then_straight_reach"]
 
 
 @dataclass(frozen=True)
@@ -92,8 +94,10 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     shapely.prepare(axes)
 
     def path_to(p: Point2) -> list[Any] | None:
-        """[start, {"turn": a}, p]: face the point, then go straight to it."""
-        if not area.covers(Point(p)):
+        """[start, {"turn": a}, p]: face the point, then go straight to it (a point a hair
+        off the area, an end rounded to thousandths, still gets its path: validate judges
+        every proposal)."""
+        if not area.dwithin(Point(p), 0.002):
             return None
         if math.dist(p, (sx, sy)) < 1e-9:
             return [(sx, sy)]
@@ -287,3 +291,77 @@ def turn_sweeps_clear(unit: Unit, bodies: Sequence[Body], margin: float) -> bool
         return True
     disk = Body(None, unit.base.radius, unit.position)
     return all(disk.distance(b) > margin for b in bodies)
+
+
+@dataclass(frozen=True)
+class ContactTarget:
+    """A base the move must end touching (a charge's target): its id, its base as a body
+    (core geometry and radius), and the action keys an end touching it needs."""
+
+    id: str
+    core: Any
+    radius: float
+    keys: dict[str, Any]
+
+
+#: The band of centres whose circle base touches a target: within 0.008" outside it and
+#: at most 0.006" into it (contact within 0.01", overlap deeper than 0.01"; the circles
+#: are drawn as fine inscribed polygons, a few ten-thousandths short of true).
+CONTACT_OUT, CONTACT_IN = 0.008, 0.006
+
+
+def contact_reach(found: Reach, start: Point2, radius: float,
+                  targets: Sequence[ContactTarget], passed: Sequence[Any] = ()) -> Reach:
+    """Where a circle base of `radius` that reaches `found` (straight from `start`, after
+    a turn in place) ends touching one of `targets`: the band about each target, less
+    where the straight line to it would cut into that target or any other (each shadows
+    what lies behind it from the start), and less `passed` (other bases the line may not
+    cross, already grown by both radii). `keys_at` names the target an end touches."""
+    sx, sy = start
+    ends, owners = [], []
+    shadows = [_shadow(start, g) for g in passed]
+    for t in targets:
+        out = t.core.buffer(t.radius + radius + CONTACT_OUT, quad_segs=64)
+        inside = t.core.buffer(t.radius + radius - CONTACT_IN, quad_segs=64)
+        # The base may not cut into the target on the way (overlap deeper than 0.01").
+        cut = t.core.buffer(t.radius + radius - 0.01 + 0.003, quad_segs=64)
+        if cut.covers(Point(sx, sy)):
+            continue
+        band = found.area.intersection(out.difference(inside)).difference(_shadow(start, cut))
+        others = [_shadow(start, o.core.buffer(o.radius + radius + 0.03, quad_segs=16))
+                  for o in targets if o is not t]
+        band = band.difference(shapely.union_all([*others, *shadows])) if others or shadows \
+            else band
+        if not band.is_empty and band.area > 1e-9:
+            ends.append(band)
+            owners.append(t)
+    if not ends:
+        return Reach(found.unit_id, found.action_type, shapely.Polygon(), found.allowance,
+                     lambda p: None, found.cut_at)
+    area = shapely.union_all(ends)
+    shapely.prepare(area)
+    for e in ends:
+        shapely.prepare(e)
+
+    def owner(p: Point2) -> ContactTarget | None:
+        q = Point(p)
+        return next((t for e, t in zip(ends, owners, strict=True) if e.dwithin(q, 0.002)),
+                    None)
+
+    def path_to(p: Point2) -> list[Any] | None:
+        """As the reach's own path (an end rounded a hair off the band still counts)."""
+        return None if owner(p) is None else found.path_to(p)
+
+    def keys_at(p: Point2) -> dict[str, Any]:
+        t = owner(p)
+        return {} if t is None else dict(t.keys)
+
+    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to,
+                 found.cut_at, keys_at)
+
+
+def _shadow(start: Point2, g: Any) -> Any:
+    """`g` and all that lies behind it seen from `start` (a straight line from the start
+    to any point of it passes through `g`, for a convex `g`)."""
+    far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
+    return shapely.convex_hull(shapely.union_all([g, far]))

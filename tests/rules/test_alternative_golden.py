@@ -39,6 +39,8 @@ def why_none(j: Judged) -> str | None:
     found = get_system(j.before.system).reach(j.before, j.action.unit, j.action.type)
     if found.cut_at == 0.0:
         return "the engine does not shade this type (it ends in contact, aboard, placed)"
+    if found.area is None:
+        return "the unit ends aboard, off the table: no end to propose"
     if found.area.is_empty or found.area.area < 1e-9:
         return "nowhere to end: the unit cannot move with this type from where it stands"
     unit = j.before.unit(j.action.unit)

@@ -14,7 +14,7 @@ from shapely.geometry import Point, shape
 from rules.engine.actions import Action
 from rules.engine.alternative import path_steps
 from rules.engine.dice import make_dice
-from rules.engine.questions import reach_answer
+from rules.engine.questions import moves_the_unit, reach_answer
 from rules.engine.registry import get_system
 from tests.rules.golden_positions import SYSTEMS, Judged, judged
 
@@ -23,17 +23,6 @@ from tests.rules.golden_positions import SYSTEMS, Judged, judged
 #: test fails when one is fixed (remove it) or when a new one appears.
 KNOWN_SHORT = {
     "aod/04_rect_base_turned_first_clears_blocking.json": "000 [33] a rect base turned",
-    "aod/06_2_centre_entry_option_stop_with_centre_on_edge_legal.json": "AOD hindering stop",
-    "aod/06_2_hindering_into_touching_hindering_does_not_stop.json": "000 [32] hindering",
-    "aod/06_4_departing_elevated_end_at_repositioned_point_legal.json": "000 elevated",
-    "aod/06_4_departing_elevated_stop_at_exit_point_legal.json": "000 elevated",
-    "aod/06_4_elevated_end_at_repositioned_point_costs_only_to_crossing.json": "000 elevated",
-    "aod/06_4_elevated_polygon_with_closing_vertex_stop_at_crossing_legal.json": "elevated",
-    "aod/06_4_elevated_stop_at_centre_crossing_point_legal.json": "000 elevated",
-    "aod/06_4_moving_within_elevated_is_free.json": "000 elevated",
-    "aod/06_5_abrupt_entry_through_access_point_legal.json": "000 abrupt elevated",
-    "aod/06_5_abrupt_entry_with_jump_jets_anywhere_legal.json": "000 abrupt elevated",
-    "aod/06_5_abrupt_polygon_with_repeated_vertex_entry_through_access_legal.json": "abrupt",
     "aod/10_vtol_climb_happens_at_start_of_path.json": "000 [16] VTOL levels",
     "apskirmish/03_prone_moving_2_forward_and_turning_about_measures_only_1.json": "APS-D15",
     "apskirmish/04_base_fits_a_gap_exactly_its_own_width.json": "004 Base Blocking gaps",
@@ -81,12 +70,14 @@ def test_every_legal_move_ends_inside_its_reach(system: str) -> None:
     assert outside == {f for f in KNOWN_SHORT if f.startswith(f"{system}/")}
 
 
-def proposal(j: Judged, path: list[object]) -> Action:
+def proposal(j: Judged, path: list[object], keys: dict[str, object] | None = None) -> Action:
     """The action along a reach's path, with only the keys its type needs (a target, a
-    carrier): a reach is where the type ends without optional extras (an aod VTOL's climb)."""
+    carrier): a reach is where the type ends without optional extras (an aod VTOL's climb).
+    `keys` are those the reach gives for the end (a charge's target: the unit it touches)."""
     spec = next(s for s in get_system(j.before.system).actions if s.type == j.action.type)
     params = {k: v for k, v in j.action.params.items() if k in spec.keys}
-    return replace(j.action, path=path_steps(path), facing=None, params=params)
+    return replace(j.action, path=path_steps(path), facing=None,
+                   params={**params, **(keys or {})})
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -115,11 +106,17 @@ def test_points_drawn_inside_a_reach_are_legal_ends_along_its_path(system: str) 
         for p in inside[:PER_AREA]:
             path = found.path_to(p)
             assert path is not None, (j.name, p)
-            verdict = engine.validate(j.before, proposal(j, path), make_dice(unresolved=True))
+            verdict = engine.validate(j.before, proposal(j, path, found.keys_at(p)),
+                                      make_dice(unresolved=True))
             assert verdict.legal, (j.name, p, path, [r.message for r in verdict.reasons])
             counts["points legal"] += 1
     print(f"\n{system}: {dict(counts)}")
     assert counts["points legal"] > 0
+
+
+#: Types whose unit ends aboard, off the table: no area either (002 Enter Unit,
+#: 003 Transport 1).
+ENDS_ABOARD = {"mswars": {"enter_unit"}, "lasergrenadiers": {"load"}}
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -130,4 +127,18 @@ def test_a_type_that_does_not_move_the_unit_has_no_area(system: str) -> None:
     unit = state.units[0].id
     for spec in engine.actions:
         answer = reach_answer(state, Action(unit, spec.type))
-        assert (answer["area"] is None) == (spec.path == "none"), spec.type
+        if spec.type in ENDS_ABOARD.get(system, set()):
+            continue
+        assert (answer["area"] is None) == (not moves_the_unit(spec.type, engine.actions)), \
+            spec.type
+
+
+@pytest.mark.parametrize(("system", "action_type"),
+                         [(s, t) for s, ts in ENDS_ABOARD.items() for t in sorted(ts)])
+def test_a_type_that_ends_aboard_has_no_area_where_it_is_offered(
+        system: str, action_type: str) -> None:
+    # 002 Enter Unit / 003 Transport 1: the unit ends aboard, not on the table.
+    found = [j for j in judged(system) if j.action.type == action_type and j.verdict.legal]
+    assert found
+    for j in found:
+        assert reach_answer(j.before, j.action)["area"] is None, j.name

@@ -32,9 +32,13 @@ from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain, posit
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    if action_type == "load":
+        # The boarding piece ends aboard, off the table, and a vehicle loading pieces in
+        # contact does not move (003 Transport 1, LG-D34): no area.
+        return Reach(unit_id, action_type, None, 0.0, lambda p: None)
     if action_type != "move":
-        # Load ends aboard, unload is a placement, an overrun must pass over its target,
-        # enter_board comes from off the table: not shaded.
+        # Unload is a placement, an overrun must pass over its target, enter_board comes
+        # from off the table: not shaded.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "lasergrenadiers", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))

@@ -17,8 +17,10 @@ from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.engine.turn_reach import (
+    ContactTarget,
     TurnThenStraight,
     base_barriers,
+    contact_reach,
     nowhere,
     table_barrier,
     turn_sweeps_clear,
@@ -28,15 +30,19 @@ from rules.systems.mswars.judgement import Judgement
 from rules.systems.mswars.path import MswarsBases, free_rotation
 from rules.systems.mswars.rules_common import allowance_for, check_can_act, opposing_contacts
 from rules.systems.mswars.tables import RUN_LIKE
-from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, position_of
+from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
 
-REACHABLE = frozenset({"standard_move", "run", "break_away"})
+REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre"})
+#: Types whose unit ends aboard a carrier, off the table (002 Enter Unit): no area.
+ABOARD = frozenset({"enter_unit"})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
+    if action_type in ABOARD:
+        return Reach(unit_id, action_type, None, 0.0, lambda p: None)
     if action_type not in REACHABLE:
-        # Climb and Unit Exiting are placements, Jump lands off a feature, Manoeuvre,
-        # Charge and Enter Unit must end in contact, a moving carrier unloads: not shaded.
+        # Climb and Unit Exiting are placements, Jump lands off a feature, a moving
+        # carrier unloads: not shaded.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "mswars", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
@@ -56,10 +62,21 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     if action_type not in REACHABLE or not j.legal or view.immobile or not start_rate or \
             (action_type == "break_away" and not opposing_contacts(pos, unit)):
         return none
+    foes = opposing_contacts(pos, unit)
+    if action_type == "manoeuvre" and foes:
+        # Ends in contact with every opposing unit it touches (002 Manoeuvre Action): they
+        # lie along those bases, reached by paths that follow them round; one turn and one
+        # straight line reach almost none of them, so the honest answer is "not shaded".
+        return unshaded(unit.id, action_type)
+    targets = _charge_targets(pos, unit, budget) if action_type == "charge" else []
+    if action_type == "charge" and not unit.base.is_circle:
+        # A rect base's contact depends on its facing at the end: not shaded.
+        return unshaded(unit.id, action_type)
     barriers = _terrain_barriers(pos, unit, budget)
     table = table_barrier(pos.state.table, unit, MARGIN)
-    blocking, end_only = base_barriers(pos, unit, MswarsBases(),
-                                       budget + 2 * unit.base.radius + 2, MARGIN)
+    blocking, end_only = base_barriers(
+        pos, unit, MswarsBases(ignore=frozenset(t.id for t in targets)),
+        budget + 2 * unit.base.radius + 2, MARGIN)
     near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
     if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return none
@@ -74,7 +91,22 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
               and rate > flat],
         minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
         axes=_axes(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN))
-    return turn_then_straight_reach(unit.id, action_type, spec)
+    found = turn_then_straight_reach(unit.id, action_type, spec)
+    if action_type != "charge":
+        return found
+    # 002 Charge Move Action: like a Run, ending in base contact with its target; each
+    # opposing unit is a target, and an end names the one it touches (`keys_at`).
+    return contact_reach(found, unit.position, unit.base.radius, [
+        ContactTarget(t.id, pos.bodies[t.id].core, pos.bodies[t.id].radius, {"target": t.id})
+        for t in targets])
+
+
+def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit]:
+    """Opposing units on the table within the charge's reach."""
+    sx, sy = unit.position
+    far = budget + 2 * unit.base.radius + 8
+    return [o for o in pos.on_table if o.id != unit.id and opposing(unit, o)
+            and math.dist((sx, sy), o.position[:2]) <= far]
 
 
 def _axes(view: Any, facing: float) -> list[tuple[float, float]]:

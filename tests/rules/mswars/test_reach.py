@@ -41,3 +41,76 @@ def test_a_low_feature_under_the_quarter_rule_is_crossed_as_very_difficult() -> 
     assert found.complete
     assert found.contains((15.7, 10)) and not found.contains((16.1, 10))
     assert legal_along(state, "U", (15.7, 10))
+
+
+def band_points(found: Any, n: int = 40) -> list[tuple[float, float]]:
+    """Points spread over an area's pieces (thin bands: their representative points and
+    points along their boundaries pulled to the nearest point of the piece)."""
+    from shapely.geometry import Point
+    from shapely.ops import nearest_points
+    out = []
+    for g in getattr(found.area, "geoms", [found.area]):
+        out.append(g.representative_point().coords[0])
+        ring = g.exterior
+        for k in range(n):
+            q = ring.interpolate(k / n, normalized=True)
+            inner = nearest_points(g.buffer(-0.001), Point(q))[0] if not g.buffer(-0.001).is_empty \
+                else q
+            out.append((round(inner.x, 3), round(inner.y, 3)))
+    return out
+
+
+def test_a_charge_reaches_only_base_contact_with_an_opposing_unit_beyond_move() -> None:
+    # 002 Charge Move Action, MSW-D12: like a Run (more than Move, at most twice Move),
+    # ending in base contact with the target. Two opposing units: each end names the one
+    # it touches; every end is legal along the engine's path (a turn first, MSW-D5).
+    state = scene([walker(move=6, position=(10, 24)),
+                   walker("E1", position=(20, 24), side="P2"),
+                   walker("E2", position=(14, 34), side="P2"),
+                   walker("F1", position=(14, 18))])
+    found = reach(state, "U", "charge")
+    assert found.complete and not found.area.is_empty
+    # Contact with E1 straight ahead: 8" (> 6, <= 12).
+    assert found.keys_at((18.0, 24.0)) == {"target": "E1"}
+    assert found.keys_at((14.0, 32.0)) == {"target": "E2"}
+    assert not found.contains((15, 24))  # not in contact
+    checked = 0
+    for p in band_points(found):
+        path = found.path_to(p)
+        if path is None:
+            continue
+        steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+        verdict = validate(state, {"unit": "U", "type": "charge", "path": steps,
+                                   **found.keys_at(p)})
+        assert verdict.legal, (p, steps, [r.message for r in verdict.reasons])
+        checked += 1
+    assert checked > 20
+
+
+def test_a_charge_does_not_shade_contact_behind_its_target_or_too_near() -> None:
+    # 002 Rules: Movement: the base may not pass through the target on the way; a charge
+    # must cost more than Move (MSW-D12): contact 3" away is not a charge.
+    state = scene([walker(move=6, position=(10, 24)), walker("E1", position=(15, 24),
+                                                             side="P2")])
+    found = reach(state, "U", "charge")
+    assert not found.contains((17.0, 24.0))  # the far side: through E1
+    assert not found.contains((13.0, 24.0))  # 3" ahead: not more than Move
+    # The near side of E1 lies within 4.6" of the start (not more than Move) and the far
+    # side behind it: one turn and one straight line reach no charge's end here.
+    assert found.area.is_empty
+
+
+def test_a_manoeuvre_touching_no_opposing_unit_reaches_half_move() -> None:
+    # 002 Manoeuvre Action, MSW-D47: with no opposing unit in contact the end-in-contact
+    # condition is empty; half Move (MSW-D21), the free turn first.
+    state = scene([walker(move=8, position=(10, 24), skills=["combat_manoeuvres"])])
+    found = reach(state, "U", "manoeuvre")
+    assert found.complete
+    assert found.contains((13.9, 24)) and not found.contains((14.1, 24))
+    assert legal_along(state, "U", (10, 27.9), "manoeuvre")
+
+
+def test_enter_unit_has_no_area_it_ends_aboard() -> None:
+    # 002 Enter Unit: the unit ends aboard its carrier, off the table.
+    state = scene([walker(), walker("C", position=(12, 10), carrier=2)])
+    assert reach(state, "U", "enter_unit").area is None
