@@ -32,7 +32,7 @@ from rules.systems.mswars.rules_common import allowance_for, check_can_act, oppo
 from rules.systems.mswars.tables import RUN_LIKE
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
 
-REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre"})
+REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre", "jump"})
 #: Types whose unit ends aboard a carrier, off the table (002 Enter Unit): no area.
 ABOARD = frozenset({"enter_unit"})
 
@@ -40,9 +40,12 @@ ABOARD = frozenset({"enter_unit"})
 def reach(state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
     if action_type in ABOARD:
         return Reach(unit_id, action_type, None, 0.0, lambda p: None)
+    if action_type == "climb":
+        return memoised_reach(state, "mswars", unit_id, action_type,
+                              lambda unit: _climb_reach(state, unit))
     if action_type not in REACHABLE:
-        # Climb and Unit Exiting are placements, Jump lands off a feature, a moving
-        # carrier unloads: not shaded.
+        # Unit Exiting and a moving carrier's unloading place other pieces than the mover
+        # along the carrier's rear: not shaded.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "mswars", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
@@ -59,8 +62,10 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     j = Judgement(pos.state)
     check_can_act(pos, j, unit, Action(unit.id, action_type))
     start_rate, _ = view.rate_at(*unit.position)
+    top = view.top_under(unit.position)
     if action_type not in REACHABLE or not j.legal or view.immobile or not start_rate or \
-            (action_type == "break_away" and not opposing_contacts(pos, unit)):
+            (action_type == "break_away" and not opposing_contacts(pos, unit)) or \
+            (action_type == "jump" and top is None):
         return none
     foes = opposing_contacts(pos, unit)
     if action_type == "manoeuvre" and foes:
@@ -72,11 +77,18 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     if action_type == "charge" and not unit.base.is_circle:
         # A rect base's contact depends on its facing at the end: not shaded.
         return unshaded(unit.id, action_type)
-    barriers = _terrain_barriers(pos, unit, budget)
+    jumping = action_type == "jump"
+    barriers = _terrain_barriers(pos, unit, budget, jumping=jumping)
     table = table_barrier(pos.state.table, unit, MARGIN)
     blocking, end_only = base_barriers(
         pos, unit, MswarsBases(ignore=frozenset(t.id for t in targets)),
         budget + 2 * unit.base.radius + 2, MARGIN)
+    if jumping and top is not None:
+        # 002 Jump Action, MSW-D13: off the edge in one straight line (the turn first, on
+        # top), landing with the base wholly off the feature; the movement ends there. A
+        # jump from too high is a Fall, not a refusal (MSW-D29): its ends are shaded too.
+        end_only = [*end_only, top.shape.buffer(unit.base.radius + MARGIN,
+                                                join_style="mitre", mitre_limit=3.0)]
     near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
     if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return none
@@ -127,9 +139,11 @@ def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any
     return pos.view(unit).near(sx - far, sy - far, sx + far, sy + far)
 
 
-def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float) -> list[Any]:
+def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float,
+                      jumping: bool = False) -> list[Any]:
     """Elevated features the unit is not on (its base may not touch them), "Can't"
-    terrain (its centre may not enter), and beyond the top it stands on."""
+    terrain (its centre may not enter), and beyond the top it stands on (unless it jumps
+    off it)."""
     view = pos.view(unit)
     r = unit.base.radius
     top = view.top_under(unit.position)
@@ -141,7 +155,31 @@ def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float) -> list[An
             out.append(shape.buffer(r + MARGIN, join_style="mitre", mitre_limit=3.0))
         elif view.rate(t) is None:
             out.append(shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
-    if top is not None:
+    if top is not None and not jumping:
         w, h = pos.state.table.width, pos.state.table.height
         out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN)))
     return out
+
+
+def _climb_reach(state: GameState, unit: Unit) -> Reach:
+    """002 Climb Action: the engine places the unit on top (the nearest pose inside across
+    the contacted edge); a one-point path must match it within 0.01". The area is that
+    pose (a disc just short of 0.01"), the path the pose, and `target` the feature."""
+    from rules.engine.dice import make_dice
+    from rules.systems.mswars.elevation import climb
+
+    pos = position_of(state)
+    verdict = climb(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
+    moved = next((e for e in verdict.events if e.get("type") == "moved"), None)
+    onto = next((e.get("onto") for e in verdict.events if e.get("type") == "climbed"), None)
+    if not verdict.legal or moved is None:
+        return nowhere(unit.id, "climb", unit.position, 0.0)
+    end = (float(moved["to"][0]), float(moved["to"][1]))
+    area = Point(end).buffer(0.009, quad_segs=8)
+    start = (unit.position[0], unit.position[1])
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
+        return [start, p] if area.dwithin(Point(p), 0.0005) else None
+
+    return Reach(unit.id, "climb", area, math.dist(start, end), path_to,
+                 _keys_at=lambda p: {"target": onto} if onto is not None else {})

@@ -114,3 +114,45 @@ def test_enter_unit_has_no_area_it_ends_aboard() -> None:
     # 002 Enter Unit: the unit ends aboard its carrier, off the table.
     state = scene([walker(), walker("C", position=(12, 10), carrier=2)])
     assert reach(state, "U", "enter_unit").area is None
+
+
+BUILDING = {"id": "B1", "type": "elevated", "height": 4,
+            "polygon": [[5, 5], [15, 5], [15, 15], [5, 15]]}
+
+
+def test_a_jump_lands_with_the_base_wholly_off_the_top_in_one_straight_line() -> None:
+    # 002 Jump Action, MSW-D13: off the edge in one straight line (a turn first, on top),
+    # landing with the base wholly off; MP as usual (Move 8: 2" of top + 6" of ground).
+    state = scene([walker(move=8, position=(13, 10), size_class=2)], [BUILDING])
+    found = reach(state, "U", "jump")
+    assert found.complete
+    assert found.contains((20.9, 10)) and not found.contains((21.1, 10))
+    assert not found.contains((15.5, 10))  # the base still over the edge
+    assert not found.contains((10, 10))  # on the top: not a jump
+    for end in [(17, 10), (20.9, 10), (14, 16.5), (16.2, 12.5)]:
+        assert found.contains(end), end
+        assert legal_along(state, "U", end, "jump"), end
+
+
+def test_a_jump_from_too_high_is_shaded_it_is_a_fall_not_a_refusal() -> None:
+    # MSW-D29: a jump from a feature above the limit is resolved as a Fall (legal).
+    state = scene([walker(move=8, position=(13, 10), size_class=0)], [BUILDING])
+    found = reach(state, "U", "jump")
+    assert found.contains((17, 10)) and legal_along(state, "U", (17, 10), "jump")
+
+
+def test_a_climb_shades_the_one_pose_on_top_the_engine_places_it_at() -> None:
+    # 002 Climb Action, MSW-D23: in contact, facing the feature; placed inward across the
+    # contacted edge; a one-point path must match the placement within 0.01".
+    state = scene([walker(position=(4, 10), facing=0, free_hands=True, size_class=2)],
+                  [BUILDING])
+    found = reach(state, "U", "climb")
+    assert found.contains((6, 10)) and not found.contains((6.02, 10))
+    assert found.keys_at((6, 10)) == {"target": "B1"}
+    path = found.path_to((6, 10))
+    assert path is not None
+    assert validate(state, {"unit": "U", "type": "climb", "path": [list(path[1])],
+                            "target": "B1"}).legal
+    # Facing away from the feature: no climb, nothing shaded.
+    away = scene([walker(position=(4, 10), facing=180, free_hands=True)], [BUILDING])
+    assert reach(away, "U", "climb").area.is_empty or reach(away, "U", "climb").area.area == 0
