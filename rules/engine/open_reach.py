@@ -18,6 +18,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, box
 
@@ -92,9 +93,21 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
     obstacles beyond are neither merged nor tested (issue 15). Only where it used at
     most a quarter of the bound (open ground) is the whole move searched, with what the
     bound has left: the search goes over the window's ground again, then further."""
+    return open_reach_with_graph(position, unit, action_type, budget, obstacles, end_only,
+                                 within)[0]
+
+
+def open_reach_with_graph(position: Position, unit: Unit, action_type: str, budget: float,
+                          obstacles: Sequence[Any], end_only: Sequence[Any] = (),
+                          within: Any = None, work: Work | None = None
+                          ) -> tuple[Reach, VisibilityGraph | None]:
+    """`open_reach`, and the visibility graph it searched (None where the start is not in
+    free space): a system that adds ends beyond the graph's free space (aod's elevated
+    terrain, entered and left by a last straight leg, 000 [33]) reaches them from its
+    settled corners (`reachable`). `work`: the bound (None: `visibility.WORK`)."""
     if budget <= 0:
-        return _nowhere(unit, action_type, budget)
-    work = visibility.WORK
+        return _nowhere(unit, action_type, budget), None
+    work = visibility.WORK if work is None else work
     graph = _search(position, unit, obstacles, within, min(budget, WINDOW), work)
     if graph is not None and graph.complete and budget > WINDOW:
         used = graph.used
@@ -104,10 +117,11 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
             if whole is not None and whole.horizon > graph.horizon:
                 graph = whole
     if graph is None:
-        return _nowhere(unit, action_type, budget)
+        return _nowhere(unit, action_type, budget), None
     cut_at = None if graph.horizon >= budget else graph.horizon
     if not end_only:
-        return Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at)
+        return (Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at),
+                graph)
     taken = shapely.union_all(list(end_only))
     shapely.prepare(taken)
     search = graph
@@ -115,8 +129,60 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
     def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
         return None if taken.intersects(Point(p)) else search.path_to(p)
 
-    return Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to,
-                 cut_at)
+    return (Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to,
+                  cut_at), graph)
+
+
+def reachable(graph: VisibilityGraph, points: Any, limit: float, tries: int = 4) -> Any:
+    """Per point (an (n, 2) array), whether the graph reaches it within `limit` of path:
+    one of the `tries` settled corners nearest by path sees it, within the limit. Then
+    `graph.path_to` reaches it within the limit too (it takes the shortest such way)."""
+    pts = np.asarray(points, dtype=float).reshape(-1, 2)
+    ok = np.zeros(len(pts), dtype=bool)
+    done = np.flatnonzero(np.asarray(graph.settled, dtype=bool))
+    if not len(pts) or not len(done):
+        return ok
+    xy = np.array(graph.nodes)[done]
+    dist = np.array(graph.dist)[done]
+    total = dist[None, :] + np.hypot(pts[:, :1] - xy[None, :, 0], pts[:, 1:] - xy[None, :, 1])
+    order = np.argsort(total, axis=1)[:, :tries]
+    for k in range(order.shape[1]):
+        node = order[:, k]
+        want = ~ok & (total[np.arange(len(pts)), node] <= limit)
+        rows = np.nonzero(want)[0]
+        if not len(rows):
+            continue
+        lines = shapely.linestrings(np.stack([xy[node[rows]], pts[rows]], axis=1))
+        ok[rows] = shapely.covers(graph.free, lines)
+    return ok
+
+
+def union_reach(parts: Sequence[Reach]) -> Reach:
+    """Several reaches of one unit and type as one: the union of their areas (each sound,
+    so the union is), `path_to` from the first part that holds the point, exact to the
+    nearest of their horizons."""
+    first = parts[0]
+    if len(parts) == 1:
+        return first
+    area = shapely.union_all([p.area for p in parts])
+    cuts = [p.cut_at for p in parts if p.cut_at is not None]
+
+    def holding(p: tuple[float, float]) -> Reach | None:
+        for part in parts:
+            if part.area.distance(Point(p)) <= 1e-9 and part.path_to(p) is not None:
+                return part
+        return None
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        part = holding(p)
+        return None if part is None else part.path_to(p)
+
+    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
+        part = holding(p)
+        return {} if part is None else part.keys_at(p)
+
+    return Reach(first.unit_id, first.action_type, area, first.allowance, path_to,
+                 min(cuts) if cuts else None, keys_at)
 
 
 def _search(position: Position, unit: Unit, obstacles: Sequence[Any], within: Any,

@@ -7,20 +7,33 @@ which bases it may cross (section 5); the kernel's open reach does the rest.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.model import GameState
-from rules.engine.open_reach import MARGIN, base_obstacles, horizon, open_reach
+import shapely
+
+from rules.engine.model import GameState, Terrain, Unit
+from rules.engine.open_reach import (
+    MARGIN,
+    base_obstacles,
+    horizon,
+    open_reach,
+    open_reach_with_graph,
+    union_reach,
+)
 from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.geometry import visibility
 from rules.geometry.bases import body_at
+from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import inflate
+from rules.geometry.visibility import Work, inflate
 from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import base_allowance
 from rules.systems.aod.orders import captive_of
+from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.units import is_cruising, matrix_row
 
 #: The orders whose end the area shades: a move that may end anywhere it can reach. The
@@ -46,34 +59,127 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
     budget = halve_for_hindering(ctx, rows, [still],
                                  base_allowance(ctx, unit, action_type)).value
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
-    obstacles = [] if cruising else _terrain_obstacles(ctx, unit_id, rows, budget)
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
     blocking, end_only = base_obstacles(ctx, unit, AodBases(cruising=cruising), budget)
     within = None
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
         within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
-    return open_reach(ctx, unit, action_type, budget, obstacles + blocking, end_only, within)
+    if cruising:
+        return open_reach(ctx, unit, action_type, budget, blocking, end_only, within)
+    ground = _terrain(ctx, unit, rows, budget)
+    on = ground.standing_on
+    if on is not None:
+        # On elevated terrain the unit moves freely, but stops on leaving it (000 [33]).
+        inside = on.shape.buffer(-0.005)
+        within = inside if within is None else within.intersection(inside)
+    elevated = [g for t, g in ground.elevated if t is not on]
+    main, graph = open_reach_with_graph(ctx, unit, action_type, budget,
+                                        ground.hard + elevated + blocking, end_only, within)
+    parts = [main]
+    if ground.joined:
+        parts.append(_through_touching_hindering(ctx, unit, action_type, budget, ground,
+                                                 elevated + blocking, end_only, within))
+    if graph is not None and unit.base.is_circle and (ground.elevated or on is not None):
+        r = unit.base.radius
+        table = state.table
+        barriers = Barriers(ground.hard + blocking, end_only, ground.elevated,
+                            (r, r, table.width - r, table.height - r))
+        ends = elevated_ends(unit, action_type, graph, budget,
+                             [t for t, _ in ground.elevated if t is not on], on, barriers,
+                             unit.flag("jump_jets"))
+        if ends is not None:
+            parts.append(ends)
+    return union_reach(parts)
 
 
-def _terrain_obstacles(ctx: Ctx, unit_id: str, rows: tuple[str, ...],
-                       budget: float) -> list[Any]:
-    unit = ctx.state.units_by_id[unit_id]
+@dataclass
+class _Ground:
+    """The terrain near a unit as its reach sees it (aod.md 6)."""
+
+    #: The centre's forbidden areas: blocking and prohibited terrain, and hindering
+    #: terrain it would have to stop at, grown by the base and a margin.
+    hard: list[Any] = field(default_factory=list)
+    #: Elevated features near, each with the area its centre keeps out of (6.4).
+    elevated: list[tuple[Terrain, Any]] = field(default_factory=list)
+    #: The elevated feature whose polygon holds the centre, if any.
+    standing_on: Terrain | None = None
+    #: Hindering features touched at the start (moving within them is free, 000 [32]).
+    touched: list[Terrain] = field(default_factory=list)
+    #: Hindering features joined to those (touching them, one after another): entered
+    #: without ever being clear, so without a stop (000 [32], AOD-D4). Their obstacles
+    #: are in `hard` at the same indices as in `joined_at`.
+    joined: list[Terrain] = field(default_factory=list)
+    joined_at: list[int] = field(default_factory=list)
+
+
+def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Ground:
     r = unit.base.radius
     body = body_at(unit.base, *unit.position, unit.facing)
     sx, sy = unit.position
+    by_centre = ctx.options.hindering_entry == "centre"
     far = horizon(unit, budget)
-    out: list[Any] = []
+    out = _Ground()
+    hind: list[tuple[Terrain, int]] = []
     for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
         t = ctx.state.terrain[i]
         cell = ctx.options.cell(rows, t.type)
         if cell in ("ok", "ign"):
             continue
-        if cell == "hind" and body.distance(t.shape) <= CONTACT:
-            continue  # already touching: moving inside it is free (half speed applies)
         if cell == "elev":
-            # Only the centre matters for elevated terrain; stay out of it entirely.
-            out.append(inflate(t.shape, 0.01))
+            # Only the centre matters for elevated terrain (6.4): it stays out of the
+            # polygon, or ends where the engine puts it on (reach_elevated.py).
+            if out.standing_on is None and occupies(t.shape, sx, sy):
+                out.standing_on = t
+            out.elevated.append((t, inflate(t.shape, 0.01)))
             continue
-        out.append(inflate(t.shape, r + MARGIN))
+        if cell == "hind":
+            if by_centre:
+                # Entering is the centre reaching it (AOD-D3 option): already in it, it
+                # moves on freely; else it keeps its centre out.
+                if occupies(t.shape, sx, sy):
+                    out.touched.append(t)
+                else:
+                    hind.append((t, len(out.hard)))
+                    out.hard.append(inflate(t.shape, MARGIN))
+                continue
+            if body.distance(t.shape) <= CONTACT:
+                out.touched.append(t)  # already touching: moving inside it is free
+                continue
+            hind.append((t, len(out.hard)))
+        out.hard.append(inflate(t.shape, r + MARGIN))
+    if out.touched and hind:
+        group = [t.shape for t in out.touched]
+        grew = True
+        while grew:
+            grew = False
+            for t, k in hind:
+                if t not in out.joined and min(t.shape.distance(g) for g in group) <= CONTACT:
+                    out.joined.append(t)
+                    out.joined_at.append(k)
+                    group.append(t.shape)
+                    grew = True
     return out
+
+
+def _through_touching_hindering(ctx: Ctx, unit: Unit, action_type: str, budget: float,
+                                ground: _Ground, others: list[Any], end_only: list[Any],
+                                within: Any) -> Reach:
+    """Where the unit ends keeping its base on the hindering terrain it starts in and the
+    features joined to it: never clear, so never entering from clear (000 [32], AOD-D4).
+    The centre stays within the group grown by the base's inner radius less a margin (so
+    the base overlaps it all the way), or within the group itself where entering is
+    judged by the centre (AOD-D3 option)."""
+    group = shapely.union_all([t.shape for t in ground.touched + ground.joined])
+    if ctx.options.hindering_entry == "centre":
+        keep = group.buffer(-0.002)
+    else:
+        b = unit.base
+        inner = b.radius if b.is_circle else min(b.width, b.length) / 2
+        keep = group.buffer(inner - MARGIN)
+    within = keep if within is None else within.intersection(keep)
+    hard = [g for k, g in enumerate(ground.hard) if k not in set(ground.joined_at)]
+    half = Work(visibility.WORK.tests // 2, visibility.WORK.corners // 2)
+    found, _ = open_reach_with_graph(ctx, unit, action_type, budget, hard + others, end_only,
+                                     within, work=half)
+    return found

@@ -1,0 +1,300 @@
+"""Ends on and off elevated terrain (aod.md 6.4, 6.5): the bands where a unit that
+enters or leaves a feature is put down.
+
+A unit must stop upon occupying elevated terrain (its centre reaching the polygon) or
+upon leaving it, and the engine then moves it along the last segment's direction by the
+least distance that puts the base entirely on (or off) the feature, within 0.01"
+(000 [33], AOD-D9): that repositioned point is where the unit ends. For a circle base
+crossing an edge square on, the point lies on the edge's normal at a depth T that does
+not depend on where the edge is crossed: the first of the engine's 0.005" steps at which
+the base is within 0.01" of being entirely on (off), T = r - 0.01 rounded up to a step
+(`target_depth`). So the ends of a crossing of an edge, square on, are a band along it,
+at depth T, within 0.01" of the engine's own placement.
+
+A stretch of an edge yields a band where, sampled every STEP along it:
+- the last leg, LEG before the edge to just past T beyond it, meets nothing the unit may
+  not touch (what the open reach keeps it from: other terrain, bases, the table edge),
+  and its end no base it may only cross (AOD-D7);
+- that leg's points have the sampled edge point as their nearest point of the feature
+  (so the leg crosses where it is aimed at, and the depth along it is the distance);
+- an abrupt feature is crossed on one of its access segments, unless the unit has jump
+  jets (000 [34], AOD-D34);
+- the leg's start is reached by the open reach's graph within the allowance less the
+  leg (cost counts to the crossing, AOD-D9).
+`path_to` gives the graph's path to the leg's start and then the leg. Only circle
+bases: a rect's first pose entirely on depends on the angle it crosses at.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon
+from shapely.geometry.polygon import orient
+
+from rules.engine.model import Terrain, Unit
+from rules.engine.open_reach import reachable
+from rules.engine.reach import Reach
+from rules.geometry.visibility import VisibilityGraph
+
+#: Sample spacing along an edge, and the leg's length before the edge (its start lies
+#: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
+STEP = 0.02
+LEG = 0.03
+#: The band around the target depth: [T + LO, T + HI]. The engine's own placement is
+#: at T, or one 0.005" step past it where its distance test rounds the other way; either
+#: is within 0.0075" of every point of the band, inside the 0.01" it allows (AOD-D9).
+LO, HI = -0.0025, 0.0075
+#: The engine's repositioning: candidates every 0.005", "entirely on / off" within 0.01".
+_REPOSITION_STEP = 0.005
+_WITHIN = 0.01
+
+
+def target_depth(radius: float) -> float:
+    """How far past the edge, along a square crossing, the engine puts a circle base of
+    `radius` entirely on (or off) the feature: rules/systems/aod/terrain.py
+    `_reposition`'s first candidate at which the base is within 0.01" of it."""
+    ds = np.arange(0.0, 2 * radius + 0.1, _REPOSITION_STEP)
+    return float(ds[np.nonzero(ds >= radius - _WITHIN)[0][0]])
+
+
+@dataclass(frozen=True)
+class _Band:
+    area: Any
+    a: tuple[float, float]        # the stretch's first edge point
+    along: tuple[float, float]    # unit vector along the edge
+    u: tuple[float, float]        # the direction of the last leg (across the edge)
+
+
+@dataclass
+class Barriers:
+    """What the last leg may not meet: `hard` (the centre's forbidden areas: terrain and
+    bases grown by the base and a margin), `end_only` (bases the unit may cross but not
+    end on), `elevated` (the features, each the centre's forbidden area
+    when it is not the one crossed), and the table's box for the centre."""
+
+    hard: Sequence[Any]
+    end_only: Sequence[Any]
+    elevated: Sequence[tuple[Terrain, Any]]
+    box: tuple[float, float, float, float]
+
+    @cached_property
+    def trees(self) -> tuple[Any, Any, Any]:
+        """Search trees of `hard`, `end_only` and the elevated areas (None: empty)."""
+        def tree(shapes: Sequence[Any]) -> Any:
+            return shapely.STRtree(list(shapes)) if len(shapes) else None
+        return (tree(self.hard), tree(self.end_only), tree([g for _, g in self.elevated]))
+
+
+def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: float,
+                  features: Sequence[Terrain], on: Terrain | None, barriers: Barriers,
+                  jump_jets: bool) -> Reach | None:
+    """The bands where the unit ends after entering one of `features` (or leaving `on`,
+    the feature it stands on), as a reach; None where there are none."""
+    r = unit.base.radius
+    depth = target_depth(r)
+    crossings = [(on, -1.0)] if on is not None else [(f, 1.0) for f in features]
+    bands: list[_Band] = []
+    # Where the graph was cut short, its horizon bounds the legs' starts too: the bands
+    # stay within what the reach is exact to (and cost no more than it did).
+    limit = min(budget, graph.horizon) - LEG - 0.01
+    sx, sy = unit.position
+    for feat, sign in crossings:
+        fx0, fy0, fx1, fy1 = feat.shape.bounds
+        if sign > 0 and (max(fx0 - sx, sx - fx1, fy0 - sy, sy - fy1) > limit + LEG
+                         or feat.shape.distance(Point(sx, sy)) > limit + LEG):
+            continue  # out of reach as the crow flies
+        bands.extend(_bands(feat, sign, depth, graph, limit, barriers, jump_jets))
+    if not bands:
+        return None
+    area = shapely.union_all([b.area for b in bands])
+    tree = shapely.STRtree([b.area for b in bands])
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        for i in tree.query(Point(p), predicate="covered_by"):
+            b = bands[int(i)]
+            t = (p[0] - b.a[0]) * b.along[0] + (p[1] - b.a[1]) * b.along[1]
+            c = (b.a[0] + t * b.along[0], b.a[1] + t * b.along[1])
+            before = (c[0] - LEG * b.u[0], c[1] - LEG * b.u[1])
+            path = graph.path_to(before)
+            if path is None or _length(path) > budget - LEG + 1e-9:
+                continue
+            return [*path, (float(p[0]), float(p[1]))]
+        return None
+
+    return Reach(unit.id, action_type, area, budget, path_to)
+
+
+def _length(path: Sequence[tuple[float, float]]) -> float:
+    return sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
+
+
+def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, limit: float,
+           barriers: Barriers, jump_jets: bool) -> list[_Band]:
+    """The bands of one feature: entered (sign 1, the leg goes inward) or left (-1),
+    where the leg's start is reached within `limit`."""
+    poly = orient(feat.shape, 1.0)  # the feature on the left of every edge
+    if not isinstance(poly, Polygon) or poly.is_empty:
+        return []
+    starts: list[tuple[float, float]] = []
+    dirs: list[tuple[float, float, float]] = []
+    for ring in [poly.exterior, *poly.interiors]:
+        cs = np.array(ring.coords)
+        for (ax, ay), (bx, by) in zip(cs[:-1], cs[1:], strict=True):
+            length = math.hypot(bx - ax, by - ay)
+            if length < 3 * STEP:
+                continue
+            starts.append((ax, ay))
+            dirs.append(((bx - ax) / length, (by - ay) / length, length))
+    if not starts:
+        return []
+    cx: list[Any] = []
+    cy: list[Any] = []
+    ux: list[Any] = []
+    uy: list[Any] = []
+    edge: list[Any] = []
+    for k, ((ax, ay), (dx, dy, length)) in enumerate(zip(starts, dirs, strict=True)):
+        ts = np.arange(STEP, length - STEP / 2, STEP)
+        cx.append(ax + ts * dx)
+        cy.append(ay + ts * dy)
+        # The inward normal is the edge's left; the leg goes inward to enter.
+        ux.append(np.full(len(ts), -dy * sign))
+        uy.append(np.full(len(ts), dx * sign))
+        edge.append(np.full(len(ts), k))
+    x, y = np.concatenate(cx), np.concatenate(cy)
+    u_x, u_y = np.concatenate(ux), np.concatenate(uy)
+    k_of = np.concatenate(edge)
+    # A cheap first cut: the leg's start within the limit of some settled corner, as the
+    # crow flies from it (a lower bound of the path `reachable` then finds).
+    ok = _near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
+    ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
+    if feat.type == "abrupt_elevated" and not jump_jets:
+        ok &= _on_access(feat, x, y)
+    ok &= _leg_clear(feat, x, y, u_x, u_y, depth, barriers, ok)
+    rows = np.nonzero(ok)[0]
+    if len(rows):
+        before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
+        ok[rows] = reachable(graph, before, limit)
+    return _runs(ok, x, y, u_x, u_y, k_of, starts, dirs, depth)
+
+
+def _near_enough(graph: VisibilityGraph, x: Any, y: Any, limit: float) -> Any:
+    """Per point, whether some settled corner lies within `limit` less its distance."""
+    done = np.flatnonzero(np.asarray(graph.settled, dtype=bool))
+    if not len(done):
+        return np.zeros(len(x), dtype=bool)
+    xy = np.array(graph.nodes)[done]
+    left = limit - np.array(graph.dist)[done]
+    keep = left > 0
+    xy, left = xy[keep], left[keep]
+    ok = np.zeros(len(x), dtype=bool)
+    for (nx, ny), d in zip(xy, left, strict=True):
+        ok |= np.hypot(x - nx, y - ny) <= d
+    return ok
+
+
+def _nearest_is_aimed(poly: Polygon, x: Any, y: Any, u_x: Any, u_y: Any, depth: float,
+                      sign: float, ok: Any) -> Any:
+    """The leg's far point, past the target depth, is that far from the feature's edge
+    (so its nearest point is the edge point aimed at) and on the right side of it."""
+    far = depth + 0.02
+    out = np.zeros(len(x), dtype=bool)
+    rows = np.nonzero(ok)[0]
+    if not len(rows):
+        return out
+    x, y, u_x, u_y = x[rows], y[rows], u_x[rows], u_y[rows]
+    shapely.prepare(poly)
+    inside = shapely.contains_xy(poly, x + far * u_x, y + far * u_y)
+    behind = shapely.contains_xy(poly, x - LEG * u_x, y - LEG * u_y)
+    edge = poly.boundary
+    gap = shapely.distance(edge, shapely.points(x + far * u_x, y + far * u_y))
+    gap_back = shapely.distance(edge, shapely.points(x - LEG * u_x, y - LEG * u_y))
+    out[rows] = ((inside == (sign > 0)) & (gap >= far - 1e-4)
+                 & (behind == (sign < 0)) & (gap_back >= LEG - 1e-4))
+    return out
+
+
+def _on_access(feat: Terrain, x: Any, y: Any) -> Any:
+    """Crossing an abrupt feature's edge on an access segment (000 [34], AOD-D34)."""
+    if not feat.access:
+        return np.zeros(len(x), dtype=bool)
+    segs = shapely.multilinestrings([[list(a), list(b)] for a, b in feat.access])
+    return shapely.distance(segs, shapely.points(x, y)) <= 0.005
+
+
+def _leg_clear(feat: Terrain, x: Any, y: Any, u_x: Any, u_y: Any, depth: float,
+               barriers: Barriers, ok: Any) -> Any:
+    """Whether the leg, from LEG before the edge to past the band, meets nothing the open
+    reach keeps the centre from, and its end no base it may not end on."""
+    out = ok.copy()
+    rows = np.nonzero(out)[0]
+    if not len(rows):
+        return out
+    x, y, u_x, u_y = x[rows], y[rows], u_x[rows], u_y[rows]
+    far = depth + HI + 0.002
+    x0, y0, x1, y1 = barriers.box
+    clear = np.ones(len(rows), dtype=bool)
+    for t in (-LEG, far):
+        px, py = x + t * u_x, y + t * u_y
+        clear &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
+    own = next((i for i, (t, _) in enumerate(barriers.elevated) if t.id == feat.id), -1)
+    legs = _segments(x, y, u_x, u_y, -LEG, far)
+    clear &= ~_meets(barriers.trees[0], legs)
+    clear &= ~_meets(barriers.trees[2], legs, skip=own)
+    clear &= ~_meets(barriers.trees[1], _segments(x, y, u_x, u_y, depth + LO - 0.002, far))
+    out[rows] = clear
+    return out
+
+
+def _segments(x: Any, y: Any, u_x: Any, u_y: Any, t0: float, t1: float) -> Any:
+    return shapely.linestrings(np.stack([np.stack([x + t0 * u_x, y + t0 * u_y], axis=1),
+                                         np.stack([x + t1 * u_x, y + t1 * u_y], axis=1)],
+                                        axis=1))
+
+
+def _meets(tree: Any, lines: Any, skip: int = -1) -> Any:
+    """Per line, whether it meets one of the tree's shapes (but the one at `skip`)."""
+    hit = np.zeros(len(lines), dtype=bool)
+    if tree is None or not len(lines):
+        return hit
+    li, gi = tree.query(lines)  # boxes that meet, then the exact test on those pairs
+    keep = gi != skip
+    li, gi = li[keep], gi[keep]
+    if len(li):
+        meets = shapely.intersects(lines[li], tree.geometries[gi])
+        hit[np.unique(li[meets])] = True
+    return hit
+
+
+def _runs(ok: Any, x: Any, y: Any, u_x: Any, u_y: Any, k_of: Any,
+          starts: list[tuple[float, float]], dirs: list[tuple[float, float, float]],
+          depth: float) -> list[_Band]:
+    """A band per run of consecutive good samples along one edge (a lone sample gets a
+    band 0.002" long)."""
+    bands: list[_Band] = []
+    n = len(ok)
+    i = 0
+    while i < n:
+        if not ok[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and ok[j + 1] and k_of[j + 1] == k_of[i]:
+            j += 1
+        dx, dy, _ = dirs[int(k_of[i])]
+        pad = 0.001 if i == j else 0.0
+        a = (float(x[i] - pad * dx), float(y[i] - pad * dy))
+        b = (float(x[j] + pad * dx), float(y[j] + pad * dy))
+        u = (float(u_x[i]), float(u_y[i]))
+        lo, hi = depth + LO, depth + HI
+        ring = [(a[0] + lo * u[0], a[1] + lo * u[1]), (b[0] + lo * u[0], b[1] + lo * u[1]),
+                (b[0] + hi * u[0], b[1] + hi * u[1]), (a[0] + hi * u[0], a[1] + hi * u[1])]
+        bands.append(_Band(Polygon(ring), a, (dx, dy), u))
+        i = j + 1
+    return bands

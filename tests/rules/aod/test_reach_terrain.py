@@ -1,0 +1,101 @@
+"""aod reach over elevated and hindering terrain (aod.md 6.2, 6.4, 6.5; issue 20: reach is
+where one order can end, sound and complete within 0.1"). Every point drawn from an area
+is judged by validate along the path reach gives, and must end where it was drawn."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from shapely.geometry import Point, box
+
+from rules import GameState, reach, validate
+from rules.engine.actions import Action
+from rules.engine.alternative import path_steps
+from rules.engine.dice import make_dice
+from rules.systems.aod.reach_elevated import target_depth
+from tests.rules.scenes import scene, square, unit
+
+HILL = square("E1", "elevated", 12, 4, 20, 16)
+HILL_SHAPE = box(12, 4, 20, 16)
+
+
+def legal_ends(state: GameState, zone: Any, count: int = 30, seed: int = 1) -> int:
+    """Points of the reach inside `zone`, each judged along reach's path: legal, and the
+    unit ends within 0.01" of the point (where the engine puts it, AOD-D9)."""
+    found = reach(state, "M1")
+    part = found.area.intersection(zone)
+    assert not part.is_empty
+    rng = random.Random(seed)
+    x0, y0, x1, y1 = part.bounds
+    judged = 0
+    for _ in range(20000):
+        p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
+        if not part.contains(Point(p)):
+            continue
+        path = found.path_to(p)
+        assert path is not None, p
+        verdict = validate(state, Action("M1", "move", path_steps(path)),
+                           make_dice(unresolved=True))
+        assert verdict.legal, (p, path, [r.message for r in verdict.reasons])
+        after = verdict.state_after.unit("M1")
+        assert Point(after.position[:2]).distance(Point(p)) <= 0.01, (p, after.position)
+        judged += 1
+        if judged == count:
+            break
+    return judged
+
+
+def test_a_unit_entering_elevated_terrain_ends_where_the_engine_repositions_it() -> None:
+    # 000 [33], AOD-D9: it stops upon occupying and is put entirely on, for free.
+    state = scene([unit("M1", position=(8, 10), diameter=2.0, move=8)], [HILL])
+    found = reach(state, "M1")
+    depth = target_depth(1.0)
+    assert found.area.distance(Point(12 + depth, 10)) < 0.01
+    assert not found.area.contains(Point(14, 10))  # past the stop: must_stop_hindering
+    assert legal_ends(state, HILL_SHAPE.difference(HILL_SHAPE.buffer(-1.5))) == 30
+
+
+def test_a_unit_on_elevated_terrain_moves_within_it_and_ends_off_it_repositioned() -> None:
+    # 000 [33-34]: free within it; leaving it stops, the base put entirely off.
+    state = scene([unit("M1", position=(14, 10), diameter=2.0, move=8)], [HILL])
+    found = reach(state, "M1")
+    assert found.contains((18, 14))  # 8" within the hill
+    assert found.area.distance(Point(12 - target_depth(1.0), 10)) < 0.01
+    assert not found.area.contains(Point(10, 10))
+    assert legal_ends(state, HILL_SHAPE.buffer(1.5).difference(HILL_SHAPE)) == 30
+
+
+def test_abrupt_elevated_terrain_is_entered_only_through_its_access_without_jump_jets() -> None:
+    # 000 [34], AOD-D34: the crossing must lie on an access segment.
+    cliff = square("A1", "abrupt_elevated", 12, 4, 20, 16, access=[[[12, 9], [12, 11]]])
+    state = scene([unit("M1", position=(8, 10), diameter=2.0, move=8)], [cliff])
+    found = reach(state, "M1")
+    inside = found.area.intersection(HILL_SHAPE)
+    assert not inside.is_empty
+    assert inside.bounds[1] >= 9 - 1e-9 and inside.bounds[3] <= 11 + 1e-9
+    jumper = scene([unit("M1", position=(8, 10), diameter=2.0, move=8, jump_jets=True)],
+                   [cliff])
+    assert reach(jumper, "M1").area.intersection(HILL_SHAPE).bounds[3] > 12
+    assert legal_ends(state, HILL_SHAPE, count=10) == 10
+
+
+def test_hindering_terrain_joined_to_the_one_it_starts_in_does_not_stop_it() -> None:
+    # 000 [32], AOD-D4: never clear, so never entering from clear.
+    woods = [square("H1", "hindering", 8, 6, 12, 14), square("H2", "hindering", 12, 6, 16, 14)]
+    state = scene([unit("M1", position=(10, 10), diameter=2.0, move=8)], woods)
+    found = reach(state, "M1")
+    assert found.contains((13.9, 10)) and found.horizon == 4  # half speed
+    assert legal_ends(state, Point(13.5, 10).buffer(1.5)) == 30
+
+
+def test_with_centre_entry_the_base_may_overlap_hindering_terrain_before_its_centre_stops() -> None:
+    # AOD-D3 option hindering_entry "centre": entering is the centre reaching it.
+    woods = [square("H1", "hindering", 9, 6, 13, 14)]
+    state = scene([unit("M1", position=(5, 10), diameter=2.0, move=9)], woods,
+                  options={"hindering_entry": "centre"})
+    found = reach(state, "M1")
+    assert found.area.distance(Point(9, 10)) < 0.05
+    assert not found.area.contains(Point(10, 10))
+    assert legal_ends(state, Point(8.5, 10).buffer(1.0)) == 30
+
