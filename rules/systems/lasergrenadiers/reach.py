@@ -7,11 +7,14 @@ within the transport inequalities (lasergrenadiers.md 2, 5, 6, 9)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 import shapely
-from shapely.geometry import Point
+import shapely.affinity
+from shapely.geometry import Point, box
 
+from rules.engine.actions import Action
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
@@ -26,7 +29,7 @@ from rules.engine.turn_reach import (
 )
 from rules.systems.lasergrenadiers.accounting import coupling_room, remaining, transfers
 from rules.systems.lasergrenadiers.path import LgBases
-from rules.systems.lasergrenadiers.pieces import altitude_limit, damage_level
+from rules.systems.lasergrenadiers.pieces import allowance_of, altitude_limit, damage_level
 from rules.systems.lasergrenadiers.tables import OVERRIDES
 from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain, position_of
 
@@ -36,10 +39,16 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         # The boarding piece ends aboard, off the table, and a vehicle loading pieces in
         # contact does not move (003 Transport 1, LG-D34): no area.
         return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-    if action_type != "move":
-        # Unload is a placement, an overrun must pass over its target, enter_board comes
-        # from off the table: not shaded.
+    if action_type == "unload":
+        # Unload places the passengers, not the vehicle, in contact with it: the vehicle
+        # does not move (003 Transport 1), and no one piece's end is the action's.
         return unshaded(unit_id, action_type)
+    if action_type == "enter_board":
+        state_unit = state.unit(unit_id)
+        if state_unit is not None and (state_unit.z or 0.0) > LENGTH_TOL:
+            # A vertical assault landing descends from above the table in 3-D (003
+            # Assault landings 4a): a ground-plane reach does not describe it.
+            return unshaded(unit_id, action_type)
     return memoised_reach(state, "lasergrenadiers", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
 
@@ -57,35 +66,193 @@ def budget_of(pos: LgPosition, unit: Unit) -> float:
     return max(budget, 0.0)
 
 
+#: The types whose ends this module shades.
+SHADED = frozenset({"move", "enter_board", "overrun"})
+
+
 def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
-    budget = budget_of(pos, unit) if action_type == "move" else 0.0
+    budget = budget_of(pos, unit) if action_type in SHADED else 0.0
     none = nowhere(unit.id, action_type, unit.position, budget)
     view = pos.view(unit)
     limit = altitude_limit(unit)
     start_rate, _ = view.rate_at(*unit.position)
-    if action_type != "move" or budget <= 0 or start_rate is None \
+    if action_type not in SHADED or budget <= 0 or start_rate is None \
             or unit.id in pos.state.turn.get("left_board", []) \
             or (limit is not None and (unit.z or 0.0) > limit + LENGTH_TOL):
         return none
+    if action_type == "enter_board":
+        return _enter_board(pos, unit, budget) or none
+    if action_type == "overrun":
+        return _overrun(pos, unit, budget) or none
+    spec = _spec(pos, unit, budget)
+    if spec is None:
+        return none
+    return turn_then_straight_reach(unit.id, action_type, spec)
+
+
+def _spec(pos: LgPosition, unit: Unit, budget: float, ignore: frozenset[str] = frozenset(),
+          entering: bool = False) -> TurnThenStraight | None:
+    """The turn-then-straight question for a piece of `budget` inches: None where it may
+    not move from where it stands. `ignore`: bases it may run over (an overrun's target);
+    `entering`: it starts on the table edge and must end wholly on (003 Off-board
+    movement): the table beyond the edge may be crossed, not ended in."""
+    view = pos.view(unit)
     far = budget + 2 * unit.base.radius + 2
     sx, sy = unit.position
     near = pos.near(sx - far, sy - far, sx + far, sy + far)
     barriers = _prohibited(view, near)
-    table = table_barrier(pos.state.table, unit, MARGIN)
+    table = _beyond_table(pos, unit) if entering else table_barrier(pos.state.table, unit,
+                                                                     MARGIN)
     blocking, end_only = base_barriers(pos, unit, LgBases(
-        pass_friendly=pos.options.pass_friendly_bases), far, MARGIN)
-    bodies = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
+        ignore=ignore, pass_friendly=pos.options.pass_friendly_bases), far, MARGIN)
+    bodies = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id and o.id not in ignore]
     if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
-        return none
+        return None
+    if entering:
+        end_only, table = [*end_only, table], None
     dear, cheap = _rates(view, near)
     # A rect base touching another (a carrier beside its troopers) may not turn where it
     # stands, but may still drive straight off along its axes (lasergrenadiers.md 4).
-    spec = TurnThenStraight(
+    return TurnThenStraight(
         start=unit.position, facing=unit.facing, budget=budget, base_rate=1.0,
-        turn_cost=lambda a: view.turn_cost(a), barriers=[*barriers, table, *blocking],
+        turn_cost=lambda a: view.turn_cost(a),
+        barriers=[*barriers, *([table] if table is not None else []), *blocking],
         end_only=end_only, dear=dear, cheap=cheap, axes=_axes(view, unit.facing),
         may_turn=turn_sweeps_clear(unit, bodies, MARGIN))
-    return turn_then_straight_reach(unit.id, action_type, spec)
+
+
+def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
+    """Where a base of this piece is not wholly on the table (with the margin)."""
+    table = pos.state.table
+    r = unit.base.radius + MARGIN
+    big = box(-1e3, -1e3, table.width + 1e3, table.height + 1e3)
+    return big.difference(box(r, r, table.width - r, table.height - r))
+
+
+def _enter_board(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
+    """003 Off-board movement, 003 Leaving the board: from its entry point on the edge the
+    piece moves as for `move` (a turn there, then straight), coming wholly onto the
+    table; the entry point must be one it may use (its side's entry area)."""
+    from rules.systems.lasergrenadiers.moves import enter_board
+
+    probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
+    if {r.code for r in probe.reasons} - {"off_table"}:
+        return None
+    spec = _spec(pos, unit, budget, entering=True)
+    return None if spec is None else turn_then_straight_reach(unit.id, "enter_board", spec)
+
+
+def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
+    """003 Overrun attacks: straight into and over a target (after a turn), ending beyond
+    it, its base crossed at 3x the cost per inch of the terrain it stands on (LG-D9). Each
+    target's ends: the reach with its base crossable and the budget less 3x the longest
+    line across it at the dearest rate there (a conservative bound), behind it as seen
+    from the start, off its base (and off its grown base for one in a foxhole, who may
+    survive, 003 Overrun 5); `keys_at` names it."""
+    from rules.systems.lasergrenadiers.judgement import Judgement
+    from rules.systems.lasergrenadiers.moves import _overrun_conditions
+
+    view = pos.view(unit)
+    ends, owners = [], []
+    sx, sy = unit.position
+    for target in pos.on_table:
+        if target.id == unit.id or target.side == unit.side or \
+                math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius:
+            continue
+        j = Judgement(pos.state)
+        _overrun_conditions(j, unit, target)
+        if not j.legal:
+            continue
+        body = pos.bodies[target.id].polygon()
+        worst, best = _multipliers_at(view, target)
+        across = 2 * target.base.radius
+        # Straight ahead only (factor 1): the line over the target costs at most 3x its
+        # dearest rate there, less what the reach already charged for it (at least the
+        # cheapest rate under the base).
+        extra = across * max(0.0, 3.0 / worst - _cheapest_under(view, pos, body))
+        spec = _spec(pos, unit, budget - extra - 0.01, ignore=frozenset({target.id}))
+        if spec is None or spec.budget <= 0:
+            continue
+        spec = replace(spec, axes=[a for a in spec.axes if a[0] == 0.0])
+        found = turn_then_straight_reach(unit.id, "overrun", spec)
+        into = body.buffer(-0.01)
+        if into.is_empty or body.covers(Point(sx, sy)):
+            continue
+        area = found.area.intersection(_behind((sx, sy), into)).difference(body.buffer(0.002))
+        if target.flag("foxhole"):
+            # 003 Overrun 5: it is eliminated only by >= 2/3 of A spent over its base; else
+            # it survives and the attacker may not end on it. A line crossing a circle's
+            # base within d of its centre has a chord of 2 sqrt(r^2 - d^2).
+            grown_body = body.buffer(unit.base.radius + MARGIN)
+            need = 2 / 3 * allowance_of(unit) + 0.01
+            chord = need * best / 3.0
+            r_t = target.base.radius
+            if target.base.is_circle and chord < 2 * r_t:
+                kills = _behind((sx, sy), Point(target.position[:2]).buffer(
+                    math.sqrt(r_t * r_t - chord * chord / 4) - 0.01, quad_segs=16))
+                area = area.difference(grown_body.difference(kills))
+            else:
+                area = area.difference(grown_body)
+        if not area.is_empty and area.area > 1e-9:
+            ends.append((area, found))
+            owners.append(target.id)
+    if not ends:
+        return None
+    whole = shapely.union_all([a for a, _ in ends])
+
+    def owner(p: tuple[float, float]) -> int | None:
+        q = Point(p)
+        return next((k for k, (a, _) in enumerate(ends) if a.dwithin(q, 0.002)), None)
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
+        k = owner(p)
+        return None if k is None else ends[k][1].path_to(p)
+
+    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
+        k = owner(p)
+        return {} if k is None else {"target": owners[k]}
+
+    return Reach(unit.id, "overrun", whole, budget, path_to, None, keys_at)
+
+
+def _multipliers_at(view: UnitTerrain, target: Unit) -> tuple[float, float]:
+    """The lowest and highest multiplier of the terrain the target stands on, whatever the
+    heading (a slope up or down; LG-D9: the attacker's rate there, road rate usable)."""
+    x, y = target.position[:2]
+    feature = view.feature_at(x, y)
+    if feature is None:
+        return 1.0, 1.0
+    level = view.multiplier(feature, None) or 1.0
+    up = view.multiplier(feature, float(feature.props["uphill"])) or 1.0 \
+        if feature.type == "slope" and isinstance(feature.props.get("uphill"), int | float) \
+        else level
+    return min(level, up), max(level, up)
+
+
+def _cheapest_under(view: UnitTerrain, pos: LgPosition, body: Any) -> float:
+    """A lower bound on the cost per inch anywhere under `body`: the cheapest of the
+    features that reach into it, and firm ground where none covers it."""
+    minx, miny, maxx, maxy = body.bounds
+    near = pos.near(minx, miny, maxx, maxy)
+    rates, covered = [], []
+    for t, shape in near:
+        if not shape.intersects(body):
+            continue
+        m = view.multiplier(t, None)
+        if m is None:
+            continue
+        rates.append(1.0 / max(m, _worst(view, t) or m))  # a slope: not uphill
+        covered.append(shape)
+    if not covered or not body.difference(shapely.union_all(covered)).is_empty:
+        rates.append(1.0)
+    return min(rates)
+
+
+def _behind(start: tuple[float, float], g: Any) -> Any:
+    """`g` and what lies behind it seen from `start` (for a convex `g`, every straight
+    line from the start to a point of it passes through `g`)."""
+    far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
+    return shapely.convex_hull(shapely.union_all([g, far]))
 
 
 def _axes(view: UnitTerrain, facing: float) -> list[tuple[float, float]]:

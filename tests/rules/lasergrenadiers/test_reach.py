@@ -49,3 +49,73 @@ def test_a_bridge_carries_the_centre_over_the_river_it_overrides() -> None:
     assert found.contains((20.9, 20)) and legal_along(state, "U", (20.9, 20))
     assert not found.contains((21.2, 20))
     assert not found.contains((13, 16))  # in the river beside the bridge
+
+
+def sound(state: Any, unit: str, action_type: str, points: list[tuple[float, float]]) -> int:
+    """How many of `points` are shaded; each shaded one is legal along the engine's path
+    with the keys the reach names (an overrun's target)."""
+    found = reach(state, unit, action_type)
+    n = 0
+    for p in points:
+        if not found.contains(p):
+            continue
+        path = found.path_to(p)
+        assert path is not None, p
+        steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+        verdict = validate(state, {"unit": unit, "type": action_type, "path": steps,
+                                   **found.keys_at(p)})
+        assert verdict.legal, (p, steps, [r.message for r in verdict.reasons])
+        n += 1
+    return n
+
+
+GRID = [(x * 0.75, y * 0.75) for x in range(0, 64) for y in range(0, 40)]
+
+
+def tank(**extra: Any) -> dict[str, Any]:
+    return piece("A1", "tracked", 30, (10, 10), diameter=2, armored=True, size=6, **extra)
+
+
+def test_an_overrun_ends_beyond_its_target_straight_over_it() -> None:
+    # 003 Overrun 1-4, LG-D9: into and over the target in one stretch, ending beyond it;
+    # its base crossed at 3x. A size 6 tank of 30 over size 3 infantry 6" ahead.
+    state = board([tank(), piece("E1", "foot", 6, (16, 10), side="P2", diameter=1, size=3)])
+    found = reach(state, "A1", "overrun")
+    assert found.complete
+    assert found.keys_at((20, 10)) == {"target": "E1"}
+    assert not found.contains((14, 10))  # short of the target
+    assert not found.contains((16, 14))  # beside it, not over it
+    assert found.contains((30, 10))  # 20" ahead: 19 + 3 x 1 (its base) = 22 of 30
+    assert sound(state, "A1", "overrun", GRID) > 10
+
+
+def test_an_overrun_is_not_shaded_for_a_target_it_may_not_run_over() -> None:
+    # 003 Overrun 2: at least three size classes smaller.
+    state = board([tank(), piece("E1", "foot", 6, (16, 10), side="P2", diameter=1, size=4)])
+    assert reach(state, "A1", "overrun").area.area == 0
+
+
+def test_a_foxhole_survivor_may_not_be_ended_on_one_eliminated_may() -> None:
+    # 003 Overrun 5: >= 2/3 of A (20 of 30) spent over the base eliminates it; less, it
+    # survives and the tank may not end on its base.
+    firm = board([tank(), piece("E1", "crew_weapon", 6, (16, 10), side="P2", diameter=4,
+                                size=3, foxhole=True)])
+    found = reach(firm, "A1", "overrun")
+    assert not found.contains((18.5, 10))  # 12 over it on firm ground: it survives
+    assert found.contains((19.5, 10))  # clear of its base: legal, it survives
+    assert sound(firm, "A1", "overrun", GRID) > 5
+    soft = board([tank(), piece("E1", "crew_weapon", 6, (16, 10), side="P2", diameter=4,
+                                size=3, foxhole=True)], [area("S1", "soft", 14, 5, 18, 15)])
+    assert reach(soft, "A1", "overrun").contains((18.5, 10))  # 24 over it: eliminated
+    assert sound(soft, "A1", "overrun", [(18.5, 10), (19.5, 10)]) == 2
+
+
+def test_a_piece_enters_from_its_edge_and_ends_wholly_on_the_table() -> None:
+    # 003 Off-board movement, LG-D14: from the entry point on the edge, as for a move;
+    # the base ends wholly on the table.
+    state = board([piece("J", "jetpack", 24, (0, 10), facing=0)])
+    found = reach(state, "J", "enter_board")
+    assert found.complete
+    assert found.contains((23.9, 10)) and not found.contains((24.1, 10))
+    assert not found.contains((0.3, 10))  # partly off
+    assert sound(state, "J", "enter_board", GRID) > 50
