@@ -58,10 +58,19 @@ def base_barriers(position: Position, unit: Unit, policy: BasePolicy, reach: flo
     whose corners stay short of the start too (`around_start`). Growing it to its full
     size would cover the start itself and leave the unit no reach at all (a unit in
     base contact breaking away, aod's and mswars' alike)."""
+    blocking, end_only = base_barriers_by_unit(position, unit, policy, reach, margin)
+    return [g for _, g in blocking], [g for _, g in end_only]
+
+
+def base_barriers_by_unit(position: Position, unit: Unit, policy: BasePolicy, reach: float,
+                          margin: float = MARGIN
+                          ) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """`base_barriers`, each with the id of the unit whose base it is (a close combat
+    order's last leg comes into contact with its target's, aod.md 12)."""
     sx, sy = unit.position
     r = unit.base.radius
-    blocking: list[Any] = []
-    end_only: list[Any] = []
+    blocking: list[tuple[str, Any]] = []
+    end_only: list[tuple[str, Any]] = []
     for i in position.units.query_box(sx - reach, sy - reach, sx + reach, sy + reach):
         other = position.on_table[i]
         if other.id == unit.id or other.id in policy.ignore:
@@ -70,13 +79,14 @@ def base_barriers(position: Position, unit: Unit, policy: BasePolicy, reach: flo
         full = body.radius + r + margin
         gap = body.distance(Body(None, 0.0, (sx, sy))) + body.radius  # start to its core
         if policy.may_cross(unit, other):
-            end_only.append(grown(body, full))
+            end_only.append((other.id, grown(body, full)))
         elif gap > full:
-            blocking.append(grown(body, full))
+            blocking.append((other.id, grown(body, full)))
         elif body.xy is not None:
-            blocking.append(around_start(body.xy, gap))
+            blocking.append((other.id, around_start(body.xy, gap)))
         else:
-            blocking.append(body.core.buffer(max(gap - body.radius - 0.008, 0.0)))
+            blocking.append((other.id,
+                             body.core.buffer(max(gap - body.radius - 0.008, 0.0))))
     return blocking, end_only
 
 
@@ -107,15 +117,7 @@ def open_reach_with_graph(position: Position, unit: Unit, action_type: str, budg
     settled corners (`reachable`). `work`: the bound (None: `visibility.WORK`)."""
     if budget <= 0:
         return _nowhere(unit, action_type, budget), None
-    work = visibility.WORK if work is None else work
-    graph = _search(position, unit, obstacles, within, min(budget, WINDOW), work)
-    if graph is not None and graph.complete and budget > WINDOW:
-        used = graph.used
-        if 4 * used.tests <= work.tests and 4 * used.corners <= work.corners:
-            left = Work(work.tests - used.tests, work.corners - used.corners)
-            whole = _search(position, unit, obstacles, within, budget, left)
-            if whole is not None and whole.horizon > graph.horizon:
-                graph = whole
+    graph = search_graph(position, unit, budget, obstacles, within, work)
     if graph is None:
         return _nowhere(unit, action_type, budget), None
     cut_at = None if graph.horizon >= budget else graph.horizon
@@ -133,28 +135,76 @@ def open_reach_with_graph(position: Position, unit: Unit, action_type: str, budg
                   cut_at), graph)
 
 
+def search_graph(position: Position, unit: Unit, budget: float, obstacles: Sequence[Any],
+                 within: Any = None, work: Work | None = None) -> VisibilityGraph | None:
+    """The visibility graph `open_reach` searches (its window first, then the whole
+    move where the window cost little), without casting its area: what a system that
+    shades only the ends of last legs needs (aod's close combat orders). None where the
+    start is not in free space."""
+    work = visibility.WORK if work is None else work
+    graph = _search(position, unit, obstacles, within, min(budget, WINDOW), work)
+    if graph is not None and graph.complete and budget > WINDOW:
+        used = graph.used
+        if 4 * used.tests <= work.tests and 4 * used.corners <= work.corners:
+            left = Work(work.tests - used.tests, work.corners - used.corners)
+            whole = _search(position, unit, obstacles, within, budget, left)
+            if whole is not None and whole.horizon > graph.horizon:
+                graph = whole
+    return graph
+
+
 def reachable(graph: VisibilityGraph, points: Any, limit: float, tries: int = 4) -> Any:
     """Per point (an (n, 2) array), whether the graph reaches it within `limit` of path:
     one of the `tries` settled corners nearest by path sees it, within the limit. Then
     `graph.path_to` reaches it within the limit too (it takes the shortest such way)."""
+    return reachable_via(graph, points, limit, tries)[0]
+
+
+def reachable_via(graph: VisibilityGraph, points: Any, limit: float, tries: int = 4,
+                  first: Any = None, spent: list[int] | None = None) -> tuple[Any, Any]:
+    """`reachable`, and per point the corner (an index into `graph.nodes`, -1: none) that
+    sees it. `first`: per point a corner to try before the others (-1: none), such as the
+    one that saw a neighbouring point: one test where it sees this one too. `spent`, if
+    given, counts the lines tested (its one item grows), for a caller's work bound."""
     pts = np.asarray(points, dtype=float).reshape(-1, 2)
     ok = np.zeros(len(pts), dtype=bool)
+    via = np.full(len(pts), -1)
     done = np.flatnonzero(np.asarray(graph.settled, dtype=bool))
     if not len(pts) or not len(done):
-        return ok
-    xy = np.array(graph.nodes)[done]
-    dist = np.array(graph.dist)[done]
-    total = dist[None, :] + np.hypot(pts[:, :1] - xy[None, :, 0], pts[:, 1:] - xy[None, :, 1])
+        return ok, via
+    nodes = np.array(graph.nodes)
+    dist = np.array(graph.dist)
+
+    def test(rows: Any, node: Any) -> None:
+        keep = dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0],
+                                     pts[rows, 1] - nodes[node, 1]) <= limit
+        rows, node = rows[keep], node[keep]
+        if len(rows):
+            if spent is not None:
+                spent[0] += len(rows)
+            lines = shapely.linestrings(np.stack([nodes[node], pts[rows]], axis=1))
+            seen = shapely.covers(graph.free, lines)
+            ok[rows[seen]] = True
+            via[rows[seen]] = node[seen]
+
+    if first is not None:
+        first = np.asarray(first)
+        rows = np.flatnonzero(first >= 0)
+        test(rows, first[rows])
+    xy, d = nodes[done], dist[done]
+    left = np.flatnonzero(~ok)
+    if not len(left) or tries <= 0:
+        return ok, via
+    total = d[None, :] + np.hypot(pts[left, :1] - xy[None, :, 0],
+                                  pts[left, 1:] - xy[None, :, 1])
     order = np.argsort(total, axis=1)[:, :tries]
     for k in range(order.shape[1]):
-        node = order[:, k]
-        want = ~ok & (total[np.arange(len(pts)), node] <= limit)
-        rows = np.nonzero(want)[0]
+        rows = left[~ok[left]]
         if not len(rows):
-            continue
-        lines = shapely.linestrings(np.stack([xy[node[rows]], pts[rows]], axis=1))
-        ok[rows] = shapely.covers(graph.free, lines)
-    return ok
+            break
+        pick = order[np.searchsorted(left, rows), k]
+        test(rows, done[pick])
+    return ok, via
 
 
 def union_reach(parts: Sequence[Reach]) -> Reach:

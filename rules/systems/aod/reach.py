@@ -11,14 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import shapely
+from shapely.geometry import GeometryCollection
 
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.open_reach import (
     MARGIN,
-    base_obstacles,
+    base_barriers_by_unit,
     horizon,
     open_reach,
     open_reach_with_graph,
+    search_graph,
     union_reach,
 )
 from rules.engine.reach import Reach, memoised_reach, unshaded
@@ -31,15 +33,17 @@ from rules.geometry.visibility import Work, inflate
 from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
-from rules.systems.aod.moves import base_allowance
-from rules.systems.aod.orders import captive_of
+from rules.systems.aod.moves import TARGETED, base_allowance, start_contact_problems
+from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.units import is_cruising, matrix_row
 
-#: The orders whose end the area shades: a move that may end anywhere it can reach. The
-#: others end in contact with a target (ram, charge, dfa, assault_full), take passengers
-#: (board, disembark) or move several pieces (formation_move): not shaded (`unshaded`).
-SHADED = frozenset({"move", "run", "assault_half"})
+#: The orders whose end the area shades: a move that may end anywhere it can reach, and
+#: the close combat orders, which end in contact with a target (reach_contact.py). The
+#: others take passengers (board, disembark) or move several pieces (formation_move):
+#: not shaded (`unshaded`).
+SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
@@ -54,6 +58,9 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
 def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
     ctx = ctx_of(state)
     unit = state.units_by_id[unit_id]
+    if _refused_whatever_the_path(ctx, unit, action_type):
+        # Nowhere: validate refuses this order before it looks at the path (001 orders).
+        return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
     rows = (matrix_row(unit),)
     still = Track(unit.base, Pose(*unit.position, unit.facing), ())
     budget = halve_for_hindering(ctx, rows, [still],
@@ -61,7 +68,9 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
-    blocking, end_only = base_obstacles(ctx, unit, AodBases(cruising=cruising), budget)
+    by_unit = base_barriers_by_unit(ctx, unit, AodBases(cruising=cruising),
+                                    horizon(unit, budget))
+    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     within = None
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
         within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
@@ -74,6 +83,14 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
         inside = on.shape.buffer(-0.005)
         within = inside if within is None else within.intersection(inside)
     elevated = [g for t, g in ground.elevated if t is not on]
+    if action_type in TARGETED:
+        # Close combat: only ends in contact with a target count (AOD-D31).
+        table = state.table
+        r = unit.base.radius
+        graph = search_graph(ctx, unit, budget, ground.hard + elevated + blocking, within)
+        around = Surroundings(ground.hard, by_unit[0], by_unit[1], elevated,
+                              (r, r, table.width - r, table.height - r), within)
+        return contact_ends(ctx, unit, action_type, graph, budget, around)
     main, graph = open_reach_with_graph(ctx, unit, action_type, budget,
                                         ground.hard + elevated + blocking, end_only, within)
     parts = [main]
@@ -91,6 +108,17 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
         if ends is not None:
             parts.append(ends)
     return union_reach(parts)
+
+
+def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:
+    """The order's own preconditions (sections 3, 12): who may be given it, the turn's
+    orders, a charge or full assault from base contact (001 [27]), a DFA with no attack."""
+    if check_order(ctx.state, unit, action_type, ctx.options):
+        return True
+    if start_contact_problems(ctx, unit, action_type):
+        return True
+    attack = unit.get("attack")
+    return action_type == "dfa" and isinstance(attack, int | float) and attack <= 0
 
 
 @dataclass

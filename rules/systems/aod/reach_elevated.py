@@ -172,7 +172,7 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
     k_of = np.concatenate(edge)
     # A cheap first cut: the leg's start within the limit of some settled corner, as the
     # crow flies from it (a lower bound of the path `reachable` then finds).
-    ok = _near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
+    ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
     ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
     if feat.type == "abrupt_elevated" and not jump_jets:
         ok &= _on_access(feat, x, y)
@@ -184,7 +184,7 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
     return _runs(ok, x, y, u_x, u_y, k_of, starts, dirs, depth)
 
 
-def _near_enough(graph: VisibilityGraph, x: Any, y: Any, limit: float) -> Any:
+def near_enough(graph: VisibilityGraph, x: Any, y: Any, limit: float) -> Any:
     """Per point, whether some settled corner lies within `limit` less its distance."""
     done = np.flatnonzero(np.asarray(graph.settled, dtype=bool))
     if not len(done):
@@ -194,8 +194,16 @@ def _near_enough(graph: VisibilityGraph, x: Any, y: Any, limit: float) -> Any:
     keep = left > 0
     xy, left = xy[keep], left[keep]
     ok = np.zeros(len(x), dtype=bool)
-    for (nx, ny), d in zip(xy, left, strict=True):
-        ok |= np.hypot(x - nx, y - ny) <= d
+    if not len(xy):
+        return ok
+    x0, x1, y0, y1 = np.min(x), np.max(x), np.min(y), np.max(y)
+    gx = np.maximum(np.maximum(x0 - xy[:, 0], xy[:, 0] - x1), 0.0)
+    gy = np.maximum(np.maximum(y0 - xy[:, 1], xy[:, 1] - y1), 0.0)
+    near = np.hypot(gx, gy) <= left  # corners whose budget reaches the points' box
+    xy, left = xy[near], left[near]
+    for k in range(0, len(xy), 64):
+        gaps = np.hypot(x[:, None] - xy[None, k:k + 64, 0], y[:, None] - xy[None, k:k + 64, 1])
+        ok |= np.any(gaps <= left[None, k:k + 64], axis=1)
     return ok
 
 
@@ -244,21 +252,21 @@ def _leg_clear(feat: Terrain, x: Any, y: Any, u_x: Any, u_y: Any, depth: float,
         px, py = x + t * u_x, y + t * u_y
         clear &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
     own = next((i for i, (t, _) in enumerate(barriers.elevated) if t.id == feat.id), -1)
-    legs = _segments(x, y, u_x, u_y, -LEG, far)
-    clear &= ~_meets(barriers.trees[0], legs)
-    clear &= ~_meets(barriers.trees[2], legs, skip=own)
-    clear &= ~_meets(barriers.trees[1], _segments(x, y, u_x, u_y, depth + LO - 0.002, far))
+    legs = segments(x, y, u_x, u_y, -LEG, far)
+    clear &= ~meets(barriers.trees[0], legs)
+    clear &= ~meets(barriers.trees[2], legs, skip=own)
+    clear &= ~meets(barriers.trees[1], segments(x, y, u_x, u_y, depth + LO - 0.002, far))
     out[rows] = clear
     return out
 
 
-def _segments(x: Any, y: Any, u_x: Any, u_y: Any, t0: float, t1: float) -> Any:
+def segments(x: Any, y: Any, u_x: Any, u_y: Any, t0: float, t1: float) -> Any:
     return shapely.linestrings(np.stack([np.stack([x + t0 * u_x, y + t0 * u_y], axis=1),
                                          np.stack([x + t1 * u_x, y + t1 * u_y], axis=1)],
                                         axis=1))
 
 
-def _meets(tree: Any, lines: Any, skip: int = -1) -> Any:
+def meets(tree: Any, lines: Any, skip: int = -1) -> Any:
     """Per line, whether it meets one of the tree's shapes (but the one at `skip`)."""
     hit = np.zeros(len(lines), dtype=bool)
     if tree is None or not len(lines):

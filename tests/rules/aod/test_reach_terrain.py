@@ -99,3 +99,66 @@ def test_with_centre_entry_the_base_may_overlap_hindering_terrain_before_its_cen
     assert not found.area.contains(Point(10, 10))
     assert legal_ends(state, Point(8.5, 10).buffer(1.0)) == 30
 
+
+
+def contact_ends_are_legal(state: GameState, action_type: str, count: int = 24) -> set[str]:
+    """Points drawn on the contact bands of a close combat order's reach, each judged with
+    the path and the target reach gives: legal, ending where drawn. The targets met."""
+    found = reach(state, "M1", action_type)
+    polys = list(getattr(found.area, "geoms", [found.area]))
+    assert polys and not found.area.is_empty
+    rng = random.Random(3)
+    met = set()
+    for _ in range(count):
+        inner = rng.choice(polys).buffer(-0.0015)
+        ring = max(getattr(inner, "geoms", [inner]), key=lambda g: g.area).exterior
+        q = ring.interpolate(rng.random(), normalized=True)
+        p = (q.x, q.y)
+        path, keys = found.path_to(p), found.keys_at(p)
+        assert path is not None and "target" in keys, p
+        verdict = validate(state, Action("M1", action_type, path_steps(path), params=keys),
+                           make_dice(unresolved=True))
+        assert verdict.legal, (p, keys, [r.message for r in verdict.reasons])
+        after = verdict.state_after.unit("M1")
+        assert Point(after.position[:2]).distance(Point(p)) <= 0.01
+        met.add(keys["target"])
+    return met
+
+
+def test_a_charge_shades_base_contact_with_each_target_it_can_reach_and_names_it() -> None:
+    # 001 [27-28], AOD-D31: a charge runs into base contact with its target; the end
+    # names the target it touches (Reach.keys_at).
+    state = scene([unit("M1", position=(10, 10), diameter=2.0, move=6, run_move=9),
+                   unit("E1", side="P2", position=(16, 10), diameter=2.0),
+                   unit("E2", side="P2", position=(10, 16), diameter=2.0),
+                   unit("E3", side="P2", position=(30, 30), diameter=2.0)])
+    found = reach(state, "M1", "charge")
+    assert found.complete
+    assert found.area.distance(Point(13.995, 10)) < 0.005  # touching E1
+    assert found.keys_at((13.995, 10)) == {"target": "E1"}
+    assert not found.contains((12, 10))  # not in contact: must_end_in_contact
+    assert found.area.distance(Point(30, 30)) > 5  # E3 is beyond the run
+    assert contact_ends_are_legal(state, "charge") == {"E1", "E2"}
+
+
+def test_a_ram_does_not_shade_infantry_and_goes_round_other_bases() -> None:
+    # 001 [27]: a ram targets a non-infantry unit; AOD-D8: no passing through bases.
+    state = scene([unit("M1", type="tracked", position=(10, 10), diameter=2.0, move=10),
+                   unit("E1", side="P2", type="tracked", position=(18, 10), diameter=2.0),
+                   unit("F1", position=(14, 10), diameter=2.0),
+                   unit("I1", side="P2", type="infantry", position=(10, 16), diameter=1.0)])
+    found = reach(state, "M1", "ram")
+    assert found.area.distance(Point(10, 16)) > 1  # infantry: not a ram's target
+    assert not found.area.intersection(Point(18, 10).buffer(2.1)).is_empty
+    assert contact_ends_are_legal(state, "ram") == {"E1"}
+
+
+def test_a_unit_that_may_not_be_given_the_order_shades_nothing() -> None:
+    # 001 [27]: only 'Mechs assault; a charge is not from base contact at turn start.
+    tank = scene([unit("M1", type="tracked", position=(10, 10), diameter=2.0),
+                  unit("E1", side="P2", position=(14, 10), diameter=2.0)])
+    assert reach(tank, "M1", "assault_full").area.is_empty
+    engaged = scene([unit("M1", position=(10, 10), diameter=2.0, run_move=9),
+                     unit("E1", side="P2", position=(12, 10), diameter=2.0),
+                     unit("E2", side="P2", position=(10, 16), diameter=2.0)])
+    assert reach(engaged, "M1", "charge").area.is_empty

@@ -1,0 +1,307 @@
+"""Ends of the close combat orders: ram, charge, dfa and assault_full (aod.md 12).
+
+Each moves under every rule of sections 4-6 and must end in base contact with its
+`target` (`must_end_in_contact`); the target's base is the one contact that does not stop
+the path early (AOD-D31). So an end is a centre whose base lies within 0.01" of a target's
+(contact, section 4), reached by a legal path: the shaded area is, around each target the
+unit may take, a band of centres whose gap to the target is 0.002" to 0.008", along the
+stretches where a last leg straight at the target, from LEG outside the band, meets
+nothing the open reach keeps the centre from (other bases, terrain, the table edge, the
+water an aquatic unit keeps to) and starts where the open reach's graph gets within the
+allowance less the leg. The end names its target (`Reach.keys_at`).
+
+Targets left out (their ends are not shaded, a subset of the truth): a target in water
+(the attacker must be in the same water, 000 [33]), either unit on abrupt elevated terrain
+(no close combat across its edge, 000 [34]), and a rect target of a rect unit (the contact
+band of two rects turned to each other is not computed here).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import Point, Polygon
+
+from rules.engine.model import Unit
+from rules.engine.open_reach import MARGIN, reachable_via
+from rules.engine.reach import Reach
+from rules.geometry.bases import Body
+from rules.geometry.visibility import VisibilityGraph
+from rules.systems.aod.context import Ctx
+from rules.systems.aod.elevation import abrupt_at
+from rules.systems.aod.reach_elevated import meets, near_enough, segments
+from rules.systems.aod.units import is_captive, is_cruising, is_infantry, opposing
+from rules.systems.aod.water import water_at
+
+#: The bound on the lines tested against free space (`reachable_via`) for one reach:
+#: targets are taken nearest first, and where the bound stops them the reach is cut
+#: short at the next one's band (sized on bench/worst_case.py's board: a charge of 48"
+#: costs what a move's reach does).
+CONTACT_WORK = 400
+#: Sample spacing along a target's contact band.
+STEP = 0.05
+#: The band: gaps to the target's base, and the gap the samples are judged at.
+LO, MID, HI = 0.002, 0.005, 0.008
+
+
+def may_target(ctx: Ctx, unit: Unit, other: Unit, action_type: str) -> bool:
+    """Whether `other` is a target this order may end in contact with (001 [27-28],
+    000 [18], 000 [33-34]), as far as the shaded ends go."""
+    if other.id == unit.id or not other.on_table or other.aboard is not None:
+        return False
+    if is_captive(other) or not opposing(unit, other) or is_cruising(other):
+        return False
+    if action_type == "ram" and is_infantry(other):
+        return False
+    if water_at(ctx, *other.position) is not None:
+        return False
+    return abrupt_at(ctx, other) is None and abrupt_at(ctx, unit) is None
+
+
+@dataclass(frozen=True)
+class _Piece:
+    area: Any
+    target: str
+    core: Any          # what the gap is measured from (see `_gap_to`)
+    leg: float
+
+
+@dataclass(frozen=True)
+class Surroundings:
+    """What a last leg may not meet, as for reach_elevated.Barriers, but with each base
+    named: `hard` terrain areas, `blocking` and `end_only` bases (id, area), elevated
+    areas, the table's box for the centre, and `within` (an aquatic unit's water)."""
+
+    hard: Sequence[Any]
+    blocking: Sequence[tuple[str, Any]]
+    end_only: Sequence[tuple[str, Any]]
+    elevated: Sequence[Any]
+    box: tuple[float, float, float, float]
+    within: Any = None
+
+
+def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph | None,
+                 budget: float, around: Surroundings) -> Reach:
+    """The reach of a close combat order: the contact bands of its possible targets."""
+    pieces: list[_Piece] = []
+    cut = math.inf if graph is None or graph.complete else graph.horizon
+    if graph is not None:
+        limit_of = min(budget, graph.horizon)
+        sx, sy = unit.position
+        hard = list(around.hard) + [g for _, g in around.blocking]
+        hard_tree = shapely.STRtree(hard) if hard else None
+        ends = [g for _, g in around.end_only]
+        end_tree = shapely.STRtree(ends) if ends else None
+        elev_tree = shapely.STRtree(list(around.elevated)) if around.elevated else None
+        at_hard = {uid: len(around.hard) + k for k, (uid, _) in enumerate(around.blocking)}
+        at_end = {uid: k for k, (uid, _) in enumerate(around.end_only)}
+        targets = []
+        for other in ctx.state.units:
+            if not may_target(ctx, unit, other, action_type):
+                continue
+            core, grow, leg = _gap_to(unit, ctx.bodies[other.id])
+            if core is None:
+                continue
+            away = float(core.distance(Point(sx, sy))) - grow - HI  # to its band, at least
+            if away <= limit_of:
+                targets.append((away, other.id, core, grow, leg))
+        spent = [0]
+        for away, tid, core, grow, leg in sorted(targets, key=lambda t: (t[0], t[1])):
+            if spent[0] >= CONTACT_WORK:
+                # The bound on work: ends nearer than this target's band are all found.
+                cut = min(cut, max(away, 0.0))
+                break
+            pieces.extend(_target_pieces(tid, core, grow, leg, graph, limit_of - leg - 0.01,
+                                         around, hard_tree, at_hard.get(tid, -1), end_tree,
+                                         at_end.get(tid, -1), elev_tree, spent))
+    cut_at = None if cut == math.inf else cut
+    if not pieces:
+        return Reach(unit.id, action_type, shapely.GeometryCollection(), budget,
+                     lambda p: None, cut_at)
+    area = shapely.union_all([p.area for p in pieces])
+    tree = shapely.STRtree([p.area for p in pieces])
+    assert graph is not None
+    search = graph
+
+    def piece_at(p: tuple[float, float]) -> tuple[_Piece, list[tuple[float, float]]] | None:
+        for i in tree.query(Point(p), predicate="intersects"):
+            piece = pieces[int(i)]
+            line = shapely.shortest_line(piece.core, Point(p))
+            (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
+            n = math.hypot(qx - cx, qy - cy)
+            if n < 1e-9:
+                continue
+            start = (p[0] + piece.leg * (qx - cx) / n, p[1] + piece.leg * (qy - cy) / n)
+            path = search.path_to(start)
+            if path is None or _length(path) > budget - piece.leg + 1e-9:
+                continue
+            return piece, [*path, (float(p[0]), float(p[1]))]
+        return None
+
+    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+        found = piece_at(p)
+        return None if found is None else found[1]
+
+    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
+        found = piece_at(p)
+        return {} if found is None else {"target": found[0].target}
+
+    return Reach(unit.id, action_type, area, budget, path_to, cut_at, keys_at)
+
+
+def _length(path: Sequence[tuple[float, float]]) -> float:
+    return sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
+
+
+def _gap_to(unit: Unit, body: Body) -> tuple[Any, float, float]:
+    """What the centre's gap to the target is measured from, the distance from it at
+    which the bases touch, and the last leg's length (long enough that its start lies
+    outside the target's base grown as the open reach grows it). A circle unit's gap is
+    its centre's to the target's core less both radii; a rect unit keeps its facing along
+    the leg, so its gap to a round target is its centre's to its own rect reflected onto
+    the target (the same size and facing, centred there) less the target's radius. (None,
+    0, 0) for a rect unit and a rect target."""
+    r_in = unit.base.radius if unit.base.is_circle else min(unit.base.width,
+                                                           unit.base.length) / 2
+    if body.xy is not None:
+        grown_to = (body.radius + unit.base.radius + MARGIN) / math.cos(math.pi / 16)
+        leg = grown_to - body.radius - r_in + 0.03
+    else:
+        leg = (unit.base.radius + MARGIN) * math.sqrt(2) - r_in + 0.03
+    if unit.base.is_circle:
+        core = Point(body.xy) if body.xy is not None else body.core
+        return core, body.radius + unit.base.radius, leg
+    if body.xy is None:
+        return None, 0.0, 0.0
+    b = unit.base
+    a = math.radians(unit.facing)
+    c, s = math.cos(a), math.sin(a)
+    hl, hw = b.length / 2, b.width / 2
+    pts = [(body.xy[0] + c * dx - s * dy, body.xy[1] + s * dx + c * dy)
+           for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
+    return Polygon(pts), body.radius, leg
+
+
+def _target_pieces(target: str, core: Any, grow: float, leg: float, graph: VisibilityGraph,
+                   limit: float, around: Surroundings, hard_tree: Any, hard_skip: int,
+                   end_tree: Any, end_skip: int, elev_tree: Any,
+                   spent: list[int]) -> list[_Piece]:
+    """The bands around one target: samples at gap MID, judged, then runs of good ones."""
+    if limit <= 0:
+        return []
+    ring = core.buffer(grow + MID, quad_segs=32).exterior
+    ring = shapely.segmentize(ring, STEP)
+    pts = np.array(ring.coords)[:-1]
+    if len(pts) < 3:
+        return []
+    on_core = shapely.get_coordinates(
+        shapely.shortest_line(core, shapely.points(pts)))[0::2]
+    normal = pts - on_core
+    norm = np.hypot(normal[:, 0], normal[:, 1])
+    good = norm > 1e-9
+    normal[good] /= norm[good, None]
+    x, y, nx, ny = pts[:, 0], pts[:, 1], normal[:, 0], normal[:, 1]
+    # The leg runs from `leg` outside the sample in to the band's near side.
+    sx, sy = x + leg * nx, y + leg * ny
+    ok = good & near_enough(graph, sx, sy, limit)
+    x0, y0, x1, y1 = around.box
+    for t in (leg, LO - MID):
+        px, py = x + t * nx, y + t * ny
+        ok &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
+    rows = np.nonzero(ok)[0]
+    if len(rows):
+        legs = segments(x[rows], y[rows], -nx[rows], -ny[rows], -leg, MID - LO)
+        clear = ~meets(hard_tree, legs, skip=hard_skip) & ~meets(elev_tree, legs)
+        tips = segments(x[rows], y[rows], -nx[rows], -ny[rows], MID - HI, MID - LO)
+        clear &= ~meets(end_tree, tips, skip=end_skip)
+        if around.within is not None:
+            clear &= shapely.covers(around.within, legs)
+        ok[rows] = clear
+    rows = np.nonzero(ok)[0]
+    if len(rows):
+        ok[rows] = reached(graph, np.stack([sx[rows], sy[rows]], axis=1), limit, spent)
+    return _runs(target, core, grow, leg, ok, x, y, nx, ny)
+
+
+#: One sample in so many is tested against many corners; the others first against the
+#: corner that saw a neighbour (`reached`).
+EVERY = 6
+
+
+def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) -> Any:
+    """`reachable` for points in order along a line, coarse to fine: every EVERY-th one
+    tried against up to 16 corners, then each of the others first against the corner
+    that saw the coarse point before or after it (then two more). One between two coarse
+    points neither of which is seen is taken as unseen (a subset of the truth)."""
+    n = len(pts)
+    coarse = np.arange(0, n, EVERY)
+    ok_c, via_c = reachable_via(graph, pts[coarse], limit, tries=16, spent=spent)
+    ok = np.zeros(n, dtype=bool)
+    ok[coarse] = ok_c
+    lo = np.arange(n) // EVERY
+    hi = np.minimum(lo + 1, len(coarse) - 1)
+    hint = np.where(ok_c[lo], via_c[lo], np.where(ok_c[hi], via_c[hi], -1))
+    fine = np.setdiff1d(np.arange(n), coarse)
+    fine = fine[hint[fine] >= 0]
+    if not len(fine):
+        return ok
+    # Where one corner saw both coarse points of a stretch, the hull of it and the fine
+    # points between is tested once: covered, every line from it to them lies in free
+    # space (and within the limit, checked per point).
+    nodes = np.array(graph.nodes)
+    dist = np.array(graph.dist)
+    both = np.flatnonzero(ok_c[:-1] & ok_c[1:] & (via_c[:-1] == via_c[1:]))
+    if len(both):
+        hulls = [shapely.MultiPoint(np.vstack([nodes[via_c[k]],
+                                               pts[coarse[k]:coarse[k + 1] + 1]])).convex_hull
+                 for k in both]
+        spent[0] += len(hulls)
+        covered = both[shapely.covers(graph.free, hulls)]
+        for k in covered:
+            rows = np.arange(coarse[k] + 1, coarse[k + 1])
+            node = via_c[k]
+            ok[rows] = dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0],
+                                             pts[rows, 1] - nodes[node, 1]) <= limit
+        fine = fine[~np.isin(fine // EVERY, covered)]
+    if len(fine):
+        ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine],
+                                 spent=spent)[0]
+    return ok
+
+
+def _runs(target: str, core: Any, grow: float, leg: float, ok: Any, x: Any, y: Any,
+          nx: Any, ny: Any) -> list[_Piece]:
+    """A band piece per run of two or more consecutive good samples (the ring closes)."""
+    n = len(ok)
+    if ok.all():
+        runs = [list(range(n)) + [0]]
+    else:
+        first_bad = int(np.argmin(ok))
+        order = [(first_bad + k) % n for k in range(n)]
+        runs, run = [], []
+        for i in order:
+            if ok[i]:
+                run.append(i)
+            else:
+                if len(run) > 1:
+                    runs.append(run)
+                run = []
+        if len(run) > 1:
+            runs.append(run)
+    pieces = []
+    for run in runs:
+        idx = np.array(run)
+        inner = np.stack([x[idx] + (LO - MID) * nx[idx], y[idx] + (LO - MID) * ny[idx]], 1)
+        outer = np.stack([x[idx] + (HI - MID) * nx[idx], y[idx] + (HI - MID) * ny[idx]], 1)
+        poly = Polygon(np.vstack([inner, outer[::-1]]))
+        if not poly.is_valid:
+            poly = poly.buffer(0)
+        if poly.is_empty:
+            continue
+        pieces.append(_Piece(poly, target, core, leg))
+    return pieces
