@@ -82,7 +82,8 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
         if end in tried:
             continue
         tried.add(end)
-        found = _legal_action_to(state, action, reach.path_to(end), end)
+        found = _legal_action_to(state, _with_keys(action, reach, end), reach.path_to(end),
+                                 end)
         if found is not None:
             return Alternative(found[0], end, float(drop.distance(Point(end))), found[1])
     if not tried:
@@ -107,7 +108,7 @@ def _pulled_back(state: GameState, action: Action, reach: Reach, end: Point2,
     (px, py), (ex, ey) = legs[-2][:2], legs[-1][:2]
     for f in PULL_BACK:
         at = (round(px + f * (ex - px), 3), round(py + f * (ey - py), 3))
-        found = _legal_action_to(state, action, reach.path_to(at), at)
+        found = _legal_action_to(state, _with_keys(action, reach, at), reach.path_to(at), at)
         if found is not None:
             return Alternative(found[0], at, float(drop.distance(Point(at))), found[1])
     return None
@@ -125,6 +126,13 @@ def path_steps(path: Sequence[Any]) -> tuple[Step, ...]:
             z = float(item[2]) if len(item) > 2 and item[2] is not None else None
             steps.append(Waypoint(float(item[0]), float(item[1]), z))
     return tuple(steps)
+
+
+def _with_keys(action: Action, reach: Reach, end: Point2) -> Action:
+    """The action with the keys the reach names for that end (the unit a charge's end
+    touches, an exiting unit's placement); unchanged where it names none."""
+    keys = reach.keys_at(end)
+    return replace(action, params={**action.params, **keys}) if keys else action
 
 
 def _legal_action_to(state: GameState, action: Action, path: Sequence[Any] | None,

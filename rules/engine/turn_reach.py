@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import shapely
 import shapely.affinity
-from shapely.geometry import Point, box
+from shapely.geometry import LineString, Point, box
 
 from rules.engine.model import Point2, Table, Unit
 from rules.engine.open_reach import base_barriers
@@ -75,6 +75,12 @@ class TurnThenStraight:
     #: Whether it may turn where it stands (a rect base touching another base may not: the
     #: turn would sweep into it; it may still move along its axes).
     may_turn: bool = True
+    #: Half the segment along which the start may lie (start - sweep to start + sweep, a
+    #: unit placed anywhere along a carrier's rear edge, 002 Unit Exiting): every part of
+    #: the area is swept along it (exact for the convex parts). The caller grows what the
+    #: centre may not cross or end in, and the dear features, by its length, so that every
+    #: start on it is as clear as the middle one.
+    sweep: tuple[float, float] = (0.0, 0.0)
 
 
 def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStraight) -> Reach:
@@ -86,12 +92,41 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     parts = [*(_turning_parts(spec) if spec.may_turn else []), *along_axes]
     if not parts:
         return nowhere(unit_id, action_type, spec.start, spec.budget)
+    unswept = shapely.union_all(parts)
+    if spec.end_only:
+        unswept = unswept.difference(shapely.union_all(list(spec.end_only)))
+    hx, hy = spec.sweep
+    if hx or hy:
+        coords, index = shapely.get_coordinates(np.asarray(parts, dtype=object),
+                                                return_index=True)
+        both = np.vstack([coords - (hx, hy), coords + (hx, hy)])
+        owner = np.concatenate([index, index])
+        order = np.argsort(owner, kind="stable")
+        hulls = shapely.convex_hull(shapely.multipoints(shapely.points(both[order]),
+                                                        indices=owner[order]))
+        parts = list(hulls)
     area = shapely.union_all(parts)
     if spec.end_only:
         area = area.difference(shapely.union_all(list(spec.end_only)))
     axes = shapely.union_all(along_axes) if along_axes else shapely.Polygon()
     shapely.prepare(area)
     shapely.prepare(axes)
+    shapely.prepare(unswept)
+
+    def swept_path(p: Point2) -> list[Any] | None:
+        """[start + t, {"turn": a}, p]: from the start on the sweep whose path to `p` is
+        the middle start's path to a point of its own area, moved along."""
+        cut = unswept.intersection(LineString([(p[0] + hx, p[1] + hy),
+                                               (p[0] - hx, p[1] - hy)]))
+        if cut.is_empty:
+            return None
+        q = cut.interpolate(0.5, normalized=True) if cut.length > 0 else \
+            shapely.get_point(cut, 0) if cut.geom_type == "MultiPoint" else cut
+        at = (sx + p[0] - q.x, sy + p[1] - q.y)
+        if axes.covers(q):
+            return [at, p]
+        turn = shortest_turn(spec.facing, bearing(q.x - sx, q.y - sy))
+        return [at] + ([{"turn": turn}] if abs(turn) > 1e-9 else []) + [p]
 
     def path_to(p: Point2) -> list[Any] | None:
         """[start, {"turn": a}, p]: face the point, then go straight to it (a point a hair
@@ -99,6 +134,8 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
         every proposal)."""
         if not area.dwithin(Point(p), 0.002):
             return None
+        if hx or hy:
+            return swept_path(p)
         if math.dist(p, (sx, sy)) < 1e-9:
             return [(sx, sy)]
         if axes.covers(Point(p)):

@@ -7,8 +7,10 @@ edge of the top it is on (MSW-D24), other bases and the table edge stop it."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
+import shapely
 from shapely.geometry import Point, box
 
 from rules.engine.actions import Action
@@ -32,7 +34,8 @@ from rules.systems.mswars.rules_common import allowance_for, check_can_act, oppo
 from rules.systems.mswars.tables import RUN_LIKE
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
 
-REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre", "jump"})
+REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre", "jump",
+                       "unit_exiting"})
 #: Types whose unit ends aboard a carrier, off the table (002 Enter Unit): no area.
 ABOARD = frozenset({"enter_unit"})
 
@@ -43,15 +46,23 @@ def reach(state: GameState, unit_id: str, action_type: str = "standard_move") ->
     if action_type == "climb":
         return memoised_reach(state, "mswars", unit_id, action_type,
                               lambda unit: _climb_reach(state, unit))
+    if action_type == "unit_exiting":
+        return state.memo(f"mswars.reach.{unit_id}.unit_exiting",
+                          lambda: _exiting_reach(state, unit_id))
     if action_type not in REACHABLE:
-        # Unit Exiting and a moving carrier's unloading place other pieces than the mover
-        # along the carrier's rear: not shaded.
+        # A moving carrier unloads pieces other than itself at its rear, placed where the
+        # player clicks: the carrier's own ends are a standard move's, but no one area
+        # is the action's: not shaded.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "mswars", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
 
 
-def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
+def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
+           sweep: tuple[float, float] = (0.0, 0.0), carrier: Unit | None = None) -> Reach:
+    """The reach of one action type; `sweep` and `carrier` for a unit exiting along the
+    carrier's rear edge (`_exiting_reach`): every start within `sweep` of the unit's, the
+    carrier behind a line it may not cross."""
     budget = allowance_for(unit, action_type).value if action_type in REACHABLE else 0.0
     none = nowhere(unit.id, action_type, unit.position, budget)
     try:
@@ -60,8 +71,10 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
         return none
     view = pos.view(unit)
     j = Judgement(pos.state)
-    check_can_act(pos, j, unit, Action(unit.id, action_type))
-    start_rate, _ = view.rate_at(*unit.position)
+    if carrier is None:
+        check_can_act(pos, j, unit, Action(unit.id, action_type))
+    grow = math.hypot(*sweep)
+    start_rate = _dearest_rate(view, unit.position, sweep)
     top = view.top_under(unit.position)
     if action_type not in REACHABLE or not j.legal or view.immobile or not start_rate or \
             (action_type == "break_away" and not opposing_contacts(pos, unit)) or \
@@ -78,11 +91,14 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
         # A rect base's contact depends on its facing at the end: not shaded.
         return unshaded(unit.id, action_type)
     jumping = action_type == "jump"
-    barriers = _terrain_barriers(pos, unit, budget, jumping=jumping)
-    table = table_barrier(pos.state.table, unit, MARGIN)
+    barriers = _terrain_barriers(pos, unit, budget + grow, jumping=jumping, grow=grow)
+    table = table_barrier(pos.state.table, unit, MARGIN + grow)
+    ignore = {t.id for t in targets} | ({carrier.id} if carrier is not None else set())
     blocking, end_only = base_barriers(
-        pos, unit, MswarsBases(ignore=frozenset(t.id for t in targets)),
-        budget + 2 * unit.base.radius + 2, MARGIN)
+        pos, unit, MswarsBases(ignore=frozenset(ignore)),
+        budget + 2 * unit.base.radius + 2 + grow, MARGIN + grow)
+    if carrier is not None:
+        blocking.append(_behind_rear(carrier, unit.base.radius))
     if jumping and top is not None:
         # 002 Jump Action, MSW-D13: off the edge in one straight line (the turn first, on
         # top), landing with the base wholly off the feature; the movement ends there. A
@@ -90,19 +106,28 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
         end_only = [*end_only, top.shape.buffer(unit.base.radius + MARGIN,
                                                 join_style="mitre", mitre_limit=3.0)]
     near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
-    if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
+    if table is None or any(g.intersects(Point(unit.position)) for g in barriers + blocking):
         return none
+    if grow:
+        # Every start along the sweep must be clear: the table shrunk by the sweep too.
+        w, h = pos.state.table.width, pos.state.table.height
+        r0 = unit.base.radius + MARGIN + grow
+        x0, y0 = unit.position[:2]
+        if not (r0 <= x0 <= w - r0 and r0 <= y0 <= h - r0):
+            return none
     free = free_rotation(pos, unit)
     flat = float(view.rate_of_row("flat") or 1.0)
     spec = TurnThenStraight(
         start=unit.position, facing=unit.facing, budget=budget, base_rate=flat,
         turn_cost=lambda a: view.turn_cost(a, start_rate, free),
         barriers=[*barriers, table, *blocking], end_only=end_only,
-        dear=[(t.shape, rate) for t, _ in _near(pos, unit, budget)
+        dear=[(t.shape.buffer(grow) if grow else t.shape, rate)
+              for t, _ in _near(pos, unit, budget + grow)
               if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None
               and rate > flat],
         minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
-        axes=_axes(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN))
+        axes=_axes(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN),
+        sweep=sweep)
     found = turn_then_straight_reach(unit.id, action_type, spec)
     if action_type != "charge":
         return found
@@ -139,8 +164,34 @@ def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any
     return pos.view(unit).near(sx - far, sy - far, sx + far, sy + far)
 
 
+def _dearest_rate(view: Any, at: tuple[float, float], sweep: tuple[float, float]
+                  ) -> float | None:
+    """The rate under the centre where it turns: at `at`, or the dearest along the sweep
+    (None: "Can't" somewhere on it)."""
+    rates: list[float | None] = [view.rate_at(at[0] + f * sweep[0], at[1] + f * sweep[1])[0]
+                                 for f in ((0.0,) if sweep == (0.0, 0.0) else
+                                           (-1.0, -0.5, 0.0, 0.5, 1.0))]
+    found = [float(r) for r in rates if r is not None]
+    return None if len(found) < len(rates) else max(found)
+
+
+def _behind_rear(carrier: Unit, r: float) -> Any:
+    """The side of the carrier's rear edge line (moved out by the base's radius less
+    0.004") that holds the carrier: a unit placed at the rear may not cross it."""
+    f = math.radians(carrier.facing)
+    fx, fy = math.cos(f), math.sin(f)
+    cx, cy = carrier.position[:2]
+    back = float(carrier.base.length or 0.0) / 2 + r - 0.004
+    ox, oy = cx - back * fx, cy - back * fy
+    big = 1e3
+    sx, sy = -fy, fx
+    return shapely.Polygon([(ox - big * sx, oy - big * sy), (ox + big * sx, oy + big * sy),
+                            (ox + big * sx + big * fx, oy + big * sy + big * fy),
+                            (ox - big * sx + big * fx, oy - big * sy + big * fy)])
+
+
 def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float,
-                      jumping: bool = False) -> list[Any]:
+                      jumping: bool = False, grow: float = 0.0) -> list[Any]:
     """Elevated features the unit is not on (its base may not touch them), "Can't"
     terrain (its centre may not enter), and beyond the top it stands on (unless it jumps
     off it)."""
@@ -152,12 +203,13 @@ def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float,
         if t is top:
             continue
         if view.row(t) == ELEVATED:
-            out.append(shape.buffer(r + MARGIN, join_style="mitre", mitre_limit=3.0))
+            out.append(shape.buffer(r + MARGIN + grow, join_style="mitre", mitre_limit=3.0))
         elif view.rate(t) is None:
-            out.append(shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
+            out.append(shape.buffer(MARGIN + grow, join_style="mitre", mitre_limit=3.0))
     if top is not None and not jumping:
         w, h = pos.state.table.width, pos.state.table.height
-        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN)))
+        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(
+            top.shape.buffer(-MARGIN - grow)))
     return out
 
 
@@ -183,3 +235,103 @@ def _climb_reach(state: GameState, unit: Unit) -> Reach:
 
     return Reach(unit.id, "climb", area, math.dist(start, end), path_to,
                  _keys_at=lambda p: {"target": onto} if onto is not None else {})
+
+
+#: Unit Exiting: the rear edge of a rect carrier is searched in stretches of at most this
+#: length, and at most EXIT_STRETCHES of them (each one reach, swept along it: the terrain
+#: and bases grown by half of it, so near them the area is short by up to that); a circle
+#: carrier's rear arc at EXIT_POINTS placements, not complete between them.
+EXIT_STRETCH = 3.0
+EXIT_STRETCHES = 2
+EXIT_POINTS = 3
+
+
+def _exiting_reach(state: GameState, unit_id: str) -> Reach:
+    """002 Unit Exiting Action, MSW-D35: placed in base contact with the carrier's rear,
+    facing away from it, then up to half Move from there (a turn, then straight). The
+    area is the union of the reaches from placements along the rear; `path_to` gives
+    [placement, turn, end], the placement being the path's first point."""
+    from rules.systems.mswars.carriers import placement_at_rear
+    from rules.systems.mswars.rules_common import has_moved_this_phase
+
+    unit = state.unit(unit_id)
+    carrier = None if unit is None or unit.aboard is None else state.unit(unit.aboard)
+    if unit is not None and carrier is not None and has_moved_this_phase(state, carrier.id):
+        return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
+    if unit is None or carrier is None or carrier.aboard is not None \
+            or not unit.base.is_circle:
+        # Not aboard a carrier on the table; a rect base's contact with the rear depends on
+        # more than where its centre is: not shaded.
+        return unshaded(unit_id, "unit_exiting")
+    facing = (carrier.facing + 180.0) % 360.0
+    pos = position_of(state)
+    j = Judgement(state)
+    check_can_act(pos, j, unit, Action(unit_id, "unit_exiting"))
+    if not j.legal:
+        return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
+    found: list[Reach] = []
+    complete = True
+    for a, b in _rear_stretches(carrier, unit.base.radius):
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        out = replace(unit, aboard=None).moved(mid, facing)
+        if any(placement_at_rear(pos, carrier, replace(out, position=p), []) for p in (a, b)):
+            complete = False
+            continue
+        half = ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
+        r = _reach(pos, out, "unit_exiting", sweep=half, carrier=carrier)
+        if isinstance(r.area, Point) or r.area is None or r.area.is_empty:
+            continue
+        found.append(r)
+    if not carrier.base.is_circle and not found:
+        complete = False
+    if carrier.base.is_circle:
+        complete = False  # placements at points of the rear arc, not along it
+    start = unit.position
+    if not found:
+        return nowhere(unit_id, "unit_exiting", start, 0.0)
+    area = shapely.union_all([r.area for r in found])
+
+    def path_to(q: tuple[float, float]) -> list[Any] | None:
+        for r in found:
+            path = r.path_to(q)
+            if path is not None:
+                return [start, *path]
+        return None
+
+    def keys_at(q: tuple[float, float]) -> dict[str, Any]:
+        """The placement as its own key too (MSW-D35), so that a proposal keeps it whatever
+        placement the refused action named; the path's first point repeats it."""
+        path = path_to(q)
+        if path is None:
+            return {}
+        x, y = path[1][:2]
+        return {"placement": {"position": [x, y], "facing": facing}}
+
+    return Reach(unit_id, "unit_exiting", area, found[0].allowance, path_to,
+                 None if complete else 0.0, keys_at)
+
+
+def _rear_stretches(carrier: Unit, r: float
+                    ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Where the centre of a circle base of radius `r` touches the carrier's rear (0.004"
+    off it): stretches of the rear edge of a rect base, each at most EXIT_STRETCH long;
+    points (stretches of no length) of the rear 90 degrees of a circle's (MSW-D27)."""
+    cx, cy = carrier.position[:2]
+    f = math.radians(carrier.facing)
+    fx, fy = math.cos(f), math.sin(f)
+    gap = r + 0.004
+    if carrier.base.is_circle:
+        rho = carrier.base.radius + gap
+        half = math.radians(44.0)
+        angles = [f + math.pi - half + 2 * half * i / (EXIT_POINTS - 1)
+                  for i in range(EXIT_POINTS)]
+        return [((cx + rho * math.cos(a), cy + rho * math.sin(a)),) * 2 for a in angles]
+    width = float(carrier.base.width or 0.0)
+    back = float(carrier.base.length or 0.0) / 2 + gap
+    span = max(width - 0.04, 0.0)
+    k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
+    sx, sy = -fy, fx
+    ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
+    cuts = [span * i / k for i in range(k + 1)]
+    return [((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
+            for t0, t1 in zip(cuts, cuts[1:], strict=False)]

@@ -156,3 +156,62 @@ def test_a_climb_shades_the_one_pose_on_top_the_engine_places_it_at() -> None:
     # Facing away from the feature: no climb, nothing shaded.
     away = scene([walker(position=(4, 10), facing=180, free_hands=True)], [BUILDING])
     assert reach(away, "U", "climb").area.is_empty or reach(away, "U", "climb").area.area == 0
+
+
+def carrier_scene(terrain: list[dict[str, Any]] | None = None) -> Any:
+    return scene([{"id": "C", "side": "P1", "type": "track", "move": 6, "carrier": 2,
+                   "base": {"shape": "rect", "width": 2, "length": 3},
+                   "position": [20, 20], "facing": 0},
+                  walker(position=(0, 0), move=4, diameter=1, aboard="C")], terrain)
+
+
+def proposal_legal(state: Any, action_type: str, p: tuple[float, float]) -> bool:
+    found = reach(state, "U", action_type)
+    path = found.path_to(p)
+    assert path is not None, p
+    steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+    verdict = validate(state, {"unit": "U", "type": action_type, "path": steps,
+                               **found.keys_at(p)})
+    return verdict.legal or not print(p, steps, [r.message for r in verdict.reasons])
+
+
+def test_a_unit_exiting_is_placed_at_the_carriers_rear_then_moves_half_move() -> None:
+    # 002 Unit Exiting Action, MSW-D35: placed in base contact with the carrier's rear,
+    # facing away, then up to Move / 2 (2 of 4): the placements run along the whole rear
+    # edge (x 17.996, y 19.02 to 20.98 here), each then straight on or turned.
+    state = carrier_scene()
+    found = reach(state, "U", "unit_exiting")
+    assert found.complete
+    assert found.contains((16.1, 20)) and not found.contains((15.8, 20))
+    assert found.contains((16.1, 20.9)) and found.contains((16.1, 19.1))
+    assert not found.contains((18.5, 20))  # in the carrier
+    assert found.keys_at((16.1, 20.5))["placement"]["facing"] == 180.0
+    for p in [(16.1, 20), (16.1, 20.9), (16.5, 19.1), (17.5, 21.6), (17.0, 18.6)]:
+        assert found.contains(p), p
+        assert proposal_legal(state, "unit_exiting", p), p
+
+
+def test_a_unit_exiting_a_carrier_that_moved_this_phase_has_nowhere_to_go() -> None:
+    # 002 Unit Exiting Action: the carrier must have made no move action this phase.
+    state = carrier_scene()
+    moved = scene([{"id": "C", "side": "P1", "type": "track", "move": 6, "carrier": 2,
+                    "base": {"shape": "rect", "width": 2, "length": 3},
+                    "position": [20, 20], "facing": 0},
+                   walker(position=(0, 0), move=4, diameter=1, aboard="C")],
+                  state={"actions_taken": {"C": [{"phase": 1, "type": "standard_move"}]}})
+    assert reach(state, "U", "unit_exiting").area.area > 1
+    assert reach(moved, "U", "unit_exiting").area.area == 0
+
+
+def test_the_alternative_to_a_charge_names_the_unit_its_end_touches() -> None:
+    # 002 Charge Move Action: a drop short of contact is offered the nearest end in
+    # contact, with that unit as the target.
+    from rules.engine.actions import Action, Waypoint
+    from rules.engine.alternative import nearest_alternative
+
+    state = scene([walker(move=6, position=(10, 24)),
+                   walker("E1", position=(20, 24), side="P2")])
+    offer = nearest_alternative(state, Action("U", "charge", (Waypoint(17, 24),),
+                                              params={"target": "E1"}))
+    assert offer is not None and offer.off_by < 1.1
+    assert offer.action.params["target"] == "E1"
