@@ -218,10 +218,12 @@ def union_reach(parts: Sequence[Reach]) -> Reach:
     cuts = [p.cut_at for p in parts if p.cut_at is not None]
 
     def holding(p: tuple[float, float]) -> Reach | None:
-        for part in parts:
-            if part.area.distance(Point(p)) <= 1e-9 and part.path_to(p) is not None:
-                return part
-        return None
+        """The first part whose area holds the point, or comes within a hair of it and
+        takes it (an alternative's end is rounded to thousandths)."""
+        here = Point(p)
+        near = [part for part in parts if part.area.distance(here) <= 0.001]
+        near.sort(key=lambda part: part.area.distance(here))
+        return next((part for part in near if part.path_to(p) is not None), None)
 
     def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
         part = holding(p)

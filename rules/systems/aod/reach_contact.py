@@ -43,6 +43,9 @@ from rules.systems.aod.water import water_at
 #: short at the next one's band (sized on bench/worst_case.py's board: a charge of 48"
 #: costs what a move's reach does).
 CONTACT_WORK = 400
+#: How far off a band an end may be and still be taken (an alternative's end is rounded
+#: to thousandths): within it the gap is still 0.001" to 0.009", contact.
+HAIR = 0.0009
 #: Sample spacing along a target's contact band.
 STEP = 0.05
 #: The band: gaps to the target's base, and the gap the samples are judged at.
@@ -129,8 +132,11 @@ def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph 
     search = graph
 
     def piece_at(p: tuple[float, float]) -> tuple[_Piece, list[tuple[float, float]]] | None:
-        for i in tree.query(Point(p), predicate="intersects"):
+        here = Point(p)
+        for i in tree.query(here.buffer(HAIR)):
             piece = pieces[int(i)]
+            if piece.area.distance(here) > HAIR:
+                continue
             line = shapely.shortest_line(piece.core, Point(p))
             (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
             n = math.hypot(qx - cx, qy - cy)

@@ -51,6 +51,9 @@ LEG = 0.03
 #: at T, or one 0.005" step past it where its distance test rounds the other way; either
 #: is within 0.0075" of every point of the band, inside the 0.01" it allows (AOD-D9).
 LO, HI = -0.0025, 0.0075
+#: How far off a band an end may be and still be taken (an alternative's end is rounded
+#: to thousandths): still within 0.0085" of the engine's placement.
+HAIR = 0.0009
 #: The engine's repositioning: candidates every 0.005", "entirely on / off" within 0.01".
 _REPOSITION_STEP = 0.005
 _WITHIN = 0.01
@@ -117,8 +120,11 @@ def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: 
     tree = shapely.STRtree([b.area for b in bands])
 
     def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
-        for i in tree.query(Point(p), predicate="covered_by"):
+        here = Point(p)
+        for i in tree.query(here.buffer(HAIR)):
             b = bands[int(i)]
+            if b.area.distance(here) > HAIR:
+                continue
             t = (p[0] - b.a[0]) * b.along[0] + (p[1] - b.a[1]) * b.along[1]
             c = (b.a[0] + t * b.along[0], b.a[1] + t * b.along[1])
             before = (c[0] - LEG * b.u[0], c[1] - LEG * b.u[1])

@@ -4,14 +4,15 @@ is judged by validate along the path reach gives, and must end where it was draw
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
 from shapely.geometry import Point, box
 
 from rules import GameState, reach, validate
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
+from rules.engine.actions import Action, Waypoint
+from rules.engine.alternative import nearest_alternative, path_steps
 from rules.engine.dice import make_dice
 from rules.systems.aod.reach_elevated import target_depth
 from tests.rules.scenes import scene, square, unit
@@ -162,3 +163,27 @@ def test_a_unit_that_may_not_be_given_the_order_shades_nothing() -> None:
                      unit("E1", side="P2", position=(12, 10), diameter=2.0),
                      unit("E2", side="P2", position=(10, 16), diameter=2.0)])
     assert reach(engaged, "M1", "charge").area.is_empty
+
+
+def test_a_charge_that_stops_short_is_offered_the_nearest_end_in_contact() -> None:
+    # issue 20, ui.md "Moving a piece" 4: the nearest legal alternative of a refused
+    # charge (must_end_in_contact, AOD-D31) ends in base contact with its target.
+    state = scene([unit("M1", position=(10, 10), diameter=2.0, move=6, run_move=9),
+                   unit("E1", side="P2", position=(16, 10), diameter=2.0)])
+    short = Action("M1", "charge", (Waypoint(12.5, 10.5),), params={"target": "E1"})
+    assert not validate(state, short, make_dice(unresolved=True)).legal
+    offer = nearest_alternative(state, short)
+    assert offer is not None and offer.verdict.legal
+    assert offer.action.params["target"] == "E1"
+    assert abs(math.dist(offer.end, (16, 10)) - 2.005) < 0.004
+
+
+def test_a_move_past_the_edge_of_a_hill_is_offered_the_repositioned_end() -> None:
+    # 000 [33], AOD-D9: a move that goes on past its stop on the hill is refused; the
+    # nearest legal end is on the hill, where the engine puts the unit.
+    state = scene([unit("M1", position=(8, 10), diameter=2.0, move=8)], [HILL])
+    on = Action("M1", "move", (Waypoint(15, 10),))
+    assert not validate(state, on, make_dice(unresolved=True)).legal
+    offer = nearest_alternative(state, on)
+    assert offer is not None and offer.verdict.legal
+    assert abs(offer.end[0] - (12 + target_depth(1.0))) < 0.01
