@@ -35,7 +35,7 @@ from rules.systems.mswars.tables import RUN_LIKE
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
 
 REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre", "jump",
-                       "unit_exiting"})
+                       "unit_exiting", "carrier_unloading"})
 #: Types whose unit ends aboard a carrier, off the table (002 Enter Unit): no area.
 ABOARD = frozenset({"enter_unit"})
 
@@ -50,9 +50,6 @@ def reach(state: GameState, unit_id: str, action_type: str = "standard_move") ->
         return state.memo(f"mswars.reach.{unit_id}.unit_exiting",
                           lambda: _exiting_reach(state, unit_id))
     if action_type not in REACHABLE:
-        # A moving carrier unloads pieces other than itself at its rear, placed where the
-        # player clicks: the carrier's own ends are a standard move's, but no one area
-        # is the action's: not shaded.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "mswars", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
@@ -129,6 +126,8 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         axes=_axes(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN),
         sweep=sweep)
     found = turn_then_straight_reach(unit.id, action_type, spec)
+    if action_type == "carrier_unloading":
+        return _unloading(pos, unit, found)
     if action_type != "charge":
         return found
     # 002 Charge Move Action: like a Run, ending in base contact with its target; each
@@ -136,6 +135,63 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     return contact_reach(found, unit.position, unit.base.radius, [
         ContactTarget(t.id, pos.bodies[t.id].core, pos.bodies[t.id].radius, {"target": t.id})
         for t in targets])
+
+
+def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
+    """002 Carrier Unloading Action, MSW-D19, MSW-D39: the carrier moves up to half Move,
+    then sets one unit down in contact with its rear, on its level. Its ends: the move's,
+    less those within the rear offset of where that unit could not be set down (other
+    bases, elevated terrain, "Can't" terrain, beyond the table), so that the unit's place
+    straight behind the carrier's end is always free; `keys_at` names it. A carrier on a
+    top, or whose first unit aboard has a rect base: not shaded."""
+    from rules.engine.open_reach import grown
+    from rules.systems.mswars.carriers import aboard
+
+    held = aboard(pos, carrier)
+    view = pos.view(carrier)
+    if not held or not held[0].base.is_circle or view.top_under(carrier.position) is not None:
+        return unshaded(carrier.id, "carrier_unloading")
+    rider = held[0]
+    r_u = rider.base.radius
+    back = (carrier.base.radius if carrier.base.is_circle else
+            float(carrier.base.length or 0.0) / 2) + r_u + 0.004
+    sx, sy = carrier.position[:2]
+    far = found.allowance + back + 2 * r_u + 2
+    box_ = (sx - far, sy - far, sx + far, sy + far)
+    rider_view = pos.view(rider)
+    bad: list[Any] = []
+    for t, shape in rider_view.near(*box_):
+        if rider_view.row(t) == ELEVATED:
+            bad.append(shape.buffer(r_u + MARGIN, join_style="mitre", mitre_limit=3.0))
+        elif rider_view.rate(t) is None:
+            bad.append(shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
+    w, h = pos.state.table.width, pos.state.table.height
+    edge = r_u + MARGIN
+    bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge,
+                                                               h - edge)))
+    for other in pos.on_table:
+        if other.id != carrier.id:
+            body = pos.bodies[other.id]
+            bad.append(grown(body, body.radius + r_u + MARGIN))
+    area = found.area.difference(shapely.union_all(bad).buffer(back + 0.01))
+    facing0 = carrier.facing
+
+    def keys_at(q: tuple[float, float]) -> dict[str, Any]:
+        path = found.path_to(q)
+        if path is None:
+            return {}
+        steps: list[Any] = list(path)
+        turn = sum(float(s["turn"]) for s in steps if isinstance(s, dict))
+        f = math.radians(facing0 + turn)
+        place = [round(q[0] - back * math.cos(f), 4), round(q[1] - back * math.sin(f), 4)]
+        return {"unload": [{"unit": rider.id, "position": place,
+                            "facing": (facing0 + turn + 180.0) % 360.0}]}
+
+    def path_to(q: tuple[float, float]) -> list[Any] | None:
+        return found.path_to(q) if area.dwithin(Point(q), 0.002) else None
+
+    return Reach(carrier.id, "carrier_unloading", area, found.allowance, path_to,
+                 found.cut_at, keys_at)
 
 
 def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit]:

@@ -215,3 +215,31 @@ def test_the_alternative_to_a_charge_names_the_unit_its_end_touches() -> None:
                                               params={"target": "E1"}))
     assert offer is not None and offer.off_by < 1.1
     assert offer.action.params["target"] == "E1"
+
+
+def test_a_moving_carrier_ends_where_the_unit_it_unloads_has_room_behind_it() -> None:
+    # 002 Carrier Unloading Action, MSW-D19, MSW-D39: half Move, then one unit placed in
+    # contact with the carrier's rear, on the table, on no base and no elevated feature.
+    # A building behind the end leaves no room: those ends are not shaded.
+    wall = {"id": "B1", "type": "elevated", "height": 4,
+            "polygon": [[10, 10], [15.5, 10], [15.5, 30], [10, 30]]}
+    state = scene([{"id": "C", "side": "P1", "type": "walker", "move": 8, "carrier": 2,
+                    "base": {"shape": "circle", "diameter": 2}, "position": [20, 20],
+                    "facing": 0},
+                   walker("I", position=(0, 0), move=4, diameter=1, aboard="C")], [wall])
+    found = reach(state, "C", "carrier_unloading")
+    assert found.contains((23.9, 20))  # ahead: the unit goes behind, at x 21.9 less
+    assert not found.contains((17.5, 20))  # its unit would be set down in the building
+    assert found.keys_at((23, 20))["unload"][0]["unit"] == "I"
+    n = 0
+    for p in [(23.9, 20), (23, 20), (22, 22.5), (21, 17.5), (20, 23.5), (18.5, 20)]:
+        if not found.contains(p):
+            continue
+        path = found.path_to(p)
+        assert path is not None
+        steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+        verdict = validate(state, {"unit": "C", "type": "carrier_unloading", "path": steps,
+                                   **found.keys_at(p)})
+        assert verdict.legal, (p, [r.message for r in verdict.reasons])
+        n += 1
+    assert n >= 4
