@@ -1,8 +1,15 @@
-"""Reach for mswars: where a unit can end a Standard Move, Run or Break Away by turning in
-place to face the point and moving straight ahead (the kernel's turn-then-straight reach;
-straight ahead needs no further turn, MSW-D5). The unit pays its turn (free turn applied,
-MSW-D7) and the terrain on the way; "Can't" terrain, elevated terrain it is not on, the
-edge of the top it is on (MSW-D24), other bases and the table edge stop it."""
+"""Reach for mswars: where a unit can end one move action by turning in place to face the
+point and moving straight ahead (the kernel's turn-then-straight reach; straight ahead
+needs no further turn, MSW-D5). The unit pays its turn (free turn applied, MSW-D7) and the
+terrain on the way; "Can't" terrain, elevated terrain it is not on, the edge of the top it
+is on (MSW-D24), other bases and the table edge stop it.
+
+Standard Move, Run, Break Away, Manoeuvre (touching no opposing unit) as that; a Charge in
+base contact with an opposing unit beyond Move; a Jump landing wholly off its top; a Climb
+at the engine's placement on top; Unit Exiting from placements along the carrier's rear;
+a moving carrier's Carrier Unloading where its unit has room behind it; Enter Unit ends
+aboard (no area). A Manoeuvre in contact with opposing units is not shaded (its ends
+follow their bases round, which one straight line does not)."""
 
 from __future__ import annotations
 
@@ -334,7 +341,10 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
             complete = False
             continue
         half = ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
-        r = _reach(pos, out, "unit_exiting", sweep=half, carrier=carrier)
+        # A rect carrier stays behind its rear edge's line as the start sweeps along it; a
+        # circle's is a base the placed unit touches, as any other (no sweep there).
+        r = _reach(pos, out, "unit_exiting", sweep=half,
+                   carrier=None if carrier.base.is_circle else carrier)
         if isinstance(r.area, Point) or r.area is None or r.area.is_empty:
             continue
         found.append(r)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from shapely.geometry import Point
+
 from rules import reach, state_from_json, validate
 
 
@@ -46,7 +48,6 @@ def test_a_low_feature_under_the_quarter_rule_is_crossed_as_very_difficult() -> 
 def band_points(found: Any, n: int = 40) -> list[tuple[float, float]]:
     """Points spread over an area's pieces (thin bands: their representative points and
     points along their boundaries pulled to the nearest point of the piece)."""
-    from shapely.geometry import Point
     from shapely.ops import nearest_points
     out = []
     for g in getattr(found.area, "geoms", [found.area]):
@@ -243,3 +244,21 @@ def test_a_moving_carrier_ends_where_the_unit_it_unloads_has_room_behind_it() ->
         assert verdict.legal, (p, [r.message for r in verdict.reasons])
         n += 1
     assert n >= 4
+
+
+def test_a_unit_exiting_a_round_carrier_is_placed_at_points_of_its_rear_arc() -> None:
+    # MSW-D27: a circle's rear is its rear 90 degrees; placements at a few points of it,
+    # each end legal along its path (and the area says it is not complete between them).
+    state = scene([{"id": "C", "side": "P1", "type": "walker", "move": 6, "carrier": 2,
+                    "base": {"shape": "circle", "diameter": 3}, "position": [20, 20],
+                    "facing": 90},
+                   walker(position=(0, 0), move=4, diameter=1, aboard="C")])
+    found = reach(state, "U", "unit_exiting")
+    assert not found.complete and found.area.area > 1
+    assert not found.area.intersects(Point(20, 20).buffer(1.99))  # never on the carrier
+    x0, y0, x1, y1 = found.area.bounds
+    grid = [(x0 + (x1 - x0) * u / 8, y0 + (y1 - y0) * v / 8) for u in range(9)
+            for v in range(9)]
+    inside = [p for p in grid if found.contains(p)]
+    assert len(inside) > 5
+    assert all(proposal_legal(state, "unit_exiting", p) for p in inside)
