@@ -114,9 +114,9 @@ def test_points_drawn_inside_a_reach_are_legal_ends_along_its_path(system: str) 
     assert counts["points legal"] > 0
 
 
-#: Types whose unit ends aboard, off the table: no area either (002 Enter Unit,
-#: 003 Transport 1).
-ENDS_ABOARD = {"mswars": {"enter_unit"}, "lasergrenadiers": {"load"}}
+#: Types whose unit ends aboard, off the table (002 Enter Unit, 003 Transport 1), or
+#: does not move while it sets others down (a LaserGrenadiers unload): no area either.
+NO_AREA = {"mswars": {"enter_unit"}, "lasergrenadiers": {"load", "unload"}}
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -127,17 +127,18 @@ def test_a_type_that_does_not_move_the_unit_has_no_area(system: str) -> None:
     unit = state.units[0].id
     for spec in engine.actions:
         answer = reach_answer(state, Action(unit, spec.type))
-        if spec.type in ENDS_ABOARD.get(system, set()):
+        if spec.type in NO_AREA.get(system, set()):
             continue
         assert (answer["area"] is None) == (not moves_the_unit(spec.type, engine.actions)), \
             spec.type
 
 
 @pytest.mark.parametrize(("system", "action_type"),
-                         [(s, t) for s, ts in ENDS_ABOARD.items() for t in sorted(ts)])
-def test_a_type_that_ends_aboard_has_no_area_where_it_is_offered(
+                         [(s, t) for s, ts in NO_AREA.items() for t in sorted(ts)])
+def test_a_type_that_ends_aboard_or_stays_has_no_area_where_it_is_offered(
         system: str, action_type: str) -> None:
-    # 002 Enter Unit / 003 Transport 1: the unit ends aboard, not on the table.
+    # 002 Enter Unit / 003 Transport 1: the unit ends aboard, not on the table, or the
+    # vehicle stays where it is while its passengers are set down.
     found = [j for j in judged(system) if j.action.type == action_type and j.verdict.legal]
     assert found
     for j in found:

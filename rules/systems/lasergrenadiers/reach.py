@@ -35,14 +35,11 @@ from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain, posit
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    if action_type == "load":
-        # The boarding piece ends aboard, off the table, and a vehicle loading pieces in
-        # contact does not move (003 Transport 1, LG-D34): no area.
+    if action_type in ("load", "unload"):
+        # The boarding piece ends aboard, off the table; a vehicle loading pieces in
+        # contact, or setting its passengers down in contact with it, does not move
+        # (003 Transport 1, LG-D26, LG-D34): no area.
         return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-    if action_type == "unload":
-        # Unload places the passengers, not the vehicle, in contact with it: the vehicle
-        # does not move (003 Transport 1), and no one piece's end is the action's.
-        return unshaded(unit_id, action_type)
     if action_type == "enter_board":
         state_unit = state.unit(unit_id)
         if state_unit is not None and (state_unit.z or 0.0) > LENGTH_TOL:
