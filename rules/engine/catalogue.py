@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 #: How an action's path is drawn: a polyline with turns ("free"), one straight line
-#: ("straight"), a single placement point ("placement"), or none at all ("none").
-PATH_SHAPES = frozenset({"free", "straight", "placement", "none"})
+#: ("straight"), a single placement point ("placement"), a turn in place, [{"turn": a}]
+#: ("turn"), or none at all ("none").
+PATH_SHAPES = frozenset({"free", "straight", "placement", "turn", "none"})
 #: What an action's cost counts: inches, movement points or action points.
 COST_UNITS = {"in": '"', "MP": " MP", "AP": " AP"}
 
@@ -64,6 +65,26 @@ class ActionSpec:
     #: one of the pieces picked together as `moves`, [{"unit", "path"}] a piece, each path
     #: the dragged one's moved by that piece's offset (ui.md, "Groups").
     group: bool = False
+    #: Keys whose value is one unit id, filled by the drag: the piece the dragged base ends
+    #: in base contact with, else the one its path passes over (a ram's or an overrun's
+    #: `target`); an opposing piece before a friendly one.
+    target_keys: tuple[str, ...] = ()
+    #: Keys whose value is a list of unit ids, each picked with a click on a piece (the
+    #: passengers a transport takes aboard); then a drag of the acting piece sends the
+    #: order with its path, or a click on it sends it where it stands.
+    unit_list_keys: tuple[str, ...] = ()
+    #: Sent when its button is pressed, with no path and none of its keys: the engine finds
+    #: what it acts on (a vent; a climb onto the terrain the piece touches and faces).
+    at_once: bool = False
+    #: Taken by a piece aboard another: the board offers it on the carrier selected, for
+    #: the piece aboard that is offered it (an exit from a carrier). Its `placement_keys`
+    #: then hold one placement, {"position", "facing"}, the piece's own.
+    from_aboard: bool = False
+    #: Unit types that move only where they face (ahead or back): the board's proposal
+    #: turns to face each leg of the drag first, as the rules let a move include a turn
+    #: (M.S. Wars' free turn, a LaserGrenadiers vehicle's paid turn); a leg straight ahead
+    #: or straight back needs none.
+    faces_each_leg: tuple[str, ...] = ()
 
     def offered_to(self, unit: Mapping[str, Any]) -> bool:
         """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
@@ -80,7 +101,10 @@ class ActionSpec:
                 "help": self.help, "unit_types": list(self.unit_types),
                 "needs": list(self.needs), "path_z": list(self.path_z),
                 "point_keys": list(self.point_keys), "unit_keys": list(self.unit_keys),
-                "placement_keys": list(self.placement_keys), "group": self.group}
+                "placement_keys": list(self.placement_keys), "group": self.group,
+                "target_keys": list(self.target_keys),
+                "unit_list_keys": list(self.unit_list_keys), "at_once": self.at_once,
+                "from_aboard": self.from_aboard, "faces_each_leg": list(self.faces_each_leg)}
 
 
 def _is_set(value: Any) -> bool:

@@ -52,10 +52,10 @@ def reach_answer(state: GameState, action: Action) -> dict[str, Any]:
 
 def moves_the_unit(action_type: str, catalogue: Sequence[ActionSpec]) -> bool:
     """Whether an action of this type can move its unit: every catalogue type with a path
-    (free, straight, or a placement); not one drawn with none (a vent, a free spin in
-    place, a dodge)."""
+    (free, straight, or a placement); not one drawn with none or a turn in place (a vent,
+    a free spin, a dodge)."""
     spec = next((s for s in catalogue if s.type == action_type), None)
-    return spec is not None and spec.path != "none"
+    return spec is not None and spec.path not in ("none", "turn")
 
 
 def alternative_answer(state: GameState, action: Action, legal: bool) -> dict[str, Any]:

@@ -63,7 +63,8 @@ EVERY_ORDER = {
     "Crow": unit("B3", "P2", MECH, [20, 12]),
     "Vulcan": unit("A4", "P1", MECH, [28, 4]),  # free spin, then vent
     "Ram tank": unit("V3", "P1", TANK, [34, 12]),  # ram into Bulwark
-    "Bulwark": unit("B4", "P2", TANK, [34, 20]),
+    # 5.5" apart edge to edge: within the tank's Move of 6 (a ram is a move, 001 [27-28]).
+    "Bulwark": unit("B4", "P2", TANK, [34, 19]),
     # Hauler faces north: its rear is south, where the Sappers touch it (000 [18]).
     "Hauler": unit("V1", "P1", {**TANK, "capacity": 2}, [26, 12]),
     "Sappers": unit("I2", "P1", FOOT, [26, 10.75]),
@@ -312,10 +313,11 @@ def test_every_other_order_of_the_catalogue_can_be_given_from_the_board(table, o
     )
     attempt("vent", "Vulcan", lambda: None, "Vulcan vent")  # 001 [22]: no path
     # Into base contact with the target (001 [27-28]): bases 1.75" (mechs), 1.5" (tanks).
+    # Each drag ends a little onto the target; the piece stops in base contact with it.
     attempt("assault_full", "Atlas", drag("Atlas", 0, 6.3), "Atlas full-speed assault")
     attempt("charge", "Hunter", drag("Hunter", 0, 9.3), "Hunter charge")
     attempt("dfa", "Raven", drag("Raven", 0, 6.3), "Raven death from above")
-    attempt("ram", "Ram tank", drag("Ram tank", 0, 6.5), "Ram tank ram")
+    attempt("ram", "Ram tank", drag("Ram tank", 0, 5.6), "Ram tank ram")
     # Board: the Sappers at the Hauler's rear go aboard, then it moves half (000 [18]).
     attempt("board", "Hauler", lambda: (click("Sappers")(), drag("Hauler", 0, 2)()), "Hauler board")
     # Disembark: the Lorry sets the Medics down at its rear (001 [19]).

@@ -113,12 +113,7 @@ def test_three_infantry_picked_with_shift_move_as_one_formation_order(table, ope
         assert position_of(p1, f"I{i}")[0] == pytest.approx(10.0 + i, abs=0.3)
 
 
-# The aod mech's card lists charge, full-speed assault, vent (the engine's offers) that the
-# bar has no gesture for yet: a target picked by the drop, an order with no path.
-NO_GESTURE = pytest.mark.xfail(strict=True, reason="aod target and no-path orders: no gesture")
-
-
-@pytest.mark.parametrize("table", [pytest.param("aod", marks=NO_GESTURE), "lg"], indirect=True)
+@pytest.mark.parametrize("table", ["aod", "lg"], indirect=True)
 def test_the_unit_card_offers_what_the_action_bar_offers(table, open_board):
     p1 = open_board("p1")
     for unit in [table.u1, *(u for u in table.units.values() if u != table.u1)][:4]:

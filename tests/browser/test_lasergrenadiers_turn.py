@@ -381,7 +381,10 @@ def test_overrun_and_enter_board_can_be_taken_from_the_board(table, open_board):
 
     # Overrun: straight into and over the Militia, ending 4" beyond it (003 Overrun 4).
     attempt("overrun", "Grav tank", drag("Grav tank", 0, 10), "Grav tank overrun")
-    end_activation(p1, 1, (p1,)) if log_lines(p1).count() else None
+    # Alternate activations (LG-D31): P1's ends, P2 passes, and P1 activates another piece.
+    p2, done = open_board("p2"), log_lines(p1).count()
+    end_activation(p1, done + 1, (p1, p2))
+    end_activation(p2, done + 2, (p1, p2))
     # Enter the board: from its entry point on the east edge, 6" west (003 Off-board
     # movement).
     attempt("enter_board", "Jetpack squad", drag("Jetpack squad", -6, 0), "enter the board")

@@ -375,16 +375,19 @@ def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by
     for action in ("run", "manoeuvre", "break_away"):
         expect(bar_button(p1, action)).to_be_hidden()
 
-    # -- A facing refusal: a track may not move diagonally, it must turn to face the way
-    # first (002 Rules: Movement, MSW-D5); Enter takes the nearest legal alternative.
+    # -- A diagonal drag: a track moves only ahead or back, so the board's proposal turns
+    # it to face the way first (002 Rules: Movement, MSW-D5; the free turn, MSW-D7, issue
+    # 20); 4" x 4" is 5.7 MP of its Move of 5: refused, and Enter takes the nearest legal
+    # end, along the same turned leg.
     rampart = u["Rampart"]
     select(p1, rampart, "Rampart")
-    drag_piece(p1, rampart, 2, 2, release=False)
+    drag_piece(p1, rampart, 4, 4, release=False)
     expect(p1.locator(".path-illegal")).to_have_count(1, timeout=TIMEOUT_MS)
     p1.wait_for_timeout(600)
+    assert p1.evaluate("window.tabletop.mover.action().path[0].turn") == pytest.approx(-45, abs=1)
     p1.mouse.up()
     toast = p1.locator(".toast-error", has_text="Rampart: move refused")
-    expect(toast).to_contain_text("turn to face the way first", timeout=TIMEOUT_MS)
+    expect(toast).not_to_contain_text("turn to face the way first")
     expect(toast).to_contain_text("Nearest legal end", timeout=TIMEOUT_MS)
     expect(p1.locator(".alternative")).not_to_have_count(0)
     p1.screenshot(path="/tmp/shots/mswars-facing-refusal-with-alternative.png")
@@ -394,6 +397,7 @@ def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by
     expect(log_lines(p2).last).to_contain_text("Rampart standard move")
     for page in everyone:
         assert position_of(page, rampart)[:2] == pytest.approx(offered[:2], abs=0.01)
+        assert page.evaluate(f"window.tabletop.store.unit('{rampart}').facing") == pytest.approx(45, abs=1)
 
     # -- Manoeuvre: 2.8" of its Move / 2 = 3 MP, with Combat Manoeuvres (002 Manoeuvre) --
     select(p1, u["Duelist"], "Duelist")

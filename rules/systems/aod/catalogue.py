@@ -22,21 +22,29 @@ ACTIONS: tuple[ActionSpec, ...] = (
                help="Up to its run allowance (001 [17])."),
     ActionSpec("assault_half", "Half-speed assault", drag=True, unit_types=_MECHS,
                help="Half its move, then a ranged attack (001 [27])."),
-    ActionSpec("ram", "Ram", keys=("target",), unit_types=_RAMMERS,
-               help="Move into base contact with an opposing unit (001 [27-28])."),
-    ActionSpec("charge", "Charge", keys=("target",), unit_types=_RUNNERS,
+    # The target of a close combat order is the piece the drag ends in base contact with.
+    ActionSpec("ram", "Ram", keys=("target",), unit_types=_RAMMERS, drag=True,
+               target_keys=("target",),
+               help="Drag into base contact with an opposing unit (001 [27-28])."),
+    ActionSpec("charge", "Charge", keys=("target",), unit_types=_RUNNERS, drag=True,
+               target_keys=("target",),
                help="Run into base contact with an opposing unit (001 [27-28])."),
     ActionSpec("dfa", "Death from Above", keys=("target",), unit_types=_MECHS,
-               needs=("jump_jets",),
+               needs=("jump_jets",), drag=True, target_keys=("target",),
                help="Jump onto an opposing unit; a failed attack lets it spin (001 [27-28])."),
     ActionSpec("assault_full", "Full-speed assault", keys=("target",), unit_types=_MECHS,
+               drag=True, target_keys=("target",),
                help="Move into base contact with an opposing unit (001 [27])."),
     ActionSpec("board", "Board", keys=("passengers",), unit_types=_CARRIERS,
-               needs=("capacity",),
-               help="Take passengers aboard, then move half (000 [18])."),
+               needs=("capacity",), unit_list_keys=("passengers",),
+               help="Take passengers aboard (click each), then move half: drag the "
+               "transport, or click it to stay (000 [18])."),
+    # `unload` ("after", the default, or "before" the move) is the engine's option; the
+    # board sets the passengers down where the transport stands (001 [19]).
     ActionSpec("disembark", "Disembark", keys=("passengers", "unload"), unit_types=_CARRIERS,
-               needs=("capacity",),
-               help="Move half and set the passengers down (001 [18-19])."),
+               needs=("capacity",), placement_keys=("passengers",),
+               help="Set the passengers down at the rear: click where each goes (001 "
+               "[18-19])."),
     ActionSpec("formation_move", "Formation move", keys=("moves",), unit_types=_FORMATION,
                group=True,
                help="3 to 5 touching units move as one order (000 [29]): Shift-click "
@@ -44,10 +52,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("capture", "Capture", keys=("target",), path="none", unit_types=("infantry",),
                unit_keys=("target",),
                help="Infantry on foot take an opposing unit in contact captive (001 [26])."),
-    ActionSpec("vent", "Vent", path="none", unit_types=_MECHS,
+    ActionSpec("vent", "Vent", path="none", unit_types=_MECHS, at_once=True,
                help="Stand and vent heat; counts as an order (001 [22])."),
-    ActionSpec("free_spin", "Free spin", path="none",
-               help="Turn in place when entitled; not an order (000 FREE SPINS)."),
+    ActionSpec("free_spin", "Free spin", path="turn",
+               help="Turn in place when entitled (Q/E or the handle, then Enter); not an "
+               "order (000 FREE SPINS)."),
 )
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (

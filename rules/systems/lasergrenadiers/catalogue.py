@@ -12,6 +12,7 @@ from rules.systems.lasergrenadiers.tables import (
     ADVANCED_RATES,
     ALTITUDE_LIMITS,
     BASIC_RATES,
+    FACTORS,
     INFANTRY_RATES,
     UNIT_TYPES,
     VEHICLES,
@@ -33,11 +34,22 @@ _PATH_Z = {"move": _FLYING, "overrun": _FLYING, "enter_board": _FLYING}
 #: An overrun's `target` is not here: it needs a path, which a drag draws.
 _UNIT_KEYS = {"load": ("carrier",)}
 _PLACEMENT_KEYS = {"unload": ("passengers",)}
+#: Dragged: an overrun's `target` is the piece its path passes over (003 Overrun); a piece
+#: enters from the entry area on its edge (003 Off-board movement).
+_TARGET_KEYS = {"overrun": ("target",)}
+_DRAG = {"overrun", "enter_board"}
+#: Tracked and wheeled pieces may not slide (LG-D12): a diagonal leg needs a turn to face
+#: it first, paid from the allowance (003 Turning).
+_FACES = tuple(t for t, f in FACTORS.items() if f.sideways is None)
+_MOVES = {"move", "overrun", "enter_board"}
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, row.label, row.keys, row.path, "in", row.drag, f"{row.help} ({row.cite})",
+    ActionSpec(t, row.label, row.keys, row.path, "in", row.drag or t in _DRAG,
+               f"{row.help} ({row.cite})",
                unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()), path_z=_PATH_Z.get(t, ()),
-               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()))
+               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()),
+               target_keys=_TARGET_KEYS.get(t, ()),
+               faces_each_leg=_FACES if t in _MOVES else ())
     for t, row in ACTION_TABLE.items())
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (

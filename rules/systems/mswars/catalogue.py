@@ -12,12 +12,26 @@ from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
 #: Picked on the board (002 Enter Unit, 002 Carrier Unloading Action): a unit in base
 #: contact enters the carrier clicked, with no path; a carrier that stays sets down the
 #: units aboard where clicked (the engine wants its rear). Others stay the drag's.
+#: A unit aboard exits at the rear of the carrier selected, where clicked (002 Unit Exiting).
 _UNIT_KEYS = {"enter_unit": ("carrier",)}
-_PLACEMENT_KEYS = {"carrier_unloading": ("unload",)}
+_PLACEMENT_KEYS = {"carrier_unloading": ("unload",), "unit_exiting": ("placement",)}
+#: A charge's target is the piece the drag ends in contact with (002 Charge); a jump is
+#: dragged off the top (002 Jump Action); a climb goes on one press, onto the elevated
+#: terrain the unit touches and faces, its place on top the engine's (002 Climb Action).
+_TARGET_KEYS = {"charge": ("target",)}
+_DRAG = {"jump"}
+_AT_ONCE = {"climb"}
+#: Every move type moves only ahead, back or (walkers) sideways: a diagonal leg needs the
+#: turn to face it first, which a move may include (002 Turning, MSW-D5, MSW-D7).
+_FACES = tuple(MOVE_TYPES)
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag, f"{row.help} AC {row.ac}.",
-               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()))
+    ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag or t in _DRAG,
+               f"{row.help} AC {row.ac}.",
+               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()),
+               target_keys=_TARGET_KEYS.get(t, ()), at_once=t in _AT_ONCE,
+               from_aboard=t == "unit_exiting",
+               faces_each_leg=_FACES if row.path == "free" else ())
     for t, row in ACTION_TABLE.items())
 
 _ROW_LABELS = {"flat": "Flat Ground", "rough": "Rough Ground", "difficult": "Difficult Terrain",

@@ -2,9 +2,11 @@
 // (the hint says so), each click a waypoint, Enter or a double click commits. A second
 // click is no pick-up: a drag after it is a drag. Q/E or the handle rotate; Esc cancels,
 // even with the button held. Throttled previews bring the server's verdict; a refused
-// drop asks for the nearest legal alternative (protocol.md).
+// drop asks for the nearest legal alternative (protocol.md). The catalogue says what the
+// drag proposes besides its path: a turn to face each leg (`faces_each_leg`), the piece
+// it ends against or runs over (`target_keys`), keys picked before it (pointpick.js).
 import { newId } from "./connection.js";
-import { dist } from "./geometry.js";
+import { dist, edgeDistance, footprint } from "./geometry.js";
 import { askLoss, ownLoss } from "./consequences.js";
 import { item } from "./panels/util.js";
 import { reasonNode } from "./preview.js";
@@ -16,6 +18,22 @@ const DRAG_PX = 4;
 
 const norm = (a) => ((a % 360) + 360) % 360;
 const round2 = (n) => Math.round(n * 100) / 100;
+
+/** The path with a turn to face each leg first, and the facing it ends with, for a piece
+ *  the catalogue says moves only where it faces; a leg within a degree of straight ahead
+ *  or back needs none (the engine's tolerance, rules/geometry/direction.py). */
+function facingLegs(unit, points, spec) {
+  let facing = unit.facing ?? 0, at = unit.position;
+  if (!spec?.faces_each_leg?.includes(unit.type)) return { path: points, facing };
+  const path = [];
+  for (const q of points) {
+    const turn = round2(norm((Math.atan2(q[1] - at[1], q[0] - at[0]) * 180) / Math.PI - facing + 180) - 180);
+    if (dist(at, q) > 0.01 && Math.abs(turn) > 0.9 && Math.abs(turn) < 179.1) path.push({ turn }), (facing = norm(facing + turn));
+    path.push(q);
+    at = q;
+  }
+  return { path, facing };
+}
 
 export class Mover {
   constructor(board) {
@@ -91,7 +109,8 @@ export class Mover {
     if (e.shiftKey) return (e.stopPropagation(), this.board.group.toggle(g.dataset.unit));
     const unit = this.board.store.unit(g.dataset.unit);
     this.board.select(g.dataset.unit);
-    if (!unit || !this.mayMove(unit)) return;
+    // Keys picked for it (a transport's passengers): its drag or click sends the order.
+    if (!unit || (this.extra?.unit !== unit.id && !this.mayMove(unit))) return;
     const at = this.pointAt(e);
     this.press = { unit, x: e.clientX, y: e.clientY, grab: [at[0] - unit.position[0], at[1] - unit.position[1]] };
     this.board.svg.setPointerCapture(e.pointerId);
@@ -100,7 +119,8 @@ export class Mover {
 
   move(e) {
     if (this.press && !this.plan && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > DRAG_PX) {
-      this.begin(this.press.unit, "drag", this.press.grab);
+      // An action that is a turn in place (a free spin): the drag turns the piece.
+      this.begin(this.press.unit, this.board.spec()?.path === "turn" ? "rotate" : "drag", this.press.grab);
     }
     if (!this.plan || this.plan.pending) return;
     const at = this.pointAt(e);
@@ -109,13 +129,18 @@ export class Mover {
       const angle = (Math.atan2(at[1] - y, at[0] - x) * 180) / Math.PI;
       this.plan.facing = norm(Math.round(angle / 5) * 5);
     } else {
-      this.plan.ghost = [round2(at[0] - this.plan.grab[0]), round2(at[1] - this.plan.grab[1])];
+      this.plan.ghost = this.docked([round2(at[0] - this.plan.grab[0]), round2(at[1] - this.plan.grab[1])]);
     }
     this.changed();
   }
 
   up() {
+    const extra = this.press && !this.plan ? this.extra : null;
     this.press = null;
+    if (extra) { // a click on the piece the keys were picked for: the order where it stands
+      this.extra = null;
+      return this.board.command({ type: "act", seen: this.board.store.seq, action: extra }, `${this.board.store.name(extra.unit)}: ${this.board.actionLabel(extra.type).toLowerCase()}`);
+    }
     // A click without a drag only selects: a hidden pick-up made the next drag a mere
     // waypoint, and the player's move was never sent (issue 20).
     if (!this.plan || this.plan.pending) return;
@@ -136,8 +161,10 @@ export class Mover {
       facing: unit.facing ?? 0,
       rotateOnly: mode === "rotate",
       group: mode === "rotate" ? null : this.board.group.spec(unit), // Shift-clicked pieces
+      extra: this.extra?.unit === unit.id ? this.extra : null, // keys picked before the drag
       pending: false,
     };
+    this.extra = null;
     this.verdict = null;
     this.board.svg.classList.add("planning");
     if (mode === "carry") this.board.setHint(this.carryHint = `Carrying ${this.board.store.name(unit.id)}: click to add a waypoint, Enter or double-click to drop, Esc cancels.`);
@@ -170,9 +197,50 @@ export class Mover {
       const delta = ((norm(p.facing - start) + 540) % 360) - 180;
       return { unit: p.unit.id, type: this.board.actionType(), path: [{ turn: round2(delta) }] };
     }
-    const action = { unit: p.unit.id, type: this.board.actionType(), path: [...p.waypoints, this.atAltitude(p.ghost)].map((q) => [...q]) };
+    const spec = this.board.spec(p.extra?.type);
+    const points = [...p.waypoints, this.atAltitude(p.ghost)].map((q) => [...q]);
+    const legs = facingLegs(p.unit, points, spec);
+    const action = { unit: p.unit.id, type: this.board.actionType(), path: legs.path, ...p.extra };
     if (turned) action.facing = round2(p.facing);
+    for (const key of spec?.target_keys ?? []) {
+      const target = this.targetOf(p.unit, points, turned ? p.facing : legs.facing);
+      if (target) action[key] = target;
+    }
     return p.group ? this.board.group.action(action, p.group) : action;
+  }
+
+  /** Where the drag ends for an action with a target: dropped onto a piece, it stops in
+   *  base contact with it, back along the last leg (a ram, a charge; gap under 0.01″). */
+  docked(q) {
+    const p = this.plan, from = p.waypoints.at(-1) ?? p.origin;
+    if (!this.board.spec(p.extra?.type)?.target_keys?.length) return q;
+    const at = (t) => [from[0] + (q[0] - from[0]) * t, from[1] + (q[1] - from[1]) * t];
+    let t = 1;
+    for (const u of this.board.store.state.units) {
+      if (u.id === p.unit.id || u.aboard || !u.position) continue;
+      const gap = (s) => edgeDistance(footprint({ ...p.unit, position: at(s), facing: p.facing }), footprint(u));
+      if (gap(1) > 0 || gap(0) <= 0.004) continue;
+      let lo = 0, hi = 1;
+      for (let i = 0; i < 24; i++) gap((lo + hi) / 2) > 0.004 ? (lo = (lo + hi) / 2) : (hi = (lo + hi) / 2);
+      t = Math.min(t, lo);
+    }
+    return t < 1 ? at(t).map((v) => Math.round(v * 1000) / 1000) : q;
+  }
+
+  /** The piece the drag ends in base contact with, else the one its path runs over; an
+   *  opposing piece before a friendly one (the catalogue's `target_keys`). */
+  targetOf(unit, points, facing) {
+    const end = footprint({ ...unit, position: points.at(-1), facing });
+    const legs = [unit.position, ...points];
+    let best = null;
+    for (const u of this.board.store.state.units) {
+      if (u.id === unit.id || u.aboard || !u.position) continue;
+      const base = footprint(u), gap = edgeDistance(end, base);
+      const over = legs.slice(1).some((q, i) => edgeDistance({ core: [legs[i], q], r: 0 }, base) === 0);
+      const rank = (gap <= 0.1 ? 0 : over ? 1 : 9) + (u.side === unit.side ? 2 : 0) + Math.min(gap, 1) / 2;
+      if (rank < 9 && (!best || rank < best.rank)) best = { rank, id: u.id };
+    }
+    return best?.id ?? null;
   }
 
   /** A path point at the altitude field's height, [x, y, z], where the piece may climb. */
@@ -217,16 +285,19 @@ export class Mover {
 
   draw() {
     if (!this.plan) return;
-    const colour = this.board.pieces.colour(this.plan.unit.side);
-    this.board.overlay.showPlan(this.plan, colour, this.verdict, { fiat: this.board.fiat() });
+    const p = this.plan, colour = this.board.pieces.colour(p.unit.side);
+    // The ghost faces where the proposal's turns leave it, unless the player turned it.
+    const start = p.unit.facing ?? 0;
+    const facing = p.rotateOnly || Math.abs(norm(p.facing - start)) > 0.01 ? p.facing : facingLegs(p.unit, [...p.waypoints, p.ghost], this.board.spec(p.extra?.type)).facing;
+    this.board.overlay.showPlan({ ...p, facing }, colour, this.verdict, { fiat: this.board.fiat() });
     this.board.group.ghosts(this.plan, this.board.overlay.plan, colour);
   }
 
   /** Esc: drops the plan (and a press not yet a drag), and an offered alternative; the
    *  release that follows commits nothing, as the press is forgotten. */
   cancel() {
-    const pressed = this.press !== null;
-    this.press = null;
+    const pressed = this.press !== null || Boolean(this.extra);
+    this.press = this.extra = null;
     if (this.offer && !this.plan) {
       this.dropOffer();
       return true;

@@ -13,8 +13,9 @@ export function attachKeys(board) {
       case "q": case "Q": done = board.rotate(step); break;
       case "e": case "E": done = board.rotate(-step); break;
       case "w": case "W": mover.waypoint(); break;
-      // An offered alternative is taken whatever has focus (a toolbar button last clicked).
-      case "Enter": done = !mover.offerOpen && target.closest?.("button, a") && !target.closest(".piece") ? false : mover.enter(); break;
+      // An offered alternative, or a plan in hand, is taken whatever has focus (a toolbar
+      // button last clicked: the action chosen before a turn in place).
+      case "Enter": done = !mover.offerOpen && !mover.active && target.closest?.("button, a") && !target.closest(".piece") ? false : mover.enter(); break;
       case "Escape": board.escape(); break;
       case "+": case "=": board.view.zoomAt(1.25); break;
       case "-": case "_": board.view.zoomAt(0.8); break;

@@ -48,8 +48,9 @@ class Board {
     this.commands = new Map(); // id -> what, for toasts on refusal
     // The game system's catalogue (the server's): a drag proposes one of its drag actions.
     this.catalogue = config.actions ?? [];
-    // A `group` action (a formation move) is a drag too, of the Shift-clicked pieces.
-    this.dragActions = this.catalogue.filter((a) => a.drag || a.group);
+    // A `group` action (a formation move) is a drag too, of the Shift-clicked pieces; a
+    // turn in place (a free spin) is one of the piece's facing (Q/E, the handle, a drag).
+    this.dragActions = this.catalogue.filter((a) => a.drag || a.group || a.path === "turn");
     this.currentAction = this.dragActions[0]?.type ?? null;
     this.table = setUpTable(this.svg, 1, 1);
     this.labelLayer = el("g", { class: "labels" }, this.svg);
@@ -134,6 +135,11 @@ class Board {
 
   actionType() {
     return this.currentAction;
+  }
+
+  /** The catalogue's entry for an action type (the current one by default). */
+  spec(type = this.currentAction) {
+    return this.catalogue.find((a) => a.type === type) ?? null;
   }
 
   /** The player's word for an action type, from the catalogue. */

@@ -1,6 +1,9 @@
 // Actions no drag proposes, made of clicks as the catalogue says: a point (`point_keys`,
-// or a "placement" path with no keys), a piece (`unit_keys`; sent with no path), or where
-// each unit aboard stands (`placement_keys`). No action is named here; the server judges.
+// or a "placement" path with no keys), a piece (`unit_keys`; sent with no path), where
+// each unit aboard stands (`placement_keys`), or pieces one by one (`unit_list_keys`:
+// then the actor's drag or click sends it, drag.js); `at_once`: sent on the press. A
+// `from_aboard` action is offered on the carrier, for the piece aboard it. No action is
+// named here; the server judges.
 import { contactPose } from "./geometry.js";
 import { actionButton } from "./panels/util.js";
 import { el } from "./svg.js";
@@ -11,8 +14,8 @@ export class PointActions {
   constructor(board) {
     this.board = board;
     this.bar = document.getElementById("point-actions");
-    const picked = (a, k) => [a.point_keys, a.unit_keys, a.placement_keys].some((keys) => keys?.includes(k));
-    this.specs = board.catalogue.filter((a) => !a.drag && (a.keys?.length ? a.keys.every((k) => picked(a, k)) : a.path === "placement"));
+    const picked = (a, k) => [a.point_keys, a.unit_keys, a.placement_keys, a.unit_list_keys].some((keys) => keys?.includes(k));
+    this.specs = board.catalogue.filter((a) => !a.drag && (a.at_once || (a.keys?.length ? a.keys.some((k) => picked(a, k)) : a.path === "placement")));
     this.picking = null; // {unit, spec, steps, action} while clicks are awaited
     this.swallowClick = false;
     for (const spec of this.specs) this.bar.append(actionButton(spec, () => this.begin(spec)));
@@ -20,34 +23,46 @@ export class PointActions {
 
   /** Shows the actions the selected unit is offered now (the server's list). */
   refresh(selected, movable) {
-    const offered = selected ? this.board.store.offered(selected.id) : null;
     for (const button of this.bar.querySelectorAll("button")) {
-      button.hidden = !selected || (offered !== null && !offered.includes(button.dataset.action));
+      button.hidden = !selected || !this.actor(selected, this.specs.find((a) => a.type === button.dataset.action));
       button.disabled = !movable;
       button.setAttribute("aria-pressed", String(this.picking?.spec.type === button.dataset.action));
     }
     if (this.picking && selected?.id !== this.picking.unit.id) this.cancel();
   }
 
+  /** The piece that takes the action offered on `unit` (one aboard it, `from_aboard`), or null. */
+  actor(unit, spec) {
+    const store = this.board.store;
+    const ones = spec.from_aboard ? store.state.units.filter((u) => u.aboard === unit.id) : [unit];
+    return ones.find((u) => store.offered(u.id)?.includes(spec.type) ?? true) ?? null;
+  }
+
   /** The clicks an action needs, in order. */
-  steps(unit, spec) {
+  steps(unit, spec, actor) {
     const store = this.board.store;
     if (!spec.keys?.length) return [{ key: "path", what: "the direction to go (a piece or a point)" }];
+    if (spec.from_aboard) return spec.placement_keys.map((key) => ({ key, kind: "placed", placed: actor, one: true, what: `where ${store.name(actor.id)} gets out` }));
     return spec.keys.flatMap((key) => {
       if (spec.unit_keys?.includes(key)) return [{ key, kind: "unit", what: `the ${key} (a piece)` }];
-      if (!spec.placement_keys?.includes(key)) return [{ key, what: `the ${key} (a piece or a point)` }];
+      if (spec.unit_list_keys?.includes(key)) return [{ key, kind: "many", what: `each of the ${key} (pieces), then drag ${store.name(unit.id)} or click it to stay` }];
+      if (!spec.placement_keys?.includes(key)) return spec.point_keys?.includes(key) ? [{ key, what: `the ${key} (a piece or a point)` }] : [];
       const aboard = store.state.units.filter((u) => u.aboard === unit.id);
       return aboard.map((placed, i) => ({ key, kind: "placed", placed, what: `where to set ${store.name(placed.id)} down (${i + 1} of ${aboard.length})` }));
     });
   }
 
   begin(spec) {
-    const unit = this.board.store.unit(this.board.pieces.selected);
-    if (!unit) return;
+    const store = this.board.store;
+    const unit = store.unit(this.board.pieces.selected), actor = unit && this.actor(unit, spec);
+    if (!actor) return;
     this.board.mover.cancel();
-    const steps = this.steps(unit, spec);
-    if (!steps.length) return this.board.setHint(`${spec.label}: ${this.board.store.name(unit.id)} has nothing aboard.`);
-    this.picking = { unit, spec, steps, action: { unit: unit.id, type: spec.type } };
+    this.cancel();
+    const action = { unit: actor.id, type: spec.type };
+    if (spec.at_once) return this.board.command({ type: "act", seen: store.seq, action }, `${store.name(actor.id)}: ${spec.label.toLowerCase()}`);
+    const steps = this.steps(unit, spec, actor);
+    if (!steps.length) return this.board.setHint(`${spec.label}: ${store.name(unit.id)} has nothing aboard.`);
+    this.picking = { unit, spec, steps, action };
     this.board.svg.classList.add("picking-point");
     this.prompt();
     this.refresh(unit, true);
@@ -73,6 +88,12 @@ export class PointActions {
   attach(root) {
     root.addEventListener("pointerdown", (e) => {
       if (!this.picking || e.button !== 0 || !e.target.closest?.("#board-svg")) return;
+      const { unit, steps, action } = this.picking;
+      // Pieces picked one by one: the actor's own press is its drag or click (drag.js).
+      if (steps[0].kind === "many" && action[steps[0].key]?.length && e.target.closest?.(".piece")?.dataset.unit === unit.id) {
+        this.board.mover.extra = action;
+        return this.cancel();
+      }
       e.stopPropagation();
       e.preventDefault();
       this.swallowClick = true;
@@ -94,9 +115,16 @@ export class PointActions {
     if (step.kind === "unit") {
       if (!id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}; Esc cancels.`);
       action[step.key] = id;
+    } else if (step.kind === "many") {
+      if (!id || id === unit.id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}, then drag ${store.name(unit.id)} or click it; Esc cancels.`);
+      const list = (action[step.key] ??= []);
+      if (!list.includes(id)) list.push(id);
+      return this.board.setHint(`${spec.label} for ${store.name(unit.id)}: ${list.map((i) => store.name(i)).join(", ")}. Click another, or drag ${store.name(unit.id)} to move, or click it to stay; Esc cancels.`);
     } else if (step.kind === "placed") {
       const [x, y, facing] = contactPose(store.unit(unit.id), at, step.placed.base);
-      (action[step.key] ??= []).push({ unit: step.placed.id, position: [round(x), round(y)], facing: round(facing, 100) });
+      const pose = { position: [round(x), round(y)], facing: round(facing, 100) };
+      if (step.one) action[step.key] = pose; // the actor's own placement
+      else (action[step.key] ??= []).push({ unit: step.placed.id, ...pose });
       // Where the ones placed will stand, until the order goes.
       el("circle", { class: "waypoint", cx: x, cy: y, r: 0.3 }, (this.marks ??= el("g", {}, this.board.toolLayer)));
     } else {
@@ -107,6 +135,6 @@ export class PointActions {
     steps.shift();
     if (steps.length) return this.prompt();
     this.cancel();
-    this.board.command({ type: "act", seen: store.seq, action }, `${store.name(unit.id)}: ${spec.label.toLowerCase()}`);
+    this.board.command({ type: "act", seen: store.seq, action }, `${store.name(action.unit)}: ${spec.label.toLowerCase()}`);
   }
 }

@@ -26,7 +26,8 @@ export function describe(frame, name, board) {
       const path = a.path ?? [];
       if (path.length && path.every((step) => !Array.isArray(step))) {
         const paid = Number(frame.verdict?.cost ?? 0) > 0 ? cost : "";
-        return `${who}: ${name(a.unit)} turned in place${paid}`;
+        // A turn in place that is an action of its own (a free spin) says which.
+        return board.spec?.(a.type)?.path === "turn" ? `${order}: turned in place${paid}` : `${who}: ${name(a.unit)} turned in place${paid}`;
       }
       // What it did besides moving, in the engine's words: "Grav tank left the board".
       const done = doneTexts(frame.verdict, name);
