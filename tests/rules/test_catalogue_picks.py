@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from rules import SYSTEMS, validate
+from rules import SYSTEMS, GameState, state_from_json, validate
 from rules.engine.catalogue import ActionSpec
 from tests.rules import scenes
 from tests.rules.lasergrenadiers.build import act, board, piece, then, vehicle
@@ -80,3 +80,65 @@ def test_a_unit_in_contact_enters_a_carrier_with_no_path() -> None:
     assert verdict.legal, [r.message for r in verdict.reasons]
     assert verdict.state_after is not None
     assert verdict.state_after.unit("I1").aboard == "C1"
+
+
+# -- what the board builds besides clicks: a drag's target and turns, a press, a turn ----
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_drag_filled_and_listed_keys_are_the_actions_own(key: str) -> None:
+    for action in SYSTEMS[key].actions:
+        assert set(action.target_keys) | set(action.unit_list_keys) <= set(action.keys)
+        assert not action.target_keys or action.drag, f"{action.type}: a target needs a drag"
+        assert not action.from_aboard or action.placement_keys, action.type
+        assert not action.faces_each_leg or action.path == "free", action.type
+        assert not (action.at_once and action.drag), action.type
+
+
+def _state(system: str, units: list[dict[str, Any]], **turn: Any) -> GameState:
+    return state_from_json({"system": system, "table": {"width": 48, "height": 48},
+                            "terrain": [], "units": units, "state": turn})
+
+
+def _piece(uid: str, side: str, kind: str, at: tuple[float, float], facing: float = 90,
+           diameter: float = 1.5, **extra: Any) -> dict[str, Any]:
+    return {"id": uid, "side": side, "type": kind, "move": 6, "position": list(at),
+            "facing": facing, "base": {"shape": "circle", "diameter": diameter}, **extra}
+
+
+def test_a_ram_dropped_onto_its_target_stops_in_contact_and_is_legal() -> None:
+    # 001 [27-28]: the board stops the drag 0.004" short of the target's base (drag.js
+    # `docked`) and names the piece it touches as the target.
+    tanks = [_piece("V3", "P1", "tracked", (34, 12)), _piece("B4", "P2", "tracked", (34, 19))]
+    state = _state("aod", tanks, orders_available=4)
+    rammed = {"unit": "V3", "type": "ram", "target": "B4", "path": [[34, 17.496]]}
+    verdict = validate(state, rammed, dice=[])
+    assert verdict.legal, [r.message for r in verdict.reasons]
+
+
+def test_a_free_spin_is_a_turn_in_place_and_a_vent_a_press() -> None:
+    # 000 FREE SPINS (path "turn"): [{"turn": a}]; 001 [22] (`at_once`): no path, no keys.
+    mech = _piece("A4", "P1", "mech", (28, 4), diameter=1.75)
+    state = _state("aod", [mech], orders_available=4, free_spin_pending=["A4"])
+    assert spec("aod", "free_spin").path == "turn" and spec("aod", "vent").at_once
+    spun = validate(state, {"unit": "A4", "type": "free_spin", "path": [{"turn": 45}]}, dice=[])
+    assert spun.legal, [r.message for r in spun.reasons]
+    vented = validate(state, {"unit": "A4", "type": "vent"}, dice=[])
+    assert vented.legal, [r.message for r in vented.reasons]
+
+
+def test_a_diagonal_drag_with_the_turn_to_face_it_is_legal_where_the_catalogue_says() -> None:
+    # MSW-D5 (every move type), LG-D12 (tracked, wheeled): the board turns to face each leg.
+    track = {**_piece("T1", "P1", "track", (10, 10)), "move": 8, "size_class": 2,
+             "base": {"shape": "rect", "width": 2, "length": 3}}
+    ms = _state("mswars", [track])
+    assert "track" in spec("mswars", "standard_move").faces_each_leg
+    straight = {"unit": "T1", "type": "standard_move", "path": [[12, 12]]}
+    assert not validate(ms, straight, dice=[]).legal
+    turned = {**straight, "path": [{"turn": -45}, [12, 12], {"turn": 45}, [12, 14]]}
+    assert validate(ms, turned, dice=[]).legal
+    lg_track = {**track, "type": "tracked", "move": 12, "size": 4}
+    del lg_track["size_class"]
+    lg = _state("lasergrenadiers", [lg_track])
+    assert spec("lasergrenadiers", "move").faces_each_leg == ("tracked", "wheeled")
+    moved = {"unit": "T1", "type": "move", "path": [{"turn": -45}, [13, 13]]}
+    assert validate(lg, moved, dice=[]).legal
