@@ -89,7 +89,8 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     the point (the simpler proposal), else [start, {"turn": a}, point]."""
     sx, sy = spec.start
     along_axes = _axis_parts(spec)
-    parts = [*(_turning_parts(spec) if spec.may_turn else []), *along_axes]
+    turning = _turning_sectors(spec) if spec.may_turn else {}
+    parts = [*_fans(spec.start, turning), *along_axes]
     if not parts:
         return nowhere(unit_id, action_type, spec.start, spec.budget)
     unswept = shapely.union_all(parts)
@@ -98,7 +99,9 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     hx, hy = spec.sweep
     area = unswept
     if hx or hy:
-        coords, index = shapely.get_coordinates(np.asarray(parts, dtype=object),
+        # Swept parts must be convex: one per sector (and the axes' wedges).
+        convex = [*_triangles(spec.start, turning, sorted(turning)), *along_axes]
+        coords, index = shapely.get_coordinates(np.asarray(convex, dtype=object),
                                                 return_index=True)
         both = np.vstack([coords - (hx, hy), coords + (hx, hy)])
         owner = np.concatenate([index, index])
@@ -146,9 +149,10 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     return Reach(unit_id, action_type, area, spec.budget, path_to)
 
 
-def _turning_parts(spec: TurnThenStraight) -> list[Any]:
+def _turning_sectors(spec: TurnThenStraight) -> dict[int, tuple[list[Point2], list[Point2]]]:
     """A narrow triangle per sector: turn to the point (paid at the sector's worse edge),
-    then straight ahead as far as the terrain in the sector lets the budget go."""
+    then straight ahead as far as the terrain in the sector lets the budget go; by sector,
+    its two outer corners and, for a run's minimum, its two inner ones."""
     sx, sy = spec.start
     angles = spec.facing + np.arange(SECTORS + 1) * 360.0 / SECTORS
     turns = np.array([spec.turn_cost(shortest_turn(spec.facing, a)) for a in angles])
@@ -181,10 +185,7 @@ def _turning_parts(spec: TurnThenStraight) -> list[Any]:
             r_in = inner / math.cos(half) + 1e-6  # the chord lies outside the inner circle
             back = [(sx + r_in * math.cos(a), sy + r_in * math.sin(a)) for a in (a1, a0)]
         sectors[k] = (pts, back)
-    if spec.sweep != (0.0, 0.0):
-        # Swept parts must be convex: one per sector.
-        return [shapely.Polygon(pts + (back or [(sx, sy)])) for pts, back in sectors.values()]
-    return _fans((sx, sy), sectors)
+    return sectors
 
 
 def _fans(start: Point2, sectors: dict[int, tuple[list[Point2], list[Point2]]]) -> list[Any]:
