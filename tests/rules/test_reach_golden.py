@@ -24,12 +24,6 @@ from tests.rules.golden_positions import SYSTEMS, Judged, judged
 KNOWN_SHORT = {
     "aod/04_rect_base_turned_first_clears_blocking.json": "000 [33] a rect base turned",
     "aod/10_vtol_climb_happens_at_start_of_path.json": "000 [16] VTOL levels",
-    "apskirmish/03_prone_moving_2_forward_and_turning_about_measures_only_1.json": "APS-D15",
-    "apskirmish/04_base_fits_a_gap_exactly_its_own_width.json": "004 Base Blocking gaps",
-    "apskirmish/04_front_line_along_an_obstacle_face_is_not_crossed.json": "004 obstacles",
-    "apskirmish/04_gap_0_01_narrower_than_the_base_still_fits_within_tolerance.json": "gaps",
-    "apskirmish/04_passing_an_enemy_base_tangent_is_legal.json": "004 Base Blocking",
-    "apskirmish/04_rect_base_turned_first_fits_a_gap_its_side_does_not.json": "gaps",
 }
 
 #: Grid fractions of an area's bounds; the first few inside are sampled (deterministic).

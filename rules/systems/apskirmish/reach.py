@@ -25,6 +25,7 @@ from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
 from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.systems.apskirmish.reach_sectors import exact_area, turn_to_face_back
 from rules.systems.apskirmish.soldiers import ap_left, per_ap, run_distance, stance
 from rules.systems.apskirmish.tables import ACTIONS
 
@@ -32,6 +33,9 @@ from rules.systems.apskirmish.tables import ACTIONS
 RAYS = 240
 #: Clearance added to the wedge's half-width (contact is judged within 0.01").
 MARGIN = 0.03
+#: How far off the area an end may be and still be taken (an alternative's end is
+#: rounded to thousandths; the exact areas keep 0.0015" of the tolerance for it).
+HAIR = 0.0008
 
 
 def budget(pos: ApsPosition, unit: Unit, action_type: str) -> float:
@@ -121,6 +125,18 @@ def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
     if length <= 0:
         return Reach(unit_id, action_type, Point(start), 0.0,
                      lambda p: [start] if p == start else None)
+    # To the tolerance: gaps the base's own width, tangent passes, a front along a face,
+    # and a round base's ends turned to face back (reach_sectors.py). The ray wedges
+    # below remain for a start the exact cones cannot leave (a base already overlapping
+    # something by more than they allow), where each ray is cast with the base itself.
+    straight, turned = exact_area(pos, unit, length)
+    if straight.is_empty or straight.area < 1e-9:
+        straight = _wedges(pos, unit, length)
+    return _with_turns(unit, action_type, length, straight, turned)
+
+
+def _wedges(pos: ApsPosition, unit: Unit, length: float) -> Any:
+    start = unit.position
     rays = _ray_lengths(pos, unit, length)
     wedges = []
     for k in range(RAYS):
@@ -138,11 +154,27 @@ def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
                for body in [pos.bodies[o.id]]]
     if friends and not area.is_empty:
         area = area.difference(shapely.union_all(friends))
-    shapely.prepare(area)
+    return area
 
-    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
+
+def _with_turns(unit: Unit, action_type: str, length: float, area: Any,
+                turned: Any) -> Reach:
+    """The reach of straight ends (`area`) and ends turned to face back (`turned`)."""
+    start = unit.position
+    unit_id = unit.id
+    shapely.prepare(area)
+    if turned is not None and not turned.is_empty:
+        turned = turned.difference(area)
+        shapely.prepare(turned)
+    whole = area if turned is None or turned.is_empty else shapely.union_all([area, turned])
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
         if p == start:
             return [start]
-        return [start, p] if area.covers(Point(p)) else None
+        if area.distance(Point(p)) <= HAIR:
+            return [start, p]
+        if turned is not None and turned.distance(Point(p)) <= HAIR:
+            return [start, p, {"turn": turn_to_face_back(unit, p)}]
+        return None
 
-    return Reach(unit_id, action_type, area, length, path_to)
+    return Reach(unit_id, action_type, whole, length, path_to)

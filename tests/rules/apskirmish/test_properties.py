@@ -102,7 +102,8 @@ def test_a_legal_move_with_its_roll_passed_costs_the_front_to_front_distance(
        st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=6, max_size=6))
 def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
         scene: dict[str, Any], action_type: str, samples: list[tuple[float, float]]) -> None:
-    """Reach is sound: the straight line to any point of the area is legal (with its
+    """Reach is sound: the straight line to any point of the area, with the turn at the
+    end path_to gives (a round base turned to face back, APS-D4), is legal (with its
     Terrain roll passed)."""
     scene["units"][0]["stance"] = "standing"
     state = state_from_json(scene)
@@ -113,8 +114,8 @@ def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
     points = [(minx + (maxx - minx) * u, miny + (maxy - miny) * v) for u, v in samples]
     for q in [q for q in points if area.contains(Point(q))]:
         path = reach(state, "U", action_type).path_to(q)
-        assert path is not None and len(path) == 2, q
-        v = validate(state, {"unit": "U", "type": action_type, "path": [list(path[1])]},
+        assert path is not None and len(path) in (2, 3), q
+        v = validate(state, {"unit": "U", "type": action_type, "path": as_steps(path)},
                      outcomes=[True])
         assert v.legal, (q, path, [r.message for r in v.reasons])
 
@@ -133,16 +134,24 @@ def test_validate_never_raises_for_a_well_formed_action(scene: dict[str, Any],
     assert all(r.code for r in v.reasons)
 
 
-def test_reach_of_a_standing_soldier_in_the_open_is_a_3_inch_disc() -> None:
+def as_steps(path: list[Any]) -> list[Any]:
+    """A reach's path (start first) as an action's steps: points and turns."""
+    return [dict(q) if isinstance(q, dict) else list(q) for q in path[1:]]
+
+
+def test_reach_of_a_standing_soldier_in_the_open_is_a_3_inch_disc_round_its_front() -> None:
+    # 004 Standard Movement, APS-D15: 3" front to front; with the final facing free
+    # (APS-D4) the centre may end 3.5" from where the front started, turned to face back.
     state = state_from_json({"system": "apskirmish", "table": {"width": 36, "height": 36},
                              "units": [{"id": "U", "side": "P1", "type": "soldier",
                                         "base": {"shape": "circle", "diameter": 1},
                                         "position": [18, 18], "facing": 0}]})
     found = reach(state, "U")
     assert found.contains((20.95, 18)) and found.contains((18, 15.05))
-    assert not found.contains((21.05, 18))
-    assert math.isclose(found.area.area, math.pi * 9, rel_tol=0.01)
-    assert math.isclose(reach(state, "U", "run").area.area, math.pi * 81, rel_tol=0.01)
+    assert found.contains((21.95, 18)) and found.path_to((21.95, 18))[-1] == {"turn": 180.0}
+    assert not found.contains((22.05, 18)) and not found.contains((14.95, 18))
+    assert math.isclose(found.area.area, math.pi * 3.5 ** 2, rel_tol=0.01)
+    assert math.isclose(reach(state, "U", "run").area.area, math.pi * 9.5 ** 2, rel_tol=0.01)
 
 
 def test_reach_passes_a_friend_but_never_ends_on_it_and_stops_at_an_enemy() -> None:
@@ -163,5 +172,7 @@ def test_reach_passes_a_friend_but_never_ends_on_it_and_stops_at_an_enemy() -> N
         grid = [(minx + (maxx - minx) * i / 16, miny + (maxy - miny) * k / 16)
                 for i in range(17) for k in range(17)]
         for q in [q for q in grid if found.area.contains(Point(q))]:
-            v = validate(state, {"unit": "U", "type": "move", "path": [list(q)]})
+            path = found.path_to(q)
+            assert path is not None
+            v = validate(state, {"unit": "U", "type": "move", "path": as_steps(path)})
             assert v.legal, (side, q, v.codes)
