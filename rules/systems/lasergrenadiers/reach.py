@@ -18,7 +18,7 @@ from rules.engine.actions import Action
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
-from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.engine.reach import Reach, memoised_reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
@@ -40,12 +40,6 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         # contact, or setting its passengers down in contact with it, does not move
         # (003 Transport 1, LG-D26, LG-D34): no area.
         return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-    if action_type == "enter_board":
-        state_unit = state.unit(unit_id)
-        if state_unit is not None and (state_unit.z or 0.0) > LENGTH_TOL:
-            # A vertical assault landing descends from above the table in 3-D (003
-            # Assault landings 4a): a ground-plane reach does not describe it.
-            return unshaded(unit_id, action_type)
     return memoised_reach(state, "lasergrenadiers", unit_id, action_type,
                           lambda unit: _reach(position_of(state), unit, action_type))
 
@@ -129,13 +123,17 @@ def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
 def _enter_board(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     """003 Off-board movement, 003 Leaving the board: from its entry point on the edge the
     piece moves as for `move` (a turn there, then straight), coming wholly onto the
-    table; the entry point must be one it may use (its side's entry area)."""
+    table; the entry point must be one it may use (its side's entry area). A lander
+    above the table moves from there."""
     from rules.systems.lasergrenadiers.moves import enter_board
 
     probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
     if {r.code for r in probe.reasons} - {"off_table"}:
         return None
-    spec = _spec(pos, unit, budget, entering=True)
+    # From above the table (003 Assault landings 4a): a path point without a height keeps
+    # the one before it, so the piece may fly level from where it starts, as a move; a
+    # descent is dearer (its 3-D length, LG-D16) and ends over a point of the same area.
+    spec = _spec(pos, unit, budget, entering=(unit.z or 0.0) <= LENGTH_TOL)
     return None if spec is None else turn_then_straight_reach(unit.id, "enter_board", spec)
 
 

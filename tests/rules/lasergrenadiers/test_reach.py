@@ -119,3 +119,15 @@ def test_a_piece_enters_from_its_edge_and_ends_wholly_on_the_table() -> None:
     assert found.contains((23.9, 10)) and not found.contains((24.1, 10))
     assert not found.contains((0.3, 10))  # partly off
     assert sound(state, "J", "enter_board", GRID) > 50
+
+
+def test_a_lander_above_the_table_flies_level_or_descends_within_its_reach() -> None:
+    # 003 Assault landings 4a, LG-D16: from above, a point without a height keeps the one
+    # before it (a level flight, as a move); a descent costs its 3-D length, so it ends
+    # over a point of the same area (straight down 48 of 48: its own point).
+    state = board([piece("L1", "thruster", 48, (24, 24, 48), diameter=2, aircraft=True)])
+    found = reach(state, "L1", "enter_board")
+    assert found.complete
+    assert found.contains((24, 24)) and found.contains((70.9, 24))
+    assert validate(state, {"unit": "L1", "type": "enter_board", "path": [[24, 24, 0]]}).legal
+    assert sound(state, "L1", "enter_board", GRID) > 50
