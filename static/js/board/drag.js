@@ -139,6 +139,7 @@ export class Mover {
     this.press = null;
     if (extra) { // a click on the piece the keys were picked for: the order where it stands
       this.extra = null;
+      this.board.clearHint(this.carryHint);
       return this.board.command({ type: "act", seen: this.board.store.seq, action: extra }, `${this.board.store.name(extra.unit)}: ${this.board.actionLabel(extra.type).toLowerCase()}`);
     }
     // A click without a drag only selects: a hidden pick-up made the next drag a mere

@@ -91,8 +91,10 @@ export class PointActions {
       const { unit, steps, action } = this.picking;
       // Pieces picked one by one: the actor's own press is its drag or click (drag.js).
       if (steps[0].kind === "many" && action[steps[0].key]?.length && e.target.closest?.(".piece")?.dataset.unit === unit.id) {
+        this.cancel();
         this.board.mover.extra = action;
-        return this.cancel();
+        // Cleared with the plan, or once the order goes (drag.js).
+        return this.board.setHint((this.board.mover.carryHint = `${this.board.actionLabel(action.type)}: drag ${this.board.store.name(unit.id)} to move, or release to stay; Esc cancels.`));
       }
       e.stopPropagation();
       e.preventDefault();
