@@ -397,7 +397,8 @@ def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by
     expect(log_lines(p2).last).to_contain_text("Rampart standard move")
     for page in everyone:
         assert position_of(page, rampart)[:2] == pytest.approx(offered[:2], abs=0.01)
-        assert page.evaluate(f"window.tabletop.store.unit('{rampart}').facing") == pytest.approx(45, abs=1)
+        facing = page.evaluate(f"window.tabletop.store.unit('{rampart}').facing")
+        assert facing == pytest.approx(45, abs=1)
 
     # -- Manoeuvre: 2.8" of its Move / 2 = 3 MP, with Combat Manoeuvres (002 Manoeuvre) --
     select(p1, u["Duelist"], "Duelist")
