@@ -38,9 +38,9 @@ from rules.geometry.track import shortest_turn
 
 SECTORS = 120
 
-__all__ = ["ContactTarget", "TurnThenStraight", "base_barriers", "contact_reach", "distance_for",
-           "distance_in", "nowhere", "table_barrier", "turn_sweeps_clear",
-           "turn_then_straight_reach"]
+__all__ = ["ContactTarget", "TurnThenStraight", "base_barriers", "contact_reach",
+           "contact_with_all", "distance_for", "distance_in", "nowhere", "table_barrier",
+           "turn_sweeps_clear", "turn_then_straight_reach"]
 
 
 @dataclass(frozen=True)
@@ -459,3 +459,29 @@ def _shadow(start: Point2, g: Any) -> Any:
     to any point of it passes through `g`, for a convex `g`)."""
     far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
     return shapely.convex_hull(shapely.union_all([g, far]))
+
+
+def contact_with_all(found: Reach, start: Point2, radius: float,
+                     targets: Sequence[ContactTarget]) -> Reach:
+    """Where a circle base of `radius` that reaches `found` (straight from `start`, after
+    a turn in place) ends still touching every one of `targets`, the bases it touches at
+    the start (a Manoeuvre, 002): the bands about them all, less where the straight line
+    would cut into one. Sliding along a straight edge is found; going round a corner or a
+    round base, which takes several legs, is not: the answer says it is not complete."""
+    area = found.area
+    for t in targets:
+        out = t.core.buffer(t.radius + radius + CONTACT_OUT, quad_segs=64)
+        inside = t.core.buffer(t.radius + radius - CONTACT_IN, quad_segs=64)
+        cut = t.core.buffer(t.radius + radius - 0.01 + 0.003, quad_segs=64)
+        if cut.covers(Point(start)):
+            area = shapely.Polygon()
+            break
+        area = area.intersection(out.difference(inside)).difference(_shadow(start, cut))
+    if area.is_empty or area.area <= 1e-9:
+        area = shapely.Polygon()
+    shapely.prepare(area)
+
+    def path_to(p: Point2) -> list[Any] | None:
+        return found.path_to(p) if area.dwithin(Point(p), 0.002) else None
+
+    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0)

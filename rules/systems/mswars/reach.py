@@ -8,8 +8,9 @@ Standard Move, Run, Break Away, Manoeuvre (touching no opposing unit) as that; a
 base contact with an opposing unit beyond Move; a Jump landing wholly off its top; a Climb
 at the engine's placement on top; Unit Exiting from placements along the carrier's rear;
 a moving carrier's Carrier Unloading where its unit has room behind it; Enter Unit ends
-aboard (no area). A Manoeuvre in contact with opposing units is not shaded (its ends
-follow their bases round, which one straight line does not)."""
+aboard (no area). A Manoeuvre in contact with opposing units shades the straight slides
+that keep every contact, and says it is not complete (going round a base takes several
+legs)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from rules.engine.turn_reach import (
     TurnThenStraight,
     base_barriers,
     contact_reach,
+    contact_with_all,
     nowhere,
     table_barrier,
     turn_sweeps_clear,
@@ -85,10 +87,8 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
             (action_type == "jump" and top is None):
         return none
     foes = opposing_contacts(pos, unit)
-    if action_type == "manoeuvre" and foes:
-        # Ends in contact with every opposing unit it touches (002 Manoeuvre Action): they
-        # lie along those bases, reached by paths that follow them round; one turn and one
-        # straight line reach almost none of them, so the honest answer is "not shaded".
+    if action_type == "manoeuvre" and foes and not unit.base.is_circle:
+        # A rect base's contact at the end depends on its facing there: not shaded.
         return unshaded(unit.id, action_type)
     targets = _charge_targets(pos, unit, budget) if action_type == "charge" else []
     if action_type == "charge" and not unit.base.is_circle:
@@ -98,6 +98,8 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     barriers = _terrain_barriers(pos, unit, budget + grow, jumping=jumping, grow=grow)
     table = table_barrier(pos.state.table, unit, MARGIN + grow)
     ignore = {t.id for t in targets} | ({carrier.id} if carrier is not None else set())
+    if action_type == "manoeuvre":
+        ignore |= {o.id for o in foes}
     blocking, end_only = base_barriers(
         pos, unit, MswarsBases(ignore=frozenset(ignore)),
         budget + 2 * unit.base.radius + 2 + grow, MARGIN + grow)
@@ -135,6 +137,13 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     found = turn_then_straight_reach(unit.id, action_type, spec)
     if action_type == "carrier_unloading":
         return _unloading(pos, unit, found)
+    if action_type == "manoeuvre" and foes:
+        # 002 Manoeuvre Action: ends in base contact with every opposing unit it touched
+        # at the start: sliding straight along their edges (not complete: going round a
+        # corner or a round base takes several legs).
+        return contact_with_all(found, unit.position, unit.base.radius, [
+            ContactTarget(o.id, pos.bodies[o.id].core, pos.bodies[o.id].radius, {})
+            for o in foes])
     if action_type != "charge":
         return found
     # 002 Charge Move Action: like a Run, ending in base contact with its target; each

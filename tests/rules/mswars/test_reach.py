@@ -262,3 +262,26 @@ def test_a_unit_exiting_a_round_carrier_is_placed_at_points_of_its_rear_arc() ->
     inside = [p for p in grid if found.contains(p)]
     assert len(inside) > 5
     assert all(proposal_legal(state, "unit_exiting", p) for p in inside)
+
+
+def test_a_manoeuvre_in_contact_slides_along_the_edge_it_touches() -> None:
+    # 002 Manoeuvre Action, MSW-D21: half Move (4 of 8), ending in contact with every
+    # opposing unit touched at the start: straight along E1's edge (the free turn first,
+    # MSW-D7); going round its corner takes more legs, so the answer is not complete.
+    foe = {"id": "E1", "side": "P2", "type": "walker", "move": 6,
+           "base": {"shape": "rect", "width": 2, "length": 6}, "position": [12, 10],
+           "facing": 90}
+    state = scene([walker(move=8, position=(10, 10), skills=["combat_manoeuvres"]), foe])
+    found = reach(state, "U", "manoeuvre")
+    assert not found.complete and found.area.area > 0
+    assert found.contains((10, 12)) and found.contains((10, 7.5))
+    assert not found.contains((9.5, 12))  # out of contact
+    x0, y0, x1, y1 = found.area.bounds
+    checked = 0
+    for k in range(41):
+        y = y0 + (y1 - y0) * k / 40
+        for x in (10.0, 10.004, (x0 + x1) / 2):
+            if found.contains((x, y)):
+                assert proposal_legal(state, "manoeuvre", (x, y)), (x, y)
+                checked += 1
+    assert checked > 30
