@@ -26,6 +26,7 @@ from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
 from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.reach_sectors import exact_area, turn_to_face_back
+from rules.systems.apskirmish.reach_traverse import traverse_reach
 from rules.systems.apskirmish.soldiers import ap_left, per_ap, run_distance, stance
 from rules.systems.apskirmish.tables import ACTIONS
 
@@ -111,9 +112,13 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    if action_type not in ("move", "run"):
-        return unshaded(unit_id, action_type)  # a Traverse lands past an obstacle (005)
     pos = position_of(state)
+    if action_type == "traverse":
+        # Lands past an obstacle, one point per direction (reach_traverse.py).
+        return memoised_reach(state, "apskirmish", unit_id, action_type,
+                              lambda unit: traverse_reach(pos, unit), what="soldier")
+    if action_type not in ("move", "run"):
+        return unshaded(unit_id, action_type)
     return memoised_reach(state, "apskirmish", unit_id, action_type,
                           lambda unit: _reach(pos, unit, action_type), what="soldier")
 

@@ -85,3 +85,27 @@ def test_a_run_still_keeps_clear_of_what_it_may_not_cross() -> None:
     found = reach(state, "S1", "run")
     assert not found.contains((14, 10))
     assert judged_points(state, Point(10, 10).buffer(9), "run") > 20
+
+
+def test_a_traverse_shades_where_it_lands_beyond_and_where_a_failure_stops_it() -> None:
+    # 004 Obstacles, APS-D7, APS-D20, APS-D21: along the ray through its one point, a
+    # success lands touching the far face (t2), a failure stops at the near side (t1).
+    state = board([soldier(ap=3)], [area("O1", "obstacle", 11, 6, 11.5, 14)])
+    found = reach(state, "S1", "traverse")
+    assert found.area.distance(Point(12, 10)) < 0.002  # t2 straight across
+    assert found.area.distance(Point(10.5, 10)) < 0.002  # t1, the near side
+    assert not found.contains((13, 10))
+    engine = get_system("apskirmish")
+    polys = list(getattr(found.area, "geoms", [found.area]))
+    rng = random.Random(6)
+    for _ in range(30):
+        poly = rng.choice(polys)
+        q = poly.representative_point()
+        p = (q.x, q.y)
+        path = found.path_to(p)
+        assert path is not None, p
+        verdict = engine.validate(state, Action("S1", "traverse", path_steps(path)),
+                                  make_dice(unresolved=True))
+        assert verdict.legal, (p, [r.message for r in verdict.reasons])
+    far = board([soldier(ap=3)], [area("O1", "obstacle", 12, 6, 12.5, 14)])
+    assert reach(far, "S1", "traverse").area.is_empty  # 1.5" away: beyond 1" (APS-D6)
