@@ -7,13 +7,14 @@ which bases it may cross (section 5); the kernel's open reach does the rest.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import shapely
 from shapely.geometry import GeometryCollection
 
-from rules.engine.model import GameState, Terrain, Unit
+from rules.engine.model import BaseShape, GameState, Terrain, Unit
 from rules.engine.open_reach import (
     MARGIN,
     base_barriers_by_unit,
@@ -37,22 +38,61 @@ from rules.systems.aod.moves import TARGETED, base_allowance, start_contact_prob
 from rules.systems.aod.orders import captive_of, check_order
 from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
-from rules.systems.aod.units import is_cruising, matrix_row
+from rules.systems.aod.units import is_cruising, is_mech, matrix_row
 
-#: The orders whose end the area shades: a move that may end anywhere it can reach, and
-#: the close combat orders, which end in contact with a target (reach_contact.py). The
-#: others take passengers (board, disembark) or move several pieces (formation_move):
-#: not shaded (`unshaded`).
+#: The orders whose end the area shades: a move that may end anywhere it can reach (a
+#: captor's too, `_captor_reach`), and the close combat orders, which end in contact with
+#: a target (reach_contact.py). The others: see `reach`.
 SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    if action_type not in SHADED or captive_of(state, unit_id) is not None:
-        # A captor moves at the slower speed and keeps or places its captive (001 [27]):
-        # where it may end depends on the captive's placement, not shaded.
+    captive = captive_of(state, unit_id)
+    if captive is not None and action_type == "move" and not is_mech(captive):
+        return memoised_reach(state, "aod", unit_id, action_type,
+                              lambda unit: _captor_reach(state, unit, captive))
+    if action_type not in SHADED or captive is not None:
+        # board: its passengers leave the table first and a bad one refuses the order
+        # whatever the path, and the question names none; disembark: the passengers are
+        # set down at the rear where the transport stands, so their named places decide
+        # where it may end; formation_move: several pieces move, and one path cannot say
+        # where the others go; a captor of a 'Mech must end touching it where it stays
+        # (001 [27]). Not shaded: complete false, horizon 0.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "aod", unit_id, action_type,
                           lambda _unit: _reach(state, unit_id, action_type))
+
+
+def _captor_reach(state: GameState, unit: Unit, captive: Unit) -> Reach:
+    """A captor's move (001 [27], AOD-D33): at the slower of the two speeds, the captive
+    carried rigidly, neither base where either unit may not go. The pair is swept by the
+    circle round the captor's centre that holds both bases, kept from everything either
+    may not touch (hindering it would stop at included); a pair already touching
+    hindering terrain, or whose captor could be given no move, shades nothing."""
+    ctx = ctx_of(state)
+    nothing = Reach(unit.id, "move", GeometryCollection(), 0.0, lambda p: None)
+    if _refused_whatever_the_path(ctx, unit, "move"):
+        return nothing
+    rows = (matrix_row(unit), matrix_row(captive))
+    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
+    slower = min(unit.move, captive.move)
+    allowance = replace(base_allowance(ctx, unit, "move"), base=slower)
+    budget = halve_for_hindering(ctx, rows, tracks, allowance).value
+    apart = math.dist(unit.position[:2], captive.position[:2])
+    radius = max(unit.base.radius, apart + captive.base.radius) + 0.001
+    pair = replace(unit, base=BaseShape("circle", diameter=2 * radius))
+    ground = _terrain(ctx, pair, rows, budget)
+    if ground.touched or ground.standing_on is not None:
+        return nothing
+    by_unit = base_barriers_by_unit(ctx, pair, AodBases(ignore=frozenset({captive.id})),
+                                    horizon(pair, budget))
+    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
+    within = None
+    if ctx.options.cell(rows, "clear") == "proh":
+        within = ctx.water_union(rows).buffer(-(radius + MARGIN))  # AOD-D28
+    elevated = [g for _, g in ground.elevated]
+    return open_reach(ctx, pair, "move", budget, ground.hard + elevated + blocking,
+                      end_only, within)
 
 
 def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:

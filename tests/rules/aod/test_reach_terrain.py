@@ -187,3 +187,20 @@ def test_a_move_past_the_edge_of_a_hill_is_offered_the_repositioned_end() -> Non
     offer = nearest_alternative(state, on)
     assert offer is not None and offer.verdict.legal
     assert abs(offer.end[0] - (12 + target_depth(1.0))) < 0.01
+
+
+def test_a_captor_shades_its_move_at_the_slower_speed_carrying_its_captive() -> None:
+    # 001 [27], AOD-D33: a captor moves at min(captor, captive) and carries the captive
+    # rigidly; neither base may go where either may not.
+    state = scene([unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
+                   unit("C1", side="P2", type="infantry", position=(11, 10), diameter=1.0,
+                        move=3, captive_of="M1"),
+                   unit("F1", position=(10, 13), diameter=1.0)],
+                  [square("B1", "blocking", 13, 6, 14, 9)])
+    found = reach(state, "M1")
+    assert found.complete and found.allowance == 3
+    assert found.contains((7.5, 10)) and not found.contains((6.5, 10))
+    assert legal_ends(state, Point(10, 10).buffer(3)) == 30
+    mech = scene([unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
+                  unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1")])
+    assert not reach(mech, "M1").complete  # a captive 'Mech stays: not shaded
