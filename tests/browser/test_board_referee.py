@@ -364,3 +364,18 @@ def test_a_click_on_the_offered_alternative_sends_it(table, open_board):
     expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
     x, _ = position_of(p1, table.u1)
     assert 19.5 < x <= 20.05
+
+
+def test_selecting_a_piece_with_many_offers_does_not_rescale_the_table(table, open_board):
+    """ui.md "No layout shift when panels update": the mech is offered six orders (Move,
+    Run, Half-speed and Full-speed Assault, Charge, Vent); the action bar takes them in
+    one row, so the table keeps its size and scale and a drag lands where it is aimed."""
+    p1 = open_board("p1")
+    board = p1.locator("#board-svg")
+    before, scale = board.bounding_box(), inches_per_px(p1)
+    p1.locator(f".piece[data-unit='{table.u1}']").click()
+    offered = p1.locator("#actions button:visible")
+    expect(offered.filter(has_text=re.compile("full-speed assault", re.I))).to_have_count(
+        1, timeout=TIMEOUT_MS)
+    assert board.bounding_box() == before
+    assert inches_per_px(p1) == scale
