@@ -23,7 +23,6 @@ from tests.rules.golden_positions import SYSTEMS, Judged, judged
 #: test fails when one is fixed (remove it) or when a new one appears.
 KNOWN_SHORT = {
     "aod/04_rect_base_turned_first_clears_blocking.json": "000 [33] a rect base turned",
-    "aod/10_vtol_climb_happens_at_start_of_path.json": "000 [16] VTOL levels",
 }
 
 #: Grid fractions of an area's bounds; the first few inside are sampled (deterministic).

@@ -18,6 +18,7 @@ from rules.engine.model import BaseShape, GameState, Terrain, Unit
 from rules.engine.open_reach import (
     MARGIN,
     base_barriers_by_unit,
+    base_obstacles,
     horizon,
     open_reach,
     open_reach_with_graph,
@@ -31,6 +32,7 @@ from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import Work, inflate
+from rules.systems.aod import vtol
 from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
@@ -38,7 +40,7 @@ from rules.systems.aod.moves import TARGETED, base_allowance, start_contact_prob
 from rules.systems.aod.orders import captive_of, check_order
 from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
-from rules.systems.aod.units import is_cruising, is_mech, matrix_row
+from rules.systems.aod.units import is_cruising, is_mech, is_salvage, is_vtol, matrix_row
 
 #: The orders whose end the area shades: a move that may end anywhere it can reach (a
 #: captor's too, `_captor_reach`), and the close combat orders, which end in contact with
@@ -116,6 +118,31 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
         within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
     if cruising:
         return open_reach(ctx, unit, action_type, budget, blocking, end_only, within)
+    found = _on_the_ground(ctx, unit, action_type, budget, by_unit, within)
+    if action_type == "move" and is_vtol(unit) and not is_salvage(unit):
+        return union_reach([found, _climbing(ctx, unit, budget)])
+    return found
+
+
+def _climbing(ctx: Ctx, unit: Unit, budget: float) -> Reach:
+    """A VTOL at NOE may climb to cruising as it moves, for 2", the climb at the start of
+    the path (000 [17], AOD-D26): then it ignores terrain and crosses every base, but may
+    not end on one (000 [18]). Its ends name the climb (`altitude`)."""
+    flying = replace(unit, props={**unit.props, "altitude": "cruising"})
+    left = budget - vtol.LEVEL_CHANGE
+    blocking, end_only = base_obstacles(ctx, flying, AodBases(cruising=True), max(left, 0.0))
+    found = open_reach(ctx, flying, "move", left, blocking, end_only)
+    return replace(found, allowance=budget, _keys_at=lambda p: {"altitude": "cruising"})
+
+
+def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
+                   by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
+                   within: Any) -> Reach:
+    """The reach of a unit that keeps to the ground (or flies at NOE): its matrix row,
+    the bases it may cross, elevated and hindering terrain."""
+    state = ctx.state
+    rows = (matrix_row(unit),)
+    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     ground = _terrain(ctx, unit, rows, budget)
     on = ground.standing_on
     if on is not None:

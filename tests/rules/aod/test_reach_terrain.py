@@ -204,3 +204,22 @@ def test_a_captor_shades_its_move_at_the_slower_speed_carrying_its_captive() -> 
     mech = scene([unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
                   unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1")])
     assert not reach(mech, "M1").complete  # a captive 'Mech stays: not shaded
+
+
+def test_a_vtol_at_noe_shades_the_ends_of_a_climb_over_what_it_could_not_cross() -> None:
+    # 000 [17-18], AOD-D26: climbing to cruising costs 2" at the start of the path; at
+    # cruising it ignores terrain and bases, and may not end on a base. The end names it.
+    wall = square("B1", "blocking", 9, 6, 11, 14)
+    state = scene([unit("V1", type="vtol", position=(5, 10), diameter=2.0, move=12,
+                        altitude="noe")], [wall])
+    found = reach(state, "V1")
+    assert found.contains((14.9, 10))
+    assert found.keys_at((14.9, 10)) == {"altitude": "cruising"}
+    assert found.keys_at((5, 12)) == {}  # within its NOE reach: no climb
+    assert not found.contains((15.1, 10))
+    path = found.path_to((14.9, 10))
+    assert path is not None
+    verdict = validate(state, Action("V1", "move", path_steps(path),
+                                     params=found.keys_at((14.9, 10))),
+                       make_dice(unresolved=True))
+    assert verdict.legal and abs(verdict.cost - 11.9) < 1e-9  # 2" climb + 9.9" flown
