@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+import shapely.affinity
 from shapely.geometry import Point, box
 
 from rules.engine.bases_policy import BasePolicy
@@ -288,3 +289,24 @@ def _component(free: Any, start: tuple[float, float]) -> Any:
         if g.covers(p):
             return g
     return None
+
+
+def grown_by_base(shape: Any, rect: Any, radius: float) -> Any:
+    """`shape` grown by a base centred at the origin (a Minkowski sum with `rect`, a rect
+    at its facing, or with a disc of `radius` when `rect` is None; the disc's chords lie
+    within 0.0004" of its arcs): where the centre may not be without the base meeting it."""
+    if rect is None:
+        if radius <= 0:
+            return shape
+        arcs = max(8, math.ceil(math.pi / (4 * math.acos(max(1 - 0.0004 / radius, -1.0)))))
+        return shape.buffer(radius, quad_segs=arcs)
+    corners = np.array(rect.exterior.coords)[:-1]
+    parts = [shapely.affinity.translate(shape, float(dx), float(dy)) for dx, dy in corners]
+    rings = [g for g in getattr(shape, "geoms", [shape])]
+    for g in rings:
+        for ring in [g.exterior, *g.interiors]:
+            cs = np.array(ring.coords)
+            for (ax, ay), (bx, by) in zip(cs[:-1], cs[1:], strict=True):
+                pts = np.vstack([corners + (ax, ay), corners + (bx, by)])
+                parts.append(shapely.MultiPoint(pts).convex_hull)
+    return shapely.union_all([shape, *parts])

@@ -11,14 +11,19 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import numpy as np
 import shapely
-from shapely.geometry import GeometryCollection
+from shapely.geometry import GeometryCollection, Point, Polygon
 
+from rules.engine.actions import Action, Turn
+from rules.engine.dice import make_dice
 from rules.engine.model import BaseShape, GameState, Terrain, Unit
 from rules.engine.open_reach import (
     MARGIN,
+    WINDOW,
     base_barriers_by_unit,
     base_obstacles,
+    grown_by_base,
     horizon,
     open_reach,
     open_reach_with_graph,
@@ -161,6 +166,11 @@ def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
     main, graph = open_reach_with_graph(ctx, unit, action_type, budget,
                                         ground.hard + elevated + blocking, end_only, within)
     parts = [main]
+    if not unit.base.is_circle and action_type in ("move", "run", "assault_half") \
+            and main.complete:
+        # Only where the search was not cut short: a second search would double the
+        # bound's cost, and a reach cut short already says it is not the whole truth.
+        parts.extend(_rect_turned(ctx, unit, action_type, budget, ground, by_unit, within))
     if ground.joined:
         parts.append(_through_touching_hindering(ctx, unit, action_type, budget, ground,
                                                  elevated + blocking, end_only, within))
@@ -175,6 +185,67 @@ def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
         if ends is not None:
             parts.append(ends)
     return union_reach(parts)
+
+
+def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: _Ground,
+                 by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
+                 within: Any) -> list[Reach]:
+    """A rect base turned a quarter in place first (facing is free, AOD-D21; the rotation
+    swept, 000 [33]), then moved keeping that facing: where its centre ends, the rect
+    itself (not the circle round it) kept from terrain and bases by a margin (a Minkowski
+    sum). Shaded only where the turn alone is legal; the path starts with the turn."""
+    turn = 90.0
+    spun = Action(unit.id, action_type, (Turn(turn),))
+    # The referee judges the turn itself (a rect's rotation swept, AOD-D17).
+    from rules.engine.registry import get_system  # here: the registry imports this module
+    if not get_system("aod").validate(ctx.state, spun, make_dice(unresolved=True)).legal:
+        return []
+    b = unit.base
+    a = math.radians(unit.facing + turn)
+    c, s_ = math.cos(a), math.sin(a)
+    hl, hw = b.length / 2 + MARGIN, b.width / 2 + MARGIN
+    rect = Polygon([(c * dx - s_ * dy, s_ * dx + c * dy)
+                    for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))])
+    corners = np.array(rect.exterior.coords)[:-1]
+    ex, ey = float(np.abs(corners[:, 0]).max()), float(np.abs(corners[:, 1]).max())
+    table = ctx.state.table
+    room = shapely.box(ex, ey, table.width - ex, table.height - ey)
+    within = room if within is None else within.intersection(room)
+    near = horizon(unit, budget)
+    sx, sy = unit.position
+    hard: list[Any] = []
+    rows = (matrix_row(unit),)
+    touched = {t.id for t in ground.touched}
+    for i in ctx.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
+        t = ctx.state.terrain[i]
+        cell = ctx.options.cell(rows, t.type)
+        if cell in ("ok", "ign", "elev") or t.id in touched:
+            continue
+        if cell == "hind" and ctx.options.hindering_entry == "centre":
+            hard.append(inflate(t.shape, MARGIN))
+        elif Point(sx, sy).distance(t.shape) <= WINDOW:
+            hard.append(grown_by_base(t.shape, rect, 0.0))
+        else:  # farther than the first window: the circle round the base, cheaper
+            hard.append(inflate(t.shape, b.radius + MARGIN))
+    for _, g in by_unit[0]:
+        hard.append(g)  # bases grown by the circle round the base: still conservative
+    point = replace(unit, base=BaseShape("circle", diameter=0.0002))
+    elevated = [g for _, g in ground.elevated]
+    # A quarter of the bound: where that does not suffice the turned ends are left out
+    # (the reach stays sound, and exact to what the first search says).
+    quarter = Work(visibility.WORK.tests // 4, visibility.WORK.corners // 4)
+    found, _ = open_reach_with_graph(ctx, point, action_type, budget, hard + elevated,
+                                     [g for _, g in by_unit[1]], within, work=quarter)
+    if not found.complete or found.area is None or found.area.is_empty \
+            or found.area.area < 1e-9:
+        return []
+    start = unit.position
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
+        path = found.path_to(p)
+        return None if path is None else [start, {"turn": turn}, *path[1:]]
+
+    return [replace(found, _path_to=path_to)]
 
 
 def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:

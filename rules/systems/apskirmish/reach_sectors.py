@@ -38,6 +38,7 @@ import shapely.affinity
 from shapely.geometry import Point, Polygon
 
 from rules.engine.model import Unit
+from rules.engine.open_reach import grown_by_base
 from rules.geometry.front import front_distance
 from rules.systems.apskirmish.board import ApsPosition
 
@@ -240,23 +241,6 @@ def fine_arcs(radius: float) -> int:
     if radius <= 0.0004:
         return 4
     return max(8, math.ceil(math.pi / (4 * math.acos(1 - 0.0004 / radius))))
-
-
-def grown_by_base(shape: Any, rect: Any, radius: float) -> Any:
-    """`shape` grown by the base (Minkowski sum with a rect at its facing, or a disc):
-    where the centre may not be without the base overlapping it by more than OVERLAP."""
-    if rect is None:
-        return shape.buffer(radius, quad_segs=fine_arcs(radius)) if radius > 0 else shape
-    corners = np.array(rect.exterior.coords)[:-1]
-    parts = [shapely.affinity.translate(shape, float(dx), float(dy)) for dx, dy in corners]
-    rings = [g for g in getattr(shape, "geoms", [shape])]
-    for g in rings:
-        for ring in [g.exterior, *g.interiors]:
-            cs = np.array(ring.coords)
-            for (ax, ay), (bx, by) in zip(cs[:-1], cs[1:], strict=True):
-                pts = np.vstack([corners + (ax, ay), corners + (bx, by)])
-                parts.append(shapely.MultiPoint(pts).convex_hull)
-    return shapely.union_all([shape, *parts])
 
 
 def blockers(pos: ApsPosition, unit: Unit, horizon: float) -> tuple[Any, Any, list[Any]]:

@@ -15,7 +15,7 @@ from rules.engine.actions import Action, Waypoint
 from rules.engine.alternative import nearest_alternative, path_steps
 from rules.engine.dice import make_dice
 from rules.systems.aod.reach_elevated import target_depth
-from tests.rules.scenes import scene, square, unit
+from tests.rules.scenes import rect_unit, scene, square, unit
 
 HILL = square("E1", "elevated", 12, 4, 20, 16)
 HILL_SHAPE = box(12, 4, 20, 16)
@@ -223,3 +223,15 @@ def test_a_vtol_at_noe_shades_the_ends_of_a_climb_over_what_it_could_not_cross()
                                      params=found.keys_at((14.9, 10))),
                        make_dice(unresolved=True))
     assert verdict.legal and abs(verdict.cost - 11.9) < 1e-9  # 2" climb + 9.9" flown
+
+
+def test_a_rect_base_turned_a_quarter_first_passes_where_its_side_does_not() -> None:
+    # AOD-D21: facing is free; 000 [33]: its swept base (the turn included, AOD-D17) may
+    # not overlap blocking terrain. The path reach gives starts with the turn.
+    state = scene([rect_unit("M1", 1, 3, type="tracked", position=(10, 10), move=6)],
+                  [square("B1", "blocking", 10.8, 12, 13, 13)])
+    found = reach(state, "M1")
+    assert found.contains((10, 14))
+    path = found.path_to((10, 14))
+    assert path is not None and path[1] == {"turn": 90.0}
+    assert legal_ends(state, Point(10, 14).buffer(0.5), count=20) == 20
