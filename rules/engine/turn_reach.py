@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import shapely
@@ -38,9 +38,9 @@ from rules.geometry.track import shortest_turn
 
 SECTORS = 120
 
-__all__ = ["ContactTarget", "TurnThenStraight", "base_barriers", "contact_reach",
-           "contact_with_all", "distance_for", "distance_in", "nowhere", "table_barrier",
-           "turn_sweeps_clear", "turn_then_straight_reach"]
+__all__ = ["ContactTarget", "TurnThenStraight", "axes_allowed", "base_barriers",
+           "contact_reach", "contact_with_all", "distance_for", "distance_in", "nowhere",
+           "table_barrier", "turn_sweeps_clear", "turn_then_straight_reach"]
 
 
 @dataclass(frozen=True)
@@ -240,6 +240,24 @@ def _valid_or_parts(start: Point2, polygons: list[Any],
     if all(shapely.is_valid(g) for g in polygons):
         return polygons
     return _triangles(start, sectors, keys)
+
+
+class Directions(Protocol):
+    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
+        """(factor, allowed, direction name) of a move by (dx, dy) facing `facing`."""
+
+
+def axes_allowed(view: Directions, facing: float) -> list[tuple[float, float]]:
+    """`TurnThenStraight.axes` from a unit's own rules: each of forward, backward and
+    sideways that `view.direction` allows along the axis, with its factor (mswars: MSW-D5,
+    MSW-D33; lasergrenadiers.md 4)."""
+    out = []
+    for offset in (0.0, 180.0, 90.0, -90.0):
+        h = math.radians(facing + offset)
+        factor, allowed, _ = view.direction(facing, math.cos(h), math.sin(h))
+        if allowed:
+            out.append((offset, factor))
+    return out
 
 
 #: Half the width of the wedge about an axis that a move without turning may take: the

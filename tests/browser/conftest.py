@@ -4,9 +4,10 @@ Data is made (and committed) before the browser starts: Playwright's sync API ru
 event loop, inside which Django refuses synchronous database access.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -103,30 +104,42 @@ def browser(chromium_path: str) -> Iterator:
             chromium.close()
 
 
+def signed_in_page(browser, table: Table, role: str, viewport: dict | None = None):
+    """A page in a new browser context (1280x720 unless told) holding `role`'s session at
+    the table's server; nothing loaded yet. `page.context` is for the caller to close."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 720})
+    context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": table.cookies[role],
+                "url": table.base_url,
+            }
+        ]
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+def go_to_board(page, table: Table):
+    """Loads the table's board in the page and waits until it is ready and live."""
+    page.goto(table.board_url())
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#conn[data-state='live']")
+    return page
+
+
 @pytest.fixture
 def open_board(browser, table: Table):
     """open_board(role) -> a page showing the board as that member, ready."""
     contexts = []
 
     def open_as(role: str, viewport: dict | None = None):
-        context = browser.new_context(viewport=viewport or {"width": 1280, "height": 720})
-        contexts.append(context)
-        context.add_cookies(
-            [
-                {
-                    "name": settings.SESSION_COOKIE_NAME,
-                    "value": table.cookies[role],
-                    "url": table.base_url,
-                }
-            ]
-        )
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
+        page = signed_in_page(browser, table, role, viewport)
+        contexts.append(page.context)
         page.on("dialog", lambda dialog: (table.dialogs.append(dialog.message), dialog.dismiss()))
-        page.goto(table.board_url())
-        page.wait_for_selector("body[data-ready='1']")
-        page.wait_for_selector("#conn[data-state='live']")
-        return page
+        return go_to_board(page, table)
 
     yield open_as
     for context in contexts:
@@ -162,6 +175,88 @@ def drag_piece(page, unit: str, dx_in: float, dy_in: float, *, release: bool = T
     page.wait_for_timeout(250)  # let the last pointer position reach the preview throttle
     if release:
         page.mouse.up()
+
+
+def settle(page) -> None:
+    """Lets the drag's last preview be judged before the release sends the order (an act
+    sent while a preview is still in the engine is refused, docs/protocol.md, Limits per
+    user)."""
+    page.wait_for_timeout(600)
+
+
+def dragged(page, unit: str, dx_in: float, dy_in: float) -> None:
+    """Drags a piece by (dx, dy) inches and releases it once the last preview is judged."""
+    drag_piece(page, unit, dx_in, dy_in, release=False)
+    settle(page)
+    page.mouse.up()
+
+
+def piece(page, unit: str):
+    return page.locator(f".piece[data-unit='{unit}']")
+
+
+def select(page, unit: str, name: str) -> None:
+    """Clicks a piece and waits until the unit card names it."""
+    from playwright.sync_api import expect
+
+    piece(page, unit).click()
+    expect(page.locator("#unit-name")).to_have_text(name)
+
+
+def bar_button(page, action: str):
+    """The action bar's (or the point actions') button for an action type."""
+    return page.locator(
+        f"#actions button[data-action='{action}'], #point-actions button[data-action='{action}']"
+    )
+
+
+@dataclass
+class Attempts:
+    """Issue 20's "every action from the board", tried as a player would:
+    `attempts(action, actor, gesture, logged)` presses Escape, selects the piece named
+    `actor`, presses the action's button and makes the gesture; why one could not be
+    given (no button, or no log line saying `logged`) is kept in `failures`, each
+    naming it the `what` ("order", "action"). Counting (the default), each attempt
+    expects exactly one more log line; else only that the last one says `logged`."""
+
+    page: Any
+    units: dict[str, str]
+    what: str
+    counting: bool = True
+    failures: list[str] = field(default_factory=list)
+    events: int = 0
+
+    def __call__(self, action: str, actor: str, gesture: Callable[[], object], logged: str) -> None:
+        from playwright.sync_api import expect
+
+        page = self.page
+        page.keyboard.press("Escape")
+        select(page, self.units[actor], actor)
+        button = bar_button(page, action)
+        try:
+            expect(button).to_be_visible(timeout=3000)
+        except AssertionError:
+            card = page.locator("#unit-may").inner_text()
+            self.failures.append(f"{action}: no button for {actor} (card: {card!r})")
+            return
+        button.click()
+        gesture()
+        try:
+            if self.counting:
+                expect(log_lines(page)).to_have_count(self.events + 1, timeout=8000)
+                expect(log_lines(page).last).to_contain_text(logged)
+                self.events += 1
+            else:
+                expect(log_lines(page).last).to_contain_text(logged, timeout=8000)
+        except AssertionError:
+            toasts = page.locator("#toasts").inner_text()
+            self.failures.append(
+                f"{action}: {actor}'s {self.what} was not logged (toasts: {toasts!r})"
+            )
+
+    def drag(self, actor: str, dx_in: float, dy_in: float) -> Callable[[], None]:
+        """The gesture that drags `actor`'s piece by (dx, dy) inches (`dragged`)."""
+        return lambda: dragged(self.page, self.units[actor], dx_in, dy_in)
 
 
 def click_table_at(page, near: str, dx_in: float, dy_in: float) -> None:

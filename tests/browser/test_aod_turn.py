@@ -11,14 +11,19 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     TIMEOUT_MS,
+    Attempts,
     TableByNames,
+    bar_button,
     drag_piece,
     everyone_has,
     header,
     inches_per_px,
     log_lines,
+    piece,
     piece_centre,
     position_of,
+    select,
+    settle,
     shoot,
     table_by_names,
 )
@@ -97,27 +102,6 @@ def table(request, asgi_server: str) -> TableByNames:
     if getattr(request, "param", "turn") == "every order":
         return aod_table(asgi_server, "e", EVERY_ORDER, 12, free_spin_pending=["A4"])
     return aod_table(asgi_server, "d", TURN, 4)
-
-
-def piece(page, uid: str):
-    return page.locator(f".piece[data-unit='{uid}']")
-
-
-def bar_button(page, action: str):
-    """The action bar's (or the point actions') button for an action type."""
-    return page.locator(
-        f"#actions button[data-action='{action}'], #point-actions button[data-action='{action}']"
-    )
-
-
-def select(page, uid: str, name: str) -> None:
-    piece(page, uid).click()
-    expect(page.locator("#unit-name")).to_have_text(name)
-
-
-def settle(page) -> None:
-    """Lets the drag's last preview be judged before the release sends the order."""
-    page.wait_for_timeout(600)
 
 
 def reach_box(page) -> dict:
@@ -265,37 +249,8 @@ def test_every_other_order_of_the_catalogue_can_be_given_from_the_board(table, o
     every order that could not be given, with why."""
     p1 = open_board("p1")
     u = table.units
-    failures: list[str] = []
-    events = 0
-
-    def attempt(action: str, actor: str, gesture, logged: str) -> None:
-        nonlocal events
-        p1.keyboard.press("Escape")
-        select(p1, u[actor], actor)
-        button = bar_button(p1, action)
-        try:
-            expect(button).to_be_visible(timeout=3000)
-        except AssertionError:
-            card = p1.locator("#unit-may").inner_text()
-            failures.append(f"{action}: no button for {actor} (card: {card!r})")
-            return
-        button.click()
-        gesture()
-        try:
-            expect(log_lines(p1)).to_have_count(events + 1, timeout=8000)
-            expect(log_lines(p1).last).to_contain_text(logged)
-            events += 1
-        except AssertionError:
-            toasts = p1.locator("#toasts").inner_text()
-            failures.append(f"{action}: {actor}'s order was not logged (toasts: {toasts!r})")
-
-    def drag(actor: str, dx: float, dy: float):
-        def do() -> None:
-            drag_piece(p1, u[actor], dx, dy, release=False)
-            settle(p1)
-            p1.mouse.up()
-
-        return do
+    attempt = Attempts(p1, u, "order")
+    drag = attempt.drag
 
     def click(*names: str):
         def do() -> None:
@@ -335,7 +290,7 @@ def test_every_other_order_of_the_catalogue_can_be_given_from_the_board(table, o
         drag("Line 1", 0, 3)()
 
     attempt("formation_move", "Line 1", formation, "formation move")
-    assert not failures, "orders the board could not give:\n" + "\n".join(failures)
+    assert not attempt.failures, "orders the board could not give:\n" + "\n".join(attempt.failures)
 
 
 def _south_of(page, uid: str, inches: float) -> tuple[float, float]:

@@ -9,7 +9,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -17,25 +16,19 @@ from tests.browser.conftest import (
     TIMEOUT_MS,
     Table,
     drag_piece,
+    go_to_board,
     header,
     log_lines,
     position_of,
     session_cookie,
+    signed_in_page,
 )
+from tests.browser.test_board_referee import INFANTRY
 from tests.web.factories import make_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/tmp/shots")
-INFANTRY = {
-    "id": "I1",
-    "side": "P1",
-    "type": "infantry",
-    "move": 4,
-    "base": {"shape": "circle", "diameter": 1.0},
-    "position": [20, 3],
-    "facing": 90,
-}
 DELAY_S = 3600
 
 
@@ -160,16 +153,10 @@ def test_selecting_another_piece_clears_the_offer_and_its_hint(table, open_board
 
 def open_with_clock(browser, table: Table, role: str):
     """The board as `role`, its timers on Playwright's clock (installed before load)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": table.cookies[role]}
-    context.add_cookies([{**cookie, "url": table.base_url}])
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = signed_in_page(browser, table, role)
     page.clock.install()
-    page.goto(table.board_url())
-    page.wait_for_selector("body[data-ready='1']")
-    page.wait_for_selector("#conn[data-state='live']")
-    return context, page
+    go_to_board(page, table)
+    return page.context, page
 
 
 def test_a_refusal_and_its_button_are_still_there_after_13_s(table, browser):

@@ -14,15 +14,20 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import (
     TIMEOUT_MS,
+    Attempts,
     TableByNames,
+    bar_button,
     click_table_at,
     drag_piece,
     everyone_has,
     expected_transform,
+    go_to_board,
     header,
     log_lines,
     position_of,
+    settle,
     shoot,
+    signed_in_page,
     table_by_names,
     transform,
 )
@@ -218,17 +223,6 @@ def test_one_turn_of_alternate_activations_with_two_players_and_a_spectator(tabl
 # -- issue 20: one truth on the board ------------------------------------------------------
 
 
-def bar_button(page, action: str):
-    return page.locator(
-        f"#actions button[data-action='{action}'], #point-actions button[data-action='{action}']"
-    )
-
-
-def settle(page) -> None:
-    """Lets the drag's last preview be judged before the release sends the order."""
-    page.wait_for_timeout(600)
-
-
 def test_reach_a_shaded_end_offers_and_a_refused_turn_taken_by_enter(table, open_board):
     p1, p2, watcher = open_board("p1"), open_board("p2"), open_board("spectator")
     everyone = (p1, p2, watcher)
@@ -293,25 +287,11 @@ def test_a_drag_past_the_table_edge_warns_asks_once_and_logs_that_the_piece_left
     """Issue 20, "consequences before the drop": leaving the board is legal and counts as
     a loss (003 Leaving the board, LG-D14); the preview says so in words, the drop asks
     once for confirmation, the log says "left the board" and the header stops naming it."""
-    from django.conf import settings
-
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": table.cookies["p1"],
-                "url": table.base_url,
-            }
-        ]
-    )
-    p1 = context.new_page()
-    p1.set_default_timeout(TIMEOUT_MS)
+    p1 = signed_in_page(browser, table, "p1")
+    context = p1.context
     asked: list[str] = []
     p1.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
-    p1.goto(table.board_url())
-    p1.wait_for_selector("body[data-ready='1']")
-    p1.wait_for_selector("#conn[data-state='live']")
+    go_to_board(p1, table)
     tank = table.units["Grav tank"]
     try:
         # The tank stands 2" from the west edge; 6" west takes its whole base off.
@@ -349,35 +329,9 @@ def test_overrun_and_enter_board_can_be_taken_from_the_board(table, open_board):
     """Issue 20: every action type of the catalogue can be carried out from the board.
     Each is tried as a player would; the test lists every one that could not be, with why."""
     p1 = open_board("p1")
-    u = table.units
-    failures: list[str] = []
-
-    def attempt(action: str, actor: str, gesture, logged: str) -> None:
-        p1.keyboard.press("Escape")
-        p1.locator(f".piece[data-unit='{u[actor]}']").click()
-        expect(p1.locator("#unit-name")).to_have_text(actor)
-        button = bar_button(p1, action)
-        try:
-            expect(button).to_be_visible(timeout=3000)
-        except AssertionError:
-            card = p1.locator("#unit-may").inner_text()
-            failures.append(f"{action}: no button for {actor} (card: {card!r})")
-            return
-        button.click()
-        gesture()
-        try:
-            expect(log_lines(p1).last).to_contain_text(logged, timeout=8000)
-        except AssertionError:
-            toasts = p1.locator("#toasts").inner_text()
-            failures.append(f"{action}: {actor}'s action was not logged (toasts: {toasts!r})")
-
-    def drag(actor: str, dx: float, dy: float):
-        def do() -> None:
-            drag_piece(p1, u[actor], dx, dy, release=False)
-            settle(p1)
-            p1.mouse.up()
-
-        return do
+    # Not counting: between the two attempts the activations end (two more log lines).
+    attempt = Attempts(p1, table.units, "action", counting=False)
+    drag = attempt.drag
 
     # Overrun: straight into and over the Militia, ending 4" beyond it (003 Overrun 4).
     attempt("overrun", "Grav tank", drag("Grav tank", 0, 10), "Grav tank overrun")
@@ -388,4 +342,4 @@ def test_overrun_and_enter_board_can_be_taken_from_the_board(table, open_board):
     # Enter the board: from its entry point on the east edge, 6" west (003 Off-board
     # movement).
     attempt("enter_board", "Jetpack squad", drag("Jetpack squad", -6, 0), "enter the board")
-    assert not failures, "actions the board could not take:\n" + "\n".join(failures)
+    assert not attempt.failures, "actions the board could not take:\n" + "\n".join(attempt.failures)

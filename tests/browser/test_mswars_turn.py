@@ -19,17 +19,23 @@ from tabletop.models import Battle
 from tabletop.services import game_systems
 from tests.browser.conftest import (
     TIMEOUT_MS,
+    Attempts,
     TableByNames,
+    bar_button,
     click_table_at,
     drag_piece,
+    dragged,
     everyone_has,
     expected_transform,
+    go_to_board,
     header,
     log_lines,
     position_of,
+    select,
     seq_of,
     session_cookie,
     shoot,
+    signed_in_page,
     transform,
 )
 
@@ -318,24 +324,6 @@ def actions_table(request, asgi_server: str) -> TableByNames:
     return table_by_names(asgi_server, battle, users, names[0], names[-1])
 
 
-def bar_button(page, action: str):
-    return page.locator(
-        f"#actions button[data-action='{action}'], #point-actions button[data-action='{action}']"
-    )
-
-
-def select(page, uid: str, name: str) -> None:
-    page.locator(f".piece[data-unit='{uid}']").click()
-    expect(page.locator("#unit-name")).to_have_text(name)
-
-
-def dragged(page, uid: str, dx: float, dy: float) -> None:
-    """Drags and releases once the last preview is judged."""
-    drag_piece(page, uid, dx, dy, release=False)
-    page.wait_for_timeout(600)
-    page.mouse.up()
-
-
 @pytest.mark.parametrize("actions_table", ["phase"], indirect=True)
 def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by_enter(
     actions_table, browser
@@ -445,29 +433,7 @@ def test_charge_climb_jump_and_unit_exiting_can_be_taken_from_the_board(actions_
     table = actions_table
     p1 = _open(browser, table, "p1")
     u = table.units
-    failures: list[str] = []
-    events = 0
-
-    def attempt(action: str, actor: str, gesture, logged: str) -> None:
-        nonlocal events
-        p1.keyboard.press("Escape")
-        select(p1, u[actor], actor)
-        button = bar_button(p1, action)
-        try:
-            expect(button).to_be_visible(timeout=3000)
-        except AssertionError:
-            card = p1.locator("#unit-may").inner_text()
-            failures.append(f"{action}: no button for {actor} (card: {card!r})")
-            return
-        button.click()
-        gesture()
-        try:
-            expect(log_lines(p1)).to_have_count(events + 1, timeout=8000)
-            expect(log_lines(p1).last).to_contain_text(logged)
-            events += 1
-        except AssertionError:
-            toasts = p1.locator("#toasts").inner_text()
-            failures.append(f"{action}: {actor}'s action was not logged (toasts: {toasts!r})")
+    attempt = Attempts(p1, u, "action")
 
     # Charge: 9.2" north into contact with the Mark (2" bases): over Move 6 (002 Charge).
     attempt("charge", "Lancer", lambda: dragged(p1, u["Lancer"], 0, 9.0), "Lancer charge")
@@ -487,25 +453,10 @@ def test_charge_climb_jump_and_unit_exiting_can_be_taken_from_the_board(actions_
         lambda: click_table_at(p1, u["Barge"], 0, -2.5),
         "Rider unit exiting",
     )
-    assert not failures, "actions the board could not take:\n" + "\n".join(failures)
+    assert not attempt.failures, "actions the board could not take:\n" + "\n".join(attempt.failures)
 
 
 def _open(browser, table: TableByNames, role: str):
     """A page showing the board as `role` (conftest's open_board, for a table fixture not
     named `table`)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": table.cookies[role],
-                "url": table.base_url,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(table.board_url())
-    page.wait_for_selector("body[data-ready='1']")
-    page.wait_for_selector("#conn[data-state='live']")
-    return page
+    return go_to_board(signed_in_page(browser, table, role), table)

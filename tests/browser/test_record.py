@@ -6,14 +6,20 @@ import json
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from playwright.sync_api import expect
 
 from tabletop.models import Battle
 from tabletop.services.results import battle_result_record
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.dice import battle_roll
-from tests.browser.conftest import TIMEOUT_MS, Table, drag_piece, shoot, transform
+from tests.browser.conftest import (
+    TIMEOUT_MS,
+    Table,
+    drag_piece,
+    shoot,
+    signed_in_page,
+    transform,
+)
 from tests.web.test_reports import actor, end_turn, move, unit_of
 from tests.web.test_saved_rulings import run_check
 
@@ -89,18 +95,7 @@ def finished(table: Table) -> Table:
 def test_the_gm_reads_the_report_of_a_finished_battle_and_the_campaign_chart(
     finished: Table, browser
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.add_cookies(
-        [
-            {
-                "name": settings.SESSION_COOKIE_NAME,
-                "value": finished.cookies["gm"],
-                "url": finished.base_url,
-            }
-        ]
-    )
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
+    page = signed_in_page(browser, finished, "gm", {"width": 1280, "height": 1000})
     battle = finished.battle
 
     page.goto(f"{finished.base_url}/campaigns/{battle.campaign_id}/")
@@ -127,4 +122,4 @@ def test_the_gm_reads_the_report_of_a_finished_battle_and_the_campaign_chart(
     with page.expect_download() as downloaded:
         page.locator("#report-svg").click()
     assert downloaded.value.suggested_filename == f"battle-{battle.pk}-report.svg"
-    context.close()
+    page.context.close()

@@ -21,6 +21,7 @@ from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach, memoised_reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
+    axes_allowed,
     base_barriers,
     nowhere,
     table_barrier,
@@ -103,12 +104,13 @@ def _spec(pos: LgPosition, unit: Unit, budget: float, ignore: frozenset[str] = f
         end_only, table = [*end_only, table], None
     dear, cheap = _rates(view, near)
     # A rect base touching another (a carrier beside its troopers) may not turn where it
-    # stands, but may still drive straight off along its axes (lasergrenadiers.md 4).
+    # stands, but may still drive straight off along its axes (lasergrenadiers.md 4): along
+    # its facing, backward or sideways, within 1 degree, at that direction's factor.
     return TurnThenStraight(
         start=unit.position, facing=unit.facing, budget=budget, base_rate=1.0,
         turn_cost=lambda a: view.turn_cost(a),
         barriers=[*barriers, *([table] if table is not None else []), *blocking],
-        end_only=end_only, dear=dear, cheap=cheap, axes=_axes(view, unit.facing),
+        end_only=end_only, dear=dear, cheap=cheap, axes=axes_allowed(view, unit.facing),
         may_turn=turn_sweeps_clear(unit, bodies, MARGIN))
 
 
@@ -248,18 +250,6 @@ def _behind(start: tuple[float, float], g: Any) -> Any:
     line from the start to a point of it passes through `g`)."""
     far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
     return shapely.convex_hull(shapely.union_all([g, far]))
-
-
-def _axes(view: UnitTerrain, facing: float) -> list[tuple[float, float]]:
-    """Along its facing, backward or sideways, within 1 degree of the axis: the piece goes
-    without turning, at that direction's factor (lasergrenadiers.md 4)."""
-    out = []
-    for offset in (0.0, 180.0, 90.0, -90.0):
-        h = math.radians(facing + offset)
-        factor, allowed, _ = view.direction(facing, math.cos(h), math.sin(h))
-        if allowed:
-            out.append((offset, factor))
-    return out
 
 
 def _worst(view: UnitTerrain, t: Terrain) -> float | None:

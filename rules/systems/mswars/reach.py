@@ -29,6 +29,7 @@ from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.engine.turn_reach import (
     ContactTarget,
     TurnThenStraight,
+    axes_allowed,
     base_barriers,
     contact_reach,
     contact_with_all,
@@ -132,7 +133,9 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
               if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None
               and rate > flat],
         minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
-        axes=_axes(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN),
+        # Forward (x1), backward (x2) and, for walkers, sideways (x2): no turn first (002
+        # Rules: Movement, "Specials"; MSW-D5, MSW-D33).
+        axes=axes_allowed(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN),
         sweep=sweep)
     found = turn_then_straight_reach(unit.id, action_type, spec)
     if action_type == "carrier_unloading":
@@ -216,18 +219,6 @@ def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit
     far = budget + 2 * unit.base.radius + 8
     return [o for o in pos.on_table if o.id != unit.id and opposing(unit, o)
             and math.dist((sx, sy), o.position[:2]) <= far]
-
-
-def _axes(view: Any, facing: float) -> list[tuple[float, float]]:
-    """Forward (x1), backward (x2) and, for walkers, sideways (x2): the directions a unit
-    moves in without turning first (002 Rules: Movement, "Specials"; MSW-D5, MSW-D33)."""
-    out = []
-    for offset in (0.0, 180.0, 90.0, -90.0):
-        h = math.radians(facing + offset)
-        factor, allowed, _ = view.direction(facing, math.cos(h), math.sin(h))
-        if allowed:
-            out.append((offset, factor))
-    return out
 
 
 def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any]]:
