@@ -21,7 +21,7 @@ from rules.engine.bounds import check_action
 from rules.engine.dice import make_dice
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState, Point2
-from rules.engine.offered_now import is_offered
+from rules.engine.offers import is_offered
 from rules.engine.reach import Reach
 from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict

@@ -52,3 +52,11 @@ def offered_in_position(position: Mapping[str, Any],
 @lru_cache(maxsize=8)
 def _parsed(text: str) -> GameState:
     return state_from_json(json.loads(text))
+
+
+def is_offered(state: GameState, unit_id: str, action_type: str) -> bool:
+    """Whether `unit_id` is offered `action_type` now, asked once per position. Reach and
+    the nearest alternative read it, so that the board never shades nor proposes a move
+    of a type the referee would refuse whatever its path (issue 20, "One truth")."""
+    offers = state.memo("engine.offered_now", lambda: offered_types(state))
+    return action_type in offers.get(unit_id, ())

@@ -18,8 +18,7 @@ from rules.engine.alternative import nearest_alternative
 from rules.engine.catalogue import ActionSpec
 from rules.engine.errors import InvalidActionError
 from rules.engine.model import GameState
-from rules.engine.offered_now import is_offered
-from rules.engine.offers import offered_types
+from rules.engine.offers import is_offered, offered_types
 from rules.engine.registry import get_system
 
 

@@ -16,7 +16,7 @@ import pytest
 from rules.engine.actions import Waypoint
 from rules.engine.alternative import nearest_alternative
 from rules.engine.dice import make_dice
-from rules.engine.offered_now import is_offered
+from rules.engine.offers import is_offered
 from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
 from tests.rules.golden_positions import SYSTEMS, Judged, judged
