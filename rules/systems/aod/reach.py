@@ -42,10 +42,11 @@ from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import TARGETED, base_allowance, start_contact_problems
-from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
-from rules.systems.aod.units import is_cruising, is_mech, is_salvage, is_vtol, matrix_row
+from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.units import capacity, is_cruising, is_mech, is_salvage, is_vtol, matrix_row
 
 #: The orders whose end the area shades: a move that may end anywhere it can reach (a
 #: captor's too, `_captor_reach`), and the close combat orders, which end in contact with
@@ -58,16 +59,124 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
     if captive is not None and action_type == "move" and not is_mech(captive):
         return memoised_reach(state, "aod", unit_id, action_type,
                               lambda unit: _captor_reach(state, unit, captive))
+    if action_type == "board" and captive is None:
+        return memoised_reach(state, "aod", unit_id, action_type,
+                              lambda unit: _board_reach(state, unit))
+    carrier = state.unit(unit_id)
+    if action_type == "disembark" and captive is None and carrier is not None \
+            and carrier.base.is_circle and not is_cruising(carrier):
+        return memoised_reach(state, "aod", unit_id, action_type,
+                              lambda unit: _disembark_reach(state, unit))
     if action_type not in SHADED or captive is not None:
-        # board: its passengers leave the table first and a bad one refuses the order
-        # whatever the path, and the question names none; disembark: the passengers are
-        # set down at the rear where the transport stands, so their named places decide
-        # where it may end; formation_move: several pieces move, and one path cannot say
+        # disembark from a VTOL at cruising: it may not move after unloading (000 [19]),
+        # and unloading after the move puts the passengers where the transport ends, with
+        # its facing there; from a rect transport: the kernel keeps a mover from a base it
+        # touches at its start only as far as its centre is from it, which for a rect
+        # touching along its rear edge lets a path sweep through the passengers just set
+        # down; formation_move: several pieces move, and one path cannot say
         # where the others go; a captor of a 'Mech must end touching it where it stays
         # (001 [27]). Not shaded: complete false, horizon 0.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "aod", unit_id, action_type,
                           lambda _unit: _reach(state, unit_id, action_type))
+
+
+def boarders(state: GameState, transport: Unit) -> list[str]:
+    """The passengers a board order takes (as the board proposes it): every unit that may
+    board now (friendly, unordered, at the transport's rear, not based by an opponent,
+    001 [18]), in id order, each while its load (a captor's with its captive, 000 [18])
+    still fits the capacity left."""
+    from rules.systems.aod.transport import boarding_problem, load_cost
+    ctx = ctx_of(state)
+    turn = AodTurn.of(state.turn)
+    room = capacity(transport) - sum(load_cost(u) for u in passengers(state, transport.id))
+    out: list[str] = []
+    for p in sorted(state.units, key=lambda u: u.id):
+        if p.id == transport.id or p.aboard is not None or not p.on_table:
+            continue
+        if boarding_problem(ctx, transport, p, turn) is not None:
+            continue
+        captive = captive_of(state, p.id)
+        load = load_cost(p) + (0 if captive is None else load_cost(captive))
+        if load <= room:
+            out.append(p.id)
+            room -= load
+    return out
+
+
+def _board_reach(state: GameState, unit: Unit) -> Reach:
+    """A board order (000 [18], 001 [18]): the passengers the board picks (`boarders`)
+    board first and leave the table, then the transport moves up to ceil(move/2), halved
+    again where it starts touching hindering (AOD-D27). Its ends are those of that move in
+    the position with the passengers aboard; each names them (`keys_at`). With none to
+    take the order is refused whatever the path: nowhere."""
+    ids = boarders(state, unit)
+    if not ids:
+        return Reach(unit.id, "board", GeometryCollection(), 0.0, lambda p: None)
+    leaving = [state.units_by_id[i] for i in ids]
+    leaving += [c for i in ids if (c := captive_of(state, i)) is not None]
+    loaded = state.with_units(*[replace(p, aboard=unit.id) for p in leaving])
+    found = _reach(loaded, unit.id, "board")
+    return replace(found, _keys_at=lambda p: {"passengers": list(ids)})
+
+
+def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
+    """Every passenger of `transport` placed at the rear of its start pose (001 [19]): in
+    base contact with the rear (AOD-D13), not based by an opponent, completely on the
+    table, on no base, blocking or prohibited terrain (AOD-D44), each judged by the
+    referee's own `placement_problems` against those placed before it. Candidates step along
+    the rear edge or arc from one side, packing them; None where one cannot be placed."""
+    from rules.systems.aod.transport import placement_problems
+    ctx = ctx_of(state)
+    b = transport.base
+    back = math.radians(transport.facing + 180.0)
+    fx, fy = math.cos(back), math.sin(back)  # pointing behind
+    nx, ny = -fy, fx
+    tx, ty = transport.position
+    placed: list[Unit] = []
+    for p in sorted(passengers(state, transport.id), key=lambda u: u.id):
+        depth = p.base.radius if p.base.is_circle else p.base.length / 2
+        cands: list[tuple[float, float, float]] = []
+        if b.is_circle:
+            reach_ = b.radius + depth + 0.004
+            for k in range(-9, 10):  # along the rear arc, +-45 (AOD-D13), one side first
+                a = back + math.radians(5.0 * k)
+                cands.append((tx + reach_ * math.cos(a), ty + reach_ * math.sin(a),
+                              math.degrees(a) + 180.0))
+        else:
+            reach_ = b.length / 2 + depth + 0.004
+            for k in range(-8, 9):  # along the rear edge, one side first
+                s_ = k / 16 * b.width
+                cands.append((tx + reach_ * fx + s_ * nx, ty + reach_ * fy + s_ * ny,
+                              transport.facing))
+        for x, y, facing in cands:
+            here = replace(p, aboard=None).moved((x, y), facing)
+            if not placement_problems(ctx, transport, [*placed, here]):
+                placed.append(here)
+                break
+        else:
+            return None
+    return placed
+
+
+def _disembark_reach(state: GameState, unit: Unit) -> Reach:
+    """A disembark that unloads first (001 [19], `unload: "before"`): every passenger set
+    down at the rear of the start pose (`set_down`), then the transport moves up to
+    ceil(move/2), halved again where it starts touching hindering (AOD-D27), kept from the
+    bases it has just set down. Each end names the placements (`keys_at`). The ends of an
+    unload after the move (passengers placed at the rear where the transport ends, with
+    its facing there) are left out: the area is sound but not the whole truth (complete
+    false, horizon 0). Nowhere where the passengers cannot all be set down."""
+    placed = set_down(state, unit)
+    if not placed:
+        return Reach(unit.id, "disembark", GeometryCollection(), 0.0, lambda p: None,
+                     cut_at=0.0)
+    found = _reach(state.with_units(*placed), unit.id, "disembark")
+    keys = {"unload": "before",
+            "passengers": [{"unit": p.id, "position": [round(p.position[0], 6),
+                                                       round(p.position[1], 6)],
+                            "facing": round(p.facing, 6)} for p in placed]}
+    return replace(found, cut_at=0.0, _keys_at=lambda p: keys)
 
 
 def _captor_reach(state: GameState, unit: Unit, captive: Unit) -> Reach:
