@@ -56,7 +56,10 @@ SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
     captive = captive_of(state, unit_id)
-    if captive is not None and action_type == "move" and not is_mech(captive):
+    if captive is not None and action_type == "move":
+        if is_mech(captive):
+            return memoised_reach(state, "aod", unit_id, action_type,
+                                  lambda unit: _captor_of_a_mech(state, unit, captive))
         return memoised_reach(state, "aod", unit_id, action_type,
                               lambda unit: _captor_reach(state, unit, captive))
     if action_type == "board" and captive is None:
@@ -74,8 +77,7 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         # touches at its start only as far as its centre is from it, which for a rect
         # touching along its rear edge lets a path sweep through the passengers just set
         # down; formation_move: several pieces move, and one path cannot say
-        # where the others go; a captor of a 'Mech must end touching it where it stays
-        # (001 [27]). Not shaded: complete false, horizon 0.
+        # where the others go. Not shaded: complete false, horizon 0.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "aod", unit_id, action_type,
                           lambda _unit: _reach(state, unit_id, action_type))
@@ -177,6 +179,44 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
                                                        round(p.position[1], 6)],
                             "facing": round(p.facing, 6)} for p in placed]}
     return replace(found, cut_at=0.0, _keys_at=lambda p: keys)
+
+
+def _captor_of_a_mech(state: GameState, unit: Unit, captive: Unit) -> Reach:
+    """A captor of a 'Mech (001 [27], AOD-D33): the captive 'Mech may not move, so the
+    captor's move must end in base contact with it where it stands, at the slower of the
+    two speeds, its base kept from what either unit's matrix row forbids. The ends are the
+    captive's contact band reached by a legal path (reach_contact.contact_ends, the band
+    of close combat, with the captive as its one 'target'; captives are neither friend nor
+    foe, so touching it stops nothing, 001 [26]), a subset of the truth. A captor
+    touching hindering terrain or standing on elevated terrain is not shaded (its stops
+    there with two rows are not computed here), nor a rect captor (the kernel keeps a mover from a base it touches at
+    its start only as far as its centre is from it)."""
+    ctx = ctx_of(state)
+    if _refused_whatever_the_path(ctx, unit, "move"):
+        return Reach(unit.id, "move", GeometryCollection(), 0.0, lambda p: None)
+    rows = (matrix_row(unit), matrix_row(captive))
+    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
+    allowance = replace(base_allowance(ctx, unit, "move"), base=min(unit.move, captive.move))
+    budget = halve_for_hindering(ctx, rows, tracks, allowance).value
+    ground = _terrain(ctx, unit, rows, budget)
+    if ground.touched or ground.standing_on is not None or not unit.base.is_circle:
+        return unshaded(unit.id, "move")
+    by_unit = base_barriers_by_unit(ctx, unit, AodBases(), horizon(unit, budget))
+    within = None
+    if ctx.options.cell(rows, "clear") == "proh":
+        within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
+    elevated = [g for _, g in ground.elevated]
+    r = unit.base.radius
+    table = state.table
+    graph = search_graph(ctx, unit, budget, ground.hard + elevated
+                         + [g for _, g in by_unit[0]], within)
+    around = Surroundings(ground.hard, by_unit[0], by_unit[1], elevated,
+                          (r, r, table.width - r, table.height - r), within)
+    found = contact_ends(ctx, unit, "move", graph, budget, around, only=captive.id)
+    # The band's last legs are found from the graph's corners near it; round a captive
+    # the captor starts touching (its obstacle a many-cornered ring) stretches of the far
+    # side are missed: sound, not the whole truth, and said so (complete false, horizon 0).
+    return replace(found, cut_at=0.0, _keys_at=None)
 
 
 def _captor_reach(state: GameState, unit: Unit, captive: Unit) -> Reach:

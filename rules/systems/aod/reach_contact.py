@@ -89,8 +89,9 @@ class Surroundings:
 
 
 def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph | None,
-                 budget: float, around: Surroundings) -> Reach:
-    """The reach of a close combat order: the contact bands of its possible targets."""
+                 budget: float, around: Surroundings, only: str | None = None) -> Reach:
+    """The reach of a close combat order: the contact bands of its possible targets; or,
+    with `only`, the band of that one unit (a captor's captive 'Mech, 001 [27])."""
     pieces: list[_Piece] = []
     cut = math.inf if graph is None or graph.complete else graph.horizon
     if graph is not None:
@@ -105,7 +106,8 @@ def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph 
         at_end = {uid: k for k, (uid, _) in enumerate(around.end_only)}
         targets = []
         for other in ctx.state.units:
-            if not may_target(ctx, unit, other, action_type):
+            if (other.id != only) if only is not None \
+                    else not may_target(ctx, unit, other, action_type):
                 continue
             core, grow, leg = _gap_to(unit, ctx.bodies[other.id])
             if core is None:

@@ -203,7 +203,8 @@ def test_a_captor_shades_its_move_at_the_slower_speed_carrying_its_captive() -> 
     assert legal_ends(state, Point(10, 10).buffer(3)) == 30
     mech = scene([unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
                   unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1")])
-    assert not reach(mech, "M1").complete  # a captive 'Mech stays: not shaded
+    # a captive 'Mech stays: the captor ends touching it (tests/rules/aod/test_reach_captor)
+    assert reach(mech, "M1").area.distance(Point(10, 10)) < 0.01
 
 
 def test_a_vtol_at_noe_shades_the_ends_of_a_climb_over_what_it_could_not_cross() -> None:
