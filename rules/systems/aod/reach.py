@@ -189,8 +189,8 @@ def _captor_of_a_mech(state: GameState, unit: Unit, captive: Unit) -> Reach:
     of close combat, with the captive as its one 'target'; captives are neither friend nor
     foe, so touching it stops nothing, 001 [26]), a subset of the truth. A captor
     touching hindering terrain or standing on elevated terrain is not shaded (its stops
-    there with two rows are not computed here), nor a rect captor (the kernel keeps a mover from a base it touches at
-    its start only as far as its centre is from it)."""
+    there with two rows are not computed here), nor a rect captor (the kernel keeps a
+    mover from a base it touches at its start only as far as its centre is from it)."""
     ctx = ctx_of(state)
     if _refused_whatever_the_path(ctx, unit, "move"):
         return Reach(unit.id, "move", GeometryCollection(), 0.0, lambda p: None)
