@@ -45,6 +45,7 @@ from rules.systems.aod.moves import TARGETED, base_allowance, start_contact_prob
 from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
+from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import capacity, is_cruising, is_mech, is_salvage, is_vtol, matrix_row
 
@@ -62,6 +63,9 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
                                   lambda unit: _captor_of_a_mech(state, unit, captive))
         return memoised_reach(state, "aod", unit_id, action_type,
                               lambda unit: _captor_reach(state, unit, captive))
+    if action_type == "formation_move":
+        return memoised_reach(state, "aod", unit_id, action_type,
+                              lambda unit: formation_reach(ctx_of(state), unit))
     if action_type == "board" and captive is None:
         return memoised_reach(state, "aod", unit_id, action_type,
                               lambda unit: _board_reach(state, unit))
@@ -76,8 +80,7 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         # its facing there; from a rect transport: the kernel keeps a mover from a base it
         # touches at its start only as far as its centre is from it, which for a rect
         # touching along its rear edge lets a path sweep through the passengers just set
-        # down; formation_move: several pieces move, and one path cannot say
-        # where the others go. Not shaded: complete false, horizon 0.
+        # down. Not shaded: complete false, horizon 0.
         return unshaded(unit_id, action_type)
     return memoised_reach(state, "aod", unit_id, action_type,
                           lambda _unit: _reach(state, unit_id, action_type))

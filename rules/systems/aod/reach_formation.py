@@ -1,0 +1,163 @@
+"""Reach of a formation move (000 MOVEMENT FORMATIONS [29], aod.md 11.1): where the unit
+given the order may end, every member moving by the same straight offset.
+
+The members are the touching group of units that may join the unit's formation now (each
+may be a member, AOD-D24, 000 [18], [39]; unordered; one faction, Mercenaries joining any;
+on the unit's side of any abrupt edge, 000 [34]), when it has 3 to 5 of them (000 [29]).
+Every member moves by the same offset, so each still touches the one it touched (grouped
+after as before, AOD-D12). The unit's centre ends where each member's base, translated by
+that offset along one straight line, meets nothing it may not: terrain its row forbids,
+hindering terrain (it would have to stop, 000 [32]) and elevated terrain (kept off: a
+subset), other bases (kept from contact, so no stop, AOD-D6), the table edge. Each member's
+obstacles are grown by its base and moved back by its offset from the unit; a fan of
+straight lines from the start, each as long as the nearest of them allows, at most the
+slowest member's move (AOD-D25), is the area. Members go front first along the offset
+(`keys_at` lists them so, AOD-D43): a circle base moving straight away from one behind it,
+or toward where one ahead of it already stands, never comes nearer to it.
+
+Not shaded (complete false, horizon 0): a group of another size (the board's selection
+decides which), a member with a rect base (front first is not enough for rects), touching
+hindering or standing on elevated terrain, or keeping to water (aquatic).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import GeometryCollection, Point
+
+from rules.engine.actions import Action, Waypoint
+from rules.engine.allowance import Allowance
+from rules.engine.model import Unit
+from rules.engine.open_reach import MARGIN
+from rules.engine.reach import Reach, unshaded
+from rules.geometry.bases import body_at
+from rules.geometry.occupancy import occupies
+from rules.geometry.tolerance import CONTACT
+from rules.geometry.track import Pose, Track
+from rules.geometry.visibility import inflate
+from rules.systems.aod.context import Ctx
+from rules.systems.aod.elevation import abrupt_at
+from rules.systems.aod.formation import member_problems
+from rules.systems.aod.movement import halve_for_hindering
+from rules.systems.aod.orders import check_order
+from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.units import matrix_row
+
+#: Straight lines in the fan (a chord between two is at most 0.002" inside the arc at
+#: 12", within the 0.1" of a complete reach).
+RAYS = 180
+TYPE = "formation_move"
+
+
+def members_of(ctx: Ctx, unit: Unit) -> list[Unit] | None:
+    """The touching group of eligible units that holds `unit` (`unit` first, then by id),
+    or None where it is not one formation of 3 to 5 of one faction."""
+    state = ctx.state
+    ordered = set(AodTurn.of(state.turn).ordered)
+    level = abrupt_at(ctx, unit)
+    eligible = [m for m in state.units if m.id != unit.id and m.on_table
+                and m.aboard is None and m.id not in ordered
+                and not member_problems(ctx, m) and abrupt_at(ctx, m) == level]
+    bodies = {u.id: body_at(u.base, *u.position, u.facing) for u in [unit, *eligible]}
+    group, todo = [unit], [unit]
+    while todo:
+        u = todo.pop()
+        for m in eligible:
+            if m not in group and bodies[u.id].distance(bodies[m.id]) <= CONTACT:
+                group.append(m)
+                todo.append(m)
+    factions = {m.get("faction") for m in group} - {None, "Mercenary"}
+    if not 3 <= len(group) <= 5 or len(factions) > 1:
+        return None
+    return [unit, *sorted(group[1:], key=lambda m: m.id)]
+
+
+def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
+    state = ctx.state
+    if check_order(state, unit, TYPE, ctx.options) or member_problems(ctx, unit):
+        return Reach(unit.id, TYPE, GeometryCollection(), 0.0, lambda p: None)
+    members = members_of(ctx, unit)
+    if members is None or not all(m.base.is_circle for m in members):
+        return unshaded(unit.id, TYPE)
+    slowest = min(m.move for m in members)
+    budget = float(slowest)
+    for m in members:
+        still = Track(m.base, Pose(*m.position, m.facing), ())
+        base = Allowance(slowest, "the slowest member's move", "000 [29]")
+        budget = min(budget, halve_for_hindering(ctx, (matrix_row(m),), [still], base).value)
+    sx, sy = unit.position
+    ids = {m.id for m in members}
+    far = budget + max(math.dist(unit.position, m.position) + m.base.radius
+                       for m in members) + 2.0
+    obstacles: list[Any] = []
+    w, h = state.table.width, state.table.height
+    lo_x, lo_y, hi_x, hi_y = -math.inf, -math.inf, math.inf, math.inf
+    for m in members:
+        rows = (matrix_row(m),)
+        if ctx.options.cell(rows, "clear") == "proh":
+            return unshaded(unit.id, TYPE)  # keeps to water (AOD-D28)
+        ox, oy = m.position[0] - sx, m.position[1] - sy
+        r = m.base.radius
+        body = body_at(m.base, *m.position, m.facing)
+        for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
+            t = state.terrain[i]
+            cell = ctx.options.cell(rows, t.type)
+            if cell in ("ok", "ign"):
+                continue
+            if cell in ("hind", "elev") and (body.distance(t.shape) <= CONTACT
+                                             or occupies(t.shape, *m.position)):
+                return unshaded(unit.id, TYPE)
+            obstacles.append(shapely.affinity.translate(inflate(t.shape, r + MARGIN),
+                                                        -ox, -oy))
+        for other in state.units:
+            if other.id in ids or not other.on_table or other.aboard is not None:
+                continue
+            if math.dist(other.position, unit.position) > far + other.base.radius:
+                continue
+            ob = ctx.bodies[other.id]
+            # circumscribed: the polygon holds the grown circle
+            grown_ = ob.core.buffer((ob.radius + r + MARGIN + 0.002) / math.cos(math.pi / 32),
+                                    quad_segs=8)
+            obstacles.append(shapely.affinity.translate(grown_, -ox, -oy))
+        edge = r + MARGIN
+        lo_x, lo_y = max(lo_x, edge - ox), max(lo_y, edge - oy)
+        hi_x, hi_y = min(hi_x, w - edge - ox), min(hi_y, h - edge - oy)
+    room = shapely.box(lo_x, lo_y, hi_x, hi_y)
+    if not room.contains(Point(sx, sy)):
+        return unshaded(unit.id, TYPE)
+    outside = shapely.box(sx - far - 1, sy - far - 1, sx + far + 1, sy + far + 1
+                          ).difference(room)
+    hard = shapely.union_all([*obstacles, outside])
+    start = Point(sx, sy)
+    near = math.inf if hard.is_empty else float(hard.distance(start))
+    if near <= 0.002:
+        return unshaded(unit.id, TYPE)
+    angles = np.linspace(0.0, 2 * math.pi, RAYS + 1)
+    ux, uy = np.cos(angles), np.sin(angles)
+    reach_r = budget / math.cos(math.pi / RAYS) + 0.01
+    fans = shapely.polygons([[(sx, sy), (sx + reach_r * ux[k], sy + reach_r * uy[k]),
+                              (sx + reach_r * ux[k + 1], sy + reach_r * uy[k + 1])]
+                             for k in range(RAYS)])
+    met = shapely.distance(start, shapely.intersection(fans, hard))
+    rho = np.where(np.isnan(met), budget, np.minimum(met - 0.002, budget))
+    tris = [shapely.Polygon([(sx, sy), (sx + rho[k] * ux[k], sy + rho[k] * uy[k]),
+                             (sx + rho[k] * ux[k + 1], sy + rho[k] * uy[k + 1])])
+            for k in range(RAYS) if rho[k] > 0.01]
+    area = shapely.union_all(tris) if tris else GeometryCollection()
+    offsets = [(m, m.position[0] - sx, m.position[1] - sy) for m in members]
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
+        return [(sx, sy), p] if area.covers(Point(p)) else None
+
+    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
+        dx, dy = p[0] - sx, p[1] - sy
+        order = sorted(offsets, key=lambda t: -(t[1] * dx + t[2] * dy))
+        return {"moves": tuple(Action(m.id, "move", (Waypoint(sx + ox + dx, sy + oy + dy),))
+                               for m, ox, oy in order)}
+
+    cut = None if near >= budget else near
+    return Reach(unit.id, TYPE, area, budget, path_to, cut, keys_at)
