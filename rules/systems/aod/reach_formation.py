@@ -32,7 +32,7 @@ from shapely.geometry import GeometryCollection, Point
 from rules.engine.actions import Action, Waypoint
 from rules.engine.allowance import Allowance
 from rules.engine.model import Unit
-from rules.engine.open_reach import MARGIN
+from rules.engine.open_reach import MARGIN, WINDOW
 from rules.engine.reach import Reach, unshaded
 from rules.geometry.bases import body_at
 from rules.geometry.occupancy import occupies
@@ -50,6 +50,8 @@ from rules.systems.aod.units import matrix_row
 #: Straight lines in the fan (a chord between two is at most 0.002" inside the arc at
 #: 12", within the 0.1" of a complete reach).
 RAYS = 180
+#: Fan and obstacle pairs intersected at a time, nearest first.
+BATCH = 48
 TYPE = "formation_move"
 
 
@@ -91,11 +93,15 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
         budget = min(budget, halve_for_hindering(ctx, (matrix_row(m),), [still], base).value)
     sx, sy = unit.position
     ids = {m.id for m in members}
-    far = budget + max(math.dist(unit.position, m.position) + m.base.radius
-                       for m in members) + 2.0
+    # The fan reaches at most WINDOW: beyond, the area is cut short (the bound on work,
+    # bench/worst_case.py), and says so.
+    span = min(budget, WINDOW)
+    far = span + max(math.dist(unit.position, m.position) + m.base.radius
+                     for m in members) + 2.0
     obstacles: list[Any] = []
     w, h = state.table.width, state.table.height
     lo_x, lo_y, hi_x, hi_y = -math.inf, -math.inf, math.inf, math.inf
+    inflated: dict[tuple[str, float], Any] = {}
     for m in members:
         rows = (matrix_row(m),)
         if ctx.options.cell(rows, "clear") == "proh":
@@ -103,7 +109,9 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
         ox, oy = m.position[0] - sx, m.position[1] - sy
         r = m.base.radius
         body = body_at(m.base, *m.position, m.facing)
-        for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
+        mx, my = m.position
+        mine: list[Any] = []
+        for i in ctx.terrain.query_box(mx - far, my - far, mx + far, my + far):
             t = state.terrain[i]
             cell = ctx.options.cell(rows, t.type)
             if cell in ("ok", "ign"):
@@ -111,43 +119,84 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
             if cell in ("hind", "elev") and (body.distance(t.shape) <= CONTACT
                                              or occupies(t.shape, *m.position)):
                 return unshaded(unit.id, TYPE)
-            obstacles.append(shapely.affinity.translate(inflate(t.shape, r + MARGIN),
-                                                        -ox, -oy))
-        for other in state.units:
-            if other.id in ids or not other.on_table or other.aboard is not None:
-                continue
-            if math.dist(other.position, unit.position) > far + other.base.radius:
+            key = (t.id, r)
+            if key not in inflated:
+                inflated[key] = inflate(t.shape, r + MARGIN)
+            mine.append(inflated[key])
+        centres: list[tuple[float, float]] = []
+        radii: list[float] = []
+        for k in ctx.units.query_box(mx - far, my - far, mx + far, my + far):
+            other = ctx.on_table[k]
+            if other.id in ids:
                 continue
             ob = ctx.bodies[other.id]
-            # circumscribed: the polygon holds the grown circle
-            grown_ = ob.core.buffer((ob.radius + r + MARGIN + 0.002) / math.cos(math.pi / 32),
-                                    quad_segs=8)
-            obstacles.append(shapely.affinity.translate(grown_, -ox, -oy))
-        edge = r + MARGIN
+            # circumscribed: the polygon holds the grown circle (or rect)
+            grow = (ob.radius + r + MARGIN + 0.002) / math.cos(math.pi / 32)
+            if ob.xy is not None:
+                centres.append(ob.xy)
+                radii.append(grow)
+            else:
+                mine.append(ob.core.buffer(grow, quad_segs=8))
+        if centres:
+            mine.extend(shapely.buffer(shapely.points(centres), radii, quad_segs=8))
+        if mine:
+            obstacles.extend(shapely.transform(np.array(mine, dtype=object),
+                                               lambda c, o=(ox, oy): c - np.array(o)))
+        edge = r + MARGIN + 0.002
         lo_x, lo_y = max(lo_x, edge - ox), max(lo_y, edge - oy)
         hi_x, hi_y = min(hi_x, w - edge - ox), min(hi_y, h - edge - oy)
-    room = shapely.box(lo_x, lo_y, hi_x, hi_y)
-    if not room.contains(Point(sx, sy)):
+    if not (lo_x < sx < hi_x and lo_y < sy < hi_y):
         return unshaded(unit.id, TYPE)
-    outside = shapely.box(sx - far - 1, sy - far - 1, sx + far + 1, sy + far + 1
-                          ).difference(room)
-    hard = shapely.union_all([*obstacles, outside])
     start = Point(sx, sy)
-    near = math.inf if hard.is_empty else float(hard.distance(start))
+    near = min(sx - lo_x, hi_x - sx, sy - lo_y, hi_y - sy)
+    gaps = shapely.distance(start, obstacles) if obstacles else np.zeros(0)
+    if obstacles:
+        near = min(near, float(np.min(gaps)))
     if near <= 0.002:
         return unshaded(unit.id, TYPE)
+    near = min(near, span)  # nothing beyond the window was looked at
     angles = np.linspace(0.0, 2 * math.pi, RAYS + 1)
     ux, uy = np.cos(angles), np.sin(angles)
-    reach_r = budget / math.cos(math.pi / RAYS) + 0.01
-    fans = shapely.polygons([[(sx, sy), (sx + reach_r * ux[k], sy + reach_r * uy[k]),
-                              (sx + reach_r * ux[k + 1], sy + reach_r * uy[k + 1])]
+    with np.errstate(divide="ignore"):
+        # Where each ray leaves the room the table leaves every member's base.
+        ex = np.where(ux > 1e-12, (hi_x - sx) / ux, np.where(ux < -1e-12, (lo_x - sx) / ux,
+                                                             np.inf))
+        ey = np.where(uy > 1e-12, (hi_y - sy) / uy, np.where(uy < -1e-12, (lo_y - sy) / uy,
+                                                             np.inf))
+    exit_ = np.minimum(ex, ey)
+    rho = np.minimum(np.minimum(exit_[:-1], exit_[1:]), span)
+    long_ = span / math.cos(math.pi / RAYS) + 0.01
+    fans = shapely.polygons([[(sx, sy), (sx + long_ * ux[k], sy + long_ * uy[k]),
+                              (sx + long_ * ux[k + 1], sy + long_ * uy[k + 1])]
                              for k in range(RAYS)])
-    met = shapely.distance(start, shapely.intersection(fans, hard))
-    rho = np.where(np.isnan(met), budget, np.minimum(met - 0.002, budget))
-    tris = [shapely.Polygon([(sx, sy), (sx + rho[k] * ux[k], sy + rho[k] * uy[k]),
-                             (sx + rho[k] * ux[k + 1], sy + rho[k] * uy[k + 1])])
-            for k in range(RAYS) if rho[k] > 0.01]
-    area = shapely.union_all(tris) if tris else GeometryCollection()
+    if obstacles:
+        tree = shapely.STRtree(obstacles)
+        fi, oi = tree.query(fans, predicate="intersects")
+        order = np.argsort(gaps[oi], kind="stable")
+        fi, oi = fi[order], oi[order]
+        shapes = np.array(obstacles, dtype=object)
+        # Nearest first, a batch at a time: a pair farther than its ray already goes
+        # (an obstacle nearer on that ray met first) is not intersected at all.
+        for at in range(0, len(fi), BATCH):
+            f, o = fi[at:at + BATCH], oi[at:at + BATCH]
+            keep = gaps[o] < rho[f] + 0.002
+            if not keep.any():
+                if gaps[o[0]] >= rho.max() + 0.002:
+                    break
+                continue
+            f, o = f[keep], o[keep]
+            met = shapely.distance(start, shapely.intersection(fans[f], shapes[o]))
+            hit = np.full(RAYS, np.inf)
+            np.minimum.at(hit, f, np.nan_to_num(met, nan=np.inf))
+            rho = np.minimum(rho, hit - 0.002)
+    # The union of the fan's triangles (start, rho_k along ray k and along ray k+1): a
+    # polygon star-shaped about the start, its corners in angle order.
+    ring = np.empty((2 * RAYS, 2))
+    ring[0::2, 0], ring[0::2, 1] = sx + rho * ux[:-1], sy + rho * uy[:-1]
+    ring[1::2, 0], ring[1::2, 1] = sx + rho * ux[1:], sy + rho * uy[1:]
+    area = shapely.Polygon(ring)
+    if not area.is_valid:
+        area = shapely.make_valid(area)
     offsets = [(m, m.position[0] - sx, m.position[1] - sy) for m in members]
 
     def path_to(p: tuple[float, float]) -> list[Any] | None:
