@@ -154,6 +154,9 @@ def main() -> None:
     for move in (12, 24, 48):
         report(f"reach, a unit of move {move}\"", *reach_case(state, move))
     report(f"reach, move 48\", slowest of {TRIES} units", *slowest_reach(state, 48, units))
+    report("reach, formation of 5, move 48\"", *formation_reach_case(state))
+    report("reach, board, move 48\"", *transport_reach_case(state, "board"))
+    report("reach, disembark, move 48\"", *transport_reach_case(state, "disembark"))
     actions = {k: v for k, v in figures.items() if not k.startswith("reach")}
     print(json.dumps({"worst_action_ms": max(actions.values()), **figures}))
 
@@ -172,6 +175,50 @@ def formation_case(state: GameState) -> tuple[float, str]:
     action = {"unit": members[0].id, "type": "formation_move", "moves": moves}
     ms, verdict = judge(placed, action)
     return ms, ",".join(verdict.codes[:3]) or "legal"
+
+
+#: Where the formation and transport reach rows stand (the slowest of them is reported):
+#: among the board's most crowded places.
+CROWDED = [(28.0, 22.0), (22.0, 28.0), (34.0, 28.0), (46.0, 28.0), (20.0, 10.0), (36.0, 24.0)]
+
+
+def said(found: Any) -> str:
+    exact = "complete" if found.complete else f"cut short, exact to {found.horizon:.1f}\""
+    area = 0.0 if found.area is None or found.area.is_empty else found.area.area
+    return f"area {area:.0f} sq in, {exact}"
+
+
+def formation_reach_case(state: GameState) -> tuple[float, str]:
+    """The reach of a formation of five infantry in a row, of move 48" (000 [29])."""
+    cases = []
+    for x0, y0 in CROWDED:
+        members = [replace(state.units[i], type="infantry", side="P9", move=48,
+                           base=BaseShape("circle", diameter=1.0),
+                           position=(x0 + i * 1.0, y0), facing=0.0) for i in range(5)]
+        placed = state.with_units(*members)
+        ms, found = timed(lambda placed=placed, lead=members[0].id:
+                          reach(replace(placed), lead, "formation_move"))
+        cases.append((ms, f"at {x0:g},{y0:g}: {said(found)}"))
+    return max(cases)
+
+
+def transport_reach_case(state: GameState, action_type: str) -> tuple[float, str]:
+    """The reach of a tracked transport of move 48" boarding the two infantry at its rear,
+    or setting them down there (001 [18-19])."""
+    cases = []
+    for x0, y0 in CROWDED:
+        t = replace(state.units[0], type="tracked", move=48, side="P9",
+                    base=BaseShape("circle", diameter=2.0), position=(x0, y0), facing=0.0,
+                    props={**state.units[0].props, "capacity": 8})
+        riders = [replace(state.units[i], type="infantry", side="P9",
+                          base=BaseShape("circle", diameter=1.0),
+                          position=(x0 - 1.394, y0 + dy), facing=0.0,
+                          aboard=t.id if action_type == "disembark" else None)
+                  for i, dy in ((1, -0.563), (2, 0.563))]
+        placed = state.with_units(t, *riders)
+        ms, found = timed(lambda placed=placed, tid=t.id: reach(replace(placed), tid, action_type))
+        cases.append((ms, f"at {x0:g},{y0:g}: {said(found)}"))
+    return max(cases)
 
 
 def reach_case(state: GameState, move: float, unit: Any = None) -> tuple[float, str]:

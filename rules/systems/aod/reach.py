@@ -176,7 +176,10 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     if not placed:
         return Reach(unit.id, "disembark", GeometryCollection(), 0.0, lambda p: None,
                      cut_at=0.0)
-    found = _reach(state.with_units(*placed), unit.id, "disembark")
+    # Three quarters of the bound: the placements are judged first, and the reach says
+    # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
+    three_quarters = Work(visibility.WORK.tests * 3 // 4, visibility.WORK.corners * 3 // 4)
+    found = _reach(state.with_units(*placed), unit.id, "disembark", three_quarters)
     keys = {"unload": "before",
             "passengers": [{"unit": p.id, "position": [round(p.position[0], 6),
                                                        round(p.position[1], 6)],
@@ -254,7 +257,8 @@ def _captor_reach(state: GameState, unit: Unit, captive: Unit) -> Reach:
                       end_only, within)
 
 
-def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
+def _reach(state: GameState, unit_id: str, action_type: str,
+           work: Work | None = None) -> Reach:
     ctx = ctx_of(state)
     unit = state.units_by_id[unit_id]
     if _refused_whatever_the_path(ctx, unit, action_type):
@@ -275,7 +279,7 @@ def _reach(state: GameState, unit_id: str, action_type: str) -> Reach:
         within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
     if cruising:
         return open_reach(ctx, unit, action_type, budget, blocking, end_only, within)
-    found = _on_the_ground(ctx, unit, action_type, budget, by_unit, within)
+    found = _on_the_ground(ctx, unit, action_type, budget, by_unit, within, work)
     if action_type == "move" and is_vtol(unit) and not is_salvage(unit):
         return union_reach([found, _climbing(ctx, unit, budget)])
     return found
@@ -294,7 +298,7 @@ def _climbing(ctx: Ctx, unit: Unit, budget: float) -> Reach:
 
 def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
                    by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
-                   within: Any) -> Reach:
+                   within: Any, work: Work | None = None) -> Reach:
     """The reach of a unit that keeps to the ground (or flies at NOE): its matrix row,
     the bases it may cross, elevated and hindering terrain."""
     state = ctx.state
@@ -316,7 +320,8 @@ def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
                               (r, r, table.width - r, table.height - r), within)
         return contact_ends(ctx, unit, action_type, graph, budget, around)
     main, graph = open_reach_with_graph(ctx, unit, action_type, budget,
-                                        ground.hard + elevated + blocking, end_only, within)
+                                        ground.hard + elevated + blocking, end_only, within,
+                                        work=work)
     parts = [main]
     if not unit.base.is_circle and action_type in ("move", "run", "assault_half") \
             and main.complete:
