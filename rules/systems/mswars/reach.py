@@ -161,19 +161,24 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     then sets one unit down in contact with its rear, on its level. Its ends: the move's,
     less those within the rear offset of where that unit could not be set down (other
     bases, elevated terrain, "Can't" terrain, beyond the table), so that the unit's place
-    straight behind the carrier's end is always free; `keys_at` names it. A carrier on a
-    top, or whose first unit aboard has a rect base: not shaded."""
+    straight behind the carrier's end is always free; `keys_at` names it. A rect unit is
+    set down facing away from the carrier (as a unit exiting is, MSW-D35), its rear edge
+    parallel to the carrier's rear 0.004" behind it, centred on the carrier's axis: in
+    contact with the rear edge of a rect carrier, or with the rear point of a round one's
+    arc (MSW-D27); the room it needs is judged by the circle round it. A carrier on a top:
+    not shaded."""
     from rules.engine.open_reach import grown
     from rules.systems.mswars.carriers import aboard
 
     held = aboard(pos, carrier)
     view = pos.view(carrier)
-    if not held or not held[0].base.is_circle or view.top_under(carrier.position) is not None:
+    if not held or view.top_under(carrier.position) is not None:
         return unshaded(carrier.id, "carrier_unloading")
     rider = held[0]
-    r_u = rider.base.radius
+    r_u = rider.base.radius  # the circle round a rect rider: its room is judged by it
+    depth = r_u if rider.base.is_circle else float(rider.base.length or 0.0) / 2
     back = (carrier.base.radius if carrier.base.is_circle else
-            float(carrier.base.length or 0.0) / 2) + r_u + 0.004
+            float(carrier.base.length or 0.0) / 2) + depth + 0.004
     sx, sy = carrier.position[:2]
     far = found.allowance + back + 2 * r_u + 2
     box_ = (sx - far, sy - far, sx + far, sy + far)

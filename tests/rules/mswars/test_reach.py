@@ -285,3 +285,34 @@ def test_a_manoeuvre_in_contact_slides_along_the_edge_it_touches() -> None:
                 assert proposal_legal(state, "manoeuvre", (x, y)), (x, y)
                 checked += 1
     assert checked > 30
+
+
+def test_a_moving_carrier_sets_a_rect_unit_down_facing_away_behind_its_end() -> None:
+    # 002 Carrier Unloading Action, MSW-D39, MSW-D27, MSW-D35: a rect unit set down in
+    # contact with the carrier's rear (rect carrier: its rear edge; round: its rear
+    # point), facing away; ends with no room behind are left out.
+    wall = {"id": "B1", "type": "elevated", "height": 4,
+            "polygon": [[10, 10], [15.5, 10], [15.5, 30], [10, 30]]}
+    for carrier_base in ({"shape": "rect", "width": 2, "length": 3},
+                         {"shape": "circle", "diameter": 2}):
+        state = scene([{"id": "C", "side": "P1", "type": "walker", "move": 8, "carrier": 2,
+                        "base": carrier_base, "position": [20, 20], "facing": 0},
+                       {**walker("R", position=(0, 0), move=4, aboard="C"),
+                        "base": {"shape": "rect", "width": 1.5, "length": 2}}], [wall])
+        found = reach(state, "C", "carrier_unloading")
+        assert found.contains((23.5, 20)) and not found.contains((17.5, 20))
+        placed = found.keys_at((23, 20))["unload"][0]
+        assert placed["unit"] == "R" and placed["facing"] == 180.0
+        n = 0
+        for p in [(23.5, 20), (23, 20), (22, 22.5), (21, 17.5), (20, 23.5), (19, 20),
+                  (22.5, 21), (21.5, 18.5)]:
+            if not found.contains(p):
+                continue
+            path = found.path_to(p)
+            assert path is not None
+            steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+            verdict = validate(state, {"unit": "C", "type": "carrier_unloading",
+                                       "path": steps, **found.keys_at(p)})
+            assert verdict.legal, (carrier_base, p, [r.message for r in verdict.reasons])
+            n += 1
+        assert n >= 5
