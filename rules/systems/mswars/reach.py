@@ -105,7 +105,8 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         pos, unit, MswarsBases(ignore=frozenset(ignore)),
         budget + 2 * unit.base.radius + 2 + grow, MARGIN + grow)
     if carrier is not None:
-        blocking.append(_behind_rear(carrier, unit.base.radius))
+        depth = unit.base.radius if unit.base.is_circle else float(unit.base.length or 0) / 2
+        blocking.append(_behind_rear(carrier, depth))
     if jumping and top is not None:
         # 002 Jump Action, MSW-D13: off the edge in one straight line (the turn first, on
         # top), landing with the base wholly off the feature; the movement ends there. A
@@ -135,7 +136,11 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
         # Forward (x1), backward (x2) and, for walkers, sideways (x2): no turn first (002
         # Rules: Movement, "Specials"; MSW-D5, MSW-D33).
-        axes=axes_allowed(view, unit.facing), may_turn=turn_sweeps_clear(unit, near, MARGIN),
+        axes=axes_allowed(view, unit.facing),
+        # A rect unit set down at a carrier's rear keeps its facing: turning there would
+        # swing its corners into the carrier (and the line it keeps behind assumes it).
+        may_turn=turn_sweeps_clear(unit, near, MARGIN)
+        and (carrier is None or unit.base.is_circle),
         sweep=sweep)
     found = turn_then_straight_reach(unit.id, action_type, spec)
     if action_type == "carrier_unloading":
@@ -244,12 +249,15 @@ def _dearest_rate(view: Any, at: tuple[float, float], sweep: tuple[float, float]
 
 
 def _behind_rear(carrier: Unit, r: float) -> Any:
-    """The side of the carrier's rear edge line (moved out by the base's radius less
-    0.004") that holds the carrier: a unit placed at the rear may not cross it."""
+    """The side of the carrier's rear edge line (moved out by `r`, the depth of the base
+    behind its centre, less 0.004") that holds the carrier: a unit placed at the rear may
+    not cross it. A round carrier's rear edge is the tangent at its rear point."""
     f = math.radians(carrier.facing)
     fx, fy = math.cos(f), math.sin(f)
     cx, cy = carrier.position[:2]
-    back = float(carrier.base.length or 0.0) / 2 + r - 0.004
+    half = carrier.base.radius if carrier.base.is_circle else \
+        float(carrier.base.length or 0.0) / 2
+    back = half + r - 0.004
     ox, oy = cx - back * fx, cy - back * fy
     big = 1e3
     sx, sy = -fy, fx
@@ -326,10 +334,8 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
     carrier = None if unit is None or unit.aboard is None else state.unit(unit.aboard)
     if unit is not None and carrier is not None and has_moved_this_phase(state, carrier.id):
         return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
-    if unit is None or carrier is None or carrier.aboard is not None \
-            or not unit.base.is_circle:
-        # Not aboard a carrier on the table; a rect base's contact with the rear depends on
-        # more than where its centre is: not shaded.
+    if unit is None or carrier is None or carrier.aboard is not None:
+        # Not aboard a carrier on the table: not shaded.
         return unshaded(unit_id, "unit_exiting")
     facing = (carrier.facing + 180.0) % 360.0
     pos = position_of(state)
@@ -339,7 +345,8 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
         return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
     found: list[Reach] = []
     complete = True
-    for a, b in _rear_stretches(carrier, unit.base.radius):
+    rect = not unit.base.is_circle
+    for a, b in _rear_stretches(carrier, unit):
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         out = replace(unit, aboard=None).moved(mid, facing)
         if any(placement_at_rear(pos, carrier, replace(out, position=p), []) for p in (a, b)):
@@ -349,17 +356,21 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
         # A rect carrier stays behind its rear edge's line as the start sweeps along it; a
         # circle's is a base the placed unit touches, as any other (no sweep there).
         r = _reach(pos, out, "unit_exiting", sweep=half,
-                   carrier=None if carrier.base.is_circle else carrier)
+                   carrier=None if carrier.base.is_circle and not rect else carrier)
         if isinstance(r.area, Point) or r.area is None or r.area.is_empty:
             continue
         found.append(r)
     if not carrier.base.is_circle and not found:
         complete = False
-    if carrier.base.is_circle:
-        complete = False  # placements at points of the rear arc, not along it
+    if carrier.base.is_circle or rect:
+        # placements at points of the rear arc, not along it; a rect unit moves without
+        # turning first (see `_reach`)
+        complete = False
     start = unit.position
     if not found:
-        return nowhere(unit_id, "unit_exiting", start, 0.0)
+        # Nowhere found: where the search was whole that is the truth; else not shaded.
+        return nowhere(unit_id, "unit_exiting", start, 0.0) if complete else \
+            unshaded(unit_id, "unit_exiting")
     area = shapely.union_all([r.area for r in found])
 
     def path_to(q: tuple[float, float]) -> list[Any] | None:
@@ -382,15 +393,30 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
                  None if complete else 0.0, keys_at)
 
 
-def _rear_stretches(carrier: Unit, r: float
+def _rear_stretches(carrier: Unit, unit: Unit
                     ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Where the centre of a circle base of radius `r` touches the carrier's rear (0.004"
-    off it): stretches of the rear edge of a rect base, each at most EXIT_STRETCH long;
-    points (stretches of no length) of the rear 90 degrees of a circle's (MSW-D27)."""
+    """Where the centre of the unit's base touches the carrier's rear (0.004" off it):
+    stretches of the rear edge of a rect base, each at most EXIT_STRETCH long; points
+    (stretches of no length) of the rear 90 degrees of a circle's (MSW-D27). A rect unit
+    faces away from the carrier (MSW-D35), its rear edge parallel to the carrier's rear:
+    behind a rect carrier's edge, or, behind a round one, along its own rear edge, which
+    then touches the arc's rear point."""
     cx, cy = carrier.position[:2]
     f = math.radians(carrier.facing)
     fx, fy = math.cos(f), math.sin(f)
-    gap = r + 0.004
+    sx, sy = -fy, fx
+    if not unit.base.is_circle:
+        gap = float(unit.base.length or 0.0) / 2 + 0.004
+        if carrier.base.is_circle:
+            back = carrier.base.radius + gap
+            span = max(float(unit.base.width or 0.0) - 0.04, 0.0)
+            k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
+            ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
+            cuts = [span * i / k for i in range(k + 1)]
+            return [((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
+                    for t0, t1 in zip(cuts, cuts[1:], strict=False)]
+    else:
+        gap = unit.base.radius + 0.004
     if carrier.base.is_circle:
         rho = carrier.base.radius + gap
         half = math.radians(44.0)
@@ -401,7 +427,6 @@ def _rear_stretches(carrier: Unit, r: float
     back = float(carrier.base.length or 0.0) / 2 + gap
     span = max(width - 0.04, 0.0)
     k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
-    sx, sy = -fy, fx
     ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
     cuts = [span * i / k for i in range(k + 1)]
     return [((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))

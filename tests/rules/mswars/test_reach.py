@@ -316,3 +316,31 @@ def test_a_moving_carrier_sets_a_rect_unit_down_facing_away_behind_its_end() -> 
             assert verdict.legal, (carrier_base, p, [r.message for r in verdict.reasons])
             n += 1
         assert n >= 5
+
+
+def test_a_rect_unit_exiting_is_set_down_facing_away_and_moves_without_turning() -> None:
+    # 002 Unit Exiting Action, MSW-D35: placed touching the carrier's rear facing away
+    # (a rect carrier's rear edge, a round one's rear point, MSW-D27), then up to half
+    # Move from there; it keeps its facing (a turn there would swing into the carrier):
+    # straight ahead, or sideways for a walker (002 "Specials"). Not complete: says so.
+    for carrier_base in ({"shape": "rect", "width": 2, "length": 3},
+                         {"shape": "circle", "diameter": 2}):
+        for kind in ("walker", "track"):
+            state = scene([{"id": "C", "side": "P1", "type": "track", "move": 8, "carrier": 2,
+                            "base": carrier_base, "position": [20, 20], "facing": 0},
+                           {**walker(position=(0, 0), move=8, aboard="C"), "type": kind,
+                            "base": {"shape": "rect", "width": 1.5, "length": 2}},
+                           walker("E", side="P2", position=(15, 23.5))])
+            found = reach(state, "U", "unit_exiting")
+            assert not found.complete and found.horizon == 0
+            assert found.contains((14.2, 20)) and not found.contains((13, 20))
+            assert found.keys_at((15, 20))["placement"]["facing"] == 180.0
+            x0, y0, x1, y1 = found.area.bounds
+            judged = 0
+            for u in range(1, 12):
+                for v in range(1, 12):
+                    p = (x0 + (x1 - x0) * u / 12, y0 + (y1 - y0) * v / 12)
+                    if found.area.contains(Point(p)):
+                        assert proposal_legal(state, "unit_exiting", p), (carrier_base, p)
+                        judged += 1
+            assert judged >= 20
