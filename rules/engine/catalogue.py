@@ -7,7 +7,7 @@ The web side never names a system or an action; it shows what the catalogue says
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 #: How an action's path is drawn: a polyline with turns ("free"), one straight line
@@ -30,6 +30,32 @@ class ActionRow:
     path: str
     drag: bool
     help: str
+
+
+@dataclass(frozen=True)
+class ActionVariant:
+    """How the board picks an action for some unit types, where it differs from the
+    action's own gesture: the fields given replace the spec's for those types; a field
+    left None keeps the spec's (a vehicle's load clicks the pieces it takes aboard, where
+    a boarding piece clicks its carrier). The picked keys only: what a drag fills
+    (`target_keys`, `faces_each_leg`) stays the action's."""
+
+    unit_types: tuple[str, ...]
+    path: str | None = None
+    point_keys: tuple[str, ...] | None = None
+    unit_keys: tuple[str, ...] | None = None
+    placement_keys: tuple[str, ...] | None = None
+    unit_list_keys: tuple[str, ...] | None = None
+    at_once: bool | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The gesture fields it replaces, by name (unit_types aside)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name != "unit_types" and getattr(self, f.name) is not None}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"unit_types": list(self.unit_types),
+                **{k: list(v) if isinstance(v, tuple) else v for k, v in self.given().items()}}
 
 
 @dataclass(frozen=True)
@@ -85,13 +111,24 @@ class ActionSpec:
     #: (M.S. Wars' free turn, a LaserGrenadiers vehicle's paid turn); a leg straight ahead
     #: or straight back needs none.
     faces_each_leg: tuple[str, ...] = ()
+    #: Other gestures for some unit types (`ActionVariant`): the board resolves the spec
+    #: for the selected piece's type before it picks. Their types are offered it too.
+    variants: tuple[ActionVariant, ...] = ()
+
+    def for_type(self, unit_type: str | None) -> ActionSpec:
+        """The spec as the board picks it for a piece of `unit_type` (its variant's fields
+        in place of its own, where one names the type)."""
+        variant = next((v for v in self.variants if unit_type in v.unit_types), None)
+        return self if variant is None else replace(self, **variant.given(), variants=())
 
     def offered_to(self, unit: Mapping[str, Any]) -> bool:
         """Whether a unit (scenario UNIT json) meets the action's plain eligibility.
 
         Only what the catalogue states (type, keys needed); the engine judges the rest
         when the action is proposed."""
-        if self.unit_types and unit.get("type") not in self.unit_types:
+        kind = unit.get("type")
+        if self.unit_types and kind not in self.unit_types \
+                and not any(kind in v.unit_types for v in self.variants):
             return False
         return all(_is_set(unit.get(key)) for key in self.needs)
 
@@ -104,7 +141,8 @@ class ActionSpec:
                 "placement_keys": list(self.placement_keys), "group": self.group,
                 "target_keys": list(self.target_keys),
                 "unit_list_keys": list(self.unit_list_keys), "at_once": self.at_once,
-                "from_aboard": self.from_aboard, "faces_each_leg": list(self.faces_each_leg)}
+                "from_aboard": self.from_aboard, "faces_each_leg": list(self.faces_each_leg),
+                "variants": [v.to_json() for v in self.variants]}
 
 
 def _is_set(value: Any) -> bool:

@@ -24,7 +24,9 @@ from tests.browser.conftest import (
     go_to_board,
     header,
     log_lines,
+    piece,
     position_of,
+    select,
     settle,
     shoot,
     signed_in_page,
@@ -41,17 +43,23 @@ pytestmark = pytest.mark.django_db(transaction=True)
 #: with its centre on the east edge, its entry point (003 Off-board movement,
 #: lasergrenadiers.md 11).
 EDGES = {"Militia": [2.0, 9.0], "Jetpack squad": [48.0, 10.0]}
+#: Where the vehicle's load test puts P1's Jetpack squad: in base contact with the
+#: Carrier's west side (its 2" width spans x 19-21; the squad's 1.25" base), as the
+#: Troopers are with its east side (lasergrenadiers.md 9).
+BESIDE_CARRIER = {"Jetpack squad": [18.37, 3.0]}
 
 
 @pytest.fixture
 def table(request, asgi_server: str) -> TableByNames:
     """`open_board` opens this module's pages on the LaserGrenadiers table; `units` holds
     every piece by name (the M.S. Wars fixture's shape: a table with its units by name).
-    Parametrized with "edges", the pieces of EDGES stand where it says."""
+    Parametrized with "edges" (or "beside"), the pieces of EDGES (BESIDE_CARRIER) stand
+    where it says."""
     battle, users = make_lasergrenadiers_battle_sync("g")
-    if getattr(request, "param", None) == "edges":
+    moved = {"edges": EDGES, "beside": BESIDE_CARRIER}.get(getattr(request, "param", None))
+    if moved is not None:
         names = {label["name"]: uid for uid, label in battle.unit_labels.items()}
-        at = {names[name]: position for name, position in EDGES.items()}
+        at = {names[name]: position for name, position in moved.items()}
         units = [{**u, "position": at.get(u["id"], u["position"])} for u in battle.state["units"]]
         units = [{**u, "size": 1} if u["id"] == names["Militia"] else u for u in units]
         battle.state = {**battle.state, "units": units}
@@ -343,3 +351,42 @@ def test_overrun_and_enter_board_can_be_taken_from_the_board(table, open_board):
     # movement).
     attempt("enter_board", "Jetpack squad", drag("Jetpack squad", -6, 0), "enter the board")
     assert not attempt.failures, "actions the board could not take:\n" + "\n".join(attempt.failures)
+
+
+@pytest.mark.parametrize("table", ["beside"], indirect=True)
+def test_a_vehicle_loads_the_pieces_in_base_contact_from_the_board(table, open_board):
+    """Issue 20, one truth: the engine offers a vehicle with friendly pieces in base contact
+    Load (lasergrenadiers.md 9, `passengers`); the card and the bar both say so, and the
+    vehicle's gesture is its own (the catalogue's variant): click the pieces, then it."""
+    p1, p2, watcher = open_board("p1"), open_board("p2"), open_board("spectator")
+    everyone = (p1, p2, watcher)
+    carrier, troopers = table.units["Carrier"], table.units["Troopers"]
+    jetpacks = table.units["Jetpack squad"]
+
+    select(p1, carrier, "Carrier")
+    expect(p1.locator("#unit-may")).to_contain_text("May now: Move, Load")
+    load = bar_button(p1, "load")
+    expect(load).to_be_visible()
+    load.click()
+    expect(p1.locator("#tool-hint")).to_contain_text(
+        "Load for Carrier: click each of the passengers (pieces), then click Carrier"
+    )
+    piece(p1, troopers).click()
+    piece(p1, jetpacks).click()
+    expect(p1.locator("#tool-hint")).to_contain_text(
+        "Load for Carrier: Troopers, Jetpack squad. Click another, or click Carrier"
+    )
+    expect(log_lines(p1)).to_have_count(0)  # nothing sent until the vehicle is clicked
+    shoot(p1, "lg-vehicle-load-picked-p1")
+    piece(p1, carrier).click()
+    for page in everyone:
+        expect(log_lines(page)).to_have_count(1, timeout=TIMEOUT_MS)
+        expect(piece(page, troopers)).to_have_count(0)
+        expect(piece(page, jetpacks)).to_have_count(0)
+        expect(piece(page, carrier)).to_have_count(1)
+    # The vehicle pays a third of its 24" and does not move (LG-D34).
+    expect(log_lines(watcher).last).to_contain_text('gp1: Carrier load (8.0")')
+    for unit in (troopers, jetpacks):
+        assert p1.evaluate("(id) => window.tabletop.store.unit(id).aboard", unit) == carrier
+    assert position_of(watcher, carrier)[:2] == pytest.approx([20.0, 3.0], abs=0.01)
+    shoot(watcher, "lg-vehicle-load-seen-by-spectator")

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from rules import SYSTEMS, GameState, state_from_json, validate
-from rules.engine.catalogue import ActionSpec
+from rules.engine.catalogue import PATH_SHAPES, ActionSpec
+from rules.engine.offers import offered_types
 from tests.rules import scenes
 from tests.rules.lasergrenadiers.build import act, board, piece, then, vehicle
 
@@ -36,7 +37,8 @@ def test_picked_keys_are_the_actions_own_and_picked_one_way(key: str) -> None:
 
 
 def test_transport_is_picked_on_the_board() -> None:
-    # lasergrenadiers.md 9: `load` names its `carrier`, `unload` its `passengers` placed.
+    # lasergrenadiers.md 9: `load` names its `carrier` (a vehicle's variant: its
+    # `passengers`), `unload` its `passengers` placed.
     assert spec("lasergrenadiers", "load").unit_keys == ("carrier",)
     assert spec("lasergrenadiers", "unload").placement_keys == ("passengers",)
     # An overrun's target comes with a path the player drags (003 Overrun attacks).
@@ -46,13 +48,52 @@ def test_transport_is_picked_on_the_board() -> None:
     assert spec("aod", "capture").unit_keys == ("target",)
 
 
-def test_load_is_offered_to_the_pieces_that_board_and_unload_to_vehicles() -> None:
-    # lasergrenadiers.md 9: the board's Load is the boarding piece's gesture (click the
-    # carrier); a vehicle sets its passengers down, it does not click itself a carrier.
+def test_load_is_offered_to_the_pieces_that_board_and_to_vehicles_unload_to_vehicles() -> None:
+    # lasergrenadiers.md 9: a boarding piece clicks its carrier; a vehicle takes aboard
+    # pieces in contact (its variant), so the catalogue hides neither's Load.
     load, unload = spec("lasergrenadiers", "load"), spec("lasergrenadiers", "unload")
     assert load.offered_to({"type": "foot"}) and load.offered_to({"type": "jetpack"})
-    assert not load.offered_to({"type": "wheeled"}) and not load.offered_to({"type": "grav"})
+    assert load.offered_to({"type": "wheeled"}) and load.offered_to({"type": "grav"})
     assert unload.offered_to({"type": "wheeled"}) and not unload.offered_to({"type": "foot"})
+
+
+@pytest.mark.parametrize("key", sorted(SYSTEMS))
+def test_variants_give_picked_keys_of_the_action_for_types_it_names(key: str) -> None:
+    for action in SYSTEMS[key].actions:
+        for variant in action.variants:
+            assert variant.unit_types, action.type
+            assert action.to_json()["variants"][action.variants.index(variant)] \
+                == variant.to_json()
+            resolved = action.for_type(variant.unit_types[0])
+            assert action.offered_to({"type": variant.unit_types[0]}), action.type
+            picked = [k for keys in (resolved.point_keys, resolved.unit_keys,
+                                     resolved.placement_keys, resolved.unit_list_keys,
+                                     resolved.target_keys) for k in keys]
+            assert set(picked) <= set(action.keys), action.type
+            assert len(picked) == len(set(picked)), f"{action.type}: a key picked two ways"
+            assert resolved.path in PATH_SHAPES, action.type
+
+
+def test_a_vehicle_loads_the_pieces_it_clicks_with_no_path() -> None:
+    # lasergrenadiers.md 9 (LG-D34): for a vehicle the board's Load picks `passengers`,
+    # the pieces in base contact clicked one by one, then a click on the vehicle sends it
+    # with no path; a boarding piece's Load still clicks its `carrier`.
+    load = spec("lasergrenadiers", "load")
+    assert load.for_type("foot").unit_keys == ("carrier",)
+    carried = load.for_type("grav")
+    assert carried.unit_keys == () and carried.unit_list_keys == ("passengers",)
+    assert carried.path == "none" and carried.placement_keys == ()
+    assert load.to_json()["variants"][0]["unit_list_keys"] == ["passengers"]
+    carrier = vehicle("V", type="grav", move=36, position=(20, 3), facing=90, capacity=2)
+    state = board([carrier, piece("T1", position=(21.5, 3)), piece("T2", position=(18.5, 3))])
+    assert "load" in offered_types(state)["V"]
+    action: dict[str, Any] = {"unit": "V", "type": "load"}
+    for key in carried.unit_list_keys:
+        action[key] = ["T1", "T2"]  # the board's clicks; no path, no carrier
+    verdict = validate(state, action, dice=[])
+    after = then(verdict)
+    assert after.unit("T1").aboard == "V" and after.unit("T2").aboard == "V"
+    assert after.unit("V").position[:2] == (20, 3)
 
 
 def test_a_piece_in_contact_boards_with_no_path_and_is_set_down_in_contact() -> None:

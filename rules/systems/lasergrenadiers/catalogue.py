@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.catalogue import ActionSpec, ActionVariant, TerrainKind
 from rules.engine.unit_fields import base_field
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
@@ -18,10 +18,13 @@ from rules.systems.lasergrenadiers.tables import (
     VEHICLES,
 )
 
-#: The board offers Load to the pieces that board: a vehicle loading pieces already in
-#: contact (`passengers` by id) is the same transfer seen from the vehicle (lasergrenadiers.md
-#: 9), and its gesture (click the carrier) is the boarding piece's. The engine judges both.
+#: Load is the boarding piece's (`carrier`: click the vehicle) and the vehicle's, which
+#: takes aboard pieces already in contact (`passengers` by id) without moving
+#: (lasergrenadiers.md 9): the vehicle's gesture is its variant, click the pieces, then
+#: click the vehicle. The engine judges both.
 _BOARDERS = tuple(t for t in UNIT_TYPES if t not in VEHICLES)
+_VARIANTS = {"load": (ActionVariant(VEHICLES, path="none", unit_keys=(),
+                                    unit_list_keys=("passengers",)),)}
 _UNIT_TYPES = {"load": _BOARDERS, "unload": VEHICLES, "overrun": VEHICLES,
                "move": (), "enter_board": ()}
 _NEEDS = {"overrun": ("armored",)}
@@ -30,7 +33,8 @@ _NEEDS = {"overrun": ("armored",)}
 _FLYING = tuple(t for t, limit in ALTITUDE_LIMITS.items() if limit != 0)
 _PATH_Z = {"move": _FLYING, "overrun": _FLYING, "enter_board": _FLYING}
 #: Picked on the board: a piece in base contact boards the carrier clicked, with no
-#: approach path; a vehicle sets down its passengers where clicked (lasergrenadiers.md 9).
+#: approach path (a vehicle: `_VARIANTS`); a vehicle sets down its passengers where
+#: clicked (lasergrenadiers.md 9).
 #: An overrun's `target` is not here: it needs a path, which a drag draws.
 _UNIT_KEYS = {"load": ("carrier",)}
 _PLACEMENT_KEYS = {"unload": ("passengers",)}
@@ -49,7 +53,7 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
                unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()), path_z=_PATH_Z.get(t, ()),
                unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()),
                target_keys=_TARGET_KEYS.get(t, ()),
-               faces_each_leg=_FACES if t in _MOVES else ())
+               faces_each_leg=_FACES if t in _MOVES else (), variants=_VARIANTS.get(t, ()))
     for t, row in ACTION_TABLE.items())
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (

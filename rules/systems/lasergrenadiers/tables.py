@@ -140,7 +140,7 @@ STATIONARY, FAST = "stationary", "fast"
 ACTIONS: dict[str, ActionRow] = {
     "move": ActionRow("Move", "003 Movement", (), "free", True,
                       "Up to the rate left; turns cost a fraction of the rate."),
-    "load": ActionRow("Load", "003 Transport 1", ("carrier",), "free", False,
+    "load": ActionRow("Load", "003 Transport 1", ("carrier", "passengers"), "free", False,
                       "Board a vehicle in base contact: one-third of both allowances."),
     "unload": ActionRow("Unload", "003 Transport 1", ("passengers",), "placement", False,
                         "Set pieces down in contact with the vehicle: one-third of both "

@@ -137,9 +137,12 @@ class Board {
     return this.currentAction;
   }
 
-  /** The catalogue's entry for an action type (the current one by default). */
-  spec(type = this.currentAction) {
-    return this.catalogue.find((a) => a.type === type) ?? null;
+  /** The catalogue's entry for an action type (the current one by default), as `unit`
+   *  picks it: a `variants` entry naming its type replaces the gesture fields it gives. */
+  spec(type = this.currentAction, unit = null) {
+    const spec = this.catalogue.find((a) => a.type === type) ?? null;
+    const variant = unit && spec?.variants?.find((v) => v.unit_types.includes(unit.type));
+    return variant ? { ...spec, ...variant, unit_types: spec.unit_types, variants: [] } : spec;
   }
 
   /** The player's word for an action type, from the catalogue. */

@@ -1,9 +1,10 @@
 // Actions no drag proposes, made of clicks as the catalogue says: a point (`point_keys`,
 // or a "placement" path with no keys), a piece (`unit_keys`; sent with no path), where
 // each unit aboard stands (`placement_keys`), or pieces one by one (`unit_list_keys`:
-// then the actor's drag or click sends it, drag.js); `at_once`: sent on the press. A
-// `from_aboard` action is offered on the carrier, for the piece aboard it. No action is
-// named here; the server judges.
+// then the actor's drag or click sends it, drag.js; a click only, for path "none");
+// `at_once`: sent on the press. A `from_aboard` action is offered on the carrier, for the
+// piece aboard it. A spec's `variants` give other unit types their own gesture
+// (board.spec). No action is named here; the server judges.
 import { contactPose } from "./geometry.js";
 import { actionButton } from "./panels/util.js";
 import { el } from "./svg.js";
@@ -15,7 +16,8 @@ export class PointActions {
     this.board = board;
     this.bar = document.getElementById("point-actions");
     const picked = (a, k) => [a.point_keys, a.unit_keys, a.placement_keys, a.unit_list_keys].some((keys) => keys?.includes(k));
-    this.specs = board.catalogue.filter((a) => !a.drag && (a.at_once || (a.keys?.length ? a.keys.some((k) => picked(a, k)) : a.path === "placement")));
+    const picks = (a) => a.at_once || (a.keys?.length ? a.keys.some((k) => picked(a, k)) : a.path === "placement");
+    this.specs = board.catalogue.filter((a) => !a.drag && [a, ...(a.variants ?? []).map((v) => ({ ...a, ...v }))].some(picks));
     this.picking = null; // {unit, spec, steps, action} while clicks are awaited
     this.swallowClick = false;
     for (const spec of this.specs) this.bar.append(actionButton(spec, () => this.begin(spec)));
@@ -45,21 +47,32 @@ export class PointActions {
     if (spec.from_aboard) return spec.placement_keys.map((key) => ({ key, kind: "placed", placed: actor, one: true, what: `where ${store.name(actor.id)} gets out` }));
     return spec.keys.flatMap((key) => {
       if (spec.unit_keys?.includes(key)) return [{ key, kind: "unit", what: `the ${key} (a piece)` }];
-      if (spec.unit_list_keys?.includes(key)) return [{ key, kind: "many", what: `each of the ${key} (pieces), then drag ${store.name(unit.id)} or click it to stay` }];
+      if (spec.unit_list_keys?.includes(key)) return [{ key, kind: "many", what: `each of the ${key} (pieces), then ${this.finish(spec, unit)}` }];
       if (!spec.placement_keys?.includes(key)) return spec.point_keys?.includes(key) ? [{ key, what: `the ${key} (a piece or a point)` }] : [];
       const aboard = store.state.units.filter((u) => u.aboard === unit.id);
       return aboard.map((placed, i) => ({ key, kind: "placed", placed, what: `where to set ${store.name(placed.id)} down (${i + 1} of ${aboard.length})` }));
     });
   }
 
-  begin(spec) {
+  /** How the actor sends keys picked one by one: its drag or click, or a click alone. */
+  finish(spec, unit) {
+    const name = this.board.store.name(unit.id);
+    return spec.path === "none" ? `click ${name}` : `drag ${name} or click it to stay`;
+  }
+
+  send(action, spec) {
+    this.board.command({ type: "act", seen: this.board.store.seq, action }, `${this.board.store.name(action.unit)}: ${spec.label.toLowerCase()}`);
+  }
+
+  begin(entry) {
     const store = this.board.store;
-    const unit = store.unit(this.board.pieces.selected), actor = unit && this.actor(unit, spec);
+    const unit = store.unit(this.board.pieces.selected), actor = unit && this.actor(unit, entry);
     if (!actor) return;
+    const spec = this.board.spec(entry.type, actor); // the gesture for the actor's type
     this.board.mover.cancel();
     this.cancel();
     const action = { unit: actor.id, type: spec.type };
-    if (spec.at_once) return this.board.command({ type: "act", seen: store.seq, action }, `${store.name(actor.id)}: ${spec.label.toLowerCase()}`);
+    if (spec.at_once) return this.send(action, spec);
     const steps = this.steps(unit, spec, actor);
     if (!steps.length) return this.board.setHint(`${spec.label}: ${store.name(unit.id)} has nothing aboard.`);
     this.picking = { unit, spec, steps, action };
@@ -88,9 +101,10 @@ export class PointActions {
   attach(root) {
     root.addEventListener("pointerdown", (e) => {
       if (!this.picking || e.button !== 0 || !e.target.closest?.("#board-svg")) return;
-      const { unit, steps, action } = this.picking;
+      const { unit, spec, steps, action } = this.picking;
       // Pieces picked one by one: the actor's own press is its drag or click (drag.js).
-      if (steps[0].kind === "many" && action[steps[0].key]?.length && e.target.closest?.(".piece")?.dataset.unit === unit.id) {
+      const done = steps[0].kind === "many" && action[steps[0].key]?.length && e.target.closest?.(".piece")?.dataset.unit === unit.id;
+      if (done && spec.path !== "none") {
         this.cancel();
         this.board.mover.extra = action;
         // Cleared with the plan, or once the order goes (drag.js).
@@ -99,7 +113,9 @@ export class PointActions {
       e.stopPropagation();
       e.preventDefault();
       this.swallowClick = true;
-      this.pick(e);
+      if (!done) return this.pick(e);
+      this.cancel(); // a click on the actor, for an action with no path: sent where it stands
+      this.send(action, spec);
     }, { capture: true });
     root.addEventListener("click", (e) => {
       if (!this.swallowClick) return;
@@ -118,10 +134,10 @@ export class PointActions {
       if (!id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}; Esc cancels.`);
       action[step.key] = id;
     } else if (step.kind === "many") {
-      if (!id || id === unit.id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}, then drag ${store.name(unit.id)} or click it; Esc cancels.`);
+      if (!id || id === unit.id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}, then ${this.finish(spec, unit)}; Esc cancels.`);
       const list = (action[step.key] ??= []);
       if (!list.includes(id)) list.push(id);
-      return this.board.setHint(`${spec.label} for ${store.name(unit.id)}: ${list.map((i) => store.name(i)).join(", ")}. Click another, or drag ${store.name(unit.id)} to move, or click it to stay; Esc cancels.`);
+      return this.board.setHint(`${spec.label} for ${store.name(unit.id)}: ${list.map((i) => store.name(i)).join(", ")}. Click another, or ${this.finish(spec, unit)}; Esc cancels.`);
     } else if (step.kind === "placed") {
       const [x, y, facing] = contactPose(store.unit(unit.id), at, step.placed.base);
       const pose = { position: [round(x), round(y)], facing: round(facing, 100) };
@@ -137,6 +153,6 @@ export class PointActions {
     steps.shift();
     if (steps.length) return this.prompt();
     this.cancel();
-    this.board.command({ type: "act", seen: store.seq, action }, `${store.name(action.unit)}: ${spec.label.toLowerCase()}`);
+    this.send(action, spec);
   }
 }
