@@ -5,8 +5,11 @@
 // drop asks for the nearest legal alternative (protocol.md). The catalogue says what the
 // drag proposes besides its path: a turn to face each leg (`faces_each_leg`), the piece
 // it ends against or runs over (`target_keys`), keys picked before it (pointpick.js).
+// A single leg refused where the pointer rests asks for the alternative too; one ending
+// where it was dropped (the engine's cheapest path: a turn first, say) becomes the plan,
+// as the reach overlay shades that end (ui.md, "One truth"; issue 20).
 import { newId } from "./connection.js";
-import { dist, edgeDistance, footprint } from "./geometry.js";
+import { dist, edgeDistance, footprint, pathPoints } from "./geometry.js";
 import { askLoss, ownLoss } from "./consequences.js";
 import { item } from "./panels/util.js";
 import { reasonNode } from "./preview.js";
@@ -14,6 +17,7 @@ import { offerRuling } from "./record.js";
 import { el } from "./svg.js";
 
 const PREVIEW_MS = 100;
+const ALT_MS = 500; // alternatives asked while dragging, at most one each (limits.py: engine time)
 const DRAG_PX = 4;
 
 const norm = (a) => ((a % 360) + 360) % 360;
@@ -166,7 +170,7 @@ export class Mover {
       pending: false,
     };
     this.extra = null;
-    this.verdict = null;
+    this.verdict = this.adopted = this.altFor = null;
     this.board.svg.classList.add("planning");
     if (mode === "carry") this.board.setHint(this.carryHint = `Carrying ${this.board.store.name(unit.id)}: click to add a waypoint, Enter or double-click to drop, Esc cancels.`);
     this.refusalBox?.remove(); // the player acts: the last refusal has been read
@@ -190,7 +194,24 @@ export class Mover {
     return true;
   }
 
+  /** The plan's action: the engine's own way to this very drop where it was adopted. */
   action() {
+    const plain = this.planned();
+    return this.adoptedFor(plain) ?? plain;
+  }
+
+  adoptedFor(plain = this.planned()) {
+    return this.adopted?.key === JSON.stringify(plain) ? this.adopted.action : null;
+  }
+
+  /** Whether a refusal may be answered with the engine's path: a single leg the player
+   *  drew (waypoints are the player's own, never replaced), unless the server limited it. */
+  mayAdopt() {
+    const p = this.plan;
+    return Boolean(p) && !p.rotateOnly && !p.group && !p.waypoints.length && !this.board.fiat() && performance.now() > (this.altOff ?? 0);
+  }
+
+  planned() {
     const p = this.plan;
     const start = p.unit.facing ?? 0;
     const turned = Math.abs(norm(p.facing - start)) > 0.01;
@@ -265,20 +286,43 @@ export class Mover {
 
   sendPreview() {
     if (!this.plan || this.plan.pending || !this.moved()) return;
+    // One engine request at a time (protocol.md, Limits per user): wait for the alternative.
+    if (this.altBusy()) return void (this.timer = setTimeout(() => this.sendPreview(), 50));
+    const action = this.action(), alt = this.altFor === JSON.stringify(action) && this.mayAdopt();
+    const wait = alt ? (this.altAt ?? -1e9) + ALT_MS - performance.now() : 0; // rests, spaced
+    if (wait > 0) return void (this.timer = setTimeout(() => this.sendPreview(), wait));
     this.lastSent = performance.now();
+    this.preview(action, alt);
+  }
+
+  preview(action, alternative = false) {
     this.ref += 1;
-    const action = this.action();
     this.sentKey = JSON.stringify(action);
-    this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action });
+    if (alternative) [this.altKey, this.altRef, this.altAt] = [this.sentKey, this.ref, performance.now()];
+    this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action, ...(alternative && { alternative }) });
+  }
+
+  altBusy() {
+    return Boolean(this.altRef) && this.lastAlt?.ref !== this.altRef && performance.now() - this.altAt < 1500;
   }
 
   /** A verdict frame for one of our previews: newest wins, stale answers are dropped. */
   onVerdict(frame) {
     const n = Number(String(frame.ref ?? "").replace("drag-", ""));
+    if (n === this.altRef) this.lastAlt = { ref: n, key: this.altKey, seq: frame.seq, alternative: frame.alternative ?? null };
     if (!this.plan || !(n >= this.shownRef)) return false;
     this.shownRef = n;
     this.verdict = frame.verdict;
     this.judged = n === this.ref ? this.sentKey : null; // the action this verdict is on
+    const alt = frame.alternative, p = this.plan, plain = JSON.stringify(this.planned());
+    if (n === this.altRef && alt && alt.off_by < 0.01 && dist(alt.end, p.ghost) < 0.01 && this.altKey === plain && this.mayAdopt()) {
+      this.adopted = { key: this.altKey, action: alt.action };
+      this.verdict = { ...frame.verdict, legal: true, cost: alt.cost, reasons: [], rolls: [], consequences: null };
+      if (!p.pending) return (this.changed(), true); // its own verdict (and consequences) next
+    } else if (frame.verdict && !frame.verdict.legal && this.judged === plain && this.altFor !== plain && this.mayAdopt()) {
+      this.altFor = this.judged; // the pointer rests on a refused single leg: ask once more
+      if (!p.pending) this.changed();
+    }
     this.draw();
     if (this.plan.judging && this.plan.judging === this.judged) this.commit();
     return true;
@@ -289,8 +333,12 @@ export class Mover {
     const p = this.plan, colour = this.board.pieces.colour(p.unit.side);
     // The ghost faces where the proposal's turns leave it, unless the player turned it.
     const start = p.unit.facing ?? 0;
-    const facing = p.rotateOnly || Math.abs(norm(p.facing - start)) > 0.01 ? p.facing : facingLegs(p.unit, [...p.waypoints, p.ghost], this.board.spec(p.extra?.type)).facing;
-    this.board.overlay.showPlan({ ...p, facing }, colour, this.verdict, { fiat: this.board.fiat() });
+    let facing = p.rotateOnly || Math.abs(norm(p.facing - start)) > 0.01 ? p.facing : facingLegs(p.unit, [...p.waypoints, p.ghost], this.board.spec(p.extra?.type)).facing;
+    // The engine's action adopted for this drop: its path and the facing its turns leave.
+    const a = this.adoptedFor(), path = a?.path ?? [];
+    if (a) facing = a.facing ?? path.reduce((f, s) => (s.turn == null ? f : norm(f + s.turn)), start);
+    const note = a && (path[0]?.turn != null ? "turns first: the engine's path" : "the engine's path");
+    this.board.overlay.showPlan({ ...p, facing, route: a && pathPoints(p.origin, path), note }, colour, this.verdict, { fiat: this.board.fiat() });
     this.board.group.ghosts(this.plan, this.board.overlay.plan, colour);
   }
 
@@ -349,9 +397,7 @@ export class Mover {
     const key = JSON.stringify(this.action());
     if (this.judged !== key && p.judging !== key) {
       p.judging = key; // the drop outran its preview: judged first (or after 2 s, on the last)
-      this.ref += 1;
-      this.sentKey = key;
-      this.board.conn.send({ type: "preview", ref: `drag-${this.ref}`, action: this.action() });
+      if (!(this.altBusy() && this.altKey === key)) this.preview(this.action(), this.mayAdopt() && !this.adoptedFor());
       setTimeout(() => this.plan === p && p.judging && ((this.judged = key), this.commit()), 2000);
       return true;
     }
@@ -373,6 +419,12 @@ export class Mover {
 
   /** The answer to our act/fiat: a refusal snaps the ghost back with the reasons. */
   onAnswer(frame) {
+    // An alternative the server's limits dropped: none asked for a while (today's plan).
+    if (frame.code === "rate_limited" && this.altRef && frame.ref === `drag-${this.altRef}`) {
+      [this.altRef, this.altOff] = [0, performance.now() + 5000];
+      if (this.plan && !this.plan.pending) this.changed();
+      return true;
+    }
     const p = this.plan;
     if (!p?.pending || (frame.id ?? frame.ref) !== p.id) return false;
     if (p.refused) return true; // already shown, from its event (a refusal with a consequence)
@@ -405,8 +457,12 @@ export class Mover {
 
   /** Asks the referee, once, for the legal end nearest to the refused drop. */
   askOffer(p) {
+    if (this.altBusy()) return void setTimeout(() => this.askOffer(p), 50); // one at a time
+    const seq = this.board.store.seq, known = this.lastAlt;
     this.offerRef += 1;
-    this.offerAsked = { ref: `alt-${this.offerRef}`, unit: p.unit, seq: this.board.store.seq };
+    this.offerAsked = { ref: `alt-${this.offerRef}`, unit: p.unit, seq };
+    // Asked already while dragging, for this very action on this table: the same answer.
+    if (known?.key === JSON.stringify(p.sent) && known.seq === seq) return void this.onOffer({ ref: this.offerAsked.ref, alternative: known.alternative });
     this.board.conn.send({ type: "preview", ref: this.offerAsked.ref, action: p.sent, alternative: true });
   }
 

@@ -101,7 +101,7 @@ export class Overlay {
   /** plan: {unit, origin, waypoints, ghost, facing, pending}; verdict: the server's, or null. */
   showPlan(plan, colour, verdict, { fiat = false } = {}) {
     this.clearPlan();
-    const points = plan.rotateOnly ? [plan.origin] : pathPoints(plan.origin, [...plan.waypoints, plan.ghost]);
+    const points = plan.rotateOnly ? [plan.origin] : plan.route ?? pathPoints(plan.origin, [...plan.waypoints, plan.ghost]);
     const first = verdict && !verdict.legal ? verdict.reasons.find((r) => Array.isArray(r.at)) : null;
     const [good, bad] = first ? splitAt(points, first.at) : [points, []];
     const state = fiat ? "fiat" : !verdict ? "pending" : verdict.legal ? "legal" : first ? "legal" : "illegal";
@@ -126,6 +126,7 @@ export class Overlay {
       const left = verdict.allowance - verdict.cost;
       const u = this.costSuffix;
       lines.push(`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`);
+      if (plan.note) lines.push(plan.note); // the plan is the engine's own way there
       for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push([reasonText(reason, this.store), reason]);
       // A preview rolls no dice: the roll a drop would make, and what it needs.
       // What the drop does besides moving, in the engine's words (a loss, a roll, ...).
