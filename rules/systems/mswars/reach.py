@@ -92,9 +92,9 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         # A rect base's contact at the end depends on its facing there: not shaded.
         return unshaded(unit.id, action_type)
     targets = _charge_targets(pos, unit, budget) if action_type == "charge" else []
-    if action_type == "charge" and not unit.base.is_circle:
-        # A rect base's contact depends on its facing at the end: not shaded.
-        return unshaded(unit.id, action_type)
+    # A rect base's charge: its contact depends on its facing at the end, so only ends
+    # reached facing them (a turn first, no axis move) count (reach_rect_charge.py).
+    rect_charge_ = action_type == "charge" and not unit.base.is_circle
     jumping = action_type == "jump"
     barriers = _terrain_barriers(pos, unit, budget + grow, jumping=jumping, grow=grow)
     table = table_barrier(pos.state.table, unit, MARGIN + grow)
@@ -136,7 +136,7 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
         # Forward (x1), backward (x2) and, for walkers, sideways (x2): no turn first (002
         # Rules: Movement, "Specials"; MSW-D5, MSW-D33).
-        axes=axes_allowed(view, unit.facing),
+        axes=[] if rect_charge_ else axes_allowed(view, unit.facing),
         # A rect unit set down at a carrier's rear keeps its facing: turning there would
         # swing its corners into the carrier (and the line it keeps behind assumes it).
         may_turn=turn_sweeps_clear(unit, near, MARGIN)
@@ -154,6 +154,9 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
             for o in foes])
     if action_type != "charge":
         return found
+    if rect_charge_:
+        from rules.systems.mswars.reach_rect_charge import rect_charge
+        return rect_charge(found, unit, [(t.id, pos.bodies[t.id]) for t in targets])
     # 002 Charge Move Action: like a Run, ending in base contact with its target; each
     # opposing unit is a target, and an end names the one it touches (`keys_at`).
     return contact_reach(found, unit.position, unit.base.radius, [

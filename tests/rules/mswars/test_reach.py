@@ -344,3 +344,36 @@ def test_a_rect_unit_exiting_is_set_down_facing_away_and_moves_without_turning()
                         assert proposal_legal(state, "unit_exiting", p), (carrier_base, p)
                         judged += 1
             assert judged >= 20
+
+
+def test_a_rect_charge_ends_facing_its_target_with_its_front_touching_it() -> None:
+    # 002 Charge Move Action, MSW-D12: like a Run (more than Move), ending in base contact
+    # with its target; a rect base turns to face the end and goes straight (MSW-D5), so
+    # its front edge or a front corner touches. No end passes through another target.
+    for kind, facing in (("track", 0), ("track", 50), ("walker", 0)):
+        state = scene([{"id": "U", "side": "P1", "type": kind, "move": 6, "position": [20, 20],
+                        "base": {"shape": "rect", "width": 1.5, "length": 1},
+                        "facing": facing},
+                       walker("E", side="P2", position=(28, 21)),
+                       walker("G", side="P2", position=(25, 26), diameter=1.5),
+                       walker("H", side="P2", position=(32, 22), diameter=1)])
+        found = reach(state, "U", "charge")
+        assert not found.complete and found.horizon == 0
+        assert not found.area.is_empty
+        x0, y0, x1, y1 = found.area.bounds
+        judged, targets = 0, set()
+        for u in range(1, 120):
+            for v in range(1, 120):
+                p = (x0 + (x1 - x0) * u / 120, y0 + (y1 - y0) * v / 120)
+                if not found.area.contains(Point(p)):
+                    continue
+                path = found.path_to(p)
+                assert path is not None
+                steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+                keys = found.keys_at(p)
+                verdict = validate(state, {"unit": "U", "type": "charge", "path": steps,
+                                           **keys})
+                assert verdict.legal, (kind, p, [r.message for r in verdict.reasons])
+                judged += 1
+                targets.add(keys["target"])
+        assert judged >= 8 and "E" in targets
