@@ -9,8 +9,9 @@ base contact with an opposing unit beyond Move; a Jump landing wholly off its to
 at the engine's placement on top; Unit Exiting from placements along the carrier's rear;
 a moving carrier's Carrier Unloading where its unit has room behind it; Enter Unit ends
 aboard (no area). A Manoeuvre in contact with opposing units shades the straight slides
-that keep every contact, and says it is not complete (going round a base takes several
-legs)."""
+that keep every contact (a rect base along its axes, keeping its facing), and says it is
+not complete (going round a base takes several legs). A rect base's Charge: the ends
+facing a round target with its front touching it (reach_rect_charge.py), not complete."""
 
 from __future__ import annotations
 
@@ -88,9 +89,9 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
             (action_type == "jump" and top is None):
         return none
     foes = opposing_contacts(pos, unit)
-    if action_type == "manoeuvre" and foes and not unit.base.is_circle:
-        # A rect base's contact at the end depends on its facing there: not shaded.
-        return unshaded(unit.id, action_type)
+    # A rect base in contact keeps its facing (a turn would swing its corners into the
+    # bases it touches): it slides along its axes (`_rect_keeps_contact`).
+    rect_sliding = action_type == "manoeuvre" and bool(foes) and not unit.base.is_circle
     targets = _charge_targets(pos, unit, budget) if action_type == "charge" else []
     # A rect base's charge: its contact depends on its facing at the end, so only ends
     # reached facing them (a turn first, no axis move) count (reach_rect_charge.py).
@@ -140,11 +141,13 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         # A rect unit set down at a carrier's rear keeps its facing: turning there would
         # swing its corners into the carrier (and the line it keeps behind assumes it).
         may_turn=turn_sweeps_clear(unit, near, MARGIN)
-        and (carrier is None or unit.base.is_circle),
+        and (carrier is None or unit.base.is_circle) and not rect_sliding,
         sweep=sweep)
     found = turn_then_straight_reach(unit.id, action_type, spec)
     if action_type == "carrier_unloading":
         return _unloading(pos, unit, found)
+    if rect_sliding:
+        return _rect_keeps_contact(found, unit, [pos.bodies[o.id] for o in foes])
     if action_type == "manoeuvre" and foes:
         # 002 Manoeuvre Action: ends in base contact with every opposing unit it touched
         # at the start: sliding straight along their edges (not complete: going round a
@@ -162,6 +165,44 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     return contact_reach(found, unit.position, unit.base.radius, [
         ContactTarget(t.id, pos.bodies[t.id].core, pos.bodies[t.id].radius, {"target": t.id})
         for t in targets])
+
+
+def _rect_keeps_contact(found: Reach, unit: Unit, foes: list[Any]) -> Reach:
+    """002 Manoeuvre Action, MSW-D5: a rect base in contact with opposing units slides
+    along its axes (within the 1 degree the contract allows) keeping its facing, and must
+    end touching every one it touched. With the facing fixed, its gap to a base is its
+    centre's distance to that base grown by the rect (a Minkowski sum: the hull of the
+    corners' sums, grown by the base's radius): the ends are the bands 0.008" outside to
+    0.006" inside those sums, less where the straight line would cut deeper than 0.007"
+    into one. Not complete (a slide round a corner takes several legs): said so."""
+    from rules.engine.turn_reach import _shadow
+
+    f = math.radians(unit.facing)
+    c, s_ = math.cos(f), math.sin(f)
+    hl, hw = float(unit.base.length or 0.0) / 2, float(unit.base.width or 0.0) / 2
+    rect = [(c * dx - s_ * dy, s_ * dx + c * dy)
+            for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
+    start = (float(unit.position[0]), float(unit.position[1]))
+    area = found.area
+    for body in foes:
+        pts = shapely.get_coordinates(body.core)
+        core = shapely.MultiPoint([(x + dx, y + dy) for x, y in pts for dx, dy in rect]
+                                  ).convex_hull
+        out = core.buffer(body.radius + 0.008, quad_segs=64)
+        inside = core.buffer(body.radius - 0.006, quad_segs=64)
+        cut = core.buffer(body.radius - 0.01 + 0.003, quad_segs=64)
+        if cut.covers(Point(start)):
+            area = shapely.Polygon()
+            break
+        area = area.intersection(out.difference(inside)).difference(_shadow(start, cut))
+    if area.is_empty or area.area <= 1e-9:
+        area = shapely.Polygon()
+    shapely.prepare(area)
+
+    def path_to(p: tuple[float, float]) -> list[Any] | None:
+        return found.path_to(p) if area.dwithin(Point(p), 0.002) else None
+
+    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0)
 
 
 def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:

@@ -377,3 +377,29 @@ def test_a_rect_charge_ends_facing_its_target_with_its_front_touching_it() -> No
                 judged += 1
                 targets.add(keys["target"])
         assert judged >= 8 and "E" in targets
+
+
+def test_a_rect_manoeuvre_in_contact_slides_along_its_axis_keeping_every_contact() -> None:
+    # 002 Manoeuvre Action, MSW-D5: ends touching every opposing unit it touched at the
+    # start; a rect base keeps its facing (a turn would swing into the base it touches)
+    # and slides along its axis, within the 1 degree allowed, as far as the contact lasts.
+    for foe, reach_x in (({"shape": "circle", "diameter": 2}, 1.1),
+                         ({"shape": "rect", "width": 2, "length": 3}, 2.4)):
+        state = scene([{"id": "U", "side": "P1", "type": "track", "move": 8,
+                        "base": {"shape": "rect", "width": 1.5, "length": 2},
+                        "position": [20, 20], "facing": 0, "skills": ["combat_manoeuvres"]},
+                       {**walker("E", side="P2", position=(20, 21.754)), "base": foe}])
+        found = reach(state, "U", "manoeuvre")
+        assert not found.complete and found.horizon == 0  # round a corner: not found
+        assert found.area.dwithin(Point(20 + reach_x, 20), 0.01)
+        assert not found.area.dwithin(Point(20 + reach_x + 0.3, 20), 0.01)
+        assert not found.area.dwithin(Point(20, 19.5), 0.01)  # off the edge: no contact
+        x0, y0, x1, y1 = found.area.bounds
+        judged = 0
+        for u in range(1, 60):
+            for v in range(1, 8):
+                p = (x0 + (x1 - x0) * u / 60, y0 + (y1 - y0) * v / 8)
+                if found.area.contains(Point(p)):
+                    assert legal_along(state, "U", p, "manoeuvre"), (foe, p)
+                    judged += 1
+        assert judged >= 20
