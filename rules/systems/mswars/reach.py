@@ -214,16 +214,22 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     set down facing away from the carrier (as a unit exiting is, MSW-D35), its rear edge
     parallel to the carrier's rear 0.004" behind it, centred on the carrier's axis: in
     contact with the rear edge of a rect carrier, or with the rear point of a round one's
-    arc (MSW-D27); the room it needs is judged by the circle round it. A carrier on a top:
-    not shaded."""
+    arc (MSW-D27); the room it needs is judged by the circle round it. A carrier on a
+    top sets it down on the same top (its centre within the top, 002 Carrier Unloading
+    Action: on the carrier's level); where that top is not elevated terrain for the unit
+    (the quarter rule, MSW-D16): not shaded."""
     from rules.engine.open_reach import grown
     from rules.systems.mswars.carriers import aboard
 
     held = aboard(pos, carrier)
     view = pos.view(carrier)
-    if not held or view.top_under(carrier.position) is not None:
+    if not held:
         return unshaded(carrier.id, "carrier_unloading")
     rider = held[0]
+    top = view.top_under(carrier.position)
+    rider_view = pos.view(rider)
+    if top is not None and top not in rider_view.elevated():
+        return unshaded(carrier.id, "carrier_unloading")
     r_u = rider.base.radius  # the circle round a rect rider: its room is judged by it
     depth = r_u if rider.base.is_circle else float(rider.base.length or 0.0) / 2
     back = (carrier.base.radius if carrier.base.is_circle else
@@ -231,9 +237,13 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     sx, sy = carrier.position[:2]
     far = found.allowance + back + 2 * r_u + 2
     box_ = (sx - far, sy - far, sx + far, sy + far)
-    rider_view = pos.view(rider)
     bad: list[Any] = []
+    if top is not None:
+        # On the carrier's level: the centre within its top (002 Carrier Unloading).
+        bad.append(box(-1e3, -1e3, 1e3, 1e3).difference(top.shape.buffer(-MARGIN)))
     for t, shape in rider_view.near(*box_):
+        if top is not None and t.id == top.id:
+            continue
         if rider_view.row(t) == ELEVATED:
             bad.append(shape.buffer(r_u + MARGIN, join_style="mitre", mitre_limit=3.0))
         elif rider_view.rate(t) is None:

@@ -403,3 +403,32 @@ def test_a_rect_manoeuvre_in_contact_slides_along_its_axis_keeping_every_contact
                     assert legal_along(state, "U", p, "manoeuvre"), (foe, p)
                     judged += 1
         assert judged >= 20
+
+
+def test_a_carrier_on_a_top_sets_its_unit_down_on_the_same_top() -> None:
+    # 002 Carrier Unloading Action: units are placed on the carrier's level (both on the
+    # same elevated top), on no other elevated feature; a tower on the top leaves no room.
+    top = {"id": "T1", "type": "elevated", "height": 2,
+           "polygon": [[12, 12], [26, 12], [26, 24], [12, 24]]}
+    tower = {"id": "T2", "type": "elevated", "height": 4,
+             "polygon": [[15, 18], [17, 18], [17, 21], [15, 21]]}
+    state = scene([{"id": "C", "side": "P1", "type": "walker", "move": 8, "carrier": 2,
+                    "size_class": 3, "base": {"shape": "circle", "diameter": 2},
+                    "position": [20, 20], "facing": 0},
+                   walker("I", position=(0, 0), move=4, diameter=1, aboard="C",
+                          size_class=1)], [top, tower])
+    found = reach(state, "C", "carrier_unloading")
+    assert found.contains((23, 20))  # the unit behind at x 21.5, on the top
+    assert not found.contains((18.5, 20))  # it would be set down on the tower
+    assert not found.contains((13.2, 20))  # or off the top's edge
+    judged = 0
+    for p in [(23, 20), (22, 22), (21, 17), (24, 19), (22.5, 18.5), (20.5, 21.5)]:
+        if found.contains(p):
+            path = found.path_to(p)
+            assert path is not None
+            steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
+            verdict = validate(state, {"unit": "C", "type": "carrier_unloading",
+                                       "path": steps, **found.keys_at(p)})
+            assert verdict.legal, (p, [r.message for r in verdict.reasons])
+            judged += 1
+    assert judged >= 4
