@@ -157,6 +157,8 @@ def main() -> None:
     report("reach, formation of 5, move 48\"", *formation_reach_case(state))
     report("reach, board, move 48\"", *transport_reach_case(state, "board"))
     report("reach, disembark, move 48\"", *transport_reach_case(state, "disembark"))
+    report("reach, disembark at cruising, move 48\"", *transport_reach_case(
+        state, "disembark", cruising=True))
     actions = {k: v for k, v in figures.items() if not k.startswith("reach")}
     print(json.dumps({"worst_action_ms": max(actions.values()), **figures}))
 
@@ -202,18 +204,21 @@ def formation_reach_case(state: GameState) -> tuple[float, str]:
     return max(cases)
 
 
-def transport_reach_case(state: GameState, action_type: str) -> tuple[float, str]:
-    """The reach of a tracked transport of move 48" boarding the two infantry at its rear,
-    or setting them down there (001 [18-19])."""
+def transport_reach_case(state: GameState, action_type: str,
+                         cruising: bool = False) -> tuple[float, str]:
+    """The reach of a tracked transport (or a VTOL at cruising) of move 48" boarding the
+    two infantry at its rear, or setting them down there (001 [18-19], 000 [19])."""
     cases = []
+    kind = {"type": "vtol", "altitude": "cruising"} if cruising else {"type": "tracked"}
     for x0, y0 in CROWDED:
-        t = replace(state.units[0], type="tracked", move=48, side="P9",
+        t = replace(state.units[0], type=kind["type"], move=48, side="P9",
                     base=BaseShape("circle", diameter=2.0), position=(x0, y0), facing=0.0,
-                    props={**state.units[0].props, "capacity": 8})
+                    props={**state.units[0].props, "capacity": 8, **kind})
         riders = [replace(state.units[i], type="infantry", side="P9",
                           base=BaseShape("circle", diameter=1.0),
                           position=(x0 - 1.394, y0 + dy), facing=0.0,
-                          aboard=t.id if action_type == "disembark" else None)
+                          aboard=t.id if action_type == "disembark" else None,
+                          props={**state.units[i].props, "jump_jets": cruising})
                   for i, dy in ((1, -0.563), (2, 0.563))]
         placed = state.with_units(t, *riders)
         ms, found = timed(lambda placed=placed, tid=t.id: reach(replace(placed), tid, action_type))

@@ -47,7 +47,15 @@ from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.turn import AodTurn
-from rules.systems.aod.units import capacity, is_cruising, is_mech, is_salvage, is_vtol, matrix_row
+from rules.systems.aod.units import (
+    capacity,
+    is_cruising,
+    is_mech,
+    is_salvage,
+    is_vtol,
+    matrix_row,
+    opposing,
+)
 
 #: The orders whose end the area shades: a move that may end anywhere it can reach (a
 #: captor's too, `_captor_reach`), and the close combat orders, which end in contact with
@@ -71,13 +79,14 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
                               lambda unit: _board_reach(state, unit))
     carrier = state.unit(unit_id)
     if action_type == "disembark" and captive is None and carrier is not None \
-            and carrier.base.is_circle and not is_cruising(carrier):
+            and carrier.base.is_circle:
+        if is_cruising(carrier):
+            return memoised_reach(state, "aod", unit_id, action_type,
+                                  lambda unit: _cruising_disembark_reach(state, unit))
         return memoised_reach(state, "aod", unit_id, action_type,
                               lambda unit: _disembark_reach(state, unit))
     if action_type not in SHADED or captive is not None:
-        # disembark from a VTOL at cruising: it may not move after unloading (000 [19]),
-        # and unloading after the move puts the passengers where the transport ends, with
-        # its facing there; from a rect transport: the kernel keeps a mover from a base it
+        # disembark from a rect transport: the kernel keeps a mover from a base it
         # touches at its start only as far as its centre is from it, which for a rect
         # touching along its rear edge lets a path sweep through the passengers just set
         # down. Not shaded: complete false, horizon 0.
@@ -187,6 +196,71 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     return replace(found, cut_at=0.0, _keys_at=lambda p: keys)
 
 
+def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
+    """A VTOL at cruising may not move after disembarking (000 [19]): it moves (ignoring
+    terrain, ending on no base, 000 [18], AOD-D26), then sets its jump-jet passengers down
+    at its rear (unload "after", 001 [19]). Each is placed where `set_down` puts it at the
+    start pose, moved with the VTOL (no turn on the way: the same rear); the ends kept are
+    those where every such place is free: on the table, on no base and not touching an
+    opposing one, on no terrain its row forbids (AOD-D44). Not complete (other places at
+    the rear are left out); where a passenger lacks jump jets: not shaded."""
+    held = passengers(state, unit.id)
+    if not held or not all(p.flag("jump_jets") for p in held):
+        return unshaded(unit.id, "disembark")
+    placed = set_down(state, unit)
+    if not placed:
+        return unshaded(unit.id, "disembark")
+    # Three quarters of the bound, as `_disembark_reach`: the places are judged after.
+    three_quarters = Work(visibility.WORK.tests * 3 // 4, visibility.WORK.corners * 3 // 4)
+    found = _reach(state, unit.id, "disembark", three_quarters)
+    if found.area is None or found.area.is_empty:
+        return replace(found, cut_at=0.0)
+    ctx = ctx_of(state)
+    sx, sy = unit.position
+    w, h = state.table.width, state.table.height
+    ids = {unit.id, *(p.id for p in held)}
+    bad: list[Any] = []
+    x0, y0, x1, y1 = found.area.bounds
+    for p in placed:
+        ox, oy = p.position[0] - sx, p.position[1] - sy
+        r = p.base.radius
+        forbidden = ctx.forbidden_to((matrix_row(p),))
+        mine: list[Any] = []
+        far = (x0 + ox - r - 2, y0 + oy - r - 2, x1 + ox + r + 2, y1 + oy + r + 2)
+        for i in ctx.terrain.query_box(*far):
+            t = state.terrain[i]
+            if forbidden(t):
+                mine.append(inflate(t.shape, r + MARGIN))
+        for k in ctx.units.query_box(*far):
+            other = ctx.on_table[k]
+            if other.id in ids:
+                continue
+            ob = ctx.bodies[other.id]
+            near = 0.012 if opposing(p, other) else 0.002  # touching a foe: based
+            mine.append(ob.core.buffer((ob.radius + r + near) / math.cos(math.pi / 32),
+                                       quad_segs=8))
+        edge = r + 0.002
+        room = shapely.box(edge, edge, w - edge, h - edge)
+        mine.append(shapely.box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room))
+        bad.append(shapely.affinity.translate(shapely.union_all(mine), -ox, -oy))
+    area = found.area.difference(shapely.union_all(bad))
+    if area.is_empty or area.area < 1e-9:
+        return Reach(unit.id, "disembark", GeometryCollection(), found.allowance,
+                     lambda q: None, cut_at=0.0)
+    shapely.prepare(area)
+    offsets = [(p, p.position[0] - sx, p.position[1] - sy) for p in placed]
+
+    def path_to(q: tuple[float, float]) -> list[Any] | None:
+        return found.path_to(q) if area.dwithin(Point(q), 0.0005) else None
+
+    def keys_at(q: tuple[float, float]) -> dict[str, Any]:
+        return {"unload": "after",
+                "passengers": [{"unit": p.id, "position": [q[0] + ox, q[1] + oy],
+                                "facing": p.facing} for p, ox, oy in offsets]}
+
+    return Reach(unit.id, "disembark", area, found.allowance, path_to, 0.0, keys_at)
+
+
 def _captor_of_a_mech(state: GameState, unit: Unit, captive: Unit) -> Reach:
     """A captor of a 'Mech (001 [27], AOD-D33): the captive 'Mech may not move, so the
     captor's move must end in base contact with it where it stands, at the slower of the
@@ -278,7 +352,8 @@ def _reach(state: GameState, unit_id: str, action_type: str,
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
         within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
     if cruising:
-        return open_reach(ctx, unit, action_type, budget, blocking, end_only, within)
+        return open_reach_with_graph(ctx, unit, action_type, budget, blocking, end_only,
+                                     within, work=work)[0]
     found = _on_the_ground(ctx, unit, action_type, budget, by_unit, within, work)
     if action_type == "move" and is_vtol(unit) and not is_salvage(unit):
         return union_reach([found, _climbing(ctx, unit, budget)])

@@ -117,3 +117,32 @@ def test_disembark_from_a_rect_or_cruising_transport_stays_unshaded() -> None:
                   unit("I1", type="infantry", position=(30, 30), diameter=1.0, aboard="T1")])
     found = reach(rect, "T1", "disembark")
     assert found.area.is_empty and not found.complete and found.horizon == 0
+
+
+def test_a_cruising_vtol_moves_then_sets_its_jump_jet_passengers_down_at_its_rear() -> None:
+    # 000 [19]: a VTOL at cruising may not move after disembarking, so it unloads after
+    # its move; its jump-jet passengers are placed at its rear there (001 [19]): on the
+    # table, on no base, blocking terrain (AOD-D44), not touching an opposing unit.
+    state = scene([unit("V1", type="vtol", altitude="cruising", move=12, position=(10, 10),
+                        diameter=2.0, capacity=4),
+                   unit("I1", type="infantry", position=(30, 30), diameter=1.0, aboard="V1",
+                        jump_jets=True),
+                   unit("E1", side="P2", type="infantry", position=(11, 14), diameter=1.0),
+                   unit("F1", type="infantry", position=(14, 7), diameter=1.0)],
+                  [square("B1", "blocking", 4, 4, 6, 16)])
+    found = reach(state, "V1", "disembark")
+    assert not found.complete and found.horizon == 0
+    keys = found.keys_at((14, 10))
+    assert keys["unload"] == "after" and keys["passengers"][0]["unit"] == "I1"
+    ox, oy = (keys["passengers"][0]["position"][i] - (14, 10)[i] for i in (0, 1))
+    assert ox < 0  # behind (facing 0)
+    assert found.contains((14, 10))
+    assert not found.contains((6.0 - ox, 10 - oy))  # I1 set down on the blocking terrain
+    assert not found.contains((12.005 - ox, 14 - oy))  # I1 touching E1 (based)
+    assert legal_ends(state, "V1", "disembark", count=40) == 40
+    walking = scene([unit("V1", type="vtol", altitude="cruising", move=12, position=(10, 10),
+                          diameter=2.0, capacity=4),
+                     unit("I1", type="infantry", position=(30, 30), diameter=1.0,
+                          aboard="V1")])
+    found = reach(walking, "V1", "disembark")  # no jump jets (000 [19]): not shaded
+    assert found.area.is_empty and not found.complete
