@@ -21,6 +21,11 @@ const ALT_MS = 500; // alternatives asked while dragging, at most one each (limi
 const DRAG_PX = 4;
 
 const norm = (a) => ((a % 360) + 360) % 360;
+// The engine's action is the plan but for its way there: the same keys (a facing, an
+// altitude) and end (x, y, z), a turn first, say; it never changes what the player chose.
+const keysOf = (a) => JSON.stringify(Object.entries(a).filter(([k]) => k !== "path").sort());
+const endOf = (a) => [0, 0, 0].map((v, i) => a.path.filter(Array.isArray).at(-1)?.[i] ?? v);
+const sameBut = (a, b) => keysOf(a) === keysOf(b) && endOf(a).every((v, i) => Math.abs(v - endOf(b)[i]) < 0.01);
 const round2 = (n) => Math.round(n * 100) / 100;
 
 /** The path with a turn to face each leg first, and the facing it ends with, for a piece
@@ -315,7 +320,7 @@ export class Mover {
     this.verdict = frame.verdict;
     this.judged = n === this.ref ? this.sentKey : null; // the action this verdict is on
     const alt = frame.alternative, p = this.plan, plain = JSON.stringify(this.planned());
-    if (n === this.altRef && alt && alt.off_by < 0.01 && dist(alt.end, p.ghost) < 0.01 && this.altKey === plain && this.mayAdopt()) {
+    if (n === this.altRef && alt && alt.off_by < 0.01 && sameBut(alt.action, JSON.parse(plain)) && this.altKey === plain && this.mayAdopt()) {
       this.adopted = { key: this.altKey, action: alt.action };
       this.verdict = { ...frame.verdict, legal: true, cost: alt.cost, reasons: [], rolls: [], consequences: null };
       if (!p.pending) return (this.changed(), true); // its own verdict (and consequences) next
