@@ -175,34 +175,21 @@ def _rect_keeps_contact(found: Reach, unit: Unit, foes: list[Any]) -> Reach:
     corners' sums, grown by the base's radius): the ends are the bands 0.008" outside to
     0.006" inside those sums, less where the straight line would cut deeper than 0.007"
     into one. Not complete (a slide round a corner takes several legs): said so."""
-    from rules.engine.turn_reach import _shadow
-
     f = math.radians(unit.facing)
     c, s_ = math.cos(f), math.sin(f)
     hl, hw = float(unit.base.length or 0.0) / 2, float(unit.base.width or 0.0) / 2
     rect = [(c * dx - s_ * dy, s_ * dx + c * dy)
             for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
-    start = (float(unit.position[0]), float(unit.position[1]))
-    area = found.area
-    for body in foes:
+
+    def grown(body: Any) -> Any:
         pts = shapely.get_coordinates(body.core)
-        core = shapely.MultiPoint([(x + dx, y + dy) for x, y in pts for dx, dy in rect]
+        return shapely.MultiPoint([(x + dx, y + dy) for x, y in pts for dx, dy in rect]
                                   ).convex_hull
-        out = core.buffer(body.radius + 0.008, quad_segs=64)
-        inside = core.buffer(body.radius - 0.006, quad_segs=64)
-        cut = core.buffer(body.radius - 0.01 + 0.003, quad_segs=64)
-        if cut.covers(Point(start)):
-            area = shapely.Polygon()
-            break
-        area = area.intersection(out.difference(inside)).difference(_shadow(start, cut))
-    if area.is_empty or area.area <= 1e-9:
-        area = shapely.Polygon()
-    shapely.prepare(area)
 
-    def path_to(p: tuple[float, float]) -> list[Any] | None:
-        return found.path_to(p) if area.dwithin(Point(p), 0.002) else None
-
-    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0)
+    # The centre's gap to each grown base is the rect's gap to it: the bands of a point
+    # (radius 0) about the grown bases, as a round base's about the bases themselves.
+    return contact_with_all(found, unit.position, 0.0, [
+        ContactTarget("", grown(body), body.radius, {}) for body in foes])
 
 
 def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
