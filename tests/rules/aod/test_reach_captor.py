@@ -4,36 +4,16 @@ shaded point is a legal end along the path reach gives)."""
 from __future__ import annotations
 
 import math
-import random
 
-from shapely.geometry import Point
-
-from rules import GameState, reach, validate
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
-from rules.engine.dice import make_dice
+from rules import GameState, reach
+from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
 
 def judged_ends(state: GameState, count: int = 40) -> int:
-    found = reach(state, "M1")
-    rng = random.Random(5)
-    x0, y0, x1, y1 = found.area.bounds
-    judged = 0
-    for _ in range(50000):
-        p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-        if not found.area.contains(Point(p)):
-            continue
-        path = found.path_to(p)
-        assert path is not None, p
-        assert found.keys_at(p) == {}  # a move names nothing (the captive is optional)
-        verdict = validate(state, Action("M1", "move", path_steps(path)),
-                           make_dice(unresolved=True))
-        assert verdict.legal, (p, path, [r.message for r in verdict.reasons])
-        judged += 1
-        if judged == count:
-            break
-    return judged
+    ends = sample_ends(state, "M1", count=count, seed=5, tries=50000)
+    assert all(keys == {} for keys in ends)  # a move names nothing (the captive is optional)
+    return len(ends)
 
 
 def captor_and_mech(*more: dict[str, object], move: float = 4) -> list[dict[str, object]]:

@@ -3,35 +3,13 @@ a legal end, the whole formation moving by the proposal reach gives)."""
 
 from __future__ import annotations
 
-import random
-
-from shapely.geometry import Point
-
-from rules import GameState, reach, validate
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
-from rules.engine.dice import make_dice
+from rules import GameState, reach
+from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
 
 def judged_ends(state: GameState, uid: str = "A", count: int = 40) -> int:
-    found = reach(state, uid, "formation_move")
-    rng = random.Random(7)
-    x0, y0, x1, y1 = found.area.bounds
-    judged = 0
-    for _ in range(50000):
-        p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-        if not found.area.contains(Point(p)):
-            continue
-        path = found.path_to(p)
-        assert path is not None, p
-        action = Action(uid, "formation_move", path_steps(path), params=found.keys_at(p))
-        verdict = validate(state, action, make_dice(unresolved=True))
-        assert verdict.legal, (p, [r.message for r in verdict.reasons])
-        judged += 1
-        if judged == count:
-            break
-    return judged
+    return len(sample_ends(state, uid, "formation_move", count=count, seed=7, tries=50000))
 
 
 def trio(move_c: float = 4) -> list[dict[str, object]]:

@@ -15,6 +15,7 @@ from rules.engine.actions import Action, Waypoint
 from rules.engine.alternative import nearest_alternative, path_steps
 from rules.engine.dice import make_dice
 from rules.systems.aod.reach_elevated import target_depth
+from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
 HILL = square("E1", "elevated", 12, 4, 20, 16)
@@ -24,27 +25,8 @@ HILL_SHAPE = box(12, 4, 20, 16)
 def legal_ends(state: GameState, zone: Any, count: int = 30, seed: int = 1) -> int:
     """Points of the reach inside `zone`, each judged along reach's path: legal, and the
     unit ends within 0.01" of the point (where the engine puts it, AOD-D9)."""
-    found = reach(state, "M1")
-    part = found.area.intersection(zone)
-    assert not part.is_empty
-    rng = random.Random(seed)
-    x0, y0, x1, y1 = part.bounds
-    judged = 0
-    for _ in range(20000):
-        p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-        if not part.contains(Point(p)):
-            continue
-        path = found.path_to(p)
-        assert path is not None, p
-        verdict = validate(state, Action("M1", "move", path_steps(path)),
-                           make_dice(unresolved=True))
-        assert verdict.legal, (p, path, [r.message for r in verdict.reasons])
-        after = verdict.state_after.unit("M1")
-        assert Point(after.position[:2]).distance(Point(p)) <= 0.01, (p, after.position)
-        judged += 1
-        if judged == count:
-            break
-    return judged
+    return len(sample_ends(state, "M1", count=count, seed=seed, zone=zone,
+                           ends_where_drawn=True))
 
 
 def test_a_unit_entering_elevated_terrain_ends_where_the_engine_repositions_it() -> None:

@@ -3,39 +3,16 @@ end along the path reach gives, with the keys it names)."""
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from shapely.geometry import Point
-
-from rules import GameState, reach, validate
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
-from rules.engine.dice import make_dice
+from rules import GameState, reach
+from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
 
 def legal_ends(state: GameState, uid: str, action_type: str, count: int = 25) -> int:
     """Points drawn from the reach, each judged with reach's path and keys: legal."""
-    found = reach(state, uid, action_type)
-    area = found.area
-    assert not area.is_empty
-    rng = random.Random(3)
-    x0, y0, x1, y1 = area.bounds
-    judged = 0
-    for _ in range(20000):
-        p = (rng.uniform(x0, x1), rng.uniform(y0, y1))
-        if not area.contains(Point(p)):
-            continue
-        path = found.path_to(p)
-        assert path is not None, p
-        action = Action(uid, action_type, path_steps(path), params=found.keys_at(p))
-        verdict = validate(state, action, make_dice(unresolved=True))
-        assert verdict.legal, (p, path, [r.message for r in verdict.reasons])
-        judged += 1
-        if judged == count:
-            break
-    return judged
+    return len(sample_ends(state, uid, action_type, count=count, seed=3))
 
 
 def transport(**kw: Any) -> dict[str, Any]:
