@@ -32,21 +32,14 @@ from tests.browser.conftest import (
     settle,
     signed_in_page,
 )
+from tests.browser.test_mswars_turn import TRACK as MSWARS_TRACK
+from tests.browser.test_mswars_turn import WALKER
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-WALKER = {
-    "type": "walker",
-    "move": 6,
-    "size_class": 3,
-    "base": {"shape": "circle", "diameter": 2.0},
-}
-TRACK = {
-    "type": "track",
-    "move": 10,
-    "size_class": 2,
-    "base": {"shape": "rect", "width": 2, "length": 3},
-}
+# The M.S. Wars turn test's walker, and its track with a longer move (10 MP), so that
+# going straight back at x2 cannot afford an end a 180-degree turn then forward can.
+TRACK = {**MSWARS_TRACK, "move": 10}
 PIECES = {
     "Walker": {"id": "W1", "side": "P1", **WALKER, "position": [14, 10], "facing": 90.0},
     "Track": {"id": "T1", "side": "P1", **TRACK, "position": [28, 14], "facing": 90.0},
