@@ -7,13 +7,13 @@ parse time: NaN and the infinities never reach Python floats that could get
 into the state.
 """
 
-import json
 import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop.services.inputs import JSONTooDeep, load_json
 from tabletop.services.table import limits
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
@@ -73,7 +73,7 @@ def decode(text: str | None, binary: bytes | None) -> dict[str, Any]:
     if len(text.encode("utf-8", "surrogatepass")) > limits.FRAME_BYTES:
         raise FrameError("frame_too_large", f"frames are at most {limits.FRAME_BYTES} bytes")
     try:
-        value = json.loads(
+        value = load_json(
             text,
             parse_constant=_reject_constant,
             parse_float=_parse_float,
@@ -81,8 +81,8 @@ def decode(text: str | None, binary: bytes | None) -> dict[str, Any]:
         )
     except FrameError:
         raise
-    except RecursionError:
-        raise FrameError("bad_json", "the JSON is nested too deeply") from None
+    except JSONTooDeep as error:
+        raise FrameError("bad_json", str(error)) from None
     except ValueError as error:
         raise FrameError("bad_json", f"not JSON: {error}") from None
     if not isinstance(value, dict):

@@ -5,6 +5,7 @@ Every check raises ServiceError at the field it is about, before anything is wri
 
 import json
 import math
+import re
 from typing import Any
 
 from tabletop.services.errors import ServiceError
@@ -12,6 +13,45 @@ from tabletop.services.errors import ServiceError
 # A pasted map or roster is a few kilobytes; anything far bigger is a mistake or abuse.
 MAX_JSON_BYTES = 100_000
 MAX_TABLE_INCHES = 240.0
+# No map, roster, placement, action or frame of ours nests a tenth as deep; Python's json
+# recurses once a level and fails (RecursionError) some thousand levels down.
+MAX_JSON_DEPTH = 64
+# A string (to its closing quote, or to the end if it has none) or a bracket.
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+"?|[\[\]{}]')
+
+
+class JSONTooDeep(ValueError):
+    """JSON nested deeper than `MAX_JSON_DEPTH`: refused before it is parsed."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"The JSON is nested more than {limit} levels deep")
+
+
+def json_depth_over(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
+    """Whether any bracket in `text` (outside its strings) opens more than `limit` deep."""
+    if text.count("[") + text.count("{") <= limit:
+        return False
+    depth = 0
+    for token in _JSON_TOKEN.finditer(text):
+        bracket = token.group()
+        if bracket in ("[", "{"):
+            depth += 1
+            if depth > limit:
+                return True
+        elif bracket in ("]", "}"):
+            depth -= 1
+    return False
+
+
+def load_json(text: str, *, max_depth: int = MAX_JSON_DEPTH, **options: Any) -> Any:
+    """`json.loads`, but JSON nested deeper than `max_depth` raises JSONTooDeep (a ValueError)
+    instead of recursing: every parse of a request body, query or websocket frame goes here."""
+    if json_depth_over(text, max_depth):
+        raise JSONTooDeep(max_depth)
+    try:
+        return json.loads(text, **options)
+    except RecursionError:  # a guard of last resort: the scan above refuses this first
+        raise JSONTooDeep(max_depth) from None
 
 
 def _refuse_constant(name: str) -> float:
@@ -27,7 +67,9 @@ def parse_json(text: str, *, field: str, max_bytes: int = MAX_JSON_BYTES) -> Any
             field=field,
         )
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return load_json(text, parse_constant=_refuse_constant)
+    except JSONTooDeep as error:
+        raise ServiceError(f"{error}.", field=field) from None
     except ValueError as error:
         raise ServiceError(f"Not valid JSON: {error}.", field=field) from None
 

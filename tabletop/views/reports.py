@@ -6,7 +6,6 @@ leak nothing), how far (a spectator of a delayed table: nothing newer than the d
 `records.horizon`), and the file's name. The reading is in `tabletop/records/`.
 """
 
-import json
 from collections.abc import Callable
 
 from django.contrib.auth.decorators import login_required
@@ -21,6 +20,7 @@ from tabletop.records.horizon import Horizon, horizon
 from tabletop.records.report_svg import report_svg, side_colour, summary_lines
 from tabletop.records.story import Story, battle_story
 from tabletop.services.errors import ServiceError
+from tabletop.services.inputs import JSONTooDeep, load_json
 
 
 def _reader(request: HttpRequest, battle_id: int) -> tuple[Battle, Membership, Horizon]:
@@ -73,7 +73,9 @@ def ruling_file(request: HttpRequest, battle_id: int) -> HttpResponse:
     if not reply:
         return JsonResponse({"error": "Name an event or your refused order."}, status=400)
     try:
-        action = json.loads(request.GET.get("action", "null"))
+        action = load_json(request.GET.get("action", "null"))
+    except JSONTooDeep as error:
+        return JsonResponse({"error": f"{error}.", "field": "action"}, status=400)
     except ValueError:
         return JsonResponse({"error": "The action is not JSON.", "field": "action"}, status=400)
     return _file(lambda: files.ruling_of_refusal(battle, request.user, seen, reply, action))

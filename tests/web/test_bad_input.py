@@ -5,11 +5,13 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tabletop.models import Invitation
+from tabletop.protocol import FrameError, decode
 from tabletop.services.battles import battle_create, battle_deploy
 from tabletop.services.campaigns import campaign_create, invitation_accept, invitation_create
 from tabletop.services.errors import ServiceError
@@ -473,3 +475,97 @@ def test_a_deployment_outside_the_zone_is_shown_at_that_unit(
     assert response.status_code == 400
     assert "wholly inside" in field_errors(response, f"{uid}_x")
     assert snapshot() == before
+
+
+# -- JSON nested too deeply: 400 and a clear message everywhere JSON is parsed ------------
+
+DEEP = "[" * 40_000 + "]" * 40_000
+
+
+def _deep_posts(world: World) -> dict[str, tuple[str, str, dict]]:
+    """Each place a page takes JSON: (user, url, post arguments) sending DEEP there."""
+    home = world.home
+    campaign = home.campaign.pk
+    map_form = {"name": "Valley", "width": "36", "height": "36", "terrain": DEEP}
+    return {
+        "map editor, new": ("gm", reverse("map_new", args=[campaign]), {"data": map_form}),
+        "map editor, edit": (
+            "gm",
+            reverse("map", args=[campaign, home.map.pk]),
+            {"data": map_form},
+        ),
+        "roster import, pasted": (
+            "owner",
+            reverse("roster_import", args=[campaign]),
+            {"data": {"data": DEEP}},
+        ),
+        "roster import, file": (
+            "owner",
+            reverse("roster_import", args=[campaign]),
+            {"data": {"file": SimpleUploadedFile("deep.json", DEEP.encode())}},
+        ),
+        "campaign options": (
+            "gm",
+            reverse("campaigns"),
+            {"data": {"name": "K", "system": "aod", "points_limit": "300", "table_options": DEEP}},
+        ),
+        "deploy by drag": (
+            "gm",
+            reverse("battle_deploy", args=[campaign, home.battle.pk]),
+            {"data": DEEP, "content_type": "application/json"},
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "map editor, new",
+        "map editor, edit",
+        "roster import, pasted",
+        "roster import, file",
+        "campaign options",
+        "deploy by drag",
+    ],
+)
+def test_json_nested_forty_thousand_deep_is_refused_with_a_clear_message(
+    world: World, where: str
+) -> None:
+    user, url, post = _deep_posts(world)[where]
+    client = Client()
+    client.login(username=user, password=PASSWORD)
+    before = snapshot()
+    response = client.post(url, **post)
+    assert response.status_code == 400
+    assert "nested more than 64 levels deep" in response.content.decode()
+    assert snapshot() == before
+
+
+def test_a_ruling_asked_with_a_deeply_nested_action_is_refused(
+    world: World, owner_client: Client
+) -> None:
+    url = reverse("battle_ruling_file", args=[world.home.battle.pk])
+    before = snapshot()
+    response = owner_client.get(url, {"reply": "drag-1", "action": DEEP})
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "The JSON is nested more than 64 levels deep.",
+        "field": "action",
+    }
+    assert snapshot() == before
+
+
+def test_a_websocket_frame_nested_too_deeply_gets_a_clear_error() -> None:
+    """Frames are at most 16 kB: 8,000 levels fit, and are refused before Python's parser
+    recurses; 64 levels still parse (the frame's own checks judge what is inside)."""
+    with pytest.raises(FrameError) as caught:
+        decode('{"type": "chat", "x": ' + "[" * 8000 + "]" * 8000 + "}", None)
+    assert (caught.value.code, caught.value.message) == (
+        "bad_json",
+        "The JSON is nested more than 64 levels deep",
+    )
+    brackets_in_a_string = '{"type": "chat", "text": "' + "[" * 100 + '"}'
+    assert decode(brackets_in_a_string, None)["text"] == "[" * 100
+    assert decode('{"type": "ping", "x": ' + "[" * 63 + "]" * 63 + "}", None)["type"] == "ping"
+    with pytest.raises(FrameError):
+        decode('{"type": "ping", "x": ' + "[" * 64 + "]" * 64 + "}", None)
