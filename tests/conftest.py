@@ -33,6 +33,28 @@ def need(what: str, available: bool, why: str) -> None:
     pytest.skip(message)
 
 
+#: What a shell sets by itself; not the file's.
+_SHELL_OWN = {"PWD", "OLDPWD", "SHLVL", "_"}
+
+
+def documented_environment() -> dict[str, str]:
+    """docs/deploy/tabletop.env as the docs' commands read it: sourced by a shell
+    (`set -a; . tabletop.env`), which stops at a line it cannot parse (an unquoted `<`
+    or space), so a file the docs cannot use fails here. systemd's EnvironmentFile reads
+    the same values (it removes the quotes too)."""
+    path = ROOT / "docs" / "deploy" / "tabletop.env"
+    sourced = subprocess.run(
+        ["env", "-i", "bash", "-c", 'set -a; . "$1" || exit 1; env -0', "-", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert sourced.returncode == 0 and not sourced.stderr, (
+        f"a shell cannot source {path}: {sourced.stderr}"
+    )
+    pairs = (entry.partition("=") for entry in sourced.stdout.split("\0") if entry)
+    return {name: value for name, _, value in pairs if name not in _SHELL_OWN}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -21,7 +21,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.conftest import ROOT, free_port
+from tests.conftest import ROOT, documented_environment, free_port
 
 DEPLOY_DOCS = ROOT / "docs" / "deploy"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -29,15 +29,6 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 def nginx_available() -> bool:
     return Path(NGINX).exists()
-
-
-def documented_environment() -> dict[str, str]:
-    env = {}
-    for line in (DEPLOY_DOCS / "tabletop.env").read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            name, _, value = line.partition("=")
-            env[name.strip()] = value.strip()
-    return env
 
 
 def documented_command(port: int) -> list[str]:
@@ -163,6 +154,11 @@ class Stack:
     def base_url(self) -> str:
         return f"https://127.0.0.1:{self.https_port}"
 
+    @property
+    def acme_webroot(self) -> Path:
+        """certbot's webroot (/var/www/html in the docs): where a renewal's token goes."""
+        return self.directory / "acme-webroot"
+
     def say(self, line: str) -> None:
         """The test's account of itself, printed (pytest -s) and kept for a failure."""
         self.lines.append(line)
@@ -224,6 +220,7 @@ def nginx_config(stack: Stack, cert: Path, key: Path, http_port: int) -> Path:
             "/etc/letsencrypt/live/table.example.org/fullchain.pem": str(cert),
             "/etc/letsencrypt/live/table.example.org/privkey.pem": str(key),
             "/srv/tabletop/staticfiles/": f"{stack.static_root}/",
+            "root /var/www/html;": f"root {stack.acme_webroot};",
         },
     )
     prefix = stack.directory / "nginx"

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.conftest import ROOT
+from tests.conftest import documented_environment as read_documented_environment
 
 PROBE = (
     "import json, django; from django.conf import settings; django.setup(); "
@@ -44,8 +45,6 @@ CONFIGURATION = {
     "STATIC_ROOT",
 }
 
-DOCUMENTED_ENVIRONMENT = ROOT / "docs" / "deploy" / "tabletop.env"
-
 
 def run_with(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in CONFIGURATION}
@@ -62,11 +61,7 @@ def settings_with(**env: str) -> dict:
 
 def documented_environment() -> dict[str, str]:
     """docs/deploy/tabletop.env as systemd reads it, with a generated SECRET_KEY filled in."""
-    env = {}
-    for line in DOCUMENTED_ENVIRONMENT.read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            name, _, value = line.partition("=")
-            env[name.strip()] = value.strip()
+    env = read_documented_environment()
     assert env["SECRET_KEY"] == "", "the documented file must not ship a usable key"
     env["SECRET_KEY"] = secrets.token_urlsafe(50)
     return env
@@ -133,9 +128,11 @@ SECURITY = {
     "SECURE_SSL_REDIRECT": (False, True),
     "SESSION_COOKIE_SECURE": (False, True),
     "CSRF_COOKIE_SECURE": (False, True),
-    "SECURE_HSTS_SECONDS": (0, 31536000),
+    # An hour to start with, no preload (docs/deploy/tabletop.env): a certificate that
+    # lapses locks visitors out for at most an hour.
+    "SECURE_HSTS_SECONDS": (0, 3600),
     "SECURE_HSTS_INCLUDE_SUBDOMAINS": (False, True),
-    "SECURE_HSTS_PRELOAD": (False, True),
+    "SECURE_HSTS_PRELOAD": (False, False),
 }
 
 
@@ -168,7 +165,8 @@ def test_check_deploy_is_clean_under_the_documented_production_environment() -> 
         documented_environment(),
     )
     assert out.returncode == 0, out.stderr
-    assert "System check identified no issues (0 silenced)." in out.stdout
+    # Silenced: W021 only, "preload": a choice for each domain (tabletop/settings.py).
+    assert "System check identified no issues (1 silenced)." in out.stdout
 
 
 def test_check_deploy_names_the_security_warnings_without_that_environment() -> None:
