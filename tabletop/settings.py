@@ -215,7 +215,14 @@ LOGGING = {
     "formatters": {
         "line": {"format": "%(asctime)s %(levelname)s pid=%(process)d %(name)s: %(message)s"}
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "filters": {"one_line": {"()": "tabletop.log_lines.ClientFaultsOnOneLine"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "line",
+            "filters": ["one_line"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
 

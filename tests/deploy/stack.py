@@ -41,6 +41,17 @@ def documented_command(port: int) -> list[str]:
     return [sys.executable, "-m", "daphne", *(a.replace("%i", str(port)) for a in arguments)]
 
 
+def unit_environment() -> dict[str, str]:
+    """The unit's own Environment= lines (besides its EnvironmentFile)."""
+    unit = (DEPLOY_DOCS / "systemd" / "tabletop@.service").read_text()
+    pairs = (
+        line.removeprefix("Environment=").partition("=")
+        for line in unit.splitlines()
+        if line.startswith("Environment=")
+    )
+    return {name: value for name, _, value in pairs}
+
+
 def documented_stop_timeout() -> float:
     """The unit's TimeoutStopSec: how long systemd waits after SIGTERM before SIGKILL."""
     unit = (DEPLOY_DOCS / "systemd" / "tabletop@.service").read_text()
@@ -179,7 +190,9 @@ class Stack:
 
 def production_environment(database_url: str, redis_url: str, static_root: Path) -> dict:
     """docs/deploy/tabletop.env, with what a test machine must have instead."""
-    env = {**os.environ, **documented_environment()}
+    # Only the unit may make the processes unbuffered (their log lines reach the journal).
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env = {**inherited, **documented_environment(), **unit_environment()}
     env.update(
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="127.0.0.1",

@@ -273,6 +273,12 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     assert "immutable" in headers.get("Cache-Control", "")
     stack.say(f"daphne served {direct} itself: brotli {len(body):,} bytes")
 
+    # Its access log is in the journal while it runs (issue 22: block-buffered, it
+    # appeared only when the process exited): the unit runs it unbuffered.
+    access = [line for line in stack.processes[0].log.read_text().splitlines() if '"GET /' in line]
+    assert any(f"/static/{main_js}" in line for line in access), access[-5:]
+    stack.say(f"daphne :{stack.processes[0].port} logged {len(access)} requests while running")
+
     # -- A rolling restart while two websocket clients keep acting through nginx.
     acts = asyncio.run(rolling_restart(stack, battle.pk, cookies))
 
