@@ -5,6 +5,7 @@ from django.http import HttpRequest
 
 from tabletop import models
 from tabletop.account_forms import AdminLoginForm
+from tabletop.models.battle import BattleStatus
 
 # The admin's login is throttled like the site's (tabletop/login_throttle.py).
 admin.site.login_form = AdminLoginForm
@@ -20,14 +21,33 @@ class UnitProfileInline(admin.TabularInline):
     extra = 0
 
 
+def has_history(battles: object) -> bool:
+    """Whether deleting these battles would delete events (the cascade would)."""
+    return models.Event.objects.filter(battle__in=battles).exists()
+
+
+def has_begun(battle: object) -> bool:
+    """A battle out of the lobby, or with events: the table plays it as it was set up.
+    Its status, campaign, map and sides then change only through the site's services
+    (begin, result), never here: set back to lobby in the admin, the table served it
+    as a lobby (issue 22)."""
+    if not isinstance(battle, models.Battle):
+        return False
+    return battle.status != BattleStatus.LOBBY or has_history([battle])
+
+
 class BattleSideInline(admin.TabularInline):
     model = models.BattleSide
     extra = 0
 
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return not has_begun(obj) and super().has_add_permission(request, obj)
 
-def has_history(battles: object) -> bool:
-    """Whether deleting these battles would delete events (the cascade would)."""
-    return models.Event.objects.filter(battle__in=battles).exists()
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return not has_begun(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return not has_begun(obj) and super().has_delete_permission(request, obj)
 
 
 @admin.register(models.Campaign)
@@ -88,6 +108,10 @@ class BattleAdmin(admin.ModelAdmin):
     # Edited here, they would disagree with the log that replays them.
     readonly_fields = ["state", "last_seq", "turn_state"]
 
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
+        fixed = ["campaign", "map", "status"] if has_begun(obj) else []
+        return [*self.readonly_fields, *fixed]
+
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         # Deleting a battle would delete its events with it.
         if isinstance(obj, models.Battle) and has_history([obj]):
@@ -98,6 +122,17 @@ class BattleAdmin(admin.ModelAdmin):
 @admin.register(models.BattleSide)
 class BattleSideAdmin(admin.ModelAdmin):
     list_display = ["battle", "roster", "side"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a lobby battle's sides are set on its own page (BattleSideInline)
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        battle = obj.battle if isinstance(obj, models.BattleSide) else None
+        return not has_begun(battle) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        battle = obj.battle if isinstance(obj, models.BattleSide) else None
+        return not has_begun(battle) and super().has_delete_permission(request, obj)
 
 
 @admin.register(models.Event)
@@ -130,7 +165,19 @@ class CampaignLogEntryAdmin(admin.ModelAdmin):
 
 @admin.register(models.CommandReply)
 class CommandReplyAdmin(admin.ModelAdmin):
+    # A stored reply answers a client's resend of the same command (docs/protocol.md,
+    # message ids): deleted, the resend would be judged again. `prune_table` removes old
+    # ones on a timer; here they are read only.
     list_display = ["battle", "actor", "client_msg_id", "created_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(models.TableConnection)

@@ -5,7 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tabletop.models import Battle, Event
+from tabletop.models import Battle, BattleSide, CommandReply, Event
+from tabletop.models.battle import BattleStatus
 from tests.web.factories import make_battle_sync
 
 pytestmark = pytest.mark.django_db
@@ -87,3 +88,56 @@ def test_a_battle_or_campaign_with_events_cannot_be_deleted_there(staff: Client)
         {"action": "delete_selected", "_selected_action": [battle.pk], "post": "yes"},
     )
     assert Event.objects.filter(battle=battle).count() == 1
+
+
+def test_a_begun_battle_s_status_campaign_map_and_sides_are_read_only(staff: Client) -> None:
+    """Issue 22: set from active back to lobby in the admin, the table served the battle as
+    a lobby. Once out of the lobby only the site's services change these."""
+    battle, _ = make_battle_sync("adm-")
+    other, _ = make_battle_sync("other-")
+    assert battle.status != BattleStatus.LOBBY
+    page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
+    form = page.context["adminform"].form
+    for field in ("status", "campaign", "map"):
+        assert field not in form.fields, f"{field} is editable"
+    data = {name: form.initial.get(name) or "" for name in form.fields}
+    data.update(
+        {
+            "status": BattleStatus.LOBBY,
+            "campaign": other.campaign_id,
+            "map": other.map_id,
+            "sides-TOTAL_FORMS": "0",
+            "sides-INITIAL_FORMS": "0",
+        }
+    )
+    staff.post(f"/admin/tabletop/battle/{battle.pk}/change/", data)
+    after = Battle.objects.get(pk=battle.pk)
+    assert (after.status, after.campaign_id, after.map_id) == (
+        battle.status,
+        battle.campaign_id,
+        battle.map_id,
+    )
+    side = BattleSide.objects.filter(battle=battle).first()
+    assert side is not None
+    assert staff.get(f"/admin/tabletop/battleside/{side.pk}/delete/").status_code == 403
+    assert staff.get("/admin/tabletop/battleside/add/").status_code == 403
+    # A battle still in the lobby keeps them editable.
+    Battle.objects.filter(pk=other.pk).update(status=BattleStatus.LOBBY)
+    lobby = staff.get(f"/admin/tabletop/battle/{other.pk}/change/").context["adminform"].form
+    assert {"status", "campaign", "map"} <= set(lobby.fields)
+
+
+def test_stored_command_replies_are_read_only(staff: Client) -> None:
+    """A stored reply answers a resend of the same message id: deleted, the resend would be
+    judged again (issue 22)."""
+    battle, users = make_battle_sync("adm-")
+    reply = CommandReply.objects.create(
+        battle=battle, actor=users["p1"], client_msg_id="m-1", reply={"type": "ack"}
+    )
+    assert staff.get(f"/admin/tabletop/commandreply/{reply.pk}/delete/").status_code == 403
+    staff.post(
+        "/admin/tabletop/commandreply/",
+        {"action": "delete_selected", "_selected_action": [reply.pk], "post": "yes"},
+    )
+    assert CommandReply.objects.filter(pk=reply.pk).exists()
+    assert staff.get("/admin/tabletop/commandreply/add/").status_code == 403
