@@ -4,6 +4,8 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.core.management import call_command
 from django.utils import timezone
 
@@ -36,6 +38,11 @@ def test_prune_deletes_stale_presence_and_old_replies_and_keeps_the_rest() -> No
     Event.objects.create(battle=battle, seq=1, actor=users["p1"], kind="chat", payload={})
     Event.objects.filter(battle=battle).update(created_at=now - timedelta(days=30))
 
+    expired, live = SessionStore(), SessionStore()
+    expired.set_expiry(-60)  # expired a minute ago
+    expired.create()
+    live.create()
+
     out = StringIO()
     call_command("prune_table", "--replies-days", "7", stdout=out)
 
@@ -43,4 +50,6 @@ def test_prune_deletes_stale_presence_and_old_replies_and_keeps_the_rest() -> No
     assert list(CommandReply.objects.values_list("client_msg_id", flat=True)) == ["new"]
     assert Event.objects.filter(battle=battle).count() == 1
     assert "pruned 1 stale presence rows" in out.getvalue()
-    assert "and 1 command replies (older than 7 days)" in out.getvalue()
+    assert "1 command replies (older than 7 days)" in out.getvalue()
+    assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
+    assert "and 1 expired login sessions" in out.getvalue()

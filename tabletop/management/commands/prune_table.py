@@ -6,6 +6,8 @@
 - Command replies (CommandReply) older than `--replies-days`: a reply is kept so that a
   client resending a message id after a lost answer gets the same answer; clients
   resend within seconds of reconnecting, never days later.
+- Expired login sessions: Django never deletes them by itself (its `clearsessions`),
+  so a site left running for a year kept every one (issue 22).
 
 The event log is never touched. Run it daily (docs/deploy/README.md has the timer).
 """
@@ -13,6 +15,7 @@ The event log is never touched. Run it daily (docs/deploy/README.md has the time
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.sessions.models import Session
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
@@ -21,7 +24,10 @@ from tabletop.services.table.presence import TIMEOUT
 
 
 class Command(BaseCommand):
-    help = "Deletes stale presence rows and command replies older than --replies-days."
+    help = (
+        "Deletes stale presence rows, command replies older than --replies-days "
+        "and expired login sessions."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
@@ -38,7 +44,9 @@ class Command(BaseCommand):
         now = timezone.now()
         presence, _ = TableConnection.objects.filter(last_seen__lt=now - TIMEOUT).delete()
         replies, _ = CommandReply.objects.filter(created_at__lt=now - timedelta(days=days)).delete()
+        sessions, _ = Session.objects.filter(expire_date__lt=now).delete()
         self.stdout.write(
-            f"pruned {presence} stale presence rows (silent > {int(TIMEOUT.total_seconds())} s) "
-            f"and {replies} command replies (older than {days} days)"
+            f"pruned {presence} stale presence rows (silent > {int(TIMEOUT.total_seconds())} s), "
+            f"{replies} command replies (older than {days} days) "
+            f"and {sessions} expired login sessions"
         )
