@@ -1,60 +1,134 @@
-"""Login throttling: failed logins are counted per user name and per client address.
+"""Login throttling that slows guessers without letting a stranger lock an owner out.
 
-After `LOGIN_FAILURES_ALLOWED` failures for one user name (or ten times as many from
-one address, so that one machine cannot try every name) within `LOGIN_LOCKOUT_SECONDS`,
-further logins are refused until the window has passed, right password or not. A
-successful login clears its name's count. The counts live in the cache: Redis when
-`REDIS_URL` is set, so every process sees them. Behind a proxy the address is the
-browser's only when the ASGI server reads X-Forwarded-For (Daphne --proxy-headers).
+Failed logins are counted three ways, each with back-off rather than a lock: past its
+allowance every further failure makes the next attempt wait, the wait doubling from
+`LOGIN_BACKOFF_SECONDS` up to `LOGIN_BACKOFF_MAX_SECONDS`. While a wait runs, logins
+it covers are refused without the password being tried (so they count nothing).
+
+- Per (user name, address) pair, `LOGIN_FAILURES_ALLOWED` (5): someone mistyping, or
+  one machine guessing one account. Only that pair waits: a stranger's failures from
+  elsewhere never stop the owner logging in from their own address.
+- Per address, across every name, `LOGIN_ADDRESS_FAILURES_ALLOWED` (50): one machine
+  cannot try every name, or one password on every account.
+- Per user name, across every address, `LOGIN_NAME_FAILURES_ALLOWED` (100): a guesser
+  spread over many addresses is slowed to one guess per wait, a few an hour once the
+  wait is at its cap. This ceiling is deliberately not a hard lock, and it does not
+  apply at all from an address the name has logged in from before (remembered for
+  `KNOWN_ADDRESS_DAYS`): otherwise anyone could keep an account's owner out just by
+  failing with its name from a few machines. The owner on a new machine waits at most
+  the cap, or resets the password.
+
+A successful login clears its pair's count only (clearing the address's or the name's
+would let a guesser with one account of their own wipe their tracks). A completed
+password reset clears everything counted for the name (`forget_name`): pair counts and
+name count are keyed by a per-name epoch that the reset replaces.
+
+Failures are remembered for `LOGIN_FAILURE_MEMORY_SECONDS` after the first one. The
+counts live in the cache (tabletop/rate_limits.py): Redis when `REDIS_URL` is set.
 """
 
-import hashlib
-import logging
+import secrets
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-logger = logging.getLogger(__name__)
+from tabletop import rate_limits
+from tabletop.rate_limits import client_address, digest, in_words, increment, safely
 
-ADDRESS_FACTOR = 10
+KNOWN_ADDRESS_DAYS = 90
+
+#: Why a login waits, in the words the login page shows; {wait} is "3 minutes".
+REASONS = {
+    "pair": "Too many failed logins for this account from your address. "
+    "Try again in {wait}, or reset your password.",
+    "address": "Too many failed logins from your address. Try again in {wait}.",
+    "name": "Too many failed logins for this account from many places. Try again in "
+    "{wait}, log in from where you usually do, or reset your password.",
+}
 
 
-def _keys(username: str, request: HttpRequest | None) -> list[tuple[str, int]]:
-    allowed = settings.LOGIN_FAILURES_ALLOWED
-    name = hashlib.sha256(username.strip().casefold().encode()).hexdigest()[:32]
-    keys = [(f"login-failures:name:{name}", allowed)]
-    address = request.META.get("REMOTE_ADDR") if request is not None else None
-    if address:
-        keys.append((f"login-failures:address:{address}", allowed * ADDRESS_FACTOR))
-    return keys
+@dataclass(frozen=True)
+class Wait:
+    seconds: float
+    reason: str  # a key of REASONS
+
+    @property
+    def message(self) -> str:
+        return REASONS[self.reason].format(wait=in_words(self.seconds))
 
 
-def is_locked_out(username: str, request: HttpRequest | None) -> bool:
-    try:
-        counts = cache.get_many([key for key, _ in _keys(username, request)])
-    except Exception as error:  # the cache down: log, and let logins through
-        logger.warning("login throttle: the cache did not answer (%r)", error)
-        return False
-    return any(counts.get(key, 0) >= limit for key, limit in _keys(username, request))
+def _epoch(name: str) -> str:
+    return str(cache.get(f"limits:login:epoch:{name}") or "0")
+
+
+def _counters(username: str, request: HttpRequest | None) -> dict[str, tuple[str, int]]:
+    """The reason -> (cache key, failures allowed) of a login's counters."""
+    name = digest(username)
+    address = digest(client_address(request))
+    epoch = _epoch(name)
+    return {
+        "pair": (f"limits:login:pair:{name}:{epoch}:{address}", settings.LOGIN_FAILURES_ALLOWED),
+        "address": (f"limits:login:address:{address}", settings.LOGIN_ADDRESS_FAILURES_ALLOWED),
+        "name": (f"limits:login:name:{name}:{epoch}", settings.LOGIN_NAME_FAILURES_ALLOWED),
+    }
+
+
+def _known_key(username: str, request: HttpRequest | None) -> str:
+    return f"limits:login:known:{digest(username)}:{digest(client_address(request))}"
+
+
+def backoff(failures: int, allowed: int) -> float:
+    """The wait after `failures`: none within the allowance, then doubling to the cap."""
+    if failures < allowed:
+        return 0.0
+    first = settings.LOGIN_BACKOFF_SECONDS
+    return float(min(first * 2 ** min(failures - allowed, 32), settings.LOGIN_BACKOFF_MAX_SECONDS))
+
+
+def wait_before_login(username: str, request: HttpRequest | None) -> Wait | None:
+    """The longest wait this login is under, or None when it may be tried now."""
+
+    def read() -> Wait | None:
+        counters = _counters(username, request)
+        if cache.get(_known_key(username, request)):
+            del counters["name"]  # the owner's usual address: the name's ceiling is not theirs
+        untils = cache.get_many([f"{key}:until" for key, _ in counters.values()])
+        waits = [
+            Wait(float(untils[f"{key}:until"]) - rate_limits.now(), reason)
+            for reason, (key, _) in counters.items()
+            if float(untils.get(f"{key}:until", 0)) > rate_limits.now()
+        ]
+        return max(waits, key=lambda wait: wait.seconds, default=None)
+
+    return safely(None, read)
 
 
 def failed(username: str, request: HttpRequest | None) -> None:
-    timeout = settings.LOGIN_LOCKOUT_SECONDS
-    try:
-        for key, _ in _keys(username, request):
-            if cache.add(key, 1, timeout):
-                continue
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, timeout)
-    except Exception as error:
-        logger.warning("login throttle: the cache did not answer (%r)", error)
+    memory = settings.LOGIN_FAILURE_MEMORY_SECONDS
+
+    def write() -> None:
+        for key, allowed in _counters(username, request).values():
+            wait = backoff(increment(key, memory), allowed)
+            if wait:
+                cache.set(f"{key}:until", rate_limits.now() + wait, memory)
+
+    safely(None, write)
 
 
 def succeeded(username: str, request: HttpRequest | None) -> None:
-    try:
-        cache.delete(_keys(username, request)[0][0])
-    except Exception as error:
-        logger.warning("login throttle: the cache did not answer (%r)", error)
+    """Clears the pair's count, and remembers the address as one the name uses."""
+
+    def write() -> None:
+        key, _ = _counters(username, request)["pair"]
+        cache.delete_many([key, f"{key}:until"])
+        cache.set(_known_key(username, request), 1, KNOWN_ADDRESS_DAYS * 24 * 3600)
+
+    safely(None, write)
+
+
+def forget_name(username: str) -> None:
+    """Forgets every failure counted for `username` (a completed password reset)."""
+    name = digest(username)
+    safely(None, lambda: cache.set(f"limits:login:epoch:{name}", secrets.token_hex(8), None))

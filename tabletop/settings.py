@@ -155,7 +155,8 @@ def redis_channel_layer(url: str, kind: str) -> dict:
 
 if REDIS_URL:
     CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL, REDIS_LAYER)}
-    # The cache counts failed logins (tabletop/login_throttle.py): shared by all processes.
+    # The cache counts failed logins and account limits (tabletop/login_throttle.py,
+    # tabletop/rate_limits.py): shared by all processes.
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -174,10 +175,28 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-# Login throttling (tabletop/login_throttle.py): after this many failed logins for one
-# user name, or ten times as many from one address, logins are refused for a while.
+# Login throttling (tabletop/login_throttle.py, whose docstring says why): failed logins
+# beyond an allowance make the next attempt wait, doubling up to a cap. Counted per
+# (name, address) pair, per address across names, and per name across addresses (not
+# from an address the name has logged in from before).
 LOGIN_FAILURES_ALLOWED = env.int("LOGIN_FAILURES_ALLOWED", default=5)
-LOGIN_LOCKOUT_SECONDS = env.int("LOGIN_LOCKOUT_SECONDS", default=15 * 60)
+LOGIN_ADDRESS_FAILURES_ALLOWED = env.int("LOGIN_ADDRESS_FAILURES_ALLOWED", default=50)
+LOGIN_NAME_FAILURES_ALLOWED = env.int("LOGIN_NAME_FAILURES_ALLOWED", default=100)
+LOGIN_BACKOFF_SECONDS = env.int("LOGIN_BACKOFF_SECONDS", default=60)
+LOGIN_BACKOFF_MAX_SECONDS = env.int("LOGIN_BACKOFF_MAX_SECONDS", default=15 * 60)
+LOGIN_FAILURE_MEMORY_SECONDS = env.int("LOGIN_FAILURE_MEMORY_SECONDS", default=24 * 3600)
+
+# Account limits (tabletop/rate_limits.py), each per window of this many seconds.
+ACCOUNT_LIMIT_WINDOW_SECONDS = env.int("ACCOUNT_LIMIT_WINDOW_SECONDS", default=3600)
+PASSWORD_RESET_REQUESTS_PER_ADDRESS = env.int("PASSWORD_RESET_REQUESTS_PER_ADDRESS", default=5)
+MAILS_PER_ACCOUNT = env.int("MAILS_PER_ACCOUNT", default=3)
+SIGNUPS_PER_ADDRESS = env.int("SIGNUPS_PER_ADDRESS", default=10)
+PASSWORD_CHANGE_FAILURES_ALLOWED = env.int("PASSWORD_CHANGE_FAILURES_ALLOWED", default=5)
+
+# A new account logs in once the link mailed to it is opened (tabletop/services/
+# accounts.py). On in production; off in development, so that `make run` needs no mail.
+ACCOUNT_EMAIL_VERIFICATION = env.bool("ACCOUNT_EMAIL_VERIFICATION", default=not DEBUG)
+ACCOUNT_VERIFICATION_SECONDS = env.int("ACCOUNT_VERIFICATION_SECONDS", default=3 * 24 * 3600)
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
-from tabletop.views import battles, board, campaigns, health, maps, reports, rosters
+from tabletop.views import accounts, battles, board, campaigns, health, maps, reports, rosters
 
 campaign_urls = [
     path("", campaigns.campaign_detail, name="campaign"),
@@ -48,7 +48,18 @@ urlpatterns = [
     ),
     path("battles/<int:battle_id>/ruling.json", reports.ruling_file, name="battle_ruling_file"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/signup/done/", accounts.signup_done, name="signup_done"),
+    path("accounts/verify/<str:token>/", accounts.verify, name="account_verify"),
     path("accounts/login/", views.login_page, name="login"),
+    # Limited (tabletop/rate_limits.py): reset mail, wrong current passwords; a completed
+    # reset forgets the name's failed logins.
+    path("accounts/password_reset/", accounts.password_reset, name="password_reset"),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        accounts.password_reset_confirm,
+        name="password_reset_confirm",
+    ),
+    path("accounts/password_change/", accounts.password_change, name="password_change"),
     # logout, password change and reset: Django's views, the site's own templates
     # (templates/registration/).
     path("accounts/", include("django.contrib.auth.urls")),
