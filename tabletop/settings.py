@@ -129,6 +129,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {"NAME": str(_test_database)})
 
 REDIS_URL = env.str("REDIS_URL", default="")
+                "tabletop.version.site_version",
 #: Which channels-redis layer carries a table's broadcasts between processes.
 #: "pubsub" (the default) publishes a group message once; each process subscribed to
 #: the group gets it once and hands it to its own sockets, so 200 spectators cost one

@@ -17,6 +17,8 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
+from tabletop.version import VERSION
+
 logger = logging.getLogger(__name__)
 
 TIMEOUT_S = 3.0
@@ -24,7 +26,7 @@ TIMEOUT_S = 3.0
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"status": "ok"})
+    return JsonResponse({"status": "ok", "version": VERSION})
 
 
 def _database_answers() -> None:
