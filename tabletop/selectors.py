@@ -1,5 +1,6 @@
 """Every read that is more than a `.get()`."""
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -112,10 +113,12 @@ class Standing:
         return 3 * self.won + self.drawn  # three points a win, one a draw, as leagues count
 
 
-def standings(campaign: Campaign) -> list[Standing]:
-    """Each roster's finished battles and losses, best first."""
+def standings(campaign: Campaign, hidden: Collection[int] = ()) -> list[Standing]:
+    """Each roster's finished battles and losses, best first (leaving out the results of
+    the battles `hidden`: not yet the reader's to see)."""
     table = {r.pk: Standing(roster=r) for r in campaign.rosters.select_related("owner")}
-    finished = campaign.battles.filter(status=BattleStatus.FINISHED).select_related("result")
+    finished = campaign.battles.filter(status=BattleStatus.FINISHED).exclude(pk__in=hidden)
+    finished = finished.select_related("result")
     for battle in finished.prefetch_related("sides"):
         result = getattr(battle, "result", None)
         if result is None:
@@ -166,13 +169,14 @@ def roster_export(roster: Roster) -> dict:
     }
 
 
-def battle_units(battle: Battle) -> list[dict]:
-    """The battle's units with what the pages show beside them: name, side, position."""
+def battle_units(battle: Battle, state: dict | None = None) -> list[dict]:
+    """The battle's units with what the pages show beside them: name, side, position (in
+    `state`, a position of the battle's; the table now by default)."""
     return [
         {
             **unit,
             "name": battle.unit_labels.get(unit["id"], {}).get("name", unit["id"]),
             "profile": battle.unit_labels.get(unit["id"], {}).get("profile"),
         }
-        for unit in battle.state.get("units", [])
+        for unit in (battle.state if state is None else state).get("units", [])
     ]

@@ -1,12 +1,24 @@
 """The campaign at a glance: standings over its battles (a small chart), each battle with
 its report, and what each battle cost each roster (from the recorded results)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from html import escape
 
+from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils import timezone
 
-from tabletop.models import Battle, Campaign, Roster, UnitProfile
+from tabletop.models import (
+    Battle,
+    BattleResult,
+    Campaign,
+    CampaignLogEntry,
+    Role,
+    Roster,
+    UnitProfile,
+)
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
 from tabletop.records.report_svg import SIDE_COLOURS, tag
@@ -51,8 +63,66 @@ def colour(index: int) -> str:
     return SIDE_COLOURS[index % len(SIDE_COLOURS)]
 
 
-def campaign_glance(campaign: Campaign) -> Glance:
-    battles = list(
+@dataclass(frozen=True)
+class CampaignSeen:
+    """What a member may not see yet of a campaign: a spectator, the results of delayed
+    battles recorded less than their delay ago (docs/protocol.md, `set_delay`)."""
+
+    #: The battles whose result is not yet the reader's to see (still in play, to them).
+    hidden: frozenset[int] = frozenset()
+    #: The campaign log is shown up to (not including) this moment: the first hidden
+    #: result's, whose log line tells it. None: all of it.
+    log_before: datetime | None = None
+
+    def battles(self, battles: Iterable[Battle]) -> list[Battle]:
+        """The battles, those with a hidden result still in play as far as the page says
+        (in memory only: these instances are read, never saved)."""
+        shown = list(battles)
+        for battle in shown:
+            if battle.pk in self.hidden:
+                battle.status = BattleStatus.ACTIVE
+        return shown
+
+    def log(self, entries: Iterable[CampaignLogEntry]) -> list[CampaignLogEntry]:
+        before = self.log_before
+        return [e for e in entries if before is None or e.created_at < before]
+
+    def rosters(self, rosters: QuerySet[Roster]) -> list[Roster]:
+        """Rosters with `points` and `unit_count` (selectors.rosters_with_points) counting
+        again the units a hidden result destroyed."""
+        shown = list(rosters)
+        if not self.hidden:
+            return shown
+        by_id = {r.pk: r for r in shown}
+        fates = BattleResult.objects.filter(battle_id__in=self.hidden).values_list(
+            "unit_fates", flat=True
+        )
+        destroyed = [int(p) for f in fates for p, fate in f.items() if fate == UnitStatus.DESTROYED]
+        for unit in UnitProfile.objects.filter(pk__in=destroyed).only("points", "roster_id"):
+            roster = by_id.get(unit.roster_id)
+            if roster is not None:
+                roster.points = (roster.points or 0) + unit.points
+                roster.unit_count += 1
+        return shown
+
+
+def campaign_seen(campaign: Campaign, role: str) -> CampaignSeen:
+    """Everything for the GM and the players; for a spectator, nothing of a delayed
+    battle's result recorded less than its delay ago."""
+    if role != Role.SPECTATOR:
+        return CampaignSeen()
+    now = timezone.now()
+    recorded = BattleResult.objects.filter(
+        battle__campaign=campaign, battle__spectator_delay_s__gt=0
+    ).values_list("battle_id", "recorded_at", "battle__spectator_delay_s")
+    hidden = {(b, at) for b, at, delay_s in recorded if at > now - timedelta(seconds=delay_s)}
+    if not hidden:
+        return CampaignSeen()
+    return CampaignSeen(frozenset(b for b, _ in hidden), min(at for _, at in hidden))
+
+
+def campaign_glance(campaign: Campaign, seen: CampaignSeen | None = None) -> Glance:
+    battles = (seen or CampaignSeen()).battles(
         campaign.battles.select_related("map", "result").prefetch_related("sides__roster")
     )
     finished = sorted(

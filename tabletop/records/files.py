@@ -6,10 +6,10 @@ gave as its `expect` (legal, the first reason's code, the cost), with the dice t
 were rolled forced, so that `python -m rules check --expect FILE` reproduces it anywhere.
 Where the ruling comes from (docs/protocol.md, "Saving a position or a ruling"):
 - a refusal that changed nothing is not in the event log; the server kept its answer
-  (the `reject` of the client message id, with its `seq` and verdict) and the board
-  sends back the action it proposed. The action is judged again on the position of
-  that `seq` with the same dice; unless the verdict is the one the table gave, it is
-  not the action that was refused, and no file is made.
+  (the `reject` of the client message id, with its `seq` and verdict) and, with it, the
+  action refused: the file is made of them and the position of that `seq`, with no
+  engine at all. (An answer kept before the action was kept with it: the action the
+  board sends back is judged again, and must get the verdict the table gave.)
 - an act in the log (legal, or refused with a consequence) carries everything itself.
 """
 
@@ -26,6 +26,7 @@ from tabletop.records.horizon import Horizon
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import log
+from tabletop.services.table.command import ACTION_KEY
 from tabletop.services.table.position import canonical
 
 
@@ -91,19 +92,33 @@ def _ruling(battle: Battle, seq: int, position: dict, action: dict, verdict: dic
 
 def ruling_of_event(battle: Battle, horizon: Horizon, seq: int) -> RecordFile:
     """The ruling of an act in the log: its position before, its action, its verdict."""
-    event = Event.objects.filter(battle=battle, seq=seq, kind="act").first()
+    found = Event.objects.filter(battle=battle, seq=seq, kind="act")
+    event = next(iter(log.public_events(found)), None)
     if event is None or seq > horizon.seq:
         raise NotInRecord("There is no order with that number in what you may see.")
     payload = event.payload
-    position = payload["_before"]["state"]
+    position = log.position_at(battle, seq - 1)["state"]
     return _ruling(battle, seq, position, payload["action"], payload["verdict"])
+
+
+def _plain(value: Any) -> Any:
+    """An action as the table reads it (tabletop/protocol.py): numbers as numbers, texts
+    stripped, so that the board's copy of what it sent compares equal."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return value.strip() if isinstance(value, str) else value
 
 
 def ruling_of_refusal(
     battle: Battle, user: AbstractBaseUser, horizon: Horizon, client_msg_id: str, action: Any
 ) -> RecordFile:
-    """The ruling the rules gave `user`'s refused order `client_msg_id`, for the `action`
-    the board says it proposed (checked: judged again, it must get the same verdict)."""
+    """The ruling the rules gave `user`'s refused order `client_msg_id`: the action, the
+    verdict and the position of its `seq`, as the table kept them when it refused (never
+    judged again). An `action` given must be the one refused."""
     reply = (
         CommandReply.objects.filter(battle=battle, actor=user, client_msg_id=client_msg_id)
         .values_list("reply", flat=True)
@@ -113,6 +128,19 @@ def ruling_of_refusal(
         raise NotInRecord("No order of yours with that id was refused by the rules.")
     if reply.get("event"):
         return ruling_of_event(battle, horizon, reply["event"])
+    verdict, refused = reply["verdict"], reply.get(ACTION_KEY)
+    if refused is None:
+        return _ruling_judged_again(battle, reply, action)
+    if action is not None and _plain(action) != _plain(refused):
+        raise ServiceError("That is not the action the table refused.", field="action")
+    position = log.position_at(battle, reply["seq"])["state"]
+    return _ruling(battle, reply["seq"], position, refused, verdict)
+
+
+def _ruling_judged_again(battle: Battle, reply: dict[str, Any], action: Any) -> RecordFile:
+    """A refusal answered before the table kept the action with it: the action the board
+    says it proposed, judged again on the same position with the same dice, must get the
+    verdict the table gave."""
     if not isinstance(action, dict):
         raise ServiceError("Send the action that was refused.", field="action")
     verdict = reply["verdict"]
@@ -126,4 +154,4 @@ def ruling_of_refusal(
 def event_lines(battle: Battle, horizon: Horizon) -> str:
     """The log as JSON lines: one event frame (as clients get it) a line, in order."""
     found = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    return "".join(canonical(events.event(e)) + "\n" for e in found)
+    return "".join(canonical(events.event(e)) + "\n" for e in log.public_events(found))

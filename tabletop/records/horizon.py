@@ -3,10 +3,13 @@ delayed table, nothing newer than the delay (docs/protocol.md, `set_delay`)."""
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.utils import timezone
 
-from tabletop.models import Battle, Event, Role
+from tabletop.models import Battle, BattleResult, Event, Role
+from tabletop.models.battle import BattleStatus
+from tabletop.services.table import log
 
 
 @dataclass(frozen=True)
@@ -28,3 +31,35 @@ def horizon(battle: Battle, role: str) -> Horizon:
     until = timezone.now() - timedelta(seconds=battle.spectator_delay_s)
     seen = Event.objects.filter(battle=battle, created_at__lte=until).order_by("-seq")
     return Horizon(seen.values_list("seq", flat=True).first() or 0, until)
+
+
+@dataclass(frozen=True)
+class Seen:
+    """The battle as a reader sees it at their horizon: the position, the status, the
+    result (None: none recorded, or not before the horizon)."""
+
+    state: dict[str, Any]
+    turn: dict[str, Any]
+    status: str
+    result: BattleResult | None
+
+    @property
+    def status_label(self) -> str:
+        return str(BattleStatus(self.status).label)
+
+
+def battle_seen(battle: Battle, seen: Horizon) -> Seen:
+    """The battle page's view: the table now, or for a delayed spectator the table, status
+    and result as they were at the horizon (no position, status or result newer than it)."""
+    if seen.until is None:
+        result = getattr(battle, "result", None) if battle.status == BattleStatus.FINISHED else None
+        return Seen(battle.state, battle.turn_state, battle.status, result)
+    at = log.position_at(battle, seen.seq)
+    status = log.status_seen(battle, seen.until)
+    result = getattr(battle, "result", None) if status == BattleStatus.FINISHED else None
+    return Seen(at["state"], at["turn"], status, result)
+
+
+def status_label(battle: Battle, seen: Horizon) -> str:
+    """The battle's status, in words, as the reader knows it."""
+    return Seen({}, {}, log.status_seen(battle, seen.until), None).status_label

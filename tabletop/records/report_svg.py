@@ -8,9 +8,10 @@ SVG's south, so a point (x, y) is drawn at (x, height - y). Every text goes thro
 """
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from html import escape
 
-from tabletop.records.story import Point, Story
+from tabletop.records.story import Point, Refusal, SideTally, Story
 
 #: The board's side colours (static/js/board/svg.js), in the order of the battle's sides.
 SIDE_COLOURS = ["#0a5fb4", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00"]
@@ -291,3 +292,26 @@ def report_svg(story: Story, title: str) -> str:
         top += size * 1.35
     canvas.add("</g></svg>")
     return "\n".join(canvas.parts) + "\n"
+
+
+@dataclass(frozen=True)
+class Report:
+    """What the report page and the report file show of a story: built once, and kept
+    in the cache for every reader at the same horizon (tabletop/records/cached.py)."""
+
+    seq: int
+    svg: str
+    lines: list[str]
+    #: Each side's tally and colour, in side order.
+    tallies: list[tuple[SideTally, str]]
+    refusals: list[Refusal]
+
+
+def battle_report(story: Story) -> Report:
+    return Report(
+        seq=story.seq,
+        svg=report_svg(story, f"{story.battle.name}: battle report"),
+        lines=summary_lines(story),
+        tallies=[(t, side_colour(story, t.side)) for _, t in sorted(story.tallies.items())],
+        refusals=list(story.refusals),
+    )

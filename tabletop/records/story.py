@@ -13,7 +13,9 @@ from typing import Any
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.models.roster import UnitStatus
 from tabletop.records.horizon import Horizon
+from tabletop.services.table import log
 from tabletop.services.table.command import TABLE_KINDS
+from tabletop.services.table.position import apply_patch
 
 Point = tuple[float, float]
 
@@ -141,8 +143,8 @@ def _on_table(unit: dict[str, Any] | None) -> Point | None:
     return _xy(unit.get("position"))
 
 
-def _turn(payload: dict[str, Any], key: str = "_before") -> int:
-    number = payload.get(key, {}).get("turn", {}).get("turn", 0)
+def _turn(turn: dict[str, Any] | None) -> int:
+    number = (turn or {}).get("turn", 0)
     return number if isinstance(number, int) else 0
 
 
@@ -175,10 +177,34 @@ def _units(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {u["id"]: u for u in position.get("state", {}).get("units", []) if "id" in u}
 
 
-def _legs(story: Story, event: Event) -> None:
+@dataclass
+class Table:
+    """The position as the log's events leave it, followed through their public patches
+    (as every client does, position.apply_patch) from the one position read: the first."""
+
+    state: dict[str, Any]
+    turn: dict[str, Any]
+
+    def units(self) -> dict[str, dict[str, Any]]:
+        return _units({"state": self.state})
+
+    def follow(self, event: Event) -> "Change":
+        """Applies a table event: what it changed, and the turn it was made in."""
+        before, turn = self.units(), _turn(self.turn)
+        self.state, self.turn = apply_patch(self.state, event.payload)
+        return Change(before, self.units(), turn)
+
+
+@dataclass(frozen=True)
+class Change:
+    before: dict[str, dict[str, Any]]
+    after: dict[str, dict[str, Any]]
+    turn: int
+
+
+def _legs(story: Story, event: Event, change: Change) -> None:
     payload = event.payload
-    before, after = _units(payload["_before"]), _units(payload["_after"])
-    turn = _turn(payload)
+    before, after, turn = change.before, change.after, change.turn
     paths = _paths(payload.get("action") or {}) if event.kind == "act" else {}
     for unit_id, unit in after.items():
         start, end = _on_table(before.get(unit_id)), _on_table(unit)
@@ -198,12 +224,11 @@ def _legs(story: Story, event: Event) -> None:
             story.losses.append(Loss(unit_id, side, where, "removed", turn))
 
 
-def _act(story: Story, event: Event) -> None:
+def _act(story: Story, event: Event, turn: int) -> None:
     payload = event.payload
     verdict = payload.get("verdict") or {}
     unit_id = str((payload.get("action") or {}).get("unit", ""))
     side = story.side_of(unit_id)
-    turn = _turn(payload)
     if verdict.get("legal"):
         story.tally(side).moves += 1
     else:
@@ -289,12 +314,15 @@ def _result(story: Story, horizon: Horizon) -> None:
 
 
 def battle_story(battle: Battle, horizon: Horizon) -> Story:
-    """The battle as far as the reader may see it (`horizon`)."""
-    logged = list(Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq"))
+    """The battle as far as the reader may see it (`horizon`). One position is read, the
+    first; the log's events are read without theirs, and the table followed through them."""
+    query = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
+    logged = log.public_events(query)
     table = [e for e in logged if e.kind in TABLE_KINDS]
     undone = {e.payload.get("undoes") for e in table if e.kind == "undo"}
-    first = table[0].payload["_before"] if table else {"state": battle.state, "turn": {}}
-    last = table[-1].payload["_after"] if table else first
+    first = log.position_at(battle, 0)
+    followed = Table(first["state"], first["turn"])
+    changes = {event.seq: followed.follow(event) for event in table}
     state = first["state"]
     labels = battle.unit_labels
     story = Story(
@@ -306,7 +334,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         sides=[s.side for s in battle.sides.order_by("side")],
         names={uid: str(label.get("name", uid)) for uid, label in labels.items()},
         start=_units(first),
-        end=_units(last),
+        end=followed.units(),
     )
     for side in story.sides:
         story.tally(side)
@@ -315,12 +343,13 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         for side in battle.sides.select_related("roster__owner")
     }
     for event in logged:
-        if event.kind in TABLE_KINDS:
-            story.turns = max(story.turns, _turn(event.payload), _turn(event.payload, "_after"))
-        if event.kind in TABLE_KINDS and event.kind != "undo" and event.seq not in undone:
-            _legs(story, event)
+        change = changes.get(event.seq)
+        if change is not None:
+            story.turns = max(story.turns, change.turn, _turn(event.payload.get("turn")))
+        if change is not None and event.kind != "undo" and event.seq not in undone:
+            _legs(story, event, change)
             if event.kind == "act":
-                _act(story, event)
+                _act(story, event, change.turn)
         elif event.kind == "roll":
             actor = str(event.payload.get("actor", ""))
             for roll in event.payload.get("rolls", []):

@@ -8,6 +8,7 @@ from tabletop import selectors
 from tabletop.forms import BattleForm, DeploymentForm, ResultForm
 from tabletop.models import Battle, Campaign, Membership, Role
 from tabletop.models.battle import BattleStatus
+from tabletop.records.horizon import battle_seen, horizon
 from tabletop.services import game_systems
 from tabletop.services.battles import battle_create, battle_deploy, battle_start
 from tabletop.services.errors import PermissionDenied, ServiceError
@@ -66,7 +67,10 @@ def _battle_page(
     result_form: ResultForm | None = None,
     invalid: bool = False,
 ) -> HttpResponse:
-    units = selectors.battle_units(battle)
+    # A spectator of a delayed table sees it as it was at their horizon, as on the socket
+    # and in the record: the position, the units, the status and the result.
+    seen = battle_seen(battle, horizon(battle, membership.role))
+    units = selectors.battle_units(battle, seen.state)
     sides = list(battle.sides.select_related("roster__owner"))
     is_gm = membership.role == Role.GM
     own_rosters = {s.roster_id for s in sides if s.roster.owner_id == request.user.pk}
@@ -78,6 +82,7 @@ def _battle_page(
     context = {
         "campaign": campaign,
         "battle": battle,
+        "seen": seen,
         "is_gm": is_gm,
         "units": units,
         "sides": sides,
@@ -85,9 +90,7 @@ def _battle_page(
         "deploying": battle.status == BattleStatus.DEPLOYMENT,
         # What this member may drag while deploying: the GM any unit, a player their own.
         "placeable": placeable if battle.status == BattleStatus.DEPLOYMENT else [],
-        "result": getattr(battle, "result", None)
-        if battle.status == BattleStatus.FINISHED
-        else None,
+        "result": seen.result,
         "deployment_form": deployment_form or DeploymentForm(units=units),
         "result_form": result_form
         or ResultForm(sides=sorted({s.side for s in sides}), units=units),

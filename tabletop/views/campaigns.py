@@ -21,6 +21,7 @@ from tabletop.forms import (
     RosterImportForm,
 )
 from tabletop.models import Campaign, Invitation, Membership, Role
+from tabletop.records.campaign import campaign_seen
 from tabletop.services.campaigns import (
     campaign_create,
     campaign_update,
@@ -56,16 +57,19 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 
 
 def _campaign_context(request: HttpRequest, campaign: Campaign, membership: Membership) -> dict:
+    # A spectator sees no result of a delayed battle before its delay has passed.
+    seen = campaign_seen(campaign, membership.role)
     return {
         "campaign": campaign,
         "membership": membership,
+        "seen": seen,
         "is_gm": membership.role == Role.GM,
         "members": selectors.members(campaign),
-        "rosters": selectors.rosters_with_points(campaign),
+        "rosters": seen.rosters(selectors.rosters_with_points(campaign)),
         "maps": campaign.maps.all(),
-        "battles": selectors.battles(campaign),
-        "standings": selectors.standings(campaign),
-        "log": selectors.campaign_log(campaign),
+        "battles": seen.battles(selectors.battles(campaign)),
+        "standings": selectors.standings(campaign, seen.hidden),
+        "log": seen.log(selectors.campaign_log(campaign)),
         "invitations": campaign.invitations.order_by("-created_at")[:5]
         if membership.role == Role.GM
         else [],

@@ -7,6 +7,7 @@ leak nothing), how far (a spectator of a delayed table: nothing newer than the d
 """
 
 from collections.abc import Callable
+from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -15,12 +16,29 @@ from django.utils.safestring import mark_safe
 
 from tabletop import selectors
 from tabletop.models import Battle, Membership
-from tabletop.records import files
-from tabletop.records.horizon import Horizon, horizon
-from tabletop.records.report_svg import report_svg, side_colour, summary_lines
-from tabletop.records.story import Story, battle_story
+from tabletop.records import cached, files
+from tabletop.records.horizon import Horizon, horizon, status_label
+from tabletop.records.report_svg import Report, battle_report
+from tabletop.records.story import battle_story
 from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import JSONTooDeep, load_json
+
+RecordView = Callable[[HttpRequest, int], HttpResponse]
+TOO_MANY = "Too many downloads of battle records: wait a minute, then try again.\n"
+
+
+def record_read(view: RecordView) -> RecordView:
+    """A record view: for a logged-in user, so many a minute (429 beyond, in plain words)."""
+
+    @wraps(view)
+    def counted(request: HttpRequest, battle_id: int) -> HttpResponse:
+        if not cached.read_allowed(request.user):
+            response = HttpResponse(TOO_MANY, status=429, content_type="text/plain; charset=utf-8")
+            response["Retry-After"] = "60"
+            return response
+        return view(request, battle_id)
+
+    return login_required(counted)
 
 
 def _reader(request: HttpRequest, battle_id: int) -> tuple[Battle, Membership, Horizon]:
@@ -48,11 +66,14 @@ def _file(make: Callable[[], files.RecordFile]) -> HttpResponse:
     return _attachment(record.text(), record.name, "application/json")
 
 
-def _title(story: Story) -> str:
-    return f"{story.battle.name}: battle report"
+def _report(battle: Battle, seen: Horizon) -> Report:
+    """The report up to the reader's horizon, built once for every reader at it."""
+    return cached.remember(
+        cached.story_key(battle, seen, "report"), lambda: battle_report(battle_story(battle, seen))
+    )
 
 
-@login_required
+@record_read
 def position_file(request: HttpRequest, battle_id: int) -> HttpResponse:
     """The table after event `?seq=` (default: the newest the reader may see), as a scenario."""
     battle, _, seen = _reader(request, battle_id)
@@ -62,10 +83,11 @@ def position_file(request: HttpRequest, battle_id: int) -> HttpResponse:
     return _file(lambda: files.position_file(battle, seen, None if seq is None else int(seq)))
 
 
-@login_required
+@record_read
 def ruling_file(request: HttpRequest, battle_id: int) -> HttpResponse:
-    """`?event=N`: the ruling of an order in the log. `?reply=ID&action=JSON`: the ruling on
-    your order ID that the rules refused (the board sends back the action it proposed)."""
+    """`?event=N`: the ruling of an order in the log. `?reply=ID`: the ruling on your order
+    ID that the rules refused, as stored when it was refused (`&action=JSON`, the action
+    the board proposed, is checked against it when given)."""
     battle, _, seen = _reader(request, battle_id)
     event, reply = request.GET.get("event"), request.GET.get("reply")
     if event is not None and event.isdigit():
@@ -81,35 +103,35 @@ def ruling_file(request: HttpRequest, battle_id: int) -> HttpResponse:
     return _file(lambda: files.ruling_of_refusal(battle, request.user, seen, reply, action))
 
 
-@login_required
+@record_read
 def event_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     battle, _, seen = _reader(request, battle_id)
-    return _attachment(
-        files.event_lines(battle, seen), f"battle-{battle.pk}-events.jsonl", "application/jsonl"
+    lines = cached.remember(
+        cached.log_key(battle, seen, "events.jsonl"), lambda: files.event_lines(battle, seen)
     )
+    return _attachment(lines, f"battle-{battle.pk}-events.jsonl", "application/jsonl")
 
 
-@login_required
+@record_read
 def report_file(request: HttpRequest, battle_id: int) -> HttpResponse:
     battle, _, seen = _reader(request, battle_id)
-    story = battle_story(battle, seen)
-    return _attachment(
-        report_svg(story, _title(story)), f"battle-{battle.pk}-report.svg", "image/svg+xml"
-    )
+    svg = _report(battle, seen).svg
+    return _attachment(svg, f"battle-{battle.pk}-report.svg", "image/svg+xml")
 
 
-@login_required
+@record_read
 def report(request: HttpRequest, battle_id: int) -> HttpResponse:
-    battle, membership, seen = _reader(request, battle_id)
-    story = battle_story(battle, seen)
+    battle, _, seen = _reader(request, battle_id)
+    built = _report(battle, seen)
     context = {
         "battle": battle,
         "campaign": battle.campaign,
-        "story": story,
+        "story": built,
         # Built by report_svg, which escapes every text it writes.
-        "svg": mark_safe(report_svg(story, _title(story))),  # noqa: S308
-        "lines": summary_lines(story),
-        "tallies": [(t, side_colour(story, t.side)) for _, t in sorted(story.tallies.items())],
+        "svg": mark_safe(built.svg),  # noqa: S308
+        "lines": built.lines,
+        "tallies": built.tallies,
+        "status": status_label(battle, seen),
         "delayed": seen.until is not None,
         "delay_s": battle.spectator_delay_s,
     }

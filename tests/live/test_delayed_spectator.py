@@ -12,8 +12,18 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tabletop import events
+from tabletop.services.table import log
 from tests.live.conftest import move
 from tests.live.helpers import in_thread, open_socket
+from tests.web.test_reports import (
+    json_reads,
+    moved_within_the_delay,
+    p1_wins_and_p2s_mech_is_destroyed,
+    positions_in,
+    unit_of,
+)
+from tests.web.test_reports import table as a_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -122,3 +132,25 @@ async def test_a_watching_spectator_is_told_the_new_delay_at_once(table):
     await table.gm.send({"type": "set_delay", "id": "g-2", "seconds": 30})
     await table.gm.get("ack")
     assert await table.spectator.quiet(timeout=0.3), "the same delay again is no news"
+
+
+def test_a_delayed_spectators_snapshot_reads_one_position_and_no_newer_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Connecting while a delay is set: the table at the horizon is one position read, not
+    every event's two (issue 21: 2 s on a complex map), and a result recorded within the
+    delay does not show as the status."""
+    monkeypatch.setattr(events, "deliver", lambda sends: None)
+    battle, users = a_table()
+    p2 = unit_of(battle, "P2")
+    moved_within_the_delay(battle, users)
+    p1_wins_and_p2s_mech_is_destroyed(battle, users)
+    decoded = json_reads(monkeypatch)
+
+    frame, later = log.snapshot(battle.pk, watching=True)
+
+    assert frame["seq"] == 1 and [e["seq"] for e in later] == [2, 3, 4]
+    assert next(u for u in frame["state"]["units"] if u["id"] == p2["id"]) == p2, "unmoved"
+    assert frame["status"] == "active", "the result is newer than the delay"
+    assert not [v for v in decoded if isinstance(v, dict) and {"_before", "_after"} & set(v)]
+    assert len(positions_in(decoded)) == 1

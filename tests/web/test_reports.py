@@ -8,11 +8,14 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.db.models import JSONField
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
 from tabletop import events
-from tabletop.models import Battle, Event, Membership
+from tabletop.models import Battle, BattleResult, Event, Membership
 from tabletop.services.results import battle_result_record
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
@@ -80,6 +83,18 @@ def p1_wins_and_p2s_mech_is_destroyed(battle: Battle, users: dict[str, Any]) -> 
         outcome="The ridge held.",
         unit_fates={str(profile): "destroyed"},
     )
+
+
+def moved_within_the_delay(battle: Battle, users: dict[str, Any]) -> None:
+    """P1 moved an hour ago (seq 1); the GM sets a 10-minute delay (2); P1 ends the turn (3)
+    and P2 moves (4), within the delay."""
+    move(battle, users["p1"], "P1", "m-1", (0, 3))
+    Event.objects.filter(battle=battle).update(created_at=timezone.now() - timedelta(hours=1))
+    battle_set_delay(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="d", seconds=600
+    )
+    end_turn(battle, users["p1"], "e-1")
+    move(battle, users["p2"], "P2", "m-2", (0, -4))
 
 
 def report(client, battle: Battle, user: Any) -> ET.Element:
@@ -151,13 +166,7 @@ def test_a_destroyed_unit_is_marked_where_it_fell_and_the_result_is_told(client)
 def test_a_delayed_spectators_report_holds_nothing_newer_than_the_delay(client) -> None:
     battle, users = table()
     p2 = unit_of(battle, "P2")
-    move(battle, users["p1"], "P1", "m-1", (0, 3))
-    Event.objects.filter(battle=battle).update(created_at=timezone.now() - timedelta(hours=1))
-    battle_set_delay(
-        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="d", seconds=600
-    )
-    end_turn(battle, users["p1"], "e-1")
-    move(battle, users["p2"], "P2", "m-2", (0, -4))
+    moved_within_the_delay(battle, users)
 
     watched = report(client, battle, users["spectator"])
     played = report(client, battle, users["p1"])
@@ -247,3 +256,183 @@ def test_a_battle_not_yet_begun_has_a_report_of_its_units_and_no_paths(client, w
     assert list(svg.iter(f"{SVG}polyline")) == []
     drawn = {shape.get("data-unit") for shape in svg.iter() if shape.get("class") == "unit"}
     assert drawn == {u["id"] for u in battle.state["units"]}
+
+
+# -- reading the record costs one position, once per horizon (issue 21) -----------------
+
+
+@pytest.fixture
+def decoded(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    return json_reads(monkeypatch)
+
+
+def json_reads(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Every JSON value read from the database from now on, as decoded
+    (JSONField.from_db_value)."""
+    values: list[Any] = []
+    original = JSONField.from_db_value
+
+    def spy(self: JSONField, value: Any, expression: Any, connection: Any) -> Any:
+        found = original(self, value, expression, connection)
+        values.append(found)
+        return found
+
+    monkeypatch.setattr(JSONField, "from_db_value", spy)
+    return values
+
+
+def positions_in(values: list[Any]) -> list[Any]:
+    """The values that are or hold a whole table position (terrain and units)."""
+    return [
+        v
+        for v in values
+        if isinstance(v, dict)
+        and ({"_before", "_after"} & set(v) or isinstance(v.get("state", {}).get("terrain"), list))
+    ]
+
+
+def a_played_battle() -> tuple[Battle, dict[str, Any]]:
+    """Four moves over two turns; P2 to play (seq 7)."""
+    battle, users = table()
+    move(battle, users["p1"], "P1", "m-1", (0, 2))
+    end_turn(battle, users["p1"], "e-1")
+    move(battle, users["p2"], "P2", "m-2", (0, -2))
+    end_turn(battle, users["p2"], "e-2")
+    move(battle, users["p1"], "P1", "m-3", (1, 2))
+    end_turn(battle, users["p1"], "e-3")
+    move(battle, users["p2"], "P2", "m-4", (1, -1))
+    return battle, users
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["battle_report", "battle_report_svg", "battle_events_jsonl"])
+def test_the_record_reads_at_most_one_position_however_long_the_log(
+    client, decoded: list[Any], name: str
+) -> None:
+    battle, users = a_played_battle()
+    client.force_login(users["p1"])
+    decoded.clear()
+
+    response = client.get(reverse(name, args=[battle.pk]))
+
+    assert response.status_code == 200
+    assert not [v for v in decoded if isinstance(v, dict) and {"_before", "_after"} & set(v)], (
+        "no event is read with the positions it keeps"
+    )
+    assert len(positions_in(decoded)) <= 1, "one position at most: the first"
+
+
+@pytest.mark.django_db
+def test_the_report_is_built_once_per_event_and_refusal_not_on_every_read(client) -> None:
+    battle, users = a_played_battle()
+    client.force_login(users["p2"])
+    first = client.get(reverse("battle_report_svg", args=[battle.pk]))
+
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("battle_report", args=[battle.pk]))
+        again = client.get(reverse("battle_report_svg", args=[battle.pk]))
+
+    assert again.content == first.content and b'data-seq="7"' in again.content
+    assert first.content.decode().strip() in page.content.decode()
+    assert not [q["sql"] for q in queries if "tabletop_event" in q["sql"]]
+    assert "P1: 2 moves; 0 refused by the rules" in page.content.decode()
+    # A refusal (in no event) and a new event: the report is built again.
+    url = reverse("battle_report", args=[battle.pk])
+    end_turn(battle, users["p2"], "e-4")
+    refused = battle_act(
+        battle_id=battle.pk, actor=actor(battle, users["p1"]), client_msg_id="m-5", seen=8,
+        action={"unit": unit_of(battle, "P1")["id"], "type": "move", "path": [[30, 34]]},
+    )  # fmt: skip
+    assert refused["type"] == "reject" and refused["verdict"]
+    assert "P1: 2 moves; 1 refused by the rules" in client.get(url).content.decode()
+    move(battle, users["p1"], "P1", "m-6", (0, 1))
+    assert "P1: 3 moves; 1 refused by the rules" in client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_too_many_record_reads_a_minute_are_answered_429_in_plain_words(client, settings) -> None:
+    settings.RECORD_READS_PER_MINUTE = 3
+    battle, users = table()
+    client.force_login(users["p1"])
+    names = ["battle_report", "battle_report_svg", "battle_events_jsonl", "battle_position_file"]
+
+    answers = [client.get(reverse(name, args=[battle.pk])) for name in names]
+
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert answers[-1]["Content-Type"].startswith("text/plain")
+    assert "wait a minute" in answers[-1].content.decode()
+    client.force_login(users["p2"])
+    assert client.get(reverse("battle_report", args=[battle.pk])).status_code == 200, (
+        "counted per user"
+    )
+
+
+# -- the battle and campaign pages keep to the delay (issue 21) --------------------------
+
+
+def delayed_then_finished(battle: Battle, users: dict[str, Any]) -> None:
+    """As `moved_within_the_delay`, then the GM records the result (P1 won, P2's mech
+    destroyed), within the delay too."""
+    moved_within_the_delay(battle, users)
+    p1_wins_and_p2s_mech_is_destroyed(battle, users)
+
+
+def battle_page(client, battle: Battle, user: Any) -> str:
+    client.force_login(user)
+    response = client.get(reverse("battle", args=[battle.campaign_id, battle.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def page_state(page: str) -> dict[str, Any]:
+    start = page.index('<script id="battle-state" type="application/json">')
+    body = page[page.index(">", start) + 1 : page.index("</script>", start)]
+    return json.loads(body)
+
+
+@pytest.mark.django_db
+def test_a_delayed_spectators_battle_page_shows_the_table_at_the_delay(client) -> None:
+    battle, users = table()
+    p2 = unit_of(battle, "P2")
+    delayed_then_finished(battle, users)
+    moved = unit_of(battle, "P2")["position"]
+
+    watched = battle_page(client, battle, users["spectator"])
+    played = battle_page(client, battle, users["p1"])
+
+    seen = next(u for u in page_state(watched)["units"] if u["id"] == p2["id"])
+    assert seen["position"] == p2["position"], "where P2's mech stood at the delay"
+    assert f"<td>{moved[0]:.1f}, {moved[1]:.1f}</td>" not in watched, "the units table too"
+    assert f"<td>{p2['position'][0]:.1f}, {p2['position'][1]:.1f}</td>" in watched
+    assert '<span id="battle-status">Active</span>' in watched
+    assert "The ridge held." not in watched and 'id="result-h"' not in watched
+    now = next(u for u in page_state(played)["units"] if u["id"] == p2["id"])
+    assert now["position"] == moved, "the players see the table now"
+    assert f"<td>{moved[0]:.1f}, {moved[1]:.1f}</td>" in played
+    assert '<span id="battle-status">Finished</span>' in played
+    assert "The ridge held." in played
+
+
+@pytest.mark.django_db
+def test_a_delayed_spectators_campaign_page_shows_no_result_newer_than_the_delay(client) -> None:
+    battle, users = table()
+    delayed_then_finished(battle, users)
+    url = reverse("campaign", args=[battle.campaign_id])
+    winner = battle.sides.get(side="P1").roster
+
+    client.force_login(users["spectator"])
+    watched = client.get(url).content.decode()
+    client.force_login(users["p2"])
+    played = client.get(url).content.decode()
+
+    for page, told in ((watched, False), (played, True)):
+        assert ("The ridge held." in page) is told, "the campaign log"
+        assert ('class="campaign-chart"' in page) is told, "the chart of the standings"
+        assert (f"<td>{winner.name}</td><td>1</td><td>1</td>" in page) is told, "standings"
+        assert (f"{battle.name}: the report</a> (finished)" in page) is told
+    assert f"{battle.name}: the report</a> (active)" in watched
+    BattleResult.objects.filter(battle=battle).update(
+        recorded_at=timezone.now() - timedelta(minutes=11)
+    )
+    client.force_login(users["spectator"])
+    assert "The ridge held." in client.get(url).content.decode(), "once the delay has passed"

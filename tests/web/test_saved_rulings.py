@@ -256,3 +256,34 @@ def test_a_saved_ruling_forces_the_die_the_table_rolled_a_failed_breakaway(
     assert json.loads(checked.stdout)["rolls"][0]["result"] == 1
     by_event = client.get(reverse("battle_ruling_file", args=[battle.pk]), {"event": 2})
     assert json.loads(by_event.content) == scenario, "the log's act gives the same ruling"
+
+
+@pytest.mark.django_db
+def test_a_saved_ruling_is_the_one_kept_when_the_order_was_refused_not_judged_again(
+    client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal keeps the action it refused: the download is made of it, the verdict and
+    the position of its seq, with the engine nowhere (issue 21: 0.35 s a GET, unbounded)."""
+    system = sorted(rules.SYSTEMS)[0]
+    battle, users, player, action, reply = refused_drag(system)
+    position = {key: battle.state[key] for key in ("table", "terrain", "units")}
+
+    def no_engine(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the engine judged the action again")
+
+    monkeypatch.setattr(rules, "validate", no_engine)
+    monkeypatch.setattr(game_systems, "replay_verdict", no_engine)
+    client.force_login(player)
+    url = reverse("battle_ruling_file", args=[battle.pk])
+
+    from_board = saved_ruling(client, battle, "drag-1", action)  # the board's link
+    by_id = client.get(url, {"reply": "drag-1"})
+
+    assert from_board.status_code == by_id.status_code == 200
+    scenario = json.loads(by_id.content)
+    assert json.loads(from_board.content) == scenario
+    assert scenario["action"] == action
+    assert scenario["expect"]["reason"] == reply["verdict"]["reasons"][0]["code"]
+    assert {key: scenario[key] for key in position} == position
+    other = {**action, "path": [[1.0, 1.0]]}
+    assert saved_ruling(client, battle, "drag-1", other).status_code == 400

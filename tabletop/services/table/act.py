@@ -54,7 +54,7 @@ def battle_act(
             roll = pending_roll.waiting_roll(judgement.verdict)
             if roll is not None:
                 return pending_roll.request(battle, actor, client_msg_id, action, roll)
-            return Refusal(judgement.verdict["reasons"], judgement.verdict)
+            return Refusal(judgement.verdict["reasons"], judgement.verdict, action)
         return Change(
             "act",
             {

@@ -26,6 +26,9 @@ from tabletop.services.table.actor import Actor
 TABLE_KINDS = ("act", "fiat", "undo", "turn")
 #: The stored answer's key for the digest of the frame it answered (never sent).
 DIGEST_KEY = "_frame"
+#: The stored refusal's key for the action the rules refused (never sent): its saved
+#: ruling is made of it, the verdict and the position of its `seq`, never judged again.
+ACTION_KEY = "_action"
 #: The digest of the frame being answered (`answering`); "" outside a frame.
 frame_digest: contextvars.ContextVar[str] = contextvars.ContextVar("frame_digest", default="")
 
@@ -53,6 +56,8 @@ class Change:
 class Refusal:
     reasons: list[dict[str, Any]]
     verdict: dict[str, Any] | None = None
+    #: The action the rules judged, kept with the answer (ACTION_KEY).
+    action: dict[str, Any] | None = None
 
 
 Decide = Callable[[Battle], Change | Refusal]
@@ -122,6 +127,7 @@ def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> 
         # a refusal included, for the same frame; another frame under a used id is
         # refused on its own, so that it never silently gets an answer meant for another.
         stored = prior.pop(DIGEST_KEY, "")
+        prior.pop(ACTION_KEY, None)
         if digest and stored and stored != digest:
             raise ServiceError(
                 f"The id {client_msg_id!r} was used for another frame; send a new id.",
@@ -146,11 +152,11 @@ def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> 
                 verdict=outcome.public.get("verdict"),
                 event=event.seq,
             )
+    kept = {**reply, DIGEST_KEY: digest} if digest else dict(reply)
+    if isinstance(outcome, Refusal) and outcome.verdict and outcome.action is not None:
+        kept[ACTION_KEY] = outcome.action
     CommandReply.objects.create(
-        battle=battle,
-        actor_id=actor.user_id,
-        client_msg_id=client_msg_id,
-        reply={**reply, DIGEST_KEY: digest} if digest else reply,
+        battle=battle, actor_id=actor.user_id, client_msg_id=client_msg_id, reply=kept
     )
     return reply
 

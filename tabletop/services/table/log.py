@@ -1,17 +1,64 @@
-"""Reading the event log: what a resuming client missed, and snapshots (also late ones)."""
+"""Reading the event log: what a resuming client missed, and snapshots (also late ones).
+
+A table event keeps the whole position before and after it (`_before`, `_after`: on a
+complex map some 140 KB each). Nothing here reads them per event: the log is read without
+them (`public_events`), and a position is read alone, one at a time (`position_at`).
+"""
 
 from datetime import timedelta
 from typing import Any
 
+from django.core.cache import cache
+from django.db.models import Func, JSONField, QuerySet
+from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
 from tabletop import events
-from tabletop.models import Battle, Event
+from tabletop.models import Battle, BattleResult, Event
+from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
 from tabletop.services.table import limits, position
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50
+#: How long a position read from the log is kept in the cache (it never changes).
+POSITION_CACHE_S = 600
+
+
+class PublicPayload(Func):
+    """An event's payload without the positions it keeps (`_before`, `_after`), computed
+    by the database, so that they are never sent to the process at all."""
+
+    output_field = JSONField()
+
+    def __init__(self) -> None:
+        super().__init__("payload")
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"({sql} - '_before' - '_after')", params
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"json_remove({sql}, '$._before', '$._after')", params
+
+    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
+        return compiler.compile(self.source_expressions[0])  # another database: all of it
+
+
+def public_events(query: QuerySet[Event]) -> list[Event]:
+    """The events of `query`, each with its payload read without the positions."""
+    found = query.defer("payload").annotate(public=PublicPayload())
+    rows = list(found)
+    for row in rows:
+        row.payload = row.public
+    return rows
+
+
+def _position(query: QuerySet[Event], key: str) -> dict[str, Any]:
+    """The one position `key` of the first event of `query`, read alone."""
+    found = query.annotate(position=KeyTransform(key, "payload"))
+    return found.values_list("position", flat=True)[0]
 
 
 def events_after(battle_id: int, seq: int, upto: int | None = None) -> list[dict] | None:
@@ -19,7 +66,7 @@ def events_after(battle_id: int, seq: int, upto: int | None = None) -> list[dict
     query = Event.objects.filter(battle_id=battle_id, seq__gt=seq).order_by("seq")
     if upto is not None:
         query = query.filter(seq__lte=upto)
-    found = list(query[: limits.RESUME_EVENTS + 1])
+    found = public_events(query[: limits.RESUME_EVENTS + 1])
     if len(found) > limits.RESUME_EVENTS:
         return None
     return [events.event(e) for e in found]
@@ -32,33 +79,53 @@ def last_seq(battle_id: int) -> int:
 def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:
     """The last chat lines and dice-log lines up to `upto`."""
     recent = Event.objects.filter(battle_id=battle_id, seq__lte=upto).order_by("-seq")
-    chat = [events.event(e) for e in recent.filter(kind="chat")[:HISTORY]]
-    rolled = [events.event(e) for e in recent.filter(kind__in=("roll", "act"))[:HISTORY]]
+    chat = [events.event(e) for e in public_events(recent.filter(kind="chat")[:HISTORY])]
+    rolled = [
+        events.event(e) for e in public_events(recent.filter(kind__in=("roll", "act"))[:HISTORY])
+    ]
     dice = [roll for frame in rolled[::-1] for roll in events.dice_entries(frame)]
     return chat[::-1], dice[-HISTORY:]
 
 
 def position_at(battle: Battle, seq: int) -> dict[str, Any]:
-    """{"state", "turn"} after event `seq`, from the positions the table events keep."""
+    """{"state", "turn"} after event `seq`, from the positions the table events keep: one
+    position read (and kept in the cache: what the log says at `seq` never changes)."""
     table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS)
-    last = table.filter(seq__lte=seq).order_by("-seq").first()
+    last = table.filter(seq__lte=seq).order_by("-seq").values_list("id", flat=True).first()
     if last is not None:
-        return last.payload["_after"]
-    first = table.order_by("seq").first()
+        return _cached_position(battle, last, "_after")
+    first = table.order_by("seq").values_list("id", flat=True).first()
     if first is not None:
-        return first.payload["_before"]
+        return _cached_position(battle, first, "_before")
     return {"state": battle.state, "turn": battle.turn_state}
+
+
+def _cached_position(battle: Battle, event_id: int, key: str) -> dict[str, Any]:
+    name = f"log-position:{battle.pk}:{battle.created_at.timestamp()}:{event_id}:{key}"
+    try:
+        found = cache.get(name)
+    except Exception:  # the cache down: read the log
+        found = None
+    if found is None:
+        found = _position(Event.objects.filter(pk=event_id), key)
+        try:
+            cache.set(name, found, POSITION_CACHE_S)
+        except Exception:  # noqa: S110 - a cache that does not answer only costs a read
+            pass
+    return found
 
 
 def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any], list[dict]]:
     """(snapshot frame, events still to come): the table now, or as spectators see it:
     the battle's delay ago, with the events since to be released at their time."""
-    battle = Battle.objects.get(pk=battle_id)
+    # The live position is read only for a reader who sees it (`state` is deferred).
+    battle = Battle.objects.defer("state").get(pk=battle_id)
     delay_s = battle.spectator_delay_s if watching else 0
     seq, later = battle.last_seq, []
-    at = {"state": battle.state, "turn": battle.turn_state}
-    if delay_s:
-        cutoff = timezone.now() - timedelta(seconds=delay_s)
+    cutoff = timezone.now() - timedelta(seconds=delay_s)
+    if not delay_s:
+        at = {"state": battle.state, "turn": battle.turn_state}
+    else:
         seen = Event.objects.filter(battle=battle, created_at__lte=cutoff).order_by("-seq")
         seq = seen.values_list("seq", flat=True).first() or 0
         # A long delay over a busy table: start late enough that what is held back fits.
@@ -68,7 +135,7 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
     chat, dice = _history(battle.id, seq)
     frame = events.snapshot(
         seq=seq,
-        status=battle.status,
+        status=status_seen(battle, cutoff) if delay_s else battle.status,
         state=at["state"],
         turn=at["turn"],
         labels=battle.unit_labels,
@@ -80,6 +147,16 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
     # The engine's words for the position, as every table event carries them (position.patch).
     frame.update(game_systems.table_view(at["state"], at["turn"]))
     return frame, later
+
+
+def status_seen(battle: Battle, until: Any) -> str:
+    """The battle's status as a reader who sees nothing recorded after `until` knows it:
+    finished only once its result is older than that (the result finishes the battle)."""
+    if battle.status != BattleStatus.FINISHED or until is None:
+        return battle.status
+    recorded = BattleResult.objects.filter(battle=battle).values_list("recorded_at", flat=True)
+    moment = recorded.first()
+    return battle.status if moment is not None and moment <= until else BattleStatus.ACTIVE
 
 
 def visible_seq(battle_id: int, delay_s: int) -> int:

@@ -1,0 +1,92 @@
+"""What the record views keep in Django's cache, and how often one reader may ask.
+
+A battle's record up to an event never changes: the log only grows. So a file built up
+to the reader's horizon is kept under the battle and that event's number, and every
+reader at the same horizon gets it without reading the log again. The report also counts
+the orders the rules refused (the server's answers, in no event) and shows the result:
+its key names the newest answer and whether the result is shown, so that neither is
+ever stale.
+
+Building a record of a long battle is work for the server, so each user may ask for so
+many a minute (`RECORD_READS_PER_MINUTE`); beyond that the answer is 429. A cache that
+does not answer costs only the work: the file is built, the read allowed.
+"""
+
+import logging
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.utils import timezone
+
+from tabletop.models import Battle, BattleResult, CommandReply
+from tabletop.records.horizon import Horizon
+
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
+#: How long a built record stays in the cache.
+RECORD_CACHE_S = 600
+#: Record reads one user may make a minute (report page, report SVG, event log, files).
+READS_PER_MINUTE = 30
+
+
+def remember(key: str, make: Callable[[], T], timeout: int = RECORD_CACHE_S) -> T:
+    """The value kept under `key`, or `make()` kept there."""
+    try:
+        found = cache.get(key)
+    except Exception as error:  # the cache down: build it
+        logger.warning("records: the cache did not answer (%r)", error)
+        return make()
+    if found is not None:
+        return found
+    made = make()
+    try:
+        cache.set(key, made, timeout)
+    except Exception as error:
+        logger.warning("records: the cache did not answer (%r)", error)
+    return made
+
+
+def _battle_key(battle: Battle) -> str:
+    # The battle's creation moment too: a database restored or rebuilt may give its id again.
+    return f"record:{battle.pk}:{battle.created_at.timestamp()}"
+
+
+def log_key(battle: Battle, horizon: Horizon, what: str) -> str:
+    """Under this key: what is built from the log alone, up to the horizon's event."""
+    return f"{_battle_key(battle)}:{what}:{horizon.seq}"
+
+
+def story_key(battle: Battle, horizon: Horizon, what: str) -> str:
+    """Under this key: what is built from the log, the server's answers and the result, as
+    far as the reader sees them."""
+    replies = CommandReply.objects.filter(battle=battle)
+    results = BattleResult.objects.filter(battle=battle)
+    if horizon.until is not None:
+        replies = replies.filter(created_at__lte=horizon.until)
+        results = results.filter(recorded_at__lte=horizon.until)
+    newest = replies.order_by("-id").values_list("id", flat=True).first() or 0
+    shown = results.exists()
+    return f"{log_key(battle, horizon, what)}:{newest}:{int(shown)}"
+
+
+def read_allowed(user: AbstractBaseUser) -> bool:
+    """Counts one record read of `user`'s in this minute; False once over the limit."""
+    limit = getattr(settings, "RECORD_READS_PER_MINUTE", READS_PER_MINUTE)
+    minute = int(timezone.now().timestamp() // 60)
+    joined = getattr(user, "date_joined", None)
+    key = f"record-reads:{user.pk}:{joined.timestamp() if joined else ''}:{minute}"
+    try:
+        if cache.add(key, 1, 90):
+            return True
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, 90)
+            count = 1
+    except Exception as error:
+        logger.warning("records: the cache did not answer (%r)", error)
+        return True
+    return count <= limit
