@@ -18,10 +18,7 @@ from django.contrib.auth.forms import (
 from tabletop import login_throttle, rate_limits
 from tabletop.services.accounts import awaits_verification, mail_allowed
 
-UNVERIFIED = (
-    "This account's email address is not verified yet: open the link we mailed to it. "
-    "No mail? Sign up again with the same address and we send it again."
-)
+UNVERIFIED = "This account's email address is not verified yet: open the link mailed to it."
 WRONG_OLD_PASSWORDS = "Too many wrong current passwords. Try again in {wait}."
 
 
@@ -48,6 +45,8 @@ class ThrottledLogin:
 
     request: Any
     cleaned_data: dict[str, Any]
+    #: The account, when the right password met an account awaiting verification.
+    unverified: Any = None
 
     def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username") or ""
@@ -57,17 +56,20 @@ class ThrottledLogin:
         try:
             cleaned = super().clean()  # type: ignore[misc]
         except forms.ValidationError:
-            if self._unverified(username):
+            self.unverified = self._unverified(username)
+            if self.unverified is not None:
                 raise forms.ValidationError(UNVERIFIED, code="unverified") from None
             login_throttle.failed(username, self.request)
             raise
         login_throttle.succeeded(username, self.request)
         return cleaned
 
-    def _unverified(self, username: str) -> bool:
+    def _unverified(self, username: str) -> Any:
         user = get_user_model().objects.filter(username=username).first()
         password = self.cleaned_data.get("password") or ""
-        return user is not None and awaits_verification(user) and user.check_password(password)
+        if user is not None and awaits_verification(user) and user.check_password(password):
+            return user
+        return None
 
 
 class LoginForm(ThrottledLogin, AuthenticationForm):

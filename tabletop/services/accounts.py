@@ -4,12 +4,14 @@ With `ACCOUNT_EMAIL_VERIFICATION` (on by default when DEBUG is off) a new accoun
 made inactive and a signed link is mailed to its address; the account can log in once
 the link is opened (`account_verify`). The link carries the account, where to go next
 (an invitation) and a fingerprint of the account's state, so it works once and expires
-after `ACCOUNT_VERIFICATION_SECONDS`.
+after `ACCOUNT_VERIFICATION_SECONDS`. Logging in with the right password before then is
+refused, and mails the link again (`account_verification_resend`).
 
 An address already in use gets the same answer as a new one ("check your mail"): its
-owner is mailed instead that someone tried to sign up with it (or, for an account still
-waiting for verification, its link again). Mails to one account are limited
-(`MAILS_PER_ACCOUNT` per window, tabletop/rate_limits.py).
+owner is mailed instead that someone tried to sign up with it, with a working reset link
+(or, for an account still waiting for verification, its link again). Mails to one account
+are limited (`MAILS_PER_ACCOUNT` per window, tabletop/rate_limits.py), and each carries a
+working link, so that the limit cannot be used to keep its owner from one.
 """
 
 from dataclasses import dataclass
@@ -18,12 +20,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
 
 from tabletop import rate_limits
 from tabletop.services.errors import ServiceError
@@ -69,10 +74,24 @@ def _mail(user: AbstractBaseUser, template: str, context: dict) -> None:
     send_mail(subject, body, None, [user.email])  # type: ignore[attr-defined]
 
 
+def _reset_link(user: AbstractBaseUser, site: Site) -> str:
+    """A working password-reset link, as the reset mail has: every mail the per-account
+    limit counts carries one, so strangers' sign-ups cannot keep the owner from resetting."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    return site.base + reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
+
+
 def _mail_verification(user: AbstractBaseUser, site: Site, next_url: str) -> None:
     path = reverse("account_verify", kwargs={"token": verification_token(user, next_url)})
     days = max(1, settings.ACCOUNT_VERIFICATION_SECONDS // 86400)
     _mail(user, "signup_verify", {"link": site.base + path, "site": site, "days": days})
+
+
+def account_verification_resend(*, user: AbstractBaseUser, site: Site, next_url: str = "") -> None:
+    """Mails the link again to an account awaiting verification (its password was given)."""
+    if awaits_verification(user):
+        _mail_verification(user, site, next_url)
 
 
 def account_signup(
@@ -87,8 +106,7 @@ def account_signup(
         if awaits_verification(existing):
             _mail_verification(existing, site, next_url)
         else:
-            reset = site.base + reverse("password_reset")
-            _mail(existing, "signup_taken", {"site": site, "reset": reset})
+            _mail(existing, "signup_taken", {"site": site, "reset": _reset_link(existing, site)})
         return None
     verify = settings.ACCOUNT_EMAIL_VERIFICATION
     with transaction.atomic():

@@ -25,7 +25,12 @@ from tabletop.account_forms import (
     SignupForm,
 )
 from tabletop.models import Invitation
-from tabletop.services.accounts import Site, account_signup, account_verify
+from tabletop.services.accounts import (
+    Site,
+    account_signup,
+    account_verification_resend,
+    account_verify,
+)
 from tabletop.services.campaigns import invitation_accept
 from tabletop.services.errors import ServiceError
 
@@ -131,6 +136,12 @@ class ThrottledLoginView(LoginView):
     authentication_form = LoginForm
 
     def form_invalid(self, form: Any) -> HttpResponse:
+        if form.unverified is not None:  # the right password: the link again, to the same next
+            next_url = self.get_redirect_url()
+            account_verification_resend(
+                user=form.unverified, site=_site(self.request), next_url=next_url
+            )
+            messages.info(self.request, "We have mailed the link again.")
         response = super().form_invalid(form)
         if any(error.code == "locked_out" for error in form.non_field_errors().as_data()):
             response.status_code = 429
