@@ -10,6 +10,7 @@ has the whole environment file (docs/deploy/tabletop.env).
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE as CSP_NONCE
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -51,10 +52,10 @@ CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=False)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
 SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
-
 # Preloading is a choice for each domain, made once its certificates have renewed for
 # months (docs/deploy/tabletop.env): `check --deploy` does not ask for it (W021).
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
 # With REQUIRE_SERVICES=1 (CI), a test that needs PostgreSQL, Redis or Chromium
 # fails when the service is missing instead of skipping.
 REQUIRE_SERVICES = env.bool("REQUIRE_SERVICES", default=False)
@@ -91,7 +92,29 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy (django-csp; docs/deploy/README.md, "Security checklist"):
+# scripts and styles only from this site's files, plus the inline scripts that carry
+# the page's nonce (`{{ request.csp_nonce }}`); no 'unsafe-inline' for either, so no
+# style="" attribute, <style> block or onclick= in a template. JS sets element.style.x
+# (CSSOM, which CSP allows) and SVG presentation attributes (fill=, stroke=). A websocket
+# to this site is 'self' for connect-src (CSP level 3: ws/wss of the page's own host).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", CSP_NONCE],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 ROOT_URLCONF = "tabletop.urls"
 ASGI_APPLICATION = "tabletop.asgi.application"
@@ -106,6 +129,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tabletop.version.site_version",
             ],
         },
     },
@@ -129,7 +153,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("TEST", {"NAME": str(_test_database)})
 
 REDIS_URL = env.str("REDIS_URL", default="")
-                "tabletop.version.site_version",
 #: Which channels-redis layer carries a table's broadcasts between processes.
 #: "pubsub" (the default) publishes a group message once; each process subscribed to
 #: the group gets it once and hands it to its own sockets, so 200 spectators cost one

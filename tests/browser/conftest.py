@@ -14,6 +14,7 @@ from django.conf import settings
 from django.test import Client
 
 from tabletop.models import Battle
+from tests.browser.csp import CSPWatchedBrowser
 from tests.web.factories import (
     make_apskirmish_battle_sync,
     make_battle_sync,
@@ -93,15 +94,17 @@ def apskirmish_table(asgi_server: str) -> TableByNames:
 
 
 @pytest.fixture
-def browser(chromium_path: str) -> Iterator:
+def browser(chromium_path: str) -> Iterator[CSPWatchedBrowser]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
+        watched = CSPWatchedBrowser(chromium)
         try:
-            yield chromium
+            yield watched
         finally:
             chromium.close()
+        assert watched.violations == [], "Content-Security-Policy violations"
 
 
 def signed_in_page(browser, table: Table, role: str, viewport: dict | None = None):

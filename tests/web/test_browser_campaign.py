@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from tabletop.models import Map, Membership, UnitProfile
 from tests.browser.campaign_steps import create_battle, create_campaign_with_invitation
+from tests.browser.csp import CSPWatchedBrowser
 from tests.conftest import ROOT
 
 ARTIFACTS = ROOT / "artifacts"
@@ -57,7 +58,8 @@ def test_gm_and_player_set_up_a_campaign_and_a_battle_in_the_browser(
     User.objects.create_user("alice", password=PASSWORD)
     base = asgi_server
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
+        chromium = p.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
+        browser = CSPWatchedBrowser(chromium)
         gm = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         gm.set_default_timeout(15_000)
 
@@ -149,3 +151,4 @@ def test_gm_and_player_set_up_a_campaign_and_a_battle_in_the_browser(
         expect(gm.locator("#battle-status")).to_have_text("Active")
         shot(gm, "6-gm-battle-active")
         browser.close()
+    assert browser.violations == [], "Content-Security-Policy violations"
