@@ -6,6 +6,8 @@ The facade the web server uses (documented in docs/rules-engine.md):
     action = action_from_json({"unit": "M1", "type": "move", "path": [[14, 10]]}, state)
     verdict = validate(state, action)    # .legal .cost .reasons ... .state_after .changed
     area = reach(state, "M1").area                      # shapely geometry
+    with deadline(0.04):                                # a live table's bound in time:
+        found = reach(state, "M1")                      # cut short, .complete is False
 """
 
 from __future__ import annotations
@@ -30,11 +32,12 @@ from rules.engine.scenario import (
 )
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict, Violation
+from rules.geometry.deadline import deadline
 
 __all__ = [
     "SYSTEMS", "Action", "BaseShape", "Consequence", "Dice", "DiceExhaustedError", "GameState",
     "InvalidActionError", "Reach", "Roll", "Scenario", "System", "Table", "Terrain", "Turn",
-    "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "get_system",
+    "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "deadline", "get_system",
     "load_scenario", "make_dice", "reach", "scenario_to_json", "state_from_json",
     "state_to_json", "validate",
 ]

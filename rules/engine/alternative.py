@@ -5,6 +5,8 @@ closest to the drop: the nearest point of the unit's reach area (`Reach.area`, a
 conservative subset of where it may end), a legal path to it (`Reach.path_to`), and the
 whole action judged again by `validate` before it is offered. System-neutral: every
 system with a `reach` gets it; a system without one (NotImplementedError) offers none.
+Under a caller's deadline (rules/geometry/deadline.py) the candidates stop when it passes:
+the first legal one found in time is offered, or none.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from rules.engine.offers import is_offered
 from rules.engine.reach import Reach
 from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
+from rules.geometry.deadline import expired
 
 #: How far inside the reach area's edge a candidate end is tried, in inches, when the
 #: point on the edge itself does not survive `validate` (the area is drawn with a
@@ -74,6 +77,8 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
     drop = Point(dropped)
     tried: set[tuple[float, float]] = set()
     for inset in INSETS:
+        if expired():
+            return None  # a caller's deadline (issue 21): none found in time
         inner = area.buffer(-inset) if inset else area
         if inner.is_empty:
             break
@@ -107,6 +112,8 @@ def _pulled_back(state: GameState, action: Action, reach: Reach, end: Point2,
         return None
     (px, py), (ex, ey) = legs[-2][:2], legs[-1][:2]
     for f in PULL_BACK:
+        if expired():
+            return None
         at = (round(px + f * (ex - px), 3), round(py + f * (ey - py), 3))
         found = _legal_action_to(state, _with_keys(action, reach, at), reach.path_to(at), at)
         if found is not None:

@@ -2,7 +2,8 @@
 
 A new position is a new GameState (`dataclasses.replace`). Derived data that is
 expensive (shapely polygons, spatial indexes) is cached on the instance with
-`functools.cached_property`, which is safe because the instance never changes.
+`functools.cached_property`, which is safe because the instance never changes; what
+depends on the terrain alone is cached once per map (`GameState.map_memo`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from functools import cached_property
 from typing import Any, TypeVar, cast
 
 from shapely.geometry import Polygon
+
+from rules.engine.map_geometry import MapGeometry
 
 Point2 = tuple[float, float]
 T = TypeVar("T")
@@ -147,6 +150,9 @@ class GameState:
     terrain: tuple[Terrain, ...]
     units: tuple[Unit, ...]
     turn: Mapping[str, Any] = field(default_factory=dict)
+    #: What is built from the terrain alone, shared by every position on the same map
+    #: (rules/engine/map_geometry.py); `replace` carries it to the positions that follow.
+    geometry: MapGeometry | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def units_by_id(self) -> dict[str, Unit]:
@@ -158,6 +164,14 @@ class GameState:
         if key not in store:
             store[key] = factory()
         return cast(T, store[key])
+
+    def map_memo(self, key: str, factory: Callable[[], T]) -> T:
+        """Derived data of the terrain alone (a spatial index, grown obstacles), built
+        once per map: positions that differ only in units and turn state share it."""
+        geometry = self.geometry
+        if geometry is None or geometry.terrain is not self.terrain:
+            geometry = self.memo("engine.map", lambda: MapGeometry(self.terrain))
+        return geometry.memo(key, factory)
 
     def unit(self, unit_id: str) -> Unit | None:
         return self.units_by_id.get(unit_id)

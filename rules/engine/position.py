@@ -19,6 +19,7 @@ from rules.engine.model import GameState, Terrain, Unit
 from rules.geometry.bases import Body, body_at
 from rules.geometry.index import FeatureIndex
 from rules.geometry.tolerance import CONTACT
+from rules.geometry.visibility import inflate
 
 View = TypeVar("View")
 ThisPosition = TypeVar("ThisPosition", bound="Position")
@@ -30,8 +31,20 @@ class Position:
 
     @cached_property
     def terrain(self) -> FeatureIndex[Terrain]:
+        """The features' index, built once per map (GameState.map_memo)."""
         ts = self.state.terrain
-        return FeatureIndex(ts, [t.shape for t in ts], [t.type for t in ts])
+        return self.state.map_memo(
+            "engine.terrain_index",
+            lambda: FeatureIndex(ts, [t.shape for t in ts], [t.type for t in ts]))
+
+    def grown(self, index: int, distance: float) -> Any:
+        """Feature `index` grown by `distance` (`inflate`: an obstacle for a base's centre),
+        built once per map and distance."""
+        kept: dict[int, Any] = self.state.map_memo(f"engine.grown.{distance!r}", dict)
+        found = kept.get(index)
+        if found is None:
+            found = kept[index] = inflate(self.state.terrain[index].shape, distance)
+        return found
 
     @cached_property
     def bodies(self) -> dict[str, Body]:

@@ -16,6 +16,7 @@ from rules.engine.actions import Action, MalformedAction, check_finite, number, 
 from rules.engine.bounds import check_level, check_point, check_polygon, check_table_size
 from rules.engine.dice import parse_outcome
 from rules.engine.errors import InvalidActionError
+from rules.engine.map_geometry import MAPS, map_digest
 from rules.engine.model import BaseShape, GameState, Point2, Table, Terrain, Unit
 from rules.engine.registry import get_system
 from rules.engine.system import System
@@ -182,23 +183,31 @@ def parse_table(raw: Any, key: str = "table") -> Table:
 def state_from_json(raw: Any) -> GameState:
     """A position (scenario-shaped dict; actions/expect/dice are ignored here)."""
     raw = _obj(raw, "")
-    check_finite({k: v for k, v in raw.items() if k in POSITION_KEYS}, "")
+    # The same terrain, system and table as a position read lately (a new sequence
+    # number of the same battle): its features were parsed and checked then, and are
+    # shared with what was built from them (map_geometry.py, issue 21).
+    digest = map_digest(raw)
+    known = MAPS.get(digest)
+    check_finite({k: v for k, v in raw.items()
+                  if k in POSITION_KEYS and not (known and k == "terrain")}, "")
     system = get_system(_str(_require_top(raw, "system"), "system"))
     table = parse_table(_require_top(raw, "table"))
     system.check_table_options(table.options, "table.options")
-    terrain = _items(raw, "terrain", parse_terrain, system.check_terrain)
+    terrain = list(known.terrain) if known else _items(raw, "terrain", parse_terrain,
+                                                       system.check_terrain)
     units = _items(raw, "units",
                    lambda item, key: parse_unit(item, key, system.unit_move_required),
                    system.check_unit)
-    _check_within_table(table, terrain, units)
+    _check_within_table(table, [] if known else terrain, units)
     seen = {u.id for u in units}
     for i, uu in enumerate(units):
         if uu.aboard is not None and uu.aboard not in seen:
             raise InvalidActionError(f"units[{i}].aboard", f"no unit {uu.aboard!r}")
     turn = _obj(raw.get("state", {}), "state")
     system.check_turn(turn, "state")
-    return GameState(system=system.key, table=table, terrain=tuple(terrain),
-                     units=tuple(units), turn=dict(turn))
+    geometry = known or MAPS.keep(digest, tuple(terrain))
+    return GameState(system=system.key, table=table, terrain=geometry.terrain,
+                     units=tuple(units), turn=dict(turn), geometry=geometry)
 
 
 def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit]) -> None:

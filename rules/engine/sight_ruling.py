@@ -89,7 +89,7 @@ class SightRuling:
 
 
 def _sight_index(state: GameState) -> FeatureIndex[Terrain]:
-    """The features that do something to sight, indexed once per (immutable) state."""
+    """The features that do something to sight, indexed once per map."""
     system = get_system(state.system)
 
     def build() -> FeatureIndex[Terrain]:
@@ -98,7 +98,7 @@ def _sight_index(state: GameState) -> FeatureIndex[Terrain]:
         return FeatureIndex([t for t, _ in kept], [t.shape for t, _ in kept],
                             [effect for _, effect in kept])
 
-    return state.memo("sight_index", build)
+    return state.map_memo(f"{system.key}.sight_index", build)
 
 
 def end_point(state: GameState, end: Point2 | str, key: str) -> Point2:

@@ -12,8 +12,11 @@ path whose every segment lies in free space.
 The work is bounded by a count, not a clock (`Work`: visibility tests and corners
 settled), so that a long move on a crowded table costs what a short one does on any
 machine, with the same result everywhere (issue 15: no action the protocol accepts
-costs more than 50 ms). Dijkstra settles corners in increasing distance, testing a
-segment only when it is the shortest way left (`_dijkstra`); when the bound stops it,
+costs more than 50 ms). What one test costs grows with the corners of free space, so a
+caller serving a live table also sets a deadline (deadline.py, issue 21), which stops
+the search as the count does, with the same guarantee below. Dijkstra settles corners
+in increasing distance, testing a segment only when it is the shortest way left
+(`_dijkstra`); when the bound stops it,
 the length H of that way is a horizon: every corner nearer than H is settled with its
 exact distance, so every point within H of path is in the star of its last corner,
 cast with H less that corner's distance. The region is then exactly "where the centre
@@ -34,6 +37,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 from shapely.geometry.polygon import orient
+
+from rules.geometry.deadline import expired
 
 RAYS = 48
 _RAY_ANGLES = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
@@ -164,7 +169,9 @@ class VisibilityGraph:
             targets, gaps = offers[i]
             j = targets[k]
             if not done[j]:
-                if tests >= work.tests or corners >= work.corners:
+                if tests >= work.tests or corners >= work.corners or expired():
+                    # A test's cost grows with the map's corners: a caller's deadline
+                    # stops the search as the count does, with the same horizon.
                     self.horizon = nd
                     break
                 tests += 1

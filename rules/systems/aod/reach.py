@@ -529,7 +529,7 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
             # polygon, or ends where the engine puts it on (reach_elevated.py).
             if out.standing_on is None and occupies(t.shape, sx, sy):
                 out.standing_on = t
-            out.elevated.append((t, inflate(t.shape, 0.01)))
+            out.elevated.append((t, ctx.grown(i, 0.01)))
             continue
         if cell == "hind":
             if by_centre:
@@ -539,13 +539,13 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
                     out.touched.append(t)
                 else:
                     hind.append((t, len(out.hard)))
-                    out.hard.append(inflate(t.shape, MARGIN))
+                    out.hard.append(ctx.grown(i, MARGIN))
                 continue
             if body.distance(t.shape) <= CONTACT:
                 out.touched.append(t)  # already touching: moving inside it is free
                 continue
             hind.append((t, len(out.hard)))
-        out.hard.append(inflate(t.shape, r + MARGIN))
+        out.hard.append(ctx.grown(i, r + MARGIN))
     if out.touched and hind:
         group = [t.shape for t in out.touched]
         grew = True

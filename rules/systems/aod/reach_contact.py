@@ -31,6 +31,7 @@ from rules.engine.model import Unit
 from rules.engine.open_reach import MARGIN, reachable_via
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
+from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import abrupt_at
@@ -117,8 +118,9 @@ def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph 
                 targets.append((away, other.id, core, grow, leg))
         spent = [0]
         for away, tid, core, grow, leg in sorted(targets, key=lambda t: (t[0], t[1])):
-            if spent[0] >= CONTACT_WORK:
-                # The bound on work: ends nearer than this target's band are all found.
+            if spent[0] >= CONTACT_WORK or expired():
+                # The bound on work (or a caller's deadline, issue 21): ends nearer than
+                # this target's band are all found.
                 cut = min(cut, max(away, 0.0))
                 break
             pieces.extend(_target_pieces(tid, core, grow, leg, graph, limit_of - leg - 0.01,

@@ -41,6 +41,7 @@ from shapely.geometry.polygon import orient
 from rules.engine.model import Terrain, Unit
 from rules.engine.open_reach import reachable
 from rules.engine.reach import Reach
+from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
 
 #: Sample spacing along an edge, and the leg's length before the edge (its start lies
@@ -108,14 +109,25 @@ def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: 
     # stay within what the reach is exact to (and cost no more than it did).
     limit = min(budget, graph.horizon) - LEG - 0.01
     sx, sy = unit.position
+    near: list[tuple[float, Terrain, float]] = []
     for feat, sign in crossings:
         fx0, fy0, fx1, fy1 = feat.shape.bounds
-        if sign > 0 and (max(fx0 - sx, sx - fx1, fy0 - sy, sy - fy1) > limit + LEG
-                         or feat.shape.distance(Point(sx, sy)) > limit + LEG):
+        if sign > 0 and max(fx0 - sx, sx - fx1, fy0 - sy, sy - fy1) > limit + LEG:
             continue  # out of reach as the crow flies
+        away = 0.0 if sign < 0 else float(feat.shape.distance(Point(sx, sy)))
+        if away <= limit + LEG:
+            near.append((away, feat, sign))
+    cut_at = None
+    for k, (_, feat, sign) in enumerate(near):
+        if expired():
+            # A caller's deadline (issue 21): the features left are at least as far as
+            # the nearest of them, so every end nearer than that is found.
+            cut_at = min(away for away, _, _ in near[k:])
+            break
         bands.extend(_bands(feat, sign, depth, graph, limit, barriers, jump_jets))
     if not bands:
-        return None
+        return None if cut_at is None else Reach(
+            unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at)
     area = shapely.union_all([b.area for b in bands])
     tree = shapely.STRtree([b.area for b in bands])
 
@@ -134,7 +146,7 @@ def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: 
             return [*path, (float(p[0]), float(p[1]))]
         return None
 
-    return Reach(unit.id, action_type, area, budget, path_to)
+    return Reach(unit.id, action_type, area, budget, path_to, cut_at)
 
 
 def _length(path: Sequence[tuple[float, float]]) -> float:

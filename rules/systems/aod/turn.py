@@ -75,4 +75,4 @@ def order_given(state: GameState, unit_ids: tuple[str, ...], action_type: str,
     after = state.with_units(*changed)
     units = tuple(u for u in after.units if u.id not in removed) if removed else after.units
     turn = spent(state.turn, unit_ids, action_type, free_spin_pending)
-    return GameState(after.system, after.table, after.terrain, units, turn)
+    return GameState(after.system, after.table, after.terrain, units, turn, after.geometry)
