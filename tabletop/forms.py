@@ -9,6 +9,12 @@ from tabletop.models.roster import UnitStatus
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import MAX_JSON_BYTES, MAX_TABLE_INCHES, parse_json
+from tabletop.services.maps import (
+    MAX_CORNERS,
+    MAX_FEATURE_CORNERS,
+    MAX_FEATURES,
+    check_map_limits,
+)
 from tabletop.services.unit_schema import roster_fields
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
@@ -254,8 +260,18 @@ class MapForm(forms.Form):
         help_text='A list of features: {"id": "T1", "type": a terrain type, '
         '"polygon": [[6, 14], [12, 14], [12, 20], [6, 20]]}, plus the keys its type takes '
         "(the feature types above list them). Points are [x, y] in inches from the "
-        "bottom-left corner.",
+        f"bottom-left corner. At most {MAX_FEATURES} features, {MAX_FEATURE_CORNERS} corners "
+        f"each and {MAX_CORNERS:,} in all.",
     )
+
+    def clean_terrain(self) -> Any:
+        """The map limits (tabletop/services/maps.py), refused here before anything else."""
+        terrain = self.cleaned_data["terrain"]
+        try:
+            check_map_limits(terrain)
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from None
+        return terrain
 
 
 class BattleForm(forms.Form):

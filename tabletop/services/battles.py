@@ -19,6 +19,7 @@ from tabletop.services.inputs import (
     polygon_in_table,
 )
 from tabletop.services.log import campaign_log_add
+from tabletop.services.maps import check_map_limits
 from tabletop.services.permissions import require_gm, role_in
 
 SIDE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
@@ -149,6 +150,10 @@ def battle_create(
         raise ServiceError("That map belongs to another campaign.", field="map")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError("A battle needs a name of at most 120 characters.", field="name")
+    try:  # a map saved before the map limits (issue 21) is played only once within them
+        check_map_limits(battle_map.terrain)
+    except ServiceError as error:
+        raise ServiceError(f"{error.message} Simplify the map first.", field="map") from None
     zones = _clean_sides(campaign, sides, deployment_zones, battle_map, zone_depth)
     battle = Battle.objects.create(
         campaign=campaign,

@@ -17,7 +17,19 @@ from tabletop.services.inputs import (
 from tabletop.services.log import campaign_log_add
 from tabletop.services.permissions import require_gm
 
-MAX_FEATURES = 200
+#: A map's complexity (issue 21). What the engine builds from a map (the obstacles a base
+#: makes of each feature, the free space a reach searches, the bands where a unit climbs
+#: onto elevated terrain) costs in proportion to its corners, and one preview with reach
+#: must stay near the 50 ms goal with the engine's deadlines (referee.py). Measured with
+#: bench/attack_map.py on the costliest shape found (saw-toothed walls of elevated terrain
+#: round the unit): at these limits the first preview after a fiat costs about 35 ms of
+#: engine time, against 120 ms on the 45 x 200 map the old limits let through
+#: (docs/rules-engine.md, "Map limits and deadlines"; docs/benchmarks.md).
+MAX_FEATURES = 100
+#: Corners of one feature (its polygon, and both ends of each access segment).
+MAX_FEATURE_CORNERS = 64
+#: Corners of all the map's features together.
+MAX_CORNERS = 1_500
 #: Keys every feature has; the rest come from its terrain kind (the engine's schema).
 FEATURE_KEYS = frozenset({"id", "type", "polygon"})
 
@@ -51,8 +63,21 @@ def _clean_feature(
     missing = [key for key in kind["required"] if raw.get(key) is None]
     if missing:
         raise ServiceError(f"{label}: {kind['label']} needs a {missing[0]}.", field="terrain")
+    corners = feature_corners(raw)
+    if corners > MAX_FEATURE_CORNERS:
+        raise ServiceError(
+            f"{label}: a feature has at most {MAX_FEATURE_CORNERS} corners; "
+            f"this one has {corners}.",
+            field="terrain",
+        )
     try:
-        polygon = polygon_in_table(raw.get("polygon"), field="terrain", width=width, height=height)
+        polygon = polygon_in_table(
+            raw.get("polygon"),
+            field="terrain",
+            width=width,
+            height=height,
+            max_points=MAX_FEATURE_CORNERS,
+        )
         feature: dict[str, Any] = {"id": feature_id, "type": raw["type"], "polygon": polygon}
         if raw.get("height") is not None:
             feature["height"] = finite_number(
@@ -72,14 +97,41 @@ def _clean_feature(
     return feature
 
 
+def feature_corners(raw: Any) -> int:
+    """A feature's corners as the limits count them: its polygon's points and both ends
+    of each access segment (0 for what is not a feature; its own check says why)."""
+    if not isinstance(raw, dict):
+        return 0
+    polygon, access = raw.get("polygon"), raw.get("access")
+    return (len(polygon) if isinstance(polygon, list) else 0) + (
+        2 * len(access) if isinstance(access, list) else 0
+    )
+
+
+def check_map_limits(terrain: Any) -> None:
+    """Refuses terrain beyond the map limits (MAX_FEATURES, MAX_CORNERS; each feature's
+    own, MAX_FEATURE_CORNERS, as it is cleaned), in the player's words; raises at the
+    `terrain` field. The map form, the map service and a battle's set-up all ask it."""
+    if not isinstance(terrain, list):
+        raise ServiceError("Terrain is a list of features.", field="terrain")
+    if len(terrain) > MAX_FEATURES:
+        raise ServiceError(
+            f"A map has at most {MAX_FEATURES} features; this one has {len(terrain)}.",
+            field="terrain",
+        )
+    corners = sum(feature_corners(raw) for raw in terrain)
+    if corners > MAX_CORNERS:
+        raise ServiceError(
+            f"A map has at most {MAX_CORNERS:,} corners in all; this one has {corners:,}.",
+            field="terrain",
+        )
+
+
 def clean_terrain(
     terrain: Any, *, system: str, width: float, height: float
 ) -> list[dict[str, Any]]:
     """Terrain features as the engine reads them; raises at the `terrain` field."""
-    if not isinstance(terrain, list):
-        raise ServiceError("Terrain is a list of features.", field="terrain")
-    if len(terrain) > MAX_FEATURES:
-        raise ServiceError(f"A map has at most {MAX_FEATURES} features.", field="terrain")
+    check_map_limits(terrain)
     if first_non_finite(terrain):
         raise ServiceError(f"{first_non_finite(terrain)} is not a finite number.", field="terrain")
     features = [

@@ -217,7 +217,7 @@ def feature(**overrides: object) -> dict:
         (36, 36, [feature(colour="red")], "terrain", "unknown key"),
         (36, 36, [feature(), feature()], "terrain", "share the id"),
         (36, 36, "forest", "terrain", "list of features"),
-        (36, 36, [feature(id=f"T{i}") for i in range(201)], "terrain", "at most 200"),
+        (36, 36, [feature(id=f"T{i}") for i in range(101)], "terrain", "at most 100"),
         (math.nan, 36, [], "width", "finite number"),
         (36, math.inf, [], "height", "finite number"),
         (0, 36, [], "width", "at least 1"),

@@ -55,8 +55,10 @@ def _alternative(
     """The engine's nearest legal alternative as JSON, or None; never fails the preview."""
     game = referee.positions.get(key, battle.state)
     try:
-        # The engine's own answer (what `python -m rules alternative` prints).
-        answer = alternative_answer(game, rules.action_from_json(action, game), legal=False)
+        # The engine's own answer (what `python -m rules alternative` prints), within
+        # its deadline: past it, the one found so far, or none (issue 21).
+        with rules.deadline(referee.ALTERNATIVE_DEADLINE):
+            answer = alternative_answer(game, rules.action_from_json(action, game), legal=False)
     except rules.InvalidActionError:
         return None
     except Exception:  # an alternative is a courtesy: the verdict still stands without it

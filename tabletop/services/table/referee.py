@@ -20,6 +20,15 @@ from tabletop.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
 
+#: Seconds of CPU time (the engine thread's) the engine may spend on a preview's reach,
+#: and on its nearest alternative (issue 21; rules/geometry/deadline.py): past it the
+#: search stops and says how far it is exact (`complete: false`, `to`), or offers the
+#: alternative found in time (none). With the
+#: map limits (tabletop/services/maps.py) a preview then stays near the 50 ms goal
+#: (docs/rules-engine.md, "Map limits and deadlines"; docs/benchmarks.md).
+REACH_DEADLINE = 0.040
+ALTERNATIVE_DEADLINE = 0.030
+
 
 class EngineFailure(ServiceError):
     """The engine could not judge at all (a bug, or a position it cannot read)."""
@@ -49,7 +58,9 @@ class ParsedPositions:
     each parsed state is kept under (battle id, sequence number), together with the
     dict it stands for: it is used only while the battle's stored state still equals
     that dict, so a stale entry (another process's write, a database restored) can
-    only miss, never judge the wrong position.
+    only miss, never judge the wrong position. What is built from the map alone (its
+    features, their index, the obstacles they make) is not rebuilt at a new sequence
+    number: the engine keeps it per map (rules/engine/map_geometry.py, issue 21).
     """
 
     def __init__(self, size: int = 32) -> None:
@@ -137,13 +148,15 @@ def reach_area(
 ) -> dict[str, Any] | None:
     """Where the unit may legally end, as GeoJSON; None where the engine cannot say.
 
-    When the engine's bound on reach's work cut the search short (issue 15), the area
-    is exact only to `to` inches of path and says so: `"complete": false`. The engine's
+    When the engine's bound on reach's work cut the search short (issue 15), or its
+    deadline did (REACH_DEADLINE, issue 21), the area is exact only to `to` inches of
+    path and says so: `"complete": false`. The engine's
     own answer (rules/engine/questions.py, what `python -m rules reach` prints), in the
     protocol's shape (docs/protocol.md, "preview")."""
     game = _game(state, key)
     try:
-        answer = reach_answer(game, Action(unit_id, action_type))
+        with rules.deadline(REACH_DEADLINE):
+            answer = reach_answer(game, Action(unit_id, action_type))
         if answer["area"] is None:
             return None
         area = dict(answer["area"])
