@@ -74,6 +74,7 @@ def _welcome(request: HttpRequest, user: Any, next_url: str) -> HttpResponse:
     """Logs the new account in; from an invitation, it joins at once: an invitee never has
     to find the link again."""
     login(request, user, backend=BACKEND)
+    login_throttle.succeeded(user.get_username(), request)  # an address the name uses
     invitation = _invitation_in(next_url) if next_url else None
     if invitation is not None:
         try:
@@ -91,7 +92,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     next_url = _safe_next(request, request.POST.get("next") or request.GET.get("next") or "")
     invitation = _invitation_in(next_url) if next_url else None
-    context = {"next": next_url, "invitation": invitation}
+    context = {
+        "next": next_url,
+        "invitation": invitation,
+        "verification": settings.ACCOUNT_EMAIL_VERIFICATION,
+    }
     if request.method == "POST" and form.is_valid():
         key = rate_limits.address_key("signup", request)
         wait = rate_limits.take(key, settings.SIGNUPS_PER_ADDRESS)

@@ -79,6 +79,16 @@ def test_a_name_failing_from_many_addresses_slows_new_addresses_not_the_owner_s_
     assert log_in(OWNER, PASSWORD).status_code == 302
 
 
+def test_the_address_an_account_was_made_from_is_one_it_uses(settings) -> None:
+    settings.LOGIN_NAME_FAILURES_ALLOWED = 2
+    made = Client(REMOTE_ADDR=OWNER).post("/accounts/signup/", signup_data("gm", "gm@example.org"))
+    assert made.status_code == 302
+    for n in range(2):
+        log_in(f"10.0.0.{n}", "guess")
+    assert log_in("10.9.9.9", PASSWORD).status_code == 429
+    assert log_in(OWNER, PASSWORD).status_code == 302
+
+
 def reset_password(client: Client, email: str, new_password: str) -> None:
     client.post("/accounts/password_reset/", {"email": email})
     link = re.search(r"http://testserver(/accounts/reset/\S+/)", mail.outbox[-1].body)

@@ -40,6 +40,7 @@ def log_in(password: str = PASSWORD):
 
 
 def test_an_unverified_account_cannot_log_in_until_its_mailed_link_is_opened() -> None:
+    assert "We mail a link to the address" in Client().get("/accounts/signup/").content.decode()
     answer = Client().post("/accounts/signup/", signup_data("newbie", "newbie@example.org"))
     assert answer["Location"] == reverse("signup_done")
     assert not get_user_model().objects.get(username="newbie").is_active
