@@ -1,8 +1,8 @@
 """Login throttling that slows guessers without letting a stranger lock an owner out.
 
-Failed logins are counted three ways, each with back-off rather than a lock: past its
-allowance every further failure makes the next attempt wait, the wait doubling from
-`LOGIN_BACKOFF_SECONDS` up to `LOGIN_BACKOFF_MAX_SECONDS`. While a wait runs, logins
+Failed logins are counted three ways, each with back-off rather than a lock: once a count
+reaches its allowance the next attempt waits `LOGIN_BACKOFF_SECONDS`, and each further
+failure doubles the wait, up to `LOGIN_BACKOFF_MAX_SECONDS`. While a wait runs, logins
 it covers are refused without the password being tried (so they count nothing).
 
 - Per (user name, address) pair, `LOGIN_FAILURES_ALLOWED` (5): someone mistyping, or
