@@ -1,14 +1,34 @@
 """The Django admin for every model: searchable, filterable, and read-only where history lives."""
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from tabletop import models
+from tabletop import login_throttle, models
 from tabletop.account_forms import AdminLoginForm
 from tabletop.models.battle import BattleStatus
 
 # The admin's login is throttled like the site's (tabletop/login_throttle.py).
 admin.site.login_form = AdminLoginForm
+
+
+User = get_user_model()
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class AccountAdmin(UserAdmin):
+    """Django's user admin, and a way to let someone in again after failed logins."""
+
+    actions = ["forget_failed_logins"]
+
+    @admin.action(description="Forget their failed logins (they may log in again now)")
+    def forget_failed_logins(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for user in queryset:
+            login_throttle.forget_name(user.get_username())
+        self.message_user(request, f"Forgot the failed logins of {len(queryset)} account(s).")
 
 
 class MembershipInline(admin.TabularInline):

@@ -129,7 +129,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tabletop.version.site_version",
+                "tabletop.context_processors.site",
             ],
         },
     },
@@ -221,6 +221,11 @@ PASSWORD_CHANGE_FAILURES_ALLOWED = env.int("PASSWORD_CHANGE_FAILURES_ALLOWED", d
 # accounts.py). On in production; off in development, so that `make run` needs no mail.
 ACCOUNT_EMAIL_VERIFICATION = env.bool("ACCOUNT_EMAIL_VERIFICATION", default=not DEBUG)
 ACCOUNT_VERIFICATION_SECONDS = env.int("ACCOUNT_VERIFICATION_SECONDS", default=3 * 24 * 3600)
+# Who may make an account: "open" (anyone), "invitation" (only from a campaign's
+# invitation link) or "closed" (nobody: the admin makes accounts).
+SIGNUP = env.str("SIGNUP", default="open")
+if SIGNUP not in {"open", "invitation", "closed"}:
+    raise ImproperlyConfigured(f"SIGNUP must be open, invitation or closed, not {SIGNUP!r}")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

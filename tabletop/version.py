@@ -11,7 +11,3 @@ try:
 except PackageNotFoundError:  # run from a checkout that was never installed
     VERSION = "unknown"
 
-
-def site_version(request: object) -> dict[str, str]:
-    """Template context processor: `tabletop_version`."""
-    return {"tabletop_version": VERSION}

@@ -3,7 +3,7 @@
 from typing import Any
 
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login
 from django.contrib.auth.views import (
     LoginView,
@@ -31,7 +31,7 @@ from tabletop.services.accounts import (
     account_verification_resend,
     account_verify,
 )
-from tabletop.services.campaigns import invitation_accept
+from tabletop.services.campaigns import invitation_accept, invitation_problem
 from tabletop.services.errors import ServiceError
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -86,12 +86,26 @@ def _welcome(request: HttpRequest, user: Any, next_url: str) -> HttpResponse:
     return redirect(next_url or "home")
 
 
+def signup_closed_because(invitation: Invitation | None) -> str | None:
+    """Why the site's SIGNUP setting refuses this sign-up, in the page's words; None if open."""
+    if settings.SIGNUP == "open":
+        return None
+    if settings.SIGNUP == "invitation":
+        if invitation is not None and invitation_problem(invitation) is None:
+            return None
+        return "New accounts are made from a campaign's invitation link: ask its game master."
+    return "This site makes no new accounts here: ask its administrator for one."
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account. With email verification on, every valid sign-up is answered "check
     your mail", whether the address is new or an account's already (its owner is told)."""
-    form = SignupForm(request.POST or None)
     next_url = _safe_next(request, request.POST.get("next") or request.GET.get("next") or "")
     invitation = _invitation_in(next_url) if next_url else None
+    closed = signup_closed_because(invitation)
+    if closed:
+        return render(request, "registration/signup_closed.html", {"why": closed}, status=403)
+    form = SignupForm(request.POST or None)
     context = {
         "next": next_url,
         "invitation": invitation,
@@ -148,12 +162,26 @@ class ThrottledLoginView(LoginView):
             )
             messages.info(self.request, "We have mailed the link again.")
         response = super().form_invalid(form)
-        if any(error.code == "locked_out" for error in form.non_field_errors().as_data()):
+        if _throttled(form):
             response.status_code = 429
         return response
 
 
 login_page = ThrottledLoginView.as_view()
+
+
+def _throttled(form: Any) -> bool:
+    return any(error.code == "locked_out" for error in form.non_field_errors().as_data())
+
+
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's login (its form is throttled like the site's: AdminLoginForm), answered
+    429 when throttled as the site's is (it answered 200 with the message)."""
+    response = admin.site.login(request)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    if form is not None and form.is_bound and _throttled(form):
+        response.status_code = 429
+    return response
 
 
 class LimitedPasswordResetView(PasswordResetView):
