@@ -367,16 +367,21 @@ async def restart(stack: Stack, asgi: AsgiProcess, acked) -> None:
 
 
 def test_readyz_reports_a_stopped_redis(postgresql: str, tmp_path: Path) -> None:
-    """A second redis-server on its own port (never the machine's), stopped under a process."""
+    """A second redis-server on its own port (never the machine's), stopped under a process.
+    It asks for a password, as on a Redis of its own host (docs/deploy, section 14): the
+    process is ready with the password in REDIS_URL."""
     need(
         "redis-server",
         bool(subprocess.run(["which", "redis-server"], capture_output=True).returncode == 0),
         "apt-get install redis-server",
     )
     port = free_port()
+    password = secrets.token_urlsafe(24)
     redis = subprocess.Popen(
         [
             "redis-server",
+            "--requirepass",
+            password,
             "--port",
             str(port),
             "--bind",
@@ -392,7 +397,9 @@ def test_readyz_reports_a_stopped_redis(postgresql: str, tmp_path: Path) -> None
     )
     asgi = AsgiProcess(
         free_port(),
-        production_environment(postgresql, f"redis://127.0.0.1:{port}/0", tmp_path / "static"),
+        production_environment(
+            postgresql, f"redis://:{password}@127.0.0.1:{port}/0", tmp_path / "static"
+        ),
         tmp_path / "daphne.log",
     )
     try:
