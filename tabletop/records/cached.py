@@ -12,41 +12,17 @@ many a minute (`RECORD_READS_PER_MINUTE`); beyond that the answer is 429. A cach
 does not answer costs only the work: the file is built, the read allowed.
 """
 
-import logging
-from collections.abc import Callable
-from typing import TypeVar
-
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
-from django.utils import timezone
 
+from tabletop import rate_limits
 from tabletop.models import Battle, BattleResult, CommandReply
 from tabletop.records.horizon import Horizon
+from tabletop.services.table.log import remember
 
-logger = logging.getLogger(__name__)
-T = TypeVar("T")
-#: How long a built record stays in the cache.
-RECORD_CACHE_S = 600
+__all__ = ["log_key", "read_allowed", "remember", "story_key"]
 #: Record reads one user may make a minute (report page, report SVG, event log, files).
 READS_PER_MINUTE = 30
-
-
-def remember(key: str, make: Callable[[], T], timeout: int = RECORD_CACHE_S) -> T:
-    """The value kept under `key`, or `make()` kept there."""
-    try:
-        found = cache.get(key)
-    except Exception as error:  # the cache down: build it
-        logger.warning("records: the cache did not answer (%r)", error)
-        return make()
-    if found is not None:
-        return found
-    made = make()
-    try:
-        cache.set(key, made, timeout)
-    except Exception as error:
-        logger.warning("records: the cache did not answer (%r)", error)
-    return made
 
 
 def _battle_key(battle: Battle) -> str:
@@ -75,18 +51,7 @@ def story_key(battle: Battle, horizon: Horizon, what: str) -> str:
 def read_allowed(user: AbstractBaseUser) -> bool:
     """Counts one record read of `user`'s in this minute; False once over the limit."""
     limit = getattr(settings, "RECORD_READS_PER_MINUTE", READS_PER_MINUTE)
-    minute = int(timezone.now().timestamp() // 60)
+    minute = int(rate_limits.now() // 60)
     joined = getattr(user, "date_joined", None)
     key = f"record-reads:{user.pk}:{joined.timestamp() if joined else ''}:{minute}"
-    try:
-        if cache.add(key, 1, 90):
-            return True
-        try:
-            count = cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, 90)
-            count = 1
-    except Exception as error:
-        logger.warning("records: the cache did not answer (%r)", error)
-        return True
-    return count <= limit
+    return rate_limits.safely(1, lambda: rate_limits.increment(key, 90)) <= limit

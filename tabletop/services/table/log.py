@@ -5,8 +5,10 @@ complex map some 140 KB each). Nothing here reads them per event: the log is rea
 them (`public_events`), and a position is read alone, one at a time (`position_at`).
 """
 
+import logging
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.cache import cache
 from django.db.models import Func, JSONField, QuerySet
@@ -21,6 +23,8 @@ from tabletop.services.table import limits, position
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50
+logger = logging.getLogger(__name__)
+T = TypeVar("T")
 #: How long a position read from the log is kept in the cache (it never changes).
 POSITION_CACHE_S = 600
 
@@ -100,19 +104,42 @@ def position_at(battle: Battle, seq: int) -> dict[str, Any]:
     return {"state": battle.state, "turn": battle.turn_state}
 
 
-def _cached_position(battle: Battle, event_id: int, key: str) -> dict[str, Any]:
-    name = f"log-position:{battle.pk}:{battle.created_at.timestamp()}:{event_id}:{key}"
+def remember(key: str, make: Callable[[], T], timeout: int = POSITION_CACHE_S) -> T:
+    """The value kept in the cache under `key`, or `make()` kept there. A cache that does
+    not answer costs only the work."""
     try:
-        found = cache.get(name)
-    except Exception:  # the cache down: read the log
-        found = None
-    if found is None:
-        found = _position(Event.objects.filter(pk=event_id), key)
-        try:
-            cache.set(name, found, POSITION_CACHE_S)
-        except Exception:  # noqa: S110 - a cache that does not answer only costs a read
-            pass
-    return found
+        found = cache.get(key)
+    except Exception as error:
+        logger.warning("the cache did not answer (%r)", error)
+        return make()
+    if found is not None:
+        return found
+    made = make()
+    try:
+        cache.set(key, made, timeout)
+    except Exception as error:
+        logger.warning("the cache did not answer (%r)", error)
+    return made
+
+
+def _battle_key(battle: Battle) -> str:
+    # The battle's creation moment too: a database restored or rebuilt may give its id again.
+    return f"log:{battle.pk}:{battle.created_at.timestamp()}"
+
+
+def _cached_position(battle: Battle, event_id: int, key: str) -> dict[str, Any]:
+    return remember(
+        f"{_battle_key(battle)}:position:{event_id}:{key}",
+        lambda: _position(Event.objects.filter(pk=event_id), key),
+    )
+
+
+def hash_at(battle: Battle, seq: int, at: dict[str, Any]) -> str:
+    """The hash of `at`, the position after event `seq` (kept: it takes a while on a large map)."""
+    return remember(
+        f"{_battle_key(battle)}:hash:{seq}",
+        lambda: position.position_hash(at["state"], at["turn"]),
+    )
 
 
 def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any], list[dict]]:
@@ -139,7 +166,11 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         state=at["state"],
         turn=at["turn"],
         labels=battle.unit_labels,
-        hash=position.position_hash(at["state"], at["turn"]),
+        hash=(
+            hash_at(battle, seq, at)
+            if delay_s
+            else position.position_hash(at["state"], at["turn"])
+        ),
         delay_s=delay_s,
         chat=chat,
         dice=dice,
