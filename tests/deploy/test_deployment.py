@@ -11,8 +11,10 @@ import asyncio
 import gzip
 import http.client
 import json
+import os
 import re
 import secrets
+import signal
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +27,7 @@ from tabletop.models import Event
 from tests.browser.conftest import TIMEOUT_MS, drag_piece, expected_transform, transform
 from tests.conftest import _database_url_of_test_db, free_port, need
 from tests.deploy.stack import (
+    DEPLOY_DOCS,
     AsgiProcess,
     Stack,
     get,
@@ -404,6 +407,7 @@ def test_readyz_reports_a_stopped_redis(postgresql: str, tmp_path: Path) -> None
     )
     try:
         asgi.start()  # waits for /readyz 200
+        assert health_check(asgi.port, tmp_path) == (0, [], "")  # all well: nothing done
         redis.terminate()
         redis.wait(timeout=10)
         status, _, body = get(asgi.url("/readyz"))
@@ -414,9 +418,47 @@ def test_readyz_reports_a_stopped_redis(postgresql: str, tmp_path: Path) -> None
         assert report["database"] == "ok"
         assert report["channel_layer"] != "ok"
         assert get(asgi.url("/healthz"))[0] == 200  # the process itself is up
+        # The health timer reports it, and restarts nothing: a restart would not mend Redis.
+        code, restarts, said = health_check(asgi.port, tmp_path)
+        assert (code, restarts) == (1, [])
+        assert f"tabletop@{asgi.port} is not ready" in said and "(HTTP 503)" in said
+        # A hung process (its event loop blocked: stopped here) answers nothing but is alive
+        # to systemd: the health timer restarts it.
+        assert asgi.process is not None
+        asgi.process.send_signal(signal.SIGSTOP)
+        try:
+            code, restarts, said = health_check(asgi.port, tmp_path)
+        finally:
+            asgi.process.send_signal(signal.SIGCONT)
+        print(f"deploy: health-check.sh on a hung daphne :{asgi.port}: {said.strip()}")
+        assert (code, restarts) == (1, [f"restart tabletop@{asgi.port}"])
     finally:
         if asgi.process is not None:
             asgi.stop()
         if redis.poll() is None:
             redis.kill()
             redis.wait()
+
+
+def health_check(port: int, directory: Path) -> tuple[int, list[str], str]:
+    """docs/deploy/health-check.sh on one process, as tabletop-health.service runs it
+    (quicker: 1 s timeouts); systemctl, which no test can reach here, only recorded.
+    Returns its exit code, the systemctl calls it made and what it said."""
+    calls = directory / "systemctl-calls"
+    calls.unlink(missing_ok=True)
+    recorder = directory / "systemctl"
+    recorder.write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
+    recorder.chmod(0o755)
+    unit = (DEPLOY_DOCS / "systemd" / "tabletop-health.service").read_text()
+    script = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
+    assert script.split()[0].endswith("/docs/deploy/health-check.sh")
+    quick = {"HEALTH_TIMEOUT": "1", "HEALTH_RETRY_S": "0"}
+    run = subprocess.run(
+        ["sh", str(DEPLOY_DOCS / "health-check.sh"), str(port)],
+        env={**os.environ, **quick, "SYSTEMCTL": str(recorder)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    made = calls.read_text().splitlines() if calls.exists() else []
+    return run.returncode, made, run.stderr
