@@ -177,8 +177,15 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
     ux: list[Any] = []
     uy: list[Any] = []
     edge: list[Any] = []
+    # A sample farther from the start than the limit and a leg is out of reach of every
+    # settled corner (`near_enough`: a path is never shorter than the crow flies), so
+    # only the samples within that circle are looked at: the same bands, at a cost that
+    # grows with the edges within reach, not with the whole feature (issue 21).
+    gx, gy = graph.start
+    within = limit + LEG + 1e-6
     for k, ((ax, ay), (dx, dy, length)) in enumerate(zip(starts, dirs, strict=True)):
         ts = np.arange(STEP, length - STEP / 2, STEP)
+        ts = ts[np.hypot(ax + ts * dx - gx, ay + ts * dy - gy) <= within]
         cx.append(ax + ts * dx)
         cy.append(ay + ts * dy)
         # The inward normal is the edge's left; the leg goes inward to enter.
@@ -186,6 +193,8 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
         uy.append(np.full(len(ts), dx * sign))
         edge.append(np.full(len(ts), k))
     x, y = np.concatenate(cx), np.concatenate(cy)
+    if not len(x):
+        return []
     u_x, u_y = np.concatenate(ux), np.concatenate(uy)
     k_of = np.concatenate(edge)
     # A cheap first cut: the leg's start within the limit of some settled corner, as the
@@ -238,11 +247,14 @@ def _nearest_is_aimed(poly: Polygon, x: Any, y: Any, u_x: Any, u_y: Any, depth: 
     shapely.prepare(poly)
     inside = shapely.contains_xy(poly, x + far * u_x, y + far * u_y)
     behind = shapely.contains_xy(poly, x - LEG * u_x, y - LEG * u_y)
+    good = (inside == (sign > 0)) & (behind == (sign < 0))
+    # The distances to the edge, the dearest test, only where the sides already hold.
     edge = poly.boundary
-    gap = shapely.distance(edge, shapely.points(x + far * u_x, y + far * u_y))
-    gap_back = shapely.distance(edge, shapely.points(x - LEG * u_x, y - LEG * u_y))
-    out[rows] = ((inside == (sign > 0)) & (gap >= far - 1e-4)
-                 & (behind == (sign < 0)) & (gap_back >= LEG - 1e-4))
+    for ox, oy, least in ((far * u_x, far * u_y, far), (-LEG * u_x, -LEG * u_y, LEG)):
+        k = np.flatnonzero(good)
+        gap = shapely.distance(edge, shapely.points(x[k] + ox[k], y[k] + oy[k]))
+        good[k] = gap >= least - 1e-4
+    out[rows] = good
     return out
 
 
