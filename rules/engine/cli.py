@@ -6,7 +6,9 @@ commands").
 mismatch (details on stderr). A malformed file exits 2 naming the offending key.
 The questions print one JSON line per action, answered for the position before it
 (the actions applied in sequence as `check` applies them), from the same functions
-the live table calls (rules/engine/questions.py).
+the live table calls (rules/engine/questions.py). `reach` and `alternative` take
+`--deadline MS`: each answer within MS milliseconds of CPU time, as the live table asks
+them (rules/geometry/deadline.py); without it nothing reads the clock.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from rules.engine.check import Outcome, run_scenario
 from rules.engine.errors import InvalidActionError
 from rules.engine.questions import alternative_answer, offers_answer, reach_answer
 from rules.engine.scenario import Scenario, load_scenario
+from rules.geometry.deadline import deadline
 
 
 def scenario_files(args: Sequence[str]) -> Iterator[Path]:
@@ -107,11 +110,14 @@ def answer(scn: Scenario, outcome: Outcome, question: str) -> dict[str, Any]:
     return alternative_answer(before, action, legal)
 
 
-def ask(paths: Sequence[str], question: str) -> int:
-    """Print the answer to `question` for the position before each action of each file."""
+def ask(paths: Sequence[str], question: str, seconds: float | None = None) -> int:
+    """Print the answer to `question` for the position before each action of each file,
+    each within `seconds` of CPU time where given (as the live table asks; issue 21)."""
     unreadable: list[Path] = []
     for _path, scn, outcome in judged(paths, unreadable):
-        print(json.dumps(answer(scn, outcome, question), allow_nan=False))
+        with deadline(seconds):
+            found = answer(scn, outcome, question)
+        print(json.dumps(found, allow_nan=False))
     return 2 if unreadable else 0
 
 
@@ -130,8 +136,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     for name, what in QUESTIONS.items():
         q = sub.add_parser(name, help=what)
+        if name != "offers":
+            q.add_argument("--deadline", type=float, metavar="MS",
+                           help="answer each within MS milliseconds of CPU time, as the live "
+                                "table asks (a reach cut short says complete false); without "
+                                "it every answer is the same on every machine")
         q.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     args = parser.parse_args(argv)
     if args.command == "check":
         return check(args.paths, args.expect)
-    return ask(args.paths, args.command)
+    ms = getattr(args, "deadline", None)
+    return ask(args.paths, args.command, None if ms is None else ms / 1000)

@@ -8,6 +8,7 @@ deadline (the CLI, the golden files) nothing reads the clock."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from itertools import count
 from typing import Any
@@ -15,9 +16,10 @@ from typing import Any
 import pytest
 
 import rules
-from rules import action_from_json, reach, validate
+from rules import action_from_json, reach, state_to_json, validate
 from rules.engine.actions import Action
 from rules.engine.alternative import nearest_alternative
+from rules.engine.cli import main
 from rules.engine.questions import reach_answer
 from rules.geometry import deadline as clocks
 from tests.rules.scenes import scene, unit
@@ -102,3 +104,19 @@ def test_the_alternative_found_in_time_is_offered_and_none_past_the_deadline(
     late = scene([unit("M1", position=(10, 5))], state=ORDERS)
     with rules.deadline(0):
         assert nearest_alternative(late, refused) is None
+
+
+def test_the_command_line_asks_within_a_deadline_only_when_told(
+    ticking: Any, tmp_path: Any, capsys: Any
+) -> None:
+    scenario = state_to_json(crowded(12)) | {
+        "action": {"unit": "U", "type": "move", "path": [[18, 30]]}
+    }
+    path = tmp_path / "crowded.json"
+    path.write_text(json.dumps(scenario))
+    assert main(["reach", str(path)]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert main(["reach", "--deadline", "40000", str(path)]) == 0  # forty ticks
+    cut = json.loads(capsys.readouterr().out)
+    assert whole["complete"] is True and whole["horizon"] == 12
+    assert cut["complete"] is False and 0 < cut["horizon"] < 12
