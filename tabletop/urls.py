@@ -65,6 +65,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", health.metrics, name="metrics"),
     # Before the admin's own: answered 429 when throttled, as the site's login is.
     path("admin/login/", accounts.admin_login),
     path("admin/", admin.site.urls),

@@ -13,15 +13,28 @@ import time
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from tabletop.metrics import REGISTRY
 from tabletop.version import VERSION
 
 logger = logging.getLogger(__name__)
 
 TIMEOUT_S = 3.0
+
+
+@never_cache
+def metrics(request: HttpRequest) -> HttpResponse:
+    """Prometheus' text format (tabletop/metrics.py), for the monitoring host only: from an
+    address in METRICS_ALLOWED_ADDRESSES (loopback by default), else 404. nginx does not
+    proxy it either."""
+    if request.META.get("REMOTE_ADDR") not in settings.METRICS_ALLOWED_ADDRESSES:
+        raise Http404("No such page.")
+    return HttpResponse(generate_latest(REGISTRY), content_type=CONTENT_TYPE_LATEST)
 
 
 @never_cache

@@ -16,6 +16,7 @@ import re
 import secrets
 import signal
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -275,10 +276,20 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     assert status == 200 and headers.get("Content-Encoding") == "br"
     assert "immutable" in headers.get("Cache-Control", "")
     stack.say(f"daphne served {direct} itself: brotli {len(body):,} bytes")
+    # Metrics: each process's own, for the monitoring host; nginx never proxies them.
+    assert get(f"{stack.base_url}/metrics")[0] == 404
+    status, _, body = get(stack.processes[0].url("/metrics"))
+    assert status == 200 and b"tabletop_build_info" in body
 
     # Its access log is in the journal while it runs (issue 22: block-buffered, it
     # appeared only when the process exited): the unit runs it unbuffered.
-    access = [line for line in stack.processes[0].log.read_text().splitlines() if '"GET /' in line]
+    # Daphne writes the line once the response is done, a moment after the client has it.
+    for _ in range(50):
+        log = stack.processes[0].log.read_text().splitlines()
+        access = [line for line in log if '"GET /' in line]
+        if any(f"/static/{main_js}" in line for line in access):
+            break
+        time.sleep(0.1)
     assert any(f"/static/{main_js}" in line for line in access), access[-5:]
     stack.say(f"daphne :{stack.processes[0].port} logged {len(access)} requests while running")
 
