@@ -222,15 +222,18 @@ installed_ports() {
         cut -d@ -f2
 }
 
-# docs/deploy/systemd/*, with one tabletop@PORT instance per process in the target.
+# docs/deploy/systemd/*, with one tabletop@PORT instance per process in the target, and
+# the same ports for the health check.
 write_units() {
-    local source=$APP/docs/deploy/systemd unit wants
+    local source=$APP/docs/deploy/systemd unit wants list
     CHANGED=0
     wants=$(ports | sed 's/.*/tabletop@&.service/' | paste -sd' ')
+    list=$(ports | paste -sd' ')
     for unit in "$source"/*; do
         rooted "$unit" | sed -e "s/^User=tabletop$/User=$TABLETOP_USER/" \
             -e "s/^Group=tabletop$/Group=$TABLETOP_USER/" \
-            -e "s/^Wants=tabletop@.*/Wants=$wants/" |
+            -e "s/^Wants=tabletop@.*/Wants=$wants/" \
+            -e "s/^\(ExecStart=.*health-check\.sh\)\( [0-9][0-9]*\)*$/\1 $list/" |
             put 644 root root "$UNIT_DIR/$(basename "$unit")"
     done
     if [ "$CHANGED" = 1 ]; then

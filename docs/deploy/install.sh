@@ -223,7 +223,8 @@ systemd_units() {
     write_units
     local -a instances
     mapfile -t instances < <(ports | sed 's/.*/tabletop@&.service/')
-    run "$SYSTEMCTL" enable --now "${instances[@]}" tabletop.target tabletop-prune.timer
+    run "$SYSTEMCTL" enable --now "${instances[@]}" tabletop.target tabletop-prune.timer \
+        tabletop-health.timer
     say "backups: $BACKUPS (postgres's, mode 700), before the timer that writes there"
     install -d -o postgres -g postgres -m 700 "$BACKUPS"
     run "$SYSTEMCTL" enable --now tabletop-backup.timer

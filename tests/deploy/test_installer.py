@@ -432,10 +432,13 @@ def test_install_twice_then_upgrade_and_roll_back(machine: Machine) -> None:
     target = (units / "tabletop.target").read_text()
     assert f"Wants=tabletop@{ports[0]}.service tabletop@{ports[1]}.service" in target
     assert f"EnvironmentFile={env_file}" in (units / "tabletop@.service").read_text()
+    health = f"ExecStart={app}/docs/deploy/health-check.sh {ports[0]} {ports[1]}\n"
+    assert health in (units / "tabletop-health.service").read_text()
     calls = machine.calls("systemctl.log")
     enabled = [c for c in calls if c["args"][:2] == ["enable", "--now"]]
     assert [f"tabletop@{p}.service" for p in ports] == enabled[0]["args"][2:4]
-    assert {"tabletop.target", "tabletop-prune.timer"} <= set(enabled[0]["args"])
+    timers = {"tabletop-prune.timer", "tabletop-health.timer"}
+    assert {"tabletop.target", *timers} <= set(enabled[0]["args"])
     backup_timer = next(c for c in enabled if "tabletop-backup.timer" in c["args"])
     assert backup_timer["backups"], "the backup timer was enabled before its folder existed"
     assert stat.S_IMODE((root / "var/backups/tabletop").stat().st_mode) == 0o700
