@@ -45,6 +45,12 @@ def watchers_group(battle_id: int) -> str:
     return f"battle-{battle_id}-watch"
 
 
+def user_group(user_id: int) -> str:
+    """All of one user's sockets, at every table and in every process: told to read their
+    rights again when those change (tabletop/services/table/rights.py)."""
+    return f"user-{user_id}"
+
+
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the server whose database thread this is (asgiref keeps it for
     `sync_to_async` threads), or None outside one (a management command, a test)."""

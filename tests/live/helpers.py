@@ -132,29 +132,60 @@ class Socket(Mirror):
         super().apply(frame)
         assert not self.problems, self.problems
 
+    async def closed_with(self, timeout: float = 5) -> int:
+        """The code the server closes the socket with, waiting up to `timeout` for it;
+        the frames before it are kept (`frames`) as they arrive."""
+        while True:
+            output = await self.io.receive_output(timeout=timeout)
+            if output["type"] == "websocket.close":
+                return int(output["code"])
+            self.apply(json.loads(output["text"]))
+
     async def close(self) -> None:
         await self.io.disconnect()
 
 
-async def table_communicator(
-    battle_id: int, user, query: str = "", timeout: float = 1
+async def unconnected(
+    battle_id: int, user, query: str = "", cookie: bytes | None = None
 ) -> WebsocketCommunicator:
-    """A communicator connected to the battle's table as `user`, no frame read yet."""
+    """A communicator to the battle's table as `user` (a new login session of theirs, or
+    the one of `cookie`), not connected yet."""
     headers = [
         (b"origin", b"http://127.0.0.1"),
         (b"host", b"127.0.0.1"),
-        (b"cookie", await session_cookie(user)),
+        (b"cookie", cookie or await session_cookie(user)),
     ]
     path = f"/ws/battles/{battle_id}/" + (f"?{query}" if query else "")
-    communicator = WebsocketCommunicator(application, path, headers=headers)
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+async def table_communicator(
+    battle_id: int, user, query: str = "", timeout: float = 1, cookie: bytes | None = None
+) -> WebsocketCommunicator:
+    """A communicator connected to the battle's table as `user`, no frame read yet."""
+    communicator = await unconnected(battle_id, user, query, cookie)
     connected, code = await communicator.connect(timeout=timeout)
     assert connected, code
     return communicator
 
 
-async def open_socket(battle_id: int, user, query: str = "") -> Socket:
+async def refused_with(
+    battle_id: int, user, query: str = "", cookie: bytes | None = None
+) -> int | None:
+    """The code a new socket of `user` at the table is closed with before any frame
+    (refused at the handshake, or accepted and closed), or None when it got a frame."""
+    communicator = await unconnected(battle_id, user, query, cookie)
+    connected, code = await communicator.connect(timeout=5)
+    if not connected:
+        return int(code)
+    output = await communicator.receive_output(timeout=5)
+    await communicator.disconnect()
+    return int(output["code"]) if output["type"] == "websocket.close" else None
+
+
+async def open_socket(battle_id: int, user, query: str = "", cookie: bytes | None = None) -> Socket:
     """A connected socket for `user`, with its hello and first snapshot (or resume) read."""
-    socket = Socket(await table_communicator(battle_id, user, query))
+    socket = Socket(await table_communicator(battle_id, user, query, cookie=cookie))
     hello = await socket.get("hello")
     socket.hello = hello
     if not query:
