@@ -5,6 +5,10 @@
 const BACKOFF_MS = [300, 1000, 2000, 4000, 8000];
 const PING_MS = 25000;
 const FORBIDDEN = 4403;
+// Your access changed (a new role, a login that ended): reconnect at once, to be told the
+// new role, or refused with 4403 (protocol.md, "Rights on an open socket").
+const RIGHTS_CHANGED = 4401;
+const REFUSED = 1006; // a handshake the server refused (not a member: HTTP 403) reads so
 const TOO_MANY_SOCKETS = 4409;
 const DEGRADED = 4503; // the server's message service (Redis) is down: retry
 
@@ -30,6 +34,8 @@ export class Connection {
     this.unanswered = new Map(); // id -> frame, resent after a reconnect
     this.timer = null;
     this.pinger = null;
+    this.welcomed = false; // this page has been at the table (a socket of it opened)
+    this.rightsChanged = false; // closed with 4401, not opened again since
     addEventListener("online", () => this.reconnectSoon(0));
     addEventListener("offline", () => this.ws?.close(4000, "offline"));
     // The table's hash disagreed with the server's (state.js): start again from a snapshot.
@@ -59,6 +65,8 @@ export class Connection {
 
   opened(ws) {
     this.attempt = 0;
+    this.welcomed = true;
+    this.rightsChanged = false;
     this.onStatus("live");
     for (const frame of this.unanswered.values()) ws.send(JSON.stringify(frame));
     clearInterval(this.pinger);
@@ -85,8 +93,20 @@ export class Connection {
     ws.addEventListener("close", (event) => {
       if (this.ws !== ws) return;
       clearInterval(this.pinger);
-      if (event.code === FORBIDDEN) {
-        this.onStatus("closed", "You are not at this table (or it does not exist).");
+      // After 4401 a refused handshake means no access any more (logged out, removed).
+      if (event.code === FORBIDDEN || (this.rightsChanged && event.code === REFUSED)) {
+        this.onStatus(
+          "closed",
+          this.welcomed
+            ? "You no longer have access to this table."
+            : "You are not at this table (or it does not exist).",
+        );
+        return;
+      }
+      if (event.code === RIGHTS_CHANGED) {
+        this.rightsChanged = true;
+        this.onStatus("reconnecting", "Your access to this table changed; reconnecting.");
+        this.reconnectSoon(0);
         return;
       }
       if (event.code === TOO_MANY_SOCKETS) {
