@@ -92,8 +92,7 @@ def _ruling(battle: Battle, seq: int, position: dict, action: dict, verdict: dic
 
 def ruling_of_event(battle: Battle, horizon: Horizon, seq: int) -> RecordFile:
     """The ruling of an act in the log: its position before, its action, its verdict."""
-    found = Event.objects.filter(battle=battle, seq=seq, kind="act")
-    event = next(iter(log.public_events(found)), None)
+    event = Event.objects.filter(battle=battle, seq=seq, kind="act").first()
     if event is None or seq > horizon.seq:
         raise NotInRecord("There is no order with that number in what you may see.")
     payload = event.payload
@@ -154,4 +153,4 @@ def _ruling_judged_again(battle: Battle, reply: dict[str, Any], action: Any) -> 
 def event_lines(battle: Battle, horizon: Horizon) -> str:
     """The log as JSON lines: one event frame (as clients get it) a line, in order."""
     found = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    return "".join(canonical(events.event(e)) + "\n" for e in log.public_events(found))
+    return "".join(canonical(events.event(e)) + "\n" for e in found)

@@ -317,7 +317,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
     """The battle as far as the reader may see it (`horizon`). One position is read, the
     first; the log's events are read without theirs, and the table followed through them."""
     query = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    logged = log.public_events(query)
+    logged = list(query)
     table = [e for e in logged if e.kind in TABLE_KINDS]
     undone = {e.payload.get("undoes") for e in table if e.kind == "undo"}
     first = log.position_at(battle, 0)

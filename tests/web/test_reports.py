@@ -2,12 +2,16 @@
 for a delayed spectator nothing newer than the delay (issue 16). The campaign at a glance:
 standings over the battles, each battle linked to its report, what each battle cost."""
 
+import importlib
 import json
 import xml.etree.ElementTree as ET
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from django.apps import apps
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import JSONField
 from django.test.utils import CaptureQueriesContext
@@ -16,6 +20,7 @@ from django.utils import timezone
 
 from tabletop import events
 from tabletop.models import Battle, BattleResult, Event, Membership
+from tabletop.models.event import POSITIONS
 from tabletop.services.results import battle_result_record
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
@@ -436,3 +441,37 @@ def test_a_delayed_spectators_campaign_page_shows_no_result_newer_than_the_delay
     )
     client.force_login(users["spectator"])
     assert "The ridge held." in client.get(url).content.decode(), "once the delay has passed"
+
+
+@pytest.mark.django_db
+def test_migration_0004_moves_old_events_positions_out_with_their_history_intact(client) -> None:
+    """Events written before issue 21 kept their positions in the payload (`_before`,
+    `_after`); migration 0004 moves them to their columns, and the battle's record, its
+    frames and their position hashes are what they were."""
+    moving = importlib.import_module("tabletop.migrations.0004_event_positions")
+    editor = SimpleNamespace(
+        connection=connection, execute=lambda sql: connection.cursor().execute(sql)
+    )
+    battle, users = a_played_battle()
+    client.force_login(users["gm"])
+    names = ("battle_report_svg", "battle_events_jsonl")
+    urls = [reverse(name, args=[battle.pk]) for name in names]
+    read = [client.get(url).content for url in urls]
+    logged = list(Event.objects.filter(battle=battle).values_list("payload", *POSITIONS))
+    for event in Event.objects.filter(battle=battle, kind__in=("act", "turn")):
+        Event.objects.filter(pk=event.pk).update(
+            payload={**event.payload, "_before": event.position_before,
+                     "_after": event.position_after},
+            position_before=None, position_after=None,
+        )  # fmt: skip as the log was before issue 21
+
+    moving.move_positions(apps, editor)
+
+    assert list(Event.objects.filter(battle=battle).values_list("payload", *POSITIONS)) == logged
+    cache.clear()
+    assert [client.get(url).content for url in urls] == read
+    moving.put_positions_back(apps, editor)
+    payloads = Event.objects.filter(battle=battle, kind="act").values_list("payload", flat=True)
+    assert all({"_before", "_after"} <= set(p) for p in payloads), "and back"
+    moving._each_event(apps, editor, {}, moving._out_of_payload)  # another database's way
+    assert list(Event.objects.filter(battle=battle).values_list("payload", *POSITIONS)) == logged

@@ -80,7 +80,7 @@ def changed_since(battle: Battle, seen: int) -> bool:
 def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = "") -> Event:
     """Appends the event of `change` to the locked `battle` and sends it after commit."""
     public: dict[str, Any] = {"actor": actor.name, "role": actor.role, **change.public}
-    private: dict[str, Any] = {}
+    positions: dict[str, Any] = {}
     fields = ["last_seq"]
     if change.kind in TABLE_KINDS:
         before = {"state": battle.state, "turn": battle.turn_state}
@@ -88,7 +88,7 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
         turn = battle.turn_state if change.turn is None else change.turn
         public.update(position.patch(battle.state, state, turn))
         battle.state, battle.turn_state = state, turn
-        private = {"before": before, "after": {"state": state, "turn": turn}}
+        positions = {"position_before": before, "position_after": {"state": state, "turn": turn}}
         fields += ["state", "turn_state"]
     if change.delay_s is not None:
         battle.spectator_delay_s = change.delay_s
@@ -102,8 +102,9 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
         seq=battle.last_seq,
         actor_id=actor.user_id,
         kind=change.kind,
-        payload=events.event_payload(public, **private),
+        payload=events.event_payload(public),
         client_msg_id=client_msg_id,
+        **positions,
     )
     battle.save(update_fields=fields)
     events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)

@@ -1,8 +1,8 @@
 """Reading the event log: what a resuming client missed, and snapshots (also late ones).
 
-A table event keeps the whole position before and after it (`_before`, `_after`: on a
-complex map some 140 KB each). Nothing here reads them per event: the log is read without
-them (`public_events`), and a position is read alone, one at a time (`position_at`).
+A table event keeps the whole position before and after it (on a complex map some 140 KB
+each). Nothing here reads them per event: the log is read without them (the Event
+manager defers them), and a position is read alone, one at a time (`position_at`).
 """
 
 import logging
@@ -11,8 +11,6 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Func, JSONField, QuerySet
-from django.db.models.fields.json import KeyTransform
 from django.utils import timezone
 
 from tabletop import events
@@ -29,48 +27,12 @@ T = TypeVar("T")
 POSITION_CACHE_S = 600
 
 
-class PublicPayload(Func):
-    """An event's payload without the positions it keeps (`_before`, `_after`), computed
-    by the database, so that they are never sent to the process at all."""
-
-    output_field = JSONField()
-
-    def __init__(self) -> None:
-        super().__init__("payload")
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"({sql} - '_before' - '_after')", params
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"json_remove({sql}, '$._before', '$._after')", params
-
-    def as_sql(self, compiler: Any, connection: Any, **extra: Any) -> tuple[str, list]:
-        return compiler.compile(self.source_expressions[0])  # another database: all of it
-
-
-def public_events(query: QuerySet[Event]) -> list[Event]:
-    """The events of `query`, each with its payload read without the positions."""
-    found = query.defer("payload").annotate(public=PublicPayload())
-    rows = list(found)
-    for row in rows:
-        row.payload = row.public
-    return rows
-
-
-def _position(query: QuerySet[Event], key: str) -> dict[str, Any]:
-    """The one position `key` of the first event of `query`, read alone."""
-    found = query.annotate(position=KeyTransform(key, "payload"))
-    return found.values_list("position", flat=True)[0]
-
-
 def events_after(battle_id: int, seq: int, upto: int | None = None) -> list[dict] | None:
     """Event frames after `seq` (up to `upto`), in order; None when too many are missing."""
     query = Event.objects.filter(battle_id=battle_id, seq__gt=seq).order_by("seq")
     if upto is not None:
         query = query.filter(seq__lte=upto)
-    found = public_events(query[: limits.RESUME_EVENTS + 1])
+    found = list(query[: limits.RESUME_EVENTS + 1])
     if len(found) > limits.RESUME_EVENTS:
         return None
     return [events.event(e) for e in found]
@@ -83,10 +45,8 @@ def last_seq(battle_id: int) -> int:
 def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:
     """The last chat lines and dice-log lines up to `upto`."""
     recent = Event.objects.filter(battle_id=battle_id, seq__lte=upto).order_by("-seq")
-    chat = [events.event(e) for e in public_events(recent.filter(kind="chat")[:HISTORY])]
-    rolled = [
-        events.event(e) for e in public_events(recent.filter(kind__in=("roll", "act"))[:HISTORY])
-    ]
+    chat = [events.event(e) for e in recent.filter(kind="chat")[:HISTORY]]
+    rolled = [events.event(e) for e in recent.filter(kind__in=("roll", "act"))[:HISTORY]]
     dice = [roll for frame in rolled[::-1] for roll in events.dice_entries(frame)]
     return chat[::-1], dice[-HISTORY:]
 
@@ -97,10 +57,10 @@ def position_at(battle: Battle, seq: int) -> dict[str, Any]:
     table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS)
     last = table.filter(seq__lte=seq).order_by("-seq").values_list("id", flat=True).first()
     if last is not None:
-        return _cached_position(battle, last, "_after")
+        return _cached_position(battle, last, "position_after")
     first = table.order_by("seq").values_list("id", flat=True).first()
     if first is not None:
-        return _cached_position(battle, first, "_before")
+        return _cached_position(battle, first, "position_before")
     return {"state": battle.state, "turn": battle.turn_state}
 
 
@@ -127,10 +87,11 @@ def _battle_key(battle: Battle) -> str:
     return f"log:{battle.pk}:{battle.created_at.timestamp()}"
 
 
-def _cached_position(battle: Battle, event_id: int, key: str) -> dict[str, Any]:
+def _cached_position(battle: Battle, event_id: int, column: str) -> dict[str, Any]:
+    """The one position `column` of event `event_id`, read alone."""
     return remember(
-        f"{_battle_key(battle)}:position:{event_id}:{key}",
-        lambda: _position(Event.objects.filter(pk=event_id), key),
+        f"{_battle_key(battle)}:position:{event_id}:{column}",
+        lambda: Event.objects.filter(pk=event_id).values_list(column, flat=True)[0],
     )
 
 

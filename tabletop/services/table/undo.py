@@ -35,7 +35,7 @@ def battle_undo(
         target = last_undoable(battle)
         if target is None:
             return Refusal([reason("nothing_to_undo", "There is nothing left to undo.")])
-        before = target.payload["_before"]
+        before = target.position_before  # read alone: the manager defers it
         return Change(
             "undo",
             {"undoes": target.seq, "reason": reason_text},
