@@ -24,6 +24,7 @@ import socket
 import stat
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import time
 import urllib.request
@@ -288,8 +289,7 @@ def prepared_venv(venv: Path) -> None:
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", "--without-pip", str(venv)], check=True)
     site = next((venv / "lib").glob("python3*/site-packages"))
-    packages = next(Path(p) for p in sys.path if p.endswith("site-packages") and ".venv" in p)
-    (site / "test-packages.pth").write_text(f"{packages}\n")
+    (site / "test-packages.pth").write_text(f"{sysconfig.get_paths()['purelib']}\n")
     executable(
         venv / "bin/daphne",
         f"#!{venv}/bin/python\nimport sys\nfrom daphne.cli import CommandLineInterface\n"
