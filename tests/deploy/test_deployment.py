@@ -17,6 +17,7 @@ import secrets
 import signal
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -263,6 +264,13 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     # An hour, no preload (docs/deploy/tabletop.env): a lapsed certificate locks visitors
     # out for an hour at most.
     assert headers.get("Strict-Transport-Security") == "max-age=3600; includeSubDomains"
+    # The app's Content-Security-Policy arrives once: nginx adds none and strips none.
+    page = urllib.request.urlopen(
+        f"{stack.base_url}/accounts/login/", timeout=10, context=unverified_tls()
+    )
+    policies = page.headers.get_all("Content-Security-Policy") or []
+    page.close()
+    assert len(policies) == 1 and "'unsafe-inline'" not in policies[0], policies
     stack.say(
         f"http :{stack.http_port} -> 301 {redirect.getheader('Location')}, "
         f"but /.well-known/acme-challenge/ -> {answered.status} from the webroot; "
