@@ -220,9 +220,17 @@ django_commands() {
 
 systemd_units() {
     step "systemd: units in $UNIT_DIR, $PROCESSES processes (ports $(ports | paste -sd' '))"
+    local -a before instances
+    mapfile -t before < <(installed_ports)
     write_units
-    local -a instances
     mapfile -t instances < <(ports | sed 's/.*/tabletop@&.service/')
+    local port
+    for port in "${before[@]}"; do
+        if ! ports | grep -qx "$port"; then
+            say "fewer processes: stopping tabletop@$port"
+            run "$SYSTEMCTL" disable --now "tabletop@$port.service"
+        fi
+    done
     run "$SYSTEMCTL" enable --now "${instances[@]}" tabletop.target tabletop-prune.timer \
         tabletop-health.timer
     say "backups: $BACKUPS (postgres's, mode 700), before the timer that writes there"

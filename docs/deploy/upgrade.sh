@@ -23,7 +23,8 @@ Upgrades the Tabletop in /srv/tabletop, as root, with the site up throughout:
   5. a rolling restart (one process at a time) and every process's /readyz
 
   --repo URL|PATH   where the new code comes from (default: where the installed code
-                    came from, its git remote 'origin')
+                    came from, its git remote 'origin'; when that is a clone on this
+                    machine, git pull it first)
   --ref REF         the tag (v0.3.0), branch or commit to install (default: the
                     repository's HEAD)
   --rollback        back to the code and venv the last upgrade replaced (the database
