@@ -14,6 +14,7 @@ from itertools import count
 from typing import Any
 
 import pytest
+from shapely.geometry import Point
 
 import rules
 from rules import action_from_json, reach, state_to_json, validate
@@ -22,7 +23,9 @@ from rules.engine.alternative import nearest_alternative
 from rules.engine.cli import main
 from rules.engine.questions import reach_answer
 from rules.geometry import deadline as clocks
-from tests.rules.scenes import scene, unit
+from rules.systems.aod import reach_elevated
+from rules.systems.aod.reach_elevated import target_depth
+from tests.rules.scenes import scene, square, unit
 from tests.rules.test_properties import GRID, reach_is_sound
 from tests.rules.test_reach_bound import UNBOUNDED, crowded, reach_with
 
@@ -120,3 +123,23 @@ def test_the_command_line_asks_within_a_deadline_only_when_told(
     cut = json.loads(capsys.readouterr().out)
     assert whole["complete"] is True and whole["horizon"] == 12
     assert cut["complete"] is False and 0 < cut["horizon"] < 12
+
+
+def test_the_bands_onto_elevated_terrain_stop_at_the_deadline_nearest_first(
+    monkeypatch: Any,
+) -> None:
+    """000 [33], AOD-D9: a unit entering elevated terrain ends where the engine puts it
+    on; those ends are sampled along the edges, nearest first, and a deadline that passes
+    among them leaves out only ends farther than the horizon it reports."""
+    hill = square("E1", "elevated", 12, 4, 20, 16)
+    whole = reach(scene([unit("U", position=(8, 10), diameter=2.0, move=8)], [hill]), "U")
+    readings = count()
+    monkeypatch.setattr(reach_elevated, "CHUNK", 50)  # one sample an inch of edge
+    monkeypatch.setattr(reach_elevated, "expired", lambda: next(readings) >= 2)
+    state = scene([unit("U", position=(8, 10), diameter=2.0, move=8)], [hill])
+    cut = reach(state, "U")
+    assert whole.complete and not cut.complete
+    assert 0 < cut.horizon < 8
+    assert whole.area.buffer(1e-6).covers(cut.area)
+    assert cut.area.distance(Point(12 + target_depth(1.0), 10)) < 0.01  # the nearest ends
+    assert reach_is_sound(state, "move", GRID, dice=[6] * 2) > 20

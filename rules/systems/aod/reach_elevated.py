@@ -48,6 +48,8 @@ from rules.geometry.visibility import VisibilityGraph
 #: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
 STEP = 0.02
 LEG = 0.03
+#: Samples looked at between two readings of a caller's deadline (a few ms of work).
+CHUNK = 2000
 #: The band around the target depth: [T + LO, T + HI]. The engine's own placement is
 #: at T, or one 0.005" step past it where its distance test rounds the other way; either
 #: is within 0.0075" of every point of the band, inside the 0.01" it allows (AOD-D9).
@@ -124,7 +126,11 @@ def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: 
             # the nearest of them, so every end nearer than that is found.
             cut_at = min(away for away, _, _ in near[k:])
             break
-        bands.extend(_bands(feat, sign, depth, graph, limit, barriers, jump_jets))
+        found, cut = _bands(feat, sign, depth, graph, limit, barriers, jump_jets)
+        bands.extend(found)
+        if cut is not None:  # the deadline stopped it within this feature
+            cut_at = min([cut] + [away for away, _, _ in near[k + 1:]])
+            break
     if not bands:
         return None if cut_at is None else Reach(
             unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at)
@@ -154,12 +160,13 @@ def _length(path: Sequence[tuple[float, float]]) -> float:
 
 
 def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, limit: float,
-           barriers: Barriers, jump_jets: bool) -> list[_Band]:
+           barriers: Barriers, jump_jets: bool) -> tuple[list[_Band], float | None]:
     """The bands of one feature: entered (sign 1, the leg goes inward) or left (-1),
-    where the leg's start is reached within `limit`."""
+    where the leg's start is reached within `limit`; and None, or, where a caller's
+    deadline stopped them, the path length within which every band is found."""
     poly = orient(feat.shape, 1.0)  # the feature on the left of every edge
     if not isinstance(poly, Polygon) or poly.is_empty:
-        return []
+        return [], None
     starts: list[tuple[float, float]] = []
     dirs: list[tuple[float, float, float]] = []
     for ring in [poly.exterior, *poly.interiors]:
@@ -171,7 +178,7 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
             starts.append((ax, ay))
             dirs.append(((bx - ax) / length, (by - ay) / length, length))
     if not starts:
-        return []
+        return [], None
     cx: list[Any] = []
     cy: list[Any] = []
     ux: list[Any] = []
@@ -192,11 +199,35 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
         ux.append(np.full(len(ts), -dy * sign))
         uy.append(np.full(len(ts), dx * sign))
         edge.append(np.full(len(ts), k))
-    x, y = np.concatenate(cx), np.concatenate(cy)
-    if not len(x):
-        return []
-    u_x, u_y = np.concatenate(ux), np.concatenate(uy)
-    k_of = np.concatenate(edge)
+    bands: list[_Band] = []
+    # Whole edges at a time, nearest first, about CHUNK samples each: a caller's deadline
+    # (issue 21) is checked between them, and what is left is at least as far as its
+    # nearest sample less the band's depth (a path is never shorter than the crow flies).
+    away = [float(np.hypot(px - gx, py - gy).min()) if len(px) else math.inf
+            for px, py in zip(cx, cy, strict=True)]
+    order = sorted(range(len(cx)), key=lambda e: (away[e], e))
+    cx, cy, ux, uy, edge = ([part[e] for e in order] for part in (cx, cy, ux, uy, edge))
+    first = 0
+    while first < len(cx):
+        last, size = first, 0
+        while last < len(cx) and (size == 0 or size + len(cx[last]) <= CHUNK):
+            size += len(cx[last])
+            last += 1
+        if size and expired():
+            return bands, max(0.0, away[order[first]] - depth - HI)
+        if size:
+            bands.extend(_chunk_bands(
+                feat, sign, depth, graph, limit, barriers, jump_jets, poly, starts, dirs,
+                *(np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge))))
+        first = last
+    return bands, None
+
+
+def _chunk_bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph,
+                 limit: float, barriers: Barriers, jump_jets: bool, poly: Polygon,
+                 starts: list[tuple[float, float]], dirs: list[tuple[float, float, float]],
+                 x: Any, y: Any, u_x: Any, u_y: Any, k_of: Any) -> list[_Band]:
+    """The bands of the samples of some whole edges of `_bands`' feature."""
     # A cheap first cut: the leg's start within the limit of some settled corner, as the
     # crow flies from it (a lower bound of the path `reachable` then finds).
     ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
