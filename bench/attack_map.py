@@ -71,6 +71,24 @@ def walls(kind: str, features: int, corners: int, width: float, height: float,
     return out
 
 
+def combs(kind: str, width: float = 40.0) -> list[dict[str, Any]]:
+    """Two combs of 15 fingers 26" long facing each other, their fingers interleaved 1"
+    apart (62 corners each): few corners, but a long edge within reach, which aod's bands
+    onto elevated terrain sample every 0.02"."""
+    out = []
+    for i, (x0, y0, s) in enumerate(((2.0, 2.0, 1), (3.0, 30.5, -1))):
+        pts: list[list[float]] = []
+        for f in range(15):
+            xa = x0 + 2 * f
+            pts += [[xa, y0 + s * 26], [xa + 0.4, y0 + s * 26], [xa + 0.4, y0 + s * 0.5],
+                    [xa + 2, y0 + s * 0.5]]
+        pts[-1] = [x0 + 30 - 1.6, y0 + s * 0.5]
+        pts += [[x0 + 30 - 1.6, y0], [x0, y0]]
+        ring = [[round(x, 2), round(y, 2)] for x, y in pts]
+        out.append({"id": f"C{i}", "type": kind, "polygon": ring if s > 0 else ring[::-1]})
+    return out
+
+
 def position(terrain: list[dict[str, Any]], width: float, height: float,
              at: tuple[float, float]) -> dict[str, Any]:
     unit = {"side": "P1", "type": "mech", "move": 12,
@@ -188,6 +206,8 @@ def main() -> None:
     w, h = 183.0, 52.0
     attack = walls("elevated", 45, 200, w, h)
     measure("attack, 45 x 200", attack, w, h, (3.5, 26.0), [20.0, 26.0], figures)
+    measure("elevated combs, 2 x 62", combs("elevated"), 40.0, 35.0, (11.2, 17.0),
+            [20.0, 17.0], figures)
     limits = tuple(int(a) for a in sys.argv[1:4]) if len(sys.argv) > 3 else _limits()
     if limits is not None:
         features, corners, each = limits

@@ -27,12 +27,14 @@ from rules.engine.offers import is_offered
 from rules.engine.reach import Reach
 from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
-from rules.geometry.deadline import expired
+from rules.geometry.deadline import deadline, expired, remaining
 
 #: How far inside the reach area's edge a candidate end is tried, in inches, when the
 #: point on the edge itself does not survive `validate` (the area is drawn with a
 #: tolerance; its very edge may be a hair beyond the allowance).
 INSETS = (0.0, 0.02, 0.1, 0.25, 0.5)
+#: Of a caller's deadline, the share the reach may take before the candidates are judged.
+REACH_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -67,8 +69,12 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
     if not is_offered(state, action.unit, action.type):
         return None  # refused whatever the path: no other end would make it legal
     system = get_system(state.system)
+    left = remaining()
     try:
-        reach = system.reach(state, action.unit, action.type)
+        # Under a deadline the reach may take REACH_SHARE of what is left, so that the
+        # candidates keep time to be judged (a reach already built costs nothing here).
+        with deadline(None if left is None else REACH_SHARE * left):
+            reach = system.reach(state, action.unit, action.type)
     except (NotImplementedError, InvalidActionError):
         return None
     area = reach.area

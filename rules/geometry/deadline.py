@@ -48,3 +48,9 @@ def expired() -> bool:
     """Whether the current deadline has passed (never, without one)."""
     until = _until.get()
     return until is not None and clock() >= until
+
+
+def remaining() -> float | None:
+    """Seconds left before the current deadline (0 once past it), or None without one."""
+    until = _until.get()
+    return None if until is None else max(0.0, until - clock())

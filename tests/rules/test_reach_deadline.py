@@ -143,3 +143,15 @@ def test_the_bands_onto_elevated_terrain_stop_at_the_deadline_nearest_first(
     assert whole.area.buffer(1e-6).covers(cut.area)
     assert cut.area.distance(Point(12 + target_depth(1.0), 10)) < 0.01  # the nearest ends
     assert reach_is_sound(state, "move", GRID, dice=[6] * 2) > 20
+
+
+def test_the_alternatives_reach_leaves_time_for_its_candidates(ticking: Any) -> None:
+    """001 [16], 000 [33]: under a deadline the alternative's own reach takes only a share
+    of it (cut short, it says so), and the candidates are still judged in time."""
+    state = crowded(16)
+    refused = action_from_json({"unit": "U", "type": "move", "path": [[18, 35]]}, state)
+    assert not validate(state, refused).legal
+    with rules.deadline(60):  # sixty readings of the clock
+        found = nearest_alternative(state, refused)
+    assert not reach(state, "U").complete  # the reach it built, kept on the state
+    assert found is not None and validate(state, found.action).legal
