@@ -22,9 +22,9 @@ from tabletop.services.permissions import require_gm
 #: onto elevated terrain) costs in proportion to its corners, and one preview with reach
 #: must stay near the 50 ms goal with the engine's deadlines (referee.py). Measured with
 #: bench/attack_map.py on the costliest shape found (saw-toothed walls of elevated terrain
-#: round the unit): at these limits the first preview after a fiat costs about 35 ms of
-#: engine time, against 120 ms on the 45 x 200 map the old limits let through
-#: (docs/rules-engine.md, "Map limits and deadlines"; docs/benchmarks.md).
+#: round the unit): at these limits the first preview after a fiat costs about 28 ms of
+#: engine time, its reach complete, against 110 ms on the 45 x 200 map the old limits let
+#: through (docs/rules-engine.md, "Map limits and deadlines"; docs/benchmarks.md).
 MAX_FEATURES = 100
 #: Corners of one feature (its polygon, and both ends of each access segment).
 MAX_FEATURE_CORNERS = 64
