@@ -66,6 +66,7 @@ install_packages() {
 
 create_user_and_code() {
     step "The user '$TABLETOP_USER' and the code in $APP"
+    install -d -m 755 "$SRV"
     if id -u "$TABLETOP_USER" >/dev/null 2>&1; then
         say "user $TABLETOP_USER exists"
     else
