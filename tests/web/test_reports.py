@@ -22,10 +22,12 @@ from tabletop import events
 from tabletop.models import Battle, BattleResult, Event, Membership
 from tabletop.models.event import POSITIONS
 from tabletop.services.results import battle_result_record
+from tabletop.services.table import log
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
 from tabletop.services.table.gm import battle_set_delay
 from tabletop.services.table.turn_end import battle_end_turn
+from tabletop.services.table.undo import battle_undo
 from tests.web.factories import make_battle_sync
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -459,11 +461,7 @@ def test_migration_0004_moves_old_events_positions_out_with_their_history_intact
     read = [client.get(url).content for url in urls]
     logged = list(Event.objects.filter(battle=battle).values_list("payload", *POSITIONS))
     for event in Event.objects.filter(battle=battle, kind__in=("act", "turn")):
-        Event.objects.filter(pk=event.pk).update(
-            payload={**event.payload, "_before": event.position_before,
-                     "_after": event.position_after},
-            position_before=None, position_after=None,
-        )  # fmt: skip as the log was before issue 21
+        as_written_before_issue_21(event)
 
     moving.move_positions(apps, editor)
 
@@ -475,3 +473,36 @@ def test_migration_0004_moves_old_events_positions_out_with_their_history_intact
     assert all({"_before", "_after"} <= set(p) for p in payloads), "and back"
     moving._each_event(apps, editor, {}, moving._out_of_payload)  # another database's way
     assert list(Event.objects.filter(battle=battle).values_list("payload", *POSITIONS)) == logged
+
+
+def as_written_before_issue_21(event: Event) -> None:
+    """The event as the release before migration 0004 wrote it: positions in the payload."""
+    Event.objects.filter(pk=event.pk).update(
+        payload={**event.payload, "_before": event.position_before,
+                 "_after": event.position_after},
+        position_before=None, position_after=None,
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_an_event_an_old_process_writes_during_the_rolling_restart_is_read_too(client) -> None:
+    """Migrations run while the old release still serves (docs/deploy/README.md, 8): an
+    event it writes then keeps its positions in the payload, and is read all the same."""
+    battle, users = a_played_battle()
+    last = Event.objects.get(battle=battle, seq=7)
+    before, after = last.position_before, last.position_after
+    client.force_login(users["gm"])
+    url = reverse("battle_report_svg", args=[battle.pk])
+    read = client.get(url).content
+    as_written_before_issue_21(last)
+    cache.clear()
+
+    assert log.position_at(battle, 7) == after
+    assert client.get(url).content == read
+    reply = battle_undo(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="u",
+        reason_text="Misclick",
+    )  # fmt: skip
+    assert reply["type"] == "ack"
+    battle.refresh_from_db()
+    assert (battle.state, battle.turn_state) == (before["state"], before["turn"])

@@ -11,6 +11,9 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.core.cache import cache
+from django.db.models import JSONField
+from django.db.models.fields.json import KeyTransform
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tabletop import events
@@ -91,8 +94,16 @@ def _cached_position(battle: Battle, event_id: int, column: str) -> dict[str, An
     """The one position `column` of event `event_id`, read alone."""
     return remember(
         f"{_battle_key(battle)}:position:{event_id}:{column}",
-        lambda: Event.objects.filter(pk=event_id).values_list(column, flat=True)[0],
+        lambda: Event.objects.filter(pk=event_id).values_list(kept(column), flat=True)[0],
     )
+
+
+def kept(column: str) -> Coalesce:
+    """A table event's position `column`, or, for an event that a process of the release
+    before migration 0004 wrote during the rolling restart, its payload's `_before` or
+    `_after` (docs/deploy/README.md: migrations run while the old processes still do)."""
+    key = {"position_before": "_before", "position_after": "_after"}[column]
+    return Coalesce(column, KeyTransform(key, "payload"), output_field=JSONField())
 
 
 def hash_at(battle: Battle, seq: int, at: dict[str, Any]) -> str:

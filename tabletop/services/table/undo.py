@@ -4,7 +4,7 @@ from typing import Any
 
 from tabletop.events import reason
 from tabletop.models import Battle, Event
-from tabletop.services.table import command
+from tabletop.services.table import command, log
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
@@ -35,7 +35,9 @@ def battle_undo(
         target = last_undoable(battle)
         if target is None:
             return Refusal([reason("nothing_to_undo", "There is nothing left to undo.")])
-        before = target.position_before  # read alone: the manager defers it
+        before = (
+            Event.objects.filter(pk=target.pk).values_list(log.kept("position_before"), flat=True)
+        )[0]
         return Change(
             "undo",
             {"undoes": target.seq, "reason": reason_text},
