@@ -58,6 +58,11 @@ DOMAIN=$(setting ALLOWED_HOSTS | cut -d, -f1)
 refresh_units_and_site() {
     step "systemd units and the nginx site, as this release ships them"
     write_units
+    # A timer new in this release starts now; the others are enabled already (no-op).
+    local -a timers
+    mapfile -t timers < <(cd "$APP/docs/deploy/systemd" && ls -- *.timer)
+    install -d -o postgres -g postgres -m 700 "$BACKUPS"
+    run "$SYSTEMCTL" enable --now "${timers[@]}"
     write_nginx_site full
 }
 

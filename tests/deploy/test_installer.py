@@ -491,8 +491,10 @@ def test_install_twice_then_upgrade_and_roll_back(machine: Machine) -> None:
     assert listing.returncode == 0 and "tabletop_event" in listing.stdout
     assert 'version = "0.2.0"' in (root / "srv/tabletop/app.previous/pyproject.toml").read_text()
     assert (root / "srv/tabletop/venv.previous/bin/python").exists()
-    restarts = [c["args"] for c in machine.calls("systemctl.log")[calls_before:]]
-    restarts = [a for a in restarts if a[0] == "restart"]
+    upgrade_calls = [c["args"] for c in machine.calls("systemctl.log")[calls_before:]]
+    enabled = [set(a[2:]) for a in upgrade_calls if a[:2] == ["enable", "--now"]]
+    assert {"tabletop-backup.timer", *timers} in enabled  # a release's new timer starts
+    restarts = [a for a in upgrade_calls if a[0] == "restart"]
     assert restarts == [["restart", f"tabletop@{p}"] for p in ports]
     assert not set(daphne_pids(machine)) & set(pids)
     assert {healthz(p)["version"] for p in ports} == {"0.2.1"}
