@@ -4,6 +4,7 @@ standings over the battles, each battle linked to its report, what each battle c
 
 import importlib
 import json
+import re
 import xml.etree.ElementTree as ET
 from datetime import timedelta
 from types import SimpleNamespace
@@ -438,6 +439,11 @@ def test_a_delayed_spectators_campaign_page_shows_no_result_newer_than_the_delay
         assert (f"<td>{winner.name}</td><td>1</td><td>1</td>" in page) is told, "standings"
         assert (f"{battle.name}: the report</a> (finished)" in page) is told
     assert f"{battle.name}: the report</a> (active)" in watched
+    loser = battle.sides.get(side="P2").roster
+    units = rf"{loser.name}</a></td><td>[^<]*</td><td>[^<]*</td>\s*<td>(\d+)</td>"
+    assert [re.search(units, page).group(1) for page in (watched, played)] == ["1", "0"], (
+        "the destroyed mech still counts in its roster for the spectator"
+    )
     BattleResult.objects.filter(battle=battle).update(
         recorded_at=timezone.now() - timedelta(minutes=11)
     )
