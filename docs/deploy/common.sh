@@ -12,6 +12,9 @@
 #   REDIS_CONF                       Debian's /etc/redis/redis.conf
 #   TABLETOP_USER, BASE_PORT, DB_NAME, DB_USER, REDIS_DB, PYTHON, OS_RELEASE
 
+# A command that fails inside $(...) stops the script too, as set -e does outside.
+shopt -s inherit_errexit
+
 TABLETOP_ROOT=${TABLETOP_ROOT:-}
 TABLETOP_USER=${TABLETOP_USER:-tabletop}
 SYSTEMCTL=${SYSTEMCTL:-systemctl}
@@ -268,8 +271,10 @@ nginx_site() {
 # Writes the site, enables it (Debian's default site goes), and reloads nginx after
 # `nginx -t` when it changed.
 write_nginx_site() {
+    local site
+    site=$(nginx_site "$1") # whole, or not at all: put would write what came before an error
     CHANGED=0
-    nginx_site "$1" | put 644 root root "$NGINX_DIR/sites-available/tabletop"
+    printf '%s\n' "$site" | put 644 root root "$NGINX_DIR/sites-available/tabletop"
     install -d "$NGINX_DIR/sites-enabled"
     if [ "$(readlink "$NGINX_DIR/sites-enabled/tabletop" 2>/dev/null)" != "$NGINX_DIR/sites-available/tabletop" ]; then
         ln -sfn "$NGINX_DIR/sites-available/tabletop" "$NGINX_DIR/sites-enabled/tabletop"

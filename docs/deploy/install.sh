@@ -175,8 +175,10 @@ environment_file() {
         [REDIS_URL]=$REDIS_URL
         [STATIC_ROOT]=$STATIC_ROOT
         [DEFAULT_FROM_EMAIL]="Tabletop <tabletop@$DOMAIN>"
+        [CSRF_TRUSTED_ORIGINS]="https://$DOMAIN"
     )
-    local line name value
+    local template=$APP/docs/deploy/tabletop.env line name value csrf_in_template=0
+    grep -q '^CSRF_TRUSTED_ORIGINS=' "$template" && csrf_in_template=1
     while IFS= read -r line || [ -n "$line" ]; do
         if [[ ! $line =~ ^([A-Z_][A-Z0-9_]*)=(.*)$ ]]; then
             printf '%s\n' "$line"
@@ -193,10 +195,10 @@ environment_file() {
             continue
         fi
         printf '%s="%s"\n' "$name" "$value"
-        if [ "$name" = ALLOWED_HOSTS ]; then
-            printf 'CSRF_TRUSTED_ORIGINS="https://%s"\n' "$DOMAIN"
+        if [ "$name" = ALLOWED_HOSTS ] && [ "$csrf_in_template" = 0 ]; then
+            printf 'CSRF_TRUSTED_ORIGINS="%s"\n' "${values[CSRF_TRUSTED_ORIGINS]}"
         fi
-    done <"$APP/docs/deploy/tabletop.env"
+    done <"$template"
 }
 
 write_environment_file() {
@@ -210,7 +212,9 @@ write_environment_file() {
             say "note: its ALLOWED_HOSTS ($hosts) does not name $DOMAIN: edit it by hand"
         return
     fi
-    environment_file | put 640 root "$TABLETOP_USER" "$ENV_FILE"
+    local content
+    content=$(environment_file) # whole, or not at all (a re-run keeps the file)
+    printf '%s\n' "$content" | put 640 root "$TABLETOP_USER" "$ENV_FILE"
     say "generated SECRET_KEY; ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS for $DOMAIN"
 }
 
