@@ -200,7 +200,11 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server() -> tuple[subprocess.Popen, int]:
+def start_server(
+    app: str = "bench.table_rtt:application", cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen, int]:
+    """A Daphne process serving `app` from the source tree `cwd` (this benchmark's app and
+    environment by default); (the process, its port) once it listens."""
     import socket
 
     port = free_port()
@@ -213,10 +217,10 @@ def start_server() -> tuple[subprocess.Popen, int]:
             "127.0.0.1",
             "-p",
             str(port),
-            "bench.table_rtt:application",
+            app,
         ],
-        cwd=ROOT,
-        env=server_env(),
+        cwd=cwd,
+        env=server_env() if env is None else env,
         stdout=subprocess.DEVNULL,
         stderr=open(os.environ.get("BENCH_SERVER_LOG", os.devnull), "ab"),
     )
