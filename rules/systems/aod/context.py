@@ -34,13 +34,14 @@ class Ctx(Position):
     def water_union(self, rows: tuple[str, ...]) -> BaseGeometry:
         """Where a unit whose row prohibits clear may be: the features it may enter
         (aquatic: the water polygons, AOD-D28)."""
-        key = "|".join(rows)
-        cache: dict[str, BaseGeometry] = self.__dict__.setdefault("_allowed", {})
-        if key not in cache:
+        def union() -> BaseGeometry:
             polys = [t.shape for t in self.state.terrain
                      if self.options.cell(rows, t.type) not in ("block", "proh")]
-            cache[key] = shapely.union_all(polys) if polys else shapely.Polygon()
-        return cache[key]
+            return shapely.union_all(polys) if polys else shapely.Polygon()
+
+        # Of the terrain and the table's options alone: once per map (a map's geometry
+        # is kept per system, table and terrain, rules/engine/map_geometry.py).
+        return self.state.map_memo(f"aod.water.{'|'.join(rows)}", union)
 
 
 def ctx_of(state: GameState) -> Ctx:

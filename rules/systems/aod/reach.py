@@ -36,7 +36,7 @@ from rules.geometry.bases import body_at
 from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import Work, inflate
+from rules.geometry.visibility import Work
 from rules.systems.aod import vtol
 from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
@@ -230,7 +230,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
         for i in ctx.terrain.query_box(*far):
             t = state.terrain[i]
             if forbidden(t):
-                mine.append(inflate(t.shape, r + MARGIN))
+                mine.append(ctx.grown(i, r + MARGIN))
         for k in ctx.units.query_box(*far):
             other = ctx.on_table[k]
             if other.id in ids:
@@ -454,11 +454,11 @@ def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: 
         if cell in ("ok", "ign", "elev") or t.id in touched:
             continue
         if cell == "hind" and ctx.options.hindering_entry == "centre":
-            hard.append(inflate(t.shape, MARGIN))
+            hard.append(ctx.grown(i, MARGIN))
         elif Point(sx, sy).distance(t.shape) <= WINDOW:
             hard.append(grown_by_base(t.shape, rect, 0.0))
         else:  # farther than the first window: the circle round the base, cheaper
-            hard.append(inflate(t.shape, b.radius + MARGIN))
+            hard.append(ctx.grown(i, b.radius + MARGIN))
     for _, g in by_unit[0]:
         hard.append(g)  # bases grown by the circle round the base: still conservative
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
