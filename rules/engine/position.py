@@ -37,13 +37,13 @@ class Position:
             "engine.terrain_index",
             lambda: FeatureIndex(ts, [t.shape for t in ts], [t.type for t in ts]))
 
-    def grown(self, index: int, distance: float) -> Any:
-        """Feature `index` grown by `distance` (`inflate`: an obstacle for a base's centre),
-        built once per map and distance."""
-        kept: dict[int, Any] = self.state.map_memo(f"engine.grown.{distance!r}", dict)
-        found = kept.get(index)
+    def grown(self, feature: Terrain, distance: float) -> Any:
+        """A feature of this map grown by `distance` (`inflate`: an obstacle for a base's
+        centre), built once per map and distance."""
+        kept: dict[str, Any] = self.state.map_memo(f"engine.grown.{distance!r}", dict)
+        found = kept.get(feature.id)
         if found is None:
-            found = kept[index] = inflate(self.state.terrain[index].shape, distance)
+            found = kept[feature.id] = inflate(feature.shape, distance)
         return found
 
     @cached_property

@@ -230,7 +230,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
         for i in ctx.terrain.query_box(*far):
             t = state.terrain[i]
             if forbidden(t):
-                mine.append(ctx.grown(i, r + MARGIN))
+                mine.append(ctx.grown(t, r + MARGIN))
         for k in ctx.units.query_box(*far):
             other = ctx.on_table[k]
             if other.id in ids:
@@ -454,11 +454,11 @@ def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: 
         if cell in ("ok", "ign", "elev") or t.id in touched:
             continue
         if cell == "hind" and ctx.options.hindering_entry == "centre":
-            hard.append(ctx.grown(i, MARGIN))
+            hard.append(ctx.grown(t, MARGIN))
         elif Point(sx, sy).distance(t.shape) <= WINDOW:
             hard.append(grown_by_base(t.shape, rect, 0.0))
         else:  # farther than the first window: the circle round the base, cheaper
-            hard.append(ctx.grown(i, b.radius + MARGIN))
+            hard.append(ctx.grown(t, b.radius + MARGIN))
     for _, g in by_unit[0]:
         hard.append(g)  # bases grown by the circle round the base: still conservative
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
@@ -529,7 +529,7 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
             # polygon, or ends where the engine puts it on (reach_elevated.py).
             if out.standing_on is None and occupies(t.shape, sx, sy):
                 out.standing_on = t
-            out.elevated.append((t, ctx.grown(i, 0.01)))
+            out.elevated.append((t, ctx.grown(t, 0.01)))
             continue
         if cell == "hind":
             if by_centre:
@@ -539,13 +539,13 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
                     out.touched.append(t)
                 else:
                     hind.append((t, len(out.hard)))
-                    out.hard.append(ctx.grown(i, MARGIN))
+                    out.hard.append(ctx.grown(t, MARGIN))
                 continue
             if body.distance(t.shape) <= CONTACT:
                 out.touched.append(t)  # already touching: moving inside it is free
                 continue
             hind.append((t, len(out.hard)))
-        out.hard.append(ctx.grown(i, r + MARGIN))
+        out.hard.append(ctx.grown(t, r + MARGIN))
     if out.touched and hind:
         group = [t.shape for t in out.touched]
         grew = True

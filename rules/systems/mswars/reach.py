@@ -228,13 +228,13 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     if top is not None:
         # On the carrier's level: the centre within its top (002 Carrier Unloading).
         bad.append(box(-1e3, -1e3, 1e3, 1e3).difference(top.shape.buffer(-MARGIN)))
-    for t, shape in rider_view.near(*box_):
+    for t, _ in rider_view.near(*box_):
         if top is not None and t.id == top.id:
             continue
         if rider_view.row(t) == ELEVATED:
-            bad.append(shape.buffer(r_u + MARGIN, join_style="mitre", mitre_limit=3.0))
+            bad.append(pos.grown(t, r_u + MARGIN))
         elif rider_view.rate(t) is None:
-            bad.append(shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
+            bad.append(pos.grown(t, MARGIN))
     w, h = pos.state.table.width, pos.state.table.height
     edge = r_u + MARGIN
     bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge,
@@ -316,13 +316,13 @@ def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float,
     r = unit.base.radius
     top = view.top_under(unit.position)
     out = []
-    for t, shape in _near(pos, unit, budget):
+    for t, _ in _near(pos, unit, budget):
         if t is top:
             continue
         if view.row(t) == ELEVATED:
-            out.append(shape.buffer(r + MARGIN + grow, join_style="mitre", mitre_limit=3.0))
+            out.append(pos.grown(t, r + MARGIN + grow))
         elif view.rate(t) is None:
-            out.append(shape.buffer(MARGIN + grow, join_style="mitre", mitre_limit=3.0))
+            out.append(pos.grown(t, MARGIN + grow))
     if top is not None and not jumping:
         w, h = pos.state.table.width, pos.state.table.height
         out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(
