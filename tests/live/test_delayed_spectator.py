@@ -13,10 +13,13 @@ import pytest
 from django.utils import timezone
 
 from tabletop import events
-from tabletop.services.table import log
+from tabletop.models import Battle
+from tabletop.services.table import log, position
+from tabletop.services.table.gm import battle_set_delay
 from tests.live.conftest import move
 from tests.live.helpers import in_thread, open_socket
 from tests.web.test_reports import (
+    actor,
     json_reads,
     moved_within_the_delay,
     p1_wins_and_p2s_mech_is_destroyed,
@@ -154,3 +157,24 @@ def test_a_delayed_spectators_snapshot_reads_one_position_and_no_newer_status(
     assert frame["status"] == "active", "the result is newer than the delay"
     assert not [v for v in decoded if isinstance(v, dict) and {"_before", "_after"} & set(v)]
     assert len(positions_in(decoded)) == 1
+
+
+def test_a_delayed_snapshots_hash_is_of_the_position_it_sends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hash at the horizon is kept with the position it is of (issue 21), never with
+    a sequence number whose position is still the battle's own and may change."""
+    monkeypatch.setattr(events, "deliver", lambda sends: None)
+    battle, users = a_table()
+    battle_set_delay(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="d", seconds=600
+    )
+    first, _ = log.snapshot(battle.pk, watching=True)
+    units = first["state"]["units"]
+    moved = [{**u, "position": [u["position"][0] + 1, u["position"][1]]} for u in units]
+    Battle.objects.filter(pk=battle.pk).update(state={**first["state"], "units": moved})
+
+    again, _ = log.snapshot(battle.pk, watching=True)
+
+    assert again["seq"] == first["seq"] == 0 and again["state"]["units"] == moved
+    assert again["hash"] == position.position_hash(again["state"], again["turn"])

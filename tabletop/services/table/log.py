@@ -54,17 +54,24 @@ def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:
     return chat[::-1], dice[-HISTORY:]
 
 
-def position_at(battle: Battle, seq: int) -> dict[str, Any]:
-    """{"state", "turn"} after event `seq`, from the positions the table events keep: one
-    position read (and kept in the cache: what the log says at `seq` never changes)."""
+def _kept_at(battle: Battle, seq: int) -> tuple[int, str] | None:
+    """(event id, column) of the position after event `seq`: the last table event's up to
+    it, or before the first; None while no table event keeps one (the battle's own)."""
     table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS)
     last = table.filter(seq__lte=seq).order_by("-seq").values_list("id", flat=True).first()
     if last is not None:
-        return _cached_position(battle, last, "position_after")
+        return last, "position_after"
     first = table.order_by("seq").values_list("id", flat=True).first()
-    if first is not None:
-        return _cached_position(battle, first, "position_before")
-    return {"state": battle.state, "turn": battle.turn_state}
+    return None if first is None else (first, "position_before")
+
+
+def position_at(battle: Battle, seq: int) -> dict[str, Any]:
+    """{"state", "turn"} after event `seq`, from the positions the table events keep: one
+    position read (and kept in the cache: what the log says at `seq` never changes)."""
+    found = _kept_at(battle, seq)
+    if found is None:
+        return {"state": battle.state, "turn": battle.turn_state}
+    return _cached_position(battle, *found)
 
 
 def remember(key: str, make: Callable[[], T], timeout: int = POSITION_CACHE_S) -> T:
@@ -107,11 +114,16 @@ def kept(column: str) -> Coalesce:
 
 
 def hash_at(battle: Battle, seq: int, at: dict[str, Any]) -> str:
-    """The hash of `at`, the position after event `seq` (kept: it takes a while on a large map)."""
-    return remember(
-        f"{_battle_key(battle)}:hash:{seq}",
-        lambda: position.position_hash(at["state"], at["turn"]),
-    )
+    """The hash of `at`, the position after event `seq`: kept with the position it is of
+    (RFC 8785 over a large map takes a while); the battle's own position is not kept."""
+
+    def digest() -> str:
+        return position.position_hash(at["state"], at["turn"])
+
+    found = _kept_at(battle, seq)
+    if found is None:
+        return digest()
+    return remember(f"{_battle_key(battle)}:hash:{found[0]}:{found[1]}", digest)
 
 
 def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any], list[dict]]:
