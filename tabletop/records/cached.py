@@ -16,11 +16,12 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from tabletop import rate_limits
-from tabletop.models import Battle, BattleResult, CommandReply
+from tabletop.models import Battle, BattleResult, CommandReply, Event
 from tabletop.records.horizon import Horizon
+from tabletop.services.table.command import TABLE_KINDS
 from tabletop.services.table.log import remember
 
-__all__ = ["log_key", "read_allowed", "remember", "story_key"]
+__all__ = ["log_key", "read_allowed", "remember", "settled", "story_key"]
 #: Record reads one user may make a minute (report page, report SVG, event log, files).
 READS_PER_MINUTE = 30
 
@@ -46,6 +47,12 @@ def story_key(battle: Battle, horizon: Horizon, what: str) -> str:
     newest = replies.order_by("-id").values_list("id", flat=True).first() or 0
     shown = results.exists()
     return f"{log_key(battle, horizon, what)}:{newest}:{int(shown)}"
+
+
+def settled(battle: Battle) -> bool:
+    """Whether the battle's story starts from a position its log keeps (a table event's):
+    before the first one it starts from the battle's own, which deployment changes."""
+    return Event.objects.filter(battle=battle, kind__in=TABLE_KINDS).exists()
 
 
 def read_allowed(user: AbstractBaseUser) -> bool:

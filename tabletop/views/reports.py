@@ -67,10 +67,15 @@ def _file(make: Callable[[], files.RecordFile]) -> HttpResponse:
 
 
 def _report(battle: Battle, seen: Horizon) -> Report:
-    """The report up to the reader's horizon, built once for every reader at it."""
-    return cached.remember(
-        cached.story_key(battle, seen, "report"), lambda: battle_report(battle_story(battle, seen))
-    )
+    """The report up to the reader's horizon, built once for every reader at it (once the
+    log keeps the positions: before that, the battle's own one changes with no event)."""
+
+    def build() -> Report:
+        return battle_report(battle_story(battle, seen))
+
+    if not cached.settled(battle):
+        return build()
+    return cached.remember(cached.story_key(battle, seen, "report"), build)
 
 
 @record_read
