@@ -226,6 +226,9 @@ ACCOUNT_VERIFICATION_SECONDS = env.int("ACCOUNT_VERIFICATION_SECONDS", default=3
 # Who may make an account: "open" (anyone), "invitation" (only from a campaign's
 # invitation link) or "closed" (nobody: the admin makes accounts).
 SIGNUP = env.str("SIGNUP", default="open")
+# Reads of a battle's record (report, SVG, event log, scenario files) one user may make
+# a minute (tabletop/records/cached.py); 429 beyond.
+RECORD_READS_PER_MINUTE = env.int("RECORD_READS_PER_MINUTE", default=30)
 if SIGNUP not in {"open", "invitation", "closed"}:
     raise ImproperlyConfigured(f"SIGNUP must be open, invitation or closed, not {SIGNUP!r}")
 
