@@ -38,16 +38,24 @@ from tabletop.services.table import (
     position,
     presence,
     preview,
+    rights,
     sight,
+    sockets,
     turn_end,
     undo,
 )
-from tabletop.services.table.actor import Actor, actor_for, current_actor
+from tabletop.services.table.actor import Actor, actor_for
 
 logger = logging.getLogger(__name__)
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
 PRESENCE_REFRESH_S = 20.0
 PRESENCE_COALESCE_S = 0.25
+#: A socket that only receives broadcasts reads its rights again at least this often (the
+#: notice of a change is the prompt way; this is for one lost on the way).
+RIGHTS_RECHECK_S = 30.0
+#: A `ping` reads the rights again if the last read is this old: a flood of pings costs
+#: no more than one read a second (a `resume` always reads them).
+PING_RECHECK_S = 1.0
 #: (event loop, battle id) with an announcement pending in this process; the tasks.
 _announcing: set[tuple[asyncio.AbstractEventLoop, int]] = set()
 _announcements: set[asyncio.Future] = set()
@@ -145,8 +153,8 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
 
 
 def timed_serve(
-    frame: protocol.Frame, *, battle_id: int, user: Any
-) -> tuple[float, Actor | None, dict[str, Any] | ServiceError]:
+    frame: protocol.Frame, *, battle_id: int, user: rights.Seat
+) -> tuple[float, Actor | int, dict[str, Any] | ServiceError]:
     """`serve_now`, and the CPU milliseconds it took in this thread: the engine's time,
     which the user's budget is charged (not the time spent waiting, for the battle row's
     lock or the database, which costs the process nothing)."""
@@ -163,13 +171,14 @@ def _in_engine_pool(frame_type: str) -> bool:
 
 
 def serve_now(
-    frame: protocol.Frame, *, battle_id: int, user: Any
-) -> tuple[Actor | None, dict[str, Any] | ServiceError]:
-    """(the user's actor now, the answer or the refusal): the role is read again for every
-    frame (sync: runs in a database thread), so that a change reaches open sockets."""
-    actor = current_actor(user, battle_id)
-    if actor is None:
-        return None, ServiceError("You are no longer at this table.", code="forbidden")
+    frame: protocol.Frame, *, battle_id: int, user: rights.Seat
+) -> tuple[Actor | int, dict[str, Any] | ServiceError]:
+    """(the user's actor now or the code to close with, the answer or the refusal): the
+    login session and the role are read again for every frame (sync: runs in a database
+    thread), so that a change reaches open sockets."""
+    actor = rights.socket_rights(user, battle_id)
+    if not isinstance(actor, Actor):
+        return actor, ServiceError("You are no longer at this table.", code="forbidden")
     try:
         return actor, serve(frame, battle_id=battle_id, actor=actor)
     except ServiceError as refusal:
@@ -241,6 +250,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
         self.actor = None
+        self.revoked = self.placed = False
         found = await db(selectors.battle_membership)(self.scope["user"], self.battle_id)
         if found is None:
             # Anonymous, not a member, or no such battle: the same refusal for all,
@@ -249,14 +259,20 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             return
         battle, membership = found
         self.closed = False
-        if await db(presence.open_sockets)(self.battle_id, self.scope["user"].pk) >= (
-            limits.USER_SOCKETS
-        ):
-            # Accepted then closed, so that the client sees the code (a refused handshake
-            # would be a bare HTTP 403).
-            await self.accept()
-            await self.close(code=limits.CLOSE_TOO_MANY_SOCKETS)
+        self.seat = rights.Seat(self.scope["user"].pk, self.scope["session"].session_key)
+        self.rights_at = time.monotonic()
+        self.rights_task: asyncio.Future | None = None
+        # A place under the user's cap, taken atomically before the handshake completes.
+        try:
+            claimed = await sockets.claim(self.battle_id, self.seat.user_id, self.channel_name)
+        except events.LAYER_ERRORS as error:
+            events.layer_failed(error)
+            await self.accept_and_close(limits.CLOSE_LAYER_DOWN)
             return
+        if not claimed:
+            await self.accept_and_close(limits.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.placed = True
         self.actor = await db(actor_for)(battle, self.scope["user"], membership)
         self.user = limits.user_limits(self.actor.user_id)
         self.engine_jobs: set[asyncio.Future] = set()
@@ -278,14 +294,18 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         try:
             await events.layer_reachable()
             await self.channel_layer.group_add(self.group, self.channel_name)
+            # Told when the user's rights change (rights.rights_changed).
+            await self.channel_layer.group_add(
+                events.user_group(self.seat.user_id), self.channel_name
+            )
         except events.LAYER_ERRORS as error:
             # Redis is down: a socket that would get no broadcast is closed with a code the
             # board understands (it says the table is degraded and retries), not HTTP 500.
             events.layer_failed(error)
             limits.release(self.actor.user_id)
             self.actor = None
-            await self.accept()
-            await self.close(code=limits.CLOSE_LAYER_DOWN)
+            await self.release_place()
+            await self.accept_and_close(limits.CLOSE_LAYER_DOWN)
             return
         events.layer_ok()
         await self.accept()
@@ -301,8 +321,24 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         )
         await self.announce_presence()
 
+    async def accept_and_close(self, code: int) -> None:
+        """Accepted then closed, so that the client sees the code (a refused handshake
+        would be a bare HTTP 403)."""
+        await self.accept()
+        await self.close(code=code)
+
+    async def release_place(self) -> None:
+        if not self.placed:
+            return
+        self.placed = False
+        try:
+            await sockets.release(self.battle_id, self.seat.user_id, self.channel_name)
+        except events.LAYER_ERRORS as error:
+            events.layer_failed(error)  # the place lapses by itself (sockets.PLACE_TTL_S)
+
     async def disconnect(self, code: int) -> None:
         self.closed = True
+        await self.release_place()
         if self.actor is None:
             return
         limits.release(self.actor.user_id)
@@ -310,6 +346,9 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             self.drain.cancel()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(
+                events.user_group(self.seat.user_id), self.channel_name
+            )
         except events.LAYER_ERRORS as error:
             events.layer_failed(error)
         await db(presence.connection_close)(channel_name=self.channel_name)
@@ -340,6 +379,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
+        if getattr(self, "revoked", False):
+            return  # closed for rights it no longer has: not one more frame
         # Counted, so that a resume is charged what it sent (the user's resume budget).
         self.sent_bytes = getattr(self, "sent_bytes", 0) + len(text_data or bytes_data or b"")
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
@@ -458,6 +499,9 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # -- messages from the channel layer -------------------------------------------
 
     async def table_event(self, message: dict[str, Any]) -> None:
+        if self.revoked:
+            return
+        self.recheck_when_due()
         if self.watching:
             delay_s = message.get("delay_s", 0)
             if delay_s != self.delay_s:
@@ -467,6 +511,49 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def table_presence(self, message: dict[str, Any]) -> None:
         await self.send_json(message["frame"])
+
+    async def table_rights(self, message: dict[str, Any]) -> None:
+        """The user's rights changed (rights.rights_changed): read again at once; the
+        sockets of a login session that ended close whatever the database says."""
+        if message.get("ended_session") == rights.session_digest(self.seat.session_key):
+            await self.revoke(rights.CLOSE_RIGHTS_CHANGED)
+            return
+        await self.recheck()
+
+    # -- rights --------------------------------------------------------------------
+
+    async def recheck(self, older_than: float = 0.0) -> bool:
+        """Reads the socket's rights again (if the last read is `older_than` seconds old)
+        and follows them; False when the socket was closed."""
+        if self.revoked:
+            return False
+        if older_than and time.monotonic() - self.rights_at < older_than:
+            return True
+        self.rights_at = time.monotonic()
+        return await self.adopt_actor(await db(rights.socket_rights)(self.seat, self.battle_id))
+
+    def recheck_when_due(self) -> None:
+        """A re-read of the rights in the background, if the last is RIGHTS_RECHECK_S old:
+        a broadcast costs no database query, whatever the number of sockets."""
+        if time.monotonic() - self.rights_at < RIGHTS_RECHECK_S:
+            return
+        self.rights_at = time.monotonic()
+        self.rights_task = asyncio.ensure_future(self.recheck())
+
+    async def revoke(self, code: int) -> None:
+        """Closes the socket for rights it no longer has: nothing more is sent to it, not
+        even what was held back for a delayed spectator."""
+        if self.revoked:
+            return
+        self.revoked = self.closed = True
+        self.pending.clear()
+        if self.drain is not None:
+            self.drain.cancel()
+        try:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        except events.LAYER_ERRORS as error:
+            events.layer_failed(error)
+        await self.close(code=code)
 
     # -- frames from the client ----------------------------------------------------
 
@@ -491,10 +578,12 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 return
             await self.refresh_presence()
             if frame.type == "ping":
-                await self.catch_up()
-                await self.send_json(events.pong())
+                if await self.recheck(older_than=PING_RECHECK_S):
+                    await self.catch_up()
+                    await self.send_json(events.pong())
             elif frame.type == "resume":
-                await self.resume(frame.data["seq"])
+                if await self.recheck():
+                    await self.resume(frame.data["seq"])
             elif frame.type in ENGINE_TASKS:
                 self.user.engine_jobs += 1
                 job = asyncio.ensure_future(self.answer(frame, engine=True))
@@ -528,7 +617,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         try:
             try:
                 spent, now, answer = await runner(timed_serve)(
-                    frame, battle_id=self.battle_id, user=self.scope["user"]
+                    frame, battle_id=self.battle_id, user=self.seat
                 )
             finally:
                 if frame.type in ENGINE_TASKS:
@@ -558,36 +647,34 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if self.abuse.errored():
             await self.close(code=limits.CLOSE_ABUSE)
 
-    async def adopt_actor(self, now: Actor | None) -> bool:
-        """Follows a change of role made while this socket was open: a spectator joins the
-        watchers' group (delayed), a player the players'; one no longer a member is closed
-        (4403). False when the socket was closed."""
-        if now is None:
-            await self.close(code=limits.CLOSE_FORBIDDEN)
+    async def adopt_actor(self, now: Actor | int) -> bool:
+        """Follows the socket's rights as read again (`rights.socket_rights`): a new role
+        closes it with 4401, and the board reconnects in that role (a demoted player to the
+        spectators' delayed stream, from a snapshot of the delay's horizon); one no longer
+        a member, or deactivated, is closed with 4403, a login session that ended with 4401.
+        New sides (a roster given a side) are told in a new `hello`. False when closed."""
+        if self.revoked:
+            return False
+        if not isinstance(now, Actor):
+            await self.revoke(now)
             return False
         if now == self.actor:
             return True
+        if now.role != self.actor.role:
+            await self.revoke(rights.CLOSE_RIGHTS_CHANGED)
+            return False
         self.actor = now
-        watching = now.role == Role.SPECTATOR
-        if watching != self.watching:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.watching = watching
-            if watching:
-                self._delay_s = await db(log.spectator_delay)(self.battle_id)
-            self.group = (
-                events.watchers_group(self.battle_id)
-                if watching
-                else events.players_group(self.battle_id)
-            )
-            await self.channel_layer.group_add(self.group, self.channel_name)
         await db(presence.connection_open)(
             battle_id=self.battle_id, actor=now, channel_name=self.channel_name
         )
         await self.send_json(events.hello(user=now.name, role=now.role, sides=now.sides))
-        await self.announce_presence()
         return True
 
     async def refresh_presence(self) -> None:
         if time.monotonic() - self.touched > PRESENCE_REFRESH_S:
             self.touched = time.monotonic()
             await db(presence.connection_seen)(channel_name=self.channel_name)
+            try:
+                await sockets.keep(self.battle_id, self.seat.user_id, self.channel_name)
+            except events.LAYER_ERRORS as error:
+                events.layer_failed(error)

@@ -39,16 +39,3 @@ def actor_for(battle: Battle, user: AbstractBaseUser, membership: Membership) ->
     else:
         sides = set()
     return Actor(user.pk, user.get_username(), membership.role, frozenset(sides))
-
-
-def current_actor(user: AbstractBaseUser, battle_id: int) -> Actor | None:
-    """The user at the battle's table as the database has them now, or None when they
-    are no longer a member: read for every frame, so that a change of role (a player
-    demoted to spectator) reaches the sockets they opened before (issue 15)."""
-    from tabletop import selectors  # selectors imports the models this module does
-
-    found = selectors.battle_membership(user, battle_id)
-    if found is None:
-        return None
-    battle, membership = found
-    return actor_for(battle, user, membership)

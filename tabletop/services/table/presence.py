@@ -41,10 +41,3 @@ def present(battle_id: int) -> list[tuple[str, str, int]]:
         .order_by("user__username", "role")
     )
     return [(user, role, n) for user, role, n in rows]
-
-
-def open_sockets(battle_id: int, user_id: int) -> int:
-    """The user's open sockets at the battle's table, in every process (a cap per user)."""
-    return TableConnection.objects.filter(
-        battle_id=battle_id, user_id=user_id, last_seen__gte=timezone.now() - TIMEOUT
-    ).count()
