@@ -31,6 +31,7 @@ from tabletop.services.table import (
     chat,
     command,
     dice,
+    engine_budget,
     gm,
     limits,
     log,
@@ -66,10 +67,17 @@ ENGINE_FRAMES = frozenset({"preview", "act", "sight", "roll_result"})
 #: Of those, the ones that write nothing: answered in a task of their own, so that the
 #: socket's next frames are checked when they arrive (issue 15).
 ENGINE_TASKS = frozenset({"preview", "sight"})
-#: The engine's threads: a slow judgement holds up neither the event loop nor the
-#: database thread that every other table's frames use (docs/protocol.md, Limits).
+ENGINE_SPENT = "Your share of the rules engine's time is spent; wait a moment."
+#: The engine's threads for previews (and sight): a slow judgement holds up neither the
+#: event loop nor the database thread that every other table's frames use
+#: (docs/protocol.md, Limits per user).
 ENGINE_POOL = concurrent.futures.ThreadPoolExecutor(
     max_workers=limits.ENGINE_WORKERS, thread_name_prefix="table-engine"
+)
+#: The threads that judge and commit acts on PostgreSQL: a queue of their own, so that a
+#: move never waits behind previews, however many fill ENGINE_POOL (issue 21).
+ENGINE_ACT_POOL = concurrent.futures.ThreadPoolExecutor(
+    max_workers=limits.ACT_WORKERS, thread_name_prefix="table-act"
 )
 
 
@@ -79,10 +87,10 @@ ENGINE_POOL = concurrent.futures.ThreadPoolExecutor(
 sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
 
 
-def engine_thread(fn: Callable) -> Callable:
-    """`fn` run in the engine's threads, its database connection handled as Channels
+def engine_thread(fn: Callable, pool: concurrent.futures.Executor = ENGINE_POOL) -> Callable:
+    """`fn` run in one of the engine's pools, its database connection handled as Channels
     does for its own database thread (closed when old)."""
-    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=ENGINE_POOL)
+    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=pool)
 
 
 def _seq_in_query(scope: dict[str, Any]) -> int | None:
@@ -163,11 +171,14 @@ def timed_serve(
     return (time.thread_time() - started) * 1000, actor, answer
 
 
-def _in_engine_pool(frame_type: str) -> bool:
-    """Previews (and sight) always run in the engine's threads. Acts write: on PostgreSQL
-    the battle row's lock orders them from any thread; SQLite has no such lock, and one
-    writer thread (the database thread) keeps them in order."""
-    return frame_type in ENGINE_TASKS or connection.vendor == "postgresql"
+def _engine_pool(frame_type: str) -> concurrent.futures.Executor | None:
+    """Where an engine frame is judged: previews (and sight) always in ENGINE_POOL. Acts
+    write: on PostgreSQL the battle row's lock orders them from any thread, and they have
+    their own pool; SQLite has no such lock, and one writer thread (the database thread,
+    None here) keeps them in order. Either way no act queues behind a preview."""
+    if frame_type in ENGINE_TASKS:
+        return ENGINE_POOL
+    return ENGINE_ACT_POOL if connection.vendor == "postgresql" else None
 
 
 def serve_now(
@@ -572,11 +583,17 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         try:
             frame = protocol.parse(text_data, bytes_data)
             ref = frame.ref
-            over = self.over_budget(frame)
+            over = await self.over_budget(frame)
             if over:
                 await self.limited(ref, over)
                 return
             await self.refresh_presence()
+            reserved = None
+            if frame.type in ENGINE_FRAMES:
+                reserved = await self.reserve_engine(frame)
+                if reserved is None:
+                    await self.limited(ref, ENGINE_SPENT)
+                    return
             if frame.type == "ping":
                 if await self.recheck(older_than=PING_RECHECK_S):
                     await self.catch_up()
@@ -585,45 +602,53 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 if await self.recheck():
                     await self.resume(frame.data["seq"])
             elif frame.type in ENGINE_TASKS:
-                self.user.engine_jobs += 1
-                job = asyncio.ensure_future(self.answer(frame, engine=True))
+                job = asyncio.ensure_future(self.answer(frame, reserved=reserved))
                 self.engine_jobs.add(job)
                 job.add_done_callback(self.engine_jobs.discard)
             else:
-                await self.answer(frame, engine=frame.type in ENGINE_FRAMES)
+                await self.answer(frame, reserved=reserved)
         except protocol.FrameError as error:
             await self.refuse(error.code, error.message, error.field, error.ref)
         except Exception:
             logger.exception("table frame failed")
             await self.refuse("server_error", "The server failed on this frame.", None, ref)
 
-    def over_budget(self, frame: protocol.Frame) -> str | None:
+    async def over_budget(self, frame: protocol.Frame) -> str | None:
         """Why the user's shared limits refuse the frame now, or None (docs/protocol.md,
-        Limits per user)."""
+        Limits per user). The engine's time is reserved after these pass (`receive`)."""
         if "id" in frame.data and not self.user.writes.take():
             return "Too many changes to the table; slow down."
         if frame.type == "resume" and not self.user.resume.open():
             return "Too much replayed lately; wait, or reload for a snapshot."
         if frame.type in ENGINE_TASKS and self.user.engine_jobs >= limits.ENGINE_IN_FLIGHT:
             return "Your last request to the rules engine is still being judged."
-        if frame.type in ENGINE_FRAMES:
-            if not self.user.engine.open():
-                return "Your share of the rules engine's time is spent; wait a moment."
         return None
 
-    async def answer(self, frame: protocol.Frame, *, engine: bool) -> None:
-        """Answers a service frame; engine work is timed and charged to the user."""
-        runner = engine_thread if engine and _in_engine_pool(frame.type) else db
+    async def reserve_engine(self, frame: protocol.Frame) -> float | None:
+        """The engine time reserved for the frame (charged before the work: issue 21), or
+        None when the user's balance cannot hold it. A preview counts as in flight from
+        here, so that one arriving while the reservation is asked for is refused."""
+        if frame.type in ENGINE_TASKS:
+            self.user.engine_jobs += 1
+        reserved = await engine_budget.reserve(self.actor.user_id)
+        if reserved is None and frame.type in ENGINE_TASKS:
+            self.user.engine_jobs -= 1
+        return reserved
+
+    async def answer(self, frame: protocol.Frame, *, reserved: float | None = None) -> None:
+        """Answers a service frame. Engine work (`reserved` ms of the user's engine time
+        taken for it) is timed, and the reservation settled with what it cost."""
+        pool = _engine_pool(frame.type) if reserved is not None else None
+        runner = db(timed_serve) if pool is None else engine_thread(timed_serve, pool)
+        spent = 0.0
         try:
             try:
-                spent, now, answer = await runner(timed_serve)(
-                    frame, battle_id=self.battle_id, user=self.seat
-                )
+                spent, now, answer = await runner(frame, battle_id=self.battle_id, user=self.seat)
             finally:
                 if frame.type in ENGINE_TASKS:
                     self.user.engine_jobs -= 1
-            if engine:
-                self.user.engine.charge(spent)
+                if reserved is not None:
+                    await engine_budget.settle(self.actor.user_id, reserved=reserved, spent=spent)
             if self.closed or not await self.adopt_actor(now):
                 return
             if isinstance(answer, ServiceError):

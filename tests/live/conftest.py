@@ -58,3 +58,14 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_user_limits():
+    """Every user's limits full at the start: they outlive a user's sockets (issue 21), and
+    a test's new database may give its users the ids of the last test's."""
+    from tabletop.services.table import engine_budget, limits
+
+    limits.forget_everyone()
+    engine_budget.forget_everyone()
+    yield

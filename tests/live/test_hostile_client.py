@@ -12,20 +12,29 @@ sending the most expensive previews the protocol accepts from several sockets as
 as their rate limit lets it, while a player of another battle pings (figures with -s).
 The second makes the engine itself slow (300 ms a judgement) in-process, so that the
 scheduling is tested whatever the engine's own bounds are.
+
+Issue 21, round two: a closed and reopened socket brought a fresh engine budget, a request
+was charged only after it had run, and on PostgreSQL a move waited in the engine threads
+behind the previews. The third test holds previews in every engine thread and moves
+meanwhile; the fourth plays the attack on the real stack, two Daphne processes
+(bench/hostile.py's rounds).
 """
 
 import asyncio
+import concurrent.futures
 import json
 import statistics
+import threading
 import time
 
 import pytest
 from django.db import connection
 
+from bench.hostile import attack_seats, play_rounds
 from tabletop.services.table import limits, preview
 from tests.conftest import free_port, need, start_asgi_server, stop_asgi_server
-from tests.live.conftest import make_table
-from tests.live.helpers import open_socket, session_cookie
+from tests.live.conftest import make_table, move
+from tests.live.helpers import in_thread, open_socket, session_cookie
 from tests.live.wsclient import LiveClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,15 +91,20 @@ async def attack(client: LiveClient, unit: str, stop: asyncio.Event, sent: list[
         await asyncio.sleep(1 / limits.FRAMES_PER_S)
 
 
-@pytest.fixture
-def one_process(redis_url, transactional_db):
+def real_stack(redis_url: str, **env: str) -> dict[str, str]:
+    """The servers' environment on PostgreSQL and Redis (skipped, or failed in CI, without)."""
     need(
         "PostgreSQL",
         connection.vendor == "postgresql",
         "the hostile-client test runs on the real stack (DATABASE_URL=postgres://...)",
     )
+    return {"REDIS_URL": redis_url, "CONN_MAX_AGE": "60", **env}
+
+
+@pytest.fixture
+def one_process(redis_url, transactional_db):
     port = free_port()
-    process = start_asgi_server(port, {"REDIS_URL": redis_url, "CONN_MAX_AGE": "60"})
+    process = start_asgi_server(port, real_stack(redis_url))
     yield f"http://127.0.0.1:{port}"
     stop_asgi_server(process)
 
@@ -218,3 +232,89 @@ async def test_previews_over_the_engine_budget_are_limited_when_they_arrive(tabl
     # Before issue 15 every ping waited behind the judgements (p50 289 ms, p99 310 ms).
     assert percentile(ping_ms, 99) < 100, ping_ms
     await victim.close()
+
+
+async def test_a_move_never_waits_behind_previews(table, monkeypatch):
+    """Previews of two users fill every engine thread, each held there until the test
+    lets it go; a player of another battle moves meanwhile: the move is acknowledged while
+    they are still held (issue 21: on PostgreSQL acts were judged in the same threads, so
+    a flood of previews held moves for seconds; on SQLite they ran, as now, in the
+    database thread)."""
+    held, running = threading.Event(), []
+    judge = preview.battle_preview
+
+    def held_preview(**kwargs):
+        running.append(kwargs["actor"].name)
+        held.wait(10)
+        return judge(**kwargs)
+
+    monkeypatch.setattr(preview, "battle_preview", held_preview)
+    victim_battle, victim_users = await make_table("v-")
+    victim = await open_socket(victim_battle.id, victim_users["p1"])
+    u1 = next(u["id"] for u in victim_battle.state["units"] if u["side"] == "P1")
+    try:
+        await table.p1.send(most_expensive_preview(table.u1, 1))
+        await table.p2.send(most_expensive_preview(table.u2, 2))
+        for _ in range(500):
+            if len(running) == limits.ENGINE_WORKERS:
+                break
+            await asyncio.sleep(0.01)
+        assert len(running) == limits.ENGINE_WORKERS, running
+        await victim.send({"type": "act", "id": "m-1", "seen": 0, "action": move(u1, [1.5, 6.5])})
+        answer = await victim.get("ack", "reject", "error", timeout=5)
+        assert answer["type"] == "ack", answer
+        assert len(running) == limits.ENGINE_WORKERS and not held.is_set()
+    finally:
+        held.set()
+    for socket in (table.p1, table.p2):
+        assert (await socket.get("verdict", "error"))["type"] == "verdict"
+    await victim.close()
+
+
+@pytest.fixture
+def two_processes(redis_url, transactional_db):
+    env = real_stack(
+        redis_url,
+        # One engine thread a process, so that the two attackers' previews make a queue
+        # there: a move that waited in it would be answered after both.
+        TABLE_ENGINE_WORKERS="1",
+        # A small budget, refilled slowly (100 ms of engine time takes 5 s): an attacker
+        # spends it in a few rounds and stays spent for the rest of the test.
+        TABLE_ENGINE_MS_PER_S="20",
+        TABLE_ENGINE_BURST_MS="300",
+    )
+    ports = [free_port(), free_port()]
+    with concurrent.futures.ThreadPoolExecutor(2) as starting:
+        processes = list(starting.map(lambda port: start_asgi_server(port, env), ports))
+    yield [f"http://127.0.0.1:{port}" for port in ports]
+    for process in processes:
+        stop_asgi_server(process)
+
+
+async def test_two_reconnecting_accounts_get_no_fresh_budget_and_hold_up_no_move(
+    two_processes,
+):
+    """Issue 21's attack on the real stack (two Daphne processes, PostgreSQL, Redis): two
+    accounts, each on its own battle on the most complex map the limits allow, close and
+    reopen their sockets every round (alternately on each process) and ask a preview with
+    reach and an alternative; a victim on a third battle moves and previews meanwhile
+    (bench/hostile.py's rounds; figures with -s, and in docs/benchmarks.md).
+
+    A fresh socket used to bring a fresh budget; now the budget is the user's, in Redis,
+    whichever process the socket is on: once spent, a new socket's preview is refused. And
+    a move used to queue behind the previews (in the same engine threads, on PostgreSQL):
+    now every move sent while both attackers' previews were with the server is answered
+    before the later of them."""
+    seats, described = await in_thread(attack_seats)("t-")
+    figures = await play_rounds(two_processes, seats[:2], seats[2], rounds=8)
+    print(
+        f"\nmap {described}; victim's act p50 {statistics.median(figures.act_ms):.1f} ms, "
+        f"p99 {percentile(figures.act_ms, 99):.1f} ms; preview p50 "
+        f"{statistics.median(figures.preview_ms):.1f} ms, p99 "
+        f"{percentile(figures.preview_ms, 99):.1f} ms; attack previews judged {figures.judged}, "
+        f"refused {figures.refused}; moves answered before the queued preview: "
+        f"{sum(figures.act_first)} of {len(figures.act_first)}"
+    )
+    assert not figures.other_errors, figures.other_errors[:3]
+    assert figures.refused_after_reconnect > 0
+    assert len(figures.act_first) >= 2 and all(figures.act_first), figures.act_first

@@ -65,10 +65,17 @@ class TokenBucket:
         self.tokens += max(0.0, burst - self.burst)
         self.rate, self.burst = rate, burst
 
-    def take(self, now: float | None = None) -> bool:
+    def _refill(self, now: float | None) -> None:
         now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+
+    def full(self, now: float | None = None) -> bool:
+        self._refill(now)
+        return self.tokens >= self.burst
+
+    def take(self, now: float | None = None) -> bool:
+        self._refill(now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
@@ -134,20 +141,27 @@ RESUME_BYTES_PER_S = int(os.environ.get("TABLE_RESUME_BYTES_PER_S", str(int(128 
 RESUME_BURST_BYTES = int(os.environ.get("TABLE_RESUME_BURST_BYTES", str(int(1024 * 1024 * _SCALE))))
 ENGINE_MS_PER_S = float(os.environ.get("TABLE_ENGINE_MS_PER_S", str(100 * _SCALE)))
 ENGINE_BURST_MS = float(os.environ.get("TABLE_ENGINE_BURST_MS", str(500 * _SCALE)))
+#: What an engine request reserves of the user's engine time before it runs: about what
+#: the engine's own deadlines let one request cost (the judgement, then reach or the
+#: alternative), so that a request is refused before the work when the balance could not
+#: pay for it. It is settled afterwards: the unused part refunded, an overrun charged.
+ENGINE_RESERVE_MS = float(os.environ.get("TABLE_ENGINE_RESERVE_MS", "100"))
 #: Engine jobs of one user running or waiting at once, in this process.
 ENGINE_IN_FLIGHT = 1
-#: Threads that run engine work (previews; acts on PostgreSQL), apart from the event
-#: loop and the database thread every other frame uses.
+#: Threads that judge previews and sight, apart from the event loop and the database
+#: thread every other frame uses; and (on PostgreSQL) the threads that judge and commit
+#: acts, apart from those, so that a flood of previews never holds up a move.
 ENGINE_WORKERS = int(os.environ.get("TABLE_ENGINE_WORKERS", "2"))
+ACT_WORKERS = int(os.environ.get("TABLE_ACT_WORKERS", "2"))
 CLOSE_TOO_MANY_SOCKETS = 4409
 
 
 @dataclass
 class Budget:
     """A measured cost (engine milliseconds, bytes sent) allowed at `rate` a second on
-    average and `burst` at once. A job is admitted while the balance is positive, when
-    it arrives, and charged what it really cost afterwards: its cost is not known before,
-    so the balance may go below zero, and the user waits until it is earned back."""
+    average and `burst` at once. `reserve` takes a cost before the work, if the balance
+    holds it; `charge` takes what is known only afterwards (or, negative, refunds): the
+    balance may go below zero, and the user waits until it is earned back."""
 
     rate: float
     burst: float
@@ -169,14 +183,27 @@ class Budget:
         self._refill(time.monotonic() if now is None else now)
         return self.balance > 0
 
+    def reserve(self, cost: float, now: float | None = None) -> bool:
+        """Takes `cost` now if the balance holds it (and is positive)."""
+        if not self.open(now) or self.balance < cost:
+            return False
+        self.balance -= cost
+        return True
+
     def charge(self, cost: float, now: float | None = None) -> None:
         self._refill(time.monotonic() if now is None else now)
         self.balance -= cost
 
+    def full(self, now: float | None = None) -> bool:
+        self._refill(time.monotonic() if now is None else now)
+        return self.balance >= self.burst
+
 
 @dataclass
 class UserLimits:
-    """What all of one user's sockets in this process share."""
+    """What all of one user's sockets in this process share. Kept after their last socket
+    closes (closing and reopening a socket must not refill them), until they are full
+    again and so the same as new (`user_limits` forgets those)."""
 
     frames: TokenBucket = field(
         default_factory=lambda: TokenBucket(
@@ -188,33 +215,50 @@ class UserLimits:
             user_rates()["writes_per_s"], user_rates()["write_burst"], user_rates()["write_burst"]
         )
     )
-    engine: Budget = field(default_factory=lambda: Budget(ENGINE_MS_PER_S, ENGINE_BURST_MS))
     resume: Budget = field(default_factory=lambda: Budget(RESUME_BYTES_PER_S, RESUME_BURST_BYTES))
     engine_jobs: int = 0
     sockets: int = 0
 
+    def idle(self) -> bool:
+        """No socket, no job, every bucket full: forgetting it changes nothing."""
+        return (
+            self.sockets <= 0
+            and self.engine_jobs <= 0
+            and self.resume.full()
+            and self.frames.full()
+            and self.writes.full()
+        )
+
 
 _users: dict[int, UserLimits] = {}
+#: `user_limits` sweeps the idle users out when there are more than this many.
+_SWEEP_AT = 1000
 
 
 def user_limits(user_id: int) -> UserLimits:
     """The user's shared limits, for one more socket of theirs (`release` when it closes)."""
+    if len(_users) > _SWEEP_AT:
+        for idle in [uid for uid, held in _users.items() if uid != user_id and held.idle()]:
+            del _users[idle]
     limits = _users.setdefault(user_id, UserLimits())
     limits.sockets += 1
     rates = user_rates()  # a limit raised since the user's first socket counts now
     limits.frames.resize(rates["frames_per_s"], rates["burst"])
     limits.writes.resize(rates["writes_per_s"], rates["write_burst"])
-    limits.engine.resize(ENGINE_MS_PER_S, ENGINE_BURST_MS)
     limits.resume.resize(RESUME_BYTES_PER_S, RESUME_BURST_BYTES)
     return limits
 
 
 def release(user_id: int) -> None:
+    """One socket of the user's closed. Their limits stay as they are (not refilled)."""
     limits = _users.get(user_id)
     if limits is not None:
         limits.sockets -= 1
-        if limits.sockets <= 0:
-            del _users[user_id]
 
 
 CLOSE_LAYER_DOWN = 4503
+
+
+def forget_everyone() -> None:
+    """Every user's limits new again (the tests: a new database reuses user ids)."""
+    _users.clear()
