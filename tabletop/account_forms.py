@@ -15,7 +15,7 @@ from django.contrib.auth.forms import (
     UserCreationForm,
 )
 
-from tabletop import login_throttle, rate_limits
+from tabletop import login_throttle, metrics, rate_limits
 from tabletop.services.accounts import awaits_verification, mail_allowed
 
 UNVERIFIED = "This account's email address is not verified yet: open the link mailed to it."
@@ -52,6 +52,7 @@ class ThrottledLogin:
         username = self.cleaned_data.get("username") or ""
         wait = login_throttle.wait_before_login(username, self.request)
         if wait is not None:
+            metrics.LOGINS_THROTTLED.inc()
             raise forms.ValidationError(wait.message, code="locked_out")
         try:
             cleaned = super().clean()  # type: ignore[misc]

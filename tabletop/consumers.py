@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 
-from tabletop import events, protocol, selectors
+from tabletop import events, metrics, protocol, selectors
 from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import (
@@ -320,6 +320,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             return
         events.layer_ok()
         await self.accept()
+        self.counted = True
+        metrics.SOCKETS.inc()
         hello = events.hello(user=self.actor.name, role=self.actor.role, sides=self.actor.sides)
         if self.actor.is_gm:
             # The GM's delay field shows the setting in force after a reload; the GM's own
@@ -349,6 +351,9 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closed = True
+        if getattr(self, "counted", False):
+            self.counted = False
+            metrics.SOCKETS.dec()
         await self.release_place()
         if self.actor is None:
             return
@@ -608,6 +613,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             else:
                 await self.answer(frame, reserved=reserved)
         except protocol.FrameError as error:
+            metrics.FRAMES.labels("invalid", error.code).inc()
             await self.refuse(error.code, error.message, error.field, error.ref)
         except Exception:
             logger.exception("table frame failed")
@@ -648,15 +654,19 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 if frame.type in ENGINE_TASKS:
                     self.user.engine_jobs -= 1
                 if reserved is not None:
+                    metrics.ENGINE_SECONDS.labels(frame.type).observe(spent / 1000)
                     await engine_budget.settle(self.actor.user_id, reserved=reserved, spent=spent)
             if self.closed or not await self.adopt_actor(now):
                 return
             if isinstance(answer, ServiceError):
                 raise answer
+            metrics.FRAMES.labels(frame.type, answer.get("type", "answer")).inc()
             await self.send_json(self.hide_newer(answer))
         except ServiceError as error:
+            metrics.FRAMES.labels(frame.type, error.code).inc()
             await self.refuse(error.code, error.message, error.field, frame.ref)
         except Exception:
+            metrics.FRAMES.labels(frame.type, "server_error").inc()
             logger.exception("table frame failed")
             await self.refuse("server_error", "The server failed on this frame.", None, frame.ref)
 

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from redis.exceptions import RedisError
 
+from tabletop import metrics
 from tabletop.models import Event
 from tabletop.services.table import limits
 from tabletop.services.table.position import canonical
@@ -79,11 +80,13 @@ def deliver(sends: list[tuple[str, dict[str, Any]]]) -> None:
             return
         _deliver_in(loop, send_all)
     except LAYER_ERRORS as error:
+        metrics.BROADCAST_FAILURES.inc()
         layer_failed(error)  # committed all the same: the clients read it from the log
 
 
 def _deliver_in(loop: asyncio.AbstractEventLoop, send_all: Any) -> None:
     if loop.is_closed() or not loop.is_running():
+        metrics.BROADCAST_FAILURES.inc()
         logger.warning("broadcast dropped: the server's event loop has stopped")
         return
     future = asyncio.run_coroutine_threadsafe(send_all(), loop)
@@ -91,6 +94,7 @@ def _deliver_in(loop: asyncio.AbstractEventLoop, send_all: Any) -> None:
         future.result(timeout=DELIVER_TIMEOUT_S)
     except concurrent.futures.TimeoutError:
         future.cancel()
+        metrics.BROADCAST_FAILURES.inc()
         logger.warning(
             "broadcast dropped: the event loop did not run it within %ss", DELIVER_TIMEOUT_S
         )
@@ -107,6 +111,7 @@ def layer_failed(error: BaseException) -> None:
     """Notes that the channel layer failed: one log line for the outage, not one per
     socket, broadcast or reconnect attempt (docs/protocol.md, close code 4503)."""
     global _layer_down
+    metrics.CHANNEL_LAYER_ERRORS.inc()
     if not _layer_down:
         _layer_down = True
         logger.error(

@@ -1,51 +1,54 @@
 """Metrics for monitoring, in Prometheus' text format at `/metrics` (one process each:
 scrape every instance's port, as the health probes do; docs/deploy, section 11).
 
-What the process itself knows (CPU, memory, open files: prometheus_client's process
-collector) and what the tables look like now, read from the database when scraped:
-sockets present by role, battles by status, events recorded. An own registry, so that
-nothing else imported registers into it.
+What this process counts as it works (below), what the process itself knows (CPU,
+memory, open files: prometheus_client's process collector) and what the tables look like
+now, read from the database when scraped (tabletop/table_metrics.py). An own registry,
+so that nothing else imported registers into it.
 """
 
-from collections.abc import Iterator
-
-from django.db.models import Count, Sum
-from django.utils import timezone
-from prometheus_client import CollectorRegistry, PlatformCollector, ProcessCollector
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, InfoMetricFamily
-from prometheus_client.registry import Collector
-
-from tabletop.models import Battle, TableConnection
-from tabletop.services.table.presence import TIMEOUT
-from tabletop.version import VERSION
-
-
-class TablesCollector(Collector):
-    """The tables now: a few grouped queries per scrape (every 15-60 s)."""
-
-    def collect(self) -> Iterator:
-        yield InfoMetricFamily("tabletop_build", "The release it runs", {"version": VERSION})
-        sockets = GaugeMetricFamily(
-            "tabletop_table_sockets",
-            "Open table websockets, all processes (presence rows seen lately), by role",
-            labels=["role"],
-        )
-        seen = TableConnection.objects.filter(last_seen__gte=timezone.now() - TIMEOUT)
-        for row in seen.values("role").annotate(n=Count("id")).order_by("role"):
-            sockets.add_metric([row["role"]], row["n"])
-        yield sockets
-        battles = GaugeMetricFamily("tabletop_battles", "Battles by status", labels=["status"])
-        totals = Battle.objects.values("status").annotate(n=Count("id"), events=Sum("last_seq"))
-        events = 0
-        for row in totals.order_by("status"):
-            battles.add_metric([row["status"]], row["n"])
-            events += row["events"] or 0
-        yield battles
-        # Each battle's last sequence number is its count of events (the log has no gaps).
-        yield CounterMetricFamily("tabletop_events", "Events recorded, all battles", value=events)
-
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+)
 
 REGISTRY = CollectorRegistry()
 ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
-REGISTRY.register(TablesCollector())
+
+SOCKETS = Gauge(
+    "tabletop_process_table_sockets", "Table websockets open in this process", registry=REGISTRY
+)
+FRAMES = Counter(
+    "tabletop_table_frames",
+    "Service frames answered by this process, by frame type and outcome: ack, reject (the "
+    "rules refused a move), verdict or sight (answers), or the error code of a refusal",
+    ["type", "outcome"],
+    registry=REGISTRY,
+)
+ENGINE_SECONDS = Histogram(
+    "tabletop_engine_cpu_seconds",
+    "CPU seconds of the rules engine's work per frame, by frame type",
+    ["type"],
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+    registry=REGISTRY,
+)
+BROADCAST_FAILURES = Counter(
+    "tabletop_broadcast_failures",
+    "Table events committed whose broadcast failed (clients read them from the log)",
+    registry=REGISTRY,
+)
+CHANNEL_LAYER_ERRORS = Counter(
+    "tabletop_channel_layer_errors",
+    "Failures of the channel layer (Redis): broadcasts, socket joins, receives",
+    registry=REGISTRY,
+)
+LOGINS_THROTTLED = Counter(
+    "tabletop_logins_throttled",
+    "Logins refused before the password was checked (too many failures)",
+    registry=REGISTRY,
+)

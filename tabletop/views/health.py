@@ -20,11 +20,13 @@ from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from tabletop.metrics import REGISTRY
+from tabletop.table_metrics import TablesCollector
 from tabletop.version import VERSION
 
 logger = logging.getLogger(__name__)
 
 TIMEOUT_S = 3.0
+REGISTRY.register(TablesCollector())
 
 
 @never_cache
