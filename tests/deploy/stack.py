@@ -230,6 +230,14 @@ def nginx_config(stack: Stack, cert: Path, key: Path, http_port: int) -> Path:
             "listen [::]:80;": "",
             "listen 443 ssl http2;": f"listen 127.0.0.1:{stack.https_port} ssl http2;",
             "listen [::]:443 ssl http2;": "",
+            "listen 80 default_server;": f"listen 127.0.0.1:{http_port} default_server;",
+            "listen [::]:80 default_server;": "",
+            "listen 443 ssl http2 default_server;": (
+                f"listen 127.0.0.1:{stack.https_port} ssl http2 default_server;"
+            ),
+            "listen [::]:443 ssl http2 default_server;": "",
+            # The test reaches the site by its address, not by the documented name.
+            "server_name table.example.org;": "server_name table.example.org 127.0.0.1;",
             "/etc/letsencrypt/live/table.example.org/fullchain.pem": str(cert),
             "/etc/letsencrypt/live/table.example.org/privkey.pem": str(key),
             "/srv/tabletop/staticfiles/": f"{stack.static_root}/",

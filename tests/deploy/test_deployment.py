@@ -259,6 +259,18 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     assert missing.status == 404  # not redirected: certbot sees the real answer
     missing.read()
     plain.close()
+    # Another host name gets no answer at all (444), over http or https: it never reaches
+    # the processes (issue 22: an unknown Host was a traceback in their log).
+    for stranger in (
+        http.client.HTTPConnection("127.0.0.1", stack.http_port, timeout=10),
+        http.client.HTTPSConnection(
+            "127.0.0.1", stack.https_port, timeout=10, context=unverified_tls()
+        ),
+    ):
+        stranger.request("GET", "/accounts/login/", headers={"Host": "evil.example"})
+        with pytest.raises(http.client.RemoteDisconnected):
+            stranger.getresponse()
+        stranger.close()
     status, headers, _ = get(f"{stack.base_url}/accounts/login/")
     assert status == 200
     # An hour, no preload (docs/deploy/tabletop.env): a lapsed certificate locks visitors
