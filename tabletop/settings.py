@@ -224,8 +224,9 @@ PASSWORD_CHANGE_FAILURES_ALLOWED = env.int("PASSWORD_CHANGE_FAILURES_ALLOWED", d
 ACCOUNT_EMAIL_VERIFICATION = env.bool("ACCOUNT_EMAIL_VERIFICATION", default=not DEBUG)
 ACCOUNT_VERIFICATION_SECONDS = env.int("ACCOUNT_VERIFICATION_SECONDS", default=3 * 24 * 3600)
 # Who may make an account: "open" (anyone), "invitation" (only from a campaign's
-# invitation link) or "closed" (nobody: the admin makes accounts).
-SIGNUP = env.str("SIGNUP", default="open")
+# invitation link) or "closed" (nobody: the admin makes accounts). A new site opens by
+# invitation; development is open, so that `make run` lets anyone try it.
+SIGNUP = env.str("SIGNUP", default="open" if DEBUG else "invitation")
 # Reads of a battle's record (report, SVG, event log, scenario files) one user may make
 # a minute (tabletop/records/cached.py); 429 beyond.
 RECORD_READS_PER_MINUTE = env.int("RECORD_READS_PER_MINUTE", default=30)

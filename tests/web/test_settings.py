@@ -22,7 +22,8 @@ PROBE = (
     "'CSRF_COOKIE_SECURE', 'SECURE_HSTS_SECONDS', 'SECURE_HSTS_INCLUDE_SUBDOMAINS', "
     "'SECURE_HSTS_PRELOAD')}, "
     "'static': settings.STORAGES['staticfiles']['BACKEND'], 'middleware': settings.MIDDLEWARE, "
-    "'email': settings.EMAIL_BACKEND, 'logging': settings.LOGGING}, default=str))"
+    "'email': settings.EMAIL_BACKEND, 'logging': settings.LOGGING, "
+    "'signup': settings.SIGNUP}, default=str))"
 )
 
 #: Variables the probe's process must not inherit from the test run's environment.
@@ -43,6 +44,7 @@ CONFIGURATION = {
     "EMAIL_URL",
     "SENTRY_DSN",
     "STATIC_ROOT",
+    "SIGNUP",
 }
 
 
@@ -256,3 +258,17 @@ def test_sentry_dsn_turns_error_reporting_on_or_names_the_missing_extra() -> Non
         assert "SENTRY_DSN is set but sentry-sdk is not installed" in refused.value.stderr
     else:
         assert settings_with(SENTRY_DSN="https://key@sentry.example.org/1")["debug"] is True
+
+
+def test_a_new_site_opens_by_invitation_and_development_to_anyone() -> None:
+    """Issue 22: anyone could sign up to a club's site; now, unless the admin opens it,
+    only from a campaign's invitation link (SIGNUP)."""
+    assert settings_with(DEBUG="false", SECRET_KEY=secrets.token_urlsafe(50))["signup"] == (
+        "invitation"
+    )
+    assert settings_with()["signup"] == "open"
+    assert settings_with(**documented_environment())["signup"] == "invitation"
+    with pytest.raises(subprocess.CalledProcessError) as refused:
+        settings_with(SIGNUP="anyone")
+    assert "SIGNUP must be open, invitation or closed" in refused.value.stderr
+

@@ -2,8 +2,12 @@
 invitation only, closed), the admin's own login answered 429 when throttled, and an
 admin action that forgets someone's failed logins."""
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.test import Client
 
 from tabletop.services.campaigns import invitation_create
@@ -45,7 +49,7 @@ def test_invitation_only_sign_up_needs_a_usable_invitation(settings) -> None:
     assert battle.campaign.memberships.filter(user=guest).exists()
 
 
-def test_open_is_the_default(settings) -> None:
+def test_open_is_the_default_in_development(settings) -> None:
     assert settings.SIGNUP == "open"
     assert 'href="/accounts/signup/' in Client().get("/accounts/login/").content.decode()
 
@@ -81,4 +85,20 @@ def test_an_admin_lets_someone_in_again_by_forgetting_their_failed_logins(settin
         follow=True,
     )
     assert "Forgot the failed logins of 1 account(s)." in done.content.decode()
+    assert Client().post("/accounts/login/", login).status_code == 302
+
+
+def test_a_command_lets_someone_in_again(settings) -> None:
+    settings.LOGIN_FAILURES_ALLOWED = 2
+    get_user_model().objects.create_user("bob", "b@example.org", PASSWORD)
+    for _ in range(3):
+        Client().post("/accounts/login/", {"username": "bob", "password": "guess"})
+    login = {"username": "bob", "password": PASSWORD}
+    assert Client().post("/accounts/login/", login).status_code == 429
+    with pytest.raises(CommandError, match="No account is called nobody"):
+        call_command("unlock_login", "bob", "nobody")
+    assert Client().post("/accounts/login/", login).status_code == 429  # nothing changed
+    out = StringIO()
+    call_command("unlock_login", "bob", stdout=out)
+    assert "bob may log in again" in out.getvalue()
     assert Client().post("/accounts/login/", login).status_code == 302
