@@ -1,6 +1,8 @@
 """The admin: a battle's position, sequence number and turn are read-only there; events
 can be read but never added, changed or deleted (the referee and the log own them)."""
 
+from typing import Any
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
@@ -20,6 +22,17 @@ def staff() -> Client:
     return client
 
 
+def post_battle_change(staff: Client, battle: Battle, **changes: object) -> Any:
+    """Posts the battle's admin form as shown, with `changes` (editable or not); returns
+    the form as the admin offered it."""
+    page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
+    form = page.context["adminform"].form
+    data = {name: form.initial.get(name) or "" for name in form.fields}
+    data.update({**changes, "sides-TOTAL_FORMS": "0", "sides-INITIAL_FORMS": "0"})
+    staff.post(f"/admin/tabletop/battle/{battle.pk}/change/", data)
+    return form
+
+
 def test_a_battle_s_position_sequence_number_and_turn_are_read_only(staff: Client) -> None:
     battle, _ = make_battle_sync("adm-")
     page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
@@ -32,20 +45,9 @@ def test_a_battle_s_position_sequence_number_and_turn_are_read_only(staff: Clien
 def test_posting_a_changed_position_to_the_admin_changes_nothing(staff: Client) -> None:
     battle, _ = make_battle_sync("adm-")
     before = Battle.objects.get(pk=battle.pk)
-    page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
-    form = page.context["adminform"].form
-    data = {name: form.initial.get(name) or "" for name in form.fields}
-    data.update(
-        {
-            "name": "Renamed",
-            "state": '{"units": []}',
-            "last_seq": 999,
-            "turn_state": '{"turn": 9}',
-            "sides-TOTAL_FORMS": "0",
-            "sides-INITIAL_FORMS": "0",
-        }
+    post_battle_change(
+        staff, battle, name="Renamed", state='{"units": []}', last_seq=999, turn_state='{"turn": 9}'
     )
-    staff.post(f"/admin/tabletop/battle/{battle.pk}/change/", data)
     after = Battle.objects.get(pk=battle.pk)
     assert (after.state, after.last_seq, after.turn_state) == (
         before.state,
@@ -96,21 +98,11 @@ def test_a_begun_battle_s_status_campaign_map_and_sides_are_read_only(staff: Cli
     battle, _ = make_battle_sync("adm-")
     other, _ = make_battle_sync("other-")
     assert battle.status != BattleStatus.LOBBY
-    page = staff.get(f"/admin/tabletop/battle/{battle.pk}/change/")
-    form = page.context["adminform"].form
+    form = post_battle_change(
+        staff, battle, status=BattleStatus.LOBBY, campaign=other.campaign_id, map=other.map_id
+    )
     for field in ("status", "campaign", "map"):
         assert field not in form.fields, f"{field} is editable"
-    data = {name: form.initial.get(name) or "" for name in form.fields}
-    data.update(
-        {
-            "status": BattleStatus.LOBBY,
-            "campaign": other.campaign_id,
-            "map": other.map_id,
-            "sides-TOTAL_FORMS": "0",
-            "sides-INITIAL_FORMS": "0",
-        }
-    )
-    staff.post(f"/admin/tabletop/battle/{battle.pk}/change/", data)
     after = Battle.objects.get(pk=battle.pk)
     assert (after.status, after.campaign_id, after.map_id) == (
         battle.status,
