@@ -15,6 +15,7 @@ working link, so that the limit cannot be used to keep its owner from one.
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,8 +25,10 @@ from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
@@ -53,6 +56,23 @@ def _state(user: AbstractBaseUser) -> str:
 def awaits_verification(user: AbstractBaseUser) -> bool:
     """An account made by a sign-up whose link was never opened."""
     return not user.is_active and user.last_login is None
+
+
+def unverified_lapsed() -> QuerySet:
+    """Sign-ups whose verification link has expired unopened: never logged in, inactive,
+    not staff, in no campaign and with no roster. Deleting them frees their user name
+    and address (a name taken by a sign-up never verified stayed taken for good)."""
+    older = timezone.now() - timedelta(seconds=settings.ACCOUNT_VERIFICATION_SECONDS)
+    return get_user_model().objects.filter(
+        is_active=False,
+        last_login__isnull=True,
+        is_staff=False,
+        is_superuser=False,
+        date_joined__lt=older,
+        memberships__isnull=True,
+        campaigns_run__isnull=True,
+        rosters__isnull=True,
+    )
 
 
 def verification_token(user: AbstractBaseUser, next_url: str = "") -> str:

@@ -4,6 +4,7 @@ from datetime import timedelta
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
 from django.core.management import call_command
@@ -52,4 +53,31 @@ def test_prune_deletes_stale_presence_and_old_replies_and_keeps_the_rest() -> No
     assert "pruned 1 stale presence rows" in out.getvalue()
     assert "1 command replies (older than 7 days)" in out.getvalue()
     assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
-    assert "and 1 expired login sessions" in out.getvalue()
+    assert "1 expired login sessions" in out.getvalue()
+
+
+def test_prune_frees_the_names_of_sign_ups_never_verified(settings) -> None:
+    """A sign-up whose link expired unopened held its name and address for good (issue 21's
+    verification); one that joined a campaign, logged in, or is staff is kept."""
+    settings.ACCOUNT_VERIFICATION_SECONDS = 3 * 24 * 3600
+    battle, users = make_battle_sync("pv-")
+    User = get_user_model()
+    long_ago = timezone.now() - timedelta(days=4)
+
+    def account(name: str, **fields) -> None:
+        User.objects.create_user(name, f"{name}@example.org", "pw-Prune-1", **fields)
+        User.objects.filter(username=name).update(date_joined=long_ago)
+
+    account("lapsed", is_active=False)
+    account("staffer", is_active=False, is_staff=True)
+    account("active")
+    User.objects.create_user("recent", "recent@example.org", "pw-Prune-1", is_active=False)
+    User.objects.filter(pk=users["p1"].pk).update(is_active=False, date_joined=long_ago)
+
+    out = StringIO()
+    call_command("prune_table", stdout=out)
+    assert not User.objects.filter(username="lapsed").exists()
+    for kept in ("staffer", "active", "recent", users["p1"].username):  # p1 is a member
+        assert User.objects.filter(username=kept).exists(), kept
+    assert "and 1 sign-ups whose verification link expired unopened" in out.getvalue()
+

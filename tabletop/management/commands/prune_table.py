@@ -8,6 +8,9 @@
   resend within seconds of reconnecting, never days later.
 - Expired login sessions: Django never deletes them by itself (its `clearsessions`),
   so a site left running for a year kept every one (issue 22).
+- Sign-ups whose verification link expired unopened (services/accounts.py
+  `unverified_lapsed`: never logged in, in no campaign): their name and address are free
+  again.
 
 The event log is never touched. Run it daily (docs/deploy/README.md has the timer).
 """
@@ -20,13 +23,14 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
 from tabletop.models import CommandReply, TableConnection
+from tabletop.services.accounts import unverified_lapsed
 from tabletop.services.table.presence import TIMEOUT
 
 
 class Command(BaseCommand):
     help = (
         "Deletes stale presence rows, command replies older than --replies-days "
-        "and expired login sessions."
+        "expired login sessions and sign-ups never verified."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -45,8 +49,12 @@ class Command(BaseCommand):
         presence, _ = TableConnection.objects.filter(last_seen__lt=now - TIMEOUT).delete()
         replies, _ = CommandReply.objects.filter(created_at__lt=now - timedelta(days=days)).delete()
         sessions, _ = Session.objects.filter(expire_date__lt=now).delete()
+        lapsed = unverified_lapsed()
+        unverified = len(lapsed)
+        lapsed.delete()
         self.stdout.write(
             f"pruned {presence} stale presence rows (silent > {int(TIMEOUT.total_seconds())} s), "
-            f"{replies} command replies (older than {days} days) "
-            f"and {sessions} expired login sessions"
+            f"{replies} command replies (older than {days} days), "
+            f"{sessions} expired login sessions "
+            f"and {unverified} sign-ups whose verification link expired unopened"
         )
