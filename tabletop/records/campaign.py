@@ -87,6 +87,25 @@ class CampaignSeen:
         before = self.log_before
         return [e for e in entries if before is None or e.created_at < before]
 
+    def fates(self) -> dict[int, str]:
+        """{unit profile id: fate} the hidden results wrote back to the rosters."""
+        if not self.hidden:
+            return {}
+        recorded = BattleResult.objects.filter(battle_id__in=self.hidden).values_list(
+            "unit_fates", flat=True
+        )
+        return {int(unit): fate for fates in recorded for unit, fate in fates.items()}
+
+    def units(self, units: Iterable[UnitProfile]) -> list[UnitProfile]:
+        """A roster's units as before the hidden results: each that fought in one was
+        ready then, as every unit that fights is (in memory only: read, never saved)."""
+        fought = self.fates()
+        shown = list(units)
+        for unit in shown:
+            if unit.pk in fought:
+                unit.status = UnitStatus.READY
+        return shown
+
     def rosters(self, rosters: QuerySet[Roster]) -> list[Roster]:
         """Rosters with `points` and `unit_count` (selectors.rosters_with_points) counting
         again the units a hidden result destroyed."""
@@ -94,10 +113,7 @@ class CampaignSeen:
         if not self.hidden:
             return shown
         by_id = {r.pk: r for r in shown}
-        fates = BattleResult.objects.filter(battle_id__in=self.hidden).values_list(
-            "unit_fates", flat=True
-        )
-        destroyed = [int(p) for f in fates for p, fate in f.items() if fate == UnitStatus.DESTROYED]
+        destroyed = [unit for unit, fate in self.fates().items() if fate == UnitStatus.DESTROYED]
         for unit in UnitProfile.objects.filter(pk__in=destroyed).only("points", "roster_id"):
             roster = by_id.get(unit.roster_id)
             if roster is not None:

@@ -12,6 +12,8 @@ from django.views.decorators.http import require_POST
 from tabletop import selectors
 from tabletop.forms import RosterForm, RosterImportForm, UnitForm
 from tabletop.models import Campaign, Membership, Roster
+from tabletop.models.roster import UnitStatus
+from tabletop.records.campaign import campaign_seen
 from tabletop.services import game_systems
 from tabletop.services.rosters import (
     roster_create,
@@ -73,12 +75,15 @@ def _builder(
     invalid: bool = False,
 ) -> HttpResponse:
     is_owner = roster.owner_id == request.user.pk
-    points = selectors.roster_points(roster)
+    # A spectator sees no result of a delayed battle before its delay has passed: its units
+    # as they were before it, and their points still counted.
+    units = campaign_seen(campaign, membership.role).units(roster.units.all())
+    points = sum(unit.points for unit in units if unit.status != UnitStatus.DESTROYED)
     context = {
         "campaign": campaign,
         "membership": membership,
         "roster": roster,
-        "units": [(unit, stat_rows(unit.stats)) for unit in roster.units.all()],
+        "units": [(unit, stat_rows(unit.stats)) for unit in units],
         "catalogue": [
             {**entry, "rows": stat_rows(entry["stats"])}
             for entry in game_systems.unit_catalogue(campaign.system)

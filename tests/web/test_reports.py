@@ -472,6 +472,28 @@ def test_a_delayed_spectators_campaign_page_shows_no_result_newer_than_the_delay
 
 
 @pytest.mark.django_db
+def test_a_delayed_spectators_roster_page_shows_no_result_newer_than_the_delay(client) -> None:
+    """The roster page too: the mech a hidden result destroyed is still ready there, its
+    points still counted, until the delay has passed."""
+    battle, users = table()
+    delayed_then_finished(battle, users)
+    loser = battle.sides.get(side="P2").roster
+    url = reverse("roster", args=[battle.campaign_id, loser.pk])
+    mech = loser.units.get()
+
+    def status(user: Any) -> str:
+        client.force_login(user)
+        page = client.get(url).content.decode()
+        return re.search(rf'<tr data-unit="{mech.name}" class="status-(\w+)"', page).group(1)
+
+    assert (status(users["spectator"]), status(users["p2"])) == ("ready", "destroyed")
+    BattleResult.objects.filter(battle=battle).update(
+        recorded_at=timezone.now() - timedelta(minutes=11)
+    )
+    assert status(users["spectator"]) == "destroyed", "once the delay has passed"
+
+
+@pytest.mark.django_db
 def test_migration_0004_moves_old_events_positions_out_with_their_history_intact(client) -> None:
     """Events written before issue 21 kept their positions in the payload (`_before`,
     `_after`); migration 0004 moves them to their columns, and the battle's record, its
