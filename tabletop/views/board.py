@@ -14,7 +14,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from tabletop import selectors
-from tabletop.models import Battle, Membership, Role
+from tabletop.models import Battle, Membership
+from tabletop.records.horizon import horizon
 from tabletop.services import game_systems
 from tabletop.services.table import log
 
@@ -55,10 +56,8 @@ def board_position(request: HttpRequest, battle_id: int, seq: int) -> JsonRespon
     """The table after event `seq` ({"seq", "state", "turn"}), for the replay scrubber.
     A spectator sees no further than the broadcast delay lets them."""
     battle, membership = _battle_for(request, battle_id)
-    newest = battle.last_seq
-    if membership.role == Role.SPECTATOR and battle.spectator_delay_s:
-        newest = log.snapshot(battle.pk, watching=True)[0]["seq"]
-    if seq > newest:
+    # The record views' horizon: one query, not a delayed snapshot built to learn its seq.
+    if seq > horizon(battle, membership.role).seq:
         raise Http404("That event has not happened yet.")
     at = log.position_at(battle, seq)
     return JsonResponse({"seq": seq, "state": at["state"], "turn": at["turn"]})

@@ -472,6 +472,21 @@ def test_a_delayed_spectators_campaign_page_shows_no_result_newer_than_the_delay
 
 
 @pytest.mark.django_db
+def test_the_replay_scrubber_keeps_a_delayed_spectator_to_the_horizon(client) -> None:
+    """The board's past positions (board/at/<seq>/): a spectator reads up to the record's
+    horizon, the players every event."""
+    battle, users = table()
+    moved_within_the_delay(battle, users)
+
+    def read(user: Any, seq: int) -> int:
+        client.force_login(user)
+        return client.get(reverse("board_at", args=[battle.pk, seq])).status_code
+
+    assert [read(users["spectator"], seq) for seq in (1, 2, 4)] == [200, 404, 404]
+    assert [read(users["p1"], seq) for seq in (1, 2, 4, 5)] == [200, 200, 200, 404]
+
+
+@pytest.mark.django_db
 def test_a_delayed_spectators_roster_page_shows_no_result_newer_than_the_delay(client) -> None:
     """The roster page too: the mech a hidden result destroyed is still ready there, its
     points still counted, until the delay has passed."""
