@@ -31,6 +31,7 @@ def test_an_unknown_host_is_one_line(journal: io.StringIO) -> None:
     lines = journal.getvalue().splitlines()
     assert len(lines) == 1, lines
     assert "DisallowedHost" in lines[0] and "Invalid HTTP_HOST header" in lines[0]
+    assert " WARNING " in lines[0]
 
 
 @pytest.mark.django_db
