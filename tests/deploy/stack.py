@@ -31,14 +31,23 @@ def nginx_available() -> bool:
     return Path(NGINX).exists()
 
 
-def documented_command(port: int) -> list[str]:
-    """The unit's ExecStart with %i as `port`, run by this interpreter's Daphne."""
+def documented_command(port: int, host: str = "127.0.0.1") -> list[str]:
+    """The unit's ExecStart with %i as `port`, run by this interpreter's Daphne; listening
+    on `host` instead of loopback as section 14's drop-in for an app host says."""
     unit = (DEPLOY_DOCS / "systemd" / "tabletop@.service").read_text()
     exec_start = next(line for line in unit.splitlines() if line.startswith("ExecStart="))
     program, *arguments = exec_start.removeprefix("ExecStart=").split()
     assert program.endswith("/daphne"), exec_start
     assert "--proxy-headers" in arguments, "behind nginx Daphne must read X-Forwarded-For"
+    assert arguments[arguments.index("-b") + 1] == "127.0.0.1", exec_start
+    arguments[arguments.index("-b") + 1] = host
     return [sys.executable, "-m", "daphne", *(a.replace("%i", str(port)) for a in arguments)]
+
+
+def in_namespace(netns: str | None) -> list[str]:
+    """The command prefix that runs a program on one host of tests/deploy/netns.py's
+    network (`ip netns exec` execs it: the process keeps the pid)."""
+    return ["ip", "netns", "exec", netns] if netns else []
 
 
 def unit_environment() -> dict[str, str]:
@@ -78,13 +87,15 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
     return cert, key
 
 
-def wait_for_port(port: int, process: subprocess.Popen, what: str, log: Path) -> None:
+def wait_for_port(
+    port: int, process: subprocess.Popen, what: str, log: Path, host: str = "127.0.0.1"
+) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"{what} exited: {log.read_text()[-3000:]}")
         try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            with socket.create_connection((host, port), timeout=0.2):
                 return
         except OSError:
             time.sleep(0.05)
@@ -113,15 +124,21 @@ class AsgiProcess:
     env: dict[str, str]
     log: Path
     process: subprocess.Popen | None = None
+    host: str = "127.0.0.1"
+    netns: str | None = None  # the host (network namespace) it runs on
 
     def start(self) -> float:
         """Starts it and waits until /readyz answers 200; returns the seconds that took."""
         began = time.monotonic()
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                documented_command(self.port), cwd=ROOT, env=self.env, stdout=log, stderr=log
+                in_namespace(self.netns) + documented_command(self.port, self.host),
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
             )
-        wait_for_port(self.port, self.process, f"daphne :{self.port}", self.log)
+        wait_for_port(self.port, self.process, f"daphne :{self.port}", self.log, self.host)
         while get(self.url("/readyz"))[0] != 200:
             assert time.monotonic() - began < 30, f"daphne :{self.port} never became ready"
             time.sleep(0.1)
@@ -143,7 +160,7 @@ class AsgiProcess:
         return time.monotonic() - began, ended
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        return f"http://{self.host}:{self.port}{path}"
 
     @property
     def pid(self) -> int:
@@ -160,10 +177,13 @@ class Stack:
     static_root: Path
     nginx: subprocess.Popen | None = None
     lines: list[str] = field(default_factory=list)
+    address: str = "127.0.0.1"  # where nginx listens
+    netns: str | None = None  # the host (network namespace) nginx runs on
 
     @property
     def base_url(self) -> str:
-        return f"https://127.0.0.1:{self.https_port}"
+        port = "" if self.https_port == 443 else f":{self.https_port}"
+        return f"https://{self.address}{port}"
 
     @property
     def acme_webroot(self) -> Path:
@@ -224,20 +244,24 @@ def nginx_config(stack: Stack, cert: Path, key: Path, http_port: int) -> Path:
     site = swapped(
         (DEPLOY_DOCS / "nginx.conf").read_text(),
         {
-            "server 127.0.0.1:8001 ": f"server 127.0.0.1:{stack.processes[0].port} ",
-            "server 127.0.0.1:8002 ": f"server 127.0.0.1:{stack.processes[1].port} ",
-            "listen 80;": f"listen 127.0.0.1:{http_port};",
+            # One line per process (section 14: several hosts, several lines).
+            "server 127.0.0.1:8001 max_fails=1 fail_timeout=5s;": "\n    ".join(
+                f"server {asgi.host}:{asgi.port} max_fails=1 fail_timeout=5s;"
+                for asgi in stack.processes
+            ),
+            "    server 127.0.0.1:8002 max_fails=1 fail_timeout=5s;\n": "",
+            "listen 80;": f"listen {stack.address}:{http_port};",
             "listen [::]:80;": "",
-            "listen 443 ssl http2;": f"listen 127.0.0.1:{stack.https_port} ssl http2;",
+            "listen 443 ssl http2;": f"listen {stack.address}:{stack.https_port} ssl http2;",
             "listen [::]:443 ssl http2;": "",
-            "listen 80 default_server;": f"listen 127.0.0.1:{http_port} default_server;",
+            "listen 80 default_server;": f"listen {stack.address}:{http_port} default_server;",
             "listen [::]:80 default_server;": "",
             "listen 443 ssl http2 default_server;": (
-                f"listen 127.0.0.1:{stack.https_port} ssl http2 default_server;"
+                f"listen {stack.address}:{stack.https_port} ssl http2 default_server;"
             ),
             "listen [::]:443 ssl http2 default_server;": "",
             # The test reaches the site by its address, not by the documented name.
-            "server_name table.example.org;": "server_name table.example.org 127.0.0.1;",
+            "server_name table.example.org;": f"server_name table.example.org {stack.address};",
             "/etc/letsencrypt/live/table.example.org/fullchain.pem": str(cert),
             "/etc/letsencrypt/live/table.example.org/privkey.pem": str(key),
             "/srv/tabletop/staticfiles/": f"{stack.static_root}/",
@@ -284,32 +308,34 @@ def start_stack(directory: Path, database_url: str, redis_url: str) -> Stack:
         static_root=static_root,
     )
     stack.say(f"collectstatic (DEBUG=false, tabletop.env): {collectstatic(env)}")
+    start_processes_and_nginx(stack)
+    return stack
+
+
+def start_processes_and_nginx(stack: Stack) -> None:
+    """Starts the stack's ASGI processes, each on its host, then nginx on its own."""
     for asgi in stack.processes:
         took = asgi.start()
+        where = f" on host {asgi.netns}" if asgi.netns else ""
         stack.say(
-            f"daphne pid {asgi.pid} on 127.0.0.1:{asgi.port} "
-            f"({' '.join(documented_command(asgi.port)[3:])}), ready in {took:.1f} s"
+            f"daphne pid {asgi.pid}{where} on {asgi.host}:{asgi.port} "
+            f"({' '.join(documented_command(asgi.port, asgi.host)[3:])}), ready in {took:.1f} s"
         )
-    cert, key = self_signed_certificate(directory)
+    cert, key = self_signed_certificate(stack.directory)
     main = nginx_config(stack, cert, key, stack.http_port)
-    test = subprocess.run(
-        [NGINX, "-t", "-p", str(main.parent), "-c", str(main), "-e", "stderr"],
-        capture_output=True,
-        text=True,
-    )
+    nginx = in_namespace(stack.netns) + [NGINX, "-p", str(main.parent), "-c", str(main)]
+    test = subprocess.run(nginx + ["-t", "-e", "stderr"], capture_output=True, text=True)
     assert test.returncode == 0, test.stderr
     log = main.parent / "nginx.out"
     with log.open("wb") as out:
         stack.nginx = subprocess.Popen(
-            [NGINX, "-p", str(main.parent), "-c", str(main), "-e", str(main.parent / "error.log")],
-            stdout=out,
-            stderr=out,
+            nginx + ["-e", str(main.parent / "error.log")], stdout=out, stderr=out
         )
-    wait_for_port(stack.https_port, stack.nginx, "nginx", log)
+    wait_for_port(stack.https_port, stack.nginx, "nginx", log, stack.address)
     version = subprocess.run([NGINX, "-v"], capture_output=True, text=True).stderr.strip()
+    where = f" on host {stack.netns}" if stack.netns else ""
+    upstream = ", ".join(f"{asgi.host}:{asgi.port}" for asgi in stack.processes)
     stack.say(
-        f"{version} pid {stack.nginx.pid} at {stack.base_url} (TLS, self-signed) from "
-        f"docs/deploy/nginx.conf -> upstream 127.0.0.1:{stack.processes[0].port}, "
-        f"127.0.0.1:{stack.processes[1].port}"
+        f"{version} pid {stack.nginx.pid}{where} at {stack.base_url} (TLS, self-signed) from "
+        f"docs/deploy/nginx.conf -> upstream {upstream}"
     )
-    return stack
