@@ -19,21 +19,16 @@ from tabletop import rate_limits
 from tabletop.models import Battle, BattleResult, CommandReply, Event
 from tabletop.records.horizon import Horizon
 from tabletop.services.table.command import TABLE_KINDS
-from tabletop.services.table.log import remember
+from tabletop.services.table.log import battle_key, remember
 
 __all__ = ["log_key", "read_allowed", "remember", "settled", "story_key"]
 #: Record reads one user may make a minute (report page, report SVG, event log, files).
 READS_PER_MINUTE = 30
 
 
-def _battle_key(battle: Battle) -> str:
-    # The battle's creation moment too: a database restored or rebuilt may give its id again.
-    return f"record:{battle.pk}:{battle.created_at.timestamp()}"
-
-
 def log_key(battle: Battle, horizon: Horizon, what: str) -> str:
     """Under this key: what is built from the log alone, up to the horizon's event."""
-    return f"{_battle_key(battle)}:{what}:{horizon.seq}"
+    return f"{battle_key(battle, 'record')}:{what}:{horizon.seq}"
 
 
 def story_key(battle: Battle, horizon: Horizon, what: str) -> str:

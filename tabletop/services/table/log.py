@@ -92,15 +92,16 @@ def remember(key: str, make: Callable[[], T], timeout: int = POSITION_CACHE_S) -
     return made
 
 
-def _battle_key(battle: Battle) -> str:
-    # The battle's creation moment too: a database restored or rebuilt may give its id again.
-    return f"log:{battle.pk}:{battle.created_at.timestamp()}"
+def battle_key(battle: Battle, kind: str = "log") -> str:
+    """The cache's prefix for what is kept of `battle` (`kind`: who keeps it). The battle's
+    creation moment too: a database restored or rebuilt may give its id again."""
+    return f"{kind}:{battle.pk}:{battle.created_at.timestamp()}"
 
 
 def _cached_position(battle: Battle, event_id: int, column: str) -> dict[str, Any]:
     """The one position `column` of event `event_id`, read alone."""
     return remember(
-        f"{_battle_key(battle)}:position:{event_id}:{column}",
+        f"{battle_key(battle)}:position:{event_id}:{column}",
         lambda: Event.objects.filter(pk=event_id).values_list(kept(column), flat=True)[0],
     )
 
@@ -123,7 +124,7 @@ def hash_at(battle: Battle, seq: int, at: dict[str, Any]) -> str:
     found = _kept_at(battle, seq)
     if found is None:
         return digest()
-    return remember(f"{_battle_key(battle)}:hash:{found[0]}:{found[1]}", digest)
+    return remember(f"{battle_key(battle)}:hash:{found[0]}:{found[1]}", digest)
 
 
 def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any], list[dict]]:
