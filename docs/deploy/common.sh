@@ -77,6 +77,15 @@ value_in() {
 # A setting of the environment file.
 setting() { value_in "$ENV_FILE" "$1"; }
 
+# A password as it goes into a URL, percent-encoded, and back: one an admin chose (in
+# redis.conf, say) may hold @ : / # or %, which would end the URL's user part early.
+url_quote() {
+    "$PYTHON" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
+}
+url_unquote() {
+    "$PYTHON" -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.argv[1]))' "$1"
+}
+
 require_root_on_debian() {
     [ "$(id -u)" = 0 ] || die "run this as root (it installs packages, writes /etc and /srv)"
     [ -r "$OS_RELEASE" ] || die "cannot read $OS_RELEASE: this is for Debian 12 or 13"
@@ -298,9 +307,9 @@ check_ready() {
         tries=0
         until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do
             tries=$((tries + 1))
-            if [ "$tries" -ge 60 ]; then
+            if [ "$tries" -ge 180 ]; then
                 curl -sS "http://127.0.0.1:$port/readyz" >&2 || true
-                die "tabletop@$port is not ready after 30 s: journalctl -u tabletop@$port"
+                die "tabletop@$port is not ready after 90 s: journalctl -u tabletop@$port"
             fi
             sleep 0.5
         done
