@@ -117,7 +117,9 @@ class CleanRoot:
         """The stand-in replaces Debian's systemctl where every caller finds it (apt runs
         the packages' scripts with PATH /usr/sbin:/usr/bin:/sbin:/bin), the real one
         diverted as dpkg does for a local replacement (the package ships /bin/systemctl)."""
-        self.run("dpkg-divert --quiet --local --rename --divert /bin/systemctl.real --add /bin/systemctl")
+        self.run(
+            "dpkg-divert --quiet --local --rename --divert /bin/systemctl.real --add /bin/systemctl"
+        )
         shutil.copy(STANDIN, self.file("/usr/bin/systemctl"))
         os.chmod(self.file("/usr/bin/systemctl"), 0o755)
 
@@ -125,7 +127,8 @@ class CleanRoot:
         """A namespace with one veth to the CI machine, which routes and masquerades it."""
         self.remove_network()
         sh("ip", "netns", "add", NAMESPACE)
-        sh("ip", "link", "add", HOST_END, "type", "veth", "peer", "name", "eth0", "netns", NAMESPACE)
+        sh("ip", "link", "add", HOST_END, "type", "veth", "peer", "name", "eth0")
+        sh("ip", "link", "set", "eth0", "netns", NAMESPACE)
         sh("ip", "addr", "add", f"{NETWORK}.1/24", "dev", HOST_END)
         sh("ip", "link", "set", HOST_END, "up")
         sh("ip", "-n", NAMESPACE, "addr", "add", f"{ADDRESS}/24", "dev", "eth0")

@@ -212,7 +212,7 @@ def test_section_2_on_a_clean_debian_then_a_move_a_renewal_and_an_upgrade(tmp_pa
 
         # -- The GM's battle (as the test suite builds them), a player logs in and moves.
         made = machine.run(
-            AS_APP + "/srv/tabletop/venv/bin/python manage.py shell -c \"import json; "
+            AS_APP + '/srv/tabletop/venv/bin/python manage.py shell -c "import json; '
             "from tests.web.factories import make_battle_sync; "
             "battle, users = make_battle_sync('c-'); "
             "battle.state = {**battle.state, 'state': {'orders_available': 3}}; "
@@ -228,8 +228,7 @@ def test_section_2_on_a_clean_debian_then_a_move_a_renewal_and_an_upgrade(tmp_pa
 
         # -- The units' timers' services, started as their timers would. -------------
         machine.run(
-            "systemctl start tabletop-backup.service tabletop-prune.service "
-            "tabletop-health.service"
+            "systemctl start tabletop-backup.service tabletop-prune.service tabletop-health.service"
         )
         dumps = machine.run("ls /var/backups/tabletop")
         assert re.search(r"tabletop-\d{4}-\d\d-\d\d\.dump", dumps), dumps
@@ -257,9 +256,7 @@ def test_section_2_on_a_clean_debian_then_a_move_a_renewal_and_an_upgrade(tmp_pa
 
         async def upgrade(acked) -> None:
             began = time.monotonic()
-            upgraded["output"] = await asyncio.to_thread(
-                machine.run, documented_upgrade(), 1200
-            )
+            upgraded["output"] = await asyncio.to_thread(machine.run, documented_upgrade(), 1200)
             upgraded["seconds"] = f"{time.monotonic() - began:.0f}"
 
         acts = asyncio.run(
@@ -269,9 +266,9 @@ def test_section_2_on_a_clean_debian_then_a_move_a_renewal_and_an_upgrade(tmp_pa
         assert "roll back" in upgraded["output"], upgraded["output"][-2000:]
         rows = machine.run(
             "runuser -u postgres -- psql -At -F ' ' -d tabletop -c "
-            f"\"select client_msg_id, seq from tabletop_event where battle_id = {battle['battle']} "
+            f'"select client_msg_id, seq from tabletop_event where battle_id = {battle["battle"]} '
             "and kind = 'roll'\"; runuser -u postgres -- psql -At -d tabletop -c "
-            f"\"select count(*) from tabletop_event where battle_id = {battle['battle']}\""
+            f'"select count(*) from tabletop_event where battle_id = {battle["battle"]}"'
         ).split("\n")
         *roll_lines, total, _ = rows
         rolls = [(line.split()[0], int(line.split()[1])) for line in roll_lines]
