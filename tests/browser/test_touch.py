@@ -57,12 +57,12 @@ class Fingers:
 
     def slide(self, *to: tuple[float, float], steps: int = 10) -> None:
         """Moves the fingers down (in order) to `to`, in even steps."""
-        start = self.down_now
+        pairs = list(zip(self.down_now, to, strict=True))
         for k in range(1, steps + 1):
             t = k / steps
             self._send(
                 "touchMove",
-                [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for a, b in zip(start, to)],
+                [(a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t) for a, b in pairs],
             )
             self.page.wait_for_timeout(16)
 
@@ -315,16 +315,21 @@ def within(inner: dict, outer: dict, slack: float = 0.5) -> bool:
     )
 
 
+NO_OVERFLOW = dict.fromkeys(("page_x", "page_y", "header", "bar", "left", "right"), 0)
+
+
 def overflow(page) -> dict:
     """How far the page, its bars and its open drawer overflow their boxes, in px."""
     return page.evaluate(
         """() => {
           const over = (n) => n ? Math.max(0, n.scrollWidth - n.clientWidth) : 0;
           const d = document.documentElement;
+          const $ = (id) => document.getElementById(id);
           return {
-            page_x: Math.max(0, d.scrollWidth - innerWidth), page_y: Math.max(0, d.scrollHeight - innerHeight),
-            header: over(document.querySelector('.board-bar')), bar: over(document.getElementById('action-bar')),
-            left: over(document.getElementById('panel-left')), right: over(document.getElementById('panel-right')),
+            page_x: Math.max(0, d.scrollWidth - innerWidth),
+            page_y: Math.max(0, d.scrollHeight - innerHeight),
+            header: over(document.querySelector('.board-bar')), bar: over($('action-bar')),
+            left: over($('panel-left')), right: over($('panel-right')),
           };
         }"""
     )
@@ -333,7 +338,7 @@ def overflow(page) -> dict:
 def test_the_panels_fit_a_tablet_as_drawers(table, open_touch):
     gm = open_touch("gm")
     viewport = {"x": 0, "y": 0, **TABLET}
-    assert overflow(gm) == dict.fromkeys(("page_x", "page_y", "header", "bar", "left", "right"), 0)
+    assert overflow(gm) == NO_OVERFLOW
     expect(gm.locator("#panel-left")).to_be_hidden()
     expect(gm.locator("#panel-right")).to_be_hidden()
     table_box = gm.locator("#board-svg").bounding_box()
@@ -354,7 +359,7 @@ def test_the_panels_fit_a_tablet_as_drawers(table, open_touch):
             node = gm.locator(control)
             node.scroll_into_view_if_needed()
             assert within(node.bounding_box(), drawer.bounding_box()), control
-        assert overflow(gm) == dict.fromkeys(("page_x", "page_y", "header", "bar", "left", "right"), 0)
+        assert overflow(gm) == NO_OVERFLOW
         if side == "left":
             shoot(gm, "tablet-drawer")
         toggle.tap()
@@ -366,7 +371,7 @@ def test_a_spectator_on_a_phone_held_sideways_sees_the_table(table, open_touch):
     viewport = {"x": 0, "y": 0, **PHONE}
     fingers = Fingers(watcher)
 
-    assert overflow(watcher) == dict.fromkeys(("page_x", "page_y", "header", "bar", "left", "right"), 0)
+    assert overflow(watcher) == NO_OVERFLOW
     surface = watcher.locator("#board-svg .table-surface").bounding_box()
     assert within(surface, viewport)
     assert surface["height"] >= PHONE["height"] * 0.6  # the table, not the chrome, has the screen
