@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    EVIL,
     TIMEOUT_MS,
     Table,
     drag_piece,
@@ -253,9 +254,11 @@ def test_a_long_press_opens_the_pieces_menu_and_an_entry_acts(table, open_touch)
     expect(menu_entries(tablet)).to_have_count(0)
     expect(menu).to_contain_text("Nothing more is open to it this turn.")
 
-    # The opponent's piece: its menu offers this player nothing.
+    # The opponent's piece (named with markup, shown as text): it offers this player nothing.
     tablet.keyboard.press("Escape")
+    expect(menu).to_be_hidden()
     fingers.hold(piece_centre(tablet, table.u2))
+    expect(menu.locator(".piece-menu-title")).to_have_text(EVIL)
     expect(menu_entries(tablet)).to_have_count(0)
     expect(menu).to_contain_text("not yours to order")
 
