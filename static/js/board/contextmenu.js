@@ -52,10 +52,13 @@ export class PieceMenu {
       entry.addEventListener("click", () => this.choose(button));
       return entry;
     });
+    const list = item("div", "piece-menu-items");
+    list.setAttribute("role", "menu");
+    list.setAttribute("aria-label", `${name}: what it may do now`);
+    list.append(...items);
     // Nothing offered: the unit card's own words say why (watching, not yours, waits).
     const none = item("p", "piece-menu-none", $("unit-may").textContent || "Nothing it may do now.");
-    this.node.replaceChildren(title, ...(items.length ? items : [none]));
-    this.node.setAttribute("aria-label", `${name}: what it may do now`);
+    this.node.replaceChildren(title, items.length ? list : none);
     this.node.hidden = false;
     this.place();
   }
