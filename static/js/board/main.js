@@ -1,6 +1,7 @@
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
 import { newId, Connection } from "./connection.js";
+import { PieceMenu } from "./contextmenu.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
 import { attachKeys } from "./keys.js";
@@ -22,6 +23,7 @@ import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
+import { TouchGestures } from "./touch.js";
 import { View } from "./view.js";
 import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
 
@@ -67,6 +69,8 @@ class Board {
     this.pendingRoll = new PendingRoll(this);
     this.points = new PointActions(this);
     this.group = new Group(this);
+    this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
+    this.touch = new TouchGestures(this, this.menu);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
       seen: () => this.store.seq,
@@ -643,6 +647,8 @@ class Board {
     });
     this.points.attach(this.page);
     this.mover.attach();
+    this.menu.attach();
+    this.touch.attach();
     this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
     attachRecord(this);
