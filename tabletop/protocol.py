@@ -336,7 +336,7 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Checker]]] = {
     "set_delay": {"id": (REQUIRED, msg_id), "seconds": (REQUIRED, integer(0, limits.MAX_DELAY_S))},
     "roll_result": {"id": (REQUIRED, msg_id), "result": (REQUIRED, one_of("success", "fail"))},
     "ping": {},
-    "point": {"at": (REQUIRED, table_point)},
+    "point": {"ref": (OPTIONAL, msg_id), "at": (REQUIRED, table_point)},
     "annotate": {"id": (REQUIRED, msg_id), "shape": (REQUIRED, shape)},
     "erase": {"id": (REQUIRED, msg_id), "annotation": (REQUIRED, SEQ)},
 }
