@@ -117,6 +117,14 @@ def test_an_annotation_shows_for_everyone_after_a_reload_and_goes_when_removed(t
     expect(drawn(p2, "arrow", "bp1")).to_have_count(1, timeout=TIMEOUT_MS)
     expect(p2.locator(".annotation-labels .annotation-text")).to_have_text("objective")
 
+    # In the battle's record: the report draws them and names them.
+    report = p2.context.new_page()
+    report.goto(f"{table.base_url}/battles/{table.battle.pk}/report/")
+    expect(report.locator("svg g.annotation")).to_have_count(3)
+    expect(report.locator("svg g.annotation[data-kind='arrow'][data-by='bp1']")).to_have_count(1)
+    expect(report.get_by_text("Drawn on the table: bp1's arrow", exact=False).first).to_be_visible()
+    report.close()
+
     # The author removes the arrow; the GM removes the label.
     p1.locator("#annotation-list li", has_text="arrow").locator("button.erase").click()
     for page in (p2, watcher):
