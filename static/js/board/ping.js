@@ -68,6 +68,7 @@ export class Pings {
     const [x, y] = frame.at;
     const r = 14 * pxOf(this.board.svg);
     const g = el("g", { class: "ping", "data-user": frame.user ?? "" }, this.layer);
+    el("circle", { class: "ping-halo", cx: x, cy: y, r }, g); // stays while the ring pulses
     el("circle", { class: "ping-ring", cx: x, cy: y, r }, g);
     el("circle", { class: "ping-dot", cx: x, cy: y, r: r / 2.5 }, g);
     const name = label(this.labels, frame.user ?? "?", x, this.board.height() - y - 1.4 * r, "ping-label");
