@@ -9,6 +9,8 @@ export function attachKeys(board) {
     switch (e.key) {
       case "m": case "M": board.toggleTool("measure"); break;
       case "l": case "L": board.toggleTool("los"); break;
+      case "d": case "D": board.toggleTool("draw"); break;
+      case "p": case "P": board.pings.key(); break;
       case "r": case "R": board.toggleReach(); break;
       case "q": case "Q": done = board.rotate(step); break;
       case "e": case "E": done = board.rotate(-step); break;

@@ -1,5 +1,6 @@
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
+import { Drawing } from "./annotations.js";
 import { newId, Connection } from "./connection.js";
 import { PieceMenu } from "./contextmenu.js";
 import { Mover } from "./drag.js";
@@ -17,6 +18,7 @@ import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
 import { actionButton, item } from "./panels/util.js";
 import { Pieces } from "./pieces.js";
+import { Pings } from "./ping.js";
 import { PointActions } from "./pointpick.js";
 import { Overlay, reasonNode, reasonText } from "./preview.js";
 import { attachRecord } from "./record.js";
@@ -61,6 +63,8 @@ class Board {
     this.mover = new Mover(this);
     this.measure = new Measure(this, null, null);
     this.sight = new Sight(this, null, null);
+    this.drawing = new Drawing(this);
+    this.pings = new Pings(this);
     this.log = new EventLog(this);
     this.dice = new DiceLog(this);
     this.chat = new Chat(this);
@@ -90,6 +94,8 @@ class Board {
     this.table = setUpTable(this.svg, width, height);
     el("g", { class: "terrain" }, this.table);
     this.pieceLayer = el("g", { class: "pieces" }, this.table);
+    // What players drew: above the pieces, below the tools' lines and the pings.
+    this.drawing.layer = el("g", { class: "annotations" }, this.table);
     this.toolLayer = el("g", { class: "tools" }, this.table);
     this.pieces.layer = this.pieceLayer;
     this.pieces.nodes.clear();
@@ -102,6 +108,9 @@ class Board {
     this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
     this.sight.layer = el("g", { class: "los" }, this.toolLayer);
     this.sight.labels = el("g", { class: "tool-labels" }, this.labelLayer);
+    this.drawing.labels = el("g", { class: "annotation-labels" }, this.labelLayer);
+    this.pings.layer = el("g", { class: "pings" }, this.toolLayer);
+    this.pings.labels = el("g", { class: "ping-labels" }, this.labelLayer);
     this.svg.append(this.labelLayer); // labels above everything, upright
     this.view.setTable(width, height);
     this.terrainKey = "";
@@ -225,6 +234,7 @@ class Board {
     }
     this.overlay.height = height;
     this.pieces.render(state.units, height);
+    this.drawing.render();
     this.markActive();
     this.drawSides();
     this.refreshChrome();
@@ -306,6 +316,7 @@ class Board {
       case "snapshot": {
         const first = this.store.seq < 0;
         this.activeUnit = frame.active_unit ?? null;
+        this.drawing.notes = new Map((frame.annotations ?? []).map((n) => [n.seq, n]));
         this.store.applySnapshot(frame);
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
@@ -336,6 +347,9 @@ class Board {
       case "presence":
         this.presence.show(frame.present ?? []);
         break;
+      case "point":
+        this.pings.show(frame);
+        break;
       default:
         break;
     }
@@ -357,6 +371,7 @@ class Board {
     if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
     this.mover.onEvent(frame);
+    if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
     if (frame.kind === "delay") {
       if (this.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
       this.showConn();
@@ -423,6 +438,7 @@ class Board {
     if (frame.ref && this.mover.onAnswer(frame)) return;
     this.ended(frame.ref, 0);
     if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
+    if (String(frame.ref ?? "").startsWith("ping-")) return this.pings.onError(frame);
     if (frame.code === "rate_limited") return;
     const what = this.commands.get(frame.ref);
     this.commands.delete(frame.ref);
@@ -490,14 +506,19 @@ class Board {
   // -- tools
 
   toggleTool(name) {
-    const next = name === "measure" ? this.measure : this.sight;
+    const tools = { measure: this.measure, los: this.sight, draw: this.drawing };
+    const next = tools[name];
+    if (next === this.drawing && this.readOnly()) {
+      this.setHint(this.replaySeq === null ? "Draw: spectators watch; the players and the GM draw." : "Draw: back to live first.");
+      return;
+    }
     const wasActive = this.activeTool === next;
     this.measure.clear();
     this.sight.clear();
+    this.drawing.clear();
     this.activeTool = wasActive ? null : next;
     if (this.activeTool) this.mover.cancel();
-    $("tool-measure").setAttribute("aria-pressed", String(this.activeTool === this.measure));
-    $("tool-los").setAttribute("aria-pressed", String(this.activeTool === this.sight));
+    for (const [key, tool] of Object.entries(tools)) $(`tool-${key}`).setAttribute("aria-pressed", String(this.activeTool === tool));
     this.svg.classList.toggle("tool-on", Boolean(this.activeTool));
     this.setHint(this.activeTool?.hint ?? "");
   }
@@ -557,7 +578,7 @@ class Board {
       this.setHint("Cancelled: nothing was sent.");
       return;
     }
-    if (this.activeTool) this.toggleTool(this.activeTool === this.measure ? "measure" : "los");
+    if (this.activeTool) this.toggleTool(this.activeTool === this.measure ? "measure" : this.activeTool === this.drawing ? "draw" : "los");
     else if (this.replaySeq !== null) this.showLive();
     else if (!$("help").hidden) this.toggleHelp();
     else this.select(null);
@@ -590,6 +611,7 @@ class Board {
     if (this.config.phased && this.config.role !== "gm") $("end-turn").title = "End your side's part of this phase";
     on("tool-measure", "click", () => this.toggleTool("measure"));
     on("tool-los", "click", () => this.toggleTool("los"));
+    on("tool-draw", "click", () => this.toggleTool("draw"));
     on("tool-reach", "click", () => this.toggleReach());
     on("help-toggle", "click", () => this.toggleHelp());
     on("end-turn", "click", () => {
@@ -645,6 +667,7 @@ class Board {
       const still = down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4;
       if (still && !this.activeTool && !this.mover.active) this.select(null);
     });
+    this.pings.attach(this.svg);
     this.points.attach(this.page);
     this.mover.attach();
     this.menu.attach();
