@@ -218,7 +218,7 @@ write_environment_file() {
     fi
     local content
     content=$(environment_file) # whole, or not at all (a re-run keeps the file)
-    printf '%s\n' "$content" | put 640 root "$TABLETOP_USER" "$ENV_FILE"
+    put 640 root "$TABLETOP_USER" "$ENV_FILE" <<<"$content"
     say "generated SECRET_KEY; ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS for $DOMAIN"
 }
 
