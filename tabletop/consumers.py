@@ -42,6 +42,7 @@ from tabletop.services.table import (
     rights,
     sight,
     sockets,
+    takeback,
     turn_end,
     undo,
 )
@@ -140,6 +141,12 @@ SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]]
     ),
     "set_delay": lambda d: (gm.battle_set_delay, {"seconds": d["seconds"]}),
     "roll_result": lambda d: (pending_roll.battle_roll_result, {"result": d["result"]}),
+    "takeback_ask": lambda d: (takeback.battle_takeback_ask, {"order": d["order"]}),
+    "takeback_answer": lambda d: (
+        takeback.battle_takeback_answer,
+        {"request": d["request"], "accept": d["accept"]},
+    ),
+    "takeback_withdraw": lambda d: (takeback.battle_takeback_withdraw, {"request": d["request"]}),
 }
 
 

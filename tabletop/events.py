@@ -253,6 +253,18 @@ TABLE_RULES = {
     "roll_pending": "The GM's rolls, table rules",
     "no_roll_pending": "The GM's rolls, table rules",
     "off_table": "Table edge, table rules",
+    **dict.fromkeys(
+        (
+            "takeback_pending",
+            "takeback_not_yours",
+            "takeback_acted_since",
+            "takeback_dice",
+            "takeback_declined",
+            "no_takeback_request",
+            "not_the_opponent",
+        ),
+        "Take-backs, table rules",
+    ),
 }
 
 

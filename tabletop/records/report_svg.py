@@ -227,6 +227,7 @@ def summary_lines(story: Story) -> list[str]:
         )  # fmt: skip
     for refusal in story.refusals[-5:]:
         lines.append(f"Turn {refusal.turn}, event {refusal.seq}: {refusal.message}")
+    lines.extend(story.takeback_lines())
     return lines
 
 
