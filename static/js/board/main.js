@@ -12,6 +12,7 @@ import { Group } from "./group.js";
 import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
 import { Presence } from "./panels/presence.js";
+import { TakeBack } from "./panels/takeback.js";
 import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
 import { actionButton, item } from "./panels/util.js";
@@ -65,6 +66,7 @@ class Board {
     this.presence = new Presence();
     this.card = new UnitCard(this);
     this.pendingRoll = new PendingRoll(this);
+    this.takeback = new TakeBack(this);
     this.points = new PointActions(this);
     this.group = new Group(this);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
@@ -272,6 +274,7 @@ class Board {
     $("altitude-field").hidden = !movable || !this.mayClimb(selected);
     this.points.refresh(selected, movable);
     this.pendingRoll.show(store, this.replaySeq === null);
+    this.takeback.show();
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
   }
 
@@ -305,6 +308,7 @@ class Board {
         this.store.applySnapshot(frame);
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
+        this.takeback.reset(frame.takeback);
         if (first && frame.seq > 0) this.conn.send({ type: "resume", seq: Math.max(0, frame.seq - HISTORY_EVENTS) });
         this.showConn();
         break;
@@ -352,6 +356,7 @@ class Board {
     if (frame.kind === "act" && frame.verdict && frame.action?.unit) this.noteVerdict(frame.action.unit, frame.verdict);
     if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
+    this.takeback.onEvent(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "delay") {
       if (this.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
@@ -398,6 +403,7 @@ class Board {
   onAnswer(frame) {
     if (this.mover.onAnswer(frame)) return;
     this.ended(frame.id, frame.type === "ack" ? frame.seq : 0);
+    this.takeback.answered(frame.id);
     const what = this.commands.get(frame.id);
     this.commands.delete(frame.id);
     if (frame.type !== "reject" || !what) return;
@@ -418,6 +424,7 @@ class Board {
   onError(frame) {
     if (frame.ref && this.mover.onAnswer(frame)) return;
     this.ended(frame.ref, 0);
+    this.takeback.answered(frame.ref);
     if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
     if (frame.code === "rate_limited") return;
     const what = this.commands.get(frame.ref);
