@@ -35,9 +35,7 @@ class Game:
         self.battle, self.users = make_table_sync(orders=orders)
         self.people = {
             m.user.username: actor_for(self.battle, m.user, m)
-            for m in Membership.objects.filter(campaign=self.battle.campaign).select_related(
-                "user"
-            )
+            for m in Membership.objects.filter(campaign=self.battle.campaign).select_related("user")
         }
         units = self.battle.state["units"]
         self.u1 = next(u["id"] for u in units if u["side"] == "P1")
@@ -210,9 +208,8 @@ def test_the_asker_may_withdraw_and_ask_again_and_nobody_else_may_withdraw(game)
     ids = {"battle_id": game.battle.id, "request": asked["seq"]}
     by_p2 = battle_takeback_withdraw(actor=game.people["p2"], client_msg_id="w-1", **ids)
     assert code(by_p2) == "not_the_opponent"
-    assert battle_takeback_withdraw(actor=game.people["p1"], client_msg_id="w-2", **ids)["type"] == (
-        "ack"
-    )
+    by_p1 = battle_takeback_withdraw(actor=game.people["p1"], client_msg_id="w-2", **ids)
+    assert by_p1["type"] == "ack"
     assert game.last_event().payload["step"] == "withdrawn"
     assert game.ask("p1", moved["seq"])["type"] == "ack"
 
@@ -253,7 +250,9 @@ def test_dice_rolled_for_the_order_or_since_leave_it_to_the_gm(game):
     )
     refused = game.ask("p1", moved["seq"])
     assert code(refused) == "takeback_dice"
-    assert message(refused) == "Dice have been rolled since #1; only the game master can undo it now."
+    assert message(refused) == (
+        "Dice have been rolled since #1; only the game master can undo it now."
+    )
     # An order the engine rolled for: its roll cannot be unrolled.
     Event.objects.filter(battle=game.battle, seq=1).update(
         payload={**Event.objects.get(battle=game.battle, seq=1).payload, "rolls": [{"die": "d6"}]}

@@ -71,6 +71,16 @@ def unit_of(battle, side: str) -> str:
     return next(u["id"] for u in battle.state["units"] if u["side"] == side)
 
 
+async def moves(c: LiveClient, battle, side: str, to: list[float], id: str = "m-1") -> dict:
+    """`c` moves `side`'s mech to `to`: the answer."""
+    action = move(unit_of(battle, side), to)
+    return await c.request({"type": "act", "id": id, "seen": c.seq, "action": action})
+
+
+async def asks(c: LiveClient, order: int, id: str = "t-1") -> dict:
+    return await c.request({"type": "takeback_ask", "id": id, "order": order})
+
+
 async def test_asked_and_accepted_every_board_is_back_where_it_was(asgi_server):
     battle, users = await make_table()
     gm = await client(asgi_server, battle, users["gm"], "gm")
@@ -82,14 +92,13 @@ async def test_asked_and_accepted_every_board_is_back_where_it_was(asgi_server):
     )
     u1 = unit_of(battle, "P1")
     before, where = p1.hash, p1.unit(u1)["position"]
-    moved = await p1.request({"type": "act", "id": "m-1", "seen": p1.seq, "action": move(u1, [1.5, 4.5])})
+    moved = await moves(p1, battle, "P1", [1.5, 4.5])
     assert moved["type"] == "ack"
-    assert (await p1.request({"type": "takeback_ask", "id": "t-1", "order": moved["seq"]}))["type"] == (
-        "ack"
-    )
+    assert (await asks(p1, moved["seq"]))["type"] == "ack"
     await p2.until(lambda: bool(of_kind(p2, "takeback")))
     asked = of_kind(p2, "takeback")[0]
-    assert (asked["step"], asked["actor"], asked["order"], asked["unit"]) == ("asked", "p1", moved["seq"], u1)
+    assert (asked["step"], asked["actor"], asked["order"]) == ("asked", "p1", moved["seq"])
+    assert asked["unit"] == u1
     accepted = await p2.request(
         {"type": "takeback_answer", "id": "a-1", "request": asked["seq"], "accept": True}
     )
@@ -99,7 +108,8 @@ async def test_asked_and_accepted_every_board_is_back_where_it_was(asgi_server):
         assert board.hash == before
         assert board.unit(u1)["position"] == where
     undo = of_kind(p1, "undo")[0]
-    assert (undo["undoes"], undo["takeback"]["step"], undo["actor"]) == (moved["seq"], "accepted", "p2")
+    assert (undo["undoes"], undo["actor"]) == (moved["seq"], "p2")
+    assert undo["takeback"]["step"] == "accepted"
     # The delayed spectator: the same story, in order, each step the delay late.
     await watcher.at_seq(accepted["seq"], timeout=PATIENCE_S)
     seen = [f for f in watcher.frames if f["type"] == "event"]
@@ -127,10 +137,8 @@ async def test_a_delayed_spectator_gets_each_step_no_sooner_than_the_delay(asgi_
     p1, p2, watcher = await clients(
         asgi_server, battle, {r: users[r] for r in ("p1", "p2", "spectator")}
     )
-    moved = await p1.request(
-        {"type": "act", "id": "m-1", "seen": p1.seq, "action": move(unit_of(battle, "P1"), [1.5, 4.5])}
-    )
-    asked = await p1.request({"type": "takeback_ask", "id": "t-1", "order": moved["seq"]})
+    moved = await moves(p1, battle, "P1", [1.5, 4.5])
+    asked = await asks(p1, moved["seq"])
     declined = await p2.request(
         {"type": "takeback_answer", "id": "a-1", "request": asked["seq"], "accept": False}
     )
@@ -147,11 +155,9 @@ async def test_a_delayed_spectator_gets_each_step_no_sooner_than_the_delay(asgi_
 async def test_the_opponent_who_left_finds_the_request_on_coming_back(asgi_server):
     battle, users = await make_table()
     p1, p2 = await clients(asgi_server, battle, {r: users[r] for r in ("p1", "p2")})
-    moved = await p1.request(
-        {"type": "act", "id": "m-1", "seen": p1.seq, "action": move(unit_of(battle, "P1"), [1.5, 4.5])}
-    )
+    moved = await moves(p1, battle, "P1", [1.5, 4.5])
     await p2.close()  # the opponent's browser closes
-    asked = await p1.request({"type": "takeback_ask", "id": "t-1", "order": moved["seq"]})
+    asked = await asks(p1, moved["seq"])
     assert asked["type"] == "ack"
     p2 = await client(asgi_server, battle, users["p2"], "p2 again")
     snapshot = next(f for f in p2.frames if f["type"] == "snapshot")
@@ -162,7 +168,7 @@ async def test_the_opponent_who_left_finds_the_request_on_coming_back(asgi_serve
     )
     assert declined["type"] == "ack"
     await p1.until(lambda: any(f.get("step") == "declined" for f in of_kind(p1, "takeback")))
-    again = await p1.request({"type": "takeback_ask", "id": "t-2", "order": moved["seq"]})
+    again = await asks(p1, moved["seq"], "t-2")
     assert again["reasons"][0]["message"] == "p2 has declined to take back #1 already."
     for c in (p1, p2):
         await c.close()
@@ -176,10 +182,8 @@ async def test_who_may_not_answer_and_bad_frames_change_nothing(asgi_server):
         battle,
         {"p1": users["p1"], "p2": users["p2"], "spectator": users["spectator"], "p3": outsider},
     )
-    moved = await p1.request(
-        {"type": "act", "id": "m-1", "seen": p1.seq, "action": move(unit_of(battle, "P1"), [1.5, 4.5])}
-    )
-    asked = await p1.request({"type": "takeback_ask", "id": "t-1", "order": moved["seq"]})
+    moved = await moves(p1, battle, "P1", [1.5, 4.5])
+    asked = await asks(p1, moved["seq"])
     logged = await event_count(battle.id)
     answer = {"type": "takeback_answer", "request": asked["seq"], "accept": True}
     spectator = await watcher.request({**answer, "id": "s-1"})
@@ -188,7 +192,7 @@ async def test_who_may_not_answer_and_bad_frames_change_nothing(asgi_server):
     assert third["reasons"][0]["code"] == "not_the_opponent"
     own = await p1.request({**answer, "id": "o-1"})
     assert own["reasons"][0]["message"] == "You asked; your opponent or the game master answers."
-    second = await p1.request({"type": "takeback_ask", "id": "t-2", "order": moved["seq"]})
+    second = await asks(p1, moved["seq"], "t-2")
     assert second["reasons"][0]["code"] == "takeback_pending"
     bad = [
         ({**answer, "id": "b-1", "accept": "yes"}, "malformed"),
@@ -197,7 +201,7 @@ async def test_who_may_not_answer_and_bad_frames_change_nothing(asgi_server):
         ({"type": "takeback_ask", "id": "b-4"}, "malformed"),
         ({"type": "takeback_withdraw", "id": "b-5\u0000", "request": 2}, "malformed"),
     ]
-    for frame, code in bad:
+    for frame, _ in bad:
         await p2.send(frame)
     await p2.until(lambda: sum(f["type"] == "error" for f in p2.frames) >= len(bad))
     assert [f["code"] for f in p2.frames if f["type"] == "error"] == [code for _, code in bad]
@@ -214,10 +218,8 @@ async def test_who_may_not_answer_and_bad_frames_change_nothing(asgi_server):
 async def test_the_askers_next_order_lets_the_request_lapse_and_a_late_accept_says_so(asgi_server):
     battle, users = await make_table()
     p1, p2 = await clients(asgi_server, battle, {r: users[r] for r in ("p1", "p2")})
-    moved = await p1.request(
-        {"type": "act", "id": "m-1", "seen": p1.seq, "action": move(unit_of(battle, "P1"), [1.5, 4.5])}
-    )
-    asked = await p1.request({"type": "takeback_ask", "id": "t-1", "order": moved["seq"]})
+    moved = await moves(p1, battle, "P1", [1.5, 4.5])
+    asked = await asks(p1, moved["seq"])
     ended = await p1.request({"type": "end_turn", "id": "e-1", "seen": p1.seq})
     assert ended["type"] == "ack"
     await p2.at_seq(ended["seq"])
@@ -225,13 +227,15 @@ async def test_the_askers_next_order_lets_the_request_lapse_and_a_late_accept_sa
     late = await p2.request(
         {"type": "takeback_answer", "id": "a-1", "request": asked["seq"], "accept": True}
     )
-    assert late["reasons"][0]["message"] == "The table has changed since (#3, p1): the request lapsed."
-    # p2 acts; p1's end of turn may no longer be taken back, in p1's words.
-    acted = await p2.request(
-        {"type": "act", "id": "m-2", "seen": p2.seq, "action": move(unit_of(battle, "P2"), [1.5, 28.5])}
+    assert late["reasons"][0]["message"] == (
+        "The table has changed since (#3, p1): the request lapsed."
     )
+    # p2 acts; p1's end of turn may no longer be taken back, in p1's words.
+    acted = await moves(p2, battle, "P2", [1.5, 28.5], "m-2")
     assert acted["type"] == "ack"
-    refused = await p1.request({"type": "takeback_ask", "id": "t-2", "order": ended["seq"]})
-    assert refused["reasons"][0]["message"] == "p2 has acted since (#4); #3 can no longer be taken back."
+    refused = await asks(p1, ended["seq"], "t-2")
+    assert refused["reasons"][0]["message"] == (
+        "p2 has acted since (#4); #3 can no longer be taken back."
+    )
     for c in (p1, p2):
         await c.close()

@@ -62,9 +62,13 @@ def _moved_on(battle: Battle, now: TakeBacks, order: int, actor: Actor) -> dict 
     if last is None or order > last.seq or order < 1:
         return reason("takeback_not_yours", f"There is no order #{order} to take back.")
     if last.actor_id == actor.user_id and last.kind in takeback_log.TAKEN_BACK:
-        message = f"You have given another order since (#{last.seq}); only that one may be taken back."
+        message = (
+            f"You have given another order since (#{last.seq}); only that one may be taken back."
+        )
     else:
-        message = f"{last.actor} has acted since (#{last.seq}); #{order} can no longer be taken back."
+        message = (
+            f"{last.actor} has acted since (#{last.seq}); #{order} can no longer be taken back."
+        )
     return reason("takeback_acted_since", message)
 
 

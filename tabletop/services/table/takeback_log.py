@@ -149,8 +149,8 @@ def what_became_of(battle: Battle, request: int) -> str:
     asked = Event.objects.filter(battle=battle, seq=request, kind="takeback").first()
     if asked is None or asked.payload.get("step") != "asked":
         return f"There is no take-back request #{request}."
-    later = Event.objects.filter(battle=battle, seq__gt=request, kind__in=(*TABLE_KINDS, "takeback"))
-    for event in later.order_by("seq"):
+    later = Event.objects.filter(battle=battle, seq__gt=request)
+    for event in later.filter(kind__in=(*TABLE_KINDS, "takeback")).order_by("seq"):
         payload, who = event.payload, event.payload.get("actor", "")
         answered = payload.get("takeback") or {}
         if answered.get("request") == request:
