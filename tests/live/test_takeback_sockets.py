@@ -55,6 +55,13 @@ async def clients(base_url: str, battle, users: dict) -> list[LiveClient]:
     return made
 
 
+async def two_players(base_url: str) -> tuple:
+    """A new battle, its people, and P1's and P2's players at its table."""
+    battle, users = await make_table()
+    p1, p2 = await clients(base_url, battle, {r: users[r] for r in ("p1", "p2")})
+    return battle, users, p1, p2
+
+
 def of_kind(c: LiveClient, kind: str) -> list[dict]:
     return [f for f in c.frames if f["type"] == "event" and f["kind"] == kind]
 
@@ -153,8 +160,7 @@ async def test_a_delayed_spectator_gets_each_step_no_sooner_than_the_delay(asgi_
 
 
 async def test_the_opponent_who_left_finds_the_request_on_coming_back(asgi_server):
-    battle, users = await make_table()
-    p1, p2 = await clients(asgi_server, battle, {r: users[r] for r in ("p1", "p2")})
+    battle, users, p1, p2 = await two_players(asgi_server)
     moved = await moves(p1, battle, "P1", [1.5, 4.5])
     await p2.close()  # the opponent's browser closes
     asked = await asks(p1, moved["seq"])
@@ -216,8 +222,7 @@ async def test_who_may_not_answer_and_bad_frames_change_nothing(asgi_server):
 
 
 async def test_the_askers_next_order_lets_the_request_lapse_and_a_late_accept_says_so(asgi_server):
-    battle, users = await make_table()
-    p1, p2 = await clients(asgi_server, battle, {r: users[r] for r in ("p1", "p2")})
+    battle, users, p1, p2 = await two_players(asgi_server)
     moved = await moves(p1, battle, "P1", [1.5, 4.5])
     asked = await asks(p1, moved["seq"])
     ended = await p1.request({"type": "end_turn", "id": "e-1", "seen": p1.seq})

@@ -2,7 +2,7 @@
 // while it may be taken back, the opponent's Accept / Decline, and a toast for each outcome.
 // What may be taken back is the server's word (the snapshot's `takeback`), followed through
 // the events as the server rules it; the server still judges every request.
-import { item } from "./util.js";
+import { item, rekey } from "./util.js";
 
 const TABLE_KINDS = ["act", "fiat", "undo", "turn"];
 
@@ -102,14 +102,7 @@ export class TakeBack {
 
   showPrompt(request) {
     const me = this.board.store.me;
-    const key = request ? `${request.seq}|${me.user}|${me.role}|${this.sent ?? ""}` : "";
-    if (this.box.dataset.key === key) return;
-    this.box.dataset.key = key;
-    this.box.hidden = !request;
-    if (!request) {
-      this.box.replaceChildren();
-      return;
-    }
+    if (!rekey(this.box, request ? `${request.seq}|${me.user}|${me.role}|${this.sent ?? ""}` : "")) return;
     if (request.actor === me.user) {
       this.box.replaceChildren(
         item("span", "pending-text", `You asked to take back ${this.what(request)}: waiting for the answer.`),
