@@ -403,7 +403,7 @@ class Board {
   onAnswer(frame) {
     if (this.mover.onAnswer(frame)) return;
     this.ended(frame.id, frame.type === "ack" ? frame.seq : 0);
-    this.takeback.answered(frame.id);
+    this.takeback.answered(frame.id, frame.type === "ack" ? frame.seq : 0);
     const what = this.commands.get(frame.id);
     this.commands.delete(frame.id);
     if (frame.type !== "reject" || !what) return;

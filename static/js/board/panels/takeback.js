@@ -143,10 +143,14 @@ export class TakeBack {
     setTimeout(() => this.answered(id), 8000); // an answer lost with the connection
   }
 
-  /** The answer to `id` came (ack, reject or error): the buttons are back. */
-  answered(id) {
+  /** The answer to `id` came (ack, reject or error): the buttons are back, once the table
+   *  has the event an ack names (until then the button would offer what was just asked). */
+  answered(id, seq = 0) {
     if (id !== this.sent) return;
-    this.sent = null;
-    this.show();
+    this.board.store.whenAt(seq, () => {
+      if (this.sent !== id) return;
+      this.sent = null;
+      this.show();
+    }, 3000);
   }
 }
