@@ -14,6 +14,7 @@ import { Group } from "./group.js";
 import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
 import { Presence } from "./panels/presence.js";
+import { TakeBack } from "./panels/takeback.js";
 import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
 import { actionButton, item } from "./panels/util.js";
@@ -71,6 +72,7 @@ class Board {
     this.presence = new Presence();
     this.card = new UnitCard(this);
     this.pendingRoll = new PendingRoll(this);
+    this.takeback = new TakeBack(this);
     this.points = new PointActions(this);
     this.group = new Group(this);
     this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
@@ -286,6 +288,7 @@ class Board {
     $("altitude-field").hidden = !movable || !this.mayClimb(selected);
     this.points.refresh(selected, movable);
     this.pendingRoll.show(store, this.replaySeq === null);
+    this.takeback.show();
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
   }
 
@@ -320,6 +323,7 @@ class Board {
         this.store.applySnapshot(frame);
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
+        this.takeback.reset(frame.takeback);
         if (first && frame.seq > 0) this.conn.send({ type: "resume", seq: Math.max(0, frame.seq - HISTORY_EVENTS) });
         this.showConn();
         break;
@@ -370,6 +374,7 @@ class Board {
     if (frame.kind === "act" && frame.verdict && frame.action?.unit) this.noteVerdict(frame.action.unit, frame.verdict);
     if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
+    this.takeback.onEvent(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
     if (frame.kind === "delay") {
@@ -417,6 +422,7 @@ class Board {
   onAnswer(frame) {
     if (this.mover.onAnswer(frame)) return;
     this.ended(frame.id, frame.type === "ack" ? frame.seq : 0);
+    this.takeback.answered(frame.id, frame.type === "ack" ? frame.seq : 0);
     const what = this.commands.get(frame.id);
     this.commands.delete(frame.id);
     if (frame.type !== "reject" || !what) return;
@@ -437,6 +443,7 @@ class Board {
   onError(frame) {
     if (frame.ref && this.mover.onAnswer(frame)) return;
     this.ended(frame.ref, 0);
+    this.takeback.answered(frame.ref);
     if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
     if (String(frame.ref ?? "").startsWith("ping-")) return this.pings.onError(frame);
     if (frame.code === "rate_limited") return;
