@@ -177,6 +177,28 @@ class BattleResultAdmin(admin.ModelAdmin):
     list_display = ["battle", "winner_side", "outcome", "recorded_by", "recorded_at"]
 
 
+@admin.register(models.ResultCorrection)
+class ResultCorrectionAdmin(admin.ModelAdmin):
+    # The audit of corrected results: read only, as the event log.
+    list_display = ["result", "corrected_by", "corrected_at"]
+    readonly_fields = ["result", "corrected_by", "corrected_at", "changes"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(models.CatalogueProfile)
+class CatalogueProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "unit_type", "points"]
+    search_fields = ["name", "campaign__name"]
+
+
 @admin.register(models.CampaignLogEntry)
 class CampaignLogEntryAdmin(admin.ModelAdmin):
     list_display = ["campaign", "text", "actor", "created_at"]

@@ -1,5 +1,6 @@
 """Battle setup: map, rosters and sides; deployment inside the zones; start; the result."""
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
@@ -13,7 +14,7 @@ from tabletop.services import game_systems
 from tabletop.services.battles import battle_create, battle_deploy, battle_start
 from tabletop.services.errors import PermissionDenied, ServiceError
 from tabletop.services.inputs import parse_json
-from tabletop.services.results import battle_result_record
+from tabletop.services.results import battle_result_correct, battle_result_record
 from tabletop.views.access import (
     campaign_page,
     found,
@@ -65,6 +66,7 @@ def _battle_page(
     *,
     deployment_form: DeploymentForm | None = None,
     result_form: ResultForm | None = None,
+    correction_form: ResultForm | None = None,
     invalid: bool = False,
 ) -> HttpResponse:
     # A spectator of a delayed table sees it as it was at their horizon, as on the socket
@@ -94,6 +96,21 @@ def _battle_page(
         "deployment_form": deployment_form or DeploymentForm(units=units),
         "result_form": result_form
         or ResultForm(sides=sorted({s.side for s in sides}), units=units),
+        "corrections": list(seen.result.corrections.select_related("corrected_by"))
+        if seen.result
+        else [],
+        "correction_form": correction_form
+        or (
+            ResultForm(
+                sides=sorted({s.side for s in sides}),
+                units=units,
+                initial=ResultForm.initial_from(seen.result),
+                prefix="correct",
+            )
+            if seen.result and is_gm
+            else None
+        ),
+        "correcting": correction_form is not None,
     }
     return render_form_page(request, "tabletop/battles/detail.html", context, invalid=invalid)
 
@@ -179,3 +196,31 @@ def battle_result(
     if ok:
         return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
     return _battle_page(request, campaign, membership, battle, result_form=form, invalid=True)
+
+
+@require_POST
+@campaign_page
+def battle_result_correction(
+    request: HttpRequest, campaign: Campaign, membership: Membership, battle_id: int
+) -> HttpResponse:
+    """The GM corrects a recorded result (audited: services.results.battle_result_correct)."""
+    battle = found(selectors.battle_in(campaign, battle_id))
+    units = selectors.battle_units(battle)
+    sides = sorted(set(battle.sides.values_list("side", flat=True)))
+    form = ResultForm(request.POST, sides=sides, units=units, prefix="correct")
+    _, ok = submit(
+        form,
+        lambda: battle_result_correct(
+            actor=request.user,
+            battle=battle,
+            winner_side=form.cleaned_data["winner_side"],
+            outcome=form.cleaned_data["outcome"],
+            unit_fates=form.unit_fates(),
+        ),
+    )
+    if ok:
+        messages.success(request, "Result corrected; the correction is kept below.")
+        return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
+    return _battle_page(
+        request, campaign, membership, battle, correction_form=form, invalid=True
+    )
