@@ -276,12 +276,25 @@ class UnitForm(forms.Form):
         return initial
 
 
+def _whole_numbers(value: Any) -> Any:
+    """12.0 written 12, as the editor's JavaScript writes it."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    return value
+
+
 def compact_terrain(terrain: list) -> str:
     """The terrain as the map form shows it: one feature a line, not one number a line
     (static/js/mapeditor.js writes the same layout)."""
     if not terrain:
         return "[]"
-    lines = ",\n".join(" " + json.dumps(feature, separators=(",", ":")) for feature in terrain)
+    lines = ",\n".join(
+        " " + json.dumps(_whole_numbers(feature), separators=(",", ":")) for feature in terrain
+    )
     return f"[\n{lines}\n]"
 
 
