@@ -42,9 +42,13 @@ def _number_field(spec: dict[str, Any], *, integer: bool, label: str, help_text:
     )
 
 
+def _named(spec: dict[str, Any], key: str) -> str:
+    """A row, column or choice in the system's words where it gives them."""
+    return spec.get("labels", {}).get(key) or words(key)
+
+
 def _choices(spec: dict[str, Any], values: list[str]) -> list[tuple[str, str]]:
-    labels = spec.get("labels", {})
-    return [(v, labels.get(v, words(v))) for v in values]
+    return [(v, _named(spec, v)) for v in values]
 
 
 @dataclass
@@ -134,7 +138,7 @@ class TableOptions:
                     self._cell(key, row, index),
                     forms.ChoiceField(
                         choices=_choices(spec, spec["cells"]),
-                        label=f"{words(row)}, {words(column)}",
+                        label=f"{_named(spec, row)}, {_named(spec, column)}",
                         required=False,
                     ),
                     value,

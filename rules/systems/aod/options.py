@@ -103,7 +103,8 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
         "type": "grid", "shape": "object", "rows": list(DEFAULT_MATRIX),
         "columns": list(TERRAIN_TYPES), "cells": ["ok", "hind", "block", "proh", "elev", "ign"],
         "labels": {"ok": "open", "hind": "hindering", "block": "blocking", "proh": "prohibited",
-                   "elev": "elevated", "ign": "ignored"},
+                   "elev": "elevated", "ign": "ignored", "vtol_noe": "VTOL, nap of the earth",
+                   "vtol_cruising": "VTOL, cruising"},
         "default": DEFAULT_MATRIX, "label": "Movement matrix",
         "description": "what each movement type may enter (6.1, AOD-D1)"},
 }
