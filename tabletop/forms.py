@@ -173,10 +173,11 @@ class CatalogueImportForm(forms.Form):
         return json_file(self.cleaned_data["file"])
 
 
-def _schema_field(spec: dict[str, Any]) -> forms.Field:
+def _schema_field(spec: dict[str, Any], type_names: dict[str, str]) -> forms.Field:
     help_text = spec.get("description", "")
     if "for" in spec:
-        help_text = f"{help_text} (only {', '.join(spec['for'])})".strip()
+        only = ", ".join(type_names.get(t, t) for t in spec["for"])
+        help_text = f"{help_text} (only {only})".strip()
     kind = spec.get("type")
     common = {"required": False, "help_text": help_text}
     if "enum" in spec:
@@ -207,15 +208,14 @@ class UnitForm(forms.Form):
         super().__init__(*args, **kwargs)
         schema = game_systems.unit_schema(system)
         # The catalogue's names, none chosen in advance: the GM or player picks the type.
-        self.fields["unit_type"].choices = [("", "Choose a unit type…")] + (
-            game_systems.unit_type_choices(system)
-        )
+        type_names = dict(game_systems.unit_type_choices(system))
+        self.fields["unit_type"].choices = [("", "Choose a unit type…"), *type_names.items()]
         self.stat_fields = {k: v for k, v in roster_fields(schema).items() if k != "points"}
         for key, spec in self.stat_fields.items():
             if "oneOf" in spec:
                 self._add_base_fields(key, spec)
             else:
-                self.fields[key] = _schema_field(spec)
+                self.fields[key] = _schema_field(spec, type_names)
                 self.fields[key].label = key.replace("_", " ").capitalize()
                 if spec.get("required"):
                     self.fields[key].required = True

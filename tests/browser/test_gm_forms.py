@@ -95,6 +95,7 @@ def test_the_unit_form_names_the_types_and_the_gm_must_choose_one(asgi_server, b
     expect(kind.locator("option:checked")).to_have_text("Choose a unit type…")
     expect(kind.locator("option[value='colossal_mech']")).to_have_text("Colossal mech")
     expect(kind).not_to_contain_text("colossal_mech")
+    expect(form).to_contain_text("(only VTOL)")
     form.locator("[name=name]").fill("Atlas")
     form.locator("[name=move]").fill("8")
     form.locator("[name=base_diameter]").fill("1.75")
@@ -113,7 +114,7 @@ def test_the_gm_curates_a_catalogue_shares_it_and_a_player_picks_from_it(
     asgi_server, browser, tmp_path: Path
 ):
     who = users("cat", "gm", "p1", "gm2")
-    campaign = campaign_create(gm=who["gm"], name="Catalogue", system="aod")
+    campaign = campaign_create(gm=who["gm"], name="Kearny Ridge", system="aod")
     membership_set(campaign=campaign, user=who["p1"], role="player")
     roster = roster_create(campaign=campaign, owner=who["p1"], name="Lance")
     gm = page_as(browser, asgi_server, who["gm"], {"width": 1280, "height": 1300})
