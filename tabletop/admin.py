@@ -177,11 +177,8 @@ class BattleResultAdmin(admin.ModelAdmin):
     list_display = ["battle", "winner_side", "outcome", "recorded_by", "recorded_at"]
 
 
-@admin.register(models.ResultCorrection)
-class ResultCorrectionAdmin(admin.ModelAdmin):
-    # The audit of corrected results: read only, as the event log.
-    list_display = ["result", "corrected_by", "corrected_at"]
-    readonly_fields = ["result", "corrected_by", "corrected_at", "changes"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the admin shows but never adds, changes or deletes."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -191,6 +188,12 @@ class ResultCorrectionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+@admin.register(models.ResultCorrection)
+class ResultCorrectionAdmin(ReadOnlyAdmin):
+    # The audit of corrected results: kept as they were made, as the event log.
+    list_display = ["result", "corrected_by", "corrected_at"]
 
 
 @admin.register(models.CatalogueProfile)
@@ -206,20 +209,11 @@ class CampaignLogEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.CommandReply)
-class CommandReplyAdmin(admin.ModelAdmin):
+class CommandReplyAdmin(ReadOnlyAdmin):
     # A stored reply answers a client's resend of the same command (docs/protocol.md,
     # message ids): deleted, the resend would be judged again. `prune_table` removes old
     # ones on a timer; here they are read only.
     list_display = ["battle", "actor", "client_msg_id", "created_at"]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(models.TableConnection)

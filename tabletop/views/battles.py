@@ -1,5 +1,7 @@
 """Battle setup: map, rosters and sides; deployment inside the zones; start; the result."""
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
@@ -180,12 +182,22 @@ def battle_result(
 ) -> HttpResponse:
     battle = found(selectors.battle_in(campaign, battle_id))
     require_gm(membership)
+    form, ok = _submit_result(request, battle, battle_result_record)
+    if ok:
+        return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
+    return _battle_page(request, campaign, membership, battle, result_form=form, invalid=True)
+
+
+def _submit_result(
+    request: HttpRequest, battle: Battle, write: Callable[..., object], prefix: str | None = None
+) -> tuple[ResultForm, bool]:
+    """The posted result form, and whether `write` (record or correct) took it."""
     units = selectors.battle_units(battle)
     sides = sorted(set(battle.sides.values_list("side", flat=True)))
-    form = ResultForm(request.POST, sides=sides, units=units)
+    form = ResultForm(request.POST, sides=sides, units=units, prefix=prefix)
     _, ok = submit(
         form,
-        lambda: battle_result_record(
+        lambda: write(
             actor=request.user,
             battle=battle,
             winner_side=form.cleaned_data["winner_side"],
@@ -193,9 +205,7 @@ def battle_result(
             unit_fates=form.unit_fates(),
         ),
     )
-    if ok:
-        return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
-    return _battle_page(request, campaign, membership, battle, result_form=form, invalid=True)
+    return form, ok
 
 
 @require_POST
@@ -205,19 +215,7 @@ def battle_result_correction(
 ) -> HttpResponse:
     """The GM corrects a recorded result (audited: services.results.battle_result_correct)."""
     battle = found(selectors.battle_in(campaign, battle_id))
-    units = selectors.battle_units(battle)
-    sides = sorted(set(battle.sides.values_list("side", flat=True)))
-    form = ResultForm(request.POST, sides=sides, units=units, prefix="correct")
-    _, ok = submit(
-        form,
-        lambda: battle_result_correct(
-            actor=request.user,
-            battle=battle,
-            winner_side=form.cleaned_data["winner_side"],
-            outcome=form.cleaned_data["outcome"],
-            unit_fates=form.unit_fates(),
-        ),
-    )
+    form, ok = _submit_result(request, battle, battle_result_correct, prefix="correct")
     if ok:
         messages.success(request, "Result corrected; the correction is kept below.")
         return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
