@@ -214,3 +214,18 @@ def test_a_player_may_not_pick_into_another_players_roster(world: World) -> None
     assert client_as("owner").post(url, {"profile": str(profile.pk)}).status_code == 403
     assert client_as("owner").post(url, {"profile": "x"}).status_code == 404
     assert snapshot() == before
+
+
+def test_a_profile_of_another_campaigns_catalogue_cannot_be_picked(world: World) -> None:
+    foreign = catalogue_profile_add(
+        actor=world.users["outsider"],
+        campaign=world.away.campaign,
+        name="Spy",
+        unit_type="mech",
+        stats=MECH,
+        points=1,
+    )
+    before = snapshot()
+    with pytest.raises(ServiceError, match="not in this campaign's catalogue"):
+        roster_pick(actor=world.users["owner"], roster=world.home.roster, profile=foreign)
+    assert snapshot() == before
