@@ -241,10 +241,10 @@ class TableOptions:
                 errors=self.errors.get(key, []),
             )
             if kind == "grid":
-                group.columns = [words(c) for c in spec["columns"]]
+                group.columns = [_named(spec, c) for c in spec["columns"]]
                 group.rows = [
                     (
-                        words(row),
+                        _named(spec, row),
                         [self.form[self._cell(key, row, i)] for i in range(len(spec["columns"]))],
                     )
                     for row in spec["rows"]
