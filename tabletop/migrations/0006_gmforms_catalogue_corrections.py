@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tabletop", "0004_event_positions"),
+        ("tabletop", "0005_draw_annotations"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
