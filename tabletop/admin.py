@@ -216,6 +216,13 @@ class CommandReplyAdmin(ReadOnlyAdmin):
     list_display = ["battle", "actor", "client_msg_id", "created_at"]
 
 
+@admin.register(models.Annotation)
+class AnnotationAdmin(ReadOnlyAdmin):
+    # Drawn and erased by events of the battle's log (services/table/annotations.py);
+    # this table only indexes them, so the admin reads it and changes nothing.
+    list_display = ["battle", "seq", "by", "erased_seq"]
+
+
 @admin.register(models.TableConnection)
 class TableConnectionAdmin(admin.ModelAdmin):
     list_display = ["battle", "user", "role", "channel_name", "last_seen"]

@@ -127,8 +127,9 @@ class CleanRoot:
         """A namespace with one veth to the CI machine, which routes and masquerades it."""
         self.remove_network()
         sh("ip", "netns", "add", NAMESPACE)
-        sh("ip", "link", "add", HOST_END, "type", "veth", "peer", "name", "eth0")
-        sh("ip", "link", "set", "eth0", "netns", NAMESPACE)
+        # The machine's end is born in its namespace: the CI machine has an eth0 of its own.
+        peer = ["peer", "name", "eth0", "netns", NAMESPACE]
+        sh("ip", "link", "add", HOST_END, "type", "veth", *peer)
         sh("ip", "addr", "add", f"{NETWORK}.1/24", "dev", HOST_END)
         sh("ip", "link", "set", HOST_END, "up")
         sh("ip", "-n", NAMESPACE, "addr", "add", f"{ADDRESS}/24", "dev", "eth0")

@@ -218,7 +218,7 @@ def test_section_2_on_a_clean_debian_then_a_move_a_renewal_and_an_upgrade(tmp_pa
             "battle.state = {**battle.state, 'state': {'orders_available': 3}}; "
             "battle.save(update_fields=['state']); "
             "unit = next(u for u in battle.state['units'] if u['side'] == 'P1'); "
-            "print(json.dumps({'battle': battle.pk, 'unit': unit['id'], 'at': unit['pos']}))\""
+            "print(json.dumps({'battle': battle.pk, 'unit': unit['id'], 'at': unit['position']}))\""
         )
         battle = json.loads(made.strip().splitlines()[-1])
         cookies = {"c-p1": site.log_in("c-p1"), "c-p2": Site(root_pem).log_in("c-p2")}
@@ -312,7 +312,7 @@ async def move(root_pem: str, battle: dict, cookie: bytes, inches: float) -> lis
         }
     )
     assert answer["type"] == "ack", answer
-    await client.until(lambda: client.unit(battle["unit"])["pos"] != battle["at"])
-    moved = client.unit(battle["unit"])["pos"]
+    await client.until(lambda: client.unit(battle["unit"])["position"] != battle["at"])
+    moved = client.unit(battle["unit"])["position"]
     await client.close()
     return moved
