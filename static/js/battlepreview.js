@@ -2,9 +2,11 @@
 // While the battle deploys, a member drags the units they may place (the GM any, a player
 // their own) into their side's zone; each drop is sent to the server, which checks the
 // zone, other bases and the terrain, and answers with where the unit stands or why not.
+// Until a unit is first set down it waits in the tray beside the table (ui.md, "Before the
+// battle"), not on the table: it is dragged from the tray onto the table the same way.
 import { el, renderTerrain, setUpTable, tablePoint } from "./render/terrain.js";
+import { sideColour } from "./sides.js";
 
-const SIDE_COLOURS = ["#0b5cad", "#c0392b", "#1a7f37", "#8250df"];
 const TURN_STEP = 45;
 
 function read(id) {
@@ -21,7 +23,7 @@ const table = setUpTable(svg, width, height);
 renderTerrain(svg, state.terrain ?? [], { width, height, legend: document.getElementById("battle-legend"), kinds: read("battle-kinds") });
 
 const sides = Object.keys(zones).sort();
-const colour = (side) => SIDE_COLOURS[Math.max(0, sides.indexOf(side)) % SIDE_COLOURS.length];
+const colour = (side) => sideColour(sides, side);
 const zoneLayer = el("g", { class: "zones" }, table);
 for (const side of sides) {
   const zone = el("polygon", { points: zones[side].map((p) => p.join(",")).join(" "), fill: colour(side), "fill-opacity": 0.12, stroke: colour(side), "stroke-width": 0.12, "stroke-dasharray": "0.5 0.3", class: "zone" }, zoneLayer);
@@ -32,6 +34,38 @@ const unitLayer = el("g", { class: "units" }, table);
 // Names sit outside the flipped table group, so that they read upright.
 const nameLayer = el("g", { class: "unit-names" }, svg);
 const nodes = new Map();
+const tray = document.getElementById("tray-units");
+
+/** The unit leaves the table for the tray: a row with its side's colour and its name. */
+function toTray(unit) {
+  const { group, name } = nodes.get(unit.id);
+  group.classList.add("in-tray");
+  name.classList.add("in-tray");
+  const item = document.createElement("li");
+  item.className = placeable.has(unit.id) ? "tray-unit placeable" : "tray-unit";
+  item.dataset.unit = unit.id;
+  const swatch = el("svg", { class: "swatch", viewBox: "0 0 1 1", "aria-hidden": "true" }, item);
+  el("rect", { width: 1, height: 1, fill: colour(unit.side) }, swatch);
+  const text = document.createElement("span");
+  text.textContent = `${nameOf(unit.id)} (${unit.side})`;
+  item.append(text);
+  if (placeable.has(unit.id)) item.title = "Drag onto your side's zone on the table";
+  tray.append(item);
+}
+
+/** The unit, set down by the server, leaves the tray for the table. */
+function outOfTray(id) {
+  tray?.querySelector(`li[data-unit="${CSS.escape(id)}"]`)?.remove();
+  const { group, name } = nodes.get(id);
+  group.classList.remove("in-tray");
+  name.classList.remove("in-tray");
+  showTrayEmpty();
+}
+
+function showTrayEmpty() {
+  const empty = document.getElementById("tray-empty");
+  if (empty) empty.hidden = tray.children.length > 0;
+}
 
 function radiusOf(unit) {
   const base = unit.base ?? { diameter: 1 };
@@ -63,7 +97,9 @@ for (const unit of state.units ?? []) {
   name.textContent = labels[unit.id]?.name ?? unit.id;
   nodes.set(unit.id, { group, unit, name });
   place(group, unit);
+  if (tray && !labels[unit.id]?.deployed) toTray(unit);
 }
+showTrayEmpty();
 
 // -- deployment by drag ---------------------------------------------------------------------
 
@@ -119,6 +155,24 @@ function round(value) {
   return Math.round(value * 4) / 4; // quarter inches: what a tape measure gives
 }
 
+tray?.addEventListener("pointerdown", (event) => {
+  const item = event.target.closest?.("li.tray-unit.placeable");
+  if (!item || event.button !== 0 || !deployUrl) return;
+  const { unit } = nodes.get(item.dataset.unit);
+  // From the tray there is no grip: the base's centre follows the pointer.
+  drag = { id: unit.id, fromTray: item, start: null, startFacing: unit.facing ?? 0, grip: [0, 0], position: null, facing: unit.facing ?? 0, pointerId: event.pointerId };
+  item.setPointerCapture(event.pointerId);
+  item.classList.add("dragging");
+  event.preventDefault();
+  say(`Placing ${nameOf(unit.id)}: drop it in its side's zone on the table…`);
+});
+
+/** Whether the pointer is over the table's picture (a drag from the tray may end off it). */
+function overTable(event) {
+  const box = svg.getBoundingClientRect();
+  return event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
+}
+
 svg.addEventListener("pointerdown", (event) => {
   const group = event.target.closest?.("g.unit.placeable");
   if (!group || event.button !== 0 || !deployUrl) return;
@@ -131,16 +185,26 @@ svg.addEventListener("pointerdown", (event) => {
   say(`Placing ${nameOf(unit.id)}…`);
 });
 
-svg.addEventListener("pointermove", (event) => {
+document.addEventListener("pointermove", (event) => {
   if (!drag || event.pointerId !== drag.pointerId) return;
+  const { group, name, unit } = nodes.get(drag.id);
+  if (drag.fromTray) {
+    const over = overTable(event);
+    group.classList.toggle("in-tray", !over);
+    name.classList.toggle("in-tray", !over);
+    if (!over) {
+      drag.position = null; // let go here and the unit stays in the tray
+      return;
+    }
+    group.classList.add("dragging");
+  }
   const [px, py] = tablePoint(svg, event);
   drag.position = [round(Math.min(width, Math.max(0, px - drag.grip[0]))), round(Math.min(height, Math.max(0, py - drag.grip[1])))];
-  const { group, unit } = nodes.get(drag.id);
   place(group, { ...unit, position: drag.position, facing: drag.facing });
 });
 
 document.addEventListener("keydown", (event) => {
-  if (!drag || !["q", "Q", "e", "E"].includes(event.key)) return;
+  if (!drag || !drag.position || !["q", "Q", "e", "E"].includes(event.key)) return;
   drag.facing = (drag.facing + (event.key.toLowerCase() === "q" ? TURN_STEP : -TURN_STEP) + 360) % 360;
   const { group, unit } = nodes.get(drag.id);
   place(group, { ...unit, position: drag.position, facing: drag.facing });
@@ -153,9 +217,11 @@ async function drop(event) {
   drag = null;
   const { group, unit } = nodes.get(done.id);
   group.classList.remove("dragging");
-  const moved = done.position[0] !== done.start[0] || done.position[1] !== done.start[1] || done.facing !== done.startFacing;
+  done.fromTray?.classList.remove("dragging");
+  const back = () => (done.fromTray ? backToTray(done.id) : place(group, unit));
+  const moved = done.position && (done.fromTray || done.position[0] !== done.start[0] || done.position[1] !== done.start[1] || done.facing !== done.startFacing);
   if (!moved || event.type === "pointercancel") {
-    place(group, unit);
+    back();
     say("");
     return;
   }
@@ -163,12 +229,14 @@ async function drop(event) {
   const answer = await send(done.id, done.position, done.facing);
   group.classList.remove("pending");
   if (answer.error) {
-    place(group, unit); // back where the server has it
-    group.classList.add("refused");
-    setTimeout(() => group.classList.remove("refused"), 1500);
+    back(); // back where the server has it: on the table, or in the tray
+    const shown = done.fromTray ?? group;
+    shown.classList.add("refused");
+    setTimeout(() => shown.classList.remove("refused"), 1500);
     say(`Refused: ${answer.error}`, true);
     return;
   }
+  if (done.fromTray) outOfTray(done.id);
   unit.position = answer.position;
   unit.facing = answer.facing;
   place(group, unit);
@@ -176,5 +244,13 @@ async function drop(event) {
   say(`${nameOf(done.id)} placed at (${unit.position[0]}, ${unit.position[1]}), facing ${Math.round(unit.facing)}°.`);
 }
 
-svg.addEventListener("pointerup", drop);
-svg.addEventListener("pointercancel", drop);
+/** A unit dragged from the tray and not set down goes back to it, off the table. */
+function backToTray(id) {
+  const { group, name, unit } = nodes.get(id);
+  group.classList.add("in-tray");
+  name.classList.add("in-tray");
+  place(group, unit);
+}
+
+document.addEventListener("pointerup", drop);
+document.addEventListener("pointercancel", drop);

@@ -21,7 +21,8 @@ from tabletop.models import (
 )
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
-from tabletop.records.report_svg import SIDE_COLOURS, tag
+from tabletop.records.report_svg import tag
+from tabletop.records.side_colours import colour_at
 
 #: League points, as `selectors.Standing.score` counts them.
 WIN, DRAW = 3, 1
@@ -60,7 +61,7 @@ class Glance:
 
 
 def colour(index: int) -> str:
-    return SIDE_COLOURS[index % len(SIDE_COLOURS)]
+    return colour_at(index)
 
 
 @dataclass(frozen=True)

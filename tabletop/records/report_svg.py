@@ -11,10 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
 
+from tabletop.records.side_colours import side_colour as colour_of
 from tabletop.records.story import Point, Refusal, SideTally, Story
 
-#: The board's side colours (static/js/board/svg.js), in the order of the battle's sides.
-SIDE_COLOURS = ["#0a5fb4", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00"]
 #: Terrain fills by type, as the board draws them (static/js/render/terrain.js); an unknown
 #: type gets a stable made-up one.
 TERRAIN_FILLS = {
@@ -33,8 +32,7 @@ MARGIN = 1.0
 
 
 def side_colour(story: Story, side: str) -> str:
-    index = story.sides.index(side) if side in story.sides else len(story.sides)
-    return SIDE_COLOURS[index % len(SIDE_COLOURS)]
+    return colour_of(story.sides, side)
 
 
 def terrain_fill(kind: str) -> str:

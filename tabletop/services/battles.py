@@ -277,17 +277,46 @@ def battle_deploy(
                 field=unit_id,
             )
         unit["position"], unit["facing"] = position, facing
-    # Every unit placed, then each checked against where the others now stand.
+    # Every unit placed, then each checked against where the others now stand: on the
+    # table, that is; a unit still in the tray stands nowhere yet.
+    for unit_id in placements:
+        battle.unit_labels.setdefault(unit_id, {})["deployed"] = True
+    on_table = {
+        **battle.state,
+        "units": [u for u in units.values() if is_deployed(battle, u["id"])],
+    }
     for unit_id in placements:
         unit = units[unit_id]
         found = game_systems.placement_obstructions(
-            battle.state, unit_id, unit["position"], unit["facing"]
+            on_table, unit_id, unit["position"], unit["facing"]
         )
         if found:
             raise ServiceError(_obstruction_text(battle, unit_id, found[0]), field=unit_id)
     _require_engine_accepts(battle.state)
-    battle.save(update_fields=["state"])
+    battle.save(update_fields=["state", "unit_labels"])
     return battle
+
+
+def is_deployed(battle: Battle, unit_id: str) -> bool:
+    """Whether a player or the GM has set the unit on the table; until then it waits in the
+    tray beside it (ui.md, "Before the battle"), at the spot laid out for it in its zone."""
+    return bool(battle.unit_labels.get(unit_id, {}).get("deployed"))
+
+
+def _require_tray_fits(battle: Battle) -> None:
+    """A unit still in the tray when the battle starts is set down where it was laid out;
+    refused where a deployed base now stands there, in a player's words."""
+    for unit in battle.state["units"]:
+        if is_deployed(battle, unit["id"]):
+            continue
+        found = game_systems.placement_obstructions(
+            battle.state, unit["id"], unit["position"], unit["facing"]
+        )
+        if found and found[0]["kind"] == "base" and is_deployed(battle, found[0]["what"]):
+            raise ServiceError(
+                f"{_unit_name(battle, unit['id'])} is still in the tray, and its place in the "
+                f"zone is taken by {_unit_name(battle, found[0]['what'])}: deploy it first."
+            )
 
 
 @transaction.atomic
@@ -298,6 +327,7 @@ def battle_start(*, battle: Battle, actor: AbstractBaseUser | None = None) -> Ba
     battle = Battle.objects.select_for_update().get(pk=battle.pk)
     if battle.status not in (BattleStatus.LOBBY, BattleStatus.DEPLOYMENT):
         raise ServiceError(f"The battle is already {battle.get_status_display().lower()}.")
+    _require_tray_fits(battle)
     sides = battle.turn_state.get("sides") or _in_order(
         list(battle.sides.order_by("pk").values_list("side", flat=True))
     )

@@ -147,8 +147,11 @@ def test_a_used_single_use_link_says_so_and_offers_no_join(asgi_server, browser)
 
 
 def drag_unit_to(page, unit: str, x: float, y: float) -> None:
+    """Drags the unit from where it waits: its row in the tray, or its base on the table."""
     page.evaluate("document.getElementById('battle-svg').scrollIntoView({block: 'center'})")
-    start = centre(page.locator(f"#battle-svg g.unit[data-unit='{unit}'] .base").bounding_box())
+    in_tray = page.locator(f"#tray-units li[data-unit='{unit}']")
+    on_table = page.locator(f"#battle-svg g.unit[data-unit='{unit}'] .base")
+    start = centre((in_tray if in_tray.count() else on_table).bounding_box())
     target = table_point(page, "#battle-svg", x, y)
     page.mouse.move(*start)
     page.mouse.down()
@@ -183,7 +186,9 @@ def test_a_player_deploys_their_own_units_by_dragging_and_a_refusal_says_why(asg
     drag_unit_to(p1, atlas, 23, 2.5)  # into the deep water: the engine's placement check
     expect(status).to_contain_text("Atlas may not stand in W1 (deep water)")
     shoot(p1, "deploy-by-drag-refused-terrain")
-    drag_unit_to(p1, atlas, 4.5, 1.5)  # onto the Hunchback, still where it was laid out
+    drag_unit_to(p1, unit_id(battle, "Hunchback"), 4.5, 1.5)  # out of the tray
+    expect(status).to_have_text("Hunchback placed at (4.5, 1.5), facing 90°.")
+    drag_unit_to(p1, atlas, 4.5, 1.5)  # onto the Hunchback
     expect(status).to_contain_text("Atlas would overlap the base of Hunchback")
 
     gm = page_as(browser, asgi_server, who["gm"])

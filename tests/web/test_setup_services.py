@@ -110,7 +110,9 @@ def test_a_player_deploys_their_own_unit_the_gm_any_and_a_spectator_none() -> No
 )
 def test_a_placement_the_engine_refuses_is_refused_in_a_players_words(where, words) -> None:
     battle, who = deploying_battle()
-    atlas = ids(battle)["Atlas"]
+    atlas, hunchback = ids(battle)["Atlas"], ids(battle)["Hunchback"]
+    # The Hunchback out of the tray, onto the table where it was laid out.
+    battle_deploy(actor=who["p1"], battle=battle, placements={hunchback: {"position": [4.5, 1.5]}})
     before = position(battle, atlas)
     with pytest.raises(ServiceError) as refused:
         battle_deploy(actor=who["p1"], battle=battle, placements={atlas: {"position": where}})

@@ -3,13 +3,8 @@ import { el } from "../render/terrain.js";
 
 export { el };
 
-/** Side colours (Okabe-Ito): strong, and told apart by colour-blind players too. */
-const SIDE_COLOURS = ["#0a5fb4", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00"];
-
-export function sideColour(sides, side) {
-  const i = sides.indexOf(side);
-  return SIDE_COLOURS[(i < 0 ? sides.length : i) % SIDE_COLOURS.length];
-}
+/** Side colours: one definition for every page (static/css/sides.css). */
+export { sideColour } from "../sides.js";
 
 export function text(parent, content, attrs = {}) {
   const node = el("text", attrs, parent);
