@@ -5,6 +5,7 @@ from tabletop.models.campaign import Campaign, Invitation, Membership, Role
 from tabletop.models.event import Event
 from tabletop.models.log import CampaignLogEntry
 from tabletop.models.map import Map
+from tabletop.models.map_image import MapImage
 from tabletop.models.result import BattleResult
 from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
@@ -19,6 +20,7 @@ __all__ = [
     "Event",
     "Invitation",
     "Map",
+    "MapImage",
     "Membership",
     "Role",
     "Roster",

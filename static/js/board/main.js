@@ -23,6 +23,7 @@ import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
 import { View } from "./view.js";
+import { drawBackdrop } from "../render/backdrop.js";
 import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
 
 const HISTORY_EVENTS = 100;
@@ -84,6 +85,7 @@ class Board {
     if (this.tableSize === `${width}x${height}`) return;
     this.tableSize = `${width}x${height}`;
     this.table = setUpTable(this.svg, width, height);
+    drawBackdrop(this.svg, this.table, this.config.backdrop ?? null); // the map's picture
     el("g", { class: "terrain" }, this.table);
     this.pieceLayer = el("g", { class: "pieces" }, this.table);
     this.toolLayer = el("g", { class: "tools" }, this.table);
