@@ -84,3 +84,25 @@ def opened(data: bytes) -> Image.Image:
     image = Image.open(io.BytesIO(data))
     image.load()
     return image
+
+
+#: The painted table's colours: grass, with a lake in its north-west quarter.
+GRASS = (112, 168, 84)
+LAKE = (36, 84, 196)
+
+
+def painted_table(width_in: int = 36, height_in: int = 36, *, px_per_inch: int = 10) -> bytes:
+    """A scan of a painted table, as a GM would upload it (PNG, `px_per_inch`): grass, a
+    lake filling the north-west quarter, a track across. Its colours tell where it shows
+    and which way up it lies (the lake north-west, not south-west)."""
+    from PIL import ImageDraw
+
+    w, h = width_in * px_per_inch, height_in * px_per_inch
+    image = Image.new("RGB", (w, h), GRASS)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, w // 2 - 1, h // 2 - 1), fill=LAKE)  # rows grow south
+    track = (190, 160, 110)
+    draw.line((w // 2, h - 1, w - 1, h // 3), fill=track, width=px_per_inch)
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    return out.getvalue()

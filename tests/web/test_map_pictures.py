@@ -14,13 +14,13 @@ from django.test import Client
 from django.urls import reverse
 
 from tabletop.models import Battle, CampaignLogEntry, Map, MapImage
-from tabletop.services.battle_setup import Table, UnitEntry
+from tabletop.services.battle_setup import Table
 from tabletop.services.battles import battle_create
 from tabletop.services.errors import PermissionDenied, ServiceError
 from tabletop.services.maps import map_delete, map_picture_remove, map_picture_set, map_update
 from tabletop.services.picture import MAX_BYTES, MAX_PIXELS, MAX_SIDE
 from tests.web import pictures
-from tests.web.factories import MECH, battle_for_people, zones
+from tests.web.factories import make_battle_sync
 from tests.web.world import PASSWORD, World
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -320,13 +320,8 @@ def test_removing_a_picture_a_map_does_not_have_is_refused(world: World) -> None
 @pytest.mark.django_db
 def test_the_report_draws_the_picture_under_the_terrain_and_its_file_carries_it() -> None:
     terrain = [{"id": "W1", "type": "hindering", "polygon": [[6, 14], [12, 14], [12, 20], [6, 20]]}]
-    battle, users = battle_for_people(
-        "r",
-        "aod",
-        {side: (f"{side} force", [UnitEntry(f"{side} mech", "mech", MECH)]) for side in ("P1", "P2")},
-        table=Table("Pictured", 36, 24, terrain, picture=pictures.png()),
-        deployment_zones=zones(36, 24),
-    )
+    pictured = Table("Pictured", 36, 36, terrain, picture=pictures.png())
+    battle, users = make_battle_sync("r", pictured)
     picture = MapImage.objects.get(pk=Battle.objects.get(pk=battle.pk).backdrop_id)
     url = reverse("map_picture_file", args=[picture.pk, picture.digest])
     client = Client()
@@ -342,7 +337,7 @@ def test_the_report_draws_the_picture_under_the_terrain_and_its_file_carries_it(
         "0",
         "0",
         "36",
-        "24",
+        "36",
     )
 
     download = client.get(reverse("battle_report_svg", args=[battle.pk]))
