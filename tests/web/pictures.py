@@ -33,8 +33,11 @@ def png(width: int = 48, height: int = 36, *, text: str | None = None) -> bytes:
 
 
 def webp(width: int = 40, height: int = 30) -> bytes:
+    """A WebP with an EXIF chunk naming the camera."""
+    exif = Image.Exif()
+    exif[0x010F] = CAMERA  # Make
     out = io.BytesIO()
-    quarters(width, height).save(out, "WEBP", quality=90)
+    quarters(width, height).save(out, "WEBP", quality=90, exif=exif)
     return out.getvalue()
 
 
