@@ -2,7 +2,9 @@
 
 - assets_kb: the JS and CSS the board page loads (every file under static/ it
   requests, recorded by the browser), uncompressed, in KB (1024 bytes). Budget 150.
-- interactive_100_ms: a 48" x 36" table with 100 units and 12 terrain features;
+- interactive_100_ms: a 48" x 36" table with 100 units and 12 terrain features, over
+  a picture (a 2400 x 1800 JPEG scan of the table, 50 pixels an inch: issue 23), which
+  the board loads from its own address, not counted in assets_kb;
   from navigation start to the moment the board says it is ready
   (`document.body.dataset.ready = "1"`, the `board-ready` performance mark, set when
   the first snapshot is drawn). The median of 5 loads in fresh browser contexts,
@@ -47,6 +49,22 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def scanned_table() -> bytes:
+    """A 48" x 36" table's scan at 50 pixels an inch, as a JPEG: grass with noise, a lake."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    def channel(base: int) -> Image.Image:
+        return Image.effect_noise((2400, 1800), 40).point(lambda v: v // 3 + base)
+
+    grass = Image.merge("RGB", [channel(70), channel(120), channel(40)])
+    ImageDraw.Draw(grass).ellipse((200, 150, 900, 700), fill=(40, 90, 190))
+    out = io.BytesIO()
+    grass.save(out, "JPEG", quality=85)
+    return out.getvalue()
+
+
 def build_battle() -> tuple[int, str]:
     """A live aod battle with 100 units; returns (battle id, p1's session key)."""
     from django.contrib.auth import get_user_model
@@ -55,7 +73,7 @@ def build_battle() -> tuple[int, str]:
 
     from tabletop.services.battles import battle_create, battle_start
     from tabletop.services.campaigns import campaign_create, membership_set
-    from tabletop.services.maps import map_create
+    from tabletop.services.maps import map_create, map_picture_set
     from tabletop.services.rosters import roster_create, unit_profile_add
 
     call_command("migrate", verbosity=0)
@@ -78,6 +96,7 @@ def build_battle() -> tuple[int, str]:
     battle_map = map_create(
         campaign=campaign, name="Big table", width=48, height=36, terrain=terrain
     )
+    battle_map = map_picture_set(actor=None, battle_map=battle_map, picture=scanned_table())
     sides = []
     for side, owner in (("P1", p1), ("P2", p2)):
         roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
@@ -133,6 +152,8 @@ def measure(base_url: str, battle_id: int, session: str) -> tuple[float, float]:
             ready = page.evaluate("performance.getEntriesByName('board-ready')[0].startTime")
             if os.environ.get("BENCH_DEBUG"):  # where the time goes: each file's fetch
                 print(page.evaluate(DEBUG_JS))
+            if not any("/pictures/" in u for u in loaded):
+                raise SystemExit("the board did not load the map's picture")
             count = page.locator(".piece").count()
             if count != 2 * UNITS_PER_SIDE:
                 raise SystemExit(f"expected {2 * UNITS_PER_SIDE} pieces, saw {count}")

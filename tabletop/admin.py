@@ -115,6 +115,27 @@ class UnitProfileAdmin(admin.ModelAdmin):
 class MapAdmin(admin.ModelAdmin):
     list_display = ["name", "campaign", "width", "height"]
     search_fields = ["name", "campaign__name"]
+    # A picture comes only through the map's page, re-encoded (services/picture.py).
+    readonly_fields = ["image", "image_place"]
+
+
+@admin.register(models.MapImage)
+class MapImageAdmin(admin.ModelAdmin):
+    """Maps' pictures, read and deleted here (one a battle was set up with stays); never
+    added or changed: only the map's page takes a picture, and re-encodes it."""
+
+    list_display = ["pk", "campaign", "content_type", "width_px", "height_px", "created_at"]
+    exclude = ["data"]
+    readonly_fields = ["campaign", "content_type", "width_px", "height_px", "digest"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[models.MapImage]:
+        return super().get_queryset(request).defer("data")  # not megabytes to list names
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(models.Battle)
@@ -126,7 +147,7 @@ class BattleAdmin(admin.ModelAdmin):
     # The position, its sequence number and the turn are the event log's result: only
     # the table changes them, through the referee (a GM's fiat or undo is an event too).
     # Edited here, they would disagree with the log that replays them.
-    readonly_fields = ["state", "last_seq", "turn_state"]
+    readonly_fields = ["state", "last_seq", "turn_state", "backdrop", "backdrop_place"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
         fixed = ["campaign", "map", "status"] if has_begun(obj) else []

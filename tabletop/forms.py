@@ -17,6 +17,8 @@ from tabletop.services.maps import (
     MAX_FEATURES,
     check_map_limits,
 )
+from tabletop.services.picture import MAX_BYTES as MAX_PICTURE_BYTES
+from tabletop.services.picture import MAX_SIDE as MAX_PICTURE_SIDE
 from tabletop.services.unit_schema import roster_fields
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
@@ -439,3 +441,29 @@ class ResultForm(forms.Form):
         initial = {"winner_side": result.winner_side, "outcome": result.outcome}
         initial.update({f"fate_{k}": v for k, v in result.unit_fates.items()})
         return initial
+
+
+class MapPictureForm(forms.Form):
+    """A map's background picture and its place on the table (issue 23). A plain FileField:
+    the service decodes and re-encodes it (services/picture.py), nothing trusts the upload."""
+
+    error_field = "file"
+    file = forms.FileField(
+        required=False,
+        label="Picture",
+        widget=forms.ClearableFileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
+        help_text=f"PNG, JPEG or WebP; at most {MAX_PICTURE_BYTES // (1024 * 1024)} MB and "
+        f"{MAX_PICTURE_SIDE} pixels a side. Only its pixels are kept (no EXIF or other "
+        "metadata). Leave empty to move the picture the map has.",
+    )
+    x = forms.FloatField(required=False, min_value=0, label="Left edge", help_text="inches")
+    y = forms.FloatField(required=False, min_value=0, label="Bottom edge", help_text="inches")
+    width = forms.FloatField(required=False, min_value=0, help_text="inches")
+    height = forms.FloatField(
+        required=False,
+        min_value=0,
+        help_text="inches; leave all four empty to cover the whole table",
+    )
+
+    def place(self) -> dict[str, float | None]:
+        return {key: self.cleaned_data[key] for key in ("x", "y", "width", "height")}

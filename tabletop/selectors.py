@@ -5,12 +5,14 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Q, QuerySet, Sum
+from django.urls import reverse
 
 from tabletop.models import (
     Battle,
     Campaign,
     CampaignLogEntry,
     Map,
+    MapImage,
     Membership,
     Roster,
     UnitProfile,
@@ -65,6 +67,37 @@ def unit_in(roster: Roster, unit_id: int) -> UnitProfile | None:
 
 def map_in(campaign: Campaign, map_id: int) -> Map | None:
     return Map.objects.select_related("campaign").filter(campaign=campaign, pk=map_id).first()
+
+
+def backdrop(image_id: int | None, place: dict) -> dict | None:
+    """A picture under the terrain as the board, the editor and the report draw it:
+    {"url", "x", "y", "width", "height"} (inches), or None. Its bytes are not read here:
+    the browser loads them from `url`, which names the picture's content (cached for good)."""
+    if image_id is None:
+        return None
+    digest = MapImage.objects.filter(pk=image_id).values_list("digest", flat=True).first()
+    if digest is None:
+        return None
+    url = reverse("map_picture_file", args=[image_id, digest])
+    return {"url": url, **{key: place[key] for key in ("x", "y", "width", "height")}}
+
+
+def map_backdrop(battle_map: Map) -> dict | None:
+    return backdrop(battle_map.image_id, battle_map.image_place)
+
+
+def battle_backdrop(battle: Battle) -> dict | None:
+    """The picture the battle was set up with (Battle.backdrop), not the map's newer one."""
+    return backdrop(battle.backdrop_id, battle.backdrop_place)
+
+
+def picture_for(user: User, image_id: int, digest: str) -> MapImage | None:
+    """A picture for a member of its campaign (any role), or None: no picture leaks by id."""
+    if not user.is_authenticated:
+        return None
+    return MapImage.objects.filter(
+        pk=image_id, digest=digest, campaign__memberships__user=user
+    ).first()
 
 
 def battle_in(campaign: Campaign, battle_id: int) -> Battle | None:

@@ -12,6 +12,7 @@
 // The form's terrain textarea stays the source of truth (and works without JS): drawing
 // writes JSON into it, and typing in it redraws the board. Map files (JSON) are exported
 // from and imported into the form's fields; the server checks everything on Save.
+import { drawBackdrop } from "./render/backdrop.js";
 import { el, renderTerrain, setUpTable, tablePoint } from "./render/terrain.js";
 
 export const MAP_FILE_FORMAT = "tabletop-map/1";
@@ -262,6 +263,22 @@ function drawHandles(table, feature) {
   });
 }
 
+// The map's saved picture (the server's), at the place its form's fields say while the
+// GM types a new one (all four given), so the picture can be lined up before saving.
+const savedBackdrop = JSON.parse(document.getElementById("map-backdrop")?.textContent || "null");
+const pictureForm = document.getElementById("picture-form");
+
+function backdrop() {
+  if (!savedBackdrop || !pictureForm) return savedBackdrop;
+  const typed = ["x", "y", "width", "height"].map((key) => pictureForm.elements[`picture-${key}`]?.value ?? "");
+  const place = typed.map(Number);
+  if (typed.some((v) => v.trim() === "") || place.some((v) => !Number.isFinite(v)) || place[2] <= 0 || place[3] <= 0) return savedBackdrop;
+  const [x, y, width, height] = place;
+  return { ...savedBackdrop, x, y, width, height };
+}
+
+pictureForm?.addEventListener("input", () => draw());
+
 function draw() {
   const [width, height] = size();
   const table = setUpTable(svg, width, height, { margin: RULER_MARGIN });
@@ -272,6 +289,7 @@ function draw() {
     return;
   }
   if (selected !== null && selected >= terrain.length) selected = null;
+  drawBackdrop(svg, table, backdrop());
   drawGrid(table, width, height);
   renderTerrain(svg, terrain, { width, height, legend, kinds });
   // The grid lies over the terrain's fill, under the handles: move it after the terrain.

@@ -7,6 +7,7 @@ from tabletop.models.catalogue import CatalogueProfile
 from tabletop.models.event import Event
 from tabletop.models.log import CampaignLogEntry
 from tabletop.models.map import Map
+from tabletop.models.map_image import MapImage
 from tabletop.models.result import BattleResult, ResultCorrection
 from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
@@ -23,6 +24,7 @@ __all__ = [
     "Event",
     "Invitation",
     "Map",
+    "MapImage",
     "Membership",
     "ResultCorrection",
     "Role",

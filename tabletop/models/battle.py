@@ -4,6 +4,7 @@ from django.db import models
 
 from tabletop.models.campaign import Campaign
 from tabletop.models.map import Map
+from tabletop.models.map_image import MapImage
 from tabletop.models.roster import Roster
 
 
@@ -32,6 +33,12 @@ class Battle(models.Model):
     # Kept beside the state so that the state stays exactly the engine's input.
     unit_labels = models.JSONField(default=dict, blank=True)
     last_seq = models.PositiveBigIntegerField(default=0)
+    # The map's picture and its place when the battle was set up (as `state` keeps the
+    # terrain): a picture changed later on the map leaves this battle's board and report.
+    backdrop = models.ForeignKey(
+        MapImage, null=True, blank=True, on_delete=models.RESTRICT, related_name="battles"
+    )
+    backdrop_place = models.JSONField(default=dict, blank=True)
     # Tournament play: spectators see events this many seconds late.
     spectator_delay_s = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)

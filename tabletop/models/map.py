@@ -3,6 +3,7 @@
 from django.db import models
 
 from tabletop.models.campaign import Campaign
+from tabletop.models.map_image import MapImage
 
 
 class Map(models.Model):
@@ -13,6 +14,12 @@ class Map(models.Model):
     # Terrain features exactly as the scenario format's TERRAIN objects:
     # {"id", "type", "polygon": [[x, y], ...], "height", "size_class", "access"}.
     terrain = models.JSONField(default=list, blank=True)
+    # The background picture under the terrain, and where it lies on the table:
+    # {"x", "y", "width", "height"} in inches, (x, y) its bottom-left corner.
+    image = models.ForeignKey(
+        MapImage, null=True, blank=True, on_delete=models.SET_NULL, related_name="maps"
+    )
+    image_place = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

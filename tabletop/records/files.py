@@ -21,8 +21,10 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from tabletop import events
-from tabletop.models import Battle, CommandReply, Event
+from tabletop.models import Battle, CommandReply, Event, MapImage
 from tabletop.records.horizon import Horizon
+from tabletop.records.report_svg import embed_backdrop
+from tabletop.selectors import battle_backdrop
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import log
@@ -154,3 +156,13 @@ def event_lines(battle: Battle, horizon: Horizon) -> str:
     """The log as JSON lines: one event frame (as clients get it) a line, in order."""
     found = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
     return "".join(canonical(events.event(e)) + "\n" for e in found)
+
+
+def report_file(battle: Battle, svg: str) -> str:
+    """The report SVG as a file to keep: its picture carried inside, not by the site's
+    address (which needs a signed-in member)."""
+    backdrop = battle_backdrop(battle)
+    if backdrop is None:
+        return svg
+    picture = MapImage.objects.only("data", "content_type").get(pk=battle.backdrop_id)
+    return embed_backdrop(svg, backdrop["url"], bytes(picture.data), picture.content_type)

@@ -7,6 +7,7 @@ SVG's south, so a point (x, y) is drawn at (x, height - y). Every text goes thro
 `escape`; nothing a user typed reaches the file unescaped.
 """
 
+import base64
 from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
@@ -75,14 +76,35 @@ class Canvas:
         )
 
 
+def _backdrop(canvas: Canvas) -> None:
+    """The map's picture, under the terrain, by its address (the report page loads it as
+    the board does; the report file carries it inside: `embed_backdrop`)."""
+    picture = canvas.story.backdrop
+    if picture is None:
+        return
+    top = canvas.story.height - picture["y"] - picture["height"]
+    attrs = {"class_": "backdrop", "href": picture["url"], "x": float(picture["x"])}
+    attrs |= {"y": float(top), "width": float(picture["width"])}
+    attrs |= {"height": float(picture["height"]), "preserveAspectRatio": "none"}
+    canvas.add(tag("image", attrs))
+
+
+def embed_backdrop(svg: str, url: str, data: bytes, content_type: str) -> str:
+    """The report with its picture inside (a data: address), so the file shows it anywhere."""
+    inline = f"data:{content_type};base64,{base64.b64encode(data).decode('ascii')}"
+    return svg.replace(f'href="{escape(url)}"', f'href="{inline}"', 1)
+
+
 def _terrain(canvas: Canvas) -> None:
+    # Over a picture the terrain is thinner, so the picture shows through (as on the board).
+    opacity = "0.5" if canvas.story.backdrop else "0.75"
     canvas.add('<g class="terrain">')
     for feature in canvas.story.terrain:
         points = " ".join(canvas.xy((p[0], p[1])) for p in feature.get("polygon", []))
         kind = str(feature.get("type", ""))
         name = str(feature.get("id", ""))
         title = f"<title>{escape(name)} ({escape(kind.replace('_', ' '))})</title>"
-        attrs = {"points": points, "fill": terrain_fill(kind), "fill_opacity": "0.75"}
+        attrs = {"points": points, "fill": terrain_fill(kind), "fill_opacity": opacity}
         attrs |= {"stroke": "#3d4348", "stroke_width": "0.05", "data_terrain": name}
         canvas.add(tag("polygon", attrs, title))
         xs = [p[0] for p in feature.get("polygon", [])] or [0]
@@ -341,6 +363,7 @@ def report_svg(story: Story, title: str) -> str:
         f'<rect class="table" x="0" y="0" width="{_n(story.width)}" height="{_n(story.height)}" '
         'fill="#f4f1e8" stroke="#3d4348" stroke-width="0.08"/>'
     )
+    _backdrop(canvas)
     _terrain(canvas)
     _paths(canvas)
     _units(canvas)

@@ -13,6 +13,7 @@ from typing import Any
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.models.roster import UnitStatus
 from tabletop.records.horizon import Horizon
+from tabletop.selectors import battle_backdrop
 from tabletop.services.table import annotations, log
 from tabletop.services.table.command import TABLE_KINDS
 from tabletop.services.table.position import apply_patch
@@ -113,6 +114,9 @@ class Story:
     losses: list[Loss] = field(default_factory=list)
     tallies: dict[str, SideTally] = field(default_factory=dict)
     rolls: list[RollLine] = field(default_factory=list)
+    #: The map's picture under the terrain (selectors.backdrop: {"url", "x", "y", "width",
+    #: "height"}), or None.
+    backdrop: dict[str, Any] | None = None
     refusals: list[Refusal] = field(default_factory=list)
     takebacks: list[TakeBack] = field(default_factory=list)
     turns: int = 0
@@ -406,6 +410,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         start=_units(first),
         end=followed.units(),
         annotations=annotations.live_at(battle.id, horizon.seq),
+        backdrop=battle_backdrop(battle),
     )
     for side in story.sides:
         story.tally(side)

@@ -18,7 +18,7 @@ from tabletop.services.battles import (
     battle_start,
 )
 from tabletop.services.campaigns import campaign_create, membership_set
-from tabletop.services.maps import map_create
+from tabletop.services.maps import map_create, map_picture_set
 from tabletop.services.rosters import roster_create, unit_profile_add
 
 
@@ -44,12 +44,14 @@ class Force:
 
 @dataclass(frozen=True)
 class Table:
-    """The battle's map: its name, size in inches and terrain features."""
+    """The battle's map: its name, size in inches and terrain features, and a picture
+    (PNG, JPEG or WebP bytes) under them over the whole table, if any."""
 
     name: str
     width: float
     height: float
     terrain: list[dict]
+    picture: bytes | None = None
 
 
 def battle_set_up(
@@ -93,6 +95,8 @@ def battle_set_up(
         height=table.height,
         terrain=table.terrain,
     )
+    if table.picture is not None:
+        battle_map = map_picture_set(actor=None, battle_map=battle_map, picture=table.picture)
     sides = []
     for force in forces:
         roster = roster_create(campaign=new_campaign, owner=force.owner, name=force.roster)

@@ -161,6 +161,9 @@ def battle_create(
         name=name.strip(),
         status=BattleStatus.DEPLOYMENT,
         deployment_zones=zones,
+        # The map's picture as it is now, as `state` keeps its terrain (issue 23).
+        backdrop_id=battle_map.image_id,
+        backdrop_place=battle_map.image_place if battle_map.image_id else {},
     )
     units: list[dict] = []
     labels: dict[str, dict] = {}

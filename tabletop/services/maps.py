@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from tabletop.models import Campaign, Map
+from tabletop.models import Campaign, Map, MapImage
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import (
@@ -16,6 +16,7 @@ from tabletop.services.inputs import (
 )
 from tabletop.services.log import campaign_log_add
 from tabletop.services.permissions import require_gm
+from tabletop.services.picture import clean_picture
 
 #: A map's complexity (issue 21). What the engine builds from a map (the obstacles a base
 #: makes of each feature, the free space a reach searches, the bands where a unit climbs
@@ -197,8 +198,11 @@ def map_update(
 ) -> Map:
     """Changes a map. Battles already set up keep the terrain they were set up with."""
     require_gm(actor, battle_map.campaign)
+    old_size = (battle_map.width, battle_map.height)
     for key, value in _clean_map(battle_map.campaign, name, width, height, terrain).items():
         setattr(battle_map, key, value)
+    if battle_map.image_id is not None:
+        battle_map.image_place = _place_on_resized(battle_map, *old_size)
     battle_map.save()
     return battle_map
 
@@ -208,4 +212,121 @@ def map_delete(*, actor: AbstractBaseUser, battle_map: Map) -> None:
     require_gm(actor, battle_map.campaign)
     if battle_map.battles.exists():
         raise ServiceError("A battle was fought on this map; it stays.", field=None)
+    picture_id = battle_map.image_id
     battle_map.delete()
+    _forget_if_unused(picture_id)
+
+
+# -- the map's picture (issue 23) -----------------------------------------------------------
+
+#: The smallest side of a picture's place on the table, in inches.
+MIN_PICTURE_INCHES = 0.5
+PLACE_KEYS = ("x", "y", "width", "height")
+
+
+def whole_table(battle_map: Map) -> dict[str, float]:
+    return {"x": 0.0, "y": 0.0, "width": battle_map.width, "height": battle_map.height}
+
+
+def clean_place(battle_map: Map, place: Any) -> dict[str, float]:
+    """Where the picture lies, in inches ({"x", "y", "width", "height"}, (x, y) its
+    bottom-left corner): on the table, whole. None, or no value given: the whole table."""
+    if place is None or (isinstance(place, dict) and all(place.get(k) is None for k in place)):
+        return whole_table(battle_map)
+    if not isinstance(place, dict) or set(place) - set(PLACE_KEYS):
+        raise ServiceError("A picture's place is x, y, width and height.", field="x")
+    if any(place.get(k) is None for k in PLACE_KEYS):
+        missing = next(k for k in PLACE_KEYS if place.get(k) is None)
+        raise ServiceError(
+            "Give x, y, width and height, or none of them for the whole table.", field=missing
+        )
+    table = {"width": battle_map.width, "height": battle_map.height}
+    x = finite_number(place["x"], field="x", minimum=0, maximum=battle_map.width)
+    y = finite_number(place["y"], field="y", minimum=0, maximum=battle_map.height)
+    width = finite_number(place["width"], field="width", minimum=MIN_PICTURE_INCHES)
+    height = finite_number(place["height"], field="height", minimum=MIN_PICTURE_INCHES)
+    for start, extent, key in ((x, width, "width"), (y, height, "height")):
+        if start + extent > table[key] + 1e-9:
+            raise ServiceError(
+                f'The picture must lie on the table: it reaches {start + extent:g}" but the '
+                f'table is {table[key]:g}" in {key}.',
+                field=key,
+            )
+    return {"x": x, "y": y, "width": width, "height": height}
+
+
+def _place_on_resized(battle_map: Map, old_width: float, old_height: float) -> dict[str, float]:
+    """A resized map's picture place: the whole table stays the whole table, and a place
+    the table no longer holds becomes the whole table."""
+    place = battle_map.image_place or {}
+    if place == {"x": 0.0, "y": 0.0, "width": old_width, "height": old_height}:
+        return whole_table(battle_map)
+    try:
+        return clean_place(battle_map, place)
+    except ServiceError:
+        return whole_table(battle_map)
+
+
+def _forget_if_unused(picture_id: int | None) -> None:
+    """Deletes a picture no map shows and no battle was set up with (by id: a picture's
+    bytes are never loaded to decide)."""
+    if picture_id is None:
+        return
+    MapImage.objects.filter(pk=picture_id, maps__isnull=True, battles__isnull=True).delete()
+
+
+@transaction.atomic
+def map_picture_set(
+    *,
+    actor: AbstractBaseUser | None,
+    battle_map: Map,
+    picture: bytes | None,
+    place: dict[str, Any] | None = None,
+) -> Map:
+    """Sets the map's background picture (PNG, JPEG or WebP bytes, re-encoded from their
+    pixels: services/picture.py) and where it lies; `picture=None` moves the one it has.
+    Battles already set up keep the picture they were set up with."""
+    if actor is not None:
+        require_gm(actor, battle_map.campaign)
+    battle_map = Map.objects.select_for_update().get(pk=battle_map.pk)
+    where = clean_place(battle_map, place)
+    old = battle_map.image_id
+    if picture is None:
+        if old is None:
+            raise ServiceError("Choose a picture file.", field="picture")
+    else:
+        clean = clean_picture(picture)
+        battle_map.image = MapImage.objects.create(
+            campaign=battle_map.campaign,
+            data=clean.data,
+            content_type=clean.content_type,
+            width_px=clean.width,
+            height_px=clean.height,
+            digest=clean.digest,
+        )
+    battle_map.image_place = where
+    battle_map.save(update_fields=["image", "image_place"])
+    if picture is not None:
+        if old is not None:
+            _forget_if_unused(old)
+        campaign_log_add(
+            campaign=battle_map.campaign, actor=actor, text=f"New picture for {battle_map.name}."
+        )
+    return battle_map
+
+
+@transaction.atomic
+def map_picture_remove(*, actor: AbstractBaseUser, battle_map: Map) -> Map:
+    """The map without a picture; battles set up with it keep it."""
+    require_gm(actor, battle_map.campaign)
+    battle_map = Map.objects.select_for_update().get(pk=battle_map.pk)
+    old = battle_map.image_id
+    if old is None:
+        raise ServiceError("This map has no picture.", field=None)
+    battle_map.image, battle_map.image_place = None, {}
+    battle_map.save(update_fields=["image", "image_place"])
+    _forget_if_unused(old)
+    campaign_log_add(
+        campaign=battle_map.campaign, actor=actor, text=f"Picture removed from {battle_map.name}."
+    )
+    return battle_map

@@ -41,6 +41,8 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
         "role": membership.role,
         "socket": f"/ws/battles/{battle.pk}/",
         "positionUrl": reverse("board_at", args=[battle.pk, 0]).removesuffix("0/"),
+        # The picture under the terrain (issue 23), loaded by the browser from its address.
+        "backdrop": selectors.battle_backdrop(battle),
     }
     context = {
         "battle": battle,

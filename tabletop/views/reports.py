@@ -120,7 +120,7 @@ def event_log(request: HttpRequest, battle_id: int) -> HttpResponse:
 @record_read
 def report_file(request: HttpRequest, battle_id: int) -> HttpResponse:
     battle, _, seen = _reader(request, battle_id)
-    svg = _report(battle, seen).svg
+    svg = files.report_file(battle, _report(battle, seen).svg)
     return _attachment(svg, f"battle-{battle.pk}-report.svg", "image/svg+xml")
 
 

@@ -68,15 +68,15 @@ def battle_from_rows(
     return battle_for_people(prefix, system, forces, placements=placements, **setup)
 
 
-def make_battle_sync(prefix: str = "") -> tuple[Battle, dict]:
-    """A live aod battle on a 36" table: a 0-point mech a side where battle_create lays it
-    out, gm / p1 / p2 / spectator members."""
+def make_battle_sync(prefix: str = "", table: Table | None = None) -> tuple[Battle, dict]:
+    """A live aod battle on a 36" table (`table`: its map, 36" square, with terrain or a
+    picture): a 0-point mech a side where battle_create lays it out, gm / p1 / p2 /
+    spectator members."""
     forces = {
         side: (f"{side} force", [UnitEntry(f"{side} mech", "mech", MECH)]) for side in ("P1", "P2")
     }
-    return battle_for_people(
-        prefix, "aod", forces, table=Table("Table", 36, 36, []), deployment_zones=zones(36, 36)
-    )
+    table = table or Table("Table", 36, 36, [])
+    return battle_for_people(prefix, "aod", forces, table=table, deployment_zones=zones(36, 36))
 
 
 make_battle = sync_to_async(make_battle_sync)

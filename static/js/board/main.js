@@ -28,6 +28,7 @@ import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
 import { TouchGestures } from "./touch.js";
 import { View } from "./view.js";
+import { drawBackdrop } from "../render/backdrop.js";
 import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
 
 const HISTORY_EVENTS = 100;
@@ -94,6 +95,7 @@ class Board {
     if (this.tableSize === `${width}x${height}`) return;
     this.tableSize = `${width}x${height}`;
     this.table = setUpTable(this.svg, width, height);
+    drawBackdrop(this.svg, this.table, this.config.backdrop ?? null); // the map's picture
     el("g", { class: "terrain" }, this.table);
     this.pieceLayer = el("g", { class: "pieces" }, this.table);
     // What players drew: above the pieces, below the tools' lines and the pings.
