@@ -2,7 +2,17 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
-from tabletop.views import accounts, battles, board, campaigns, health, maps, reports, rosters
+from tabletop.views import (
+    accounts,
+    battles,
+    board,
+    campaigns,
+    health,
+    maps,
+    reports,
+    rosters,
+    turn_notices,
+)
 
 campaign_urls = [
     path("", campaigns.campaign_detail, name="campaign"),
@@ -60,6 +70,7 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("accounts/password_change/", accounts.password_change, name="password_change"),
+    path("accounts/turn-notices/", turn_notices.turn_notice_settings, name="turn_notice_settings"),
     # logout, password change and reset: Django's views, the site's own templates
     # (templates/registration/).
     path("accounts/", include("django.contrib.auth.urls")),

@@ -8,6 +8,7 @@ from tabletop.models.map import Map
 from tabletop.models.result import BattleResult
 from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
+from tabletop.models.turn_notice import TurnNoticeSettings, TurnNotified
 
 __all__ = [
     "Battle",
@@ -23,5 +24,7 @@ __all__ = [
     "Role",
     "Roster",
     "TableConnection",
+    "TurnNoticeSettings",
+    "TurnNotified",
     "UnitProfile",
 ]

@@ -18,6 +18,7 @@ from tabletop.models import Battle, Membership
 from tabletop.records.horizon import horizon
 from tabletop.services import game_systems
 from tabletop.services.table import log
+from tabletop.services.turn_notices import notice_settings_of
 
 
 def _battle_for(request: HttpRequest, battle_id: int) -> tuple[Battle, Membership]:
@@ -41,6 +42,8 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
         "role": membership.role,
         "socket": f"/ws/battles/{battle.pk}/",
         "positionUrl": reverse("board_at", args=[battle.pk, 0]).removesuffix("0/"),
+        # The user opted in to browser notifications of their turn (static/js/board/turnnotice.js).
+        "turnNotices": notice_settings_of(request.user).browser,  # type: ignore[arg-type]
     }
     context = {
         "battle": battle,
