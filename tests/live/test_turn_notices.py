@@ -5,7 +5,7 @@ who ended the turn, one who did not opt in, nor twice for the same turn."""
 import pytest
 from django.db import transaction
 
-from tabletop.models import Membership, Role, Roster
+from tabletop.models import Campaign, Membership, Role, Roster
 from tabletop.services.table.actor import actor_for
 from tabletop.services.table.turn_end import battle_end_turn
 from tabletop.services.table.undo import battle_undo
@@ -64,8 +64,11 @@ def test_a_player_made_spectator_is_not_mailed_for_the_side_they_fielded(game, m
 
 
 def test_a_player_who_left_the_campaign_is_not_mailed(game, mailoutbox):
+    """p2 left; that they still play in another campaign changes nothing here."""
     battle, users = game
-    Membership.objects.filter(user=users["p2"]).delete()
+    Membership.objects.filter(user=users["p2"], campaign=battle.campaign).delete()
+    other = Campaign.objects.create(name="Another", system="aod", gm=users["gm"])
+    Membership.objects.create(campaign=other, user=users["p2"], role=Role.PLAYER)
     end_turn(battle, users["p1"])
     assert mailoutbox == []
 
