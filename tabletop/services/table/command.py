@@ -109,8 +109,9 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
     )
     battle.save(update_fields=fields)
     if positions:  # a change of whose turn it is mails the players of the side now to act
+        before_turn = positions["position_before"]["turn"]
         turn_notices.turn_changed(
-            battle, actor_id=actor.user_id, before=positions["position_before"]["turn"], after=battle.turn_state
+            battle, actor_id=actor.user_id, before=before_turn, after=battle.turn_state
         )
     events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
     return event
