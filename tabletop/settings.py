@@ -260,6 +260,8 @@ EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="tabletop@localhost")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where mailed links point (a turn notice's link to the board): scheme and host, no slash.
+SITE_URL = env.str("SITE_URL", default="http://localhost:8000").rstrip("/")
 
 # Logs: one line each, with the time, level, process id (several processes write to
 # one journal) and logger.

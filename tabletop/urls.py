@@ -12,6 +12,7 @@ from tabletop.views import (
     maps,
     reports,
     rosters,
+    turn_notices,
 )
 
 campaign_urls = [
@@ -94,6 +95,7 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("accounts/password_change/", accounts.password_change, name="password_change"),
+    path("accounts/turn-notices/", turn_notices.turn_notice_settings, name="turn_notice_settings"),
     # logout, password change and reset: Django's views, the site's own templates
     # (templates/registration/).
     path("accounts/", include("django.contrib.auth.urls")),

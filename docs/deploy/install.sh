@@ -180,6 +180,7 @@ environment_file() {
         [STATIC_ROOT]=$STATIC_ROOT
         [DEFAULT_FROM_EMAIL]="Tabletop <tabletop@$DOMAIN>"
         [CSRF_TRUSTED_ORIGINS]="https://$DOMAIN"
+        [SITE_URL]="https://$DOMAIN"
     )
     local template=$APP/docs/deploy/tabletop.env line name value csrf_in_template=0
     grep -q '^CSRF_TRUSTED_ORIGINS=' "$template" && csrf_in_template=1

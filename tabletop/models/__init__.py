@@ -11,6 +11,7 @@ from tabletop.models.map_image import MapImage
 from tabletop.models.result import BattleResult, ResultCorrection
 from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
+from tabletop.models.turn_notice import TurnNoticeSettings, TurnNotified
 
 __all__ = [
     "Annotation",
@@ -30,5 +31,7 @@ __all__ = [
     "Role",
     "Roster",
     "TableConnection",
+    "TurnNoticeSettings",
+    "TurnNotified",
     "UnitProfile",
 ]

@@ -18,6 +18,7 @@ from tabletop.models import Battle, Membership
 from tabletop.records.horizon import horizon
 from tabletop.services import game_systems
 from tabletop.services.table import log
+from tabletop.services.turn_notices import notice_settings_of
 
 
 def _battle_for(request: HttpRequest, battle_id: int) -> tuple[Battle, Membership]:
@@ -43,6 +44,8 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
         "positionUrl": reverse("board_at", args=[battle.pk, 0]).removesuffix("0/"),
         # The picture under the terrain (issue 23), loaded by the browser from its address.
         "backdrop": selectors.battle_backdrop(battle),
+        # The user opted in to browser notifications of their turn (static/js/board/turnnotice.js).
+        "turnNotices": notice_settings_of(request.user).browser,  # type: ignore[arg-type]
     }
     context = {
         "battle": battle,

@@ -27,6 +27,7 @@ import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
 import { TouchGestures } from "./touch.js";
+import { TurnNotice } from "./turnnotice.js";
 import { View } from "./view.js";
 import { drawBackdrop } from "../render/backdrop.js";
 import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
@@ -85,6 +86,7 @@ class Board {
       onStatus: (state, detail) => this.onStatus(state, detail),
     });
     this.store.on("snapshot", () => this.drawAll());
+    new TurnNotice(this.store, config, $("turn-notice-allow")).attach();
     this.store.on("event", ({ frame, before }) => this.onApplied(frame, before));
     this.store.on("history", (frame) => this.logFrame(frame));
     this.wire();

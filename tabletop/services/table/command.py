@@ -18,6 +18,7 @@ from django.db import transaction
 import rules
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
+from tabletop.services import turn_notices
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import position, referee, takeback_log
 from tabletop.services.table.actor import Actor
@@ -112,6 +113,11 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
         **positions,
     )
     battle.save(update_fields=fields)
+    if positions:  # a change of whose turn it is mails the players of the side now to act
+        before_turn = positions["position_before"]["turn"]
+        turn_notices.turn_changed(
+            battle, actor_id=actor.user_id, before=before_turn, after=battle.turn_state
+        )
     events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
     return event
 
