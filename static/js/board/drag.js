@@ -585,6 +585,7 @@ export class Mover {
   /** Enter: commit a plan, or pick the selected piece up. */
   enter() {
     if (this.offerOpen) return this.takeOffer();
+    if (this.plan?.refused) this.end(); // snapping back: as a press does (down), a new plan
     if (this.plan) {
       this.commit();
       return true;

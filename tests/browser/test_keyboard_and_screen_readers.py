@@ -1,0 +1,166 @@
+"""Keyboard and screen readers (issue 23): a player plays a turn with the keyboard alone
+(no mouse call in this file), the live regions read the referee's verdict and a refusal,
+and axe-core finds no serious or critical violation on the board or the battle page."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.axe import axe_violations, severe, summary
+from tests.browser.conftest import shoot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+POLITE = "#announce-polite"
+URGENT = "#announce-urgent"
+
+
+def focused(page) -> dict:
+    return page.evaluate(
+        "({id: document.activeElement.id, unit: document.activeElement.dataset?.unit ?? null,"
+        " cls: document.activeElement.getAttribute('class') ?? '',"
+        " action: document.activeElement.dataset?.action ?? null})"
+    )
+
+
+def tab_to(page, wanted, limit: int = 40) -> None:
+    """Presses Tab until `wanted(focused)` holds."""
+    for _ in range(limit):
+        if wanted(focused(page)):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached it; focus is on {focused(page)}")
+
+
+def retype(page, text: str) -> None:
+    """Replaces the focused field's text, as a player does: select all, type."""
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def piece_line(page, unit: str):
+    return page.locator(f"#piece-list button[data-unit='{unit}']")
+
+
+def go_to_piece(page, unit: str) -> None:
+    """U (the piece list), Tab to the piece's line, Enter: selected, focus on the table."""
+    page.keyboard.press("u")
+    tab_to(page, lambda f: f["unit"] == unit)
+    page.keyboard.press("Enter")
+    expect(page.locator(f".piece[data-unit='{unit}']")).to_be_focused()
+
+
+def test_a_player_moves_acts_and_ends_the_turn_with_the_keyboard_alone(table, open_board):
+    page = open_board("p1")
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+
+    # The pieces as a list: names (markup stays text), sides, where each stands.
+    expect(piece_line(page, table.u1)).to_contain_text("P1 mech, side P1")
+    expect(piece_line(page, table.u2)).to_contain_text("<img src=x onerror=alert(1)>, side P2")
+    start = page.evaluate(f"window.tabletop.store.unit('{table.u1}').position")
+    x, y = start[0], start[1]
+
+    go_to_piece(page, table.u1)
+    expect(piece_line(page, table.u1)).to_have_attribute("aria-pressed", "true")
+    shoot(page, "access-focus")  # the focused piece's ring
+
+    # A typed destination out of its reach: the verdict is read, then the refusal, at once.
+    page.keyboard.press("t")
+    expect(page.locator("#goto-x")).to_be_focused()
+    retype(page, f"{x:.1f}")
+    page.keyboard.press("Tab")
+    retype(page, f"{y + 20:.1f}")
+    expect(page.locator(POLITE)).to_contain_text(f"P1 mech to {x:.1f}, {y + 20:.1f}: not legal")
+    page.keyboard.press("Enter")
+    refusal = page.locator(".toast-error").filter(has_text="move refused")
+    expect(refusal).to_be_visible()
+    reason = refusal.locator("li .reason").first.evaluate("n => n.firstChild.textContent")
+    assert reason.strip()
+    expect(page.locator(URGENT)).to_contain_text("P1 mech: move refused")
+    expect(page.locator(URGENT)).to_contain_text(reason.strip())
+    page.keyboard.press("Escape")  # the offered alternative is not taken
+
+    # An action chosen from the action bar: Run, then the piece carried and stepped north.
+    go_to_piece(page, table.u1)
+    page.keyboard.press("a")
+    tab_to(page, lambda f: f["action"] == "run")
+    page.keyboard.press("Enter")
+    expect(page.locator("#actions button[data-action='run']")).to_have_attribute("aria-pressed", "true")
+    go_to_piece(page, table.u1)
+    page.keyboard.press("Enter")  # picked up
+    for _ in range(3):
+        page.keyboard.press("ArrowUp")
+    page.keyboard.press("Shift+ArrowRight")
+    expect(page.locator(POLITE)).to_contain_text(
+        re.compile(rf"P1 mech to {x + 0.1:.1f}, {y + 3:.1f}: legal\. 3\.0[″\"] / \d+\.\d[″\"] · \d+\.\d[″\"] left")
+    )
+    page.wait_for_timeout(300)
+    page.keyboard.press("Enter")  # sent
+    expect(piece_line(page, table.u1)).to_contain_text(f"at {x + 0.1:.1f}, {y + 3:.1f}")
+    expect(page.locator(POLITE)).to_contain_text(re.compile(r"p1: P1 mech run \(3\.0[″\"]\)"))
+    expect(page.locator("#event-log")).to_contain_text("P1 mech run")
+
+    # A roll and a chat line, each from its letter; both read out.
+    page.keyboard.press("d")
+    expect(page.locator("#roll-formula")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("#dice-log li.roll")).to_have_count(1)
+    expect(page.locator(POLITE)).to_contain_text("p1 rolled 2d6")
+    page.keyboard.press("Escape")  # out of the field: the letters work again
+    page.keyboard.press("c")
+    page.keyboard.type("ready when you are")
+    page.keyboard.press("Enter")
+    expect(page.locator(POLITE)).to_contain_text("p1 says: ready when you are")
+
+    # The log: J, then the scrubber before it; a step back shows the past table.
+    page.keyboard.press("Escape")
+    expect(page.locator(f".piece[data-unit='{table.u1}']")).to_be_focused()
+    page.keyboard.press("j")
+    expect(page.locator("#event-log")).to_be_focused()
+    page.keyboard.press("Shift+Tab")
+    expect(page.locator("#scrubber")).to_be_focused()
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-banner")).to_be_visible()
+    tab_to(page, lambda f: f["id"] == "replay-live")
+    page.keyboard.press("Enter")
+    expect(page.locator("#replay-banner")).to_be_hidden()
+
+    # End of turn from the action bar.
+    page.keyboard.press("a")
+    tab_to(page, lambda f: f["id"] == "end-turn")
+    page.keyboard.press("Enter")
+    expect(page.locator("#turn-status")).not_to_contain_text("your turn")
+    expect(page.locator(POLITE)).to_contain_text("p1 ended")
+    assert errors == []
+
+
+def test_a_piece_is_picked_for_an_action_from_the_keyboard(table, open_board):
+    """An action that waits for a piece (Capture: its target) takes it from the piece list;
+    the referee's answer to the order is read out, a refusal at once."""
+    page = open_board("p1")
+    go_to_piece(page, table.u1)
+    page.keyboard.press("a")
+    tab_to(page, lambda f: f["action"] == "capture")
+    page.keyboard.press("Enter")
+    expect(page.locator("#goto-label")).to_have_text("Point for capture")
+    page.keyboard.press("u")
+    tab_to(page, lambda f: f["unit"] == table.u2)
+    page.keyboard.press("Enter")  # picked: the order goes
+    expect(page.locator(URGENT)).to_contain_text("P1 mech: capture: refused")
+    assert page.locator(URGENT).inner_text().count("refused") == 1
+
+
+def test_the_board_and_the_battle_page_have_no_serious_accessibility_violation(table, open_board):
+    page = open_board("p1")
+    go_to_piece(page, table.u1)
+    page.keyboard.press("?")  # the help shown, the unit card filled
+    expect(page.locator("#help")).to_be_visible()
+    board = axe_violations(page)
+    print(f"\naxe, the board ({len(board)} violations):\n{summary(board) or 'none'}")
+    page.goto(f"{table.base_url}/campaigns/{table.battle.campaign_id}/battles/{table.battle.pk}/")
+    battle = axe_violations(page)
+    print(f"axe, the battle page ({len(battle)} violations):\n{summary(battle) or 'none'}")
+    assert severe(board) == [], summary(severe(board))
+    assert severe(battle) == [], summary(severe(battle))
