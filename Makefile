@@ -33,7 +33,13 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
-test: lint
+# axe-core from the npm registry, for the browser tests' accessibility checks
+# (tests/browser/axe.py): the version tests/browser/axe/package-lock.json pins.
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/axe/package-lock.json
+	npm ci --prefix tests/browser/axe --no-audit --no-fund
+
+test: lint $(AXE)
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -17,8 +17,9 @@ def axe_violations(page) -> list[dict[str, Any]]:
     page.evaluate(AXE_JS.read_text(encoding="utf-8"))
     result = page.evaluate(
         """async () => {
+          const tags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
           const r = await axe.run(document, {
-            runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+            runOnly: { type: "tag", values: tags },
             resultTypes: ["violations"],
           });
           return r.violations.map((v) => ({
@@ -36,7 +37,11 @@ def severe(violations: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def summary(violations: list[dict[str, Any]]) -> str:
     """One line per violation: impact, rule, how many nodes, the first node."""
-    return "\n".join(
-        f"{v['impact']}: {v['id']} ({len(v['nodes'])}): {v['help']}; e.g. {v['nodes'][0]['target']}: {v['nodes'][0]['summary']}"
-        for v in violations
-    )
+    lines = []
+    for v in violations:
+        first = v["nodes"][0]
+        lines.append(
+            f"{v['impact']}: {v['id']} ({len(v['nodes'])}): {v['help']};"
+            f" e.g. {first['target']}: {first['summary']}"
+        )
+    return "\n".join(lines)
