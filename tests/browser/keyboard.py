@@ -3,8 +3,16 @@ regions a screen reader hears (announce.js), focus, Tab, and a piece reached fro
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import TIMEOUT_MS
+
 POLITE = "#announce-polite"
 URGENT = "#announce-urgent"
+
+
+def heard(page, text, region: str = POLITE) -> None:
+    """The live region has said `text` (a string or a pattern); the referee's answer may
+    take a while on a loaded machine."""
+    expect(page.locator(region)).to_contain_text(text, timeout=TIMEOUT_MS)
 
 
 def focused(page) -> dict:

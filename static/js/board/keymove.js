@@ -57,9 +57,8 @@ export class KeyMove {
   moveGhost(point) {
     const plan = this.carried();
     if (!plan) return false;
-    plan.ghost = point;
+    plan.ghost = point; // where: read with the referee's verdict (readVerdict), not before
     this.mover().changed();
-    this.board.setHint(`${this.board.store.name(plan.unit.id)} to ${fmt(point[0])}, ${fmt(point[1])}: Enter sends, Esc cancels.`);
     return true;
   }
 
