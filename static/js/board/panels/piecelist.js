@@ -19,8 +19,17 @@ export class PieceList {
     });
   }
 
-  /** One line per piece on the table or aboard; rebuilt only when a line's words change. */
+  /** One line per piece on the table or aboard; rebuilt only when a line's words change,
+   *  in the next frame: never in the way of the table's first drawing, once for a burst. */
   show(units, selected, active) {
+    this.next = [units, selected, active];
+    this.frame ||= requestAnimationFrame(() => {
+      this.frame = 0;
+      this.build(...this.next);
+    });
+  }
+
+  build(units, selected, active) {
     const store = this.board.store;
     const lines = units.map((u) => {
       const where = u.aboard ? `aboard ${store.name(u.aboard)}` : `at ${fmt(u.position[0])}, ${fmt(u.position[1])} facing ${Math.round(u.facing ?? 0)}°`;
