@@ -28,6 +28,7 @@ from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import (
     act,
+    annotations,
     chat,
     command,
     dice,
@@ -36,6 +37,7 @@ from tabletop.services.table import (
     limits,
     log,
     pending_roll,
+    point,
     position,
     presence,
     preview,
@@ -57,6 +59,8 @@ RIGHTS_RECHECK_S = 30.0
 #: A `ping` reads the rights again if the last read is this old: a flood of pings costs
 #: no more than one read a second (a `resume` always reads them).
 PING_RECHECK_S = 1.0
+#: Pings one delayed spectator's socket holds back at most (a pulse is no record).
+HELD_PINGS = 100
 #: (event loop, battle id) with an announcement pending in this process; the tasks.
 _announcing: set[tuple[asyncio.AbstractEventLoop, int]] = set()
 _announcements: set[asyncio.Future] = set()
@@ -140,12 +144,21 @@ SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]]
     ),
     "set_delay": lambda d: (gm.battle_set_delay, {"seconds": d["seconds"]}),
     "roll_result": lambda d: (pending_roll.battle_roll_result, {"result": d["result"]}),
+    "annotate": lambda d: (annotations.battle_annotate, {"shape": d["shape"]}),
+    "erase": lambda d: (annotations.battle_erase, {"annotation": d["annotation"]}),
+    "point": lambda d: (point.battle_point, {"at": d["at"]}),
 }
+#: Frames answered by a broadcast alone (the sender is at the table, so it gets it too).
+BROADCAST_ONLY = frozenset({"point"})
 
 
-def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, Any]:
-    """The answer frame to a service frame (sync: runs in the database thread)."""
+def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, Any] | None:
+    """The answer frame to a service frame, or None when the broadcast is the answer
+    (sync: runs in the database thread)."""
     service, kwargs = SERVICES[frame.type](frame.data)
+    if frame.type in BROADCAST_ONLY:
+        service(battle_id=battle_id, actor=actor, **kwargs)
+        return None
     if frame.type == "preview":
         answer = service(battle_id=battle_id, actor=actor, **kwargs)
         offer = answer.pop("alternative", None)
@@ -162,7 +175,7 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
 
 def timed_serve(
     frame: protocol.Frame, *, battle_id: int, user: rights.Seat
-) -> tuple[float, Actor | int, dict[str, Any] | ServiceError]:
+) -> tuple[float, Actor | int, dict[str, Any] | ServiceError | None]:
     """`serve_now`, and the CPU milliseconds it took in this thread: the engine's time,
     which the user's budget is charged (not the time spent waiting, for the battle row's
     lock or the database, which costs the process nothing)."""
@@ -183,7 +196,7 @@ def _engine_pool(frame_type: str) -> concurrent.futures.Executor | None:
 
 def serve_now(
     frame: protocol.Frame, *, battle_id: int, user: rights.Seat
-) -> tuple[Actor | int, dict[str, Any] | ServiceError]:
+) -> tuple[Actor | int, dict[str, Any] | ServiceError | None]:
     """(the user's actor now or the code to close with, the answer or the refusal): the
     login session and the role are read again for every frame (sync: runs in a database
     thread), so that a change reaches open sockets."""
@@ -287,6 +300,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.actor = await db(actor_for)(battle, self.scope["user"], membership)
         self.user = limits.user_limits(self.actor.user_id)
         self.engine_jobs: set[asyncio.Future] = set()
+        #: Pings held back for a delayed spectator (table_point), cancelled on close.
+        self.held_pings: set[asyncio.Future] = set()
         self.watching = self.actor.role == Role.SPECTATOR
         self.bucket = limits.TokenBucket()
         self.abuse = limits.AbuseMeter()
@@ -360,6 +375,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         limits.release(self.actor.user_id)
         if self.drain:
             self.drain.cancel()
+        for held in list(self.held_pings):
+            held.cancel()
         try:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(
@@ -525,6 +542,28 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             self._delay_s = delay_s
         await self.push(message, self.delay_s)
 
+    async def table_point(self, message: dict[str, Any]) -> None:
+        """A ping (point.battle_point): at once, or for a delayed spectator the delay after
+        it was sent. It has no seq, so it waits on a timer of its own, not in `pending`."""
+        if self.revoked:
+            return
+        wait = 0.0
+        if self.watching:
+            wait = message.get("sent", 0) + message.get("delay_s", 0) - time.time()
+        if wait <= 0:
+            await self.send_json(message["frame"])
+            return
+        if len(self.held_pings) >= HELD_PINGS:
+            return  # a pulse is no record: under a long delay, the oldest few will do
+        task = asyncio.ensure_future(self.send_later(message["frame"], wait))
+        self.held_pings.add(task)
+        task.add_done_callback(self.held_pings.discard)
+
+    async def send_later(self, frame: dict[str, Any], wait: float) -> None:
+        await asyncio.sleep(wait)
+        if not self.closed:
+            await self.send_json(frame)
+
     async def table_presence(self, message: dict[str, Any]) -> None:
         await self.send_json(message["frame"])
 
@@ -624,6 +663,8 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         Limits per user). The engine's time is reserved after these pass (`receive`)."""
         if "id" in frame.data and not self.user.writes.take():
             return "Too many changes to the table; slow down."
+        if frame.type == "point" and not self.user.pings.take():
+            return "Too many pings; wait a moment."
         if frame.type == "resume" and not self.user.resume.open():
             return "Too much replayed lately; wait, or reload for a snapshot."
         if frame.type in ENGINE_TASKS and self.user.engine_jobs >= limits.ENGINE_IN_FLIGHT:
@@ -660,6 +701,9 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 return
             if isinstance(answer, ServiceError):
                 raise answer
+            if answer is None:
+                metrics.FRAMES.labels(frame.type, "broadcast").inc()
+                return
             metrics.FRAMES.labels(frame.type, answer.get("type", "answer")).inc()
             await self.send_json(self.hide_newer(answer))
         except ServiceError as error:

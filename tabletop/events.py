@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -178,6 +179,18 @@ def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) ->
     transaction.on_commit(send, robust=True)
 
 
+def send_point(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
+    """A ping to everyone at the table at once: the GM and players now; the spectators'
+    sockets hold it their delay from `sent` (it has no seq to wait behind)."""
+    message = {"type": "table.point", "frame": frame}
+    deliver(
+        [
+            (players_group(battle_id), message),
+            (watchers_group(battle_id), {**message, "delay_s": delay_s, "sent": time.time()}),
+        ]
+    )
+
+
 async def send_presence(battle_id: int, frame: dict[str, Any]) -> None:
     layer = get_channel_layer()
     message = {"type": "table.presence", "frame": frame}
@@ -211,6 +224,7 @@ def snapshot(
     delay_s: int,
     chat: list[dict[str, Any]],
     dice: list[dict[str, Any]],
+    annotations: list[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "type": "snapshot",
@@ -223,6 +237,7 @@ def snapshot(
         "delay_s": delay_s,
         "chat": chat,
         "dice": dice,
+        "annotations": annotations,
     }
 
 
@@ -253,6 +268,9 @@ TABLE_RULES = {
     "roll_pending": "The GM's rolls, table rules",
     "no_roll_pending": "The GM's rolls, table rules",
     "off_table": "Table edge, table rules",
+    "unknown_annotation": "Drawing on the table, table rules",
+    "not_your_annotation": "Drawing on the table, table rules",
+    "too_many_annotations": "Drawing on the table, table rules",
 }
 
 
@@ -318,6 +336,11 @@ def delay(delay_s: int) -> dict[str, Any]:
 
 def pong() -> dict[str, Any]:
     return {"type": "pong"}
+
+
+def point(*, user: str, role: str, at: list[float]) -> dict[str, Any]:
+    """A ping: where `user` points on the table (transient: no seq, not in the log)."""
+    return {"type": "point", "user": user, "role": role, "at": at}
 
 
 def presence(rows: Iterable[tuple[str, str, int]]) -> dict[str, Any]:

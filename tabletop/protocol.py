@@ -246,6 +246,57 @@ def sight_end(value: Any, field: str) -> str | list[float]:
     return point(value, field)[:2]
 
 
+def table_point(value: Any, field: str) -> list[float]:
+    """A point on the table's surface, [x, y] (the service checks it is on the table)."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise _malformed(field, "expected [x, y]")
+    return point(value, field)
+
+
+#: Each kind of table annotation and its keys besides `kind` (docs/protocol.md, annotate).
+SHAPE_KEYS: dict[str, tuple[str, ...]] = {
+    "line": ("from", "to"),
+    "arrow": ("from", "to"),
+    "circle": ("at", "radius"),
+    "label": ("at", "text"),
+}
+
+
+def shape(value: Any, field: str) -> dict[str, Any]:
+    """A table annotation: a line or arrow between two points, a circle of a radius in
+    inches, or a short label at a point."""
+    if not isinstance(value, dict):
+        raise _malformed(field, "expected an annotation object")
+    kind = value.get("kind")
+    if kind not in SHAPE_KEYS:
+        raise _malformed(f"{field}.kind", f"expected one of {', '.join(SHAPE_KEYS)}")
+    keys = SHAPE_KEYS[kind]
+    extra = sorted(set(value) - set(keys) - {"kind"})
+    if extra:
+        raise _malformed(f"{field}.{str(extra[0])[:40]}", f"not a key of a {kind}")
+    for key in keys:
+        if key not in value:
+            raise _malformed(f"{field}.{key}", "missing")
+    out: dict[str, Any] = {"kind": kind}
+    if kind in ("line", "arrow"):
+        out["from"] = table_point(value["from"], f"{field}.from")
+        out["to"] = table_point(value["to"], f"{field}.to")
+        if out["from"] == out["to"]:
+            raise _malformed(f"{field}.to", "the two ends are the same point")
+    elif kind == "circle":
+        out["at"] = table_point(value["at"], f"{field}.at")
+        radius = number(value["radius"], f"{field}.radius")
+        if radius <= 0:
+            raise FrameError(
+                "bad_number", f"{field}.radius: must be above 0", field=f"{field}.radius"
+            )
+        out["radius"] = radius
+    else:
+        out["at"] = table_point(value["at"], f"{field}.at")
+        out["text"] = text(1, limits.LABEL_CHARS)(value["text"], f"{field}.text")
+    return out
+
+
 Checker = Callable[[Any, str], Any]
 REQUIRED, OPTIONAL = True, False
 SEQ = integer(0, limits.MAX_SEQ)
@@ -285,6 +336,9 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Checker]]] = {
     "set_delay": {"id": (REQUIRED, msg_id), "seconds": (REQUIRED, integer(0, limits.MAX_DELAY_S))},
     "roll_result": {"id": (REQUIRED, msg_id), "result": (REQUIRED, one_of("success", "fail"))},
     "ping": {},
+    "point": {"ref": (OPTIONAL, msg_id), "at": (REQUIRED, table_point)},
+    "annotate": {"id": (REQUIRED, msg_id), "shape": (REQUIRED, shape)},
+    "erase": {"id": (REQUIRED, msg_id), "annotation": (REQUIRED, SEQ)},
 }
 
 

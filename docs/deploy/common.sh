@@ -77,6 +77,15 @@ value_in() {
 # A setting of the environment file.
 setting() { value_in "$ENV_FILE" "$1"; }
 
+# A password as it goes into a URL, percent-encoded, and back: one an admin chose (in
+# redis.conf, say) may hold @ : / # or %, which would end the URL's user part early.
+url_quote() {
+    "$PYTHON" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$1"
+}
+url_unquote() {
+    "$PYTHON" -c 'import sys, urllib.parse; print(urllib.parse.unquote(sys.argv[1]))' "$1"
+}
+
 require_root_on_debian() {
     [ "$(id -u)" = 0 ] || die "run this as root (it installs packages, writes /etc and /srv)"
     [ -r "$OS_RELEASE" ] || die "cannot read $OS_RELEASE: this is for Debian 12 or 13"
@@ -191,7 +200,9 @@ run_django_commands() {
     manage check --deploy --fail-level WARNING
 }
 
-# Writes DEST (mode, owner, group) from stdin, only when its content changes.
+# Writes DEST (mode, owner, group) from stdin, only when its content changes, and then
+# sets CHANGED=1. Never at the end of a pipeline (`... | put`): that runs it in a subshell,
+# and CHANGED would not reach the caller (the daemon-reload and nginx reload after it).
 CHANGED=0
 put() {
     local mode=$1 owner=$2 group=$3 dest=$4 new
@@ -228,16 +239,16 @@ installed_ports() {
 # docs/deploy/systemd/*, with one tabletop@PORT instance per process in the target, and
 # the same ports for the health check.
 write_units() {
-    local source=$APP/docs/deploy/systemd unit wants list
+    local source=$APP/docs/deploy/systemd unit wants list text
     CHANGED=0
     wants=$(ports | sed 's/.*/tabletop@&.service/' | paste -sd' ')
     list=$(ports | paste -sd' ')
     for unit in "$source"/*; do
-        rooted "$unit" | sed -e "s/^User=tabletop$/User=$TABLETOP_USER/" \
+        text=$(rooted "$unit" | sed -e "s/^User=tabletop$/User=$TABLETOP_USER/" \
             -e "s/^Group=tabletop$/Group=$TABLETOP_USER/" \
             -e "s/^Wants=tabletop@.*/Wants=$wants/" \
-            -e "s/^\(ExecStart=.*health-check\.sh\)\( [0-9][0-9]*\)*$/\1 $list/" |
-            put 644 root root "$UNIT_DIR/$(basename "$unit")"
+            -e "s/^\(ExecStart=.*health-check\.sh\)\( [0-9][0-9]*\)*$/\1 $list/")
+        put 644 root root "$UNIT_DIR/$(basename "$unit")" <<<"$text"
     done
     if [ "$CHANGED" = 1 ]; then
         run "$SYSTEMCTL" daemon-reload
@@ -274,7 +285,7 @@ write_nginx_site() {
     local site
     site=$(nginx_site "$1") # whole, or not at all: put would write what came before an error
     CHANGED=0
-    printf '%s\n' "$site" | put 644 root root "$NGINX_DIR/sites-available/tabletop"
+    put 644 root root "$NGINX_DIR/sites-available/tabletop" <<<"$site"
     install -d "$NGINX_DIR/sites-enabled"
     if [ "$(readlink "$NGINX_DIR/sites-enabled/tabletop" 2>/dev/null)" != "$NGINX_DIR/sites-available/tabletop" ]; then
         ln -sfn "$NGINX_DIR/sites-available/tabletop" "$NGINX_DIR/sites-enabled/tabletop"
@@ -298,9 +309,9 @@ check_ready() {
         tries=0
         until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do
             tries=$((tries + 1))
-            if [ "$tries" -ge 60 ]; then
+            if [ "$tries" -ge 180 ]; then
                 curl -sS "http://127.0.0.1:$port/readyz" >&2 || true
-                die "tabletop@$port is not ready after 30 s: journalctl -u tabletop@$port"
+                die "tabletop@$port is not ready after 90 s: journalctl -u tabletop@$port"
             fi
             sleep 0.5
         done

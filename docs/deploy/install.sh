@@ -98,10 +98,10 @@ read_secrets() {
         redis_url=$(setting REDIS_URL)
         [[ $database_url =~ ^postgres://[^:/@]+:([^@]+)@ ]] ||
             die "$ENV_FILE: DATABASE_URL has no password; fix it or move the file away"
-        DB_PASSWORD=${BASH_REMATCH[1]}
+        DB_PASSWORD=$(url_unquote "${BASH_REMATCH[1]}")
         [[ $redis_url =~ ^redis://:([^@]+)@ ]] ||
             die "$ENV_FILE: REDIS_URL has no password; fix it or move the file away"
-        REDIS_PASSWORD=${BASH_REMATCH[1]}
+        REDIS_PASSWORD=$(url_unquote "${BASH_REMATCH[1]}")
         say "kept from $ENV_FILE"
     else
         ENV_FILE_IS_NEW=1
@@ -120,10 +120,14 @@ configure_redis() {
     if [ "$current" = "$REDIS_PASSWORD" ]; then
         say "requirepass is set"
     else
+        [[ $REDIS_PASSWORD != *[[:space:]\"\'\\]* ]] ||
+            die "the Redis password may not hold spaces, quotes or \\: change it in $ENV_FILE"
+        local replacement
+        replacement=$(sed 's/[&/]/\\&/g' <<<"requirepass $REDIS_PASSWORD")
         if grep -q '^requirepass[[:space:]]' "$REDIS_CONF"; then
-            sed -i "s/^requirepass[[:space:]].*/requirepass $REDIS_PASSWORD/" "$REDIS_CONF"
+            sed -i "s/^requirepass[[:space:]].*/$replacement/" "$REDIS_CONF"
         elif grep -q '^# requirepass ' "$REDIS_CONF"; then
-            sed -i "0,/^# requirepass .*/s//requirepass $REDIS_PASSWORD/" "$REDIS_CONF"
+            sed -i "0,/^# requirepass .*/s//$replacement/" "$REDIS_CONF"
         else
             printf 'requirepass %s\n' "$REDIS_PASSWORD" >>"$REDIS_CONF"
         fi
@@ -131,7 +135,7 @@ configure_redis() {
         run "$SYSTEMCTL" restart redis-server
     fi
     port=$(sed -n 's/^port[[:space:]]\{1,\}//p' "$REDIS_CONF" | tail -n 1)
-    REDIS_URL="redis://:$REDIS_PASSWORD@127.0.0.1:${port:-6379}/$REDIS_DB"
+    REDIS_URL="redis://:$(url_quote "$REDIS_PASSWORD")@127.0.0.1:${port:-6379}/$REDIS_DB"
     local tries=0
     until [ "$(REDISCLI_AUTH=$REDIS_PASSWORD redis-cli -h 127.0.0.1 -p "${port:-6379}" ping 2>/dev/null)" = PONG ]; do
         tries=$((tries + 1))
@@ -162,7 +166,7 @@ configure_postgresql() {
     else
         say "the database $DB_NAME exists"
     fi
-    DATABASE_URL="postgres://$DB_USER:$DB_PASSWORD@127.0.0.1:5432/$DB_NAME"
+    DATABASE_URL="postgres://$DB_USER:$(url_quote "$DB_PASSWORD")@127.0.0.1:5432/$DB_NAME"
 }
 
 # docs/deploy/tabletop.env with this machine's values, every value in double quotes, so
@@ -214,7 +218,7 @@ write_environment_file() {
     fi
     local content
     content=$(environment_file) # whole, or not at all (a re-run keeps the file)
-    printf '%s\n' "$content" | put 640 root "$TABLETOP_USER" "$ENV_FILE"
+    put 640 root "$TABLETOP_USER" "$ENV_FILE" <<<"$content"
     say "generated SECRET_KEY; ALLOWED_HOSTS and CSRF_TRUSTED_ORIGINS for $DOMAIN"
 }
 

@@ -13,8 +13,8 @@ for port in "$@"; do
     tries=0
     until curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1; do
         tries=$((tries + 1))
-        if [ "$tries" -ge 60 ]; then
-            echo "tabletop@$port is not ready after 30 s: stopping here" >&2
+        if [ "$tries" -ge 180 ]; then
+            echo "tabletop@$port is not ready after 90 s: stopping here" >&2
             exit 1
         fi
         sleep 0.5

@@ -1,5 +1,6 @@
 """The tabletop's data: one module a concept."""
 
+from tabletop.models.annotation import Annotation
 from tabletop.models.battle import Battle, BattleSide
 from tabletop.models.campaign import Campaign, Invitation, Membership, Role
 from tabletop.models.event import Event
@@ -10,6 +11,7 @@ from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
 
 __all__ = [
+    "Annotation",
     "Battle",
     "BattleResult",
     "BattleSide",

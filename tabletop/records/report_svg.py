@@ -195,6 +195,64 @@ def _losses(canvas: Canvas) -> None:
     canvas.add("</g>")
 
 
+#: Annotations are the players' drawing, not the battle's moves: one colour of their own.
+ANNOTATION_COLOUR = "#6a3d9a"
+
+
+def _arrow_head(tip: tuple[float, float], tail: tuple[float, float]) -> str:
+    """The points of an arrow's head at `tip` (SVG coordinates), pointing away from `tail`."""
+    dx, dy = tip[0] - tail[0], tip[1] - tail[1]
+    length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
+    ux, uy, size = dx / length, dy / length, 0.6
+    left = (tip[0] - ux * size - uy * size * 0.5, tip[1] - uy * size + ux * size * 0.5)
+    right = (tip[0] - ux * size + uy * size * 0.5, tip[1] - uy * size - ux * size * 0.5)
+    return " ".join(f"{_n(x)},{_n(y)}" for x, y in (tip, left, right))
+
+
+def annotation_words(note: dict) -> str:
+    """An annotation in a reader's words: "anna's arrow", 'gm's label "objective"'."""
+    kind, whose = str(note.get("kind", "")), f"{note.get('by', '?')}'s"
+    if kind == "label":
+        return f'{whose} label "{note.get("text", "")}"'
+    if kind == "circle":
+        return f"{whose} circle of {_n(float(note.get('radius', 0)))}″"
+    return f"{whose} {kind}"
+
+
+def _annotations(canvas: Canvas) -> None:
+    """What players drew on the table, as it stood at the horizon, above the units."""
+    story = canvas.story
+    canvas.add(f'<g class="annotations" stroke="{ANNOTATION_COLOUR}" fill="none">')
+    for note in story.annotations:
+        kind = str(note.get("kind", ""))
+        attrs = {"class_": "annotation", "data_kind": kind, "data_by": note.get("by", "")}
+        attrs |= {"data_seq": note.get("seq", "")}
+        inner = f"<title>{escape(annotation_words(note))} (event {note.get('seq', '?')})</title>"
+        if kind in ("line", "arrow"):
+            start, end = canvas.xy(note["from"]), canvas.xy(note["to"])
+            x1, y1 = start.split(",")
+            x2, y2 = end.split(",")
+            line = {"x1": x1, "y1": y1, "x2": x2, "y2": y2, "stroke_width": "0.12"}
+            inner += tag("line", line)
+            if kind == "arrow":
+                tip = (float(x2), float(y2))
+                head = _arrow_head(tip, (float(x1), float(y1)))
+                inner += tag("polygon", {"points": head, "fill": ANNOTATION_COLOUR})
+        elif kind == "circle":
+            cx, cy = canvas.xy(note["at"]).split(",")
+            circle = {"cx": cx, "cy": cy, "r": _n(float(note["radius"])), "stroke_width": "0.12"}
+            inner += tag("circle", circle | {"stroke_dasharray": "0.4 0.25"})
+        elif kind == "label":
+            x, y = note["at"][0], story.height - note["at"][1]
+            inner += (
+                f'<text x="{_n(x)}" y="{_n(y)}" font-size="0.7" text-anchor="middle" '
+                f'fill="{ANNOTATION_COLOUR}" stroke="#fff" stroke-width="0.12" '
+                f'paint-order="stroke">{escape(str(note.get("text", "")))}</text>'
+            )
+        canvas.add(tag("g", attrs, inner))
+    canvas.add("</g>")
+
+
 def summary_lines(story: Story) -> list[str]:
     """The report's words: the result, each side's tally, the dice, the refusals that mattered."""
     lines = []
@@ -227,6 +285,10 @@ def summary_lines(story: Story) -> list[str]:
         )  # fmt: skip
     for refusal in story.refusals[-5:]:
         lines.append(f"Turn {refusal.turn}, event {refusal.seq}: {refusal.message}")
+    if story.annotations:
+        drawn = "; ".join(annotation_words(note) for note in story.annotations[:10])
+        more = len(story.annotations) - 10
+        lines.append(f"Drawn on the table: {drawn}" + (f" and {more} more." if more > 0 else "."))
     return lines
 
 
@@ -285,6 +347,7 @@ def report_svg(story: Story, title: str) -> str:
     _units(canvas)
     _turn_markers(canvas)
     _losses(canvas)
+    _annotations(canvas)
     top = _legend(canvas, story.height + size * 1.8, width, size)
     canvas.add('<g class="summary">')
     for line in body:

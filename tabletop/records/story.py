@@ -13,7 +13,7 @@ from typing import Any
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.models.roster import UnitStatus
 from tabletop.records.horizon import Horizon
-from tabletop.services.table import log
+from tabletop.services.table import annotations, log
 from tabletop.services.table.command import TABLE_KINDS
 from tabletop.services.table.position import apply_patch
 
@@ -102,6 +102,8 @@ class Story:
     turns: int = 0
     winner_side: str | None = None
     outcome: str = ""
+    #: What players drew on the table, as it stood at the horizon (annotations.as_json).
+    annotations: list[dict[str, Any]] = field(default_factory=list)
 
     def side_of(self, unit_id: str) -> str:
         unit = self.end.get(unit_id) or self.start.get(unit_id) or {}
@@ -335,6 +337,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         names={uid: str(label.get("name", uid)) for uid, label in labels.items()},
         start=_units(first),
         end=followed.units(),
+        annotations=annotations.live_at(battle.id, horizon.seq),
     )
     for side in story.sides:
         story.tally(side)

@@ -107,10 +107,11 @@ def browser(chromium_path: str) -> Iterator[CSPWatchedBrowser]:
         assert watched.violations == [], "Content-Security-Policy violations"
 
 
-def signed_in_page(browser, table: Table, role: str, viewport: dict | None = None):
-    """A page in a new browser context (1280x720 unless told) holding `role`'s session at
-    the table's server; nothing loaded yet. `page.context` is for the caller to close."""
-    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 720})
+def signed_in_page(browser, table: Table, role: str, viewport: dict | None = None, **options):
+    """A page in a new browser context (1280x720 unless told; `options` are the context's,
+    such as has_touch) holding `role`'s session at the table's server; nothing loaded yet.
+    `page.context` is for the caller to close."""
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 720}, **options)
     context.add_cookies(
         [
             {

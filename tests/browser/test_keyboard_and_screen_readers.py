@@ -72,8 +72,8 @@ def test_a_player_moves_acts_and_ends_the_turn_with_the_keyboard_alone(table, op
     heard(page, re.compile(r"p1: P1 mech run \(3\.0[″\"]\)"))
     expect(page.locator("#event-log")).to_contain_text("P1 mech run")
 
-    # A roll and a chat line, each from its letter; both read out.
-    page.keyboard.press("d")
+    # A roll (I: dIce) and a chat line (C), each from its letter; both read out.
+    page.keyboard.press("i")
     expect(page.locator("#roll-formula")).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("#dice-log li.roll")).to_have_count(1)

@@ -73,12 +73,16 @@ Disruption = Callable[[Callable[[], int]], Awaitable[None]]
 
 
 async def act_through(
-    stack: Stack, battle_id: int, cookies: dict[str, bytes], disrupt: Disruption
+    stack: Stack,
+    battle_id: int,
+    cookies: dict[str, bytes],
+    disrupt: Disruption,
+    client_class: type[ProxiedClient] = ProxiedClient,
 ) -> dict:
     """One client per cookie keeps acting through nginx while `disrupt` runs; then every
     client must be back in step (the same last seq, no gap, no repeat)."""
     clients = [
-        ProxiedClient(name, stack.base_url, battle_id, cookie) for name, cookie in cookies.items()
+        client_class(name, stack.base_url, battle_id, cookie) for name, cookie in cookies.items()
     ]
     for client in clients:
         await client.connect()
@@ -172,18 +176,20 @@ async def back_up(
 def check_acts_in_log(stack: Stack, battle, acts: dict) -> int:
     """Every acknowledged act is in the log, with its seq, once; prints the figures and
     returns how many rolls the log holds."""
-    rolls = dict(
-        Event.objects.filter(battle=battle, kind="roll").values_list("client_msg_id", "seq")
-    )
-    all_ids = list(
-        Event.objects.filter(battle=battle, kind="roll").values_list("client_msg_id", flat=True)
-    )
+    rolls = Event.objects.filter(battle=battle, kind="roll").values_list("client_msg_id", "seq")
+    return check_acts(stack, list(rolls), Event.objects.filter(battle=battle).count(), acts)
+
+
+def check_acts(stack: Stack, roll_rows: list[tuple[str, int]], total: int, acts: dict) -> int:
+    """check_acts_in_log on the log's rows as read: (client_msg_id, seq) of each roll
+    event, and the count of all its events."""
+    rolls = dict(roll_rows)
+    all_ids = [client_msg_id for client_msg_id, _ in roll_rows]
     acked = acts["acked"]
     lost = [i for i, seq in acked.items() if rolls.get(i) != seq]
     assert not lost, f"acknowledged but not in the log as acknowledged: {lost}"
     assert len(all_ids) == len(set(all_ids)), "an act was applied twice"
     assert len(acked) == len(acts["sent"]), f"an act sent was never acknowledged: {acts['refused']}"
-    total = Event.objects.filter(battle=battle).count()
     stack.say(
         f"counts: {len(acts['sent'])} acts sent, {len(acked)} acknowledged "
         f"({acts['during']} while processes were stopped and started), {len(rolls)} roll events "

@@ -460,7 +460,10 @@ def test_install_twice_then_upgrade_and_roll_back(machine: Machine) -> None:
         [*machine.env["NGINX_CMD"].split(), "-t"], capture_output=True, text=True
     )
     assert nginx_t.returncode == 0, nginx_t.stderr
-    assert ["reload", "nginx"] in [c["args"] for c in calls]
+    # nginx reloaded twice: the port-80 site, then the whole site once the certificate
+    # is there (a reload lost in a subshell left nginx without its https server).
+    assert [c["args"] for c in calls].count(["reload", "nginx"]) == 2
+    assert ["daemon-reload"] in [c["args"] for c in calls]  # after writing the units
     # The way on.
     assert f"https://{DOMAIN}/" in first.stdout and "createsuperuser" in first.stdout
 
@@ -508,6 +511,31 @@ def test_install_twice_then_upgrade_and_roll_back(machine: Machine) -> None:
     assert {healthz(p)["version"] for p in ports} == {"0.2.0"}
     assert "pg_restore" in rollback.stdout and dump.name in rollback.stdout
 
+    # A release whose migration fails: the upgrade stops before any restart, says so and
+    # how to go back, the running processes keep serving, and --rollback goes back.
+    pyproject.write_text(pyproject.read_text().replace('version = "0.2.1"', 'version = "0.2.2"'))
+    broken = machine.source / "tabletop/migrations/9999_cannot_apply.py"
+    broken.write_text('raise RuntimeError("a migration this release cannot apply")\n')
+    git("add", str(broken), cwd=machine.source)
+    commit(machine.source, "0.2.2, broken")
+    pids, calls_before = daphne_pids(machine), len(machine.calls("systemctl.log"))
+    failed = machine.script("upgrade.sh")
+    assert failed.returncode != 0
+    assert "a migration this release cannot apply" in failed.stderr
+    assert "The upgrade stopped" in failed.stderr
+    go_back = re.search(r"To go back: (\S+) --rollback", failed.stderr)
+    assert go_back and Path(go_back[1]).name == "upgrade.sh", failed.stderr
+    assert "Rolling restart" not in failed.stdout
+    upgrade_calls = [c["args"] for c in machine.calls("systemctl.log")[calls_before:]]
+    assert not [a for a in upgrade_calls if a[0] == "restart"], upgrade_calls
+    assert daphne_pids(machine) == pids
+    assert {healthz(p)["version"] for p in ports} == {"0.2.0"}
+    back = machine.script("upgrade.sh", "--rollback")
+    assert back.returncode == 0, back.stderr
+    assert 'version = "0.2.0"' in (app / "pyproject.toml").read_text()
+    assert not (app / "tabletop/migrations/9999_cannot_apply.py").exists()
+    assert {healthz(p)["version"] for p in ports} == {"0.2.0"}
+
 
 def test_the_scripts_say_how_to_use_them_and_refuse_what_they_cannot_do(tmp_path: Path) -> None:
     scripts = [ROOT / DEPLOY / "install.sh", ROOT / DEPLOY / "upgrade.sh"]
@@ -541,11 +569,38 @@ def test_the_scripts_say_how_to_use_them_and_refuse_what_they_cannot_do(tmp_path
         assert as_nobody.returncode != 0 and "run this as root" in as_nobody.stderr
 
 
+def test_a_password_with_url_characters_reads_back_the_same() -> None:
+    """A Redis password an admin set in redis.conf may hold @ : / # % &: the installer
+    writes it into REDIS_URL (and the database's into DATABASE_URL) percent-encoded
+    (common.sh's url_quote), and Redis' client and django-environ read it back whole, as
+    does url_unquote when the installer runs again."""
+    import environ
+    from redis.connection import parse_url
+
+    password = "p@ss:w/rd#1%2F&y"
+
+    def bash(function: str, value: str) -> str:
+        script = f'. {DEPLOY}/common.sh && {function} "$1"'
+        run = subprocess.run(
+            ["bash", "-c", script, "bash", value], cwd=ROOT, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout.removesuffix("\n")
+
+    quoted = bash("url_quote", password)
+    assert not set(quoted) & set("@:/#&"), quoted
+    assert parse_url(f"redis://:{quoted}@127.0.0.1:6379/0")["password"] == password
+    database = environ.Env.db_url_config(f"postgres://tabletop:{quoted}@127.0.0.1:5432/tabletop")
+    assert database["PASSWORD"] == password
+    assert bash("url_unquote", quoted) == password
+
+
 def test_shellcheck_finds_nothing_in_the_deploy_scripts() -> None:
     need("shellcheck", bool(shutil.which("shellcheck")), "apt-get install shellcheck")
-    scripts = ["install.sh", "upgrade.sh", "common.sh", "rolling-restart.sh"]
+    scripts = ["install.sh", "upgrade.sh", "common.sh", "rolling-restart.sh", "health-check.sh"]
+    standin = "tests/deploy/clean_root/systemctl"  # the clean-root test's systemd
     checked = subprocess.run(
-        ["shellcheck", "-x", *(f"docs/deploy/{s}" for s in scripts)],
+        ["shellcheck", "-x", *(f"docs/deploy/{s}" for s in scripts), standin],
         cwd=ROOT,
         capture_output=True,
         text=True,

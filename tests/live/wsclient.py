@@ -9,6 +9,7 @@ import json
 import ssl
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import websockets
 
@@ -18,6 +19,9 @@ from tests.live.helpers import Mirror
 class LiveClient(Mirror):
     #: The TLS context of a wss:// connection (a client behind a TLS proxy sets one).
     tls: ssl.SSLContext | None = None
+    #: Where to connect when the URL's host name is not in this machine's DNS (a site
+    #: whose domain only the test knows): (address, port); TLS still checks the name.
+    address: tuple[str, int] | None = None
 
     def __init__(self, name: str, base_url: str, battle_id: int, cookie: bytes):
         super().__init__()
@@ -38,6 +42,10 @@ class LiveClient(Mirror):
         if resume:
             url += f"?seq={self.seq}"
         deadline = time.monotonic() + wait_s
+        elsewhere: dict[str, Any] = {}
+        if self.address is not None:
+            host, port = self.address
+            elsewhere = {"host": host, "port": port, "server_hostname": urlsplit(url).hostname}
         while True:
             try:
                 self.ws = await websockets.connect(
@@ -47,6 +55,7 @@ class LiveClient(Mirror):
                     ssl=self.tls,
                     max_size=2**22,
                     open_timeout=5,
+                    **elsewhere,
                 )
                 break
             except (OSError, websockets.InvalidHandshake, TimeoutError) as error:

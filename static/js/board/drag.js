@@ -19,6 +19,12 @@ import { el } from "./svg.js";
 const PREVIEW_MS = 100;
 const ALT_MS = 500; // alternatives asked while dragging, at most one each (limits.py: engine time)
 const DRAG_PX = 4;
+// A finger is no mouse: it wanders some pixels while held still, and a tap that did so
+// must select, not send a move of a fraction of an inch (touch.js).
+const TOUCH_DRAG_PX = 10;
+
+/** How far a press moves before it is a drag, for the pointer that pressed. */
+export const dragSlop = (e) => (e.pointerType === "touch" ? TOUCH_DRAG_PX : DRAG_PX);
 
 const norm = (a) => ((a % 360) + 360) % 360;
 // The engine's action is the plan but for its way there: the same keys (a facing, an
@@ -127,7 +133,7 @@ export class Mover {
   }
 
   move(e) {
-    if (this.press && !this.plan && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > DRAG_PX) {
+    if (this.press && !this.plan && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > dragSlop(e)) {
       // An action that is a turn in place (a free spin): the drag turns the piece.
       this.begin(this.press.unit, this.board.spec()?.path === "turn" ? "rotate" : "drag", this.press.grab);
     }

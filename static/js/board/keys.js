@@ -19,7 +19,7 @@ export function attachKeys(board) {
     a: () => focusFirst([...document.querySelectorAll("#actions button, #point-actions button")], $("end-turn")),
     t: () => focusFirst($("goto-x")) || board.announce.say("Select a piece you may move first (U lists the pieces).", true),
     c: () => focusFirst($("chat-text")),
-    d: () => focusFirst($("roll-formula")),
+    i: () => focusFirst($("roll-formula")), // dIce: D draws
     j: () => focusFirst($("event-log")),
   };
   document.addEventListener("keydown", (e) => {
@@ -36,11 +36,13 @@ export function attachKeys(board) {
     switch (key) {
       case "m": board.toggleTool("measure"); break;
       case "l": board.toggleTool("los"); break;
+      case "d": board.toggleTool("draw"); break;
+      case "p": board.pings.key(); break;
       case "r": board.toggleReach(); break;
       case "q": done = board.rotate(step); break;
       case "e": done = board.rotate(-step); break;
       case "w": mover.waypoint(); break;
-      case "u": case "a": case "t": case "c": case "d": case "j": regions[key](); break;
+      case "u": case "a": case "t": case "c": case "i": case "j": regions[key](); break;
       // Space on a piece is Enter (it is a button); elsewhere the browser's.
       case " ": case "Enter":
         if (piece && e.shiftKey) board.group.toggle(piece);

@@ -1,7 +1,9 @@
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
+import { Drawing } from "./annotations.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
+import { PieceMenu } from "./contextmenu.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
 import { KeyMove } from "./keymove.js";
@@ -19,12 +21,14 @@ import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
 import { actionButton, item } from "./panels/util.js";
 import { Pieces } from "./pieces.js";
+import { Pings } from "./ping.js";
 import { PointActions } from "./pointpick.js";
 import { Overlay, reasonNode, reasonText } from "./preview.js";
 import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
+import { TouchGestures } from "./touch.js";
 import { View } from "./view.js";
 import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
 
@@ -63,6 +67,8 @@ class Board {
     this.mover = new Mover(this);
     this.measure = new Measure(this, null, null);
     this.sight = new Sight(this, null, null);
+    this.drawing = new Drawing(this);
+    this.pings = new Pings(this);
     this.log = new EventLog(this);
     this.dice = new DiceLog(this);
     this.chat = new Chat(this);
@@ -73,6 +79,8 @@ class Board {
     this.group = new Group(this);
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
+    this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
+    this.touch = new TouchGestures(this, this.menu);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
       seen: () => this.store.seq,
@@ -92,6 +100,8 @@ class Board {
     this.table = setUpTable(this.svg, width, height);
     el("g", { class: "terrain" }, this.table);
     this.pieceLayer = el("g", { class: "pieces" }, this.table);
+    // What players drew: above the pieces, below the tools' lines and the pings.
+    this.drawing.layer = el("g", { class: "annotations" }, this.table);
     this.toolLayer = el("g", { class: "tools" }, this.table);
     this.pieces.layer = this.pieceLayer;
     this.pieces.nodes.clear();
@@ -104,6 +114,9 @@ class Board {
     this.measure.labels = el("g", { class: "tool-labels" }, this.labelLayer);
     this.sight.layer = el("g", { class: "los" }, this.toolLayer);
     this.sight.labels = el("g", { class: "tool-labels" }, this.labelLayer);
+    this.drawing.labels = el("g", { class: "annotation-labels" }, this.labelLayer);
+    this.pings.layer = el("g", { class: "pings" }, this.toolLayer);
+    this.pings.labels = el("g", { class: "ping-labels" }, this.labelLayer);
     this.svg.append(this.labelLayer); // labels above everything, upright
     this.view.setTable(width, height);
     this.terrainKey = "";
@@ -227,6 +240,7 @@ class Board {
     }
     this.overlay.height = height;
     this.pieces.render(state.units, height);
+    this.drawing.render();
     this.markActive();
     this.drawSides();
     this.refreshChrome();
@@ -310,6 +324,7 @@ class Board {
       case "snapshot": {
         const first = this.store.seq < 0;
         this.activeUnit = frame.active_unit ?? null;
+        this.drawing.notes = new Map((frame.annotations ?? []).map((n) => [n.seq, n]));
         this.store.applySnapshot(frame);
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
@@ -340,6 +355,9 @@ class Board {
       case "presence":
         this.presence.show(frame.present ?? []);
         break;
+      case "point":
+        this.pings.show(frame);
+        break;
       default:
         break;
     }
@@ -362,6 +380,7 @@ class Board {
     this.logFrame(frame);
     this.announce.say(frame.kind === "chat" ? `${frame.actor ?? "?"} says: ${frame.text ?? ""}` : this.log.text(frame));
     this.mover.onEvent(frame);
+    if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
     if (frame.kind === "delay") {
       if (this.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
       this.showConn();
@@ -431,6 +450,7 @@ class Board {
     if (frame.ref && this.mover.onAnswer(frame)) return;
     this.ended(frame.ref, 0);
     if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
+    if (String(frame.ref ?? "").startsWith("ping-")) return this.pings.onError(frame);
     if (frame.code === "rate_limited") return;
     const what = this.commands.get(frame.ref);
     this.commands.delete(frame.ref);
@@ -498,14 +518,19 @@ class Board {
   // -- tools
 
   toggleTool(name) {
-    const next = name === "measure" ? this.measure : this.sight;
+    const tools = { measure: this.measure, los: this.sight, draw: this.drawing };
+    const next = tools[name];
+    if (next === this.drawing && this.readOnly()) {
+      this.setHint(this.replaySeq === null ? "Draw: spectators watch; the players and the GM draw." : "Draw: back to live first.");
+      return;
+    }
     const wasActive = this.activeTool === next;
     this.measure.clear();
     this.sight.clear();
+    this.drawing.clear();
     this.activeTool = wasActive ? null : next;
     if (this.activeTool) this.mover.cancel();
-    $("tool-measure").setAttribute("aria-pressed", String(this.activeTool === this.measure));
-    $("tool-los").setAttribute("aria-pressed", String(this.activeTool === this.sight));
+    for (const [key, tool] of Object.entries(tools)) $(`tool-${key}`).setAttribute("aria-pressed", String(this.activeTool === tool));
     this.svg.classList.toggle("tool-on", Boolean(this.activeTool));
     this.setHint(this.activeTool?.hint ?? "");
   }
@@ -565,7 +590,7 @@ class Board {
       this.setHint("Cancelled: nothing was sent.");
       return;
     }
-    if (this.activeTool) this.toggleTool(this.activeTool === this.measure ? "measure" : "los");
+    if (this.activeTool) this.toggleTool(this.activeTool === this.measure ? "measure" : this.activeTool === this.drawing ? "draw" : "los");
     else if (this.replaySeq !== null) this.showLive();
     else if (!$("help").hidden) this.toggleHelp();
     else this.select(null);
@@ -598,6 +623,7 @@ class Board {
     if (this.config.phased && this.config.role !== "gm") $("end-turn").title = "End your side's part of this phase";
     on("tool-measure", "click", () => this.toggleTool("measure"));
     on("tool-los", "click", () => this.toggleTool("los"));
+    on("tool-draw", "click", () => this.toggleTool("draw"));
     on("tool-reach", "click", () => this.toggleReach());
     on("help-toggle", "click", () => this.toggleHelp());
     on("end-turn", "click", () => {
@@ -653,8 +679,11 @@ class Board {
       const still = down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4;
       if (still && !this.activeTool && !this.mover.active) this.select(null);
     });
+    this.pings.attach(this.svg);
     this.points.attach(this.page);
     this.mover.attach();
+    this.menu.attach();
+    this.touch.attach();
     this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
     attachRecord(this);

@@ -26,6 +26,10 @@ MSG_ID_CHARS = 64
 RESUME_EVENTS = 500
 MAX_DELAY_S = 3600
 MAX_SEQ = 2**53  # what a browser's Number holds exactly
+#: Table annotations (docs/protocol.md, `annotate`): a label is a word or two ("objective",
+#: "pinned"), and a table covered in more drawings than this is noise, not a plan.
+LABEL_CHARS = 60
+ANNOTATIONS_PER_BATTLE = int(os.environ.get("TABLE_ANNOTATIONS_PER_BATTLE", "100"))
 
 #: Abuse: this many refused frames, or this many errors, within the window closes the socket.
 ABUSE_WINDOW_S = 10.0
@@ -47,6 +51,8 @@ def as_json() -> dict:
         "chat_chars": CHAT_CHARS,
         "resume_events": RESUME_EVENTS,
         "user_sockets": USER_SOCKETS,
+        "label_chars": LABEL_CHARS,
+        "annotations": ANNOTATIONS_PER_BATTLE,
     }
 
 
@@ -119,6 +125,8 @@ _USER_RATES = {
     "burst": os.environ.get("TABLE_USER_BURST"),
     "writes_per_s": os.environ.get("TABLE_USER_WRITES_PER_S"),
     "write_burst": os.environ.get("TABLE_USER_WRITE_BURST"),
+    "pings_per_s": os.environ.get("TABLE_USER_PINGS_PER_S"),
+    "ping_burst": os.environ.get("TABLE_USER_PING_BURST"),
 }
 
 
@@ -129,6 +137,9 @@ def user_rates() -> dict[str, float]:
         "burst": 2 * BURST,
         "writes_per_s": FRAMES_PER_S / 5,
         "write_burst": max(10, BURST // 3),
+        # A ping is a pulse on everyone's board: a few to point out a plan, not a strobe.
+        "pings_per_s": 0.5,
+        "ping_burst": 3,
     }
     return {k: float(_USER_RATES[k] or v) for k, v in derived.items()}
 
@@ -215,6 +226,11 @@ class UserLimits:
             user_rates()["writes_per_s"], user_rates()["write_burst"], user_rates()["write_burst"]
         )
     )
+    pings: TokenBucket = field(
+        default_factory=lambda: TokenBucket(
+            user_rates()["pings_per_s"], user_rates()["ping_burst"], user_rates()["ping_burst"]
+        )
+    )
     resume: Budget = field(default_factory=lambda: Budget(RESUME_BYTES_PER_S, RESUME_BURST_BYTES))
     engine_jobs: int = 0
     sockets: int = 0
@@ -227,6 +243,7 @@ class UserLimits:
             and self.resume.full()
             and self.frames.full()
             and self.writes.full()
+            and self.pings.full()
         )
 
 
@@ -245,6 +262,7 @@ def user_limits(user_id: int) -> UserLimits:
     rates = user_rates()  # a limit raised since the user's first socket counts now
     limits.frames.resize(rates["frames_per_s"], rates["burst"])
     limits.writes.resize(rates["writes_per_s"], rates["write_burst"])
+    limits.pings.resize(rates["pings_per_s"], rates["ping_burst"])
     limits.resume.resize(RESUME_BYTES_PER_S, RESUME_BURST_BYTES)
     return limits
 

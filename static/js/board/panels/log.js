@@ -1,5 +1,6 @@
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
 import { reasonText, ruleNote } from "../preview.js";
+import { words } from "../annotations.js";
 import { doneTexts } from "../consequences.js";
 import { appendKeepingScroll, clock, item } from "./util.js";
 
@@ -47,6 +48,10 @@ export function describe(frame, name, board) {
       return `${who} rolled ${frame.rolls?.[0]?.what || frame.what || "dice"}: ${(frame.rolls ?? []).map((r) => r.result).join(", ")}`;
     case "delay":
       return `${who} set the spectator delay to ${frame.seconds} s`;
+    case "annotate":
+      return `${who} drew ${/^[aeiou]/.test(words(frame.annotation ?? {})) ? "an" : "a"} ${words(frame.annotation ?? {})}`;
+    case "erase":
+      return `${who} removed drawing #${frame.annotation}`;
     default:
       return `${who}: ${frame.kind}`;
   }
