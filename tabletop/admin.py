@@ -177,18 +177,8 @@ class BattleResultAdmin(admin.ModelAdmin):
     list_display = ["battle", "winner_side", "outcome", "recorded_by", "recorded_at"]
 
 
-@admin.register(models.CampaignLogEntry)
-class CampaignLogEntryAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "text", "actor", "created_at"]
-    search_fields = ["text", "campaign__name"]
-
-
-@admin.register(models.CommandReply)
-class CommandReplyAdmin(admin.ModelAdmin):
-    # A stored reply answers a client's resend of the same command (docs/protocol.md,
-    # message ids): deleted, the resend would be judged again. `prune_table` removes old
-    # ones on a timer; here they are read only.
-    list_display = ["battle", "actor", "client_msg_id", "created_at"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the admin shows but never adds, changes or deletes."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -198,6 +188,32 @@ class CommandReplyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
+
+
+@admin.register(models.ResultCorrection)
+class ResultCorrectionAdmin(ReadOnlyAdmin):
+    # The audit of corrected results: kept as they were made, as the event log.
+    list_display = ["result", "corrected_by", "corrected_at"]
+
+
+@admin.register(models.CatalogueProfile)
+class CatalogueProfileAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "unit_type", "points"]
+    search_fields = ["name", "campaign__name"]
+
+
+@admin.register(models.CampaignLogEntry)
+class CampaignLogEntryAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "text", "actor", "created_at"]
+    search_fields = ["text", "campaign__name"]
+
+
+@admin.register(models.CommandReply)
+class CommandReplyAdmin(ReadOnlyAdmin):
+    # A stored reply answers a client's resend of the same command (docs/protocol.md,
+    # message ids): deleted, the resend would be judged again. `prune_table` removes old
+    # ones on a timer; here they are read only.
+    list_display = ["battle", "actor", "client_msg_id", "created_at"]
 
 
 @admin.register(models.TableConnection)

@@ -44,6 +44,7 @@ from tabletop.services.table import (
     rights,
     sight,
     sockets,
+    takeback,
     turn_end,
     undo,
 )
@@ -147,6 +148,12 @@ SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]]
     "annotate": lambda d: (annotations.battle_annotate, {"shape": d["shape"]}),
     "erase": lambda d: (annotations.battle_erase, {"annotation": d["annotation"]}),
     "point": lambda d: (point.battle_point, {"at": d["at"]}),
+    "takeback_ask": lambda d: (takeback.battle_takeback_ask, {"order": d["order"]}),
+    "takeback_answer": lambda d: (
+        takeback.battle_takeback_answer,
+        {"request": d["request"], "accept": d["accept"]},
+    ),
+    "takeback_withdraw": lambda d: (takeback.battle_takeback_withdraw, {"request": d["request"]}),
 }
 #: Frames answered by a broadcast alone (the sender is at the table, so it gets it too).
 BROADCAST_ONLY = frozenset({"point"})

@@ -271,6 +271,18 @@ TABLE_RULES = {
     "unknown_annotation": "Drawing on the table, table rules",
     "not_your_annotation": "Drawing on the table, table rules",
     "too_many_annotations": "Drawing on the table, table rules",
+    **dict.fromkeys(
+        (
+            "takeback_pending",
+            "takeback_not_yours",
+            "takeback_acted_since",
+            "takeback_dice",
+            "takeback_declined",
+            "no_takeback_request",
+            "not_the_opponent",
+        ),
+        "Take-backs, table rules",
+    ),
 }
 
 

@@ -1,11 +1,13 @@
 """Forms: parse and type-check what a page posts; the services decide what is allowed."""
 
+import json
 from typing import Any
 
 from django import forms
 
 from tabletop.models import Role
 from tabletop.models.roster import UnitStatus
+from tabletop.option_fields import TableOptions
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import MAX_JSON_BYTES, MAX_TABLE_INCHES, parse_json
@@ -68,24 +70,34 @@ def add_service_error(form: forms.Form, error: ServiceError, aliases: dict | Non
 
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=120)
-    system = forms.ChoiceField(choices=())
-    points_limit = forms.IntegerField(min_value=1, max_value=100_000, initial=300)
-    table_options = JSONTextField(
-        required=False,
-        empty={},
-        help_text="The game system's table options as a JSON object, as its rules notes "
-        "name them. Leave empty for the book's defaults.",
+    system = forms.ChoiceField(
+        choices=(),
+        help_text="Its table options (the book's defaults to begin with) are set on the "
+        "campaign's settings page.",
     )
+    points_limit = forms.IntegerField(min_value=1, max_value=100_000, initial=300)
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["system"].choices = list(game_systems.system_names().items())
 
 
-class CampaignSettingsForm(CampaignForm):
-    def __init__(self, *args: Any, **kwargs: Any):
+class CampaignSettingsForm(forms.Form):
+    """A campaign's name, points limit and its system's table options, one field each
+    (the system is fixed for good: a campaign's rosters and maps are of one system)."""
+
+    name = forms.CharField(max_length=120)
+    points_limit = forms.IntegerField(min_value=1, max_value=100_000)
+
+    def __init__(self, *args: Any, system: str, options: dict, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        del self.fields["system"]  # a campaign's rosters and maps are of one system for good
+        self.options = TableOptions(self, game_systems.table_option_schema(system), options)
+
+    def refuse(self, error: ServiceError) -> None:
+        """A refusal of the service, at the option it names where it names one."""
+        if error.field == "table_options" and self.options.refuse(error.message):
+            return
+        add_service_error(self, error)
 
 
 class InvitationForm(forms.Form):
@@ -131,6 +143,8 @@ class RosterImportForm(forms.Form):
     data = JSONTextField(
         required=False, label="Or paste the roster JSON", help_text="The same file's text."
     )
+    # Set by the page that asked "import a second roster of that name?" (the player agreed).
+    second_copy = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
@@ -145,10 +159,25 @@ class RosterImportForm(forms.Form):
         return cleaned
 
 
-def _schema_field(spec: dict[str, Any]) -> forms.Field:
+class CatalogueImportForm(forms.Form):
+    """A catalogue file (what the catalogue page's "Download" gave another GM)."""
+
+    file = forms.FileField(
+        label="Catalogue file",
+        help_text="A .json file downloaded from a campaign's catalogue page.",
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+        error_messages={"required": "Choose a catalogue file."},
+    )
+
+    def clean_file(self) -> Any:
+        return json_file(self.cleaned_data["file"])
+
+
+def _schema_field(spec: dict[str, Any], type_names: dict[str, str]) -> forms.Field:
     help_text = spec.get("description", "")
     if "for" in spec:
-        help_text = f"{help_text} (only {', '.join(spec['for'])})".strip()
+        only = ", ".join(type_names.get(t, t) for t in spec["for"])
+        help_text = f"{help_text} (only {only})".strip()
     kind = spec.get("type")
     common = {"required": False, "help_text": help_text}
     if "enum" in spec:
@@ -170,19 +199,23 @@ class UnitForm(forms.Form):
     """A unit profile, with one input per field of the system's published unit schema."""
 
     name = forms.CharField(max_length=120)
-    unit_type = forms.ChoiceField(label="Unit type", choices=())
+    unit_type = forms.ChoiceField(
+        label="Unit type", choices=(), error_messages={"required": "Choose the unit's type."}
+    )
     points = forms.IntegerField(min_value=0, max_value=100_000, initial=0)
 
     def __init__(self, *args: Any, system: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
         schema = game_systems.unit_schema(system)
-        self.fields["unit_type"].choices = [(t, t) for t in game_systems.unit_types(system)]
+        # The catalogue's names, none chosen in advance: the GM or player picks the type.
+        type_names = dict(game_systems.unit_type_choices(system))
+        self.fields["unit_type"].choices = [("", "Choose a unit type…"), *type_names.items()]
         self.stat_fields = {k: v for k, v in roster_fields(schema).items() if k != "points"}
         for key, spec in self.stat_fields.items():
             if "oneOf" in spec:
                 self._add_base_fields(key, spec)
             else:
-                self.fields[key] = _schema_field(spec)
+                self.fields[key] = _schema_field(spec, type_names)
                 self.fields[key].label = key.replace("_", " ").capitalize()
                 if spec.get("required"):
                     self.fields[key].required = True
@@ -241,6 +274,28 @@ class UnitForm(forms.Form):
             else:
                 initial[key] = value
         return initial
+
+
+def _whole_numbers(value: Any) -> Any:
+    """12.0 written 12, as the editor's JavaScript writes it."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    return value
+
+
+def compact_terrain(terrain: list) -> str:
+    """The terrain as the map form shows it: one feature a line, not one number a line
+    (static/js/mapeditor.js writes the same layout)."""
+    if not terrain:
+        return "[]"
+    lines = ",\n".join(
+        " " + json.dumps(_whole_numbers(feature), separators=(",", ":")) for feature in terrain
+    )
+    return f"[\n{lines}\n]"
 
 
 class MapForm(forms.Form):
@@ -377,3 +432,10 @@ class ResultForm(forms.Form):
 
     def unit_fates(self) -> dict[str, str]:
         return {str(u["profile"]): self.cleaned_data[f"fate_{u['profile']}"] for u in self.units}
+
+    @staticmethod
+    def initial_from(result: Any) -> dict[str, Any]:
+        """A recorded result as the form's initial values (to correct it)."""
+        initial = {"winner_side": result.winner_side, "outcome": result.outcome}
+        initial.update({f"fate_{k}": v for k, v in result.unit_fates.items()})
+        return initial

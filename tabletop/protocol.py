@@ -335,6 +335,13 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Checker]]] = {
     },
     "set_delay": {"id": (REQUIRED, msg_id), "seconds": (REQUIRED, integer(0, limits.MAX_DELAY_S))},
     "roll_result": {"id": (REQUIRED, msg_id), "result": (REQUIRED, one_of("success", "fail"))},
+    "takeback_ask": {"id": (REQUIRED, msg_id), "order": (REQUIRED, SEQ)},
+    "takeback_answer": {
+        "id": (REQUIRED, msg_id),
+        "request": (REQUIRED, SEQ),
+        "accept": (REQUIRED, boolean),
+    },
+    "takeback_withdraw": {"id": (REQUIRED, msg_id), "request": (REQUIRED, SEQ)},
     "ping": {},
     "point": {"ref": (OPTIONAL, msg_id), "at": (REQUIRED, table_point)},
     "annotate": {"id": (REQUIRED, msg_id), "shape": (REQUIRED, shape)},

@@ -22,6 +22,7 @@ User = AbstractBaseUser | AnonymousUser
 
 # What an exported roster file says it is; `roster_import` reads this format back.
 ROSTER_FORMAT = "tabletop-roster/1"
+CATALOGUE_FORMAT = "tabletop-catalogue/1"
 
 
 def campaigns_of(user: User) -> QuerySet[Campaign]:
@@ -165,6 +166,19 @@ def roster_export(roster: Roster) -> dict:
         "units": [
             {"name": u.name, "type": u.unit_type, "points": u.points, "stats": u.stats}
             for u in roster.units.exclude(status=UnitStatus.DESTROYED)
+        ],
+    }
+
+
+def catalogue_file(campaign: Campaign) -> dict:
+    """The campaign's catalogue as a JSON file that `catalogue_import` reads back."""
+    return {
+        "format": CATALOGUE_FORMAT,
+        "system": campaign.system,
+        "campaign": campaign.name,
+        "profiles": [
+            {"name": p.name, "type": p.unit_type, "points": p.points, "stats": p.stats}
+            for p in campaign.catalogue.all()
         ],
     }
 

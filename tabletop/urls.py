@@ -2,7 +2,17 @@ from django.contrib import admin
 from django.urls import include, path
 
 from tabletop import views
-from tabletop.views import accounts, battles, board, campaigns, health, maps, reports, rosters
+from tabletop.views import (
+    accounts,
+    battles,
+    board,
+    campaigns,
+    catalogue,
+    health,
+    maps,
+    reports,
+    rosters,
+)
 
 campaign_urls = [
     path("", campaigns.campaign_detail, name="campaign"),
@@ -20,6 +30,17 @@ campaign_urls = [
         rosters.unit_delete,
         name="unit_delete",
     ),
+    path("rosters/<int:roster_id>/pick/", catalogue.catalogue_pick, name="catalogue_pick"),
+    # The campaign's catalogue of named unit profiles (issue 23).
+    path("catalogue/", catalogue.catalogue, name="catalogue"),
+    path("catalogue/export.json", catalogue.catalogue_export, name="catalogue_export"),
+    path("catalogue/import/", catalogue.catalogue_upload, name="catalogue_import"),
+    path("catalogue/<int:profile_id>/", catalogue.catalogue_profile, name="catalogue_profile"),
+    path(
+        "catalogue/<int:profile_id>/delete/",
+        catalogue.catalogue_profile_delete,
+        name="catalogue_profile_delete",
+    ),
     path("maps/new/", maps.map_new, name="map_new"),
     path("maps/<int:map_id>/", maps.map_edit, name="map"),
     path("maps/<int:map_id>/delete/", maps.map_remove, name="map_delete"),
@@ -28,6 +49,11 @@ campaign_urls = [
     path("battles/<int:battle_id>/deploy/", battles.battle_deployment, name="battle_deploy"),
     path("battles/<int:battle_id>/start/", battles.battle_begin, name="battle_start"),
     path("battles/<int:battle_id>/result/", battles.battle_result, name="battle_result"),
+    path(
+        "battles/<int:battle_id>/result/correct/",
+        battles.battle_result_correction,
+        name="battle_result_correct",
+    ),
 ]
 
 urlpatterns = [

@@ -54,6 +54,11 @@ class System:
     #: What checks a table's options, in order: each raises InvalidActionError naming the
     #: key (usually the system's own options parser).
     table_option_checks: ClassVar[tuple[Callable[[Mapping[str, Any], str], object], ...]] = ()
+    #: The table options a GM may set, for the set-up form (rules/engine/table_options.py):
+    #: {option: {"type": "number" | "integer" | "boolean" | "string" (with "enum") | "grid" |
+    #: "pairs", "label", "description", "default", bounds...}}; `table_option_checks` still
+    #: judges what is set.
+    table_option_schema: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     #: What checks a table's turn state, likewise.
     turn_checks: ClassVar[tuple[Callable[[Mapping[str, Any], str], object], ...]] = ()
     #: The system's own names for cited references whose seed names no section (a page,

@@ -4,8 +4,10 @@
 //   Rectangle, Circle: press, drag, release (a circle is kept as a 24-cornered polygon:
 //   the scenario format's terrain is polygons).
 //   Select: click a feature to edit its type and keys; drag its corners; a corner is
-//   deleted with Delete (or a double click on it).
+//   deleted with a double click on it (or picked, then Delete).
 //   Every point snaps to the grid step chosen (1", 1/2", 1/4" or off).
+//   Inch rulers run along the bottom and left edges (the origin is the bottom-left corner),
+//   and the cursor's coordinates show under the table, snapped as a click would place them.
 //
 // The form's terrain textarea stays the source of truth (and works without JS): drawing
 // writes JSON into it, and typing in it redraws the board. Map files (JSON) are exported
@@ -15,6 +17,12 @@ import { el, renderTerrain, setUpTable, tablePoint } from "./render/terrain.js";
 export const MAP_FILE_FORMAT = "tabletop-map/1";
 const CIRCLE_CORNERS = 24;
 const CLICK_SLOP_PX = 4;
+// Two presses on one corner this close in time are a double click. Counted here, not by
+// the browser's dblclick: each press redraws the handles, so the two clicks land on
+// different elements and Chromium never pairs them.
+const DOUBLE_CLICK_MS = 500;
+// Room around the table for the rulers, in inches.
+const RULER_MARGIN = 1.6;
 
 const form = document.getElementById("map-form");
 const svg = document.getElementById("map-svg");
@@ -30,6 +38,7 @@ const typeSelect = document.getElementById("tool-type");
 const keyFields = document.getElementById("tool-keys");
 const snapSelect = document.getElementById("tool-snap");
 const panel = document.getElementById("feature-panel");
+const cursorAt = document.getElementById("cursor-at");
 // The game system's terrain kinds (the server's): {type, label, keys, required, help}.
 const kinds = JSON.parse(document.getElementById("terrain-kinds").textContent);
 const kindOf = (type) => kinds.find((k) => k.type === type) ?? { type, label: String(type).replaceAll("_", " "), keys: [], required: [] };
@@ -42,6 +51,7 @@ let selected = null; // index of the selected feature
 let selectedCorner = null; // index of its selected corner
 let dragging = null; // {corner} while a corner is dragged
 let down = null; // where the pointer went down: {client: [x, y], point: [x, y]}
+let lastCornerPress = null; // {corner, at, client} of the last press on a corner handle
 
 // -- the terrain JSON -------------------------------------------------------------------
 
@@ -54,8 +64,14 @@ function readTerrain() {
   }
 }
 
+/** One feature a line (as the server lays the form out: forms.compact_terrain). */
+function terrainText(terrain) {
+  if (!terrain.length) return "[]";
+  return `[\n${terrain.map((feature) => ` ${JSON.stringify(feature)}`).join(",\n")}\n]`;
+}
+
 function writeTerrain(terrain) {
-  textarea.value = JSON.stringify(terrain, null, 1);
+  textarea.value = terrainText(terrain);
   draw();
 }
 
@@ -167,6 +183,56 @@ function drawGrid(table, width, height) {
   for (let y = 1; y < height; y += 1) el("line", { x1: 0, y1: y, x2: width, y2: y, class: y % 6 ? "grid-line" : "grid-line major" }, grid);
 }
 
+/** Inch rulers outside the table: ticks every inch, numbers every 6" (every 3" on a small
+ * table) and at the far edge. Drawn unflipped in the svg, so the numbers read upright. */
+function drawRulers(width, height) {
+  svg.querySelector("g.rulers")?.remove();
+  const rulers = el("g", { class: "rulers", "pointer-events": "none" }, svg);
+  const every = Math.max(width, height) <= 24 ? 3 : 6;
+  const numbered = (v, end) => v % every === 0 || v === end;
+  const label = (x, y, text, anchor) => {
+    const t = el("text", { x, y, class: "ruler-number", "text-anchor": anchor, "dominant-baseline": "middle" }, rulers);
+    t.textContent = text;
+  };
+  el("line", { x1: 0, y1: height, x2: width, y2: height, class: "ruler-edge" }, rulers);
+  el("line", { x1: 0, y1: 0, x2: 0, y2: height, class: "ruler-edge" }, rulers);
+  for (let x = 0; x <= width; x += 1) {
+    const long = numbered(x, Math.floor(width));
+    el("line", { x1: x, y1: height, x2: x, y2: height + (long ? 0.5 : 0.25), class: "ruler-tick" }, rulers);
+    if (long) label(x, height + 0.95, `${x}″`, "middle");
+  }
+  for (let y = 0; y <= height; y += 1) {
+    const long = numbered(y, Math.floor(height));
+    el("line", { x1: 0, y1: height - y, x2: long ? -0.5 : -0.25, y2: height - y, class: "ruler-tick" }, rulers);
+    if (long) label(-0.65, height - y, `${y}″`, "end");
+  }
+  // Where the cursor is, on each ruler (moved by showCursor).
+  el("line", { class: "ruler-cursor", id: "ruler-cursor-x", x1: -1, y1: height, x2: -1, y2: height + RULER_MARGIN, visibility: "hidden" }, rulers);
+  el("line", { class: "ruler-cursor", id: "ruler-cursor-y", x1: -RULER_MARGIN, y1: -1, x2: 0, y2: -1, visibility: "hidden" }, rulers);
+}
+
+/** The cursor's table coordinates (snapped, as a click would place a corner) under the
+ * table and on the rulers; cleared when the pointer leaves the table. */
+function showCursor(point) {
+  const markX = svg.querySelector("#ruler-cursor-x");
+  const markY = svg.querySelector("#ruler-cursor-y");
+  if (!point || !inside(point)) {
+    cursorAt.textContent = "Cursor: off the table";
+    markX?.setAttribute("visibility", "hidden");
+    markY?.setAttribute("visibility", "hidden");
+    return;
+  }
+  const [x, y] = snapped(point);
+  const [, height] = size();
+  cursorAt.textContent = `Cursor: x ${x}″, y ${y}″`;
+  markX?.setAttribute("x1", x);
+  markX?.setAttribute("x2", x);
+  markX?.setAttribute("visibility", "visible");
+  markY?.setAttribute("y1", height - y);
+  markY?.setAttribute("y2", height - y);
+  markY?.setAttribute("visibility", "visible");
+}
+
 function drawFeatureList(terrain) {
   list.replaceChildren();
   terrain.forEach((feature, index) => {
@@ -192,13 +258,14 @@ function drawHandles(table, feature) {
   (feature.polygon ?? []).forEach(([x, y], index) => {
     const handle = el("circle", { cx: x, cy: y, r: 0.4, class: index === selectedCorner ? "corner-handle selected" : "corner-handle" }, handles);
     handle.dataset.corner = String(index);
-    el("title", {}, handle).textContent = `Corner ${index + 1} of ${feature.id}: (${x}, ${y}); drag to move, Delete to remove`;
+    el("title", {}, handle).textContent = `Corner ${index + 1} of ${feature.id}: (${x}, ${y}); drag to move, double-click to delete`;
   });
 }
 
 function draw() {
   const [width, height] = size();
-  const table = setUpTable(svg, width, height);
+  const table = setUpTable(svg, width, height, { margin: RULER_MARGIN });
+  drawRulers(width, height);
   const terrain = readTerrain();
   if (terrain === null) {
     status.textContent = "The terrain JSON cannot be read; fix it to see the map.";
@@ -338,7 +405,7 @@ function setTool(name) {
     polygon: "Click on the table to add corners; finish with the button or Enter.",
     rectangle: "Press and drag across the table to draw a rectangle.",
     circle: "Press at the centre and drag out to the edge to draw a circle.",
-    select: "Click a feature to edit it; drag its corners; Delete removes the corner picked.",
+    select: "Click a feature to edit it; drag its corners; double-click a corner to delete it (or pick it and press Delete).",
   };
   status.textContent = hints[name];
   draw();
@@ -350,7 +417,17 @@ svg.addEventListener("pointerdown", (event) => {
   down = { client: [event.clientX, event.clientY], point };
   const handle = event.target.closest?.(".corner-handle");
   if (handle) {
-    selectedCorner = Number(handle.dataset.corner);
+    const corner = Number(handle.dataset.corner);
+    const last = lastCornerPress;
+    lastCornerPress = { corner, at: event.timeStamp, client: [event.clientX, event.clientY] };
+    if (last && last.corner === corner && event.timeStamp - last.at < DOUBLE_CLICK_MS && Math.hypot(event.clientX - last.client[0], event.clientY - last.client[1]) < CLICK_SLOP_PX) {
+      lastCornerPress = null;
+      down = null;
+      selectedCorner = corner;
+      deleteCorner();
+      return;
+    }
+    selectedCorner = corner;
     dragging = { corner: selectedCorner };
     svg.setPointerCapture(event.pointerId);
     draw();
@@ -364,6 +441,7 @@ svg.addEventListener("pointerdown", (event) => {
 });
 
 svg.addEventListener("pointermove", (event) => {
+  showCursor(pointOf(event));
   if (dragging) {
     const [x, y] = snapped(pointOf(event));
     updateSelected((feature) => { feature.polygon[dragging.corner] = [x, y]; });
@@ -413,9 +491,7 @@ svg.addEventListener("pointerup", (event) => {
   }
 });
 
-svg.addEventListener("dblclick", (event) => {
-  if (event.target.closest?.(".corner-handle")) deleteCorner();
-});
+svg.addEventListener("pointerleave", () => showCursor(null));
 
 for (const button of tools.querySelectorAll("[data-tool]")) button.addEventListener("click", () => setTool(button.dataset.tool));
 document.getElementById("tool-finish").addEventListener("click", finish);

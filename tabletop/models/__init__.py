@@ -3,10 +3,11 @@
 from tabletop.models.annotation import Annotation
 from tabletop.models.battle import Battle, BattleSide
 from tabletop.models.campaign import Campaign, Invitation, Membership, Role
+from tabletop.models.catalogue import CatalogueProfile
 from tabletop.models.event import Event
 from tabletop.models.log import CampaignLogEntry
 from tabletop.models.map import Map
-from tabletop.models.result import BattleResult
+from tabletop.models.result import BattleResult, ResultCorrection
 from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
 
@@ -16,12 +17,14 @@ __all__ = [
     "BattleResult",
     "BattleSide",
     "Campaign",
+    "CatalogueProfile",
     "CampaignLogEntry",
     "CommandReply",
     "Event",
     "Invitation",
     "Map",
     "Membership",
+    "ResultCorrection",
     "Role",
     "Roster",
     "TableConnection",

@@ -19,3 +19,21 @@ class BattleResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.battle}: {self.outcome}"
+
+
+class ResultCorrection(models.Model):
+    """One correction of a recorded result by the GM: who, when, and each value before and
+    after ({"field", "old", "new"} in words a reader follows), kept for good (the audit)."""
+
+    result = models.ForeignKey(BattleResult, on_delete=models.CASCADE, related_name="corrections")
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    corrected_at = models.DateTimeField(auto_now_add=True)
+    changes = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["corrected_at", "id"]
+
+    def __str__(self) -> str:
+        return f"correction of {self.result}"

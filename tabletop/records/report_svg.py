@@ -289,6 +289,7 @@ def summary_lines(story: Story) -> list[str]:
         drawn = "; ".join(annotation_words(note) for note in story.annotations[:10])
         more = len(story.annotations) - 10
         lines.append(f"Drawn on the table: {drawn}" + (f" and {more} more." if more > 0 else "."))
+    lines.extend(story.takeback_lines())
     return lines
 
 

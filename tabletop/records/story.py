@@ -83,6 +83,21 @@ class Refusal:
     at: Point | None
 
 
+@dataclass(frozen=True)
+class TakeBack:
+    """One step of a take-back: asked, accepted, declined, withdrawn or lapsed."""
+
+    seq: int
+    turn: int
+    #: The request's seq (the request's own for "asked") and the order it is about.
+    request: int
+    order: int
+    step: str
+    asked_by: str
+    #: Who took the step (the asker, the opponent or the GM; "" for a lapse).
+    by: str
+
+
 @dataclass
 class Story:
     battle: Battle
@@ -99,6 +114,7 @@ class Story:
     tallies: dict[str, SideTally] = field(default_factory=dict)
     rolls: list[RollLine] = field(default_factory=list)
     refusals: list[Refusal] = field(default_factory=list)
+    takebacks: list[TakeBack] = field(default_factory=list)
     turns: int = 0
     winner_side: str | None = None
     outcome: str = ""
@@ -120,6 +136,26 @@ class Story:
         for leg in self.legs:
             last[(leg.unit, leg.turn)] = leg
         return [(unit, leg.side, turn, leg.points[-1]) for (unit, turn), leg in last.items()]
+
+    def takeback_lines(self) -> list[str]:
+        """One line per take-back request: who asked for which order, and how it ended."""
+        ends = {
+            "accepted": "{by} accepted (event {seq})",
+            "declined": "{by} declined (event {seq})",
+            "withdrawn": "withdrawn (event {seq})",
+            "lapsed": "it lapsed when the table changed (event {seq})",
+        }
+        lines = []
+        for asked in (t for t in self.takebacks if t.step == "asked"):
+            answer = next(
+                (t for t in self.takebacks if t.request == asked.seq and t.step != "asked"), None
+            )
+            told = "no answer yet" if answer is None else ends[answer.step].format(**vars(answer))
+            lines.append(
+                f"Turn {asked.turn}, event {asked.seq}: {asked.asked_by} asked to take back "
+                f"event {asked.order}; {told}."
+            )
+        return lines
 
     def dice_summary(self) -> list[tuple[str, int, float]]:
         """(die, how many rolled, average result) for every kind of die, most rolled first."""
@@ -252,6 +288,38 @@ def _act(story: Story, event: Event, turn: int) -> None:
         _roll(story, event, roll, side, turn, by_engine=True)
 
 
+def _takeback(story: Story, event: Event) -> None:
+    """A step of a take-back, as its event tells it: a request and its refusal or
+    withdrawal (`takeback` events), its acceptance (the `undo` that names it), or its lapse
+    (a change to the table while it waited)."""
+    payload, by = event.payload, str(event.payload.get("actor", ""))
+    turn = story.turns or 1
+    if event.kind == "takeback":
+        step = str(payload.get("step", ""))
+        request = event.seq if step == "asked" else int(payload.get("request", 0))
+        asked_by = by if step == "asked" else str(payload.get("asked_by", ""))
+        order = int(payload.get("order", 0))
+        story.takebacks.append(TakeBack(event.seq, turn, request, order, step, asked_by, by))
+    elif isinstance(payload.get("takeback"), dict):
+        told = payload["takeback"]
+        story.takebacks.append(
+            TakeBack(
+                event.seq,
+                turn,
+                int(told.get("request", 0)),
+                int(told.get("order", 0)),
+                "accepted",
+                str(told.get("asked_by", "")),
+                by,
+            )
+        )
+    elif payload.get("takeback_lapsed"):
+        request = int(payload["takeback_lapsed"])
+        asked = next((t for t in story.takebacks if t.seq == request), None)
+        order, asked_by = (asked.order, asked.asked_by) if asked else (0, "")
+        story.takebacks.append(TakeBack(event.seq, turn, request, order, "lapsed", asked_by, ""))
+
+
 def _roll(story: Story, event: Event, roll: dict, side: str, turn: int, *, by_engine: bool) -> None:
     result = roll.get("result")
     line = RollLine(
@@ -349,6 +417,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         change = changes.get(event.seq)
         if change is not None:
             story.turns = max(story.turns, change.turn, _turn(event.payload.get("turn")))
+        _takeback(story, event)
         if change is not None and event.kind != "undo" and event.seq not in undone:
             _legs(story, event, change)
             if event.kind == "act":

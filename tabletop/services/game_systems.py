@@ -5,6 +5,7 @@ actions may this unit take now?", "what does the header say?") and never names a
 system, an action or a terrain type of its own (design.md, "Layers").
 """
 
+import json
 from typing import Any
 
 from shapely.geometry import Polygon
@@ -57,6 +58,21 @@ def unit_schema(key: str) -> dict[str, Any]:
 
 def unit_types(key: str) -> list[str]:
     return list(unit_schema(key)["fields"]["type"]["enum"])
+
+
+def unit_type_choices(key: str) -> list[tuple[str, str]]:
+    """(type, what players read) for each unit type, as the roster catalogue names them."""
+    return [(entry["type"], entry["label"]) for entry in unit_catalogue(key)]
+
+
+# -- table options ----------------------------------------------------------------------
+
+
+def table_option_schema(key: str) -> dict[str, dict[str, Any]]:
+    """The table options a GM may set for this system ({option: spec}; the engine's
+    `table_option_schema`): what the campaign settings form offers. The engine still
+    judges what is set (campaigns._clean_table_options)."""
+    return json.loads(json.dumps(dict(require_system(key).table_option_schema)))
 
 
 # -- maps -------------------------------------------------------------------------------
@@ -270,6 +286,8 @@ def unit_catalogue(key: str) -> list[dict[str, Any]]:
     is its `default`; a move also takes the type's `suggested` rate where the system
     publishes one. Fields only for other types (`for`) are left out."""
     fields = unit_schema(key)["fields"]
+    # A system may name its types for players ("labels" beside the enum); else the key, as words.
+    type_labels = fields["type"].get("labels", {})
     entries = []
     for unit_type in unit_types(key):
         stats: dict[str, Any] = {}
@@ -281,7 +299,7 @@ def unit_catalogue(key: str) -> list[dict[str, Any]]:
                 stats[name] = suggested[unit_type]
             elif "default" in spec:
                 stats[name] = spec["default"]
-        label = unit_type.replace("_", " ").capitalize()
+        label = type_labels.get(unit_type) or unit_type.replace("_", " ").capitalize()
         entries.append({"type": unit_type, "label": label, "stats": stats})
     return entries
 

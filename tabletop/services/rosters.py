@@ -150,8 +150,14 @@ def unit_profile_remove(*, actor: AbstractBaseUser, unit: UnitProfile) -> None:
 
 
 @transaction.atomic
-def roster_import(*, actor: AbstractBaseUser, campaign: Campaign, data: Any) -> Roster:
-    """A new roster of `actor` from exported JSON; every unit is checked, or nothing is made."""
+def roster_import(
+    *, actor: AbstractBaseUser, campaign: Campaign, data: Any, second_copy: bool = False
+) -> Roster:
+    """A new roster of `actor` from exported JSON; every unit is checked, or nothing is made.
+
+    A file imported twice would make two rosters of one name that the GM cannot tell
+    apart: unless `second_copy` (the player said so), that is refused with the code
+    `same_name` for the page to ask."""
     require_fielding_member(actor, campaign)
     if not isinstance(data, dict):
         raise ServiceError("A roster file is a JSON object.", field="data")
@@ -187,11 +193,20 @@ def roster_import(*, actor: AbstractBaseUser, campaign: Campaign, data: Any) -> 
             f"That roster is {total} points; the campaign's limit is {campaign.points_limit}.",
             field="data",
         )
+    name = data.get("name", "Imported roster")
+    if not second_copy and isinstance(name, str) and (
+        Roster.objects.filter(campaign=campaign, owner=actor, name=name.strip()).exists()
+    ):
+        raise ServiceError(
+            f"You already have a roster named {name.strip()!r} in this campaign.",
+            field="data",
+            code="same_name",
+        )
     roster = roster_create(
         campaign=campaign,
         owner=actor,
         actor=actor,
-        name=data.get("name", "Imported roster"),
+        name=name,
         faction=data.get("faction", ""),
     )
     UnitProfile.objects.bulk_create(

@@ -13,3 +13,9 @@ register = template.Library()
 @register.filter
 def system_name(key: str) -> str:
     return game_systems.system_name(key)
+
+
+@register.filter
+def unit_type_name(unit_type: str, system: str) -> str:
+    """A unit type as the system's catalogue names it ("Colossal mech"), never its key."""
+    return dict(game_systems.unit_type_choices(system)).get(unit_type, unit_type)

@@ -51,10 +51,15 @@ def require_gm(membership: Membership) -> None:
 
 
 def submit(
-    form: forms.Form, write: Callable[[], Any], *, aliases: dict | None = None
+    form: forms.Form,
+    write: Callable[[], Any],
+    *,
+    aliases: dict | None = None,
+    refuse: Callable[[ServiceError], None] | None = None,
 ) -> tuple[Any, bool]:
     """Runs a service for a valid form: (result, True), or (None, False) with the
-    service's errors at their fields. A refused permission becomes 403."""
+    service's errors at their fields (or where `refuse` puts them). A refused permission
+    becomes 403."""
     if not form.is_valid():
         return None, False
     try:
@@ -62,7 +67,10 @@ def submit(
     except PermissionDenied as error:
         raise Forbidden(error.message) from None
     except ServiceError as error:
-        add_service_error(form, error, aliases)
+        if refuse is not None:
+            refuse(error)
+        else:
+            add_service_error(form, error, aliases)
         return None, False
 
 

@@ -1,5 +1,8 @@
 """Battle setup: map, rosters and sides; deployment inside the zones; start; the result."""
 
+from collections.abc import Callable
+
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
@@ -13,7 +16,7 @@ from tabletop.services import game_systems
 from tabletop.services.battles import battle_create, battle_deploy, battle_start
 from tabletop.services.errors import PermissionDenied, ServiceError
 from tabletop.services.inputs import parse_json
-from tabletop.services.results import battle_result_record
+from tabletop.services.results import battle_result_correct, battle_result_record
 from tabletop.views.access import (
     campaign_page,
     found,
@@ -65,6 +68,7 @@ def _battle_page(
     *,
     deployment_form: DeploymentForm | None = None,
     result_form: ResultForm | None = None,
+    correction_form: ResultForm | None = None,
     invalid: bool = False,
 ) -> HttpResponse:
     # A spectator of a delayed table sees it as it was at their horizon, as on the socket
@@ -94,6 +98,21 @@ def _battle_page(
         "deployment_form": deployment_form or DeploymentForm(units=units),
         "result_form": result_form
         or ResultForm(sides=sorted({s.side for s in sides}), units=units),
+        "corrections": list(seen.result.corrections.select_related("corrected_by"))
+        if seen.result
+        else [],
+        "correction_form": correction_form
+        or (
+            ResultForm(
+                sides=sorted({s.side for s in sides}),
+                units=units,
+                initial=ResultForm.initial_from(seen.result),
+                prefix="correct",
+            )
+            if seen.result and is_gm
+            else None
+        ),
+        "correcting": correction_form is not None,
     }
     return render_form_page(request, "tabletop/battles/detail.html", context, invalid=invalid)
 
@@ -163,12 +182,22 @@ def battle_result(
 ) -> HttpResponse:
     battle = found(selectors.battle_in(campaign, battle_id))
     require_gm(membership)
+    form, ok = _submit_result(request, battle, battle_result_record)
+    if ok:
+        return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
+    return _battle_page(request, campaign, membership, battle, result_form=form, invalid=True)
+
+
+def _submit_result(
+    request: HttpRequest, battle: Battle, write: Callable[..., object], prefix: str | None = None
+) -> tuple[ResultForm, bool]:
+    """The posted result form, and whether `write` (record or correct) took it."""
     units = selectors.battle_units(battle)
     sides = sorted(set(battle.sides.values_list("side", flat=True)))
-    form = ResultForm(request.POST, sides=sides, units=units)
+    form = ResultForm(request.POST, sides=sides, units=units, prefix=prefix)
     _, ok = submit(
         form,
-        lambda: battle_result_record(
+        lambda: write(
             actor=request.user,
             battle=battle,
             winner_side=form.cleaned_data["winner_side"],
@@ -176,6 +205,20 @@ def battle_result(
             unit_fates=form.unit_fates(),
         ),
     )
+    return form, ok
+
+
+@require_POST
+@campaign_page
+def battle_result_correction(
+    request: HttpRequest, campaign: Campaign, membership: Membership, battle_id: int
+) -> HttpResponse:
+    """The GM corrects a recorded result (audited: services.results.battle_result_correct)."""
+    battle = found(selectors.battle_in(campaign, battle_id))
+    form, ok = _submit_result(request, battle, battle_result_correct, prefix="correct")
     if ok:
+        messages.success(request, "Result corrected; the correction is kept below.")
         return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
-    return _battle_page(request, campaign, membership, battle, result_form=form, invalid=True)
+    return _battle_page(
+        request, campaign, membership, battle, correction_form=form, invalid=True
+    )

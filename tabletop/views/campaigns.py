@@ -1,6 +1,5 @@
 """Campaign pages: the list, creating one, its page, settings, invitations and members."""
 
-import json
 from datetime import timedelta
 
 from django.contrib import messages
@@ -45,7 +44,6 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 system=form.cleaned_data["system"],
                 points_limit=form.cleaned_data["points_limit"],
-                table_options=form.cleaned_data["table_options"],
             ),
         )
         if ok:
@@ -95,12 +93,13 @@ def campaign_settings(
     request: HttpRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
     require_gm(membership)
-    initial = {
-        "name": campaign.name,
-        "points_limit": campaign.points_limit,
-        "table_options": _json(campaign.table_options),
-    }
-    form = CampaignSettingsForm(request.POST or None, initial=initial)
+    initial = {"name": campaign.name, "points_limit": campaign.points_limit}
+    form = CampaignSettingsForm(
+        request.POST or None,
+        initial=initial,
+        system=campaign.system,
+        options=campaign.table_options,
+    )
     if request.method == "POST":
         _, ok = submit(
             form,
@@ -109,8 +108,9 @@ def campaign_settings(
                 campaign=campaign,
                 name=form.cleaned_data["name"],
                 points_limit=form.cleaned_data["points_limit"],
-                table_options=form.cleaned_data["table_options"],
+                table_options=form.options.values(),
             ),
+            refuse=form.refuse,
         )
         if ok:
             messages.success(request, "Campaign settings saved.")
@@ -121,10 +121,6 @@ def campaign_settings(
         {"campaign": campaign, "form": form},
         invalid=request.method == "POST",
     )
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, indent=1) if value else ""
 
 
 @require_POST

@@ -1,13 +1,12 @@
 """The map editor: terrain drawn on an SVG board (static/js/mapeditor.js) or typed as JSON."""
 
-import json
-
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from tabletop import selectors
-from tabletop.forms import MapForm
+from tabletop.forms import MapForm, compact_terrain
 from tabletop.models import Campaign, Map, Membership
 from tabletop.services import game_systems
 from tabletop.services.maps import map_create, map_delete, map_update
@@ -54,6 +53,7 @@ def map_new(request: HttpRequest, campaign: Campaign, membership: Membership) ->
             form, lambda: map_create(actor=request.user, campaign=campaign, **_map_fields(form))
         )
         if ok:
+            messages.success(request, f"Map {battle_map.name!r} saved.")
             return redirect("map", campaign_id=campaign.pk, map_id=battle_map.pk)
     return _editor(request, campaign, form, None)
 
@@ -67,7 +67,7 @@ def map_edit(
         "name": battle_map.name,
         "width": battle_map.width,
         "height": battle_map.height,
-        "terrain": json.dumps(battle_map.terrain, indent=1),
+        "terrain": compact_terrain(battle_map.terrain),
     }
     form = MapForm(request.POST or None, initial=initial)
     if request.method == "POST":
@@ -77,6 +77,7 @@ def map_edit(
             lambda: map_update(actor=request.user, battle_map=battle_map, **_map_fields(form)),
         )
         if ok:
+            messages.success(request, f"Map {form.cleaned_data['name']!r} saved.")
             return redirect("map", campaign_id=campaign.pk, map_id=battle_map.pk)
     return _editor(request, campaign, form, battle_map)
 

@@ -6,15 +6,16 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from tabletop import selectors
-from tabletop.forms import RosterForm, RosterImportForm, UnitForm
+from tabletop.forms import RosterForm, RosterImportForm, UnitForm, add_service_error
 from tabletop.models import Campaign, Membership, Roster
 from tabletop.models.roster import UnitStatus
 from tabletop.records.campaign import campaign_seen
 from tabletop.services import game_systems
+from tabletop.services.errors import ServiceError
 from tabletop.services.rosters import (
     roster_create,
     roster_import,
@@ -88,6 +89,7 @@ def _builder(
             {**entry, "rows": stat_rows(entry["stats"])}
             for entry in game_systems.unit_catalogue(campaign.system)
         ],
+        "campaign_profiles": list(campaign.catalogue.all()),
         "points": points,
         "over_limit": points > campaign.points_limit,
         "is_owner": is_owner,
@@ -125,16 +127,36 @@ def roster_import_page(
     request: HttpRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
     form = RosterImportForm(request.POST or None, request.FILES or None)
+    same_name: list[ServiceError] = []
+
+    def refuse(error: ServiceError) -> None:
+        if error.code == "same_name":
+            same_name.append(error)
+        else:
+            add_service_error(form, error)
+
     if request.method == "POST":
         roster, ok = submit(
             form,
             lambda: roster_import(
-                actor=request.user, campaign=campaign, data=form.cleaned_data["data"]
+                actor=request.user,
+                campaign=campaign,
+                data=form.cleaned_data["data"],
+                second_copy=form.cleaned_data["second_copy"],
             ),
+            refuse=refuse,
         )
         if ok:
             messages.success(request, f"Imported {roster.name}.")
             return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
+        if same_name:
+            # Ask before a second roster of the name: the file travels on as pasted JSON
+            # (a browser cannot send an uploaded file again by itself).
+            again = RosterImportForm(
+                initial={"data": json.dumps(form.cleaned_data["data"]), "second_copy": True}
+            )
+            context = {"campaign": campaign, "question": same_name[0].message, "again": again}
+            return render(request, "tabletop/rosters/import_again.html", context)
     return render_form_page(
         request,
         "tabletop/rosters/import.html",

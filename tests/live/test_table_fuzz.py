@@ -72,6 +72,10 @@ frames = st.fixed_dictionaries(
         "facing": numbers,
         "seconds": st.integers(-10, 5000),
         "reach": st.booleans() | json_values,
+        # The take-back frames' keys (an order, a request, an answer).
+        "order": st.integers(-5, 2**60) | json_values,
+        "request": st.integers(-5, 2**60) | json_values,
+        "accept": st.booleans() | json_values,
         "junk": json_values,
     },
 )

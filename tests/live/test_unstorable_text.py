@@ -10,7 +10,7 @@ import json
 import pytest
 
 from tabletop.account_forms import SignupForm
-from tabletop.forms import CampaignForm
+from tabletop.forms import CampaignForm, RosterImportForm
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,7 +54,7 @@ async def test_an_unstorable_key_of_an_action_is_malformed(table):
 @pytest.mark.parametrize("bad", [NUL, SURROGATE], ids=["nul", "lone surrogate"])
 def test_a_json_field_of_a_form_refuses_unstorable_text(bad):
     escaped = json.dumps({"name": "x" + bad})
-    form = CampaignForm(data={"name": "A campaign", "table_options": escaped})
+    form = RosterImportForm(data={"data": escaped})
     assert not form.is_valid()
     assert "cannot be stored" in str(form.errors)
 

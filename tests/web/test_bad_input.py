@@ -435,22 +435,16 @@ def test_a_request_bigger_than_the_upload_limit_is_refused(
     assert snapshot() == before
 
 
-def test_a_campaign_without_a_name_or_with_bad_options_is_shown_at_its_fields(
+def test_a_campaign_without_a_name_is_shown_at_its_fields(
     world: World, gm_client: Client
 ) -> None:
     before = snapshot()
     response = gm_client.post(
-        reverse("campaigns"),
-        {"name": "", "system": "aod", "points_limit": "x", "table_options": ""},
+        reverse("campaigns"), {"name": "", "system": "aod", "points_limit": "x"}
     )
     assert response.status_code == 400
     assert "required" in field_errors(response, "name").lower()
     assert "whole number" in field_errors(response, "points_limit").lower()
-    response = gm_client.post(
-        reverse("campaigns"),
-        {"name": "K", "system": "aod", "points_limit": "300", "table_options": '{"warp": 9}'},
-    )
-    assert "unknown aod table option" in field_errors(response, "table_options").lower()
     assert snapshot() == before
 
 
@@ -504,11 +498,6 @@ def _deep_posts(world: World) -> dict[str, tuple[str, str, dict]]:
             reverse("roster_import", args=[campaign]),
             {"data": {"file": SimpleUploadedFile("deep.json", DEEP.encode())}},
         ),
-        "campaign options": (
-            "gm",
-            reverse("campaigns"),
-            {"data": {"name": "K", "system": "aod", "points_limit": "300", "table_options": DEEP}},
-        ),
         "deploy by drag": (
             "gm",
             reverse("battle_deploy", args=[campaign, home.battle.pk]),
@@ -524,7 +513,6 @@ def _deep_posts(world: World) -> dict[str, tuple[str, str, dict]]:
         "map editor, edit",
         "roster import, pasted",
         "roster import, file",
-        "campaign options",
         "deploy by drag",
     ],
 )

@@ -10,11 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from tabletop import models
-from tests.web.world import PASSWORD, World
+from tabletop.services.catalogue import catalogue_profile_add
+from tabletop.services.results import battle_result_record
+from tests.web.world import MECH, PASSWORD, World
 
 ROLES = ["gm", "owner", "other", "spectator", "outsider", "anonymous"]
 FIELDERS = {"gm", "owner", "other"}  # the members who may bring (their own) rosters
@@ -29,6 +32,8 @@ TRACKED = [
     models.Battle,
     models.BattleSide,
     models.BattleResult,
+    models.CatalogueProfile,
+    models.ResultCorrection,
 ]
 
 
@@ -73,6 +78,37 @@ def _battle_fates(w: World) -> dict:
             for u in r.units.all()
         },
     }
+
+
+def _profile(w: World, name: str = "Locust") -> models.CatalogueProfile:
+    """A profile in campaign A's catalogue (made before the write is tried)."""
+    return catalogue_profile_add(
+        actor=w.users["gm"],
+        campaign=w.home.campaign,
+        name=name,
+        unit_type="mech",
+        stats=MECH,
+        points=20,
+    )
+
+
+def _recorded(w: World) -> dict:
+    """Records campaign A's battle (P1 won) and gives the correction's form: P2 won."""
+    battle_result_record(
+        actor=w.users["gm"],
+        battle=w.home.battle,
+        winner_side="P1",
+        outcome="P1 holds the ridge",
+        unit_fates={},
+    )
+    return {f"correct-{k}": v for k, v in _battle_fates(w).items()} | {"correct-winner_side": "P2"}
+
+
+CATALOGUE_FILE = (
+    '{"format": "tabletop-catalogue/1", "system": "aod", "profiles": '
+    '[{"name": "Commando", "type": "mech", "points": 30, '
+    '"stats": {"move": 10, "base": {"shape": "circle", "diameter": 1.75}}}]}'
+)
 
 
 GM = frozenset({"gm"})
@@ -199,6 +235,48 @@ WRITES = [
         GM,
         lambda w: (reverse("battle_result", args=[_c(w), w.home.battle.pk]), _battle_fates(w)),
     ),
+    Write(
+        "result correction",
+        GM,
+        lambda w: (
+            reverse("battle_result_correct", args=[_c(w), w.home.battle.pk]),
+            _recorded(w),
+        ),
+    ),
+    Write(
+        "catalogue add",
+        GM,
+        lambda w: (reverse("catalogue", args=[_c(w)]), {**UNIT_FORM, "name": "Jenner"}),
+    ),
+    Write(
+        "catalogue edit",
+        GM,
+        lambda w: (
+            reverse("catalogue_profile", args=[_c(w), _profile(w).pk]),
+            {**UNIT_FORM, "name": "Locust II"},
+        ),
+    ),
+    Write(
+        "catalogue remove",
+        GM,
+        lambda w: (reverse("catalogue_profile_delete", args=[_c(w), _profile(w).pk]), {}),
+    ),
+    Write(
+        "catalogue import",
+        GM,
+        lambda w: (
+            reverse("catalogue_import", args=[_c(w)]),
+            {"file": SimpleUploadedFile("catalogue.json", CATALOGUE_FILE.encode())},
+        ),
+    ),
+    Write(
+        "catalogue pick",
+        OWNER,
+        lambda w: (
+            reverse("catalogue_pick", args=[_c(w), w.home.roster.pk]),
+            {"profile": str(_profile(w).pk)},
+        ),
+    ),
 ]
 
 
@@ -247,6 +325,10 @@ def _foreign_urls(w: World) -> list[str]:
         reverse("battle_result", args=[b, a.battle.pk]),
         reverse("roster_export", args=[b, a.roster.pk]),
         reverse("member_role", args=[b, w.users["owner"].pk]),
+        reverse("battle_result_correct", args=[b, a.battle.pk]),
+        reverse("catalogue_profile", args=[b, _profile(w).pk]),
+        reverse("catalogue_profile_delete", args=[b, _profile(w, "Wasp").pk]),
+        reverse("catalogue_pick", args=[b, a.roster.pk]),
     ]
 
 

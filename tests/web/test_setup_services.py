@@ -171,7 +171,13 @@ def test_a_roster_file_uploaded_makes_the_same_roster() -> None:
     file = SimpleUploadedFile("force.json", json.dumps(roster_export(roster)).encode())
     client = Client()
     client.force_login(who["p1"])
-    answer = client.post(reverse("roster_import", args=[battle.campaign_id]), {"file": file})
+    url = reverse("roster_import", args=[battle.campaign_id])
+    answer = client.post(url, {"file": file})
+    # The player already has a roster of that name: the page asks before a second one.
+    assert "already have a roster named" in answer.content.decode()
+    assert Roster.objects.filter(owner=who["p1"]).count() == 1
+    again = answer.context["again"]
+    answer = client.post(url, {"data": again["data"].value(), "second_copy": "True"})
     assert answer.status_code == 302
     copy = Roster.objects.filter(owner=who["p1"]).exclude(pk=roster.pk).get()
     assert sorted(copy.units.values_list("name", flat=True)) == ["Atlas", "Hunchback"]

@@ -83,3 +83,28 @@ def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> AodOpti
         raise InvalidActionError(f"{key}.orders_from_points", "expected true or false")
     return AodOptions(matrix=matrix, hindering_entry="centre" if entry != "contact" else entry,
                       run_multiplier=float(mult), orders_from_points=ofp)
+
+
+#: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
+#: `parse_options` judges the values.
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "hindering_entry": {
+        "type": "string", "enum": ["contact", "centre"], "default": "contact",
+        "labels": {"contact": "First contact of the base", "centre": "The base's centre"},
+        "label": "Entering hindering terrain", "description": "when a unit enters (AOD-D3)"},
+    "run_multiplier": {
+        "type": "number", "exclusiveMinimum": 0, "default": 1.0,
+        "label": "Run multiplier",
+        "description": "run allowance = move x this, where a unit gives no run_move (AOD-D2)"},
+    "orders_from_points": {
+        "type": "boolean", "default": True, "label": "Orders from points",
+        "description": "a side's orders are its points / 150, rounded up (AOD-D22)"},
+    "terrain_matrix": {
+        "type": "grid", "shape": "object", "rows": list(DEFAULT_MATRIX),
+        "columns": list(TERRAIN_TYPES), "cells": ["ok", "hind", "block", "proh", "elev", "ign"],
+        "labels": {"ok": "open", "hind": "hindering", "block": "blocking", "proh": "prohibited",
+                   "elev": "elevated", "ign": "ignored", "vtol_noe": "VTOL, nap of the earth",
+                   "vtol_cruising": "VTOL, cruising"},
+        "default": DEFAULT_MATRIX, "label": "Movement matrix",
+        "description": "what each movement type may enter (6.1, AOD-D1)"},
+}

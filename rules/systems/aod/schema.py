@@ -10,7 +10,9 @@ from rules.systems.aod.units import UNIT_TYPES
 UNIT_SCHEMA: dict[str, Any] = {
     "system": "aod",
     "fields": {
-        "type": {"type": "string", "enum": sorted(UNIT_TYPES), "required": True},
+        "type": {"type": "string", "enum": sorted(UNIT_TYPES), "required": True,
+                 # What players read (the roster form, the catalogue); else the key as words.
+                 "labels": {"vtol": "VTOL"}},
         "move": {"type": "number", "minimum": 0, "required": True, "default": 8,
                  "suggested": {"infantry": 6},
                  "description": "speed value on the dial, inches"},

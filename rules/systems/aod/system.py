@@ -19,7 +19,7 @@ from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
 from rules.systems.aod.offers import offered as offered_orders
-from rules.systems.aod.options import TERRAIN_TYPES, parse_options
+from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
 from rules.systems.aod.parse import check_action_params, check_unit_props
 from rules.systems.aod.reach import reach as aod_reach
 from rules.systems.aod.schema import UNIT_SCHEMA
@@ -59,6 +59,7 @@ class AodSystem(System):
     action_keys = frozenset({"target", "altitude", "ranged_attack", "passengers", "unload",
                              "moves", "captive"})
     table_option_checks = (parse_options,)
+    table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:

@@ -38,6 +38,20 @@ class Options:
     ap_per_round: int = DEFAULT_AP_PER_ROUND
 
 
+#: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
+#: `parse_options` judges the values.
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "tests": {
+        "type": "string", "enum": list(TEST_MODES), "default": DEFAULT_TESTS,
+        "labels": {"d10": "The server rolls a d10", "gm": "The GM enters each result"},
+        "label": "Tests", "description": "how a test is resolved (APS-D1)"},
+    "ap_per_round": {
+        "type": "integer", "minimum": 0, "default": DEFAULT_AP_PER_ROUND,
+        "label": "AP per round",
+        "description": "a soldier's AP each round where the roster gives no ap_max (APS-D22)"},
+}
+
+
 def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Options:
     for name in options:
         if name not in ("tests", "ap_per_round"):

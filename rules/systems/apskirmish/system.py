@@ -19,7 +19,7 @@ from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
 from rules.systems.apskirmish.preconditions import offered as offered_actions
 from rules.systems.apskirmish.reach import reach as aps_reach
-from rules.systems.apskirmish.rolls import parse_options
+from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.tables import (
     ON_FAIL,
     STANCE_MOVE,
@@ -57,6 +57,7 @@ class ApskirmishSystem(System):
     unit_move_required = False
     die_faces = TEST_DIE
     table_option_checks = (parse_options,)
+    table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:

@@ -14,6 +14,32 @@ OPTION_KEYS = ("turn_bands", "rubble_multiplier", "dense_vegetation", "pass_frie
                "delayed_entry")
 
 
+#: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
+#: `parse_options` judges the values.
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "turn_bands": {
+        "type": "pairs", "items": [
+            {"label": "Up to (degrees)", "exclusiveMinimum": 0, "maximum": 180},
+            {"label": "Fraction of the rate", "minimum": 0}],
+        "max_items": 8, "default": [list(band) for band in TURN_BANDS],
+        "label": "Turn bands",
+        "description": "each rotation costs this fraction of the rate; ascending, the last "
+                       "ending at 180 (LG-D1)"},
+    "rubble_multiplier": {
+        "type": "number", "exclusiveMinimum": 0, "default": 1.0, "label": "Rubble multiplier",
+        "description": "the multiplier of a building with rubble, for every piece (LG-D20)"},
+    "dense_vegetation": {
+        "type": "string", "enum": ["impassable", "vegetation"], "default": "impassable",
+        "label": "Dense vegetation", "description": "impassable, or as vegetation (LG-D18)"},
+    "pass_friendly_bases": {
+        "type": "boolean", "default": False, "label": "Pass through friendly bases",
+        "description": "LG-D24"},
+    "delayed_entry": {
+        "type": "boolean", "default": False, "label": "Delayed entry",
+        "description": "the optional rule: enter anywhere on an edge (003 Off-board movement)"},
+}
+
+
 @dataclass(frozen=True)
 class Options:
     #: (upper bound in degrees, inclusive; fraction of the rate), ascending to 180 (LG-D1).

@@ -20,7 +20,7 @@ from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
 from rules.systems.lasergrenadiers.offers import offered as offered_actions
-from rules.systems.lasergrenadiers.options import parse_options
+from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import reach as lg_reach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
 from rules.systems.lasergrenadiers.terrain import LgPosition, position_of
@@ -77,6 +77,7 @@ class LaserGrenadiersSystem(System):
     unit_id_keys = frozenset({"target", "carrier"})
     #: Every number in the options and the turn state must be finite first.
     table_option_checks = (_finite_values, parse_options)
+    table_option_schema = OPTION_SCHEMA
     turn_checks = (_finite_values, check_turn)
 
     def check_unit(self, unit: Unit, key: str) -> None:

@@ -64,7 +64,9 @@ UNIT_SCHEMA: dict[str, Any] = {
     "system": "mswars",
     "fields": {
         "type": {"type": "string", "enum": list(MOVE_TYPES), "required": True,
-                 "description": "move type"},
+                 "description": "move type",
+                 # What players read (the roster form); else the key as words.
+                 "labels": {"four_legged_walker": "Four-legged walker"}},
         "move": {"type": "number", "minimum": 0, "required": True, "default": 6,
                  "description": "Move value, movement points (MP)"},
         # A walker's round base; the roster catalogue offers the others per move type.

@@ -22,7 +22,12 @@ from rules.systems.mswars.moves import move_along_path
 from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import reach as mswars_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
-from rules.systems.mswars.terrain import MswarsPosition, parse_options, position_of
+from rules.systems.mswars.terrain import (
+    OPTION_SCHEMA,
+    MswarsPosition,
+    parse_options,
+    position_of,
+)
 from rules.systems.mswars.turns import MswarsTurns, check_turn
 
 Handler = Callable[[MswarsPosition, Unit, Action, Dice], Verdict]
@@ -50,6 +55,7 @@ class MswarsSystem(System):
     action_keys = frozenset({"target", "carrier", "unload", "placement"})
     unit_id_keys = frozenset({"target", "carrier"})
     table_option_checks = (parse_options,)
+    table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:

@@ -37,6 +37,22 @@ class Options:
         default_factory=lambda: dict(SIZE_CLASS_TERRAIN))
 
 
+#: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
+#: `parse_options` judges the values (MSW-D41).
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "hover_column": {
+        "type": "string", "enum": list(COLUMNS), "default": "track",
+        "label": "Hover's cost column",
+        "description": "the cost table's column hover uses (MSW-D1)"},
+    "size_class_terrain": {
+        "type": "grid", "shape": "list", "rows": list(SIZE_CLASS_TERRAIN),
+        "columns": ["Size Class 0", "Size Class 1 to 3", "Size Class 4 or more"],
+        "cells": list(ROWS), "default": {k: list(v) for k, v in SIZE_CLASS_TERRAIN.items()},
+        "label": "Terrain by size class",
+        "description": "how each named feature counts for each size class (MSW-D30)"},
+}
+
+
 def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options:
     unknown = set(raw) - {"hover_column", "size_class_terrain"}
     if unknown:

@@ -17,6 +17,7 @@ import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
 import { PieceList } from "./panels/piecelist.js";
 import { Presence } from "./panels/presence.js";
+import { TakeBack } from "./panels/takeback.js";
 import { turnText } from "./panels/turn.js";
 import { UnitCard } from "./panels/unitcard.js";
 import { actionButton, item } from "./panels/util.js";
@@ -75,6 +76,7 @@ class Board {
     this.presence = new Presence();
     this.card = new UnitCard(this);
     this.pendingRoll = new PendingRoll(this);
+    this.takeback = new TakeBack(this);
     this.points = new PointActions(this);
     this.group = new Group(this);
     this.keyMove = new KeyMove(this);
@@ -294,6 +296,7 @@ class Board {
     this.keyMove.refresh(selected, movable);
     this.pieceList.show(this.shownState()?.units ?? [], this.pieces.selected, this.replaySeq === null ? this.activeUnit : null);
     this.pendingRoll.show(store, this.replaySeq === null);
+    this.takeback.show();
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
   }
 
@@ -328,6 +331,7 @@ class Board {
         this.store.applySnapshot(frame);
         this.chat.reset(frame.chat ?? []);
         this.dice.reset(frame.dice ?? []);
+        this.takeback.reset(frame.takeback);
         if (first && frame.seq > 0) this.conn.send({ type: "resume", seq: Math.max(0, frame.seq - HISTORY_EVENTS) });
         this.showConn();
         break;
@@ -379,6 +383,7 @@ class Board {
     if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
     this.announce.say(frame.kind === "chat" ? `${frame.actor ?? "?"} says: ${frame.text ?? ""}` : this.log.text(frame));
+    this.takeback.onEvent(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
     if (frame.kind === "delay") {
@@ -429,6 +434,7 @@ class Board {
   onAnswer(frame) {
     if (this.mover.onAnswer(frame)) return;
     this.ended(frame.id, frame.type === "ack" ? frame.seq : 0);
+    this.takeback.answered(frame.id, frame.type === "ack" ? frame.seq : 0);
     const what = this.commands.get(frame.id);
     this.commands.delete(frame.id);
     if (frame.type !== "reject" || !what) return;
@@ -449,6 +455,7 @@ class Board {
   onError(frame) {
     if (frame.ref && this.mover.onAnswer(frame)) return;
     this.ended(frame.ref, 0);
+    this.takeback.answered(frame.ref);
     if (String(frame.ref ?? "").startsWith("drag-")) return; // a preview the server could not read
     if (String(frame.ref ?? "").startsWith("ping-")) return this.pings.onError(frame);
     if (frame.code === "rate_limited") return;

@@ -19,7 +19,7 @@ import rules
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import position, referee
+from tabletop.services.table import position, referee, takeback_log
 from tabletop.services.table.actor import Actor
 
 #: Events that change the position; an `act` that saw none of them after its `seen` is current.
@@ -83,6 +83,11 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
     positions: dict[str, Any] = {}
     fields = ["last_seq"]
     if change.kind in TABLE_KINDS:
+        # Any change to the table ends a take-back request still waiting (an acceptance
+        # names it itself): the event says so, for the boards, a replay and the record.
+        lapsed = None if "takeback" in change.public else takeback_log.pending_request(battle)
+        if lapsed is not None:
+            public["takeback_lapsed"] = lapsed
         before = {"state": battle.state, "turn": battle.turn_state}
         state = battle.state if change.state is None else change.state
         turn = battle.turn_state if change.turn is None else change.turn

@@ -20,7 +20,7 @@ from tabletop import events
 from tabletop.models import Battle, BattleResult, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, limits, position
+from tabletop.services.table import annotations, limits, position, takeback_log
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50
@@ -163,6 +163,8 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
     )
     # The engine's words for the position, as every table event carries them (position.patch).
     frame.update(game_systems.table_view(at["state"], at["turn"]))
+    # The order that may be taken back and the request waiting, as of the snapshot's seq.
+    frame["takeback"] = takeback_log.take_backs(battle, seq).as_json()
     return frame, later
 
 

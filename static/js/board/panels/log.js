@@ -37,7 +37,14 @@ export function describe(frame, name, board) {
     case "fiat":
       return `${who} placed ${name(frame.unit)} by fiat${frame.reason ? `: ${frame.reason}` : ""}`;
     case "undo":
+      if (frame.takeback) return `${who} accepted ${frame.takeback.asked_by}'s take-back: #${frame.undoes} undone`;
       return `${who} undid #${frame.undoes}: ${frame.reason ?? ""}`;
+    case "takeback": {
+      const order = `#${frame.order}`;
+      if (frame.step === "asked") return `${who} asked to take back ${order}`;
+      if (frame.step === "declined") return `${who} declined ${frame.asked_by}'s take-back of ${order}`;
+      return `${who} withdrew the take-back request of ${order}`;
+    }
     case "turn": {
       const t = frame.turn ?? {};
       const now = frame.summary || `turn ${t.turn ?? "?"}, ${t.active_side ?? "?"} to act`;

@@ -1,7 +1,7 @@
 // An action waiting for a roll the GM makes (docs/protocol.md, "Rolls the GM makes"):
 // the table keeps it in its turn (`turn.pending`), so every client shows it from the
 // position it holds. The GM enters the result here; everyone else sees the table wait.
-import { item } from "./util.js";
+import { item, rekey } from "./util.js";
 
 export class PendingRoll {
   constructor(board) {
@@ -12,14 +12,7 @@ export class PendingRoll {
   /** Shows what the table waits for, or hides the box when nothing waits. */
   show(store, live) {
     const waiting = live ? store.turn?.pending ?? null : null;
-    const key = waiting ? `${waiting.seq}|${store.me.role}` : "";
-    if (this.box.dataset.key === key) return;
-    this.box.dataset.key = key;
-    this.box.hidden = !waiting;
-    if (!waiting) {
-      this.box.replaceChildren();
-      return;
-    }
+    if (!rekey(this.box, waiting ? `${waiting.seq}|${store.me.role}` : "")) return;
     const prompt = waiting.prompt || "a roll";
     if (store.me.role !== "gm") {
       this.box.replaceChildren(item("span", "pending-text", `Waiting for the GM: ${prompt}`));

@@ -28,3 +28,13 @@ export function clock(iso) {
   const at = iso ? new Date(iso) : null;
   return at && !Number.isNaN(at.getTime()) ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
 }
+
+/** Keys a box that shows one thing at a time (a roll or a take-back waiting): whether it
+ *  must be drawn for `key`; an empty key hides and empties it, the same key keeps it. */
+export function rekey(box, key) {
+  if (box.dataset.key === key) return false;
+  box.dataset.key = key;
+  box.hidden = !key;
+  if (!key) box.replaceChildren();
+  return Boolean(key);
+}
