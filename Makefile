@@ -33,10 +33,16 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
+# axe-core from the npm registry, for the browser tests' accessibility checks
+# (tests/browser/axe.py): the version tests/browser/axe/package-lock.json pins.
+AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/axe/package-lock.json
+	npm ci --prefix tests/browser/axe --no-audit --no-fund
+
 # The clean-machine test (tests/deploy/test_clean_root.py: Debian from debootstrap, the
 # installer as an admin types it) waits mostly on the package mirrors and PyPI, so it runs
 # beside the rest of the suite; its output follows the suite's. Either failing fails.
-test: lint
+test: lint $(AXE)
 	@mkdir -p .test-logs
 	@DATABASE_URL=sqlite:///$(CURDIR)/.test-logs/clean-root.sqlite3 \
 	  $(BIN)/pytest -m clean_root --basetemp=.test-logs/clean-root-tmp \

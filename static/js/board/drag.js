@@ -436,6 +436,13 @@ export class Mover {
       if (this.plan && !this.plan.pending) this.changed();
       return true;
     }
+    // The latest preview dropped while another was judged (protocol.md, preview): sent
+    // again, or a plan that stopped moving (the keys' last step) would wait unjudged.
+    if (frame.code === "rate_limited" && frame.ref === `drag-${this.ref}` && this.plan && !this.plan.pending) {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.sendPreview(), PREVIEW_MS);
+      return true;
+    }
     const p = this.plan;
     if (!p?.pending || (frame.id ?? frame.ref) !== p.id) return false;
     if (p.refused) return true; // already shown, from its event (a refusal with a consequence)
@@ -591,6 +598,7 @@ export class Mover {
   /** Enter: commit a plan, or pick the selected piece up. */
   enter() {
     if (this.offerOpen) return this.takeOffer();
+    if (this.plan?.refused) this.end(); // snapping back: as a press does (down), a new plan
     if (this.plan) {
       this.commit();
       return true;

@@ -1,31 +1,71 @@
-// Keyboard shortcuts for the board. Typing in a form field never triggers them.
+// Keyboard shortcuts for the board. Typing in a form field never triggers them. Every
+// action on the board is reachable from here (issue 23): a piece is carried with Enter and
+// stepped with the arrows, or sent to a typed point (keymove.js); letters take focus to
+// the pieces, the actions, the typed point, the chat, the dice and the log.
+const $ = (id) => document.getElementById(id);
+// offsetParent is null for an svg element: a piece is shown if the browser lays it out.
+const shown = (node) => node && !node.disabled && !node.hidden && (node.offsetParent !== null || node.getClientRects?.().length > 0);
+
+/** Focus to the first of `nodes` a player can use now; false if none. */
+function focusFirst(...nodes) {
+  const node = nodes.flat().find(shown);
+  node?.focus();
+  return Boolean(node);
+}
+
 export function attachKeys(board) {
+  const regions = {
+    u: () => focusFirst($("piece-list").querySelector("[aria-pressed=true]"), [...$("piece-list").querySelectorAll("button")]),
+    a: () => focusFirst([...document.querySelectorAll("#actions button, #point-actions button")], $("end-turn")),
+    t: () => focusFirst($("goto-x")) || board.announce.say("Select a piece you may move first (U lists the pieces).", true),
+    c: () => focusFirst($("chat-text")),
+    i: () => focusFirst($("roll-formula")), // dIce: D draws
+    j: () => focusFirst($("event-log")),
+  };
   document.addEventListener("keydown", (e) => {
     const target = e.target;
-    if (target.closest?.("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Esc cancels a plan or a pick from a field too (the typed point's, say).
+    const typing = Boolean(target.closest?.("input, textarea, select, [contenteditable]"));
+    if (e.ctrlKey || e.metaKey || e.altKey || (typing && e.key !== "Escape")) return;
     const mover = board.mover;
     const step = e.shiftKey ? 45 : 15;
+    const inch = e.shiftKey ? 0.1 : 1;
+    const piece = target.closest?.(".piece")?.dataset.unit ?? null;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
-    switch (e.key) {
-      case "m": case "M": board.toggleTool("measure"); break;
-      case "l": case "L": board.toggleTool("los"); break;
-      case "d": case "D": board.toggleTool("draw"); break;
-      case "p": case "P": board.pings.key(); break;
-      case "r": case "R": board.toggleReach(); break;
-      case "q": case "Q": done = board.rotate(step); break;
-      case "e": case "E": done = board.rotate(-step); break;
-      case "w": case "W": mover.waypoint(); break;
-      // An offered alternative, or a plan in hand, is taken whatever has focus (a toolbar
-      // button last clicked: the action chosen before a turn in place).
-      case "Enter": done = !mover.offerOpen && !mover.active && target.closest?.("button, a") && !target.closest(".piece") ? false : mover.enter(); break;
-      case "Escape": board.escape(); break;
+    switch (key) {
+      case "m": board.toggleTool("measure"); break;
+      case "l": board.toggleTool("los"); break;
+      case "d": board.toggleTool("draw"); break;
+      case "p": board.pings.key(); break;
+      case "r": board.toggleReach(); break;
+      case "q": done = board.rotate(step); break;
+      case "e": done = board.rotate(-step); break;
+      case "w": mover.waypoint(); break;
+      case "u": case "a": case "t": case "c": case "i": case "j": regions[key](); break;
+      // Space on a piece is Enter (it is a button); elsewhere the browser's.
+      case " ": case "Enter":
+        if (piece && e.shiftKey) board.group.toggle(piece);
+        else if (piece && board.keyMove.pickPiece(piece)) break;
+        else if (key === " " && !piece) done = false;
+        // An offered alternative, or a plan in hand, is taken whatever has focus (a toolbar
+        // button last clicked: the action chosen before a turn in place).
+        // A refused plan snapping back is no plan in hand: Enter is the focused button's.
+        else done = !mover.offerOpen && !(mover.active && !mover.plan.refused) && target.closest?.("button, a") && !piece ? false : mover.enter();
+        break;
+      case "Escape":
+        if (!typing || mover.active || mover.offer || board.points.picking) board.escape();
+        // Out of a field, back to the table (the selected piece): the letters work again.
+        if (typing) focusFirst(board.pieces.nodes.get(board.pieces.selected)?.g, board.svg);
+        break;
       case "+": case "=": board.view.zoomAt(1.25); break;
       case "-": case "_": board.view.zoomAt(0.8); break;
       case "0": board.view.fit(); break;
-      case "ArrowLeft": board.view.panBy(60, 0); break;
-      case "ArrowRight": board.view.panBy(-60, 0); break;
-      case "ArrowUp": board.view.panBy(0, 60); break;
-      case "ArrowDown": board.view.panBy(0, -60); break;
+      // Carrying a piece, the arrows step it (north is up); else they pan the view.
+      case "ArrowLeft": board.keyMove.step(-inch, 0) || board.view.panBy(60, 0); break;
+      case "ArrowRight": board.keyMove.step(inch, 0) || board.view.panBy(-60, 0); break;
+      case "ArrowUp": board.keyMove.step(0, inch) || board.view.panBy(0, 60); break;
+      case "ArrowDown": board.keyMove.step(0, -inch) || board.view.panBy(0, -60); break;
       case "?": board.toggleHelp(); break;
       default: done = false;
     }

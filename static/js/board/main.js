@@ -1,10 +1,12 @@
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
 import { Drawing } from "./annotations.js";
+import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
 import { PieceMenu } from "./contextmenu.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
+import { KeyMove } from "./keymove.js";
 import { attachKeys } from "./keys.js";
 import { Sight } from "./los.js";
 import { Measure } from "./measure.js";
@@ -13,6 +15,7 @@ import { DiceLog } from "./panels/dice.js";
 import { Group } from "./group.js";
 import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
+import { PieceList } from "./panels/piecelist.js";
 import { Presence } from "./panels/presence.js";
 import { TakeBack } from "./panels/takeback.js";
 import { turnText } from "./panels/turn.js";
@@ -45,7 +48,8 @@ class Board {
     this.store.me = { user: config.user, role: config.role, sides: [] };
     this.store.terrainKinds = config.terrainKinds ?? [];
     this.view = new View(this.svg);
-    this.toasts = new Toasts($("toasts"));
+    this.announce = new Announcer($("announce-polite"), $("announce-urgent"));
+    this.toasts = new Toasts($("toasts"), this.announce);
     this.replaySeq = null;
     this.replay = null;
     this.terrainKey = "";
@@ -77,6 +81,8 @@ class Board {
     this.takeback = new TakeBack(this);
     this.points = new PointActions(this);
     this.group = new Group(this);
+    this.keyMove = new KeyMove(this);
+    this.pieceList = new PieceList(this);
     this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
     this.touch = new TouchGestures(this, this.menu);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
@@ -291,6 +297,8 @@ class Board {
     $("end-turn").disabled = this.readOnly() || !store.myTurn() || store.status !== "active" || Boolean(this.ending);
     $("altitude-field").hidden = !movable || !this.mayClimb(selected);
     this.points.refresh(selected, movable);
+    this.keyMove.refresh(selected, movable);
+    this.pieceList.show(this.shownState()?.units ?? [], this.pieces.selected, this.replaySeq === null ? this.activeUnit : null);
     this.pendingRoll.show(store, this.replaySeq === null);
     this.takeback.show();
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
@@ -378,6 +386,7 @@ class Board {
     if (frame.kind === "act" && frame.verdict && frame.action?.unit) this.noteVerdict(frame.action.unit, frame.verdict);
     if (["act", "fiat", "undo", "turn"].includes(frame.kind)) this.activeUnit = frame.active_unit ?? null;
     this.logFrame(frame);
+    this.announce.say(frame.kind === "chat" ? `${frame.actor ?? "?"} says: ${frame.text ?? ""}` : this.log.text(frame));
     this.takeback.onEvent(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
@@ -420,7 +429,10 @@ class Board {
       else this.setHint("Reach: the shaded area is where the piece may legally end.");
       return;
     }
-    if (this.mover.onVerdict(frame)) this.card.show(this.shownUnit(this.pieces.selected));
+    if (this.mover.onVerdict(frame)) {
+      this.card.show(this.shownUnit(this.pieces.selected));
+      this.keyMove.readVerdict();
+    }
   }
 
   onAnswer(frame) {

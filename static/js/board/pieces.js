@@ -14,6 +14,13 @@ export function badgesOf(unit) {
   return BADGES.filter(([key]) => unit[key]).map(([, name]) => name);
 }
 
+/** A piece in words, for its name on the table and its line in the piece list: its
+ *  name, side, type and states ("Grav tank, side P1, grav tank, shut down"). */
+export function pieceText(unit, store) {
+  const type = String(unit.type ?? "unit").replaceAll("_", " ");
+  return [store.name(unit.id), `side ${unit.side}`, type, ...badgesOf(unit)].join(", ");
+}
+
 /** Draws a base (in table coordinates, rotated by facing) into `group`. */
 export function drawBase(group, unit, colour, cls = "base") {
   const base = unit.base ?? { shape: "circle", diameter: 1 };
@@ -126,7 +133,7 @@ export class Pieces {
       tspan.textContent = badges.join(" · ");
     }
     node.g.querySelector("title").textContent = `${name} (${unit.side}, ${unit.type ?? "unit"})${badges.length ? ": " + badges.join(", ") : ""}`;
-    node.g.setAttribute("aria-label", `${name}, side ${unit.side}`);
+    node.g.setAttribute("aria-label", pieceText(unit, this.store));
     node.g.classList.toggle("has-badges", badges.length > 0);
   }
 

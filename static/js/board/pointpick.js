@@ -79,11 +79,12 @@ export class PointActions {
     this.board.svg.classList.add("picking-point");
     this.prompt();
     this.refresh(unit, true);
+    this.board.keyMove.refresh(unit, true); // the typed point is the pick
   }
 
   prompt() {
     const { unit, spec, steps } = this.picking;
-    this.board.setHint(`${spec.label} for ${this.board.store.name(unit.id)}: click ${steps[0].what} on the table; Esc cancels.`);
+    this.board.setHint(`${spec.label} for ${this.board.store.name(unit.id)}: click ${steps[0].what} on the table (or Enter on a piece, or type the point); Esc cancels.`);
   }
 
   cancel() {
@@ -94,6 +95,7 @@ export class PointActions {
     this.board.svg.classList.remove("picking-point");
     this.board.setHint("");
     this.bar.querySelector("[aria-pressed=true]")?.setAttribute("aria-pressed", "false");
+    this.board.keyMove?.refresh(this.board.store.unit(this.board.pieces.selected), !this.board.readOnly());
     return true;
   }
 
@@ -125,11 +127,28 @@ export class PointActions {
   }
 
   pick(e) {
+    this.pickAt(e.target.closest?.(".piece")?.dataset.unit, this.board.view.tablePoint(e.clientX, e.clientY));
+  }
+
+  /** A pick from the keyboard (keymove.js): a piece (`id`: Enter on it, or its line in the
+   *  piece list) or a typed point (`at`). Enter on the actor, once pieces are picked one
+   *  by one, sends the order where it stands, as a click on it does. */
+  pickKey(id, at) {
+    if (!this.picking) return false;
+    const { unit, spec, steps, action } = this.picking;
+    if (id && id === unit.id && steps[0].kind === "many" && action[steps[0].key]?.length) {
+      this.cancel();
+      this.send(action, spec);
+      return true;
+    }
+    this.pickAt(id, at ?? this.board.store.unit(id)?.position);
+    return true;
+  }
+
+  pickAt(id, at) {
     const { unit, spec, steps, action } = this.picking;
     const step = steps[0];
     const store = this.board.store;
-    const id = e.target.closest?.(".piece")?.dataset.unit;
-    const at = this.board.view.tablePoint(e.clientX, e.clientY);
     if (step.kind === "unit") {
       if (!id) return this.board.setHint(`${spec.label}: click a piece for the ${step.key}; Esc cancels.`);
       action[step.key] = id;

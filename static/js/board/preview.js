@@ -72,6 +72,20 @@ function ruleLine(tag, reason, x) {
   title.before(rule[0]);
 }
 
+/** A verdict's lines as the preview shows them: cost / allowance first, then the reasons
+ *  `shown` keeps (as [text, reason]), then what the drop does besides moving. The board
+ *  draws them by the ghost; the keyboard's readout says them (keymove.js). */
+export function verdictLines(verdict, store, u = "″", shown = () => true) {
+  const left = verdict.allowance - verdict.cost;
+  const lines = [`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`];
+  for (const reason of verdict.reasons ?? []) if (shown(reason)) lines.push([reasonText(reason, store), reason]);
+  // A preview rolls no dice: the roll a drop would make, and what it needs.
+  // What the drop does besides moving, in the engine's words (a loss, a roll, ...).
+  if (verdict.consequences) lines.push(...consequenceLines(verdict, store));
+  else for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);
+  return lines;
+}
+
 export class Overlay {
   constructor(table, labels, store = null) {
     this.store = store;
@@ -123,15 +137,10 @@ export class Overlay {
     if (fiat) lines.push("by fiat: no rules check");
     else if (!verdict) lines.push("asking the referee…");
     else {
-      const left = verdict.allowance - verdict.cost;
-      const u = this.costSuffix;
-      lines.push(`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`);
+      const [cost, ...rest] = verdictLines(verdict, this.store, this.costSuffix, (r) => !Array.isArray(r.at));
+      lines.push(cost);
       if (plan.note) lines.push(plan.note); // the plan is the engine's own way there
-      for (const reason of verdict.reasons) if (!Array.isArray(reason.at)) lines.push([reasonText(reason, this.store), reason]);
-      // A preview rolls no dice: the roll a drop would make, and what it needs.
-      // What the drop does besides moving, in the engine's words (a loss, a roll, ...).
-      if (verdict.consequences) lines.push(...consequenceLines(verdict, this.store));
-      else for (const roll of verdict.rolls ?? []) if (roll.pending) lines.push(`on drop: ${roll.what} roll, ${roll.needed} on ${roll.die}`);
+      lines.push(...rest);
     }
     const tag = label(this.planLabels, "", plan.ghost[0], this.svgY(plan.ghost[1]) + 1.6, `cost-text ${verdict ? (verdict.legal ? "ok" : "bad") : ""}${ownLoss(verdict) ? " warn" : ""}`);
     lines.forEach((line, i) => {

@@ -84,7 +84,7 @@ export class EventLog {
     const li = item("li", `log-${frame.kind}${frame.verdict?.legal === false ? " refused" : ""}`);
     li.dataset.seq = frame.seq;
     li.title = "Show the table after this event";
-    const what = item("span", "what", describe(frame, (id) => this.board.store.name(id), this.board));
+    const what = item("span", "what", this.text(frame));
     // A refusal that changed the table: its rule under it, as in a toast.
     if (frame.kind === "act" && frame.verdict?.legal === false) for (const r of frame.verdict.reasons ?? []) ruleNote(what, r);
     li.append(item("span", "seq", `#${frame.seq}`), what, item("time", "at", clock(frame.at)));
@@ -92,6 +92,11 @@ export class EventLog {
     const after = [...this.list.children].find((node) => Number(node.dataset.seq) > frame.seq);
     if (after) this.list.insertBefore(li, after);
     else appendKeepingScroll(this.list, li);
+  }
+
+  /** An event's line, as the log shows it and the announcer reads it. */
+  text(frame) {
+    return describe(frame, (id) => this.board.store.name(id), this.board);
   }
 
   /** The live seq moved on: the scrubber's end follows it unless a replay is shown. */

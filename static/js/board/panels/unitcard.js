@@ -63,7 +63,7 @@ export class UnitCard {
       may = `Nothing more is open to it this turn.${store.summary ? ` ${summaryText(store)}.` : ""}`;
     }
     else {
-      const how = drags ? " Drag to move, or press Enter and click waypoints; Q/E or the handle rotate; R shows its reach." : "";
+      const how = drags ? " Drag to move, or press Enter and click waypoints or step with the arrows (T types where); Q/E or the handle rotate; R shows its reach." : "";
       const left = store.summary ? ` ${summaryText(store)}.` : "";
       may = `${labels.length ? `May now: ${labels.join(", ")}.` : ""}${left}${how}`.trim();
     }
