@@ -244,6 +244,21 @@ class AnnotationAdmin(ReadOnlyAdmin):
     list_display = ["battle", "seq", "by", "erased_seq"]
 
 
+@admin.register(models.TurnNoticeSettings)
+class TurnNoticeSettingsAdmin(admin.ModelAdmin):
+    # A user's own choice (services/turn_notices.py): the admin may switch one off for
+    # someone whose mail bounces.
+    list_display = ["user", "mail", "browser"]
+    search_fields = ["user__username"]
+
+
+@admin.register(models.TurnNotified)
+class TurnNotifiedAdmin(ReadOnlyAdmin):
+    # What keeps a turn from being mailed twice: changed by hand, a player would be
+    # mailed again (or never) for the turn it names.
+    list_display = ["battle", "user", "turn_key", "at"]
+
+
 @admin.register(models.TableConnection)
 class TableConnectionAdmin(admin.ModelAdmin):
     list_display = ["battle", "user", "role", "channel_name", "last_seen"]
