@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import TIMEOUT_MS, drag_piece, piece, transform
+from tests.browser.conftest import TIMEOUT_MS, drag_piece, expected_transform, piece, transform
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The issue's screenshots (not committed).
@@ -63,7 +63,8 @@ def test_the_opponent_accepts_and_both_boards_show_the_piece_back(table, open_bo
 def test_the_opponent_declines_and_the_move_stands(table, open_board):
     p1, p2, watcher = open_board("p1"), open_board("p2"), open_board("spectator")
     start = moved_and_asked(table, p1, p2)
-    moved = transform(p1, table.u1)
+    # Where the piece ends (its move may still be animating on the boards).
+    moved = expected_transform(p1, table.u1)
     # A spectator sees the request, with nothing to press.
     expect(watcher.locator("#takeback-prompt")).to_contain_text("waiting for the answer")
     expect(watcher.locator("#takeback-prompt button")).to_have_count(0)
