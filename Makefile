@@ -45,7 +45,7 @@ $(AXE): tests/browser/axe/package-lock.json
 test: lint $(AXE)
 	@mkdir -p .test-logs
 	@DATABASE_URL=sqlite:///$(CURDIR)/.test-logs/clean-root.sqlite3 \
-	  $(BIN)/pytest -m clean_root --basetemp=.test-logs/clean-root-tmp \
+	  $(BIN)/pytest -s -m clean_root --basetemp=.test-logs/clean-root-tmp \
 	  > .test-logs/clean-root.log 2>&1 & machine=$$!; \
 	$(BIN)/pytest -m "not clean_root"; suite=$$?; \
 	wait $$machine; clean_root=$$?; \
