@@ -82,23 +82,30 @@ def test_the_settings_page_saves_the_players_choice(with_address, browser):
         page.goto(f"{table.base_url}/accounts/turn-notices/")
         mail = page.get_by_label("Mail me when it is my turn")
         browser_box = page.get_by_label("Show a browser notification", exact=False)
-        expect(mail).not_to_be_checked()
+        expect(mail).not_to_be_checked(timeout=TIMEOUT_MS)
         expect(browser_box).not_to_be_checked()
         mail.check()
         browser_box.check()
-        expect(page.locator("#browser-permission")).to_have_text("This browser will notify you.")
+        expect(page.locator("#browser-permission")).to_have_text(
+            "This browser will notify you.", timeout=TIMEOUT_MS
+        )
         page.get_by_role("button", name="Save").click()
-        expect(page.locator(".messages")).to_contain_text("Your turn notices are saved.")
+        expect(page.locator(".messages")).to_contain_text(
+            "Your turn notices are saved.", timeout=TIMEOUT_MS
+        )
         expect(page.get_by_text("Mailed to bp2@example.org.")).to_be_visible()
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / "settings.png"))
         page.reload()
-        expect(mail).to_be_checked()
+        expect(mail).to_be_checked(timeout=TIMEOUT_MS)
         expect(browser_box).to_be_checked()
         browser_box.uncheck()
         page.get_by_role("button", name="Save").click()
+        expect(page.locator(".messages")).to_contain_text(
+            "Your turn notices are saved.", timeout=TIMEOUT_MS
+        )
         page.reload()
-        expect(browser_box).not_to_be_checked()
+        expect(browser_box).not_to_be_checked(timeout=TIMEOUT_MS)
         expect(mail).to_be_checked()
     finally:
         page.context.close()
