@@ -8,6 +8,7 @@ has the whole environment file (docs/deploy/tabletop.env).
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 from csp.constants import NONCE as CSP_NONCE
@@ -173,10 +174,23 @@ if REDIS_LAYER not in REDIS_LAYERS:
     raise ImproperlyConfigured(f"REDIS_LAYER must be one of {sorted(REDIS_LAYERS)}")
 
 
+def redis_channel_prefix(url: str) -> str:
+    """The layer's prefix for the Redis database `url` names.
+
+    Redis scopes keys by database number but not pub/sub channels: two sites (or two
+    test runs) on one Redis with databases 0 and 1 would otherwise hear each other's
+    table broadcasts. Database 0 keeps channels-redis' own prefix, so that a running
+    site's processes keep hearing each other across an upgrade."""
+    path = urlsplit(url).path.strip("/")
+    database = int(path) if path.isdigit() else 0
+    return "asgi" if database == 0 else f"asgi-db{database}"
+
+
 def redis_channel_layer(url: str, kind: str) -> dict:
     """The CHANNEL_LAYERS entry of the channels-redis layer `kind` on the Redis at `url`."""
     layer = REDIS_LAYERS[kind]
-    return {"BACKEND": layer["BACKEND"], "CONFIG": {"hosts": [url], **layer["CONFIG"]}}
+    config = {"hosts": [url], "prefix": redis_channel_prefix(url), **layer["CONFIG"]}
+    return {"BACKEND": layer["BACKEND"], "CONFIG": config}
 
 
 if REDIS_URL:

@@ -96,9 +96,21 @@ def test_redis_layer_core_selects_the_original_list_layer() -> None:
     assert settings["layer"]["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert settings["layer"]["CONFIG"] == {
         "hosts": ["redis://127.0.0.1:6379/0"],
+        "prefix": "asgi",
         "capacity": 1500,
         "expiry": 30,
     }
+
+
+@pytest.mark.parametrize("layer", ["pubsub", "core"])
+def test_each_redis_database_has_its_own_channels(layer: str) -> None:
+    """Pub/sub channels are not scoped by database number: a site on database 1 must not
+    hear the table broadcasts of a site on database 0 of the same Redis."""
+    site_0 = settings_with(REDIS_URL="redis://127.0.0.1:6379/0", REDIS_LAYER=layer)
+    site_1 = settings_with(REDIS_URL="redis://127.0.0.1:6379/1", REDIS_LAYER=layer)
+    no_path = settings_with(REDIS_URL="redis://127.0.0.1:6379", REDIS_LAYER=layer)
+    assert site_0["layer"]["CONFIG"]["prefix"] == "asgi" == no_path["layer"]["CONFIG"]["prefix"]
+    assert site_1["layer"]["CONFIG"]["prefix"] == "asgi-db1"
 
 
 def test_an_unknown_redis_layer_is_refused_at_start() -> None:
