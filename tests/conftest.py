@@ -19,6 +19,35 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
+def _own_redis_database_per_worker() -> None:
+    """Under pytest-xdist (make test runs the suite in workers) each worker has its own
+    test database (pytest-django's suffix) and here its own Redis database: the next
+    numbers after REDIS_URL's. Otherwise two workers' battles with the same id would
+    share a table's channel group, and their users with the same id the account limits.
+    Django has read REDIS_URL by now but made no layer or cache yet; the Daphne
+    processes a test starts read the new URL from the environment."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
+    if not (worker.startswith("gw") and url):
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.conf import settings
+
+    from tabletop.settings import redis_channel_layer
+
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    database = base + 1 + int(worker.removeprefix("gw"))
+    url = urlunsplit(parts._replace(path=f"/{database}"))
+    os.environ["REDIS_URL"] = url
+    settings.REDIS_URL = url
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(url, settings.REDIS_LAYER)}
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
+
+
+_own_redis_database_per_worker()
+
+
 def services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") in {"1", "true", "yes"}
 
