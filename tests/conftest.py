@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -130,6 +131,8 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
         "DJANGO_SETTINGS_MODULE": "tabletop.settings",
         **(extra_env or {}),
     }
+    # A file, not a pipe nobody reads: a server that logs 64 KB would block on it.
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -144,12 +147,13 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
     )
+    process.log = log  # type: ignore[attr-defined]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read().decode()[-2000:]}")
+            raise RuntimeError(f"daphne exited: {server_log(process)}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return process
@@ -159,6 +163,13 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
     raise RuntimeError("daphne did not start listening within 20 s")
 
 
+def server_log(process: subprocess.Popen, tail: int = 4000) -> str:
+    """The end of what the server wrote to stderr."""
+    log = process.log  # type: ignore[attr-defined]
+    log.seek(0)
+    return log.read().decode(errors="replace")[-tail:]
+
+
 def stop_asgi_server(process: subprocess.Popen) -> None:
     process.terminate()
     try:
@@ -166,6 +177,10 @@ def stop_asgi_server(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    # Shown with a failing test's captured output, so that a hang can be read.
+    if log := server_log(process):
+        sys.stderr.write(f"--- daphne :{process.args[-3]} stderr (end) ---\n{log}\n")
+    process.log.close()  # type: ignore[attr-defined]
 
 
 @pytest.fixture
