@@ -139,7 +139,9 @@ def test_measure_and_line_of_sight_between_pieces_reached_by_tab(table: Table, o
     heard(p1, "First point: P1 mech.")
     go_to_piece(p1, table.u2)  # the cross follows the focus onto the other piece
     p1.keyboard.press("Enter")
-    a, b = (p1.evaluate(f"window.tabletop.store.unit('{u}').position") for u in (table.u1, table.u2))
+    a, b = (
+        p1.evaluate(f"window.tabletop.store.unit('{u}').position") for u in (table.u1, table.u2)
+    )
     centre = math.hypot(b[0] - a[0], b[1] - a[1])
     heard(p1, f"Measure: centre {centre:.1f}″ · edge")
 
