@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.axe import axe_violations, severe, summary
 from tests.browser.conftest import TIMEOUT_MS, Table, log_lines, seq_of, shoot
 from tests.browser.keyboard import URGENT, go_to_piece, heard, retype, tab_to
-from tests.web.test_reports import actor, end_turn, move
+from tests.web.test_reports import moved_drew_and_ended
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -174,17 +174,9 @@ def test_the_board_with_the_drawing_tool_open_has_no_serious_accessibility_viola
 @pytest.fixture
 def drawn_at_2(table: Table) -> Table:
     """P1 moved (seq 1), drew an arrow (seq 2) and ended the turn (seq 3)."""
-    from tabletop.services.table.annotations import battle_annotate
-
     battle = table.battle
     users = {m.user.username.removeprefix("b"): m.user for m in battle.campaign.memberships.all()}
-    move(battle, users["p1"], "P1", "m-1", (0, 3))
-    shape = {"kind": "arrow", "from": [14, 10], "to": [24, 22]}
-    reply = battle_annotate(
-        battle_id=battle.pk, actor=actor(battle, users["p1"]), client_msg_id="a-1", shape=shape
-    )
-    assert reply["type"] == "ack", reply
-    end_turn(battle, users["p1"], "e-1")
+    moved_drew_and_ended(battle, users, {"kind": "arrow", "from": [14, 10], "to": [24, 22]})
     return table
 
 

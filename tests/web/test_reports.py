@@ -81,6 +81,16 @@ def end_turn(battle: Battle, user: Any, msg: str) -> None:
     assert reply["type"] == "ack", reply
 
 
+def moved_drew_and_ended(battle: Battle, users: dict[str, Any], shape: dict[str, Any]) -> None:
+    """P1 moved (seq 1), drew `shape` on the table (seq 2) and ended the turn (seq 3)."""
+    move(battle, users["p1"], "P1", "m-1", (0, 3))
+    drawn = battle_annotate(
+        battle_id=battle.pk, actor=actor(battle, users["p1"]), client_msg_id="a-1", shape=shape
+    )
+    assert drawn["type"] == "ack", drawn
+    end_turn(battle, users["p1"], "e-1")
+
+
 def p1_wins_and_p2s_mech_is_destroyed(battle: Battle, users: dict[str, Any]) -> None:
     """The GM records the battle's result: P1 won ("The ridge held."), P2's mech was
     destroyed."""
@@ -492,13 +502,8 @@ def test_the_replay_of_a_moment_shows_the_drawings_on_the_table_then(client) -> 
     """An arrow drawn at seq 2 and removed at seq 4: the replay at 1 has none, at 2 and 3
     the arrow (by its author, where it was drawn), at 4 none again."""
     battle, users = table()
-    move(battle, users["p1"], "P1", "m-1", (0, 3))
     arrow = {"kind": "arrow", "from": [2, 2], "to": [6, 9]}
-    drawn = battle_annotate(
-        battle_id=battle.pk, actor=actor(battle, users["p1"]), client_msg_id="a-1", shape=arrow
-    )
-    assert drawn["type"] == "ack", drawn
-    end_turn(battle, users["p1"], "e-1")
+    moved_drew_and_ended(battle, users, arrow)
     battle_erase(
         battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="x", annotation=2
     )
