@@ -51,7 +51,9 @@ def test_a_player_measures_pings_and_draws_with_the_keyboard_alone(table: Table,
     errors: list[str] = []
     p1.on("pageerror", lambda error: errors.append(str(error)))
 
-    # Measure: the first point typed, the cross stepped 8" east and 6" north, Enter.
+    # Measure: the first point typed, the cross stepped 8" east and 6" north, Enter. The
+    # typed point's fields are there while they serve: no piece is selected, a tool is on.
+    expect(p1.locator("#goto-form")).to_be_hidden()
     p1.keyboard.press("m")
     expect(p1.locator(".table-cursor")).to_be_visible()
     type_point(p1, 10, 10, "Point to measure")
@@ -74,6 +76,7 @@ def test_a_player_measures_pings_and_draws_with_the_keyboard_alone(table: Table,
     p1.keyboard.press("Escape")  # the measure off
     expect(p1.locator("#tool-measure")).to_have_attribute("aria-pressed", "false")
     expect(p1.locator(".table-cursor")).to_have_count(0)
+    expect(p1.locator("#goto-form")).to_be_hidden()
 
     # An arrow: D (an arrow is the first kind), back to the table, Enter at the cross (where
     # the measure left it), 4" west and 6" south, Enter.

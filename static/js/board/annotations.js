@@ -23,10 +23,9 @@ class ShapePicker {
     this.from = null;
   }
 
-  /** The point of piece `id` (where it stands) or `at`, to a hundredth of an inch. */
-  pickFor(id, at) {
-    const point = (id && this.drawing.board.shownUnit(id)?.position) || at;
-    return { at: [point[0], point[1]].map((v) => Math.round(v * 100) / 100) };
+  /** The keyboard's cross at `at` (cursor.js): its very point, on a piece too, as a click. */
+  pickFor(_id, at) {
+    return { at: at.map((v) => Math.round(v * 100) / 100) };
   }
 
   down(e) {
