@@ -3,8 +3,8 @@
 import { Drawing } from "./annotations.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
-import { TableCursor } from "./cursor.js";
 import { PieceMenu } from "./contextmenu.js";
+import { TableCursor } from "./cursor.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
 import { KeyMove } from "./keymove.js";
