@@ -104,22 +104,33 @@ def test_a_resent_move_gets_its_first_answer_and_moves_nothing_again():
     assert Battle.objects.get(pk=battle.id).last_seq == 2
 
 
+def moved_elsewhere(battle, people, units) -> None:
+    """P1 moves its third mech here (seq 1), then its second "in another process" (seq 2),
+    and this process is left with its guess of seq 1."""
+    act(battle, people["p1"], "m-1", 0, units[2], [13.5, 4.5])
+    stale = known_battles.get(battle.id)
+    act(battle, people["p1"], "m-2", 1, units[1], [7.5, 4.0])
+    known_battles.keep(stale)
+
+
+def where(battle) -> tuple[dict[str, list[float]], int]:
+    """({unit id: [x, y]}, last seq) as stored."""
+    stored = Battle.objects.get(pk=battle.id)
+    return {u["id"]: u["position"][:2] for u in stored.state["units"]}, stored.last_seq
+
+
 def test_a_move_decided_on_a_stale_guess_is_decided_again_under_the_lock():
     """Another process moved since this one last wrote: the statement writes nothing, and
     the locked way answers with the table as it is."""
     battle, people, (u1, u3, u5) = table()
     with captured_events():
-        act(battle, people["p1"], "m-1", 0, u5, [13.5, 4.5])
-        stale = known_battles.get(battle.id)
-        act(battle, people["p1"], "m-2", 1, u3, [7.5, 4.0])  # "the other process"
-        known_battles.keep(stale)
+        moved_elsewhere(battle, people, (u1, u3, u5))
         with round_trips() as counted:
             reply = act(battle, people["p1"], "m-3", 2, u1, [1.5, 5.5])
     assert reply == {"type": "ack", "id": "m-3", "seq": 3}
     assert counted[0] > 1
-    stored = Battle.objects.get(pk=battle.id)
-    where = {u["id"]: u["position"][:2] for u in stored.state["units"]}
-    assert (where[u1], where[u3]) == ([1.5, 5.5], [7.5, 4.0])
+    at, seq = where(battle)
+    assert (at[u1], at[u3], seq) == ([1.5, 5.5], [7.5, 4.0], 3)
     chain = Event.objects.filter(battle=battle).order_by("seq")
     befores = [e.position_before for e in chain][1:]
     afters = [e.position_after for e in chain][:-1]
@@ -127,20 +138,16 @@ def test_a_move_decided_on_a_stale_guess_is_decided_again_under_the_lock():
 
 
 def test_a_move_sent_before_another_process_s_move_arrived_is_stale():
-    """The player saw seq 1; another player's move (seq 2) was made in another process,
-    which this one's guess (seq 1) knows nothing of: the move is refused as stale, and
-    the other move stands."""
+    """The player saw seq 1; another move (seq 2) was made in another process, which this
+    one's guess (seq 1) knows nothing of: the move is refused as stale, and the other
+    move stands."""
     battle, people, (u1, u3, u5) = table()
     with captured_events():
-        act(battle, people["p1"], "m-1", 0, u5, [13.5, 4.5])
-        stale = known_battles.get(battle.id)
-        act(battle, people["gm"], "g-2", 1, u3, [7.5, 4.0])  # "the other process"
-        known_battles.keep(stale)
+        moved_elsewhere(battle, people, (u1, u3, u5))
         reply = act(battle, people["p1"], "m-3", 1, u1, [1.5, 5.5])
     assert (reply["type"], reply["seq"], reply["reasons"][0]["code"]) == ("reject", 2, "stale")
-    stored = Battle.objects.get(pk=battle.id)
-    where = {u["id"]: u["position"][:2] for u in stored.state["units"]}
-    assert (where[u1], where[u3], stored.last_seq) == ([1.5, 1.5], [7.5, 4.0], 2)
+    at, seq = where(battle)
+    assert (at[u1], at[u3], seq) == ([1.5, 1.5], [7.5, 4.0], 2)
 
 
 def test_a_move_made_while_a_take_back_request_waits_says_the_request_lapsed():
