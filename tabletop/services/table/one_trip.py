@@ -12,10 +12,11 @@ write the event and the stored answer. It returns once committed, so the answer 
 sent after the commit, and the event broadcast after it too.
 
 When the statement writes nothing (another process moved, a resend, a guess that was
-stale), or the decision needs the database (a move that waits for the GM's roll, a
-change of turn that mails notices), the command runs the locked way from the start: it
-is decided again there, dice included. Nothing of the first decision was stored or
-shown, so this is one roll, never a second chance.
+stale), or the decision needs the database (a client that saw an older sequence number,
+a change of turn that mails notices: any query under `_no_queries`), or it is a refusal
+(which stores only its answer), the command runs the locked way from the start: it is
+decided again there, dice included. Nothing of the first decision was stored or shown,
+so this is one roll, never a second chance.
 """
 
 import json
