@@ -80,7 +80,9 @@ def _seat_row(seat: Seat, battle_id: int) -> AbstractBaseUser | None:
     """The seat's user (only what the rights need: never the battle's row, whose position
     can be large), with, read in the same query (one round trip per frame: issue 25): its
     login session's data (None when ended or expired), its role in the battle's campaign
-    (None when not a member, or no such battle), the battle's sides and its own."""
+    (None when not a member, or no such battle), the battle's sides and its own. The
+    session is read from Django's session table: the sessions are stored in the database
+    (settings.SESSION_ENGINE, Django's default)."""
     now = timezone.now()
     session = Session.objects.filter(session_key=seat.session_key or "", expire_date__gt=now)
     role = Membership.objects.filter(
