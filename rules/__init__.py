@@ -15,24 +15,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.engine.actions import Action, Turn, Waypoint
 from rules.engine.bounds import check_action
 from rules.engine.consequences import Consequence, with_consequences
 from rules.engine.dice import Dice, make_dice
-from rules.engine.errors import DiceExhaustedError, InvalidActionError
-from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
 from rules.engine.reach import Reach
-from rules.engine.registry import SYSTEMS, get_system
-from rules.engine.scenario import (
-    Scenario,
-    load_scenario,
-    scenario_to_json,
-    state_from_json,
-    state_to_json,
-)
+from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.deadline import deadline
+from rules.model.actions import Action, Turn, Waypoint
+from rules.model.errors import DiceExhaustedError, InvalidActionError
+from rules.model.state import BaseShape, GameState, Table, Terrain, Unit
+from rules.referee.positions import load_scenario, state_from_json
+from rules.systems.registry import SYSTEMS, get_system
 
 __all__ = [
     "SYSTEMS", "Action", "BaseShape", "Consequence", "Dice", "DiceExhaustedError", "GameState",

@@ -12,7 +12,7 @@ from shapely.geometry import Polygon
 
 import rules
 from rules.engine.catalogue import COST_UNITS
-from rules.engine.offers import offered_in_position
+from rules.referee.offers import offered_in_position
 from tabletop.services.errors import ServiceError
 
 
@@ -135,7 +135,7 @@ def board_config(key: str) -> dict[str, Any]:
 
 def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dict[str, list[str]]:
     """{unit id: [action types]}: what each unit may be offered now, the engine's offers
-    (rules/engine/questions.py: the preconditions its referee checks, then whose turn it
+    (rules/referee/questions.py: the preconditions its referee checks, then whose turn it
     is); {} for a position the engine cannot read."""
     if state.get("system", "") not in _registry():
         return {}

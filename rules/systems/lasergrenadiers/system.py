@@ -7,15 +7,16 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.actions import Action, number, point
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
+from rules.model.actions import Action, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences
+from rules.systems.lasergrenadiers.budget import piece_budget
 from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
@@ -69,7 +70,8 @@ class LaserGrenadiersSystem(System):
     cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
-    turn_structure = LgTurns()
+    turn_structure = LgTurns(lambda position, unit_id: piece_budget(
+        lambda _key: LaserGrenadiersSystem(), position, unit_id))
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
     action_types = frozenset(HANDLERS)
