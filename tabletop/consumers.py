@@ -38,7 +38,6 @@ from tabletop.services.table import (
     log,
     pending_roll,
     point,
-    position,
     presence,
     preview,
     rights,
@@ -414,7 +413,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # -- sending -------------------------------------------------------------------
 
     async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=position.canonical(frame))
+        await self.send(text_data=events.canonical(frame))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

@@ -4,7 +4,7 @@ import logging
 from typing import Any
 
 import rules
-from rules.referee.questions import alternative_answer
+from rules import alternative_answer
 from tabletop import events
 from tabletop.models import Battle
 from tabletop.services.table import command, referee

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from rules.model.actions import Action
-from rules.referee.questions import reach_answer
+from rules import Action, reach_answer
 from tabletop.services.errors import ServiceError
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ implementation: the browser computes no sight of its own (ui.md, "Tools")."""
 from typing import Any
 
 import rules
-from rules.referee.sight_ruling import sight_ruling
+from rules import sight_ruling
 from tabletop.models import Battle
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import command, referee
