@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 
-from tabletop import events, metrics, protocol, selectors
+from tabletop import events, limits, metrics, protocol, selectors
 from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import (
@@ -34,7 +34,6 @@ from tabletop.services.table import (
     dice,
     engine_budget,
     gm,
-    limits,
     log,
     pending_roll,
     point,
