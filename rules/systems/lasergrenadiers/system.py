@@ -64,14 +64,19 @@ def _finite_values(values: Mapping[str, Any], key: str) -> None:
     _finite(dict(values), key)
 
 
+def read_piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, str] | None:
+    """A piece's allowance left for the header (LG-D31), the position read by this system:
+    the turn structure is handed this, as it cannot import the system built from it."""
+    return piece_budget(lambda _key: LaserGrenadiersSystem(), position, unit_id)
+
+
 class LaserGrenadiersSystem(System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
     cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
-    turn_structure = LgTurns(lambda position, unit_id: piece_budget(
-        lambda _key: LaserGrenadiersSystem(), position, unit_id))
+    turn_structure = LgTurns(read_piece_budget)
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
     action_types = frozenset(HANDLERS)
