@@ -70,7 +70,9 @@ class Canvas:
         self.parts.append(text)
 
     def text(self, x: float, y: float, content: str, size: float, **attrs: str) -> None:
-        extra = "".join(f' {k.replace("_", "-")}="{escape(v)}"' for k, v in attrs.items())
+        extra = "".join(
+            f' {k.rstrip("_").replace("_", "-")}="{escape(v)}"' for k, v in attrs.items()
+        )
         self.add(
             f'<text x="{_n(x)}" y="{_n(y)}" font-size="{_n(size)}"{extra}>{escape(content)}</text>'
         )
@@ -181,6 +183,7 @@ def _units(canvas: Canvas) -> None:
         attrs = {"class_": "start", "data_unit": unit_id, "x": x - 0.35, "y": y - 0.35}
         attrs |= {"width": "0.7", "height": "0.7", "fill": "none", "stroke_width": "0.1"}
         canvas.add(tag("rect", attrs | {"stroke": side_colour(story, str(unit.get("side")))}))
+    labels = LabelPlaces(-MARGIN, story.width + MARGIN)
     for unit_id, unit in story.end.items():
         if unit.get("aboard") or not isinstance(unit.get("position"), list):
             continue
@@ -189,12 +192,91 @@ def _units(canvas: Canvas) -> None:
         canvas.add(_base_shape(unit_id, unit, x, y, colour))
         base = unit.get("base") or {}
         across = float(base.get("diameter") or max(base.get("width", 1), base.get("length", 1)))
-        above = y - across / 2 - 0.3
+        name = story.names.get(unit_id, unit_id)
+        at_x, at_y = labels.place(name, x, y - across / 2 - 0.3, y + across / 2 + 0.3 + 0.6, 0.6)
         canvas.text(
-            x, above, story.names.get(unit_id, unit_id), 0.6, text_anchor="middle",
+            at_x, at_y, name, 0.6, text_anchor="middle", class_="unit-label", data_unit=unit_id,
             fill="#1d2125", stroke="#fff", stroke_width="0.12", paint_order="stroke",
         )  # fmt: skip
     canvas.add("</g>")
+
+
+#: A text's width, as a share of its size per character: wide enough for most names in
+#: a sans-serif face, so boxes estimated with it hold the drawn text.
+CHAR_WIDTH = 0.62
+
+
+class LabelPlaces:
+    """Where unit labels go so that no two overlap: above the unit if that place is free,
+    else below it, else further away, in turn (greedy, in the order the units come)."""
+
+    def __init__(self, left: float, right: float) -> None:
+        self.left, self.right = left, right
+        self.taken: list[tuple[float, float, float, float]] = []
+
+    def box(self, text: str, x: float, y: float, size: float) -> tuple[float, float, float, float]:
+        """The label's box (left, top, right, bottom) for a text centred on x, baseline y."""
+        half = len(text) * size * CHAR_WIDTH / 2
+        return x - half, y - size * 0.85, x + half, y + size * 0.3
+
+    def place(self, text: str, x: float, above: float, below: float, size: float) -> Point:
+        half = len(text) * size * CHAR_WIDTH / 2
+        # Kept inside the drawing: a label at the table's edge shifts inwards.
+        x = min(max(x, self.left + half), max(self.right - half, self.left + half))
+        step = size * 1.2
+        tries = [y for k in range(60) for y in (above - k * step, below + k * step)]
+        for y in tries:
+            box = self.box(text, x, y, size)
+            if not any(_overlap(box, other) for other in self.taken):
+                self.taken.append(box)
+                return x, y
+        self.taken.append(self.box(text, x, above, size))
+        return x, above
+
+
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+#: Each fate in a reader's words and its mark's colour: a cross where a unit was destroyed,
+#: an arrow out where it left the board, a barred ring where the table took it away.
+FATES = {
+    "destroyed": ("destroyed", "#b00020"),
+    "off_board": ("left the board", "#b35900"),
+    "removed": ("removed", "#5b5f66"),
+}
+
+
+def fate_mark(fate: str, x: float, y: float, out: tuple[float, float] = (1.0, 0.0)) -> str:
+    """The mark of a fate centred on (x, y) (SVG coordinates); `out` points the way off
+    the table for a unit that left it."""
+    colour = FATES.get(fate, FATES["destroyed"])[1]
+    line = f'stroke="{colour}" stroke-width="0.25" stroke-linecap="round" fill="none"'
+    if fate == "off_board":
+        tip = (x + out[0] * 0.9, y + out[1] * 0.9)
+        head = _arrow_head(tip, (x, y))
+        return (
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="0.6" {line} stroke-dasharray="0.3 0.2"/>'
+            f'<path d="M{_n(x - out[0] * 0.3)},{_n(y - out[1] * 0.3)} L{_n(tip[0])},{_n(tip[1])}" '
+            f'{line}/><polygon points="{head}" fill="{colour}"/>'
+        )
+    if fate == "removed":
+        return (
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="0.6" {line}/>'
+            f'<path d="M{_n(x - 0.42)},{_n(y + 0.42)} L{_n(x + 0.42)},{_n(y - 0.42)}" {line}/>'
+        )
+    return (
+        f'<path d="M{_n(x - 0.7)},{_n(y - 0.7)} L{_n(x + 0.7)},{_n(y + 0.7)} '
+        f'M{_n(x - 0.7)},{_n(y + 0.7)} L{_n(x + 0.7)},{_n(y - 0.7)}" {line}/>'
+    )
+
+
+def _way_out(story: Story, at: Point) -> tuple[float, float]:
+    """The direction (SVG coordinates) to the table's edge nearest `at`."""
+    x, y = at
+    edges = [(x, (-1.0, 0.0)), (story.width - x, (1.0, 0.0))]
+    edges += [(y, (0.0, 1.0)), (story.height - y, (0.0, -1.0))]
+    return min(edges)[1]
 
 
 def _losses(canvas: Canvas) -> None:
@@ -202,15 +284,12 @@ def _losses(canvas: Canvas) -> None:
     canvas.add('<g class="losses">')
     for loss in story.losses:
         x, y = loss.at[0], story.height - loss.at[1]
-        words = {"destroyed": "destroyed", "off_board": "left the board", "removed": "removed"}
+        words = FATES.get(loss.fate, (loss.fate, ""))[0]
         when = f" in turn {loss.turn}" if loss.turn else ""
         canvas.add(
             f'<g class="loss" data-unit="{escape(loss.unit)}" data-fate="{escape(loss.fate)}">'
-            f"<title>{escape(story.names.get(loss.unit, loss.unit))}: "
-            f"{words.get(loss.fate, loss.fate)}{when}</title>"
-            f'<path d="M{_n(x - 0.7)},{_n(y - 0.7)} L{_n(x + 0.7)},{_n(y + 0.7)} '
-            f'M{_n(x - 0.7)},{_n(y + 0.7)} L{_n(x + 0.7)},{_n(y - 0.7)}" '
-            'stroke="#b00020" stroke-width="0.25" stroke-linecap="round"/></g>'
+            f"<title>{escape(story.names.get(loss.unit, loss.unit))}: {escape(words)}{when}"
+            f"</title>{fate_mark(loss.fate, x, y, _way_out(story, loss.at))}</g>"
         )
     canvas.add("</g>")
 
@@ -314,24 +393,43 @@ def summary_lines(story: Story) -> list[str]:
 
 
 def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
+    """The key under the table: each side's colour, the marks, each fate's mark; an entry
+    that would run past the drawing's width starts a new line. Returns the next line's top."""
     story = canvas.story
-    x = 0.0
+    x, gap = 0.0, size * 1.2
+    entries: list[tuple[str, float, str]] = []
     for side in story.sides:
         colour = side_colour(story, side)
-        canvas.add(
-            f'<line x1="{_n(x)}" y1="{_n(top - size * 0.35)}" x2="{_n(x + 1.4)}" '
-            f'y2="{_n(top - size * 0.35)}" stroke="{colour}" stroke-width="0.18"/>'
+        swatch = (
+            f'<line x1="{{x}}" y1="{{y}}" x2="{{x2}}" y2="{{y}}" stroke="{colour}" '
+            'stroke-width="0.18"/>'
         )
-        canvas.text(x + 1.7, top, side, size)
-        x += 1.7 + size * 0.6 * len(side) + 1.2
-    canvas.text(
-        x, top, "□ start · ① where turn 1's moves ended · ✕ lost · dashed: fiat or pushed", size
-    )
+        entries.append((swatch, 1.7, side))
+    entries.append(("", 0.0, "□ start · ① where turn 1's moves ended"))
+    for fate, (words, _) in FATES.items():
+        entries.append((fate, 1.7, words))
+    entries.append(("", 0.0, "dashed: fiat or pushed"))
+    for mark, room, words in entries:
+        wide = room + size * CHAR_WIDTH * len(words)
+        if x > 0 and x + wide > width:
+            x, top = 0.0, top + size * 1.5
+        middle = top - size * 0.35
+        if mark in FATES:
+            drawn = fate_mark(mark, x + 0.7, middle)
+            canvas.add(f'<g class="legend-entry" data-fate="{mark}">{drawn}')
+        else:
+            filled = mark.format(x=_n(x), x2=_n(x + 1.4), y=_n(middle))
+            canvas.add(f'<g class="legend-entry">{filled}')
+        canvas.text(x + room, top, words, size)
+        canvas.add("</g>")
+        x += wide + gap
     return top + size * 1.5
 
 
 def _wrap(text: str, chars: int) -> Iterable[str]:
-    words, line = text.split(), ""
+    """Lines of at most `chars` characters, broken between words (a longer word in pieces)."""
+    words = [w[i : i + chars] for w in text.split() for i in range(0, len(w), chars)]
+    line = ""
     for word in words:
         if line and len(line) + 1 + len(word) > chars:
             yield line
@@ -342,6 +440,16 @@ def _wrap(text: str, chars: int) -> Iterable[str]:
         yield line
 
 
+def title_lines(title: str, chars: int, most: int = 3) -> list[str]:
+    """The title wrapped to the drawing's width, in at most `most` lines, the last
+    shortened with "…" if the whole does not fit (the full title is the drawing's <title>)."""
+    lines = list(_wrap(title, chars))
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = lines[-1][: chars - 1].rstrip() + "…"
+    return lines
+
+
 def report_svg(story: Story, title: str) -> str:
     """The whole report as an SVG document."""
     canvas = Canvas(story)
@@ -349,16 +457,14 @@ def report_svg(story: Story, title: str) -> str:
     size = width / 48
     chars = int(width / (size * 0.55))
     body = [wrapped for line in summary_lines(story) for wrapped in _wrap(line, chars)]
-    height = story.height + size * 1.8 * 2 + len(body) * size * 1.35 + size
-    canvas.add(
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="battle-report" '
-        f'viewBox="{_n(-MARGIN)} {_n(-MARGIN - size * 1.8)} {_n(width + 2 * MARGIN)} '
-        f'{_n(height + 2 * MARGIN)}" data-width="{_n(story.width)}" '
-        f'data-height="{_n(story.height)}" data-seq="{story.seq}" '
-        'font-family="system-ui, sans-serif" role="img">'
-    )
+    heading, title_size = title_lines(title, int(width / (size * 1.2 * 0.7))), size * 1.2
+    head = title_size * 1.2 * len(heading) + size * 0.6
+    canvas.add("")  # the <svg> element, once the height is known
     canvas.add(f"<title>{escape(title)}</title>")
-    canvas.text(0, -size * 0.6, title, size * 1.2, font_weight="bold")
+    canvas.add(f'<g class="report-title"><title>{escape(title)}</title>')
+    for i, line in enumerate(heading):
+        canvas.text(0, -head + title_size * (1 + 1.2 * i), line, title_size, font_weight="bold")
+    canvas.add("</g>")
     canvas.add(
         f'<rect class="table" x="0" y="0" width="{_n(story.width)}" height="{_n(story.height)}" '
         'fill="#f4f1e8" stroke="#3d4348" stroke-width="0.08"/>'
@@ -370,12 +476,21 @@ def report_svg(story: Story, title: str) -> str:
     _turn_markers(canvas)
     _losses(canvas)
     _annotations(canvas)
+    canvas.add('<g class="legend">')
     top = _legend(canvas, story.height + size * 1.8, width, size)
-    canvas.add('<g class="summary">')
+    canvas.add('</g><g class="summary">')
     for line in body:
         canvas.text(0, top, line, size)
         top += size * 1.35
     canvas.add("</g></svg>")
+    bottom = top - size * 0.35
+    canvas.parts[0] = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="battle-report" '
+        f'viewBox="{_n(-MARGIN)} {_n(-MARGIN - head)} {_n(width + 2 * MARGIN)} '
+        f'{_n(bottom + head + 2 * MARGIN)}" data-width="{_n(story.width)}" '
+        f'data-height="{_n(story.height)}" data-seq="{story.seq}" '
+        'font-family="system-ui, sans-serif" role="img">'
+    )
     return "\n".join(canvas.parts) + "\n"
 
 
