@@ -229,9 +229,10 @@ def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> 
     for i, label in enumerate(labels):
         x, y = at(i, 0)
         short = escape(label if len(label) <= 14 else label[:13] + "…")
-        # The last battle's label ends at the axis' end, clear of the names beside the plot.
+        # Below the lowest tick ("0"); the last battle's name ends at the axis' end, clear of
+        # the names beside the plot.
         anchor = "end" if i and i == count else "middle"
-        text = tag("text", {"x": x, "y": y + 16, "text_anchor": anchor}, short)
+        text = tag("text", {"x": x, "y": y + 19, "text_anchor": anchor}, short)
         if i == 0:
             parts.append(text)
             continue
