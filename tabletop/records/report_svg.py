@@ -247,27 +247,32 @@ FATES = {
 }
 
 
-def fate_mark(fate: str, x: float, y: float, out: tuple[float, float] = (1.0, 0.0)) -> str:
-    """The mark of a fate centred on (x, y) (SVG coordinates); `out` points the way off
-    the table for a unit that left it."""
+def fate_mark(
+    fate: str, x: float, y: float, out: tuple[float, float] = (1.0, 0.0), scale: float = 1.0
+) -> str:
+    """The mark of a fate centred on (x, y) (SVG coordinates), 1.4" across at `scale` 1;
+    `out` points the way off the table for a unit that left it."""
     colour = FATES.get(fate, FATES["destroyed"])[1]
-    line = f'stroke="{colour}" stroke-width="0.25" stroke-linecap="round" fill="none"'
+    line = f'stroke="{colour}" stroke-width="{_n(0.25 * scale)}" stroke-linecap="round" fill="none"'
+    r, d = 0.6 * scale, 0.7 * scale
     if fate == "off_board":
-        tip = (x + out[0] * 0.9, y + out[1] * 0.9)
-        head = _arrow_head(tip, (x, y))
+        tip = (x + out[0] * d * 1.3, y + out[1] * d * 1.3)
+        head = _arrow_head(tip, (x, y), 0.6 * scale)
+        dashes = f"{_n(0.3 * scale)} {_n(0.2 * scale)}"
         return (
-            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="0.6" {line} stroke-dasharray="0.3 0.2"/>'
-            f'<path d="M{_n(x - out[0] * 0.3)},{_n(y - out[1] * 0.3)} L{_n(tip[0])},{_n(tip[1])}" '
-            f'{line}/><polygon points="{head}" fill="{colour}"/>'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" {line} stroke-dasharray="{dashes}"/>'
+            f'<path d="M{_n(x - out[0] * r / 2)},{_n(y - out[1] * r / 2)} '
+            f'L{_n(tip[0])},{_n(tip[1])}" {line}/><polygon points="{head}" fill="{colour}"/>'
         )
     if fate == "removed":
+        bar = r * 0.7
         return (
-            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="0.6" {line}/>'
-            f'<path d="M{_n(x - 0.42)},{_n(y + 0.42)} L{_n(x + 0.42)},{_n(y - 0.42)}" {line}/>'
+            f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{_n(r)}" {line}/>'
+            f'<path d="M{_n(x - bar)},{_n(y + bar)} L{_n(x + bar)},{_n(y - bar)}" {line}/>'
         )
     return (
-        f'<path d="M{_n(x - 0.7)},{_n(y - 0.7)} L{_n(x + 0.7)},{_n(y + 0.7)} '
-        f'M{_n(x - 0.7)},{_n(y + 0.7)} L{_n(x + 0.7)},{_n(y - 0.7)}" {line}/>'
+        f'<path d="M{_n(x - d)},{_n(y - d)} L{_n(x + d)},{_n(y + d)} '
+        f'M{_n(x - d)},{_n(y + d)} L{_n(x + d)},{_n(y - d)}" {line}/>'
     )
 
 
@@ -298,11 +303,11 @@ def _losses(canvas: Canvas) -> None:
 ANNOTATION_COLOUR = "#6a3d9a"
 
 
-def _arrow_head(tip: tuple[float, float], tail: tuple[float, float]) -> str:
+def _arrow_head(tip: tuple[float, float], tail: tuple[float, float], size: float = 0.6) -> str:
     """The points of an arrow's head at `tip` (SVG coordinates), pointing away from `tail`."""
     dx, dy = tip[0] - tail[0], tip[1] - tail[1]
     length = max((dx * dx + dy * dy) ** 0.5, 1e-9)
-    ux, uy, size = dx / length, dy / length, 0.6
+    ux, uy = dx / length, dy / length
     left = (tip[0] - ux * size - uy * size * 0.5, tip[1] - uy * size + ux * size * 0.5)
     right = (tip[0] - ux * size + uy * size * 0.5, tip[1] - uy * size - ux * size * 0.5)
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in (tip, left, right))
@@ -368,7 +373,8 @@ def summary_lines(story: Story) -> list[str]:
         refused = f"{t.refused} refused by the rules" + (f" ({reasons})" if reasons else "")
         if t.refused_with_consequence:
             refused += f", {t.refused_with_consequence} of them with a consequence"
-        rolls = f"{t.rolls} rolls, {t.tests_passed} tests passed, {t.tests_failed} failed"
+        rolls = f"{t.rolls} roll" + ("" if t.rolls == 1 else "s")
+        rolls += f", {t.tests_passed} tests passed, {t.tests_failed} failed"
         moves = f"{t.moves} move" + ("" if t.moves == 1 else "s")
         lines.append(f"{side}: {moves}; {refused}; {rolls}.")
     dice = story.dice_summary()
@@ -407,7 +413,7 @@ def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
         entries.append((swatch, 1.7, side))
     entries.append(("", 0.0, "□ start · ① where turn 1's moves ended"))
     for fate, (words, _) in FATES.items():
-        entries.append((fate, 1.7, words))
+        entries.append((fate, size * 2, words))
     entries.append(("", 0.0, "dashed: fiat or pushed"))
     for mark, room, words in entries:
         wide = room + size * CHAR_WIDTH * len(words)
@@ -415,7 +421,8 @@ def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
             x, top = 0.0, top + size * 1.5
         middle = top - size * 0.35
         if mark in FATES:
-            drawn = fate_mark(mark, x + 0.7, middle)
+            # The mark as tall as the text, so the legend's lines keep apart.
+            drawn = fate_mark(mark, x + size * 0.75, middle, scale=size / 1.4 * 1.1)
             canvas.add(f'<g class="legend-entry" data-fate="{mark}">{drawn}')
         else:
             filled = mark.format(x=_n(x), x2=_n(x + 1.4), y=_n(middle))
