@@ -8,7 +8,7 @@ SVG's south, so a point (x, y) is drawn at (x, height - y). Every text goes thro
 """
 
 import base64
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
 
@@ -201,9 +201,18 @@ def _units(canvas: Canvas) -> None:
     canvas.add("</g>")
 
 
-#: A text's width, as a share of its size per character: wide enough for most names in
-#: a sans-serif face, so boxes estimated with it hold the drawn text.
-CHAR_WIDTH = 0.62
+#: Characters' widths, as a share of the font size, in a bold sans-serif face (DejaVu Sans
+#: Bold, what system-ui is on a Debian desktop; a regular face is narrower): so a width
+#: estimated with them holds the drawn text, a name of capitals or of W's included.
+NARROW, WIDE = frozenset(" .,:;'|!()[]{}iljtfrI"), frozenset("MWmw@%&")
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of how wide `text` is drawn at `size`."""
+    ems = sum(
+        0.4 if c in NARROW else 1.05 if c in WIDE else 0.8 if c.isupper() else 0.7 for c in text
+    )
+    return ems * size
 
 
 class LabelPlaces:
@@ -216,11 +225,11 @@ class LabelPlaces:
 
     def box(self, text: str, x: float, y: float, size: float) -> tuple[float, float, float, float]:
         """The label's box (left, top, right, bottom) for a text centred on x, baseline y."""
-        half = len(text) * size * CHAR_WIDTH / 2
+        half = text_width(text, size) / 2
         return x - half, y - size * 0.85, x + half, y + size * 0.3
 
     def place(self, text: str, x: float, above: float, below: float, size: float) -> Point:
-        half = len(text) * size * CHAR_WIDTH / 2
+        half = text_width(text, size) / 2
         # Kept inside the drawing: a label at the table's edge shifts inwards.
         x = min(max(x, self.left + half), max(self.right - half, self.left + half))
         step = size * 1.2
@@ -416,7 +425,7 @@ def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
         entries.append((fate, size * 2, words))
     entries.append(("", 0.0, "dashed: fiat or pushed"))
     for mark, room, words in entries:
-        wide = room + size * CHAR_WIDTH * len(words)
+        wide = room + text_width(words, size)
         if x > 0 and x + wide > width:
             x, top = 0.0, top + size * 1.5
         middle = top - size * 0.35
@@ -433,12 +442,20 @@ def _legend(canvas: Canvas, top: float, width: float, size: float) -> float:
     return top + size * 1.5
 
 
-def _wrap(text: str, chars: int) -> Iterable[str]:
-    """Lines of at most `chars` characters, broken between words (a longer word in pieces)."""
-    words = [w[i : i + chars] for w in text.split() for i in range(0, len(w), chars)]
+def _wrap(text: str, fits: Callable[[str], bool]) -> Iterable[str]:
+    """Lines that each `fits`, broken between words (a word too long alone, in pieces)."""
+    words: list[str] = []
+    for word in text.split():
+        piece = ""
+        for c in word:
+            if piece and not fits(piece + c):
+                words.append(piece)
+                piece = ""
+            piece += c
+        words.append(piece)
     line = ""
     for word in words:
-        if line and len(line) + 1 + len(word) > chars:
+        if line and not fits(f"{line} {word}"):
             yield line
             line = word
         else:
@@ -447,13 +464,15 @@ def _wrap(text: str, chars: int) -> Iterable[str]:
         yield line
 
 
-def title_lines(title: str, chars: int, most: int = 3) -> list[str]:
+def title_lines(title: str, fits: Callable[[str], bool], most: int = 3) -> list[str]:
     """The title wrapped to the drawing's width, in at most `most` lines, the last
     shortened with "…" if the whole does not fit (the full title is the drawing's <title>)."""
-    lines = list(_wrap(title, chars))
+    lines = list(_wrap(title, fits))
     if len(lines) > most:
         lines = lines[:most]
-        lines[-1] = lines[-1][: chars - 1].rstrip() + "…"
+        while lines[-1] and not fits(lines[-1] + "…"):
+            lines[-1] = lines[-1][:-1]
+        lines[-1] = lines[-1].rstrip() + "…"
     return lines
 
 
@@ -463,8 +482,13 @@ def report_svg(story: Story, title: str) -> str:
     width = max(story.width, 30.0)
     size = width / 48
     chars = int(width / (size * 0.55))
-    body = [wrapped for line in summary_lines(story) for wrapped in _wrap(line, chars)]
-    heading, title_size = title_lines(title, int(width / (size * 1.2 * 0.7))), size * 1.2
+    body = [
+        wrapped
+        for line in summary_lines(story)
+        for wrapped in _wrap(line, lambda text: len(text) <= chars)
+    ]
+    title_size = size * 1.2
+    heading = title_lines(title, lambda text: text_width(text, title_size) <= width)
     head = title_size * 1.2 * len(heading) + size * 0.6
     canvas.add("")  # the <svg> element, once the height is known
     canvas.add(f"<title>{escape(title)}</title>")

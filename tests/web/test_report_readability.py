@@ -10,15 +10,13 @@ import pytest
 from django.urls import reverse
 
 from tabletop.models import Battle
+from tabletop.records.report_svg import text_width, title_lines
 from tabletop.services.results import battle_result_record
 from tabletop.services.table.dice import battle_roll
 from tests.web.test_reports import SVG, actor, move, no_broadcasts, report, table, unit_of
 
 __all__ = ["no_broadcasts"]
 
-#: A name's width per character as a share of its size: generous for a sans-serif face
-#: (the browser test measures the drawn text itself).
-CHAR = 0.6
 
 LONG_NAME = (
     'The <b>"Siege"</b> & relief of Hightower Ridge, fought over three long evenings by the '
@@ -43,7 +41,9 @@ def text_box(text: ET.Element, size: float | None = None) -> Box:
     """Where a text is drawn (left, top, right, bottom), from its place, size and length."""
     x, y = float(text.get("x")), float(text.get("y"))
     size = size or float(text.get("font-size"))
-    wide = len(words(text)) * size * CHAR
+    # The report's own generous estimate, by kinds of character (the browser test
+    # measures the drawn text itself).
+    wide = text_width(words(text), size)
     anchor = text.get("text-anchor", "start")
     left = x - wide / 2 if anchor == "middle" else x - wide if anchor == "end" else x
     return left, y - size * 0.8, left + wide, y + size * 0.25
@@ -109,18 +109,26 @@ def test_a_long_title_with_markup_wraps_inside_the_report_and_is_whole_in_its_to
 
 
 @pytest.mark.django_db
-def test_a_title_too_long_for_three_lines_is_shortened_and_told_whole(client) -> None:
+def test_a_title_of_the_widest_letters_stays_inside_the_report_shortened(client) -> None:
     battle, users = table()
-    battle.name = "W" * 200
+    battle.name = "W" * 120  # as long as a name may be, of the widest letter
     battle.save(update_fields=["name"])
 
     svg = report(client, battle, users["p1"])
 
     lines = title_texts(svg)
+    assert len(lines) == 3
     assert all(inside(text_box(line), view_box(svg)) for line in lines)
-    assert len(lines) == 3 and lines[-1].text.endswith("…")
+    assert lines[-1].text.endswith("…"), "too wide for three lines: shortened"
     heading = next(g for g in svg.iter(f"{SVG}g") if g.get("class") == "report-title")
-    assert heading.find(f"{SVG}title").text == "W" * 200 + ": battle report"
+    assert heading.find(f"{SVG}title").text == "W" * 120 + ": battle report", "told whole"
+
+
+def test_a_title_too_long_for_three_lines_is_shortened_with_an_ellipsis() -> None:
+    lines = title_lines("Hightower " * 30, lambda text: len(text) <= 40)
+
+    assert len(lines) == 3 and lines[-1].endswith("…")
+    assert all(len(line) <= 40 for line in lines)
 
 
 @pytest.mark.django_db
