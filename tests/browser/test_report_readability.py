@@ -43,12 +43,13 @@ def apart(a: dict, b: dict) -> bool:
     )
 
 
-@pytest.fixture
-def left_the_board(table: Table) -> Table:
-    """The battle under a long name with markup, the mechs half an inch apart, P2's three
-    dice rolled at once, P1 the winner and P2's mech gone off the board."""
+@pytest.fixture(params=[LONG_NAME, "W" * 120], ids=["markup", "widest-letters"])
+def left_the_board(table: Table, request: pytest.FixtureRequest) -> Table:
+    """The battle under a long name (with markup, or 120 of the widest letter), the mechs
+    half an inch apart, P2's three dice rolled at once, P1 the winner and P2's mech gone
+    off the board."""
     battle, users = table.battle, users_of(table)
-    battle.name = LONG_NAME
+    battle.name = request.param
     battle.save(update_fields=["name"])
     side_by_side(battle)
     battle_roll(battle_id=battle.pk, actor=actor(battle, users["p2"]), client_msg_id="r-1",
@@ -75,9 +76,9 @@ def test_a_long_titled_report_shows_its_whole_title_and_the_left_the_board_mark(
     for line in lines:
         assert within(line, frame), f"{line} is clipped by the drawing {frame}"
         assert line["right"] <= 1280, "and inside the window"
-    shown = " ".join(line["text"] for line in lines)
-    assert shown.startswith('The <b>"Siege"</b> & relief of Hightower Ridge')
-    expect(report.locator(".report-title > title")).to_have_text(f"{LONG_NAME}: battle report")
+    shown = "".join(line["text"] for line in lines).replace(" ", "")
+    assert shown.startswith(battle.name[:40].replace(" ", "")), "the markup shows as text"
+    expect(report.locator(".report-title > title")).to_have_text(f"{battle.name}: battle report")
     heading = page.locator("h1").bounding_box()
     assert heading["x"] + heading["width"] <= 1280, "the page's heading wraps too"
 
@@ -89,7 +90,8 @@ def test_a_long_titled_report_shows_its_whole_title_and_the_left_the_board_mark(
     assert len(labels) == 2 and apart(*labels), f"the labels overlap: {labels}"
     expect(page.locator("#tallies tr[data-side='P2'] td").nth(3)).to_have_text("1")  # rolls
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "records-report.png"), full_page=True)
+    shot = "records-report" + ("" if battle.name == LONG_NAME else "-widest")
+    page.screenshot(path=str(SHOTS / f"{shot}.png"), full_page=True)
     page.context.close()
 
 
