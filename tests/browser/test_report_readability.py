@@ -81,6 +81,8 @@ def test_a_long_titled_report_shows_its_whole_title_and_the_left_the_board_mark(
     expect(report.locator(".report-title > title")).to_have_text(f"{battle.name}: battle report")
     heading = page.locator("h1").bounding_box()
     assert heading["x"] + heading["width"] <= 1280, "the page's heading wraps too"
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= 1280, "and nothing on the page runs out of the window"
 
     left = report.locator(".legend-entry[data-fate='off_board']")
     expect(left).to_be_visible()
