@@ -53,6 +53,7 @@ class SideTally:
     #: Refusals that still changed the table (in the log: a failed roll spends the order).
     refused_with_consequence: int = 0
     reasons: Counter = field(default_factory=Counter)
+    #: Rolls made, each counted once however many dice it threw.
     rolls: int = 0
     tests_passed: int = 0
     tests_failed: int = 0
@@ -338,9 +339,14 @@ def _roll(story: Story, event: Event, roll: dict, side: str, turn: int, *, by_en
         roll.get("success"),
         by_engine,
     )
+    # One roll may throw several dice (a free roll of 3d6, an engine's 2d6 test), each its
+    # own entry under the same `what`: the tally counts the roll once, the dice line each die.
+    last = story.rolls[-1] if story.rolls else None
+    same_roll = last is not None and (last.seq, last.what, last.side) == (line.seq, line.what, side)
     story.rolls.append(line)
     tally = story.tally(side)
-    tally.rolls += 1
+    if not same_roll:
+        tally.rolls += 1
     if line.success is True:
         tally.tests_passed += 1
     elif line.success is False:
