@@ -11,14 +11,16 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    FOOT,
     TableByNames,
     drag_piece,
+    formation_table,
     log_lines,
     position_of,
     settle,
     table_by_names,
 )
-from tests.web.factories import make_battle_sync, make_mswars_battle_sync
+from tests.web.factories import make_mswars_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,20 +32,11 @@ def table(request, asgi_server: str) -> TableByNames:
     if request.param == "mswars":
         battle, users = make_mswars_battle_sync("g")
         return table_by_names(asgi_server, battle, users, "P1 Warden", "P2 Talon")
-    # aod: three P1 infantry in base contact, a formation (000 [29]), 3 orders a turn; a
-    # P2 infantry north of them, which no box of P1's picks.
-    battle, users = make_battle_sync("g")
-    foot = {"type": "infantry", "move": 6, "base": {"shape": "circle", "diameter": 1.0}}
-    infantry = [{**foot, "id": f"I{i}", "side": "P1", "facing": 90, "position": [10.0 + i, 10.0]}
-                for i in range(3)]
-    enemy = {**foot, "id": "E0", "side": "P2", "facing": 270, "position": [10.5, 16.0]}
-    battle.state = {**battle.state, "units": [*battle.state["units"], *infantry, enemy],
-                    "state": {"orders_available": 3}}
-    for i in range(3):
-        battle.unit_labels[f"I{i}"] = {"name": f"Rifles {i + 1}"}
-    battle.unit_labels["E0"] = {"name": "Raiders"}
-    battle.save(update_fields=["state", "unit_labels"])
-    return table_by_names(asgi_server, battle, users, "P1 mech", "P2 mech")
+    # aod: a formation of three P1 infantry, and P2's Raiders north of them, which no
+    # box of P1's picks.
+    raiders = {**FOOT, "id": "E0", "name": "Raiders", "side": "P2", "facing": 270,
+               "position": [10.5, 16.0]}
+    return formation_table(asgi_server, "g", (raiders,))
 
 
 def screen_point(page, x_in: float, y_in: float) -> tuple[float, float]:
@@ -152,7 +145,8 @@ def test_without_a_group_action_each_piece_s_order_is_proposed_in_turn(table, op
     warden, rampart = table.units["P1 Warden"], table.units["P1 Rampart"]
     shift_box(p1, (3.0, 0.5), (21.0, 6.0))
     assert grouped(p1) == {warden, rampart}
-    expect(p1.locator("#group-cards .group-summary")).to_contain_text("one order a piece, each proposed in turn")
+    summary = p1.locator("#group-cards .group-summary")
+    expect(summary).to_contain_text("one order a piece, each proposed in turn")
     drag_piece(p1, warden, 0, 3, release=False)
     expect(p1.locator(".plan .ghost.queued")).to_have_count(1)  # where Rampart's will be
     settle(p1)
@@ -174,23 +168,31 @@ def test_without_a_group_action_each_piece_s_order_is_proposed_in_turn(table, op
     expect(p1.locator("#tool-hint")).to_have_text("The group's orders have all been proposed.")
 
 
-@pytest.mark.parametrize("table", ["mswars"], indirect=True)
-def test_a_refused_order_in_turn_is_explained_and_the_rest_may_be_cancelled(table, open_board):
-    p1 = open_board("p1")
-    warden, rampart = table.units["P1 Warden"], table.units["P1 Rampart"]
-    shift_box(p1, (3.0, 0.5), (21.0, 6.0))
-    # 5.5" north: within the Warden's move of 6, past the Rampart's 5 (mswars.md 3).
-    drag_piece(p1, warden, 0, 5.5, release=False)
-    settle(p1)
-    p1.mouse.up()
-    expect(log_lines(p1)).to_have_count(1)
-    ask = p1.locator("#toasts .in-turn")
+def warden_moved_then_rampart_asked(page, table, north: float):
+    """P1's two pieces boxed, the Warden dragged `north` inches and sent: the Rampart's
+    order is the one asked next. Returns the question."""
+    shift_box(page, (3.0, 0.5), (21.0, 6.0))
+    drag_piece(page, table.units["P1 Warden"], 0, north, release=False)
+    settle(page)
+    page.mouse.up()
+    expect(log_lines(page)).to_have_count(1)
+    ask = page.locator("#toasts .in-turn")
     expect(ask).to_contain_text("P1 Rampart (2 of 2)")
+    return ask
+
+
+@pytest.mark.parametrize("table", ["mswars"], indirect=True)
+def test_a_refused_order_in_turn_is_explained_by_the_referee(table, open_board):
+    p1 = open_board("p1")
+    # 5.5" north: within the Warden's move of 6, past the Rampart's 5 (mswars.md 3).
+    ask = warden_moved_then_rampart_asked(p1, table, 5.5)
     expect(p1.locator(".cost-text")).to_have_class(re.compile(r"\bbad\b"))
     ask.get_by_role("button", name="Send").click()
     refusal = p1.locator("#toasts .toast-error")
     expect(refusal).to_contain_text("P1 Rampart: move refused")
+    expect(refusal.locator("li").first).to_contain_text("MP")  # the referee's reason, in MP
     expect(log_lines(p1)).to_have_count(1)  # the referee refused it; nothing else went
+    rampart = table.units["P1 Rampart"]
     assert position_of(p1, rampart)[1] == pytest.approx(3.0, abs=0.01)
     expect(ask).to_have_count(0)
 
@@ -198,16 +200,47 @@ def test_a_refused_order_in_turn_is_explained_and_the_rest_may_be_cancelled(tabl
 @pytest.mark.parametrize("table", ["mswars"], indirect=True)
 def test_esc_on_a_proposed_order_cancels_the_rest(table, open_board):
     p1 = open_board("p1")
-    warden, rampart = table.units["P1 Warden"], table.units["P1 Rampart"]
-    shift_box(p1, (3.0, 0.5), (21.0, 6.0))
-    drag_piece(p1, warden, 0, 2, release=False)
-    settle(p1)
-    p1.mouse.up()
-    ask = p1.locator("#toasts .in-turn")
-    expect(ask).to_contain_text("P1 Rampart (2 of 2)")
+    ask = warden_moved_then_rampart_asked(p1, table, 2)
+    rampart = table.units["P1 Rampart"]
     p1.keyboard.press("Escape")
     expect(ask).to_have_count(0)
     expect(p1.locator(".plan .ghost")).to_have_count(0)
     p1.wait_for_timeout(500)
     expect(log_lines(p1)).to_have_count(1)
     assert position_of(p1, rampart)[1] == pytest.approx(3.0, abs=0.01)
+
+
+@pytest.mark.parametrize("table", ["mswars"], indirect=True)
+def test_skip_passes_a_proposed_order_by(table, open_board):
+    p1 = open_board("p1")
+    ask = warden_moved_then_rampart_asked(p1, table, 2)
+    ask.get_by_role("button", name="Skip").click()
+    expect(ask).to_have_count(0)
+    expect(p1.locator("#tool-hint")).to_have_text("The group's orders have all been proposed.")
+    p1.wait_for_timeout(500)
+    expect(log_lines(p1)).to_have_count(1)
+    assert position_of(p1, table.units["P1 Rampart"])[1] == pytest.approx(3.0, abs=0.01)
+
+
+@pytest.mark.parametrize("table", ["aod"], indirect=True)
+def test_a_plain_move_chosen_for_a_formation_is_one_order_a_piece_in_turn(table, open_board):
+    # The player pressed Move, not Formation move: each stand's own order (001 [16]).
+    p1 = open_board("p1")
+    shift_box(p1, (9.2, 9.2), (12.8, 10.8))
+    p1.locator("#actions button[data-action='move']").click()
+    summary = p1.locator("#group-cards .group-summary")
+    expect(summary).to_contain_text("one order a piece, each proposed in turn")
+    drag_piece(p1, "I0", 0, 2, release=False)
+    settle(p1)
+    p1.mouse.up()
+    ask = p1.locator("#toasts .in-turn")
+    for n in (2, 3):
+        expect(ask).to_contain_text(f"Rifles {n} ({n} of 3)")
+        expect(log_lines(p1)).to_have_count(n - 1)
+        p1.keyboard.press("Enter")
+        expect(log_lines(p1)).to_have_count(n)
+    texts = log_lines(p1).all_inner_texts()
+    for n, text in zip((1, 2, 3), texts, strict=True):
+        assert f"Rifles {n} move" in text  # one event a stand, in the group's order
+    for i in range(3):
+        assert position_of(p1, f"I{i}") == pytest.approx([10.0 + i, 12.0], abs=0.3)
