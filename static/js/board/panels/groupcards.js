@@ -25,6 +25,9 @@ export class GroupCards {
     row.setAttribute("aria-label", "The group's cards");
     for (const unit of members) row.append(this.card(unit, unit.id === lead.id));
     this.box.replaceChildren(item("p", "group-summary", `Group of ${members.length}: ${how}.`), row);
+    // The selected piece's card in sight: the row scrolls, the panel stays put.
+    const card = row.querySelector(".selected");
+    if (card) row.scrollLeft = Math.max(0, card.offsetLeft - row.offsetLeft - (row.clientWidth - card.offsetWidth) / 2);
     return true;
   }
 
