@@ -14,6 +14,9 @@ import { Measure } from "./measure.js";
 import { Chat } from "./panels/chat.js";
 import { DiceLog } from "./panels/dice.js";
 import { Group } from "./group.js";
+import { GroupBox } from "./groupbox.js";
+import { InTurn } from "./inturn.js";
+import { GroupCards } from "./panels/groupcards.js";
 import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
 import { PieceList } from "./panels/piecelist.js";
@@ -83,6 +86,9 @@ class Board {
     this.points = new PointActions(this);
     this.group = new Group(this);
     this.cursor = new TableCursor(this); // the keys' point on the table, for the tools
+    this.groupBox = new GroupBox(this); // Shift-drag on the empty table
+    this.groupCards = new GroupCards(this);
+    this.inTurn = new InTurn(this); // a group's orders one a piece, where it has no group order
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
     this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
@@ -306,9 +312,11 @@ class Board {
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
   }
 
-  select(id) {
+  /** Selects a piece (null: none). A click elsewhere ends a group; Tab (`focus`) does not,
+   *  so that Shift+Enter may add the focused piece to it (ui.md, "Groups"). */
+  select(id, focus = false) {
     if (this.pieces.selected === id) return;
-    this.group.keep(id);
+    if (!focus) this.group.keep(id);
     // Another piece (or none): the last one's offered alternative is no longer on the table.
     if (this.mover.offer?.unit.id !== id) this.mover.dropOffer();
     this.pieces.select(id);
@@ -623,6 +631,7 @@ class Board {
     for (const spec of this.dragActions) {
       actions.append(actionButton(spec, () => {
         this.currentAction = spec.type;
+        this.group.chosen = spec.type; // the player's choice for the group's drag
         if (spec.group) this.setHint(`${spec.label}: Shift-click each piece, then drag one of them.`);
         this.refreshChrome();
         if (this.reachOn) this.askReach();
@@ -676,7 +685,7 @@ class Board {
     }
     this.svg.addEventListener("focusin", (e) => {
       const g = e.target.closest?.(".piece");
-      if (g) this.select(g.dataset.unit);
+      if (g) this.select(g.dataset.unit, true);
     });
     this.svg.addEventListener("pointerdown", (e) => {
       if (this.activeTool && e.button === 0) this.activeTool.picker.down(e);
@@ -696,10 +705,11 @@ class Board {
     this.pings.attach(this.svg);
     this.cursor.attach(this.svg);
     this.points.attach(this.page);
+    this.groupBox.attach(this.svg);
     this.mover.attach();
     this.menu.attach();
     this.touch.attach();
-    this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
+    this.view.attach((e) => !this.activeTool && !this.mover.active && !this.groupBox.starts(e) && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
     attachRecord(this);
     this.conn.connect();
