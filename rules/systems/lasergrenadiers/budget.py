@@ -3,6 +3,7 @@ for the board's header (LG-D31)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.errors import InvalidActionError
@@ -21,3 +22,17 @@ def piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, st
     if unit is None:
         return None
     return who(unit), max(remaining(state, unit), 0.0), speed_band(unit, moved(state, unit.id))
+
+
+def speed_bands(position: Mapping[str, Any]) -> dict[str, str]:
+    """{unit id: speed band} of the pieces that spent allowance this turn (LG-D11: turning
+    included), read from a scenario-shaped position; {} when it is unreadable."""
+    spent = (position.get("state") or {}).get("moved") or {}
+    if not spent:
+        return {}
+    try:
+        state = state_from_json(dict(position))
+    except InvalidActionError:
+        return {}
+    return {unit.id: speed_band(unit, moved(state, unit.id))
+            for unit in state.units if moved(state, unit.id) > 0}

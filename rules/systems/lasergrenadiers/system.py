@@ -11,12 +11,18 @@ from rules.engine.actions import Action, number, point
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.errors import InvalidActionError
+from rules.engine.markers import Markers
 from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.systems.lasergrenadiers import consequences
-from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.lasergrenadiers.catalogue import (
+    ACTIONS,
+    STATE_MARKERS,
+    TERRAIN_KINDS,
+    UNIT_SCHEMA,
+)
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
 from rules.systems.lasergrenadiers.offers import offered as offered_actions
@@ -69,6 +75,7 @@ class LaserGrenadiersSystem(System):
     cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
+    state_markers = STATE_MARKERS
     turn_structure = LgTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
@@ -151,6 +158,20 @@ class LaserGrenadiersSystem(System):
     def event_consequence(self, state: GameState, action: Action,
                           event: Mapping[str, Any]) -> Consequence | None:
         return consequences.event_consequence(state, event)
+
+    def markers(self, position: Mapping[str, Any]) -> Markers:
+        """The catalogue's markers, and each piece's speed band once it has spent allowance
+        this turn: the band fire at it uses (003 Movement and fire; lasergrenadiers.md 8)."""
+        # Imported here: the budget reads a position with the engine's scenario reader,
+        # which imports the registry this module is part of.
+        from rules.systems.lasergrenadiers.budget import speed_bands
+
+        out = super().markers(position)
+        for unit_id, band in speed_bands(position).items():
+            out.setdefault(unit_id, []).append(
+                {"key": "speed_band", "label": f"{band} speed",
+                 "help": "Its speed band for fire this turn (003 Movement and fire)."})
+        return out
 
     def speed_band_consequence(self, state: GameState, action: Action,
                                band: str) -> Consequence | None:
