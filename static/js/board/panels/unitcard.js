@@ -1,5 +1,5 @@
 // The unit card: the selected piece's stats and status, and what this client may do with it.
-import { badgesOf } from "../pieces.js";
+import { marksOf } from "../pieces.js";
 import { summaryText } from "./turn.js";
 import { item } from "./util.js";
 
@@ -47,8 +47,27 @@ export class UnitCard {
     // Other keys as rows; a group of stats ({"PSQ": 4, "INS": 3}) a row each.
     const plain = (v) => v && typeof v === "object" && !Array.isArray(v);
     for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") for (const [name, value] of plain(v) ? Object.entries(v) : [[k, v]]) row(name.replaceAll("_", " "), valueText(value));
-    const badges = $("unit-badges");
-    badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
+    // Its states (the system's catalogue) and free markers, the free ones removable by
+    // whoever may mark the piece (the server checks it again).
+    const mayMark = !this.board.readOnly() && store.mayOrder(unit);
+    $("unit-badges").replaceChildren(...marksOf(unit, store).map((m) => {
+      const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
+      li.title = m.title;
+      if (m.kind === "free") {
+        li.dataset.seq = m.seq;
+        li.style.background = m.fill;
+        li.style.color = m.ink;
+        if (mayMark) {
+          const remove = item("button", "unmark", "×");
+          remove.type = "button";
+          remove.dataset.unmark = m.seq;
+          remove.setAttribute("aria-label", `Remove the marker “${m.text}”`);
+          li.append(remove);
+        }
+      }
+      return li;
+    }));
+    $("mark-form").hidden = !mayMark;
     // What it may do now: the server's list for this unit, in the catalogue's words.
     const offered = store.offered(unit.id);
     const labels = offered === null ? [] : offered.map((type) => this.board.actionLabel(type));
