@@ -50,7 +50,8 @@ export class UnitCard {
     // Its states (the system's catalogue) and free markers, the free ones removable by
     // whoever may mark the piece (the server checks it again).
     const mayMark = !this.board.readOnly() && store.mayOrder(unit);
-    $("unit-badges").replaceChildren(...marksOf(unit, store).map((m) => {
+    const marks = this.board.replaySeq === null ? marksOf(unit, store) : []; // a replay: a past table
+    $("unit-badges").replaceChildren(...marks.map((m) => {
       const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
       li.title = m.title;
       if (m.kind === "free") {
