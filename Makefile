@@ -39,16 +39,20 @@ AXE := tests/browser/axe/node_modules/axe-core/axe.min.js
 $(AXE): tests/browser/axe/package-lock.json
 	npm ci --prefix tests/browser/axe --no-audit --no-fund
 
+# The suite runs in $(TEST_WORKERS) pytest-xdist workers, a test file to each at a time
+# (its module fixtures stay whole): most tests wait on browsers, sockets and servers, so
+# one process left the cores half idle and the suite grew past 30 minutes. Each worker
+# has its own test database (pytest-django) and Redis database (tests/conftest.py).
 # The clean-machine test (tests/deploy/test_clean_root.py: Debian from debootstrap, the
-# installer as an admin types it) runs beside the rest of the suite, niced, on the CPU the
-# suite leaves idle while it waits on browsers and sockets (about half of it); its output
-# follows the suite's. Either failing fails.
+# installer as an admin types it) runs beside them, niced; its output follows the
+# suite's. Either failing fails.
+TEST_WORKERS ?= 3
 test: lint $(AXE)
 	@mkdir -p .test-logs
 	@DATABASE_URL=sqlite:///$(CURDIR)/.test-logs/clean-root.sqlite3 \
 	  nice -n 19 ionice -c 2 -n 7 $(BIN)/pytest -s -m clean_root --basetemp=.test-logs/clean-root-tmp \
 	  > .test-logs/clean-root.log 2>&1 & machine=$$!; \
-	$(BIN)/pytest -m "not clean_root"; suite=$$?; \
+	$(BIN)/pytest -m "not clean_root" -n $(TEST_WORKERS) --dist loadfile; suite=$$?; \
 	wait $$machine; clean_root=$$?; \
 	echo "--- tests/deploy/test_clean_root.py, run beside the suite (exit $$clean_root) ---"; \
 	cat .test-logs/clean-root.log; \

@@ -10,10 +10,19 @@ clients in this process. For each N it measures, at 10 moves a second:
     clients has the event (p50, p99);
   - the floor, in the same harness and processes: a bare Channels group echo
     (no validation, no database) from one client to the same N + 2 clients.
+And, for each N, what a refereed durable move cannot skip: the engine's time
+per act (the server's own figure: the mean thread CPU time of an act, which
+the table charges to the player's engine budget, from its /metrics) and one
+commit's time (one row updated in a transaction of its own, from this
+process, paced like the acts); and act p50 - floor p50 against them.
 Then, with N = 50 and as fast as the table goes (the next act when the last
 one has reached everyone): moves per second and the server processes' CPU
 time per move (user + system from /proc/<pid>/stat), with one process and
-with two processes serving the same table.
+with two processes serving the same table (`BENCH_THROUGHPUT=0` skips this).
+
+`BENCH_BEFORE=<another checkout>` measures its code beside this one's in the
+same run (the latency rows only, `BENCH_ROUNDS` times each, alternating): its
+servers run from that tree, on the same database, Redis and bench harness.
 
 The last line printed is one JSON object with the results.
 
@@ -44,6 +53,10 @@ MOVES_PER_S = 10.0
 TIMED_MOVES = int(os.environ.get("BENCH_MOVES", "150"))
 THROUGHPUT_MOVES = int(os.environ.get("BENCH_THROUGHPUT_MOVES", "200"))
 THROUGHPUT_SPECTATORS = 50
+THROUGHPUT = os.environ.get("BENCH_THROUGHPUT", "1") != "0"
+BEFORE = os.environ.get("BENCH_BEFORE", "")
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "1"))
+COMMITS = 50
 UNITS_PER_SIDE = 24
 
 
@@ -239,6 +252,38 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process, from /proc/<pid>/stat (fields 14 and 15)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def engine_act_seconds(port: int) -> tuple[float, float]:
+    """(seconds, acts) the server's engine-time metric holds for acts so far: the thread
+    CPU time of each act, as the table charges it (tabletop_engine_cpu_seconds)."""
+    import urllib.request
+
+    url = f"http://127.0.0.1:{port}/metrics"
+    text = urllib.request.urlopen(url, timeout=10).read().decode()
+    found = {"sum": 0.0, "count": 0.0}
+    for line in text.splitlines():
+        for key in found:
+            if line.startswith(f'tabletop_engine_cpu_seconds_{key}{{type="act"}}'):
+                found[key] = float(line.split()[-1])
+    return found["sum"], found["count"]
+
+
+def commit_seconds(battle_id: int, count: int = COMMITS) -> list[float]:
+    """One durable commit each: the battle's row updated in a transaction of its own (one
+    round trip and the WAL flush), paced like the acts."""
+    import psycopg
+
+    times = []
+    with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as conn:
+        for _ in range(count):
+            start = time.perf_counter()
+            conn.execute(
+                "update tabletop_battle set last_seq = last_seq where id = %s", (battle_id,)
+            )
+            times.append(time.perf_counter() - start)
+            time.sleep(1 / MOVES_PER_S)
+    return times
 
 
 # -- clients ------------------------------------------------------------------------------
@@ -502,6 +547,31 @@ def ms(x: float) -> float:
     return round(x * 1000, 2)
 
 
+async def latency_row(setup, port: int, n: int, cookies, commit_battle: int) -> dict[str, Any]:
+    """Act and floor at N = n on the server at `port`, the engine's time per act there,
+    and one commit's time, measured one after the other."""
+    spent, acted = await asyncio.to_thread(engine_act_seconds, port)
+    acts, _ = await measure_table(setup, [port], n, TIMED_MOVES, pace=True)
+    spent_after, acted_after = await asyncio.to_thread(engine_act_seconds, port)
+    floor = await measure_floor(port, n, TIMED_MOVES, cookies)
+    commits = await asyncio.to_thread(commit_seconds, commit_battle)
+    row = {
+        "floor_p50_ms": ms(statistics.median(floor)),
+        "floor_p99_ms": ms(percentile(floor, 0.99)),
+        "act_p50_ms": ms(statistics.median(acts)),
+        "act_p99_ms": ms(percentile(acts, 0.99)),
+        "engine_ms_per_act": ms((spent_after - spent) / max(acted_after - acted, 1)),
+        "commit_p50_ms": ms(statistics.median(commits)),
+    }
+    row["act_p50_ratio_to_floor"] = round(row["act_p50_ms"] / row["floor_p50_ms"], 2)
+    row["act_over_floor_ms"] = round(row["act_p50_ms"] - row["floor_p50_ms"], 2)
+    # The goal (issue 25): act p50 - floor p50 <= 1.5 x (engine + one commit).
+    row["act_over_floor_to_engine_and_commit"] = round(
+        row["act_over_floor_ms"] / (row["engine_ms_per_act"] + row["commit_p50_ms"]), 2
+    )
+    return row
+
+
 async def main() -> None:
     os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
     if not os.environ.get("REDIS_URL"):
@@ -528,23 +598,28 @@ async def main() -> None:
         finally:
             connection.close()
 
-    _, cookies, _ = await asyncio.to_thread(setup, 0)
-    results: dict[str, Any] = {"by_spectators": {}}
+    commit_battle, cookies, _ = await asyncio.to_thread(setup, 0)
+    results: dict[str, Any] = {"by_spectators": {}, "before": {}}
     one, port = start_server()
+    trees = [("", port)]
+    if BEFORE:
+        tree = Path(BEFORE).resolve()
+        old, old_port = start_server(cwd=tree, env={**server_env(), "PYTHONPATH": str(tree)})
+        trees.insert(0, ("before ", old_port))
     try:
         for n in SPECTATORS:
-            acts, _ = await measure_table(setup, [port], n, TIMED_MOVES, pace=True)
-            floor = await measure_floor(port, n, TIMED_MOVES, cookies)
-            row = {
-                "floor_p50_ms": ms(statistics.median(floor)),
-                "floor_p99_ms": ms(percentile(floor, 0.99)),
-                "act_p50_ms": ms(statistics.median(acts)),
-                "act_p99_ms": ms(percentile(acts, 0.99)),
-            }
-            row["act_p50_ratio_to_floor"] = round(row["act_p50_ms"] / row["floor_p50_ms"], 2)
-            results["by_spectators"][n] = row
-            print(f"N={n}: {json.dumps(row)}", flush=True)
-        for count, label in ((1, "1proc"), (2, "2proc")):
+            for _ in range(ROUNDS):
+                for label, served_by in trees:
+                    row = await latency_row(setup, served_by, n, cookies, commit_battle)
+                    if label:
+                        results["before"].setdefault(n, []).append(row)
+                    else:
+                        results["by_spectators"][n] = row
+                    print(f"{label}N={n}: {json.dumps(row)}", flush=True)
+        if BEFORE:
+            old.terminate()
+            old.wait()
+        for count, label in ((1, "1proc"), (2, "2proc")) if THROUGHPUT else ():
             extra = [start_server() for _ in range(count - 1)]
             servers = [one] + [process for process, _ in extra]
             ports = [port] + [p for _, p in extra]
@@ -575,19 +650,34 @@ async def main() -> None:
         "floor_p50_ms": first["floor_p50_ms"],
         "act_p50_ms": first["act_p50_ms"],
         "act_p50_ratio_to_floor": first["act_p50_ratio_to_floor"],
+        "engine_ms_per_act": first["engine_ms_per_act"],
+        "commit_p50_ms": first["commit_p50_ms"],
+        "act_over_floor_ms": first["act_over_floor_ms"],
+        "act_over_floor_to_engine_and_commit": first["act_over_floor_to_engine_and_commit"],
         "fanout_200_p99_ms": last.get("act_p99_ms"),
         "floor_200_p99_ms": last.get("floor_p99_ms"),
-        "moves_per_s_1proc": results["moves_per_s_1proc"],
-        "moves_per_s_2proc": results["moves_per_s_2proc"],
-        "cpu_ms_per_move_1proc": results["cpu_ms_per_move_1proc"],
-        "cpu_ms_per_move_2proc": results["cpu_ms_per_move_2proc"],
-        "cpu_ratio_2proc_to_1proc": round(
-            results["cpu_ms_per_move_2proc"] / results["cpu_ms_per_move_1proc"], 2
-        ),
-        "moves_per_s_paced": MOVES_PER_S,
-        "timed_moves": TIMED_MOVES,
-        "by_spectators": by,
     }
+    if THROUGHPUT:
+        summary.update(
+            {
+                "moves_per_s_1proc": results["moves_per_s_1proc"],
+                "moves_per_s_2proc": results["moves_per_s_2proc"],
+                "cpu_ms_per_move_1proc": results["cpu_ms_per_move_1proc"],
+                "cpu_ms_per_move_2proc": results["cpu_ms_per_move_2proc"],
+                "cpu_ratio_2proc_to_1proc": round(
+                    results["cpu_ms_per_move_2proc"] / results["cpu_ms_per_move_1proc"], 2
+                ),
+            }
+        )
+    summary.update(
+        {
+            "moves_per_s_paced": MOVES_PER_S,
+            "timed_moves": TIMED_MOVES,
+            "by_spectators": by,
+        }
+    )
+    if results["before"]:
+        summary["before"] = results["before"]
     print(json.dumps(summary))
 
 

@@ -151,6 +151,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # tests run the app in another process (Daphne) against the same data.
     # Named after the database, so that runs with their own DATABASE_URL (parallel
     # checkouts, say) never share a test database.
+    # The embedded default serves a table's sockets from a thread pool: transactions
+    # that read and then write would fail at once with "database is locked" when
+    # another wrote in between (SQLite cannot upgrade a read lock that way, whatever
+    # the timeout), and 1011 closed the sockets of players joining together. IMMEDIATE
+    # takes the write lock when the transaction begins, so writers wait their turn (up
+    # to `timeout` seconds); WAL lets readers go on beside the writer.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
     _database = Path(DATABASES["default"]["NAME"])
     _test_database = _database.with_name(f"test-{_database.name}")
     DATABASES["default"].setdefault("TEST", {"NAME": str(_test_database)})

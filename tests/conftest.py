@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,35 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def _own_redis_database_per_worker() -> None:
+    """Under pytest-xdist (make test runs the suite in workers) each worker has its own
+    test database (pytest-django's suffix) and here its own Redis database: the next
+    numbers after REDIS_URL's. Otherwise two workers' battles with the same id would
+    share a table's channel group, and their users with the same id the account limits.
+    Django has read REDIS_URL by now but made no layer or cache yet; the Daphne
+    processes a test starts read the new URL from the environment."""
+    worker, url = os.environ.get("PYTEST_XDIST_WORKER", ""), os.environ.get("REDIS_URL", "")
+    if not (worker.startswith("gw") and url):
+        return
+    from urllib.parse import urlsplit, urlunsplit
+
+    from django.conf import settings
+
+    from tabletop.settings import redis_channel_layer
+
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    database = base + 1 + int(worker.removeprefix("gw"))
+    url = urlunsplit(parts._replace(path=f"/{database}"))
+    os.environ["REDIS_URL"] = url
+    settings.REDIS_URL = url
+    settings.CHANNEL_LAYERS = {"default": redis_channel_layer(url, settings.REDIS_LAYER)}
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
+
+
+_own_redis_database_per_worker()
 
 
 def services_required() -> bool:
@@ -101,6 +131,8 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
         "DJANGO_SETTINGS_MODULE": "tabletop.settings",
         **(extra_env or {}),
     }
+    # A file, not a pipe nobody reads: a server that logs 64 KB would block on it.
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -115,12 +147,13 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=log,
     )
+    process.log = log  # type: ignore[attr-defined]
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"daphne exited: {process.stderr.read().decode()[-2000:]}")
+            raise RuntimeError(f"daphne exited: {server_log(process)}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return process
@@ -130,6 +163,13 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
     raise RuntimeError("daphne did not start listening within 20 s")
 
 
+def server_log(process: subprocess.Popen, tail: int = 4000) -> str:
+    """The end of what the server wrote to stderr."""
+    log = process.log  # type: ignore[attr-defined]
+    log.seek(0)
+    return log.read().decode(errors="replace")[-tail:]
+
+
 def stop_asgi_server(process: subprocess.Popen) -> None:
     process.terminate()
     try:
@@ -137,6 +177,10 @@ def stop_asgi_server(process: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    # Shown with a failing test's captured output, so that a hang can be read.
+    if log := server_log(process):
+        sys.stderr.write(f"--- daphne :{process.args[-3]} stderr (end) ---\n{log}\n")
+    process.log.close()  # type: ignore[attr-defined]
 
 
 @pytest.fixture

@@ -10,13 +10,14 @@ import json
 
 import pytest
 
+from tabletop import limits
 from tabletop.models import Battle, Event, PieceMarker
 from tabletop.models.battle import BattleStatus
 from tabletop.records.horizon import Horizon
 from tabletop.records.report_svg import battle_report
 from tabletop.records.story import battle_story
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import limits, log, piece_markers
+from tabletop.services.table import log, piece_markers
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.marker_palette import COLOURS
 from tabletop.services.table.piece_markers import battle_mark, battle_unmark

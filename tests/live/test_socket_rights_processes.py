@@ -13,8 +13,9 @@ import pytest
 import redis
 import websockets
 
+from tabletop import limits
 from tabletop.models import Role
-from tabletop.services.table import limits, rights, sockets
+from tabletop.services.table import rights, sockets
 from tests.conftest import stop_asgi_server
 from tests.live.conftest import make_table
 from tests.live.helpers import session_cookie
@@ -82,7 +83,10 @@ async def test_twenty_handshakes_at_once_on_two_processes_open_no_more_than_the_
     assert [kind for kind, _ in later] == ["hello"] * on_first
     for _, ws in [*answers, *later]:
         await ws.close()
-    deadline = time.monotonic() + 10
-    while places.zcard(key) and time.monotonic() < deadline:  # closed: given back
+    # Closed: given back. 30 s: twenty releases by a process on a loaded machine (in a
+    # suite of parallel workers one place still stood after 10 s), far below the 90 s
+    # after which an unrefreshed place would lapse by itself.
+    deadline = time.monotonic() + 30
+    while places.zcard(key) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert places.zcard(key) == 0

@@ -27,6 +27,7 @@ from tabletop.services.results import battle_result_record
 from tabletop.services.table import log
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
+from tabletop.services.table.annotations import battle_annotate, battle_erase
 from tabletop.services.table.gm import battle_set_delay
 from tabletop.services.table.turn_end import battle_end_turn
 from tabletop.services.table.undo import battle_undo
@@ -78,6 +79,16 @@ def move(battle: Battle, user: Any, side: str, msg: str, *offsets: tuple[float, 
 def end_turn(battle: Battle, user: Any, msg: str) -> None:
     reply = battle_end_turn(battle_id=battle.pk, actor=actor(battle, user), client_msg_id=msg)
     assert reply["type"] == "ack", reply
+
+
+def moved_drew_and_ended(battle: Battle, users: dict[str, Any], shape: dict[str, Any]) -> None:
+    """P1 moved (seq 1), drew `shape` on the table (seq 2) and ended the turn (seq 3)."""
+    move(battle, users["p1"], "P1", "m-1", (0, 3))
+    drawn = battle_annotate(
+        battle_id=battle.pk, actor=actor(battle, users["p1"]), client_msg_id="a-1", shape=shape
+    )
+    assert drawn["type"] == "ack", drawn
+    end_turn(battle, users["p1"], "e-1")
 
 
 def p1_wins_and_p2s_mech_is_destroyed(battle: Battle, users: dict[str, Any]) -> None:
@@ -484,6 +495,25 @@ def test_the_replay_scrubber_keeps_a_delayed_spectator_to_the_horizon(client) ->
 
     assert [read(users["spectator"], seq) for seq in (1, 2, 4)] == [200, 404, 404]
     assert [read(users["p1"], seq) for seq in (1, 2, 4, 5)] == [200, 200, 200, 404]
+
+
+@pytest.mark.django_db
+def test_the_replay_of_a_moment_shows_the_drawings_on_the_table_then(client) -> None:
+    """An arrow drawn at seq 2 and removed at seq 4: the replay at 1 has none, at 2 and 3
+    the arrow (by its author, where it was drawn), at 4 none again."""
+    battle, users = table()
+    arrow = {"kind": "arrow", "from": [2, 2], "to": [6, 9]}
+    moved_drew_and_ended(battle, users, arrow)
+    battle_erase(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="x", annotation=2
+    )
+    client.force_login(users["p2"])
+
+    def drawings(seq: int) -> list[dict[str, Any]]:
+        return client.get(reverse("board_at", args=[battle.pk, seq])).json()["annotations"]
+
+    assert [drawings(seq) for seq in (1, 4)] == [[], []]
+    assert drawings(2) == drawings(3) == [{"seq": 2, "by": "p1", **arrow}]
 
 
 @pytest.mark.django_db

@@ -7,16 +7,17 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.actions import Action, number, point
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
 from rules.engine.markers import Markers
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
+from rules.model.actions import Action, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences
+from rules.systems.lasergrenadiers.budget import piece_budget, speed_bands
 from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
     STATE_MARKERS,
@@ -69,6 +70,12 @@ def _finite_values(values: Mapping[str, Any], key: str) -> None:
     _finite(dict(values), key)
 
 
+def read_piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, str] | None:
+    """A piece's allowance left for the header (LG-D31), the position read by this system:
+    the turn structure is handed this, as it cannot import the system built from it."""
+    return piece_budget(lambda _key: LaserGrenadiersSystem(), position, unit_id)
+
+
 class LaserGrenadiersSystem(System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
@@ -76,7 +83,7 @@ class LaserGrenadiersSystem(System):
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
-    turn_structure = LgTurns()
+    turn_structure = LgTurns(read_piece_budget)
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
     action_types = frozenset(HANDLERS)
@@ -162,12 +169,8 @@ class LaserGrenadiersSystem(System):
     def markers(self, position: Mapping[str, Any]) -> Markers:
         """The catalogue's markers, and each piece's speed band once it has spent allowance
         this turn: the band fire at it uses (003 Movement and fire; lasergrenadiers.md 8)."""
-        # Imported here: the budget reads a position with the engine's scenario reader,
-        # which imports the registry this module is part of.
-        from rules.systems.lasergrenadiers.budget import speed_bands
-
         out = super().markers(position)
-        for unit_id, band in speed_bands(position).items():
+        for unit_id, band in speed_bands(lambda _key: self, position).items():
             out.setdefault(unit_id, []).append(
                 {"key": "speed_band", "label": f"{band} speed",
                  "help": "Its speed band for fire this turn (003 Movement and fire)."})

@@ -23,14 +23,22 @@ class ShapePicker {
     this.from = null;
   }
 
+  /** The keyboard's cross at `at` (cursor.js): its very point, on a piece too, as a click. */
+  pickFor(_id, at) {
+    return { at: at.map((v) => Math.round(v * 100) / 100) };
+  }
+
   down(e) {
-    const at = this.drawing.pointOf(e);
+    this.downAt({ at: this.drawing.pointOf(e) });
+  }
+
+  downAt({ at }) {
     const kind = this.drawing.kind();
     if (kind === "line" || kind === "arrow") {
       if (!this.from) {
         this.from = at;
         this.drawing.sketch({ kind, from: at, to: at });
-        this.drawing.board.setHint(`Draw a ${kind}: click its other end (Esc cancels).`);
+        this.drawing.board.setHint(`Draw a ${kind}: click its other end, or move the cross and Enter (Esc cancels).`);
         return;
       }
       const from = this.from;
@@ -43,7 +51,16 @@ class ShapePicker {
   }
 
   move(e) {
-    if (this.from) this.drawing.sketch({ kind: this.drawing.kind(), from: this.from, to: this.drawing.pointOf(e) });
+    this.moveAt({ at: this.drawing.pointOf(e) });
+  }
+
+  moveAt({ at }) {
+    if (this.from) this.drawing.sketch({ kind: this.drawing.kind(), from: this.from, to: at });
+  }
+
+  /** A line's or an arrow's first end while its other is awaited, else null. */
+  start() {
+    return this.from;
   }
 
   reset() {
@@ -60,7 +77,9 @@ export class Drawing {
     this.draft = null; // the sketch of a line or an arrow being drawn
     this.picker = new ShapePicker(this);
     this.list = $("annotation-list");
-    this.hint = "Draw: pick a kind beside “Drawn on the table”, then click the table (a line or an arrow: both ends).";
+    this.hint = "Draw: pick a kind beside “Drawn on the table”, then click the table (a line or an arrow: both ends), or move the cross with the arrows and press Enter.";
+    // The typed point's label names the kind (cursor.js): "Point for the circle".
+    $("draw-kind").addEventListener("change", () => board.cursor.refreshFields());
     this.list.addEventListener("click", (e) => {
       const button = e.target.closest("button[data-erase]");
       if (button) this.board.command({ type: "erase", annotation: Number(button.dataset.erase) }, "Remove the annotation");
@@ -69,6 +88,17 @@ export class Drawing {
 
   kind() {
     return $("draw-kind").value;
+  }
+
+  /** What the keyboard's point is for (cursor.js, the typed point's label). */
+  pointWords() {
+    return `Point for the ${this.kind()}`;
+  }
+
+  /** A shape the server would refuse: said in the hint and read out at once. */
+  refuse(text) {
+    this.board.setHint(text);
+    this.board.announce.say(text, true);
   }
 
   radius() {
@@ -89,16 +119,16 @@ export class Drawing {
     const board = this.board;
     this.clearDraft();
     if (shape.kind === "circle" && !(shape.radius > 0)) {
-      board.setHint("Draw a circle: give its radius in inches first.");
+      this.refuse("Draw a circle: give its radius in inches first.");
       return;
     }
     if (shape.kind === "label" && !shape.text) {
-      board.setHint("Draw a label: type its text first.");
+      this.refuse("Draw a label: type its text first.");
       $("draw-text").focus();
       return;
     }
     board.command({ type: "annotate", shape }, `Draw a ${shape.kind}`);
-    board.setHint(`${words(shape)[0].toUpperCase()}${words(shape).slice(1)} sent; click again to draw another (Esc stops).`);
+    board.setHint(`${words(shape)[0].toUpperCase()}${words(shape).slice(1)} sent; click (or Enter) again to draw another (Esc stops).`);
   }
 
   // -- what the server says
@@ -121,9 +151,10 @@ export class Drawing {
     if (!this.layer) return;
     this.layer.replaceChildren();
     this.labels.replaceChildren();
-    // A replay shows a past table: today's drawings are not on it.
-    if (this.board.replaySeq !== null) return;
-    for (const note of this.notes.values()) this.shape(note, this.layer, "annotation");
+    // A replay shows a past table with the drawings on it then (the position's own list).
+    const replay = this.board.replaySeq !== null;
+    for (const note of replay ? this.board.replay?.annotations ?? [] : this.notes.values()) this.shape(note, this.layer, "annotation");
+    if (replay) return;
     if (this.draft) this.shape(this.draft, this.layer, "annotation draft");
   }
 

@@ -2,7 +2,8 @@
 // selected piece is carried (Enter, drag.js) and its ghost stepped with the arrows, or sent
 // to a typed point ("Move to x, y"); the referee's verdict on each step is read out, as the
 // ghost's label shows it. While an action waits for a point (pointpick.js), the typed point
-// is that point, and Enter on a piece picks the piece. Nothing here judges a move.
+// is that point, and Enter on a piece picks the piece; while a tool is on, it is where the
+// tool's cross goes (cursor.js). Nothing here judges a move.
 import { fmt } from "./geometry.js";
 import { verdictLines } from "./preview.js";
 
@@ -62,10 +63,11 @@ export class KeyMove {
     return true;
   }
 
-  /** A field of the typed point changed: the ghost goes there (nothing is sent). */
+  /** A field of the typed point changed: the ghost (or a tool's cross) goes there
+   *  (nothing is sent). */
   typed() {
     const point = this.point();
-    if (point && !this.board.points.picking) this.moveGhost(point);
+    if (point && !this.board.points.picking && !this.board.cursor.moveTo(point)) this.moveGhost(point);
   }
 
   /** Enter in the fields: the point for the action waiting for one, else the move is sent. */
@@ -73,6 +75,7 @@ export class KeyMove {
     const point = this.point();
     if (!point) return this.board.announce.say("Type both numbers: inches from the left edge, then from the bottom edge.", true);
     if (this.board.points.picking) return this.board.points.pickKey(null, point);
+    if (this.board.cursor.setAt(point)) return;
     if (!this.moveGhost(point)) return this.board.announce.say("Select a piece you may move first.", true);
     this.mover().commit();
   }
@@ -82,14 +85,17 @@ export class KeyMove {
     return this.board.points.picking ? this.board.points.pickKey(id, null) : false;
   }
 
-  /** Shows the typed point's fields while they can serve: a piece to move, or a pick. */
+  /** Shows the typed point's fields while they can serve: a piece to move, a pick, or a
+   *  tool's point (its cross's, shown in them). */
   refresh(selected, movable) {
     const picking = this.board.points.picking;
-    this.form.hidden = !(picking || (selected && movable && this.mover().mayMove(selected)));
-    this.label.textContent = picking ? `Point for ${picking.spec.label.toLowerCase()}` : "Move to";
-    if (selected && !this.mover().active && document.activeElement !== this.x && document.activeElement !== this.y) {
-      this.x.value = fmt(selected.position[0]);
-      this.y.value = fmt(selected.position[1]);
+    const cross = picking ? null : this.board.cursor.point();
+    this.form.hidden = !(picking || cross || (selected && movable && this.mover().mayMove(selected)));
+    this.label.textContent = picking ? `Point for ${picking.spec.label.toLowerCase()}` : cross ? this.board.activeTool.pointWords() : "Move to";
+    const shown = cross ?? (selected && !this.mover().active ? selected.position : null);
+    if (shown && document.activeElement !== this.x && document.activeElement !== this.y) {
+      this.x.value = fmt(shown[0]);
+      this.y.value = fmt(shown[1]);
     }
   }
 

@@ -1,7 +1,9 @@
 // Keyboard shortcuts for the board. Typing in a form field never triggers them. Every
 // action on the board is reachable from here (issue 23): a piece is carried with Enter and
-// stepped with the arrows, or sent to a typed point (keymove.js); letters take focus to
-// the pieces, the actions, the typed point, the chat, the dice and the log.
+// stepped with the arrows, or sent to a typed point (keymove.js); with a tool on (measure,
+// line of sight, draw) the arrows move its cross and Enter sets its point (cursor.js);
+// letters take focus to the pieces, the actions, the typed point, the chat, the dice and
+// the log.
 const $ = (id) => document.getElementById(id);
 // offsetParent is null for an svg element: a piece is shown if the browser lays it out.
 const shown = (node) => node && !node.disabled && !node.hidden && (node.offsetParent !== null || node.getClientRects?.().length > 0);
@@ -17,7 +19,7 @@ export function attachKeys(board) {
   const regions = {
     u: () => focusFirst($("piece-list").querySelector("[aria-pressed=true]"), [...$("piece-list").querySelectorAll("button")]),
     a: () => focusFirst([...document.querySelectorAll("#actions button, #point-actions button")], $("end-turn")),
-    t: () => focusFirst($("goto-x")) || board.announce.say("Select a piece you may move first (U lists the pieces).", true),
+    t: () => focusFirst($("goto-x")) || board.announce.say("Select a piece you may move first (U lists the pieces), or turn on a tool (M, L, D).", true),
     c: () => focusFirst($("chat-text")),
     i: () => focusFirst($("roll-formula")), // dIce: D draws
     j: () => focusFirst($("event-log")),
@@ -36,7 +38,8 @@ export function attachKeys(board) {
     switch (key) {
       case "m": board.toggleTool("measure"); break;
       case "l": board.toggleTool("los"); break;
-      case "d": board.toggleTool("draw"); break;
+      // Drawing starts at its options (kind, radius, text); Esc from them is the table's cross.
+      case "d": board.toggleTool("draw"); if (board.activeTool === board.drawing) focusFirst($("draw-kind")); break;
       case "p": board.pings.key(); break;
       case "r": board.toggleReach(); break;
       case "q": done = board.rotate(step); break;
@@ -48,6 +51,8 @@ export function attachKeys(board) {
         if (piece && e.shiftKey) board.group.toggle(piece);
         else if (piece && board.keyMove.pickPiece(piece)) break;
         else if (key === " " && !piece) done = false;
+        // A tool's point: the cross's (on a piece, the piece), not the focused button's.
+        else if ((piece || !target.closest?.("button, a")) && board.cursor.enter()) break;
         // An offered alternative, or a plan in hand, is taken whatever has focus (a toolbar
         // button last clicked: the action chosen before a turn in place).
         // A refused plan snapping back is no plan in hand: Enter is the focused button's.
@@ -61,11 +66,12 @@ export function attachKeys(board) {
       case "+": case "=": board.view.zoomAt(1.25); break;
       case "-": case "_": board.view.zoomAt(0.8); break;
       case "0": board.view.fit(); break;
-      // Carrying a piece, the arrows step it (north is up); else they pan the view.
-      case "ArrowLeft": board.keyMove.step(-inch, 0) || board.view.panBy(60, 0); break;
-      case "ArrowRight": board.keyMove.step(inch, 0) || board.view.panBy(-60, 0); break;
-      case "ArrowUp": board.keyMove.step(0, inch) || board.view.panBy(0, 60); break;
-      case "ArrowDown": board.keyMove.step(0, -inch) || board.view.panBy(0, -60); break;
+      // Carrying a piece, the arrows step it (north is up); with a tool on, its cross; else
+      // they pan the view.
+      case "ArrowLeft": board.keyMove.step(-inch, 0) || board.cursor.step(-inch, 0) || board.view.panBy(60, 0); break;
+      case "ArrowRight": board.keyMove.step(inch, 0) || board.cursor.step(inch, 0) || board.view.panBy(-60, 0); break;
+      case "ArrowUp": board.keyMove.step(0, inch) || board.cursor.step(0, inch) || board.view.panBy(0, 60); break;
+      case "ArrowDown": board.keyMove.step(0, -inch) || board.cursor.step(0, -inch) || board.view.panBy(0, -60); break;
       case "?": board.toggleHelp(); break;
       default: done = false;
     }

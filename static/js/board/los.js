@@ -21,7 +21,8 @@ export class Sight {
     this.ref = 0;
     this.asked = null; // {ref, a, b}: the line whose ruling is awaited
     this.picker = new Picker(board, (a, b, final) => this.show(a, b, final));
-    this.hint = "Line of sight: click a piece or point, then a piece or point; the referee rules on it.";
+    this.hint = "Line of sight: click a piece or point, then a piece or point (or Enter at the cross, twice); the referee rules on it.";
+    this.pointWords = () => "Point for line of sight";
   }
 
   /** While picking, a dashed line follows the pointer; the second click asks the referee. */
@@ -59,6 +60,7 @@ export class Sight {
     const mid = [(ruling.from[0] + ruling.to[0]) / 2, (ruling.from[1] + ruling.to[1]) / 2];
     label(this.labels, text, mid[0], h - mid[1] - 0.4, `los-text ${verdict === "blocked" ? "bad" : verdict === "hindered" ? "warn" : "ok"}`);
     this.board.setHint(`Line of sight (the referee's ruling): ${text}.`);
+    this.board.announce.say(`Line of sight (the referee's ruling): ${text}.`);
     this.result = { text, verdict };
   }
 

@@ -5,6 +5,7 @@ import { Marks } from "./marks.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
 import { PieceMenu } from "./contextmenu.js";
+import { TableCursor } from "./cursor.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
 import { KeyMove } from "./keymove.js";
@@ -83,6 +84,7 @@ class Board {
     this.takeback = new TakeBack(this);
     this.points = new PointActions(this);
     this.group = new Group(this);
+    this.cursor = new TableCursor(this); // the keys' point on the table, for the tools
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
     this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
@@ -548,6 +550,7 @@ class Board {
     if (this.activeTool) this.mover.cancel();
     for (const [key, tool] of Object.entries(tools)) $(`tool-${key}`).setAttribute("aria-pressed", String(this.activeTool === tool));
     this.svg.classList.toggle("tool-on", Boolean(this.activeTool));
+    this.cursor.toolChanged();
     this.setHint(this.activeTool?.hint ?? "");
   }
 
@@ -696,6 +699,7 @@ class Board {
       if (still && !this.activeTool && !this.mover.active) this.select(null);
     });
     this.pings.attach(this.svg);
+    this.cursor.attach(this.svg);
     this.points.attach(this.page);
     this.mover.attach();
     this.menu.attach();

@@ -9,7 +9,8 @@ export class Measure {
     this.layer = layer;
     this.labels = labels;
     this.picker = new Picker(board, (a, b, final) => this.show(a, b, final));
-    this.hint = "Measure: click two pieces or points.";
+    this.hint = "Measure: click two pieces or points, or move the cross with the arrows and press Enter at each.";
+    this.pointWords = () => "Point to measure";
   }
 
   show(a, b, final) {
@@ -22,6 +23,7 @@ export class Measure {
     const text = a.unit || b.unit ? `centre ${fmt(cc)}″ · edge ${fmt(edge)}″` : `${fmt(cc)}″`;
     label(this.labels, text, (a.at[0] + b.at[0]) / 2, h - (a.at[1] + b.at[1]) / 2 - 0.4, "measure-text");
     this.board.setHint(`Measure: ${text}`);
+    if (final) this.board.announce.say(`Measure: ${text}`);
     this.result = { centre: cc, edge };
   }
 

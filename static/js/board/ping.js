@@ -1,6 +1,7 @@
-// Pings: Alt-click on the table (or P, at the pointer or the selected piece) sends a pulse
-// everyone at the table sees, with the pinger's name. Nothing is kept: the server passes
-// it on (a `point` frame) and forgets it. Spectators watch; they do not ping.
+// Pings: Alt-click on the table (or P, at the tools' cross, the pointer or the selected
+// piece) sends a pulse everyone at the table sees, with the pinger's name. Nothing is
+// kept: the server passes it on (a `point` frame) and forgets it. Spectators watch;
+// they do not ping.
 import { el, label, pxOf } from "./svg.js";
 
 const SHOWN_MS = 3000;
@@ -30,12 +31,13 @@ export class Pings {
     });
   }
 
-  /** P: at the pointer when it is over the table, else at the selected piece. */
+  /** P: at the tool's cross while a tool is on (cursor.js), else at the pointer when it
+   *  is over the table, else at the selected piece. */
   key() {
     const unit = this.board.shownUnit(this.board.pieces.selected);
-    const at = this.last ?? unit?.position?.slice(0, 2) ?? null;
+    const at = this.board.cursor.point() ?? this.last ?? unit?.position?.slice(0, 2) ?? null;
     if (!at) {
-      this.board.setHint("Ping: point at the table (or select a piece), then press P; or Alt-click.");
+      this.board.setHint("Ping: point at the table (or select a piece, or move a tool's cross with the arrows), then press P; or Alt-click.");
       return;
     }
     this.send(at);
@@ -74,6 +76,7 @@ export class Pings {
     const name = label(this.labels, frame.user ?? "?", x, this.board.height() - y - 1.4 * r, "ping-label");
     name.dataset.user = frame.user ?? "";
     this.board.setHint(`${frame.user ?? "Someone"} pinged the table at (${x}, ${y}).`);
+    this.board.announce.say(`${frame.user ?? "Someone"} pinged the table at ${x}, ${y}.`);
     setTimeout(() => {
       g.remove();
       name.remove();

@@ -10,7 +10,7 @@ from tabletop.events import reason
 from tabletop.models import Battle
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import command, pending_roll, referee
+from tabletop.services.table import command, one_trip, pending_roll, referee
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
@@ -80,4 +80,7 @@ def battle_act(
             refused=None if judgement.legal else judgement.verdict["reasons"],
         )
 
-    return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
+    # A move: in one round trip to PostgreSQL where it can be (one_trip.py).
+    return one_trip.run(
+        battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide
+    )

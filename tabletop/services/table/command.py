@@ -20,7 +20,7 @@ from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
 from tabletop.services import turn_notices
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import position, referee, takeback_log
+from tabletop.services.table import known_battles, position, referee, takeback_log
 from tabletop.services.table.actor import Actor
 
 #: Events that change the position; an `act` that saw none of them after its `seen` is current.
@@ -78,15 +78,24 @@ def changed_since(battle: Battle, seen: int) -> bool:
     return Event.objects.filter(battle=battle, seq__gt=seen, kind__in=TABLE_KINDS).exists()
 
 
-def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = "") -> Event:
-    """Appends the event of `change` to the locked `battle` and sends it after commit."""
+def prepare(
+    battle: Battle,
+    actor: Actor,
+    change: Change,
+    client_msg_id: str = "",
+    *,
+    pending: Callable[[Battle], int | None] = takeback_log.pending_request,
+) -> tuple[Event, list[str]]:
+    """The event of `change` (unsaved) and the fields of `battle` it changes, `battle`
+    made what it is after the change. `pending`: the take-back request waiting, which
+    any change to the table ends."""
     public: dict[str, Any] = {"actor": actor.name, "role": actor.role, **change.public}
     positions: dict[str, Any] = {}
     fields = ["last_seq"]
     if change.kind in TABLE_KINDS:
         # Any change to the table ends a take-back request still waiting (an acceptance
         # names it itself): the event says so, for the boards, a replay and the record.
-        lapsed = None if "takeback" in change.public else takeback_log.pending_request(battle)
+        lapsed = None if "takeback" in change.public else pending(battle)
         if lapsed is not None:
             public["takeback_lapsed"] = lapsed
         before = {"state": battle.state, "turn": battle.turn_state}
@@ -103,7 +112,7 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
     battle.last_seq += 1
     if change.game is not None:
         referee.positions.keep((battle.id, battle.last_seq), battle.state, change.game)
-    event = Event.objects.create(
+    event = Event(
         battle=battle,
         seq=battle.last_seq,
         actor_id=actor.user_id,
@@ -112,14 +121,54 @@ def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = ""
         client_msg_id=client_msg_id,
         **positions,
     )
-    battle.save(update_fields=fields)
-    if positions:  # a change of whose turn it is mails the players of the side now to act
-        before_turn = positions["position_before"]["turn"]
+    return event, fields
+
+
+def notify_turn(battle: Battle, actor: Actor, event: Event) -> None:
+    """A change of whose turn it is mails the players of the side now to act."""
+    if event.position_before is not None:
         turn_notices.turn_changed(
-            battle, actor_id=actor.user_id, before=before_turn, after=battle.turn_state
+            battle,
+            actor_id=actor.user_id,
+            before=event.position_before["turn"],
+            after=battle.turn_state,
         )
+
+
+def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = "") -> Event:
+    """Appends the event of `change` to the locked `battle` and sends it after commit."""
+    event, fields = prepare(battle, actor, change, client_msg_id)
+    event.save()
+    battle.save(update_fields=fields)
+    notify_turn(battle, actor, event)
     events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
     return event
+
+
+def answer_of(
+    outcome: Change | Refusal, client_msg_id: str, seq: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the answer to send, the answer to keep for a resend) to a decided command; `seq`
+    is the battle's sequence number after it (a change's, its event's)."""
+    if isinstance(outcome, Refusal):
+        reply = events.reject(
+            id=client_msg_id, seq=seq, reasons=outcome.reasons, verdict=outcome.verdict
+        )
+    elif outcome.refused is None:
+        reply = events.ack(id=client_msg_id, seq=seq)
+    else:
+        reply = events.reject(
+            id=client_msg_id,
+            seq=seq,
+            reasons=outcome.refused,
+            verdict=outcome.public.get("verdict"),
+            event=seq,
+        )
+    digest = frame_digest.get()
+    kept = {**reply, DIGEST_KEY: digest} if digest else dict(reply)
+    if isinstance(outcome, Refusal) and outcome.verdict and outcome.action is not None:
+        kept[ACTION_KEY] = outcome.action
+    return reply, kept
 
 
 @transaction.atomic
@@ -148,28 +197,13 @@ def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> 
             )
         return prior
     outcome = decide(battle)
-    if isinstance(outcome, Refusal):
-        reply = events.reject(
-            id=client_msg_id, seq=battle.last_seq, reasons=outcome.reasons, verdict=outcome.verdict
-        )
-    else:
-        event = append(battle, actor, outcome, client_msg_id)
-        if outcome.refused is None:
-            reply = events.ack(id=client_msg_id, seq=event.seq)
-        else:
-            reply = events.reject(
-                id=client_msg_id,
-                seq=event.seq,
-                reasons=outcome.refused,
-                verdict=outcome.public.get("verdict"),
-                event=event.seq,
-            )
-    kept = {**reply, DIGEST_KEY: digest} if digest else dict(reply)
-    if isinstance(outcome, Refusal) and outcome.verdict and outcome.action is not None:
-        kept[ACTION_KEY] = outcome.action
+    if isinstance(outcome, Change):
+        append(battle, actor, outcome, client_msg_id)
+    reply, kept = answer_of(outcome, client_msg_id, battle.last_seq)
     CommandReply.objects.create(
         battle=battle, actor_id=actor.user_id, client_msg_id=client_msg_id, reply=kept
     )
+    known_battles.keep_on_commit(battle)
     return reply
 
 
@@ -187,7 +221,7 @@ def answering(frame: dict[str, Any]) -> Iterator[None]:
 def digest_of(frame: dict[str, Any]) -> str:
     """sha256 of the frame without its id: what a resend repeats exactly."""
     body = {k: v for k, v in frame.items() if k != "id"}
-    return hashlib.sha256(position.canonical(body).encode()).hexdigest()
+    return hashlib.sha256(events.canonical(body).encode()).hexdigest()
 
 
 def require_player(actor: Actor) -> None:

@@ -10,10 +10,11 @@ any sequence number (a delayed spectator's horizon, a report's) is one query.
 
 from typing import Any
 
+from tabletop import limits
 from tabletop.events import reason
 from tabletop.models import Battle, PieceMarker
 from tabletop.models.battle import BattleStatus
-from tabletop.services.table import command, limits
+from tabletop.services.table import command
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 

@@ -1,0 +1,159 @@
+"""A move in one round trip to PostgreSQL (issue 25), and the locked way when it cannot.
+
+The locked way (command.run) costs eight round trips: BEGIN, the battle row locked, the
+resend looked up, the take-back request looked up, the event, the battle, the answer,
+COMMIT. Here the move is decided on the battle as this process last left it
+(known_battles), and one statement, in a transaction of its own, does the rest: it locks
+the battle row by updating it only where the row is still exactly what the decision read
+(the sequence number, status, spectator delay, position and turn: the sequence check),
+where no answer is stored for the message id (the resend check) and no take-back request
+waits (which the event would have to name as lapsed); only if it updated the row does it
+write the event and the stored answer. It returns once committed, so the answer is still
+sent after the commit, and the event broadcast after it too.
+
+When the statement writes nothing (another process moved, a resend, a guess that was
+stale), or the decision needs the database (a client that saw an older sequence number,
+a change of turn that mails notices: any query under `_no_queries`), or it is a refusal
+(which stores only its answer), the command runs the locked way from the start: it is
+decided again there, dice included. Nothing of the first decision was stored or shown,
+so this is one roll, never a second chance.
+"""
+
+import json
+from typing import Any
+
+from django.db import IntegrityError, connection
+from django.utils import timezone
+
+from tabletop import events
+from tabletop.models import Battle, CommandReply, Event
+from tabletop.services.table import command, known_battles
+from tabletop.services.table.actor import Actor
+from tabletop.services.table.command import TABLE_KINDS, Change, Decide
+
+#: The newest event that may be a take-back request (takeback_log.pending_request).
+_REQUEST_KINDS = (*TABLE_KINDS, "takeback")
+
+
+class NeedsLock(Exception):
+    """The decision asked the database: it must be made under the battle row's lock."""
+
+
+def _no_queries(execute, sql, params, many, context):
+    raise NeedsLock(sql)
+
+
+def _none(battle: Battle) -> None:
+    return None
+
+
+def _statement() -> str:
+    battle, event, reply = (m._meta.db_table for m in (Battle, Event, CommandReply))
+    kinds = ", ".join(f"'{kind}'" for kind in _REQUEST_KINDS)
+    return f"""
+WITH given AS (
+    SELECT %(before)s::jsonb AS before, %(after)s::jsonb AS after
+), written AS (
+    UPDATE {battle} AS b
+       SET last_seq = b.last_seq + 1,
+           state = given.after -> 'state',
+           turn_state = given.after -> 'turn'
+      FROM given
+     WHERE b.id = %(battle)s
+       AND b.last_seq = %(seq)s
+       AND b.status = %(status)s
+       AND b.spectator_delay_s = %(delay)s
+       AND b.state = given.before -> 'state'
+       AND b.turn_state = given.before -> 'turn'
+       AND NOT EXISTS (
+           SELECT 1 FROM {reply} AS r
+            WHERE r.battle_id = b.id AND r.actor_id = %(actor)s AND r.client_msg_id = %(id)s)
+       AND NOT EXISTS (
+           SELECT 1 FROM (
+               SELECT e.kind, e.payload ->> 'step' AS step FROM {event} AS e
+                WHERE e.battle_id = b.id AND e.kind IN ({kinds})
+                ORDER BY e.seq DESC LIMIT 1) AS newest
+            WHERE newest.kind = 'takeback' AND newest.step = 'asked')
+    RETURNING b.last_seq
+), event AS (
+    INSERT INTO {event} (battle_id, seq, actor_id, kind, payload, position_before,
+                         position_after, client_msg_id, created_at)
+    SELECT %(battle)s, written.last_seq, %(actor)s, %(kind)s, %(payload)s::jsonb,
+           given.before, given.after, %(id)s, %(at)s
+      FROM written, given
+    RETURNING id
+), answer AS (
+    INSERT INTO {reply} (battle_id, actor_id, client_msg_id, reply, created_at)
+    SELECT %(battle)s, %(actor)s, %(id)s, %(reply)s::jsonb, %(at)s FROM written
+)
+SELECT id FROM event
+"""
+
+
+def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> dict[str, Any]:
+    """command.run's answer, in one round trip when the move allows (see above). `decide`
+    must read no more of the battle than the statement checks (a move's does not)."""
+    if connection.vendor == "postgresql" and not connection.in_atomic_block:
+        answer = _in_one_trip(battle_id, actor, client_msg_id, decide)
+        if answer is not None:
+            return answer
+    return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
+
+
+def _in_one_trip(
+    battle_id: int, actor: Actor, client_msg_id: str, decide: Decide
+) -> dict[str, Any] | None:
+    """The answer, written and committed by one statement; None when the locked way must
+    answer (nothing is written then)."""
+    battle = known_battles.get(battle_id)
+    if battle is None:
+        return None
+    guard = {
+        "battle": battle.pk,
+        "seq": battle.last_seq,
+        "status": battle.status,
+        "delay": battle.spectator_delay_s,
+    }
+    try:
+        with connection.execute_wrapper(_no_queries):
+            outcome = decide(battle)
+            if not isinstance(outcome, Change) or outcome.kind not in TABLE_KINDS:
+                return None
+            if outcome.delay_s is not None:
+                return None
+            # No take-back request waits: the statement checks it.
+            event, _ = command.prepare(battle, actor, outcome, client_msg_id, pending=_none)
+            # The turn's notices: nothing to do unless the turn changed hands (then they
+            # are read and written under the lock).
+            command.notify_turn(battle, actor, event)
+    except NeedsLock:
+        return None
+    answer, kept = command.answer_of(outcome, client_msg_id, battle.last_seq)
+    event.created_at = timezone.now()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _statement(),
+                {
+                    **guard,
+                    "before": json.dumps(event.position_before),
+                    "after": json.dumps(event.position_after),
+                    "actor": actor.user_id,
+                    "id": client_msg_id,
+                    "kind": event.kind,
+                    "payload": json.dumps(event.payload),
+                    "reply": json.dumps(kept),
+                    "at": event.created_at,
+                },
+            )
+            row = cursor.fetchone()
+    except IntegrityError:
+        row = None  # an answer for this id stored while the statement waited for the row
+    if row is None:
+        known_battles.forget(battle_id)
+        return None
+    event.pk = row[0]
+    known_battles.keep(battle)
+    # Committed already (the statement was its own transaction): broadcast now.
+    events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
+    return answer

@@ -1,0 +1,163 @@
+"""A move costs one round trip to PostgreSQL, and is still the same move (issue 25).
+
+Round trips are counted on the wire: libpq's trace of the connection, one ReadyForQuery
+from the server for each exchange (BEGIN and COMMIT included)."""
+
+import contextlib
+import tempfile
+from collections.abc import Iterator
+
+import pytest
+from django.db import connection
+
+from tabletop.models import Battle, CommandReply, Event
+from tabletop.services.table import known_battles
+from tabletop.services.table.act import battle_act
+from tabletop.services.table.takeback import battle_takeback_ask
+from tests.conftest import need
+from tests.live.conftest import make_table_sync, move
+from tests.live.helpers import captured_events
+from tests.live.test_table_services import actors
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def postgresql():
+    need("PostgreSQL", connection.vendor == "postgresql", "DATABASE_URL is not PostgreSQL")
+
+
+@contextlib.contextmanager
+def round_trips() -> Iterator[list[int]]:
+    """[the number of exchanges with the database server inside the block], once left."""
+    from psycopg.pq import Trace
+
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    counted: list[int] = []
+    with tempfile.TemporaryFile("w+") as log:
+        pgconn.trace(log.fileno())
+        pgconn.set_trace_flags(Trace.SUPPRESS_TIMESTAMPS | Trace.REGRESS_MODE)
+        try:
+            yield counted
+        finally:
+            pgconn.untrace()
+            log.seek(0)
+            counted.append(sum("\tReadyForQuery" in line for line in log))
+
+
+def table():
+    """The live tests' battle with two more P1 mechs (U<n>b and U<n>c, 6" and 12" east of
+    the first; each mech moves once a turn); the P1 mechs' ids."""
+    battle, _ = make_table_sync(orders=5)
+    first = next(u for u in battle.state["units"] if u["side"] == "P1")
+    twins = [
+        {**first, "id": first["id"] + k, "position": [x, 1.5]} for k, x in (("b", 7.5), ("c", 13.5))
+    ]
+    battle.state = {**battle.state, "units": [*battle.state["units"], *twins]}
+    battle.save(update_fields=["state"])
+    return battle, actors(battle), (first["id"], *(t["id"] for t in twins))
+
+
+def act(battle, actor, msg_id, seen, unit, to):
+    return battle_act(
+        battle_id=battle.id, actor=actor, client_msg_id=msg_id, seen=seen, action=move(unit, to)
+    )
+
+
+def test_a_move_on_a_table_the_process_knows_is_one_round_trip_acknowledged_after_commit():
+    battle, people, (u1, u3, u5) = table()
+    with captured_events() as sent:
+        assert act(battle, people["p1"], "m-1", 0, u3, [7.5, 4.5])["type"] == "ack"
+        with round_trips() as counted:
+            reply = act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+    assert counted == [1]
+    assert reply == {"type": "ack", "id": "m-2", "seq": 2}
+    # Committed, as the locked way writes it: the battle, the event and the stored answer.
+    stored = Battle.objects.get(pk=battle.id)
+    assert stored.last_seq == 2
+    assert next(u for u in stored.state["units"] if u["id"] == u1)["position"][:2] == [1.5, 5.5]
+    second = Event.objects.get(battle=battle, seq=2)
+    first_after = Event.objects.filter(battle=battle, seq=1).values_list(
+        "position_after", flat=True
+    )[0]
+    assert (second.kind, second.client_msg_id, second.actor_id) == (
+        "act",
+        "m-2",
+        people["p1"].user_id,
+    )
+    assert second.position_before == first_after
+    assert second.position_after == {"state": stored.state, "turn": stored.turn_state}
+    assert CommandReply.objects.get(battle=battle, client_msg_id="m-2").reply == reply
+    # ... and broadcast to both groups.
+    assert [group for group, _ in sent[2:]] == [f"battle-{battle.id}", f"battle-{battle.id}-watch"]
+
+
+def test_a_resent_move_gets_its_first_answer_and_moves_nothing_again():
+    battle, people, (u1, u3, u5) = table()
+    with captured_events():
+        act(battle, people["p1"], "m-1", 0, u3, [7.5, 4.5])
+        first = act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+        again = act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+    assert again == first
+    assert Event.objects.filter(battle=battle).count() == 2
+    assert Battle.objects.get(pk=battle.id).last_seq == 2
+
+
+def moved_elsewhere(battle, people, units) -> None:
+    """P1 moves its third mech here (seq 1), then its second "in another process" (seq 2),
+    and this process is left with its guess of seq 1."""
+    act(battle, people["p1"], "m-1", 0, units[2], [13.5, 4.5])
+    stale = known_battles.get(battle.id)
+    act(battle, people["p1"], "m-2", 1, units[1], [7.5, 4.0])
+    known_battles.keep(stale)
+
+
+def where(battle) -> tuple[dict[str, list[float]], int]:
+    """({unit id: [x, y]}, last seq) as stored."""
+    stored = Battle.objects.get(pk=battle.id)
+    return {u["id"]: u["position"][:2] for u in stored.state["units"]}, stored.last_seq
+
+
+def test_a_move_decided_on_a_stale_guess_is_decided_again_under_the_lock():
+    """Another process moved since this one last wrote: the statement writes nothing, and
+    the locked way answers with the table as it is."""
+    battle, people, (u1, u3, u5) = table()
+    with captured_events():
+        moved_elsewhere(battle, people, (u1, u3, u5))
+        with round_trips() as counted:
+            reply = act(battle, people["p1"], "m-3", 2, u1, [1.5, 5.5])
+    assert reply == {"type": "ack", "id": "m-3", "seq": 3}
+    assert counted[0] > 1
+    at, seq = where(battle)
+    assert (at[u1], at[u3], seq) == ([1.5, 5.5], [7.5, 4.0], 3)
+    chain = Event.objects.filter(battle=battle).order_by("seq")
+    befores = [e.position_before for e in chain][1:]
+    afters = [e.position_after for e in chain][:-1]
+    assert befores == afters
+
+
+def test_a_move_sent_before_another_process_s_move_arrived_is_stale():
+    """The player saw seq 1; another move (seq 2) was made in another process, which this
+    one's guess (seq 1) knows nothing of: the move is refused as stale, and the other
+    move stands."""
+    battle, people, (u1, u3, u5) = table()
+    with captured_events():
+        moved_elsewhere(battle, people, (u1, u3, u5))
+        reply = act(battle, people["p1"], "m-3", 1, u1, [1.5, 5.5])
+    assert (reply["type"], reply["seq"], reply["reasons"][0]["code"]) == ("reject", 2, "stale")
+    at, seq = where(battle)
+    assert (at[u1], at[u3], seq) == ([1.5, 1.5], [7.5, 4.0], 2)
+
+
+def test_a_move_made_while_a_take_back_request_waits_says_the_request_lapsed():
+    battle, people, (u1, u3, u5) = table()
+    with captured_events():
+        act(battle, people["p1"], "m-1", 0, u1, [1.5, 4.5])
+        asked = battle_takeback_ask(
+            battle_id=battle.id, actor=people["p1"], client_msg_id="t-1", order=1
+        )
+        assert asked["type"] == "ack"
+        reply = act(battle, people["p1"], "m-2", 2, u3, [7.5, 4.0])
+    assert reply["type"] == "ack"
+    assert Event.objects.get(battle=battle, seq=3).payload["takeback_lapsed"] == 2
