@@ -13,7 +13,6 @@ from typing import Any
 from tabletop import limits
 from tabletop.events import reason
 from tabletop.models import Battle, PieceMarker
-from tabletop.models.battle import BattleStatus
 from tabletop.services.table import command
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
@@ -30,14 +29,6 @@ def live_at(battle_id: int, seq: int) -> list[dict[str, Any]]:
         removed_seq__lte=seq
     )
     return [as_json(row) for row in rows.order_by("seq")]
-
-
-def _closed(battle: Battle) -> Refusal | None:
-    if battle.status == BattleStatus.FINISHED:
-        return Refusal(
-            [reason("battle_not_active", "The battle is over: its record takes no more markers.")]
-        )
-    return None
 
 
 def _not_markable(battle: Battle, actor: Actor, unit_id: str) -> Refusal | None:
@@ -65,7 +56,7 @@ def battle_mark(
     command.require_player(actor)
 
     def decide(battle: Battle) -> Change | Refusal:
-        refused = _closed(battle) or _not_markable(battle, actor, unit)
+        refused = command.finished(battle, "markers") or _not_markable(battle, actor, unit)
         if refused is not None:
             return refused
         on = PieceMarker.objects.filter(battle=battle, unit=unit, removed_seq__isnull=True)
@@ -101,7 +92,7 @@ def battle_unmark(
     command.require_player(actor)
 
     def decide(battle: Battle) -> Change | Refusal:
-        refused = _closed(battle)
+        refused = command.finished(battle, "markers")
         if refused is not None:
             return refused
         on = PieceMarker.objects.filter(battle=battle, seq=marker, removed_seq__isnull=True)
