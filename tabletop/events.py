@@ -230,6 +230,7 @@ def snapshot(
     chat: list[dict[str, Any]],
     dice: list[dict[str, Any]],
     annotations: list[dict[str, Any]],
+    markers: list[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "type": "snapshot",
@@ -243,6 +244,7 @@ def snapshot(
         "chat": chat,
         "dice": dice,
         "annotations": annotations,
+        "markers": markers,
     }
 
 
@@ -276,6 +278,8 @@ TABLE_RULES = {
     "unknown_annotation": "Drawing on the table, table rules",
     "not_your_annotation": "Drawing on the table, table rules",
     "too_many_annotations": "Drawing on the table, table rules",
+    "unknown_marker": "Markers on pieces, table rules",
+    "too_many_markers": "Markers on pieces, table rules",
     **dict.fromkeys(
         (
             "takeback_pending",

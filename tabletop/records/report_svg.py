@@ -14,6 +14,7 @@ from html import escape
 
 from tabletop.records.side_colours import side_colour as colour_of
 from tabletop.records.story import Point, Refusal, SideTally, Story
+from tabletop.services.table.marker_palette import COLOURS
 
 #: Terrain fills by type, as the board draws them (static/js/render/terrain.js); an unknown
 #: type gets a stable made-up one.
@@ -198,6 +199,30 @@ def _units(canvas: Canvas) -> None:
             at_x, at_y, name, 0.6, text_anchor="middle", class_="unit-label", data_unit=unit_id,
             fill="#1d2125", stroke="#fff", stroke_width="0.12", paint_order="stroke",
         )  # fmt: skip
+        _marks(canvas, unit_id, x, y + across / 2 + 0.2)
+    canvas.add("</g>")
+
+
+def _marks(canvas: Canvas, unit_id: str, x: float, top: float) -> None:
+    """A piece's states and free markers under it, a row of small tags as the board
+    draws them: a state in the report's ink on white, a free marker in its colour."""
+    marks = canvas.story.marks_of(unit_id)
+    if not marks:
+        return
+    size, pad = 0.45, 0.12
+    widths = [len(text) * size * 0.56 + 2 * pad for text, _ in marks]
+    left = x - (sum(widths) + 0.1 * (len(widths) - 1)) / 2
+    canvas.add(f'<g class="marks" data-unit="{escape(unit_id)}">')
+    for (text, colour), w in zip(marks, widths, strict=True):
+        fill, ink = COLOURS.get(colour or "", ("#ffffff", "#1d2125"))
+        kind = "marker" if colour else "state"
+        canvas.add(
+            tag("rect", {"class_": kind, "x": left, "y": top, "width": w, "height": size + 0.14,
+                         "rx": "0.15", "fill": fill, "stroke": "#1d2125",
+                         "stroke_width": "0.03"})
+        )  # fmt: skip
+        canvas.text(left + w / 2, top + size, text, size, text_anchor="middle", fill=ink)
+        left += w + 0.1
     canvas.add("</g>")
 
 
@@ -403,6 +428,13 @@ def summary_lines(story: Story) -> list[str]:
         drawn = "; ".join(annotation_words(note) for note in story.annotations[:10])
         more = len(story.annotations) - 10
         lines.append(f"Drawn on the table: {drawn}" + (f" and {more} more." if more > 0 else "."))
+    marked = [
+        f"{story.names.get(uid, uid)}: {', '.join(text for text, _ in story.marks_of(uid))}"
+        for uid in story.end
+        if story.marks_of(uid)
+    ]
+    if marked:
+        lines.append("Markers on pieces: " + "; ".join(marked) + ".")
     lines.extend(story.takeback_lines())
     return lines
 

@@ -14,7 +14,8 @@ from tabletop.models import Battle, CommandReply, Event
 from tabletop.models.roster import UnitStatus
 from tabletop.records.horizon import Horizon
 from tabletop.selectors import battle_backdrop
-from tabletop.services.table import annotations, log
+from tabletop.services import game_systems
+from tabletop.services.table import annotations, log, piece_markers
 from tabletop.services.table.command import TABLE_KINDS
 from tabletop.services.table.position import apply_patch
 
@@ -125,6 +126,17 @@ class Story:
     outcome: str = ""
     #: What players drew on the table, as it stood at the horizon (annotations.as_json).
     annotations: list[dict[str, Any]] = field(default_factory=list)
+    #: Free markers on pieces at the horizon (piece_markers.as_json), oldest first.
+    markers: list[dict[str, Any]] = field(default_factory=list)
+    #: The system's states each piece shows at the horizon (game_systems.state_markers).
+    states: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+
+    def marks_of(self, unit_id: str) -> list[tuple[str, str | None]]:
+        """What a piece shows at the horizon, as (text, palette colour name or None): its
+        system states first, then its free markers."""
+        states = [(m["label"], None) for m in self.states.get(unit_id, [])]
+        free = [(m["text"], m["colour"]) for m in self.markers if m["unit"] == unit_id]
+        return states + free
 
     def side_of(self, unit_id: str) -> str:
         unit = self.end.get(unit_id) or self.start.get(unit_id) or {}
@@ -416,6 +428,8 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         start=_units(first),
         end=followed.units(),
         annotations=annotations.live_at(battle.id, horizon.seq),
+        markers=piece_markers.live_at(battle.id, horizon.seq),
+        states=game_systems.state_markers(followed.state),
         backdrop=battle_backdrop(battle),
     )
     for side in story.sides:

@@ -1,6 +1,7 @@
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
 import { Drawing } from "./annotations.js";
+import { Marks } from "./marks.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
 import { PieceMenu } from "./contextmenu.js";
@@ -51,6 +52,7 @@ class Board {
     this.store = new TableStore();
     this.store.me = { user: config.user, role: config.role, sides: [] };
     this.store.terrainKinds = config.terrainKinds ?? [];
+    this.store.markerColours = config.markerColours ?? [];
     this.view = new View(this.svg);
     this.announce = new Announcer($("announce-polite"), $("announce-urgent"));
     this.toasts = new Toasts($("toasts"), this.announce);
@@ -92,6 +94,7 @@ class Board {
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
     this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
+    this.marks = new Marks(this); // free markers on pieces: the card's form, the menu's entry
     this.touch = new TouchGestures(this, this.menu);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
@@ -253,6 +256,7 @@ class Board {
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;
+    this.pieces.live = this.replaySeq === null;
     this.pieces.render(state.units, height);
     this.drawing.render();
     this.markActive();
@@ -400,6 +404,7 @@ class Board {
     this.takeback.onEvent(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
+    if (frame.kind === "mark" || frame.kind === "unmark") this.marks.onEvent(frame);
     if (frame.kind === "delay") {
       if (this.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
       this.showConn();
@@ -708,6 +713,7 @@ class Board {
     this.groupBox.attach(this.svg);
     this.mover.attach();
     this.menu.attach();
+    this.marks.attach();
     this.touch.attach();
     this.view.attach((e) => !this.activeTool && !this.mover.active && !this.groupBox.starts(e) && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);

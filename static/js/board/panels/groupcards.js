@@ -1,7 +1,7 @@
 // The group's cards, side by side in the card panel (ui.md, "Groups"): each member's name,
 // rows and states as its own card shows them, and how a drag will move the group: one
 // order where the catalogue has a group action for it, else one order a piece, in turn.
-import { badgesOf } from "../pieces.js";
+import { marksOf } from "../pieces.js";
 import { statRows } from "./unitcard.js";
 import { item } from "./util.js";
 
@@ -43,7 +43,11 @@ export class GroupCards {
     const stats = item("dl", "stats");
     for (const [k, v] of statRows(board, unit)) stats.append(item("dt", "", k), item("dd", "", v));
     const badges = item("ul", "badges");
-    badges.append(...badgesOf(unit).map((b) => item("li", "badge", b)));
+    badges.append(...marksOf(unit, store).map((m) => {
+      const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
+      if (m.kind === "free") (li.style.background = m.fill), (li.style.color = m.ink);
+      return li;
+    }));
     const offered = store.offered(unit.id);
     const may = offered === null ? "" : offered.length ? `May now: ${offered.map((t) => board.actionLabel(t)).join(", ")}.` : "Nothing more is open to it this turn.";
     card.append(name, stats, badges, item("p", "may", may));

@@ -1,5 +1,5 @@
 // The unit card: the selected piece's stats and status, and what this client may do with it.
-import { badgesOf } from "../pieces.js";
+import { marksOf } from "../pieces.js";
 import { summaryText } from "./turn.js";
 import { item } from "./util.js";
 
@@ -54,8 +54,28 @@ export class UnitCard {
     $("unit-swatch").style.background = this.board.pieces.colour(unit.side);
     const stats = $("unit-stats");
     stats.replaceChildren(...statRows(this.board, unit).flatMap(([k, v]) => [item("dt", "", k), item("dd", "", v)]));
-    const badges = $("unit-badges");
-    badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
+    // Its states (the system's catalogue) and free markers, the free ones removable by
+    // whoever may mark the piece (the server checks it again).
+    const mayMark = !this.board.readOnly() && store.mayOrder(unit);
+    const marks = this.board.replaySeq === null ? marksOf(unit, store) : []; // a replay: a past table
+    $("unit-badges").replaceChildren(...marks.map((m) => {
+      const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
+      li.title = m.title;
+      if (m.kind === "free") {
+        li.dataset.seq = m.seq;
+        li.style.background = m.fill;
+        li.style.color = m.ink;
+        if (mayMark) {
+          const remove = item("button", "unmark", "×");
+          remove.type = "button";
+          remove.dataset.unmark = m.seq;
+          remove.setAttribute("aria-label", `Remove the marker “${m.text}”`);
+          li.append(remove);
+        }
+      }
+      return li;
+    }));
+    $("mark-form").hidden = !mayMark;
     // What it may do now: the server's list for this unit, in the catalogue's words.
     const offered = store.offered(unit.id);
     const labels = offered === null ? [] : offered.map((type) => this.board.actionLabel(type));
