@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 
-from tabletop import events, metrics, protocol, selectors
+from tabletop import events, limits, metrics, protocol, selectors
 from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import (
@@ -34,11 +34,10 @@ from tabletop.services.table import (
     dice,
     engine_budget,
     gm,
-    limits,
     log,
     pending_roll,
+    piece_markers,
     point,
-    position,
     presence,
     preview,
     rights,
@@ -147,6 +146,11 @@ SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]]
     "roll_result": lambda d: (pending_roll.battle_roll_result, {"result": d["result"]}),
     "annotate": lambda d: (annotations.battle_annotate, {"shape": d["shape"]}),
     "erase": lambda d: (annotations.battle_erase, {"annotation": d["annotation"]}),
+    "mark": lambda d: (
+        piece_markers.battle_mark,
+        {"unit": d["unit"], "text": d["text"], "colour": d["colour"]},
+    ),
+    "unmark": lambda d: (piece_markers.battle_unmark, {"marker": d["marker"]}),
     "point": lambda d: (point.battle_point, {"at": d["at"]}),
     "takeback_ask": lambda d: (takeback.battle_takeback_ask, {"order": d["order"]}),
     "takeback_answer": lambda d: (
@@ -414,7 +418,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # -- sending -------------------------------------------------------------------
 
     async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=position.canonical(frame))
+        await self.send(text_data=events.canonical(frame))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

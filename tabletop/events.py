@@ -8,6 +8,7 @@ that a rollback could take back. Tests capture what would be sent by replacing
 
 import asyncio
 import concurrent.futures
+import json
 import logging
 import os
 import time
@@ -21,10 +22,8 @@ from django.conf import settings
 from django.db import transaction
 from redis.exceptions import RedisError
 
-from tabletop import metrics
+from tabletop import limits, metrics
 from tabletop.models import Event
-from tabletop.services.table import limits
-from tabletop.services.table.position import canonical
 
 PROTOCOL_VERSION = 1
 #: How long a command's thread waits for its broadcast to be handed to the channel layer.
@@ -157,6 +156,12 @@ async def layer_reachable() -> None:
         await client.aclose()
 
 
+def canonical(value: Any) -> str:
+    """A frame's one text: compact JSON, keys sorted, no NaN (what every socket and the
+    records receive)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
 def wire(frame: dict[str, Any]) -> dict[str, Any]:
     """An event frame ready to send: serialized once here, not once per receiving socket."""
     return {"seq": frame["seq"], "at": frame["at"], "text": canonical(frame)}
@@ -225,6 +230,7 @@ def snapshot(
     chat: list[dict[str, Any]],
     dice: list[dict[str, Any]],
     annotations: list[dict[str, Any]],
+    markers: list[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "type": "snapshot",
@@ -238,6 +244,7 @@ def snapshot(
         "chat": chat,
         "dice": dice,
         "annotations": annotations,
+        "markers": markers,
     }
 
 
@@ -271,6 +278,8 @@ TABLE_RULES = {
     "unknown_annotation": "Drawing on the table, table rules",
     "not_your_annotation": "Drawing on the table, table rules",
     "too_many_annotations": "Drawing on the table, table rules",
+    "unknown_marker": "Markers on pieces, table rules",
+    "too_many_markers": "Markers on pieces, table rules",
     **dict.fromkeys(
         (
             "takeback_pending",

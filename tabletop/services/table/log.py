@@ -16,11 +16,11 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from tabletop import events
+from tabletop import events, limits
 from tabletop.models import Battle, BattleResult, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, limits, position, takeback_log
+from tabletop.services.table import annotations, piece_markers, position, takeback_log
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50
@@ -160,6 +160,7 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         chat=chat,
         dice=dice,
         annotations=annotations.live_at(battle.id, seq),
+        markers=piece_markers.live_at(battle.id, seq),
     )
     # The engine's words for the position, as every table event carries them (position.patch).
     frame.update(game_systems.table_view(at["state"], at["turn"]))

@@ -26,9 +26,8 @@ from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
-from tabletop import events
+from tabletop import events, limits
 from tabletop.models import BattleSide, Membership, Role
-from tabletop.services.table import limits
 from tabletop.services.table.actor import Actor
 
 #: Close code: the socket's rights changed (a new role, or its login session ended):
