@@ -197,8 +197,7 @@ class TableOptions:
                 default = [default[column] for column in spec["columns"]]
             # A cell left out of the post is the book's.
             cells = [
-                data.get(self._cell(key, row, i)) or default[i]
-                for i in range(len(spec["columns"]))
+                data.get(self._cell(key, row, i)) or default[i] for i in range(len(spec["columns"]))
             ]
             if spec.get("shape") == "object":
                 diff = {

@@ -37,4 +37,3 @@ class TablesCollector(Collector):
         yield battles
         # Each battle's last sequence number is its count of events (the log has no gaps).
         yield CounterMetricFamily("tabletop_events", "Events recorded, all battles", value=events)
-

@@ -194,8 +194,10 @@ def roster_import(
             field="data",
         )
     name = data.get("name", "Imported roster")
-    if not second_copy and isinstance(name, str) and (
-        Roster.objects.filter(campaign=campaign, owner=actor, name=name.strip()).exists()
+    if (
+        not second_copy
+        and isinstance(name, str)
+        and (Roster.objects.filter(campaign=campaign, owner=actor, name=name.strip()).exists())
     ):
         raise ServiceError(
             f"You already have a roster named {name.strip()!r} in this campaign.",

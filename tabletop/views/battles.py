@@ -219,6 +219,4 @@ def battle_result_correction(
     if ok:
         messages.success(request, "Result corrected; the correction is kept below.")
         return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
-    return _battle_page(
-        request, campaign, membership, battle, correction_form=form, invalid=True
-    )
+    return _battle_page(request, campaign, membership, battle, correction_form=form, invalid=True)

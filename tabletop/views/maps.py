@@ -50,9 +50,7 @@ def _editor(
     )
 
 
-def _picture_form(
-    battle_map: Map | None, data: Any = None, files: Any = None
-) -> MapPictureForm:
+def _picture_form(battle_map: Map | None, data: Any = None, files: Any = None) -> MapPictureForm:
     """The picture's form; its fields prefixed (`picture-width`) beside the map's own."""
     initial = battle_map.image_place if battle_map else {}
     return MapPictureForm(data, files, prefix="picture", initial=initial)
@@ -141,9 +139,7 @@ def map_picture(
     _, ok = submit(form, write, aliases={"picture": "file"})
     if ok:
         return redirect("map", campaign_id=campaign.pk, map_id=battle_map.pk)
-    return _editor(
-        request, campaign, MapForm(initial=_map_initial(battle_map)), battle_map, form
-    )
+    return _editor(request, campaign, MapForm(initial=_map_initial(battle_map)), battle_map, form)
 
 
 @require_POST
