@@ -40,8 +40,8 @@ from typing import Any
 sys.path.insert(0, str(Path.cwd()))
 
 import rules  # noqa: E402
-from rules.engine.actions import Action  # noqa: E402
-from rules.engine.questions import alternative_answer, reach_answer  # noqa: E402
+from rules.model.actions import Action  # noqa: E402
+from rules.referee.questions import alternative_answer, reach_answer  # noqa: E402
 
 RUNS = 7
 #: The server's deadlines, in seconds (referee.py's REACH_DEADLINE, ALTERNATIVE_DEADLINE).
@@ -109,7 +109,7 @@ def within(seconds: float) -> Any:
 def forget_maps() -> None:
     """Forget the maps read so far (a map nobody has read yet), where the engine keeps them."""
     try:
-        from rules.engine.map_geometry import MAPS
+        from rules.model.map_geometry import MAPS
     except ImportError:
         return
     MAPS.clear()

@@ -37,10 +37,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from validate import H, W, board  # noqa: E402  (the reference board)
 
 from rules import GameState, reach, validate  # noqa: E402
-from rules.engine.actions import MAX_STEPS, MAX_TURN_STEP  # noqa: E402
 from rules.engine.bounds import MAX_TURNING, check_action  # noqa: E402
 from rules.engine.dice import make_dice  # noqa: E402
-from rules.engine.model import BaseShape  # noqa: E402
+from rules.model.actions import MAX_STEPS, MAX_TURN_STEP  # noqa: E402
+from rules.model.state import BaseShape  # noqa: E402
 
 REPEATS = 3
 TRIES = 12

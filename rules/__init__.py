@@ -8,6 +8,10 @@ The facade the web server uses (documented in docs/rules-engine.md):
     area = reach(state, "M1").area                      # shapely geometry
     with deadline(0.04):                                # a live table's bound in time:
         found = reach(state, "M1")                      # cut short, .complete is False
+
+and the board's questions the live table asks (`reach_answer`, `alternative_answer`,
+`offered_in_position`, `sight_ruling`, `placement_obstructions`): the web side imports
+nothing else of rules/ (tests/web/test_engine_facade.py).
 """
 
 from __future__ import annotations
@@ -15,31 +19,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.engine.actions import Action, Turn, Waypoint
 from rules.engine.bounds import check_action
+from rules.engine.catalogue import COST_UNITS
 from rules.engine.consequences import Consequence, with_consequences
 from rules.engine.dice import Dice, make_dice
-from rules.engine.errors import DiceExhaustedError, InvalidActionError
-from rules.engine.model import BaseShape, GameState, Table, Terrain, Unit
 from rules.engine.reach import Reach
-from rules.engine.registry import SYSTEMS, get_system
-from rules.engine.scenario import (
-    Scenario,
-    load_scenario,
-    scenario_to_json,
-    state_from_json,
-    state_to_json,
-)
+from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.deadline import deadline
+from rules.model.actions import Action, Turn, Waypoint
+from rules.model.errors import DiceExhaustedError, InvalidActionError
+from rules.model.state import BaseShape, GameState, Table, Terrain, Unit
+from rules.referee.deployment import placement_obstructions
+from rules.referee.offers import offered_in_position
+from rules.referee.positions import load_scenario, state_from_json
+from rules.referee.questions import alternative_answer, reach_answer
+from rules.referee.sight_ruling import sight_ruling
+from rules.systems.registry import SYSTEMS, get_system
 
 __all__ = [
-    "SYSTEMS", "Action", "BaseShape", "Consequence", "Dice", "DiceExhaustedError", "GameState",
-    "InvalidActionError", "Reach", "Roll", "Scenario", "System", "Table", "Terrain", "Turn",
-    "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "deadline", "get_system",
-    "load_scenario", "make_dice", "reach", "scenario_to_json", "state_from_json",
-    "state_to_json", "validate",
+    "COST_UNITS", "SYSTEMS", "Action", "BaseShape", "Consequence", "Dice", "DiceExhaustedError",
+    "GameState", "InvalidActionError", "Reach", "Roll", "Scenario", "System", "Table", "Terrain",
+    "Turn", "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "alternative_answer",
+    "deadline", "get_system", "load_scenario", "make_dice", "offered_in_position",
+    "placement_obstructions", "reach", "reach_answer", "scenario_to_json", "sight_ruling",
+    "state_from_json", "state_to_json", "validate",
 ]
 
 

@@ -3,6 +3,6 @@ in rules/)."""
 
 import sys
 
-from rules.engine.cli import main
+from rules.referee.cli import main
 
 sys.exit(main())

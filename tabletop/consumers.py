@@ -23,7 +23,7 @@ from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db import connection
 
-from tabletop import events, metrics, protocol, selectors
+from tabletop import events, limits, metrics, protocol, selectors
 from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import (
@@ -34,11 +34,9 @@ from tabletop.services.table import (
     dice,
     engine_budget,
     gm,
-    limits,
     log,
     pending_roll,
     point,
-    position,
     presence,
     preview,
     rights,
@@ -414,7 +412,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     # -- sending -------------------------------------------------------------------
 
     async def send_json(self, frame: dict[str, Any]) -> None:
-        await self.send(text_data=position.canonical(frame))
+        await self.send(text_data=events.canonical(frame))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

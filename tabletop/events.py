@@ -8,6 +8,7 @@ that a rollback could take back. Tests capture what would be sent by replacing
 
 import asyncio
 import concurrent.futures
+import json
 import logging
 import os
 import time
@@ -21,10 +22,8 @@ from django.conf import settings
 from django.db import transaction
 from redis.exceptions import RedisError
 
-from tabletop import metrics
+from tabletop import limits, metrics
 from tabletop.models import Event
-from tabletop.services.table import limits
-from tabletop.services.table.position import canonical
 
 PROTOCOL_VERSION = 1
 #: How long a command's thread waits for its broadcast to be handed to the channel layer.
@@ -155,6 +154,12 @@ async def layer_reachable() -> None:
         await client.ping()
     finally:
         await client.aclose()
+
+
+def canonical(value: Any) -> str:
+    """A frame's one text: compact JSON, keys sorted, no NaN (what every socket and the
+    records receive)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def wire(frame: dict[str, Any]) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tabletop import limits
 from tabletop.services.inputs import JSONTooDeep, load_json
-from tabletop.services.table import limits
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
 

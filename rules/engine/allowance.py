@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, ceil_half, fmt
 from rules.engine.verdict import Violation
+from rules.model.state import Point2, Unit
 
 
 def exact_half(x: float) -> float:

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.engine.model import Unit
 from rules.engine.numbers import fmt
 from rules.engine.position import Position
 from rules.engine.verdict import Violation
@@ -30,6 +29,7 @@ from rules.geometry.contact import (
 )
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.geometry.track import Pose, Track
+from rules.model.state import Unit
 
 #: A violation and the path length at which it first happens.
 Found = tuple[float, Violation]

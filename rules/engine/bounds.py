@@ -31,11 +31,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 
-from rules.engine.actions import MAX_STEPS, MAX_TURN_STEP, Action, Step, Turn
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Point2, Table
 from rules.engine.numbers import fmt
 from rules.geometry.track import shortest_turn
+from rules.model.actions import MAX_STEPS, MAX_TURN_STEP, Action, Step, Turn
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Point2, Table
 
 #: Inches: 83 feet, a hall rather than a table; the web side's maps stop at 240".
 MAX_TABLE_SIDE = 1000.0

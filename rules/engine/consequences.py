@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.engine.model import GameState, Unit
 from rules.engine.verdict import Roll, Verdict
+from rules.model.state import GameState, Unit
 
 if TYPE_CHECKING:
-    from rules.engine.actions import Action
     from rules.engine.system import System
+    from rules.model.actions import Action
 
 #: The kinds a consequence may be (docs/rules-engine.md): the board asks the player to
 #: confirm a `loses_unit` before it sends the order; the rest it shows.

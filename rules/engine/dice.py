@@ -14,8 +14,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.engine.errors import DiceExhaustedError, InvalidActionError
 from rules.engine.verdict import Roll
+from rules.model.errors import DiceExhaustedError, InvalidActionError
 
 
 @dataclass

@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.model import GameState, Point2, Unit
 from rules.engine.path_checks import Found, in_path_order
 from rules.engine.verdict import Roll, Verdict, Violation
+from rules.model.state import GameState, Point2, Unit
 
 #: Orders of findings that have no place on the path: before it, and after it.
 BEFORE = -1.0

@@ -24,12 +24,12 @@ import shapely.affinity
 from shapely.geometry import Point, box
 
 from rules.engine.bases_policy import BasePolicy
-from rules.engine.model import Unit
 from rules.engine.position import Position
 from rules.engine.reach import Reach
 from rules.geometry import visibility
 from rules.geometry.bases import Body
 from rules.geometry.visibility import VisibilityGraph, Work, inflate
+from rules.model.state import Unit
 
 #: Keeps paths clear of contact (0.01") with room for rounding.
 MARGIN = 0.03

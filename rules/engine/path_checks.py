@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from rules.engine.actions import Step
 from rules.engine.allowance import Allowance
-from rules.engine.model import Table, Unit
 from rules.engine.numbers import fmt
 from rules.engine.verdict import Violation
 from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Step
+from rules.model.state import Table, Unit
 
 #: A violation and the path length at which it first happens.
 Found = tuple[float, Violation]

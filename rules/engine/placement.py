@@ -14,12 +14,12 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.model import BaseShape, Terrain
 from rules.engine.position import Position
 from rules.geometry.bases import Body, body_at
 from rules.geometry.table import body_off_table
 from rules.geometry.tolerance import OVERLAP
 from rules.geometry.track import Pose
+from rules.model.state import BaseShape, Terrain
 
 
 @dataclass(frozen=True)

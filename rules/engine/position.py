@@ -15,11 +15,11 @@ from typing import Any, TypeVar
 
 import shapely
 
-from rules.engine.model import GameState, Terrain, Unit
 from rules.geometry.bases import Body, body_at
 from rules.geometry.index import FeatureIndex
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.visibility import inflate
+from rules.model.state import GameState, Terrain, Unit
 
 View = TypeVar("View")
 ThisPosition = TypeVar("ThisPosition", bound="Position")

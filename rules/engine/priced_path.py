@@ -8,15 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from rules.engine.actions import Action, Step, Turn
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy, check_bases
-from rules.engine.model import Unit
 from rules.engine.path_checks import Found, off_table
 from rules.engine.position import Position
 from rules.engine.pricing import PathPrice, PricedLegs, Pricing, price_path
 from rules.engine.verdict import Violation
 from rules.geometry.track import Pose, Track, shortest_turn
+from rules.model.actions import Action, Step, Turn
+from rules.model.state import Unit
 
 #: Where a finding that belongs to the end of the action is placed.
 AFTER = 1e12

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rules.engine.actions import Step, Turn
-from rules.engine.model import Point2, Terrain
 from rules.geometry.intervals import feature_at, intervals_under
 from rules.geometry.track import Pose
+from rules.model.actions import Step, Turn
+from rules.model.state import Point2, Terrain
 
 
 class Pricing(Protocol):

@@ -17,8 +17,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.engine.actions import Step, Turn, Waypoint
-from rules.engine.model import Point2
 from rules.engine.pricing import (
     PricedLegs,
     Pricing,
@@ -28,6 +26,8 @@ from rules.engine.pricing import (
     price_turn,
 )
 from rules.geometry.track import Pose
+from rules.model.actions import Step, Turn, Waypoint
+from rules.model.state import Point2
 
 
 def z_along(start_z: float | None, steps: Sequence[Step]) -> list[float]:

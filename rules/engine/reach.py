@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from shapely.geometry import GeometryCollection, Point
 
-from rules.engine.errors import InvalidActionError
+from rules.model.errors import InvalidActionError
 
 if TYPE_CHECKING:
-    from rules.engine.model import GameState, Unit
+    from rules.model.state import GameState, Unit
 
 Path2 = list[tuple[float, float]]
 

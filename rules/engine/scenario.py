@@ -1,5 +1,8 @@
 """Reading and writing scenario JSON exactly per scenario-format.md.
 
+The kernel never looks a system up by its key: whoever reads a position passes the
+lookup (`rules/referee/positions.py` the registry's, a system its own).
+
 Malformed input raises InvalidActionError whose `key` names the offending key
 (`units[2].base.diameter`). Unknown top-level keys are an error (contract).
 """
@@ -8,18 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.actions import Action, MalformedAction, check_finite, number, point
 from rules.engine.bounds import check_level, check_point, check_polygon, check_table_size
 from rules.engine.dice import parse_outcome
-from rules.engine.errors import InvalidActionError
-from rules.engine.map_geometry import MAPS, map_digest
-from rules.engine.model import BaseShape, GameState, Point2, Table, Terrain, Unit
-from rules.engine.registry import get_system
-from rules.engine.system import System
+from rules.model.actions import Action, MalformedAction, check_finite, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.map_geometry import MAPS, map_digest
+from rules.model.state import BaseShape, GameState, Point2, Table, Terrain, Unit
+
+if TYPE_CHECKING:  # a System reads positions with the functions below (base_footprint)
+    from rules.engine.system import System
 
 Item = TypeVar("Item", Terrain, Unit)
 
@@ -180,8 +184,13 @@ def parse_table(raw: Any, key: str = "table") -> Table:
     return table
 
 
-def state_from_json(raw: Any) -> GameState:
-    """A position (scenario-shaped dict; actions/expect/dice are ignored here)."""
+#: How a reader finds the System that a position names by its key.
+SystemLookup = Callable[[str], "System"]
+
+
+def position_from_json(raw: Any, find: SystemLookup) -> GameState:
+    """A position (scenario-shaped dict; actions/expect/dice are ignored here), read by
+    the System `find` returns for its key."""
     raw = _obj(raw, "")
     # The same terrain, system and table as a position read lately (a new sequence
     # number of the same battle): its features were parsed and checked then, and are
@@ -190,7 +199,7 @@ def state_from_json(raw: Any) -> GameState:
     known = MAPS.get(digest)
     check_finite({k: v for k, v in raw.items()
                   if k in POSITION_KEYS and not (known and k == "terrain")}, "")
-    system = get_system(_str(_require_top(raw, "system"), "system"))
+    system = find(_str(_require_top(raw, "system"), "system"))
     table = parse_table(_require_top(raw, "table"))
     system.check_table_options(table.options, "table.options")
     terrain = list(known.terrain) if known else _items(raw, "terrain", parse_terrain,
@@ -266,7 +275,7 @@ def _forced(raw: Mapping[str, Any], faces: int = 6
     return dice, outcomes
 
 
-def load_scenario(raw: Any) -> Scenario:
+def scenario_from_json(raw: Any, find: SystemLookup) -> Scenario:
     """Parse a whole scenario dict; raise InvalidActionError naming the bad key."""
     raw = _obj(raw, "")
     for k in raw:
@@ -274,8 +283,8 @@ def load_scenario(raw: Any) -> Scenario:
             raise InvalidActionError(k, "unknown top-level key")
     if "action" in raw and "actions" in raw:
         raise InvalidActionError("actions", "give either \"action\" or \"actions\", not both")
-    state = state_from_json(raw)
-    system = get_system(state.system)
+    state = position_from_json(raw, find)
+    system = find(state.system)
     single = "action" in raw
     raws = [(raw["action"], "action")] if single else [
         (a, f"actions[{i}]") for i, a in enumerate(_list(raw.get("actions", []), "actions"))]

@@ -7,16 +7,17 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.actions import Action, parse_action
 from rules.engine.catalogue import ActionSpec, TerrainKind
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.rule_names import named, named_verdict
+from rules.engine.scenario import parse_base, state_to_json
 from rules.engine.turns import TurnStructure
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
+from rules.model.actions import Action, parse_action
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Terrain, Unit
 
 if TYPE_CHECKING:
     from rules.engine.reach import Reach
@@ -153,7 +154,7 @@ class System:
         """What `feature` does to a line of sight drawn across it: "blocks", "hinders" or
         "" (nothing). Default: what its terrain kind says (`TerrainKind.sight`); a system
         whose sight depends on more (a feature's height) overrides this.
-        `rules/engine/sight_ruling.py` draws the line and asks this of each feature."""
+        `rules/referee/sight_ruling.py` draws the line and asks this of each feature."""
         kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
         return kind.sight if kind is not None and kind.sight in ("blocks", "hinders") else ""
 
@@ -179,19 +180,9 @@ class System:
         if not unit.on_table:
             return ()
         as_json = {"type": unit.type, **unit.props}
-        position = state.memo("engine.offers.json", lambda: _position_json(state))
+        position = state.memo("engine.offers.json", lambda: state_to_json(state))
         return tuple(spec.type for spec in self.actions if spec.offered_to(as_json)
                      and self.turn_structure.unit_may_take(position, unit.id, spec.type))
-
-    def available_actions(self, position: Mapping[str, Any], unit_id: str,
-                          turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
-        """The catalogue actions `unit_id` may take now (scenario-shaped `position`, the
-        table's `turn`): what `rules.engine.offers.offered_types` says, as specs. Nothing
-        for a position the engine cannot read."""
-        from rules.engine.offers import offered_in_position  # offers imports this module
-
-        kinds = offered_in_position(position, turn).get(unit_id, ())
-        return tuple(spec for spec in self.actions if spec.type in kinds)
 
     def deployment_zones(self, width: float, height: float, sides: Sequence[str],
                          depth: float) -> dict[str, list[list[float]]]:
@@ -205,20 +196,12 @@ class System:
     def base_footprint(self, base: Mapping[str, Any], position: Sequence[float],
                        facing: float) -> Polygon:
         """The area a base (scenario BASE json) covers at a pose, for deployment checks."""
-        from rules.engine.scenario import parse_base  # scenario imports this module
-
         shape = parse_base(base, "base")
         return body_at(shape, float(position[0]), float(position[1]), facing).polygon()
 
 
 #: The table edges the default deployment zones use, in the order sides take them.
 EDGES = ("south", "north", "west", "east")
-
-
-def _position_json(state: GameState) -> dict[str, Any]:
-    from rules.engine.scenario import state_to_json  # scenario imports this module
-
-    return state_to_json(state)
 
 
 def edge_zones(width: float, height: float, sides: Sequence[str],

@@ -29,12 +29,12 @@ import shapely
 import shapely.affinity
 from shapely.geometry import LineString, Point, box
 
-from rules.engine.model import Point2, Table, Unit
 from rules.engine.open_reach import base_barriers
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
 from rules.geometry.direction import bearing
 from rules.geometry.track import shortest_turn
+from rules.model.state import Point2, Table, Unit
 
 SECTORS = 120
 

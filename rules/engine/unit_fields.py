@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
+from rules.model.errors import InvalidActionError
 
 #: Schema type name -> what a JSON value of it is (booleans are not numbers).
 _KINDS: dict[str, tuple[type, ...]] = {"boolean": (bool,), "number": (int, float),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rules.engine.model import GameState, Point2
 from rules.engine.numbers import json_number
+from rules.model.state import GameState, Point2
 
 if TYPE_CHECKING:
     from rules.engine.consequences import Consequence

@@ -14,11 +14,11 @@ import math
 from shapely.geometry import LineString, Point
 from shapely.ops import nearest_points
 
-from rules.engine.model import Unit
 from rules.geometry.bases import body_at, rect_corners
 from rules.geometry.direction import angle_between
 from rules.geometry.direction import bearing as bearing_of
 from rules.geometry.tolerance import CONTACT
+from rules.model.state import Unit
 
 __all__ = ["REAR_HALF_ARC", "angle_between", "bearing", "contact_point", "in_rear",
            "rear_contact", "rear_to_rear"]

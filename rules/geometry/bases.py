@@ -17,7 +17,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from rules.engine.model import BaseShape
+from rules.model.state import BaseShape
 
 #: A rect body keeps a vanishing radius so that "distance < 0" means "intersects".
 _TINY = 1e-9

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import shapely
 
-from rules.engine.model import Table
 from rules.geometry.bases import Body, bodies_at
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Track
+from rules.model.state import Table
 
 
 def overshoot(track: Track, table: Table) -> Any:

@@ -16,11 +16,11 @@ import numpy as np
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
-from rules.engine.model import BaseShape
 from rules.geometry.bases import body_at
 from rules.geometry.direction import angle_between, bearing
 from rules.geometry.intervals import polygon_edges
 from rules.geometry.tolerance import OVERLAP
+from rules.model.state import BaseShape
 
 
 def faces_polygon(x: float, y: float, facing: float, polygon: Any,

@@ -13,7 +13,7 @@ import math
 
 from shapely.geometry import LineString, Point
 
-from rules.engine.model import BaseShape
+from rules.model.state import BaseShape
 
 
 def front_point(base: BaseShape, x: float, y: float, facing: float) -> tuple[float, float]:

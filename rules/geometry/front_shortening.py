@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.model import BaseShape
 from rules.geometry.front import front_point
 from rules.geometry.track import Pose
+from rules.model.state import BaseShape
 
 
 def fraction_at_front_distance(base: BaseShape, start: Pose, end: Pose,

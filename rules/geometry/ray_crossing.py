@@ -17,12 +17,12 @@ from typing import Any
 
 import shapely
 
-from rules.engine.model import BaseShape
 from rules.geometry.contact import first_overlap, first_touch
 from rules.geometry.raycast import ray_track
 from rules.geometry.sweeps import first_beyond, first_within
 from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
+from rules.model.state import BaseShape
 
 #: Penetration that counts as having begun to overlap (positions compare within 0.001").
 BEGUN = 0.001

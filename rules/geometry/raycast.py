@@ -15,13 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.actions import Waypoint
-from rules.engine.model import BaseShape, Table
 from rules.geometry.bases import Body
 from rules.geometry.contact import Hit, first_overlap, first_touch
 from rules.geometry.table import reaches_past_edge
 from rules.geometry.tolerance import CONTACT, EVENT
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Waypoint
+from rules.model.state import BaseShape, Table
 
 
 @dataclass(frozen=True)

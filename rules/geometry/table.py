@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from rules.engine.model import Table
 from rules.geometry.bases import Body
 from rules.geometry.contact import Hit, hit_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import NEAR_MARGIN, Track
+from rules.model.state import Table
 
 
 def body_off_table(body: Body, table: Table) -> bool:

@@ -19,11 +19,11 @@ import numpy as np
 import shapely
 from shapely.geometry import GeometryCollection, LineString, Point
 
-from rules.engine.actions import Step, Turn
-from rules.engine.model import BaseShape
 from rules.geometry.bases import RECT_RADIUS, Body, bodies_at, body_at, box_gaps, rects_at
 from rules.geometry.rotation_sweep import rect_turn_sweeps
 from rules.geometry.tolerance import ROTATION_STEP, SAMPLE_STEP
+from rules.model.actions import Step, Turn
+from rules.model.state import BaseShape
 
 #: Subdivisions of one candidate interval, and how many intervals are searched at once.
 STEPS = np.arange(1, 33) / 32.0

@@ -1,1 +1,1 @@
-"""Game systems, one package each; registered in rules.engine.registry."""
+"""Game systems, one package each; found by entry point (`rules.systems`, registry.py)."""

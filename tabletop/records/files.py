@@ -29,7 +29,6 @@ from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import log
 from tabletop.services.table.command import ACTION_KEY
-from tabletop.services.table.position import canonical
 
 
 class NotInRecord(ServiceError):
@@ -155,7 +154,7 @@ def _ruling_judged_again(battle: Battle, reply: dict[str, Any], action: Any) -> 
 def event_lines(battle: Battle, horizon: Horizon) -> str:
     """The log as JSON lines: one event frame (as clients get it) a line, in order."""
     found = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    return "".join(canonical(events.event(e)) + "\n" for e in found)
+    return "".join(events.canonical(events.event(e)) + "\n" for e in found)
 
 
 def report_file(battle: Battle, svg: str) -> str:

@@ -11,8 +11,6 @@ from typing import Any
 from shapely.geometry import Polygon
 
 import rules
-from rules.engine.catalogue import COST_UNITS
-from rules.engine.offers import offered_in_position
 from tabletop.services.errors import ServiceError
 
 
@@ -123,8 +121,8 @@ def board_config(key: str) -> dict[str, Any]:
         "actions": catalogue(key),
         "costUnit": unit,
         # What the board prints after a cost: 8.5" or 8.5 MP (an action may count its own).
-        "costSuffix": COST_UNITS.get(unit, f" {unit}"),
-        "costSuffixes": dict(COST_UNITS),
+        "costSuffix": rules.COST_UNITS.get(unit, f" {unit}"),
+        "costSuffixes": dict(rules.COST_UNITS),
         "terrainKinds": terrain_kinds(key),
         # Phases change what a player's "end" ends: their part of the phase.
         "phased": bool(require_system(key).turn_structure.phased),
@@ -135,11 +133,11 @@ def board_config(key: str) -> dict[str, Any]:
 
 def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dict[str, list[str]]:
     """{unit id: [action types]}: what each unit may be offered now, the engine's offers
-    (rules/engine/questions.py: the preconditions its referee checks, then whose turn it
+    (rules/referee/questions.py: the preconditions its referee checks, then whose turn it
     is); {} for a position the engine cannot read."""
     if state.get("system", "") not in _registry():
         return {}
-    return offered_in_position(state, turn)
+    return rules.offered_in_position(state, turn)
 
 
 def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
@@ -311,28 +309,15 @@ def placement_obstructions(
     position: dict[str, Any], unit_id: str, point: list[float], facing: float
 ) -> list[dict[str, str]]:
     """What keeps `unit_id` from being set down at `point`, `facing` in `position`: the
-    engine's placement check (rules/engine/placement.py: wholly on the table, no other
+    engine's placement check (rules/referee/deployment.py: wholly on the table, no other
     base overlapped, no terrain the system forbids it). Each as {"kind": "off_table" |
     "base" | "terrain", "what": unit or feature id, "label": a terrain feature's kind in
     the system's words}; [] where it may stand."""
-    from rules.engine.placement import obstructions
-    from rules.engine.position import Position
-    from rules.geometry.track import Pose
-
     game = rules.state_from_json(position)
-    unit = game.unit(unit_id)
-    if unit is None:
-        return []
     system = require_system(game.system)
-    hook = getattr(system, "standing_forbidden", None)
-    forbidden = hook(game, unit) if hook is not None else None
     features = {feature.id: feature for feature in game.terrain}
-    found = obstructions(
-        Position(game),
-        unit.base,
-        Pose(float(point[0]), float(point[1]), float(facing)),
-        forbidden=forbidden,
-        ignore={unit_id},
+    found = rules.placement_obstructions(
+        game, unit_id, float(point[0]), float(point[1]), float(facing)
     )
     return [
         {

@@ -64,7 +64,8 @@ def fresh_channel_layer():
 def fresh_user_limits():
     """Every user's limits full at the start: they outlive a user's sockets (issue 21), and
     a test's new database may give its users the ids of the last test's."""
-    from tabletop.services.table import engine_budget, limits
+    from tabletop import limits
+    from tabletop.services.table import engine_budget
 
     limits.forget_everyone()
     engine_budget.forget_everyone()

@@ -9,13 +9,14 @@ import json
 
 import pytest
 
+from tabletop import limits
 from tabletop.models import Annotation, Battle, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.records.horizon import Horizon
 from tabletop.records.report_svg import battle_report
 from tabletop.records.story import battle_story
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import annotations, limits, log
+from tabletop.services.table import annotations, log
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.annotations import battle_annotate, battle_erase
 from tabletop.services.table.point import battle_point

@@ -31,7 +31,8 @@ import pytest
 from django.db import connection
 
 from bench.hostile import attack_seats, play_rounds
-from tabletop.services.table import limits, preview
+from tabletop import limits
+from tabletop.services.table import preview
 from tests.conftest import free_port, need, start_asgi_server, stop_asgi_server
 from tests.live.conftest import make_table, move
 from tests.live.helpers import in_thread, open_socket, session_cookie

@@ -18,8 +18,7 @@ import pytest
 import redis
 from channels.testing import WebsocketCommunicator
 
-from tabletop import events
-from tabletop.services.table import limits
+from tabletop import events, limits
 from tabletop.settings import REDIS_LAYERS, redis_channel_layer
 from tests.conftest import free_port, need
 from tests.live.conftest import make_table, move

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from tabletop import consumers
+from tabletop import consumers, limits
 from tabletop.models import Battle, Membership, Role
 from tabletop.services.campaigns import membership_set
-from tabletop.services.table import limits, rights
+from tabletop.services.table import rights
 from tests.live.conftest import move
 from tests.live.helpers import in_thread, open_socket, refused_with
 

@@ -12,7 +12,8 @@ import pytest
 import redis
 from channels.testing import WebsocketCommunicator
 
-from tabletop.services.table import limits, sockets
+from tabletop import limits
+from tabletop.services.table import sockets
 from tests.live.helpers import session_cookie, unconnected
 
 pytestmark = pytest.mark.django_db(transaction=True)

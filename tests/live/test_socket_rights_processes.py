@@ -13,8 +13,9 @@ import pytest
 import redis
 import websockets
 
+from tabletop import limits
 from tabletop.models import Role
-from tabletop.services.table import limits, rights, sockets
+from tabletop.services.table import rights, sockets
 from tests.conftest import stop_asgi_server
 from tests.live.conftest import make_table
 from tests.live.helpers import session_cookie

@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from tabletop import limits
 from tabletop.models import Event
-from tabletop.services.table import limits, rights
+from tabletop.services.table import rights
 from tests.live.helpers import in_thread, open_socket, refused_with
 
 pytestmark = pytest.mark.django_db(transaction=True)

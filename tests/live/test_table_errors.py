@@ -4,9 +4,9 @@ import json
 
 import pytest
 
+from tabletop import limits
 from tabletop.models import Event
 from tabletop.services.table import act as act_service
-from tabletop.services.table import limits
 from tests.live.conftest import move
 from tests.live.helpers import in_thread, open_socket
 

@@ -3,8 +3,8 @@
 import pytest
 
 from rules.geometry import visibility
+from tabletop import limits
 from tabletop.models import Battle
-from tabletop.services.table import limits
 from tests.live.conftest import move
 from tests.live.helpers import battle_row, event_count, in_thread, open_socket
 

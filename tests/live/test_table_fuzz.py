@@ -13,11 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabletop import protocol
+from tabletop import limits, protocol
 from tabletop.consumers import serve
 from tabletop.models import Battle, Event
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import limits
 from tabletop.services.table.position import position_hash
 from tests.live.conftest import make_table_sync
 from tests.live.helpers import captured_events, open_socket

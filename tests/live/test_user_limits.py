@@ -16,7 +16,8 @@ import time
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from tabletop.services.table import chat, engine_budget, limits, preview
+from tabletop import limits
+from tabletop.services.table import chat, engine_budget, preview
 from tests.live.helpers import (
     Socket,
     captured_events,

@@ -1,4 +1,4 @@
-"""Every golden file's actions with the position before each (rules.engine.check's
+"""Every golden file's actions with the position before each (rules.referee.check's
 `Outcome.before`), run once per test session: the board's questions (reach, the nearest
 legal alternative) are asked of the positions the golden files already judge."""
 
@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from rules.engine.actions import Action, MalformedAction, Waypoint
-from rules.engine.check import run_scenario
-from rules.engine.model import GameState
-from rules.engine.scenario import load_scenario
 from rules.engine.verdict import Verdict
+from rules.model.actions import Action, MalformedAction, Waypoint
+from rules.model.state import GameState
+from rules.referee.check import run_scenario
+from rules.referee.positions import load_scenario
 
 GOLDEN = Path(__file__).parent / "golden"
 SYSTEMS = ("aod", "mswars", "lasergrenadiers", "apskirmish")

@@ -9,9 +9,9 @@ from typing import Any
 from shapely.geometry import Point
 
 from rules import GameState, reach, validate
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
 from rules.engine.dice import make_dice
+from rules.model.actions import Action
+from rules.referee.alternative import path_steps
 
 
 def judged_ends(state: GameState, uid: str, action_type: str = "move", *, count: int,

@@ -1,8 +1,8 @@
-"""The nearest legal alternative to a refused move (rules/engine/alternative.py; ui.md
+"""The nearest legal alternative to a refused move (rules/referee/alternative.py; ui.md
 "Moving a piece" 4): the legal end nearest the drop, its path, judged legal."""
 
 from rules import action_from_json, validate
-from rules.engine.alternative import nearest_alternative
+from rules.referee.alternative import nearest_alternative
 from tests.rules.scenes import scene, square, unit
 
 ORDERS = {"orders_available": 3}

@@ -13,12 +13,12 @@ from dataclasses import replace
 
 import pytest
 
-from rules.engine.actions import Waypoint
-from rules.engine.alternative import nearest_alternative
 from rules.engine.dice import make_dice
-from rules.engine.offers import is_offered
-from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
+from rules.model.actions import Waypoint
+from rules.referee.alternative import nearest_alternative
+from rules.referee.offers import is_offered
+from rules.systems.registry import get_system
 from tests.rules.golden_positions import SYSTEMS, Judged, judged
 
 #: Refusals that name a place on the path: another end would cure them.

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from rules import InvalidActionError, state_from_json, validate
-from rules.engine.actions import MAX_STEPS
 from rules.engine.bounds import MAX_TABLE_SIDE, MAX_TURNING
 from rules.engine.numbers import json_number
+from rules.model.actions import MAX_STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 

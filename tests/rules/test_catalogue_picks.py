@@ -15,7 +15,7 @@ import pytest
 
 from rules import SYSTEMS, GameState, state_from_json, validate
 from rules.engine.catalogue import PATH_SHAPES, ActionSpec
-from rules.engine.offers import offered_types
+from rules.referee.offers import offered_types
 from tests.rules import scenes
 from tests.rules.lasergrenadiers.build import act, board, piece, then, vehicle
 

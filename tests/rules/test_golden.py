@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules import load_scenario, state_from_json, state_to_json
-from rules.engine.check import run_scenario
+from rules.referee.check import run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"

@@ -1,5 +1,5 @@
 """What is built from a map's terrain is built once per map, not once per position (issue 21;
-rules/engine/map_geometry.py): positions read from the same terrain share its parsed
+rules/model/map_geometry.py): positions read from the same terrain share its parsed
 features and what is derived from them, whatever their units and turn state, and the
 verdicts do not change (aod 000 [33]: a unit may not enter blocking terrain)."""
 
@@ -14,9 +14,9 @@ import pytest
 
 from rules import reach, state_from_json, validate
 from rules.engine import scenario
-from rules.engine.errors import InvalidActionError
-from rules.engine.map_geometry import MapCache, MapGeometry, map_digest
 from rules.engine.position import Position
+from rules.model.errors import InvalidActionError
+from rules.model.map_geometry import MapCache, MapGeometry, map_digest
 from tests.rules.scenes import position, square, unit
 
 

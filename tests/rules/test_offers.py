@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from rules import load_scenario, validate
-from rules.engine.actions import Action, MalformedAction, Turn
-from rules.engine.check import Outcome, run_scenario
-from rules.engine.model import GameState
-from rules.engine.offers import offered_types
-from rules.engine.questions import offers_answer
 from rules.engine.scenario import Scenario
+from rules.model.actions import Action, MalformedAction, Turn
+from rules.model.state import GameState
+from rules.referee.check import Outcome, run_scenario
+from rules.referee.offers import offered_types
+from rules.referee.questions import offers_answer
 
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.rglob("*.json"))

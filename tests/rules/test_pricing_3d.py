@@ -8,11 +8,11 @@ import math
 
 import pytest
 
-from rules.engine.actions import Turn, Waypoint
-from rules.engine.model import Point2
 from rules.engine.pricing import price_path
 from rules.engine.pricing_3d import price_path_3d, z_along
 from rules.geometry.track import Pose
+from rules.model.actions import Turn, Waypoint
+from rules.model.state import Point2
 
 
 class HalfDear:

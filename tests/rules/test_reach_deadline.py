@@ -18,11 +18,11 @@ from shapely.geometry import Point
 
 import rules
 from rules import action_from_json, reach, state_to_json, validate
-from rules.engine.actions import Action
-from rules.engine.alternative import nearest_alternative
-from rules.engine.cli import main
-from rules.engine.questions import reach_answer
 from rules.geometry import deadline as clocks
+from rules.model.actions import Action
+from rules.referee.alternative import nearest_alternative
+from rules.referee.cli import main
+from rules.referee.questions import reach_answer
 from rules.systems.aod import reach_elevated
 from rules.systems.aod.reach_elevated import target_depth
 from tests.rules.scenes import scene, square, unit

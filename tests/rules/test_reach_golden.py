@@ -11,11 +11,11 @@ from dataclasses import replace
 import pytest
 from shapely.geometry import Point, shape
 
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
 from rules.engine.dice import make_dice
-from rules.engine.questions import moves_the_unit, reach_answer
-from rules.engine.registry import get_system
+from rules.model.actions import Action
+from rules.referee.alternative import path_steps
+from rules.referee.questions import moves_the_unit, reach_answer
+from rules.systems.registry import get_system
 from tests.rules.golden_positions import SYSTEMS, Judged, judged
 
 #: Legal golden moves whose end the engine's reach does not yet cover: the reach is a

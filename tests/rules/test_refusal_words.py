@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from rules import load_scenario, state_from_json, validate
-from rules.engine.check import run_scenario
 from rules.engine.rule_names import section_of
+from rules.referee.check import run_scenario
 
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.rglob("*.json"))

@@ -1,7 +1,7 @@
-"""Line of sight as the engine rules it (rules/engine/sight_ruling.py): the kernel's
+"""Line of sight as the engine rules it (rules/referee/sight_ruling.py): the kernel's
 geometry, and each system's word on what blocks or hinders sight (`System.sight`)."""
 
-from rules.engine.sight_ruling import sight_ruling
+from rules.referee.sight_ruling import sight_ruling
 from tests.rules.scenes import scene, square, unit
 
 WOOD = square("W1", "hindering", 8, 10, 12, 12)  # aod: hindering terrain hinders sight

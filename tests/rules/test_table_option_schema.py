@@ -5,7 +5,7 @@ states are the parser's (so the form, left alone, changes nothing)."""
 import pytest
 
 import rules
-from rules.engine.errors import InvalidActionError
+from rules.model.errors import InvalidActionError
 
 SYSTEMS = sorted(rules.SYSTEMS)
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from rules.engine import scenario
-from rules.engine.map_geometry import MapCache, MapGeometry
 from rules.geometry import deadline as clocks
+from rules.model.map_geometry import MapCache, MapGeometry
 from tabletop.models import Battle, Membership
 from tabletop.services.battle_setup import Table, UnitEntry
 from tabletop.services.table import referee

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.dice import Dice
-from rules.engine.model import Unit
 from rules.engine.verdict import Roll
+from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.units import (

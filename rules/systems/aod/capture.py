@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.engine.actions import Action
 from rules.engine.dice import Dice
 from rules.engine.judgement import Judgement
-from rules.engine.model import Unit
 from rules.engine.verdict import Verdict, Violation
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge

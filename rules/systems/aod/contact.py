@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rules.engine.bases_policy import BasePolicy, bases_touching
-from rules.engine.model import Unit
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
+from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.units import is_cruising, is_infantry, is_mech, opposing
 

@@ -9,8 +9,8 @@ from functools import cached_property
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from rules.engine.model import GameState, Terrain
 from rules.engine.position import Position
+from rules.model.state import GameState, Terrain
 from rules.systems.aod.options import AodOptions, parse_options
 
 
@@ -40,7 +40,7 @@ class Ctx(Position):
             return shapely.union_all(polys) if polys else shapely.Polygon()
 
         # Of the terrain and the table's options alone: once per map (a map's geometry
-        # is kept per system, table and terrain, rules/engine/map_geometry.py).
+        # is kept per system, table and terrain, rules/model/map_geometry.py).
         return self.state.map_memo(f"aod.water.{'|'.join(rows)}", union)
 
 

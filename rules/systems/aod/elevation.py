@@ -3,8 +3,8 @@ edge is not allowed, 000 [34])."""
 
 from __future__ import annotations
 
-from rules.engine.model import Unit
 from rules.geometry.occupancy import occupies
+from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 
 

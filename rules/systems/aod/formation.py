@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.engine.actions import Action
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import Judgement, moved_event
-from rules.engine.model import GameState, Unit
 from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
+from rules.model.actions import Action
+from rules.model.state import GameState, Unit
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at

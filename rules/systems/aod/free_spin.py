@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.engine.actions import Action
 from rules.engine.judgement import Judgement, moved_event
-from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.arcs import rear_to_rear
 from rules.geometry.tolerance import OVERLAP
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.terrain import CELL_CODES
 from rules.systems.aod.turn import AodTurn

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import check_bases
-from rules.engine.model import Unit
 from rules.engine.numbers import fmt
 from rules.engine.path_checks import Found, in_path_order, off_table, over_allowance
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Violation
 from rules.geometry.track import Pose, Track
+from rules.model.state import Unit
 from rules.systems.aod import terrain as T
 from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx

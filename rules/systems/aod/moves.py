@@ -7,17 +7,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.actions import Action, Waypoint
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import Judgement, moved_event
-from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Action, Waypoint
+from rules.model.state import Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
 from rules.systems.aod.contact import AodBases, opposing_contacts

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.engine.actions import Action
-from rules.engine.model import GameState, Unit
 from rules.engine.verdict import Violation
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
+from rules.model.actions import Action
+from rules.model.state import GameState, Unit
 from rules.systems.aod.capture import target_problem as capture_target_problem
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
+from rules.model.errors import InvalidActionError
 
 TERRAIN_TYPES = ("clear", "hindering", "blocking", "shallow_water", "deep_water",
                  "elevated", "abrupt_elevated")

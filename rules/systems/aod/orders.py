@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.model import GameState, Unit
 from rules.engine.verdict import Violation
+from rules.model.state import GameState, Unit
 from rules.systems.aod.options import AodOptions
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (

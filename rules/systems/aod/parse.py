@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from rules.engine.actions import Action, number, point
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import Unit
+from rules.model.actions import Action, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.state import Unit
 
 if TYPE_CHECKING:
     from rules.engine.system import System

@@ -15,9 +15,7 @@ import numpy as np
 import shapely
 from shapely.geometry import GeometryCollection, Point, Polygon
 
-from rules.engine.actions import Action, Turn
 from rules.engine.dice import make_dice
-from rules.engine.model import BaseShape, GameState, Terrain, Unit
 from rules.engine.open_reach import (
     MARGIN,
     WINDOW,
@@ -37,15 +35,23 @@ from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import Work
+from rules.model.actions import Action, Turn
+from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.contact import AodBases
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
-from rules.systems.aod.moves import TARGETED, base_allowance, start_contact_problems
+from rules.systems.aod.moves import (
+    TARGETED,
+    base_allowance,
+    ordered_move,
+    start_contact_problems,
+)
 from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.reach_contact import Surroundings, contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
+from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (
     capacity,
@@ -100,7 +106,6 @@ def boarders(state: GameState, transport: Unit) -> list[str]:
     board now (friendly, unordered, at the transport's rear, not based by an opponent,
     001 [18]), in id order, each while its load (a captor's with its captive, 000 [18])
     still fits the capacity left."""
-    from rules.systems.aod.transport import boarding_problem, load_cost
     ctx = ctx_of(state)
     turn = AodTurn.of(state.turn)
     room = capacity(transport) - sum(load_cost(u) for u in passengers(state, transport.id))
@@ -140,7 +145,6 @@ def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
     table, on no base, blocking or prohibited terrain (AOD-D44), each judged by the
     referee's own `placement_problems` against those placed before it. Candidates step along
     the rear edge or arc from one side, packing them; None where one cannot be placed."""
-    from rules.systems.aod.transport import placement_problems
     ctx = ctx_of(state)
     b = transport.base
     back = math.radians(transport.facing + 180.0)
@@ -428,9 +432,9 @@ def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: 
     sum). Shaded only where the turn alone is legal; the path starts with the turn."""
     turn = 90.0
     spun = Action(unit.id, action_type, (Turn(turn),))
-    # The referee judges the turn itself (a rect's rotation swept, AOD-D17).
-    from rules.engine.registry import get_system  # here: the registry imports this module
-    if not get_system("aod").validate(ctx.state, spun, make_dice(unresolved=True)).legal:
+    # The judge of these orders rules on the turn itself (a rect's rotation swept,
+    # AOD-D17): every shaded order is an ordered move (system.py HANDLERS).
+    if not ordered_move(ctx, unit, spun, make_dice(unresolved=True)).legal:
         return []
     b = unit.base
     a = math.radians(unit.facing + turn)

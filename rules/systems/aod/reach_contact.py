@@ -27,12 +27,12 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from rules.engine.model import Unit
 from rules.engine.open_reach import MARGIN, reachable_via
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
 from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
+from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.reach_elevated import meets, near_enough, segments

@@ -38,11 +38,11 @@ import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.polygon import orient
 
-from rules.engine.model import Terrain, Unit
 from rules.engine.open_reach import reachable
 from rules.engine.reach import Reach
 from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
+from rules.model.state import Terrain, Unit
 
 #: Sample spacing along an edge, and the leg's length before the edge (its start lies
 #: in the open reach's free space, which keeps 0.01" clear of elevated terrain).

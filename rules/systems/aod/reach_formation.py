@@ -29,9 +29,7 @@ import numpy as np
 import shapely
 from shapely.geometry import GeometryCollection, Point
 
-from rules.engine.actions import Action, Waypoint
 from rules.engine.allowance import Allowance
-from rules.engine.model import Unit
 from rules.engine.open_reach import MARGIN, WINDOW
 from rules.engine.reach import Reach, unshaded
 from rules.geometry.bases import body_at
@@ -39,6 +37,8 @@ from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import inflate
+from rules.model.actions import Action, Waypoint
+from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.formation import member_problems

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from rules.engine.allowance import Allowance
-from rules.engine.model import Unit
 from rules.engine.numbers import fmt
+from rules.model.state import Unit
 
 
 def run_allowance(unit: Unit, run_multiplier: float) -> Allowance:

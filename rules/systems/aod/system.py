@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.actions import Action
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict
+from rules.model.actions import Action
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.aod import capture, consequences, formation, transport
 from rules.systems.aod.catalogue import ACTIONS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of

@@ -14,7 +14,6 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from rules.engine.model import Terrain
 from rules.engine.numbers import fmt
 from rules.engine.verdict import Violation
 from rules.geometry.bases import bodies_at
@@ -23,6 +22,7 @@ from rules.geometry.entry import first_entry_from_clear
 from rules.geometry.occupancy import first_occupancy_change, occupies
 from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
+from rules.model.state import Terrain
 from rules.systems.aod.context import Ctx
 
 CELL_CODES = {"block": ("blocking_terrain", "which blocks movement", "000 [33]"),

@@ -5,16 +5,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.actions import Action
 from rules.engine.dice import Dice
 from rules.engine.judgement import Judgement
-from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions

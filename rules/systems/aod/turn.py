@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Unit
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Unit
 
 TURN_KEYS = frozenset({"orders_used", "orders_available", "ordered", "order_log",
                        "free_spin_pending", "started_in_contact"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.engine.model import Unit
+from rules.model.state import Unit
 
 INFANTRY = frozenset({"infantry"})
 VEHICLES = frozenset({"wheeled", "tracked", "hover", "vtol", "aquatic"})

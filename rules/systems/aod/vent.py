@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from rules.engine.actions import Action
 from rules.engine.judgement import Judgement, moved_event
-from rules.engine.model import Unit
 from rules.engine.path_checks import track_for
 from rules.engine.verdict import Verdict, Violation
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.orders import check_order
 from rules.systems.aod.turn import order_given

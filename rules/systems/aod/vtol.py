@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.actions import Action
-from rules.engine.model import Unit
 from rules.engine.verdict import Violation
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.aod.units import is_salvage, is_vtol
 
 LEVEL_CHANGE = 2.0     # 000 [17]

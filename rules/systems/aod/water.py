@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.model import Terrain, Unit
 from rules.geometry.occupancy import occupies
+from rules.model.state import Terrain, Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.units import is_mech
 

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from rules.engine.model import GameState, Unit
 from rules.engine.numbers import fmt
+from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.judgement import Judgement
 from rules.systems.apskirmish.soldiers import ap_left, who

@@ -8,8 +8,8 @@ from functools import cached_property
 from typing import Any
 
 from rules.engine.bases_policy import BasePolicy
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.position import Position
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.apskirmish.rolls import Options, parse_options
 
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.actions import Action
 from rules.engine.dice import Dice
-from rules.engine.model import Unit
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
 from rules.geometry.raycast import first_contact, ray_track
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.judgement import Judgement, moved_event

@@ -16,10 +16,8 @@ from dataclasses import dataclass
 
 from shapely.geometry import LineString
 
-from rules.engine.actions import Action, Turn, Waypoint
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
-from rules.engine.model import Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
@@ -28,6 +26,8 @@ from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Action, Turn, Waypoint
+from rules.model.state import Unit
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.judgement import Judgement, moved_event

@@ -6,9 +6,9 @@ line (scenario-format.md, "Other commands": offers)."""
 
 from __future__ import annotations
 
-from rules.engine.model import GameState, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.bases import body_at
+from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.judgement import Judgement

@@ -18,12 +18,12 @@ from typing import Any
 import shapely
 from shapely.geometry import Point, Polygon
 
-from rules.engine.model import GameState, Unit
 from rules.engine.open_reach import grown
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
+from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.reach_sectors import exact_area, turn_to_face_back
 from rules.systems.apskirmish.reach_traverse import traverse_reach

@@ -37,9 +37,9 @@ import shapely
 import shapely.affinity
 from shapely.geometry import Point, Polygon
 
-from rules.engine.model import Unit
 from rules.engine.open_reach import grown_by_base
 from rules.geometry.front import front_distance
+from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 
 #: The base may overlap by this much along any shaded line (the engine allows 0.01").

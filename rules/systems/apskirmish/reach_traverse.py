@@ -22,13 +22,13 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from rules.engine.model import Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.placement import obstructions
 from rules.engine.reach import Reach
 from rules.geometry.bases import body_at
 from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
+from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.soldiers import ap_left
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH

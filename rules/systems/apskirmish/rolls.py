@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import Unit
 from rules.engine.verdict import Roll
+from rules.model.errors import InvalidActionError
+from rules.model.state import Unit
 from rules.systems.apskirmish.tables import (
     DEFAULT_AP_PER_ROUND,
     DEFAULT_TESTS,

@@ -3,7 +3,7 @@ what an action leaves on it (apskirmish.md 2, APS-D14, APS-D22, APS-D36)."""
 
 from __future__ import annotations
 
-from rules.engine.model import Unit
+from rules.model.state import Unit
 from rules.systems.apskirmish.tables import DEFAULT_STANCE, RUN_MOVES, STANCE_MOVE
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.engine.actions import Action, number, point
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
+from rules.model.actions import Action, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition, position_of
 from rules.systems.apskirmish.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge

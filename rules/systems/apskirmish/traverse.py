@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.actions import Action, Waypoint
 from rules.engine.dice import Dice
-from rules.engine.model import Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import obstructions
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
+from rules.model.actions import Action, Waypoint
+from rules.model.state import Unit
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.judgement import Judgement, moved_event

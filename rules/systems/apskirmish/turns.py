@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
 from rules.engine.turns import Json, TurnStructure, without
 from rules.engine.verdict import Violation
+from rules.model.errors import InvalidActionError
 from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_AP_PER_ROUND
 
 

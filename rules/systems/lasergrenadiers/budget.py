@@ -5,16 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
-from rules.engine.scenario import state_from_json
+from rules.engine.scenario import SystemLookup, position_from_json
+from rules.model.errors import InvalidActionError
 from rules.systems.lasergrenadiers.accounting import moved, remaining, speed_band
 from rules.systems.lasergrenadiers.pieces import who
 
 
-def piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, str] | None:
-    """(name, inches left, speed band) of a piece, or None when the position is unreadable."""
+def piece_budget(find: SystemLookup, position: dict[str, Any], unit_id: str
+                 ) -> tuple[str, float, str] | None:
+    """(name, inches left, speed band) of a piece, or None when the position is unreadable
+    (read by the system `find` returns)."""
     try:
-        state = state_from_json(position)
+        state = position_from_json(position, find)
     except InvalidActionError:
         return None
     unit = state.unit(unit_id)

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.model import GameState, Unit
 from rules.geometry.track import Pose
+from rules.model.state import GameState, Unit
 from rules.systems.lasergrenadiers.pieces import damage_level
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.consequences import Consequence
-from rules.engine.model import GameState
+from rules.model.state import GameState
 
 
 def event_consequence(state: GameState, event: Mapping[str, Any]) -> Consequence | None:

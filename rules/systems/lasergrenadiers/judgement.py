@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.engine.judgement import AFTER, BEFORE, PathJudgement, moved_event
-from rules.engine.model import GameState
 from rules.engine.verdict import Verdict
+from rules.model.state import GameState
 
 __all__ = ["AFTER", "BEFORE", "Judgement", "moved_event"]
 

@@ -7,14 +7,14 @@ from typing import Any
 
 from shapely.geometry import LineString, Point
 
-from rules.engine.actions import Action
 from rules.engine.allowance import needs_message
-from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.direction import bearing
 from rules.geometry.tolerance import CONTACT, OVERLAP
+from rules.model.actions import Action
+from rules.model.state import Point2, Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_breaches,
     damaged_transport_breach,

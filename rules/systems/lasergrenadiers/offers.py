@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.engine.actions import Action
-from rules.engine.model import GameState, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.tolerance import CONTACT
+from rules.model.actions import Action
+from rules.model.state import GameState, Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_room,
     remaining,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
+from rules.model.errors import InvalidActionError
 from rules.systems.lasergrenadiers.tables import TURN_BANDS
 
 OPTION_KEYS = ("turn_bands", "rubble_multiplier", "dense_vegetation", "pass_friendly_bases",

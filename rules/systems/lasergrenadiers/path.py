@@ -8,9 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.engine.actions import Step, Turn
 from rules.engine.bases_policy import BasePolicy, check_bases
-from rules.engine.model import Point2, Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
@@ -18,6 +16,8 @@ from rules.geometry.bases import body_at
 from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
 from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Step, Turn
+from rules.model.state import Point2, Unit
 from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up, who
 from rules.systems.lasergrenadiers.tables import TERRAIN_CITES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.model import Unit
+from rules.model.state import Unit
 from rules.systems.lasergrenadiers.tables import (
     ALTITUDE_LIMITS,
     COLUMN_OF,

@@ -14,8 +14,6 @@ import shapely
 import shapely.affinity
 from shapely.geometry import Point, box
 
-from rules.engine.actions import Action
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach, memoised_reach
@@ -28,7 +26,11 @@ from rules.engine.turn_reach import (
     turn_sweeps_clear,
     turn_then_straight_reach,
 )
+from rules.model.actions import Action
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers.accounting import coupling_room, remaining, transfers
+from rules.systems.lasergrenadiers.judgement import Judgement
+from rules.systems.lasergrenadiers.moves import _overrun_conditions, enter_board
 from rules.systems.lasergrenadiers.path import LgBases
 from rules.systems.lasergrenadiers.pieces import allowance_of, altitude_limit, damage_level
 from rules.systems.lasergrenadiers.tables import OVERRIDES
@@ -127,7 +129,6 @@ def _enter_board(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     piece moves as for `move` (a turn there, then straight), coming wholly onto the
     table; the entry point must be one it may use (its side's entry area). A lander
     above the table moves from there."""
-    from rules.systems.lasergrenadiers.moves import enter_board
 
     probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
     if {r.code for r in probe.reasons} - {"off_table"}:
@@ -146,8 +147,6 @@ def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     line across it at the dearest rate there (a conservative bound), behind it as seen
     from the start, off its base (and off its grown base for one in a foxhole, who may
     survive, 003 Overrun 5); `keys_at` names it."""
-    from rules.systems.lasergrenadiers.judgement import Judgement
-    from rules.systems.lasergrenadiers.moves import _overrun_conditions
 
     view = pos.view(unit)
     ends, owners = [], []

@@ -7,15 +7,16 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.actions import Action, number, point
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
+from rules.model.actions import Action, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences
+from rules.systems.lasergrenadiers.budget import piece_budget
 from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
@@ -63,13 +64,19 @@ def _finite_values(values: Mapping[str, Any], key: str) -> None:
     _finite(dict(values), key)
 
 
+def read_piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, str] | None:
+    """A piece's allowance left for the header (LG-D31), the position read by this system:
+    the turn structure is handed this, as it cannot import the system built from it."""
+    return piece_budget(lambda _key: LaserGrenadiersSystem(), position, unit_id)
+
+
 class LaserGrenadiersSystem(System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
     cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
-    turn_structure = LgTurns()
+    turn_structure = LgTurns(read_piece_budget)
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
     action_types = frozenset(HANDLERS)

@@ -10,7 +10,6 @@ from typing import Any
 
 from shapely.geometry import Point
 
-from rules.engine.model import GameState, Point2, Terrain, Unit
 from rules.engine.position import Position
 from rules.geometry.direction import (
     BACKWARD,
@@ -22,6 +21,7 @@ from rules.geometry.direction import (
     travel_direction,
 )
 from rules.geometry.governed_intervals import governed_feature_at, governed_intervals
+from rules.model.state import GameState, Point2, Terrain, Unit
 from rules.systems.lasergrenadiers.options import Options, parse_options
 from rules.systems.lasergrenadiers.pieces import column_of, is_vehicle, turn_cost
 from rules.systems.lasergrenadiers.tables import (

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.actions import Action
-from rules.engine.model import Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import obstructions
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import Body, body_at
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_breaches,
     damaged_transport_breach,

@@ -8,21 +8,29 @@ initiative alternates from turn to turn."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
 from rules.engine.numbers import fmt
 from rules.engine.turns import Json, TurnStructure, without
 from rules.engine.verdict import Violation
+from rules.model.errors import InvalidActionError
 
 CITE = "LG-D31"
+
+#: (name, inches left, speed band) of a piece in a position, None when unreadable.
+PieceBudget = Callable[[Json, str], "tuple[str, float, str] | None"]
 
 
 class LgTurns(TurnStructure):
     reset_each_turn = ("moved", "transfers", "activated", "translated")
     first_side_alternates = True
     end_part_label = "End activation"
+
+    def __init__(self, piece_budget: PieceBudget | None = None) -> None:
+        # The system hands in how to read a piece's allowance (budget.py): reading a
+        # position takes the whole system, which is built from this turn structure.
+        self.piece_budget = piece_budget
 
     # -- who may act now ---------------------------------------------------------------
     def refusal(self, turn: Json, position: Json, side: str,
@@ -104,9 +112,7 @@ class LgTurns(TurnStructure):
         # 003 Leaving the board 1) or went aboard has nothing left to show.
         if not active or not on_table(position, str(active)):
             return ""
-        from rules.systems.lasergrenadiers.budget import piece_budget  # needs the engine
-
-        found = piece_budget(position, str(active))
+        found = self.piece_budget(position, str(active)) if self.piece_budget else None
         if found is None:
             return str(active)
         name, left, band = found

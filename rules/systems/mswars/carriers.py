@@ -6,15 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.actions import Action, Waypoint
 from rules.engine.dice import Dice
-from rules.engine.model import Unit
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict
 from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
+from rules.model.actions import Action, Waypoint
+from rules.model.state import Unit
 from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.moves import touching
 from rules.systems.mswars.rules_common import applied, has_moved_this_phase, judged_path

@@ -6,9 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from rules.engine.actions import Action, Waypoint
 from rules.engine.dice import Dice
-from rules.engine.model import Terrain, Unit
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Roll, Verdict
@@ -17,6 +15,8 @@ from rules.geometry.edge_placement import faces_polygon, inside_across_edge
 from rules.geometry.sweeps import first_beyond
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose
+from rules.model.actions import Action, Waypoint
+from rules.model.state import Terrain, Unit
 from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.rules_common import applied, check_can_act, judged_path
 from rules.systems.mswars.tables import JUMP_MARGIN, MECHA_TYPES

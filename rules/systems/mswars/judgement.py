@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.engine.judgement import AFTER, BEFORE, moved_event
 from rules.engine.judgement import PathJudgement as Judgement
-from rules.engine.model import Unit
+from rules.model.state import Unit
 
 __all__ = ["AFTER", "BEFORE", "Judgement", "moved_event", "who"]
 

@@ -3,13 +3,13 @@ standalone free turn (002 Move Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
-from rules.engine.actions import Action, Turn
 from rules.engine.dice import Dice
-from rules.engine.model import Unit
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
+from rules.model.actions import Action, Turn
+from rules.model.state import Unit
 from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.path import free_rotation, normalised_steps
 from rules.systems.mswars.rules_common import applied, judged_path, opposing_contacts, steps_of

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules.engine.actions import Action
-from rules.engine.model import Unit
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
+from rules.model.actions import Action
+from rules.model.state import Unit
 from rules.systems.mswars.carriers import check_carrier_to_enter, check_exit, has_units_aboard
 from rules.systems.mswars.elevation import check_jump_start, climbable, jump_top
 from rules.systems.mswars.judgement import Judgement

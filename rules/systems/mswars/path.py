@@ -6,16 +6,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rules.engine.actions import Step, Turn, Waypoint
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
-from rules.engine.model import Terrain, Unit
 from rules.engine.priced_path import PricedPath, check_priced_path
 from rules.engine.pricing import normalised
 from rules.geometry.contact import first_overlap
 from rules.geometry.sweeps import first_beyond
 from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Step, Turn, Waypoint
+from rules.model.state import Terrain, Unit
 from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
 from rules.systems.mswars.terrain import MswarsPosition, UnitView, move_type, unit_size_class

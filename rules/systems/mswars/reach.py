@@ -22,10 +22,8 @@ from typing import Any
 import shapely
 from shapely.geometry import Point, box
 
-from rules.engine.actions import Action
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Unit
-from rules.engine.open_reach import MARGIN
+from rules.engine.dice import make_dice
+from rules.engine.open_reach import MARGIN, grown
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.engine.turn_reach import (
     ContactTarget,
@@ -39,9 +37,20 @@ from rules.engine.turn_reach import (
     turn_sweeps_clear,
     turn_then_straight_reach,
 )
+from rules.model.actions import Action
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Unit
+from rules.systems.mswars.carriers import aboard, placement_at_rear
+from rules.systems.mswars.elevation import climb
 from rules.systems.mswars.judgement import Judgement
 from rules.systems.mswars.path import MswarsBases, free_rotation
-from rules.systems.mswars.rules_common import allowance_for, check_can_act, opposing_contacts
+from rules.systems.mswars.reach_rect_charge import rect_charge
+from rules.systems.mswars.rules_common import (
+    allowance_for,
+    check_can_act,
+    has_moved_this_phase,
+    opposing_contacts,
+)
 from rules.systems.mswars.tables import RUN_LIKE
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
 
@@ -158,7 +167,6 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     if action_type != "charge":
         return found
     if rect_charge_:
-        from rules.systems.mswars.reach_rect_charge import rect_charge
         return rect_charge(found, unit, [(t.id, pos.bodies[t.id]) for t in targets])
     # 002 Charge Move Action: like a Run, ending in base contact with its target; each
     # opposing unit is a target, and an end names the one it touches (`keys_at`).
@@ -205,8 +213,6 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     top sets it down on the same top (its centre within the top, 002 Carrier Unloading
     Action: on the carrier's level); where that top is not elevated terrain for the unit
     (the quarter rule, MSW-D16): not shaded."""
-    from rules.engine.open_reach import grown
-    from rules.systems.mswars.carriers import aboard
 
     held = aboard(pos, carrier)
     view = pos.view(carrier)
@@ -334,8 +340,6 @@ def _climb_reach(state: GameState, unit: Unit) -> Reach:
     """002 Climb Action: the engine places the unit on top (the nearest pose inside across
     the contacted edge); a one-point path must match it within 0.01". The area is that
     pose (a disc just short of 0.01"), the path the pose, and `target` the feature."""
-    from rules.engine.dice import make_dice
-    from rules.systems.mswars.elevation import climb
 
     pos = position_of(state)
     verdict = climb(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
@@ -368,8 +372,6 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
     facing away from it, then up to half Move from there (a turn, then straight). The
     area is the union of the reaches from placements along the rear; `path_to` gives
     [placement, turn, end], the placement being the path's first point."""
-    from rules.systems.mswars.carriers import placement_at_rear
-    from rules.systems.mswars.rules_common import has_moved_this_phase
 
     unit = state.unit(unit_id)
     carrier = None if unit is None or unit.aboard is None else state.unit(unit.aboard)

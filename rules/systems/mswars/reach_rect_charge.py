@@ -27,10 +27,10 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from rules.engine.model import Unit
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
+from rules.model.state import Unit
 
 #: The gaps an end's band holds: within contact (0.01") by more than the chords' error.
 G_LO, G_HI = 0.003, 0.007

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.actions import Action
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import bases_touching
-from rules.engine.model import GameState, Terrain, Unit
 from rules.engine.numbers import fmt
 from rules.engine.priced_path import PricedPath, steps_with_final_facing
 from rules.engine.pricing import PathPrice
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Action
+from rules.model.state import GameState, Terrain, Unit
 from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.path import judge_path
 from rules.systems.mswars.tables import (

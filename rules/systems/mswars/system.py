@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules.engine.actions import Action, number, point
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Unit
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.unit_fields import check_fields
 from rules.engine.verdict import Roll, Verdict, Violation
+from rules.model.actions import Action, number, point
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
 from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
 from rules.systems.mswars.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA

@@ -11,11 +11,11 @@ from typing import Any
 
 from shapely.geometry import Point
 
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Point2, Terrain, Unit
 from rules.engine.position import Position
 from rules.engine.pricing import TerrainAlong
 from rules.geometry.direction import BACKWARD, FORWARD, SIDEWAYS, travel_direction
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Point2, Terrain, Unit
 from rules.systems.mswars.tables import (
     COLUMNS,
     COST_PER_INCH,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
 from rules.engine.turns import Json, TurnStructure
+from rules.model.errors import InvalidActionError
 
 TURN_KEYS = ("phase", "actions_taken", "action_points", "free_turn_used")
 

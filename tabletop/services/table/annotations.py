@@ -9,10 +9,11 @@ delayed spectator's horizon, a report's) is one query.
 
 from typing import Any
 
+from tabletop import limits
 from tabletop.events import reason
 from tabletop.models import Annotation, Battle
 from tabletop.models.battle import BattleStatus
-from tabletop.services.table import command, limits
+from tabletop.services.table import command
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 

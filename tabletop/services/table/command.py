@@ -221,7 +221,7 @@ def answering(frame: dict[str, Any]) -> Iterator[None]:
 def digest_of(frame: dict[str, Any]) -> str:
     """sha256 of the frame without its id: what a resend repeats exactly."""
     body = {k: v for k, v in frame.items() if k != "id"}
-    return hashlib.sha256(position.canonical(body).encode()).hexdigest()
+    return hashlib.sha256(events.canonical(body).encode()).hexdigest()
 
 
 def require_player(actor: Actor) -> None:

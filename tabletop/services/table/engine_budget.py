@@ -23,7 +23,7 @@ import redis.asyncio
 from django.conf import settings
 from redis.exceptions import RedisError
 
-from tabletop.services.table import limits
+from tabletop import limits
 
 logger = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from tabletop import events
+from tabletop import events, limits
 from tabletop.models import Battle, BattleResult, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, limits, position, takeback_log
+from tabletop.services.table import annotations, position, takeback_log
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50

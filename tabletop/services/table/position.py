@@ -6,16 +6,11 @@ the engine's words for them (the header line, the actions each unit is offered).
 """
 
 import hashlib
-import json
 from typing import Any
 
 import rfc8785
 
 from tabletop.services import game_systems
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:

@@ -4,7 +4,7 @@ import logging
 from typing import Any
 
 import rules
-from rules.engine.questions import alternative_answer
+from rules import alternative_answer
 from tabletop import events
 from tabletop.models import Battle
 from tabletop.services.table import command, referee
@@ -26,7 +26,7 @@ def battle_preview(
     same engine call, with the dice unresolved (design.md, "The life of a move" 6).
 
     With `alternative`, an illegal verdict comes with the nearest legal alternative the
-    engine can find (rules/engine/alternative.py; ui.md "Moving a piece" 4): the legal
+    engine can find (rules/referee/alternative.py; ui.md "Moving a piece" 4): the legal
     action ending nearest to where the piece was dropped, judged legal, or None."""
     command.require_player(actor)
     battle = Battle.objects.get(pk=battle_id)

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import rules
-from rules.engine.actions import Action
-from rules.engine.questions import reach_answer
+from rules import Action, reach_answer
 from tabletop.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -62,7 +61,7 @@ class ParsedPositions:
     that dict, so a stale entry (another process's write, a database restored) can
     only miss, never judge the wrong position. What is built from the map alone (its
     features, their index, the obstacles they make) is not rebuilt at a new sequence
-    number: the engine keeps it per map (rules/engine/map_geometry.py, issue 21).
+    number: the engine keeps it per map (rules/model/map_geometry.py, issue 21).
     """
 
     def __init__(self, size: int = 32) -> None:
@@ -153,7 +152,7 @@ def reach_area(
     When the engine's bound on reach's work cut the search short (issue 15), or its
     deadline did (REACH_DEADLINE, issue 21), the area is exact only to `to` inches of
     path and says so: `"complete": false`. The engine's
-    own answer (rules/engine/questions.py, what `python -m rules reach` prints), in the
+    own answer (rules/referee/questions.py, what `python -m rules reach` prints), in the
     protocol's shape (docs/protocol.md, "preview")."""
     game = _game(state, key)
     try:

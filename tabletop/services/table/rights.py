@@ -22,9 +22,8 @@ from django.db import transaction
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils.crypto import constant_time_compare
 
-from tabletop import events
+from tabletop import events, limits
 from tabletop.models import Membership
-from tabletop.services.table import limits
 from tabletop.services.table.actor import Actor, actor_for
 
 #: Close code: the socket's rights changed (a new role, or its login session ended):

@@ -1,13 +1,13 @@
 """`battle_sight`: the referee's ruling on a line of sight, for the sender only. Writes nothing.
 
-The engine draws the line and says what is in its way (rules/engine/sight_ruling.py,
+The engine draws the line and says what is in its way (rules/referee/sight_ruling.py,
 with the system's word on what blocks sight); the board only draws the ruling. One
 implementation: the browser computes no sight of its own (ui.md, "Tools")."""
 
 from typing import Any
 
 import rules
-from rules.engine.sight_ruling import sight_ruling
+from rules import sight_ruling
 from tabletop.models import Battle
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import command, referee

@@ -18,7 +18,7 @@ import redis
 import redis.asyncio
 from django.conf import settings
 
-from tabletop.services.table import limits
+from tabletop import limits
 from tabletop.services.table.presence import TIMEOUT
 
 #: Seconds a claimed place lasts without a refresh.

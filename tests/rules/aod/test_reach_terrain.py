@@ -11,9 +11,9 @@ from typing import Any
 from shapely.geometry import Point, box
 
 from rules import GameState, reach, validate
-from rules.engine.actions import Action, Waypoint
-from rules.engine.alternative import nearest_alternative, path_steps
 from rules.engine.dice import make_dice
+from rules.model.actions import Action, Waypoint
+from rules.referee.alternative import nearest_alternative, path_steps
 from rules.systems.aod.reach_elevated import target_depth
 from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit

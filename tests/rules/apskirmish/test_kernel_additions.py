@@ -9,11 +9,11 @@ import math
 import pytest
 from shapely.geometry import LineString, Point, box
 
-from rules.engine.model import BaseShape
 from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
+from rules.model.state import BaseShape
 
 SQUARE = box(0, 0, 2, 2)
 DISC = BaseShape("circle", diameter=1.0)

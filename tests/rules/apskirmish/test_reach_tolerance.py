@@ -12,10 +12,10 @@ import random
 from shapely.geometry import Point
 
 from rules import GameState, reach
-from rules.engine.actions import Action
-from rules.engine.alternative import path_steps
 from rules.engine.dice import make_dice
-from rules.engine.registry import get_system
+from rules.model.actions import Action
+from rules.referee.alternative import path_steps
+from rules.systems.registry import get_system
 from tests.rules.apskirmish.build import area, board, soldier
 
 

@@ -84,7 +84,7 @@ def test_no_roll_without_rough_ground_on_the_line() -> None:
 
 def test_forced_dice_may_give_any_d10_face_but_not_11() -> None:
     from rules import load_scenario
-    from rules.engine.errors import InvalidActionError
+    from rules.model.errors import InvalidActionError
 
     raw = {"system": "apskirmish", "table": {"width": 24, "height": 24},
            "units": [soldier()], "dice": [10],

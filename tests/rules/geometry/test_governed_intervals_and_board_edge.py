@@ -8,12 +8,12 @@ from collections.abc import Sequence
 
 from shapely.geometry import Polygon, box
 
-from rules.engine.actions import Waypoint
-from rules.engine.model import BaseShape, Table
 from rules.geometry.bases import body_at
 from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
 from rules.geometry.governed_intervals import governed_feature_at, governed_intervals
 from rules.geometry.track import Pose, Track
+from rules.model.actions import Waypoint
+from rules.model.state import BaseShape, Table
 
 RIVER, BRIDGE, WALL = "river", "bridge", "wall"
 FEATURES: list[tuple[str, Polygon]] = [(RIVER, box(2, -5, 8, 5)), (BRIDGE, box(1, -1, 9, 1)),

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from shapely.geometry import Polygon
 
 from rules import BaseShape, Turn, Waypoint
-from rules.engine.model import Table
 from rules.geometry.bases import bodies_at, rect_corners
 from rules.geometry.contact import first_overlap, first_separation, first_touch
 from rules.geometry.rotation_sweep import ARC_TOLERANCE, rect_turn_sweep, rect_turn_sweeps
 from rules.geometry.table import reaches_past_edge
 from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose, Track
+from rules.model.state import Table
 from tests.rules.test_properties import EXAMPLES, FAST
 
 #: Corner movement between the poses the tests sample (finer than AOD-D17's 0.005").

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import Verdict, validate
-from rules.engine.model import GameState
+from rules.model.state import GameState
 from tests.rules import scenes
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rules import Verdict
-from rules.engine.model import BaseShape, Unit
+from rules.model.state import BaseShape, Unit
 from rules.systems.lasergrenadiers.pieces import round_half_up, turn_cost
 from rules.systems.lasergrenadiers.tables import (
     ADVANCED_RATES,

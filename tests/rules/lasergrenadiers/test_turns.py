@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import SYSTEMS
+from rules.referee.offers import available_actions
 
 TURNS = SYSTEMS["lasergrenadiers"].turn_structure
 
@@ -83,7 +84,6 @@ def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> 
     """LG-D31: pieces aboard activate on their own to unload; the vehicle that carries the
     active piece may unload it, so the board offers that vehicle Unload (no other piece of
     the side acts while the piece is active)."""
-    system = SYSTEMS["lasergrenadiers"]
     turn, pos = TURNS.begin(["P1", "P2"], position())
     carrier = {**pos["units"][0], "id": "C", "type": "wheeled", "move": 24}
     # Aboard, its position is ignored (scenario-format.md, UNIT `aboard`), but the position
@@ -94,7 +94,7 @@ def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> 
     turn = TURNS.acted(turn, pos, {"unit": "T", "type": "unload"})
 
     def offered(uid: str) -> set[str]:
-        return {spec.type for spec in system.available_actions(pos, uid, turn)}
+        return {spec.type for spec in available_actions(pos, uid, turn)}
 
     assert "unload" in offered("C")
     assert offered("E") == set()  # another vehicle waits for the activation to end

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import SYSTEMS
-from rules.engine.errors import DiceExhaustedError
+from rules.model.errors import DiceExhaustedError
 from tests.rules.mswars.build import area, board, judge, mech
 
 BUILDING = area("B", "elevated", 12, 5, 20, 15, height=3)  # SC 2

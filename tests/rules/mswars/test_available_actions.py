@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from rules import SYSTEMS, state_from_json, validate
+from rules import state_from_json, validate
+from rules.referee.offers import available_actions
 from tests.rules.mswars.build import area, mech, position
 
 BUILDING = area("B", "elevated", 12, 5, 20, 15, height=3)  # SC 2
@@ -17,7 +18,7 @@ P1_TO_ACT = {"turn": 1, "phase": 1, "active_side": "P1", "sides": ["P1", "P2"]}
 def offered(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
             state: dict[str, Any] | None = None, unit: str = "M1",
             turn: dict[str, Any] | None = None) -> set[str]:
-    found = SYSTEMS["mswars"].available_actions(position(units, terrain, state), unit, turn)
+    found = available_actions(position(units, terrain, state), unit, turn)
     return {spec.type for spec in found}
 
 

@@ -207,8 +207,8 @@ def test_a_unit_exiting_a_carrier_that_moved_this_phase_has_nowhere_to_go() -> N
 def test_the_alternative_to_a_charge_names_the_unit_its_end_touches() -> None:
     # 002 Charge Move Action: a drop short of contact is offered the nearest end in
     # contact, with that unit as the target.
-    from rules.engine.actions import Action, Waypoint
-    from rules.engine.alternative import nearest_alternative
+    from rules.model.actions import Action, Waypoint
+    from rules.referee.alternative import nearest_alternative
 
     state = scene([walker(move=6, position=(10, 24)),
                    walker("E1", position=(20, 24), side="P2")])

@@ -20,12 +20,12 @@ from typing import Any
 from shapely.geometry import LineString, Point
 from shapely.ops import nearest_points
 
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Point2, Terrain
 from rules.engine.numbers import json_number
-from rules.engine.registry import get_system
 from rules.geometry.index import FeatureIndex
 from rules.geometry.sight import blockers
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Point2, Terrain
+from rules.systems.registry import get_system
 
 #: The effects a system's `sight` hook may give, from the worst.
 EFFECTS = ("blocks", "hinders")

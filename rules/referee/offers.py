@@ -14,10 +14,12 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState
-from rules.engine.registry import get_system
-from rules.engine.scenario import state_from_json, state_to_json
+from rules.engine.catalogue import ActionSpec
+from rules.engine.scenario import state_to_json
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState
+from rules.referee.positions import state_from_json
+from rules.systems.registry import get_system
 
 
 def offered_types(state: GameState,
@@ -60,3 +62,15 @@ def is_offered(state: GameState, unit_id: str, action_type: str) -> bool:
     of a type the referee would refuse whatever its path (issue 20, "One truth")."""
     offers = state.memo("engine.offered_now", lambda: offered_types(state))
     return action_type in offers.get(unit_id, ())
+
+
+def available_actions(position: Mapping[str, Any], unit_id: str,
+                      turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
+    """The catalogue actions `unit_id` may take now (scenario-shaped `position`, the
+    table's `turn`): what `offered_types` says, as specs. Nothing for a position the
+    engine cannot read."""
+    kinds = offered_in_position(position, turn).get(unit_id, ())
+    if not kinds:
+        return ()
+    return tuple(spec for spec in get_system(position["system"]).actions
+                 if spec.type in kinds)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar, cast
 
 from shapely.geometry import Polygon
 
-from rules.engine.map_geometry import MapGeometry
+from rules.model.map_geometry import MapGeometry
 
 Point2 = tuple[float, float]
 T = TypeVar("T")
@@ -151,7 +151,7 @@ class GameState:
     units: tuple[Unit, ...]
     turn: Mapping[str, Any] = field(default_factory=dict)
     #: What is built from the terrain alone, shared by every position on the same map
-    #: (rules/engine/map_geometry.py); `replace` carries it to the positions that follow.
+    #: (rules/model/map_geometry.py); `replace` carries it to the positions that follow.
     geometry: MapGeometry | None = field(default=None, compare=False, repr=False)
 
     @cached_property

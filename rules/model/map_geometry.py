@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 import shapely
 
 if TYPE_CHECKING:
-    from rules.engine.model import Terrain
+    from rules.model.state import Terrain
 
 T = TypeVar("T")
 

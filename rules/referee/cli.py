@@ -6,7 +6,7 @@ commands").
 mismatch (details on stderr). A malformed file exits 2 naming the offending key.
 The questions print one JSON line per action, answered for the position before it
 (the actions applied in sequence as `check` applies them), from the same functions
-the live table calls (rules/engine/questions.py). `reach` and `alternative` take
+the live table calls (rules/referee/questions.py). `reach` and `alternative` take
 `--deadline MS`: each answer within MS milliseconds of CPU time, as the live table asks
 them (rules/geometry/deadline.py); without it nothing reads the clock.
 """
@@ -20,12 +20,13 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from rules.engine.actions import MalformedAction
-from rules.engine.check import Outcome, run_scenario
-from rules.engine.errors import InvalidActionError
-from rules.engine.questions import alternative_answer, offers_answer, reach_answer
-from rules.engine.scenario import Scenario, load_scenario
+from rules.engine.scenario import Scenario
 from rules.geometry.deadline import deadline
+from rules.model.actions import MalformedAction
+from rules.model.errors import InvalidActionError
+from rules.referee.check import Outcome, run_scenario
+from rules.referee.positions import load_scenario
+from rules.referee.questions import alternative_answer, offers_answer, reach_answer
 
 
 def scenario_files(args: Sequence[str]) -> Iterator[Path]:

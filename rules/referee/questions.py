@@ -13,13 +13,13 @@ from typing import Any
 
 from shapely.geometry import GeometryCollection, mapping
 
-from rules.engine.actions import Action
-from rules.engine.alternative import nearest_alternative
 from rules.engine.catalogue import ActionSpec
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState
-from rules.engine.offers import is_offered, offered_types
-from rules.engine.registry import get_system
+from rules.model.actions import Action
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState
+from rules.referee.alternative import nearest_alternative
+from rules.referee.offers import is_offered, offered_types
+from rules.systems.registry import get_system
 
 
 def reach_answer(state: GameState, action: Action) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.errors import InvalidActionError
+from rules.model.errors import InvalidActionError
 
 #: Path steps of one action in all, the protocol's own `limits.path_steps`
 #: (docs/protocol.md); a formation's members count together (rules/engine/bounds.py).

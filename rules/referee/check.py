@@ -10,17 +10,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.engine.actions import Action, MalformedAction
 from rules.engine.bounds import check_action
 from rules.engine.consequences import with_consequences
 from rules.engine.dice import Dice, make_dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState
 from rules.engine.numbers import LENGTH_TOL
-from rules.engine.registry import get_system
 from rules.engine.scenario import Scenario, state_to_json
 from rules.engine.system import System
 from rules.engine.verdict import Verdict, Violation
+from rules.model.actions import Action, MalformedAction
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState
+from rules.systems.registry import get_system
 
 
 @dataclass(frozen=True)

@@ -18,16 +18,16 @@ from typing import Any
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
-from rules.engine.actions import Action, Step, Turn, Waypoint
 from rules.engine.bounds import check_action
 from rules.engine.dice import make_dice
-from rules.engine.errors import InvalidActionError
-from rules.engine.model import GameState, Point2
-from rules.engine.offers import is_offered
 from rules.engine.reach import Reach
-from rules.engine.registry import get_system
 from rules.engine.verdict import Verdict
 from rules.geometry.deadline import deadline, expired, remaining
+from rules.model.actions import Action, Step, Turn, Waypoint
+from rules.model.errors import InvalidActionError
+from rules.model.state import GameState, Point2
+from rules.referee.offers import is_offered
+from rules.systems.registry import get_system
 
 #: How far inside the reach area's edge a candidate end is tried, in inches, when the
 #: point on the edge itself does not survive `validate` (the area is drawn with a

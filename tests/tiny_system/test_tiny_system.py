@@ -1,0 +1,62 @@
+"""A system installed as a third party's would be (site/: its package and its entry point in
+`rules.systems`), named nowhere outside this folder: the engine and the CLI play it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import rules
+from rules.systems import registry
+
+HERE = Path(__file__).resolve().parent
+SITE = HERE / "site"
+SCENARIO = HERE / "scenario.json"
+
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> rules.System:
+    monkeypatch.syspath_prepend(str(SITE))
+    found = registry.discover()
+    for key, system in found.items():
+        monkeypatch.setitem(registry.SYSTEMS, key, system)
+    return found["tinyskirmish"]
+
+
+def test_its_size_in_lines() -> None:
+    files = [p for p in HERE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    lines = sum(len(p.read_text().splitlines()) for p in files)
+    print(f"\nthe tiny system and its tests: {lines} lines in {len(files)} files")
+    assert lines <= 150
+
+
+def test_the_registry_does_not_know_it_until_it_is_installed() -> None:
+    assert "tinyskirmish" not in rules.SYSTEMS
+    with pytest.raises(rules.InvalidActionError, match="unknown system 'tinyskirmish'"):
+        rules.state_from_json(json.loads(SCENARIO.read_text()))
+
+
+def test_the_engine_judges_its_moves(installed: rules.System) -> None:
+    assert rules.get_system("tinyskirmish") is installed
+    state = rules.state_from_json(json.loads(SCENARIO.read_text()))
+    through_woods = rules.validate(state, {"unit": "S1", "type": "move", "path": [[6, 12]]})
+    assert through_woods.legal and through_woods.cost == 6
+    assert rules.state_to_json(through_woods.state_after)["units"][0]["position"] == [6, 12]
+    too_far = rules.validate(state, {"unit": "S1", "type": "move", "path": [[2, 22]]})
+    assert not too_far.legal
+    assert too_far.reasons[0].message == 'S1 needs 10" but has 8"'
+
+
+def test_the_command_line_plays_its_scenario() -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SITE), *sys.path])}
+    done = subprocess.run([sys.executable, "-m", "rules", "check", "--expect", str(SCENARIO)],
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stderr
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [v["legal"] for v in verdicts] == [True, False, False]
+    assert verdicts[1]["reasons"][0]["message"] == "S1 cannot be in L1 (lava)"
