@@ -3,7 +3,7 @@
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 
@@ -20,27 +20,27 @@ from tabletop.models import (
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
 
-User = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 # What an exported roster file says it is; `roster_import` reads this format back.
 ROSTER_FORMAT = "tabletop-roster/1"
 CATALOGUE_FORMAT = "tabletop-catalogue/1"
 
 
-def campaigns_of(user: User) -> QuerySet[Campaign]:
+def campaigns_of(user: AnyUser) -> QuerySet[Campaign]:
     """The campaigns `user` belongs to, in any role."""
     if not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(memberships__user=user).distinct()
 
 
-def membership_of(user: User, campaign_id: int) -> Membership | None:
+def membership_of(user: AnyUser, campaign_id: int) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(user=user, campaign_id=campaign_id).first()
 
 
-def battle_membership(user: User, battle_id: int) -> tuple[Battle, Membership] | None:
+def battle_membership(user: AnyUser, battle_id: int) -> tuple[Battle, Membership] | None:
     """The battle and the user's membership of its campaign, or None if either is missing."""
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
     if battle is None:
@@ -91,7 +91,7 @@ def battle_backdrop(battle: Battle) -> dict | None:
     return backdrop(battle.backdrop_id, battle.backdrop_place)
 
 
-def picture_for(user: User, image_id: int, digest: str) -> MapImage | None:
+def picture_for(user: AnyUser, image_id: int, digest: str) -> MapImage | None:
     """A picture for a member of its campaign (any role), or None: no picture leaks by id."""
     if not user.is_authenticated:
         return None

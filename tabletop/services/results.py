@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tabletop.models import Battle, BattleResult, ResultCorrection, UnitProfile
@@ -55,7 +55,7 @@ def _winner_words(winner_side: str) -> str:
 @transaction.atomic
 def battle_result_record(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     battle: Battle,
     winner_side: str,
     outcome: str,
@@ -90,7 +90,7 @@ def battle_result_record(
 @transaction.atomic
 def battle_result_correct(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     battle: Battle,
     winner_side: str,
     outcome: str,

@@ -21,6 +21,7 @@ from tabletop.services.maps import (
 )
 from tabletop.services.picture import MAX_BYTES as MAX_PICTURE_BYTES
 from tabletop.views.access import (
+    SignedInRequest,
     campaign_page,
     found,
     render_form_page,
@@ -76,7 +77,7 @@ def _map_fields(form: MapForm) -> dict:
 
 
 @campaign_page
-def map_new(request: HttpRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
+def map_new(request: SignedInRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
     require_gm(membership)
     form = MapForm(request.POST or None)
     if request.method == "POST":
@@ -91,7 +92,7 @@ def map_new(request: HttpRequest, campaign: Campaign, membership: Membership) ->
 
 @campaign_page
 def map_edit(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     battle_map = found(selectors.map_in(campaign, map_id))
     form = MapForm(request.POST or None, initial=_map_initial(battle_map))
@@ -110,7 +111,7 @@ def map_edit(
 @require_POST
 @campaign_page
 def map_remove(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     battle_map = found(selectors.map_in(campaign, map_id))
     if not run_or_forbid(request, lambda: map_delete(actor=request.user, battle_map=battle_map)):
@@ -121,7 +122,7 @@ def map_remove(
 @require_POST
 @campaign_page
 def map_picture(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     """Sets or moves the map's picture (multipart: `picture-file` and its place)."""
     battle_map = found(selectors.map_in(campaign, map_id))
@@ -145,7 +146,7 @@ def map_picture(
 @require_POST
 @campaign_page
 def map_picture_delete(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     battle_map = found(selectors.map_in(campaign, map_id))
     run_or_forbid(request, lambda: map_picture_remove(actor=request.user, battle_map=battle_map))
