@@ -173,7 +173,8 @@ def standings(campaign: Campaign, hidden: Collection[int] = ()) -> list[Standing
             else:
                 standing.lost += 1
         for profile_id, fate in fates.items():
-            standing = table.get(profile_roster.get(profile_id))
+            roster_id = profile_roster.get(profile_id)
+            standing = None if roster_id is None else table.get(roster_id)
             if standing is not None and fate == UnitStatus.DESTROYED:
                 standing.destroyed += 1
             elif standing is not None and fate == UnitStatus.OFF_BOARD:

@@ -170,7 +170,7 @@ def member_role(
         ),
     )
     if not ok:
-        messages.error(request, "; ".join(m for ms in form.errors.values() for m in ms))
+        messages.error(request, "; ".join(str(m) for ms in form.errors.values() for m in ms))
         return redirect("campaign", campaign_id=campaign.pk)
     return redirect("campaign", campaign_id=campaign.pk)
 

@@ -126,7 +126,7 @@ def roster_new(
         ),
     )
     if not ok:
-        messages.error(request, "; ".join(m for ms in form.errors.values() for m in ms))
+        messages.error(request, "; ".join(str(m) for ms in form.errors.values() for m in ms))
         return redirect("campaign", campaign_id=campaign.pk)
     return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
 
