@@ -161,7 +161,7 @@ def report_file(battle: Battle, svg: str) -> str:
     """The report SVG as a file to keep: its picture carried inside, not by the site's
     address (which needs a signed-in member)."""
     backdrop = battle_backdrop(battle)
-    if backdrop is None:
+    if backdrop is None or battle.backdrop_id is None:
         return svg
     picture = MapImage.objects.only("data", "content_type").get(pk=battle.backdrop_id)
     return embed_backdrop(svg, backdrop["url"], bytes(picture.data), picture.content_type)
