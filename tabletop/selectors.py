@@ -2,6 +2,7 @@
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
@@ -112,7 +113,20 @@ def members(campaign: Campaign) -> QuerySet[Membership]:
     return campaign.memberships.select_related("user").order_by("role", "user__username")
 
 
-def rosters_with_points(campaign: Campaign) -> QuerySet[Roster]:
+class RosterTotals(TypedDict):
+    """What rosters_with_points annotates each roster with."""
+
+    points: int | None
+    unit_count: int
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    RosterWithPoints = WithAnnotations[Roster, RosterTotals]
+
+
+def rosters_with_points(campaign: Campaign) -> "QuerySet[RosterWithPoints]":
     """The campaign's rosters with `points` (units not destroyed) and `unit_count`."""
     alive = ~Q(units__status=UnitStatus.DESTROYED)
     return (
