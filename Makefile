@@ -38,9 +38,11 @@ lint: $(STAMP)
 	$(BIN)/python manage.py makemigrations --check --dry-run
 
 # The fast check before a commit: lint and types, then the engine's tests and goldens
-# (no browsers, sockets or servers; `make test` runs everything).
+# (no browsers, sockets or servers; `make test` runs everything), the tests in
+# $(CHECK_WORKERS) pytest-xdist workers.
+CHECK_WORKERS ?= 2
 check: lint
-	$(BIN)/pytest tests/rules -q
+	$(BIN)/pytest tests/rules -q -n $(CHECK_WORKERS)
 	$(BIN)/python -m rules check --expect tests/rules/golden
 
 # axe-core from the npm registry, for the browser tests' accessibility checks
