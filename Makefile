@@ -28,14 +28,23 @@ run: $(STAMP)
 	echo ""; echo "Tabletop is listening at http://127.0.0.1:$(PORT)/  (Ctrl-C stops it)"; \
 	wait $$server
 
+# ESLint from the npm registry for the pages' scripts (static/js): the versions
+# tools/eslint/package-lock.json pins, its rules in tools/eslint/eslint.config.mjs.
+ESLINT := tools/eslint/node_modules/.bin/eslint
+ESLINT_STAMP := tools/eslint/node_modules/.installed
+$(ESLINT_STAMP): tools/eslint/package-lock.json
+	npm ci --prefix tools/eslint --no-audit --no-fund
+	touch $(ESLINT_STAMP)
+
 # `ruff format --check` on these paths; rules/ (and a few files other branches still
 # edit: pyproject.toml [tool.ruff.format] exclude) is left until its files stop moving.
 FORMATTED := tabletop tests bench manage.py
-lint: $(STAMP)
+lint: $(STAMP) $(ESLINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check $(FORMATTED)
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(ESLINT) --config tools/eslint/eslint.config.mjs static/js
 
 # The fast check before a commit: lint and types, then the engine's tests and goldens
 # (no browsers, sockets or servers; `make test` runs everything), the tests in
