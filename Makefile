@@ -36,8 +36,8 @@ $(ESLINT_STAMP): tools/eslint/package-lock.json
 	npm ci --prefix tools/eslint --no-audit --no-fund
 	touch $(ESLINT_STAMP)
 
-# `ruff format --check` on these paths; rules/ (and a few files other branches still
-# edit: pyproject.toml [tool.ruff.format] exclude) is left until its files stop moving.
+# `ruff format --check` on these paths; rules/ is left until its files stop moving
+# (pyproject.toml [tool.ruff.format] exclude).
 FORMATTED := tabletop tests bench manage.py
 lint: $(STAMP) $(ESLINT_STAMP)
 	$(BIN)/ruff check .

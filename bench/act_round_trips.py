@@ -9,8 +9,9 @@ table of bench/table_rtt.py (aod, 24 mechs a side), one player moves every unit 
 side once, as the table's socket would have it served (the rights read again, then the
 act service), the battle's events sent nowhere. For each act after the first two: the
 exchanges with the database server (libpq's trace: one ReadyForQuery each, BEGIN and
-COMMIT included), the wall time of the rights and of the act service, and the time spent
-waiting for the database in the act service. Prints medians, and last a JSON line.
+COMMIT included) of the rights, of the act and of the whole frame (both), the wall time
+of the rights, of the act service and of the frame, and the time spent waiting for the
+database in the act service. Prints medians, and last a JSON line.
 """
 
 import json
@@ -102,7 +103,17 @@ def main() -> None:
             trips = untrace(pgconn, log)
             assert answer["type"] == "ack", answer
             seq = answer["seq"]
-            rows.append((trips, rights_trips, ruled - start, done - started, sum(waited)))
+            rows.append(
+                (
+                    trips,
+                    rights_trips,
+                    ruled - start,
+                    done - started,
+                    sum(waited),
+                    trips + rights_trips,
+                    done - started + ruled - start,
+                )
+            )
             time.sleep(0.1)  # paced like bench/table_rtt.py's acts
     rows = rows[2:]  # the first acts parse the position and fill the process's caches
 
@@ -111,6 +122,9 @@ def main() -> None:
 
     out = {
         "acts": len(rows),
+        "frame_round_trips_p50": med(5, 1),
+        "frame_round_trips_max": max(r[5] for r in rows),
+        "frame_ms_p50": med(6),
         "act_round_trips_p50": med(0, 1),
         "act_round_trips_max": max(r[0] for r in rows),
         "rights_round_trips_p50": med(1, 1),

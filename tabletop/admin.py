@@ -246,6 +246,13 @@ class AnnotationAdmin(ReadOnlyAdmin):
     list_display = ["battle", "seq", "by", "erased_seq"]
 
 
+@admin.register(models.PieceMarker)
+class PieceMarkerAdmin(ReadOnlyAdmin):
+    # Put and taken off by events of the battle's log (services/table/piece_markers.py);
+    # this table only indexes them, as annotations.
+    list_display = ["battle", "seq", "unit", "text", "by", "removed_seq"]
+
+
 @admin.register(models.TurnNoticeSettings)
 class TurnNoticeSettingsAdmin(admin.ModelAdmin):
     # A user's own choice (services/turn_notices.py): the admin may switch one off for

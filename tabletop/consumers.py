@@ -37,6 +37,7 @@ from tabletop.services.table import (
     gm,
     log,
     pending_roll,
+    piece_markers,
     point,
     presence,
     preview,
@@ -155,6 +156,11 @@ SERVICES: dict[str, Callable[[dict[str, Any]], tuple[Callable, dict[str, Any]]]]
     "roll_result": lambda d: (pending_roll.battle_roll_result, {"result": d["result"]}),
     "annotate": lambda d: (annotations.battle_annotate, {"shape": d["shape"]}),
     "erase": lambda d: (annotations.battle_erase, {"annotation": d["annotation"]}),
+    "mark": lambda d: (
+        piece_markers.battle_mark,
+        {"unit": d["unit"], "text": d["text"], "colour": d["colour"]},
+    ),
+    "unmark": lambda d: (piece_markers.battle_unmark, {"marker": d["marker"]}),
     "point": lambda d: (point.battle_point, {"at": d["at"]}),
     "takeback_ask": lambda d: (takeback.battle_takeback_ask, {"order": d["order"]}),
     "takeback_answer": lambda d: (

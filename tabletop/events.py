@@ -239,6 +239,7 @@ def snapshot(
     chat: list[dict[str, Any]],
     dice: list[dict[str, Any]],
     annotations: list[dict[str, Any]],
+    markers: list[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "type": "snapshot",
@@ -252,6 +253,7 @@ def snapshot(
         "chat": chat,
         "dice": dice,
         "annotations": annotations,
+        "markers": markers,
     }
 
 
@@ -285,6 +287,8 @@ TABLE_RULES = {
     "unknown_annotation": "Drawing on the table, table rules",
     "not_your_annotation": "Drawing on the table, table rules",
     "too_many_annotations": "Drawing on the table, table rules",
+    "unknown_marker": "Markers on pieces, table rules",
+    "too_many_markers": "Markers on pieces, table rules",
     **dict.fromkeys(
         (
             "takeback_pending",

@@ -30,6 +30,10 @@ MAX_SEQ = 2**53  # what a browser's Number holds exactly
 #: "pinned"), and a table covered in more drawings than this is noise, not a plan.
 LABEL_CHARS = 60
 ANNOTATIONS_PER_BATTLE = int(os.environ.get("TABLE_ANNOTATIONS_PER_BATTLE", "100"))
+#: Free markers on pieces (docs/protocol.md, `mark`): a word or two that fits under a
+#: piece ("pinned", "objective"); more on one piece than this hides the piece.
+MARKER_CHARS = 24
+MARKERS_PER_PIECE = 6
 
 #: Abuse: this many refused frames, or this many errors, within the window closes the socket.
 ABUSE_WINDOW_S = 10.0
@@ -53,6 +57,8 @@ def as_json() -> dict:
         "user_sockets": USER_SOCKETS,
         "label_chars": LABEL_CHARS,
         "annotations": ANNOTATIONS_PER_BATTLE,
+        "marker_chars": MARKER_CHARS,
+        "markers_per_piece": MARKERS_PER_PIECE,
     }
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from tabletop import limits
 from tabletop.services.inputs import JSONTooDeep, load_json
+from tabletop.services.table.marker_palette import COLOURS
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
 
@@ -297,6 +298,27 @@ def shape(value: Any, field: str) -> dict[str, Any]:
     return out
 
 
+def marker_text(value: Any, field: str) -> str:
+    """A free marker's text: a word or two that fits under a piece."""
+    if not isinstance(value, str):
+        raise _malformed(field, "expected the marker's text")
+    value = value.strip()
+    if not value:
+        raise _malformed(field, "a marker needs a word or two")
+    if len(value) > limits.MARKER_CHARS:
+        raise _malformed(
+            field, f"a marker is at most {limits.MARKER_CHARS} characters ({len(value)} given)"
+        )
+    return value
+
+
+def marker_colour(value: Any, field: str) -> str:
+    """A colour of the markers' palette, by name."""
+    if value not in COLOURS:
+        raise _malformed(field, f"choose a colour of the palette: {', '.join(COLOURS)}")
+    return str(value)
+
+
 Checker = Callable[[Any, str], Any]
 REQUIRED, OPTIONAL = True, False
 SEQ = integer(0, limits.MAX_SEQ)
@@ -346,6 +368,13 @@ SCHEMAS: dict[str, dict[str, tuple[bool, Checker]]] = {
     "point": {"ref": (OPTIONAL, msg_id), "at": (REQUIRED, table_point)},
     "annotate": {"id": (REQUIRED, msg_id), "shape": (REQUIRED, shape)},
     "erase": {"id": (REQUIRED, msg_id), "annotation": (REQUIRED, SEQ)},
+    "mark": {
+        "id": (REQUIRED, msg_id),
+        "unit": (REQUIRED, text(1, UNIT_ID_CHARS)),
+        "text": (REQUIRED, marker_text),
+        "colour": (REQUIRED, marker_colour),
+    },
+    "unmark": {"id": (REQUIRED, msg_id), "marker": (REQUIRED, SEQ)},
 }
 
 

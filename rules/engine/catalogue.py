@@ -169,3 +169,37 @@ class TerrainKind:
     def to_json(self) -> dict[str, Any]:
         return {"type": self.type, "label": self.label, "keys": list(self.keys),
                 "required": list(self.required), "help": self.help, "sight": self.sight}
+
+
+#: Where a state marker's key is read: a key of the unit, or a key of the position's
+#: `state` holding a list of unit ids or {unit id: value}.
+MARKER_SOURCES = frozenset({"unit", "state"})
+
+
+@dataclass(frozen=True)
+class StateMarker:
+    """A state of the system's own the board draws on a piece, its card and the report
+    (activated, shut down, aboard): which key shows it, and its label for players. The
+    web side draws what the catalogue says and names no key itself."""
+
+    key: str
+    label: str
+    source: str = "unit"
+    #: For a key with named values, each value that shows a marker and its label
+    #: (("prone", "prone"), ...); other values show none. Empty: any set value shows `label`.
+    values: tuple[tuple[Any, str], ...] = ()
+    help: str = ""
+
+    def label_for(self, value: Any) -> str | None:
+        """The marker's label for the key's value, or None where it shows none."""
+        if self.values:
+            return next((label for v, label in self.values if v == value), None)
+        return self.label if _is_set(value) else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "source": self.source,
+                "values": [[v, label] for v, label in self.values], "help": self.help}
+
+
+#: A unit inside a transport (scenario-format.md UNIT `aboard`), in every system.
+ABOARD = StateMarker("aboard", "aboard", help="Inside its transport, off the table.")

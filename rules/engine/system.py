@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
+from rules.engine.markers import Markers, markers_in
 from rules.engine.rule_names import named, named_verdict
 from rules.engine.scenario import parse_base, state_to_json
 from rules.engine.turns import TurnStructure
@@ -37,6 +38,8 @@ class System:
     actions: ClassVar[tuple[ActionSpec, ...]] = ()
     #: The terrain schema the map editor offers.
     terrain_kinds: ClassVar[tuple[TerrainKind, ...]] = ()
+    #: The system's states a piece shows (rules/engine/markers.py), in the order drawn.
+    state_markers: ClassVar[tuple[StateMarker, ...]] = (ABOARD,)
     #: Who may act now, what a turn or phase change resets, the header line.
     turn_structure: ClassVar[TurnStructure] = TurnStructure()
     #: What `move` and costs count: "in" (inches) or "MP" (movement points).
@@ -131,6 +134,12 @@ class System:
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         raise NotImplementedError
+
+    # -- what a piece shows of its state ----------------------------------------
+    def markers(self, position: Mapping[str, Any]) -> Markers:
+        """Hook: each piece's state markers in a scenario-shaped position: those the
+        catalogue declares (`state_markers`); a system adds what it works out (a band)."""
+        return markers_in(self.state_markers, position)
 
     # -- what an action does besides moving, in words (rules/engine/consequences.py) --
     def event_consequence(self, state: GameState, action: Action,

@@ -8,6 +8,7 @@ from tabletop.models.event import Event
 from tabletop.models.log import CampaignLogEntry
 from tabletop.models.map import Map
 from tabletop.models.map_image import MapImage
+from tabletop.models.piece_marker import PieceMarker
 from tabletop.models.result import BattleResult, ResultCorrection
 from tabletop.models.roster import Roster, UnitProfile
 from tabletop.models.table import CommandReply, TableConnection
@@ -27,6 +28,7 @@ __all__ = [
     "Map",
     "MapImage",
     "Membership",
+    "PieceMarker",
     "ResultCorrection",
     "Role",
     "Roster",

@@ -183,6 +183,15 @@ def campaign_glance(campaign: Campaign, seen: CampaignSeen | None = None) -> Gla
     return Glance(campaign, battles, finished, rosters, scores, costs)
 
 
+def _tie_offsets(glance: Glance) -> dict[int, float]:
+    """{roster id: vertical offset (px)}: each roster's line drawn a little apart from the
+    others, the same all along it, so rosters level with each other show side by side (a
+    flat line stays flat); 4 px apart, closer when there are many, 16 px in all at most."""
+    count = len(glance.rosters)
+    gap = min(4.0, 16.0 / max(count - 1, 1))
+    return {r.pk: (i - (count - 1) / 2) * gap for i, r in enumerate(glance.rosters)}
+
+
 def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> str:
     """Each roster's score after each finished battle, one line a roster; each battle's
     name on the axis links to its report."""
@@ -213,12 +222,21 @@ def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> 
     )
     for score in sorted({0, best // 2, best}):
         _, y = at(0, score)
+        grid = {"x1": left, "y1": y, "x2": left + plot_w, "y2": y, "stroke": "#e1e4e8"}
+        if score:  # the axis is the line at 0
+            parts.append(tag("line", {"class_": "grid", **grid}))
         parts.append(tag("text", {"x": left - 6, "y": y + 4, "text_anchor": "end"}, str(score)))
+    turned = f"rotate(-90 {left - 26:g} {top + plot_h / 2:g})"
+    axis_title = {"x": left - 26, "y": top + plot_h / 2, "text_anchor": "middle"}
+    parts.append(tag("text", {"class_": "axis-title", **axis_title, "transform": turned}, "points"))
     labels = ["start", *(b.name for b in glance.finished)]
     for i, label in enumerate(labels):
         x, y = at(i, 0)
         short = escape(label if len(label) <= 14 else label[:13] + "…")
-        text = tag("text", {"x": x, "y": y + 16, "text_anchor": "middle"}, short)
+        # Below the lowest tick ("0"); the last battle's name ends at the axis' end, clear of
+        # the names beside the plot.
+        anchor = "end" if i and i == count else "middle"
+        text = tag("text", {"x": x, "y": y + 19, "text_anchor": anchor}, short)
         if i == 0:
             parts.append(text)
             continue
@@ -226,13 +244,15 @@ def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> 
         href = reverse("battle_report", args=[battle.pk])
         title = f"<title>{escape(battle.name)}: the battle report</title>"
         parts.append(tag("a", {"href": href, "class_": "battle-link"}, title + text))
+    dodge = _tie_offsets(glance)
     for i, roster in enumerate(glance.rosters):
         series = glance.scores[roster.pk]
-        points = " ".join(f"{x:g},{y:g}" for x, y in (at(j, s) for j, s in enumerate(series)))
+        drawn = [(x, y + dodge[roster.pk]) for x, y in map(at, range(len(series)), series)]
+        points = " ".join(f"{x:g},{y:g}" for x, y in drawn)
         stroke = {"stroke": colour(i), "stroke_width": "2.5", "fill": "none"}
         parts.append(tag("polyline", {"points": points, "data_roster": roster.pk, **stroke}))
         for j, score in enumerate(series):
-            x, y = at(j, score)
+            x, y = drawn[j]
             where = "at the start" if j == 0 else f"after {glance.finished[j - 1].name}"
             title = f"<title>{escape(roster.name)} {escape(where)}: {score}</title>"
             parts.append(tag("circle", {"cx": x, "cy": y, "r": "3.5", "fill": colour(i)}, title))
@@ -241,7 +261,14 @@ def standings_chart(glance: Glance, width: float = 560, height: float = 220) -> 
             tag("rect", {"x": width - right + 12, "y": y - 8, "width": "10", "height": "10",
                          "fill": colour(i)})
         )  # fmt: skip
-        name = escape(roster.name if len(roster.name) <= 18 else roster.name[:17] + "…")
-        parts.append(tag("text", {"x": width - right + 27, "y": y + 1}, name))
+        name = roster.name if len(roster.name) <= 14 else roster.name[:13] + "…"
+        told = f"<title>{escape(roster.name)}: {series[-1]} points</title>"
+        legend = {
+            "x": width - right + 27,
+            "y": y + 1,
+            "class_": "roster-label",
+            "data_roster": roster.pk,
+        }
+        parts.append(tag("text", legend, told + escape(f"{name}: {series[-1]}")))
     parts.append("</svg>")
     return "\n".join(parts)

@@ -14,7 +14,8 @@ from tabletop.models import Battle, CommandReply, Event
 from tabletop.models.roster import UnitStatus
 from tabletop.records.horizon import Horizon
 from tabletop.selectors import battle_backdrop
-from tabletop.services.table import annotations, log
+from tabletop.services import game_systems
+from tabletop.services.table import annotations, log, piece_markers
 from tabletop.services.table.command import TABLE_KINDS
 from tabletop.services.table.position import apply_patch
 
@@ -53,6 +54,7 @@ class SideTally:
     #: Refusals that still changed the table (in the log: a failed roll spends the order).
     refused_with_consequence: int = 0
     reasons: Counter = field(default_factory=Counter)
+    #: Rolls made, each counted once however many dice it threw.
     rolls: int = 0
     tests_passed: int = 0
     tests_failed: int = 0
@@ -124,6 +126,17 @@ class Story:
     outcome: str = ""
     #: What players drew on the table, as it stood at the horizon (annotations.as_json).
     annotations: list[dict[str, Any]] = field(default_factory=list)
+    #: Free markers on pieces at the horizon (piece_markers.as_json), oldest first.
+    markers: list[dict[str, Any]] = field(default_factory=list)
+    #: The system's states each piece shows at the horizon (game_systems.state_markers).
+    states: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+
+    def marks_of(self, unit_id: str) -> list[tuple[str, str | None]]:
+        """What a piece shows at the horizon, as (text, palette colour name or None): its
+        system states first, then its free markers."""
+        states = [(m["label"], None) for m in self.states.get(unit_id, [])]
+        free = [(m["text"], m["colour"]) for m in self.markers if m["unit"] == unit_id]
+        return states + free
 
     def side_of(self, unit_id: str) -> str:
         unit = self.end.get(unit_id) or self.start.get(unit_id) or {}
@@ -338,9 +351,14 @@ def _roll(story: Story, event: Event, roll: dict, side: str, turn: int, *, by_en
         roll.get("success"),
         by_engine,
     )
+    # One roll may throw several dice (a free roll of 3d6, an engine's 2d6 test), each its
+    # own entry under the same `what`: the tally counts the roll once, the dice line each die.
+    last = story.rolls[-1] if story.rolls else None
+    same_roll = last is not None and (last.seq, last.what, last.side) == (line.seq, line.what, side)
     story.rolls.append(line)
     tally = story.tally(side)
-    tally.rolls += 1
+    if not same_roll:
+        tally.rolls += 1
     if line.success is True:
         tally.tests_passed += 1
     elif line.success is False:
@@ -410,6 +428,8 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         start=_units(first),
         end=followed.units(),
         annotations=annotations.live_at(battle.id, horizon.seq),
+        markers=piece_markers.live_at(battle.id, horizon.seq),
+        states=game_systems.state_markers(followed.state),
         backdrop=battle_backdrop(battle),
     )
     for side in story.sides:

@@ -144,14 +144,27 @@ def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
     """What a snapshot and every table event carry beside the position: the header line
     and the actions each unit may be offered (docs/protocol.md). Before the battle
     begins (no side to act yet) there is neither."""
+    states = state_markers(state)
     if not turn.get("active_side"):
-        return {"summary": "", "actions": {}}
-    view = {"summary": summary(state, turn), "actions": available_actions(state, turn)}
+        return {"summary": "", "actions": {}, "unit_states": states}
+    view = {
+        "summary": summary(state, turn),
+        "actions": available_actions(state, turn),
+        "unit_states": states,
+    }
     running = active_unit(state, turn)
     if running is not None:
         # The unit whose activation runs, for the board to highlight (only where one does).
         view["active_unit"] = running
     return view
+
+
+def state_markers(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """{unit id: [{"key", "label", "help"}]}: the system's states each piece shows (its
+    catalogue's `state_markers`: activated, shut down, a speed band), for the board, the
+    unit card and the report; {} for a position of a system the engine lost."""
+    system = _registry().get(state.get("system", ""))
+    return {} if system is None else system.markers(state)
 
 
 def active_unit(state: dict[str, Any], turn: dict[str, Any]) -> str | None:

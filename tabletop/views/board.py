@@ -17,7 +17,7 @@ from tabletop import selectors
 from tabletop.models import Battle, Membership
 from tabletop.records.horizon import horizon
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, log
+from tabletop.services.table import annotations, log, marker_palette
 from tabletop.services.turn_notices import notice_settings_of
 
 
@@ -38,6 +38,8 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
         "battleName": battle.name,
         "campaignName": campaign.name,
         **game_systems.board_config(campaign.system),
+        # The free markers' palette (issue 23): names and colours, each pair WCAG AA.
+        "markerColours": marker_palette.palette(),
         "user": request.user.get_username(),
         "role": membership.role,
         "socket": f"/ws/battles/{battle.pk}/",

@@ -75,6 +75,33 @@ def table_by_names(base_url: str, battle: Battle, users: dict, u1: str, u2: str)
     return TableByNames(base_url, battle, cookies, units[u1], units[u2], units=units)
 
 
+#: An aod infantry stand: 1" round, move 6, as a formation's member (000 [29]).
+FOOT = {"type": "infantry", "move": 6, "base": {"shape": "circle", "diameter": 1.0}}
+
+
+def formation_table(base_url: str, prefix: str, others: tuple[dict, ...] = ()) -> TableByNames:
+    """tests.web.factories' aod battle with 3 orders a turn and three P1 infantry in base
+    contact, a formation (000 [29]): I0 to I2, "Rifles 1" to "Rifles 3", at (10, 10) to
+    (12, 10) facing north; `others` are more units, each with its `name`."""
+    battle, users = make_battle_sync(prefix)
+    infantry = [
+        {**FOOT, "id": f"I{i}", "side": "P1", "facing": 90, "position": [10.0 + i, 10.0]}
+        for i in range(3)
+    ]
+    added = [{k: v for k, v in u.items() if k != "name"} for u in others]
+    battle.state = {
+        **battle.state,
+        "units": [*battle.state["units"], *infantry, *added],
+        "state": {"orders_available": 3},
+    }
+    for i in range(3):
+        battle.unit_labels[f"I{i}"] = {"name": f"Rifles {i + 1}"}
+    for unit in others:
+        battle.unit_labels[unit["id"]] = {"name": unit["name"]}
+    battle.save(update_fields=["state", "unit_labels"])
+    return table_by_names(base_url, battle, users, "P1 mech", "P2 mech")
+
+
 @pytest.fixture
 def mswars_table(asgi_server: str) -> TableByNames:
     """tests.web.factories' M.S. Wars battle (live, Turn 1 Phase 1, P1 to act), and a

@@ -10,12 +10,13 @@ from playwright.sync_api import expect
 from tests.browser.conftest import (
     TableByNames,
     drag_piece,
+    formation_table,
     header,
     log_lines,
     position_of,
     table_by_names,
 )
-from tests.web.factories import make_battle_sync, make_lasergrenadiers_battle_sync
+from tests.web.factories import make_lasergrenadiers_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,17 +26,7 @@ def table(request, asgi_server: str) -> TableByNames:
     if request.param == "lg":
         battle, users = make_lasergrenadiers_battle_sync("c")
         return table_by_names(asgi_server, battle, users, "Grav tank", "Armoured car")
-    # aod: three P1 infantry in base contact, a formation (000 [29]), 3 orders a turn.
-    battle, users = make_battle_sync("f")
-    foot = {"type": "infantry", "move": 6, "base": {"shape": "circle", "diameter": 1.0},
-            "facing": 90, "side": "P1"}
-    infantry = [{**foot, "id": f"I{i}", "position": [10.0 + i, 10.0]} for i in range(3)]
-    battle.state = {**battle.state, "units": [*battle.state["units"], *infantry],
-                    "state": {"orders_available": 3}}
-    for i in range(3):
-        battle.unit_labels[f"I{i}"] = {"name": f"Rifles {i + 1}"}
-    battle.save(update_fields=["state", "unit_labels"])
-    return table_by_names(asgi_server, battle, users, "P1 mech", "P2 mech")
+    return formation_table(asgi_server, "f")  # aod: a formation of three infantry
 
 
 def bar_offers(page) -> list[str]:

@@ -120,7 +120,8 @@ def offered_labels(page, unit: str) -> list[str]:
 
 
 def menu_entries(page):
-    return page.locator("#piece-menu [role=menuitem]")
+    """The menu's action entries, the bar's (beside them, "Add a marker…": test_markers)."""
+    return page.locator("#piece-menu [role=menuitem][data-action]")
 
 
 def reason_codes(page) -> list[str]:

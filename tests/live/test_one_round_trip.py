@@ -4,19 +4,23 @@ Round trips are counted on the wire: libpq's trace of the connection, one ReadyF
 from the server for each exchange (BEGIN and COMMIT included)."""
 
 import contextlib
+import json
 import tempfile
 from collections.abc import Iterator
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 
+from tabletop import protocol
+from tabletop.consumers import serve_now
 from tabletop.models import Battle, CommandReply, Event
-from tabletop.services.table import known_battles
+from tabletop.services.table import known_battles, rights
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.takeback import battle_takeback_ask
 from tests.conftest import need
 from tests.live.conftest import make_table_sync, move
-from tests.live.helpers import captured_events
+from tests.live.helpers import captured_events, session_cookie_for
 from tests.live.test_table_services import actors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -161,3 +165,42 @@ def test_a_move_made_while_a_take_back_request_waits_says_the_request_lapsed():
         reply = act(battle, people["p1"], "m-2", 2, u3, [7.5, 4.0])
     assert reply["type"] == "ack"
     assert Event.objects.get(battle=battle, seq=3).payload["takeback_lapsed"] == 2
+
+
+def seat_of(actor) -> rights.Seat:
+    """A new login session of the actor's user, as their socket would hold it."""
+    cookie = session_cookie_for(get_user_model().objects.get(pk=actor.user_id))
+    return rights.Seat(actor.user_id, cookie.decode().split("=", 1)[1])
+
+
+def move_frame(msg_id, seen, unit, to) -> protocol.Frame:
+    return protocol.parse(
+        json.dumps({"type": "act", "id": msg_id, "seen": seen, "action": move(unit, to)})
+    )
+
+
+def test_a_whole_move_frame_reads_its_rights_and_moves_in_two_round_trips():
+    """As the table's socket serves it: the rights read again (one query) and the act."""
+    battle, people, (u1, u3, u5) = table()
+    seat = seat_of(people["p1"])
+    with captured_events():
+        serve_now(move_frame("m-1", 0, u3, [7.5, 4.5]), battle_id=battle.id, user=seat)
+        with round_trips() as counted:
+            actor, reply = serve_now(
+                move_frame("m-2", 1, u1, [1.5, 5.5]), battle_id=battle.id, user=seat
+            )
+    assert counted == [2]
+    assert actor == people["p1"]
+    assert reply == {"type": "ack", "id": "m-2", "seq": 2}
+    assert where(battle)[0][u1] == [1.5, 5.5]
+
+
+def test_each_role_s_rights_are_read_in_one_round_trip():
+    """The GM controls every side, a player theirs, a spectator none."""
+    battle, people, _ = table()
+    for name in ("gm", "p1", "p2", "spectator"):
+        seat = seat_of(people[name])
+        with round_trips() as counted:
+            now = rights.socket_rights(seat, battle.id)
+        assert (name, counted, now) == (name, [1], people[name])
+    assert people["gm"].sides == {"P1", "P2"} and people["p2"].sides == {"P2"}

@@ -7,7 +7,7 @@ keys they need); preconditions that depend on the position stay with the judge.
 
 from __future__ import annotations
 
-from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 
 _MECHS = ("mech", "quad_mech", "colossal_mech")
 _RUNNERS = ("mech", "quad_mech")  # Colossals may not run (001 [CCURoW])
@@ -72,4 +72,18 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     TerrainKind("abrupt_elevated", "Abrupt elevated terrain", keys=("height", "access"),
                 sight="blocks",
                 help="Entered only by jump jets or at its access segments (000 [34])."),
+)
+
+#: What a piece shows of its state (rules/engine/markers.py), in the order drawn.
+STATE_MARKERS: tuple[StateMarker, ...] = (
+    StateMarker("ordered", "ordered", source="state",
+                help="Given an order this turn (001 [1], orders table)."),
+    StateMarker("shutdown", "shut down", help="Shut down: attacks on it hit automatically "
+                "(000 [16-17])."),
+    StateMarker("captive_of", "captive", help="A captive: neither friendly nor opposing "
+                "(001 [26])."),
+    StateMarker("evade", "evading", help="Evading (000 [17])."),
+    StateMarker("altitude", "altitude", values=(("cruising", "cruising"),),
+                help="A VTOL at cruising altitude."),
+    ABOARD,
 )

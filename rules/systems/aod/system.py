@@ -14,7 +14,7 @@ from rules.model.actions import Action
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.aod import capture, consequences, formation, transport
-from rules.systems.aod.catalogue import ACTIONS, TERRAIN_KINDS
+from rules.systems.aod.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
@@ -52,6 +52,7 @@ class AodSystem(System):
     name = "MechWarrior: Age of Destruction"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
+    state_markers = STATE_MARKERS
     turn_structure = AodTurnStructure()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = UNIT_TYPES

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.unit_fields import base_field
 from rules.systems.apskirmish.tables import ACTIONS as ACTION_TABLE
 from rules.systems.apskirmish.tables import STANCE_MOVE, UNIT_TYPES
@@ -50,3 +50,12 @@ UNIT_SCHEMA: dict[str, Any] = {
         "name": {"type": "string", "required": False},
     },
 }
+
+#: What a soldier shows of its state (rules/engine/markers.py), in the order drawn.
+STATE_MARKERS: tuple[StateMarker, ...] = (
+    StateMarker("activated", "activated", help="Has activated this round (004 Activation)."),
+    StateMarker("running", "running", help="Ran this activation (004 Running)."),
+    StateMarker("stance", "stance", values=(("crouching", "crouching"), ("prone", "prone")),
+                help="Its stance, where not standing (004 Standard Movement)."),
+    ABOARD,
+)

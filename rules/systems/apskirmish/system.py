@@ -14,7 +14,7 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition, position_of
-from rules.systems.apskirmish.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
 from rules.systems.apskirmish.preconditions import offered as offered_actions
@@ -48,6 +48,7 @@ class ApskirmishSystem(System):
     cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
+    state_markers = STATE_MARKERS
     turn_structure = ApsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)

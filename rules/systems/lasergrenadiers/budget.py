@@ -3,6 +3,7 @@ for the board's header (LG-D31)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.scenario import SystemLookup, position_from_json
@@ -23,3 +24,17 @@ def piece_budget(find: SystemLookup, position: dict[str, Any], unit_id: str
     if unit is None:
         return None
     return who(unit), max(remaining(state, unit), 0.0), speed_band(unit, moved(state, unit.id))
+
+
+def speed_bands(find: SystemLookup, position: Mapping[str, Any]) -> dict[str, str]:
+    """{unit id: speed band} of the pieces that spent allowance this turn (LG-D11: turning
+    included), read from a scenario-shaped position; {} when it is unreadable."""
+    spent = (position.get("state") or {}).get("moved") or {}
+    if not spent:
+        return {}
+    try:
+        state = position_from_json(dict(position), find)
+    except InvalidActionError:
+        return {}
+    return {unit.id: speed_band(unit, moved(state, unit.id))
+            for unit in state.units if moved(state, unit.id) > 0}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.catalogue import ActionSpec, ActionVariant, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, ActionVariant, StateMarker, TerrainKind
 from rules.engine.unit_fields import base_field
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
@@ -116,3 +116,13 @@ UNIT_SCHEMA: dict[str, Any] = {
                                                "powered_armor", "crew_weapon"]},
     },
 }
+
+#: What a piece shows of its state (rules/engine/markers.py), in the order drawn; its
+#: speed band is worked out from the allowance spent (LaserGrenadiersSystem.markers).
+STATE_MARKERS: tuple[StateMarker, ...] = (
+    StateMarker("activated", "activated", source="state",
+                help="Has activated this turn (003 Movement)."),
+    StateMarker("damage_levels", "damaged", values=((1, "damaged"), (2, "badly damaged")),
+                help="Damaged vehicle: its rate is capped (003 Damaged a)."),
+    ABOARD,
+)

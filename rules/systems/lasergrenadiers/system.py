@@ -9,6 +9,7 @@ from typing import Any
 
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
+from rules.engine.markers import Markers
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
@@ -16,8 +17,13 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences
-from rules.systems.lasergrenadiers.budget import piece_budget
-from rules.systems.lasergrenadiers.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.lasergrenadiers.budget import piece_budget, speed_bands
+from rules.systems.lasergrenadiers.catalogue import (
+    ACTIONS,
+    STATE_MARKERS,
+    TERRAIN_KINDS,
+    UNIT_SCHEMA,
+)
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
 from rules.systems.lasergrenadiers.offers import offered as offered_actions
@@ -76,6 +82,7 @@ class LaserGrenadiersSystem(System):
     cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
+    state_markers = STATE_MARKERS
     turn_structure = LgTurns(read_piece_budget)
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
@@ -158,6 +165,16 @@ class LaserGrenadiersSystem(System):
     def event_consequence(self, state: GameState, action: Action,
                           event: Mapping[str, Any]) -> Consequence | None:
         return consequences.event_consequence(state, event)
+
+    def markers(self, position: Mapping[str, Any]) -> Markers:
+        """The catalogue's markers, and each piece's speed band once it has spent allowance
+        this turn: the band fire at it uses (003 Movement and fire; lasergrenadiers.md 8)."""
+        out = super().markers(position)
+        for unit_id, band in speed_bands(lambda _key: self, position).items():
+            out.setdefault(unit_id, []).append(
+                {"key": "speed_band", "label": f"{band} speed",
+                 "help": "Its speed band for fire this turn (003 Movement and fire)."})
+        return out
 
     def speed_band_consequence(self, state: GameState, action: Action,
                                band: str) -> Consequence | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.catalogue import ActionSpec, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.unit_fields import base_field
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
 from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
@@ -91,3 +91,13 @@ UNIT_SCHEMA: dict[str, Any] = {
         "charge_target": {"type": "string", "description": "table state: last charge"},
     },
 }
+
+#: What a unit shows of its state (rules/engine/markers.py), in the order drawn.
+STATE_MARKERS: tuple[StateMarker, ...] = (
+    StateMarker("actions_taken", "moved", source="state",
+                help="Has made a move action this turn (mswars.md, state.actions_taken)."),
+    StateMarker("fallen", "fallen", values=(("this_turn", "fallen"), ("straighten", "fallen")),
+                help="Fallen: it must straighten up (002)."),
+    StateMarker("pinned", "pinned", help="Pinned (002)."),
+    ABOARD,
+)

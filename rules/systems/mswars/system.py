@@ -16,7 +16,7 @@ from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
 from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
-from rules.systems.mswars.catalogue import ACTIONS, TERRAIN_KINDS, UNIT_SCHEMA
+from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.mswars.elevation import climb, jump
 from rules.systems.mswars.moves import move_along_path
 from rules.systems.mswars.offers import offered_types
@@ -47,6 +47,7 @@ class MswarsSystem(System):
     cost_unit = "MP"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
+    state_markers = STATE_MARKERS
     turn_structure = MswarsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     #: Infantry may also go without a type: they walk (MSW-D2, MSW-D49).

@@ -58,7 +58,21 @@ export class PieceMenu {
     list.append(...items);
     // Nothing offered: the unit card's own words say why (watching, not yours, waits).
     const none = item("p", "piece-menu-none", $("unit-may").textContent || "Nothing it may do now.");
-    this.node.replaceChildren(title, items.length ? list : none);
+    // A free marker, whatever the turn: the table's talk, not an order (marks.js).
+    const unit = board.store.unit(this.unit);
+    const marking = !board.readOnly() && board.store.mayOrder(unit);
+    if (marking) {
+      const entry = item("button", "piece-menu-item piece-menu-mark", "Add a marker…");
+      entry.type = "button";
+      entry.setAttribute("role", "menuitem");
+      entry.addEventListener("click", () => {
+        const id = this.unit;
+        this.close(false);
+        board.marks.begin(id);
+      });
+      list.append(entry);
+    }
+    this.node.replaceChildren(title, ...(items.length ? [] : [none]), ...(list.childElementCount ? [list] : []));
     this.node.hidden = false;
     this.place();
   }

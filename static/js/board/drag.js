@@ -133,11 +133,13 @@ export class Mover {
   }
 
   move(e) {
-    if (this.press && !this.plan && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > dragSlop(e)) {
+    // A proposed order (inturn.js) is the player's to drag elsewhere, as any piece.
+    if (this.press && (!this.plan || this.plan.mode === "proposed") && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > dragSlop(e)) {
       // An action that is a turn in place (a free spin): the drag turns the piece.
       this.begin(this.press.unit, this.board.spec()?.path === "turn" ? "rotate" : "drag", this.press.grab);
     }
-    if (!this.plan || this.plan.pending) return;
+    // A group's next order, proposed in turn (inturn.js), stays where it was proposed.
+    if (!this.plan || this.plan.pending || this.plan.mode === "proposed") return;
     const at = this.pointAt(e);
     if (this.plan.mode === "rotate") {
       const [x, y] = this.plan.origin;
@@ -159,7 +161,7 @@ export class Mover {
     }
     // A click without a drag only selects: a hidden pick-up made the next drag a mere
     // waypoint, and the player's move was never sent (issue 20).
-    if (!this.plan || this.plan.pending) return;
+    if (!this.plan || this.plan.pending || this.plan.mode === "proposed") return; // Enter sends it
     if (this.plan.mode === "carry") this.waypoint();
     else this.commit();
   }
@@ -176,11 +178,12 @@ export class Mover {
       ghost: [...unit.position.slice(0, 2)],
       facing: unit.facing ?? 0,
       rotateOnly: mode === "rotate",
-      group: mode === "rotate" ? null : this.board.group.spec(unit), // Shift-clicked pieces
+      group: mode === "rotate" || mode === "proposed" ? null : this.board.group.spec(unit), // Shift-clicked pieces
       extra: this.extra?.unit === unit.id ? this.extra : null, // keys picked before the drag
       pending: false,
     };
     this.extra = null;
+    this.board.inTurn.began(this.plan);
     this.verdict = this.adopted = this.altFor = null;
     this.board.svg.classList.add("planning");
     if (mode === "carry") this.board.setHint(this.carryHint = `Carrying ${this.board.store.name(unit.id)}: click to add a waypoint, Enter or double-click to drop, Esc cancels.`);
@@ -369,13 +372,15 @@ export class Mover {
 
   end() {
     clearTimeout(this.timer);
-    this.plan?.box?.remove();
+    const p = this.plan;
+    p?.box?.remove();
     this.plan = null;
     this.verdict = null;
     this.board.overlay.clearPlan();
     this.board.svg.classList.remove("planning");
     this.board.clearHint(this.carryHint);
     this.showHandle(this.board.pieces.selected);
+    if (p) this.board.inTurn.ended(p); // a group's next order, if it moves in turn
   }
 
   commit() {
@@ -390,6 +395,7 @@ export class Mover {
     if (!this.board.fiat() && this.asks(p)) return;
     p.pending = true;
     p.id = newId(this.board.fiat() ? "fiat" : "act");
+    this.board.inTurn.sent(p);
     if (this.board.fiat()) {
       const reason = this.board.fiatReason();
       this.board.conn.send({ type: "fiat", id: p.id, unit: p.unit.id, position: [...p.ghost], facing: round2(p.facing), ...(reason ? { reason } : {}) });

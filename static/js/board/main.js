@@ -1,6 +1,7 @@
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
 import { Drawing } from "./annotations.js";
+import { Marks } from "./marks.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
 import { PieceMenu } from "./contextmenu.js";
@@ -14,6 +15,9 @@ import { Measure } from "./measure.js";
 import { Chat } from "./panels/chat.js";
 import { DiceLog } from "./panels/dice.js";
 import { Group } from "./group.js";
+import { GroupBox } from "./groupbox.js";
+import { InTurn } from "./inturn.js";
+import { GroupCards } from "./panels/groupcards.js";
 import { EventLog } from "./panels/log.js";
 import { PendingRoll } from "./panels/pending.js";
 import { PieceList } from "./panels/piecelist.js";
@@ -48,6 +52,7 @@ class Board {
     this.store = new TableStore();
     this.store.me = { user: config.user, role: config.role, sides: [] };
     this.store.terrainKinds = config.terrainKinds ?? [];
+    this.store.markerColours = config.markerColours ?? [];
     this.view = new View(this.svg);
     this.announce = new Announcer($("announce-polite"), $("announce-urgent"));
     this.toasts = new Toasts($("toasts"), this.announce);
@@ -83,9 +88,13 @@ class Board {
     this.points = new PointActions(this);
     this.group = new Group(this);
     this.cursor = new TableCursor(this); // the keys' point on the table, for the tools
+    this.groupBox = new GroupBox(this); // Shift-drag on the empty table
+    this.groupCards = new GroupCards(this);
+    this.inTurn = new InTurn(this); // a group's orders one a piece, where it has no group order
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
     this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
+    this.marks = new Marks(this); // free markers on pieces: the card's form, the menu's entry
     this.touch = new TouchGestures(this, this.menu);
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
@@ -247,6 +256,7 @@ class Board {
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;
+    this.pieces.live = this.replaySeq === null;
     this.pieces.render(state.units, height);
     this.drawing.render();
     this.markActive();
@@ -306,9 +316,11 @@ class Board {
     this.mover.showHandle(this.replaySeq === null ? this.pieces.selected : null);
   }
 
-  select(id) {
+  /** Selects a piece (null: none). A click elsewhere ends a group; Tab (`focus`) does not,
+   *  so that Shift+Enter may add the focused piece to it (ui.md, "Groups"). */
+  select(id, focus = false) {
     if (this.pieces.selected === id) return;
-    this.group.keep(id);
+    if (!focus) this.group.keep(id);
     // Another piece (or none): the last one's offered alternative is no longer on the table.
     if (this.mover.offer?.unit.id !== id) this.mover.dropOffer();
     this.pieces.select(id);
@@ -392,6 +404,7 @@ class Board {
     this.takeback.onEvent(frame);
     this.mover.onEvent(frame);
     if (frame.kind === "annotate" || frame.kind === "erase") this.drawing.onEvent(frame);
+    if (frame.kind === "mark" || frame.kind === "unmark") this.marks.onEvent(frame);
     if (frame.kind === "delay") {
       if (this.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
       this.showConn();
@@ -623,6 +636,7 @@ class Board {
     for (const spec of this.dragActions) {
       actions.append(actionButton(spec, () => {
         this.currentAction = spec.type;
+        this.group.chosen = spec.type; // the player's choice for the group's drag
         if (spec.group) this.setHint(`${spec.label}: Shift-click each piece, then drag one of them.`);
         this.refreshChrome();
         if (this.reachOn) this.askReach();
@@ -676,7 +690,7 @@ class Board {
     }
     this.svg.addEventListener("focusin", (e) => {
       const g = e.target.closest?.(".piece");
-      if (g) this.select(g.dataset.unit);
+      if (g) this.select(g.dataset.unit, true);
     });
     this.svg.addEventListener("pointerdown", (e) => {
       if (this.activeTool && e.button === 0) this.activeTool.picker.down(e);
@@ -696,10 +710,12 @@ class Board {
     this.pings.attach(this.svg);
     this.cursor.attach(this.svg);
     this.points.attach(this.page);
+    this.groupBox.attach(this.svg);
     this.mover.attach();
     this.menu.attach();
+    this.marks.attach();
     this.touch.attach();
-    this.view.attach((e) => !this.activeTool && !this.mover.active && !e.target.closest(".piece, .rotate-handle"));
+    this.view.attach((e) => !this.activeTool && !this.mover.active && !this.groupBox.starts(e) && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
     attachRecord(this);
     this.conn.connect();

@@ -2,23 +2,22 @@
 // Keyed by unit id: an update moves a piece, not the table.
 import { el, meets, moveTo, pxOf, sideColour, userBox } from "./svg.js";
 
-const BADGES = [
-  ["shutdown", "shut down"],
-  ["captive_of", "captive"],
-  ["aboard", "aboard"],
-  ["running", "running"],
-  ["evade", "evading"],
-];
-
-export function badgesOf(unit) {
-  return BADGES.filter(([key]) => unit[key]).map(([, name]) => name);
+/** What a piece shows besides its name: the system's states (the catalogue's words, from
+ *  the server) then the free markers put on it, each {text, title, fill, ink, seq?}. */
+export function marksOf(unit, store) {
+  const states = store.statesOf(unit.id).map((s) => ({ text: s.label, title: s.help || s.label, fill: "#ffffff", ink: "#1d2125", kind: "state" }));
+  const free = store.marksOf(unit.id).map((m) => {
+    const colour = store.markerColour(m.colour);
+    return { text: m.text, title: `${m.text}: ${m.by}'s marker`, fill: colour.fill, ink: colour.text, kind: "free", seq: m.seq, colour: m.colour };
+  });
+  return [...states, ...free];
 }
 
 /** A piece in words, for its name on the table and its line in the piece list: its
- *  name, side, type and states ("Grav tank, side P1, grav tank, shut down"). */
-export function pieceText(unit, store) {
+ *  name, side, type, states and markers ("Grav tank, side P1, grav tank, shut down"). */
+export function pieceText(unit, store, marks = marksOf(unit, store)) {
   const type = String(unit.type ?? "unit").replaceAll("_", " ");
-  return [store.name(unit.id), `side ${unit.side}`, type, ...badgesOf(unit)].join(", ");
+  return [store.name(unit.id), `side ${unit.side}`, type, ...marks.map((m) => m.text)].join(", ");
 }
 
 /** Draws a base (in table coordinates, rotated by facing) into `group`. */
@@ -47,6 +46,7 @@ export class Pieces {
     this.selected = null;
     this.height = 0;
     this.animating = new Map();
+    this.live = true; // a replay shows a past table: today's states and markers are not on it
     new MutationObserver(() => this.declutter()).observe(labels.ownerSVGElement, { attributeFilter: ["viewBox"] });
   }
 
@@ -61,7 +61,9 @@ export class Pieces {
       if (!svg.getScreenCTM()) return;
       const first = (n) => n.unit.id === this.selected;
       const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => first(b) - first(a));
-      const bases = [...nodes.map((n) => n.g.querySelector(".base")), ...svg.querySelectorAll(".terrain-label")].map((n) => userBox(svg, n.getBoundingClientRect()));
+      nodes.forEach((n) => this.layoutMarks(n, px));
+      const marks = nodes.filter((n) => n.marks.childElementCount).map((n) => n.marks);
+      const bases = [...nodes.map((n) => n.g.querySelector(".base")), ...svg.querySelectorAll(".terrain-label"), ...marks].map((n) => userBox(svg, n.getBoundingClientRect()));
       nodes.forEach(({ label, at: [x, ty], radius }, i) => {
         const { width: w, height: h, y: top } = label.getBBox(), r = radius + gap, y = this.height - ty, dy = top - label.getAttribute("y");
         const c = x - w / 2, m = y - h / 2;
@@ -88,6 +90,7 @@ export class Pieces {
       if (!node || JSON.stringify(node.unit.base) !== JSON.stringify(unit.base) || node.unit.side !== unit.side) {
         node?.g.remove();
         node?.label.remove();
+        node?.marks.remove();
         this.create(unit);
       } else {
         node.unit = unit;
@@ -99,6 +102,7 @@ export class Pieces {
       if (!seen.has(id)) {
         node.g.remove();
         node.label.remove();
+        node.marks.remove();
         this.nodes.delete(id);
       }
     }
@@ -117,7 +121,9 @@ export class Pieces {
     el("title", {}, g);
     const label = el("text", { class: "label piece-label" }, this.labels);
     label.dataset.unit = unit.id;
-    const node = { g, label, unit, radius: Math.max(front, (base.width ?? 0) / 2) };
+    const marks = el("g", { class: "piece-marks" }, this.labels);
+    marks.dataset.unit = unit.id;
+    const node = { g, label, marks, unit, radius: Math.max(front, (base.width ?? 0) / 2) };
     this.nodes.set(unit.id, node);
     this.updateLabel(node);
   }
@@ -125,16 +131,43 @@ export class Pieces {
   updateLabel(node) {
     const { unit } = node;
     const name = this.store.name(unit.id);
-    const badges = badgesOf(unit);
-    node.label.replaceChildren();
+    const marks = this.live ? marksOf(unit, this.store) : [];
     node.label.textContent = name.length > 22 ? `${name.slice(0, 21)}…` : name;
-    if (badges.length) {
-      const tspan = el("tspan", { class: "badge", dx: "0.4em" }, node.label);
-      tspan.textContent = badges.join(" · ");
-    }
-    node.g.querySelector("title").textContent = `${name} (${unit.side}, ${unit.type ?? "unit"})${badges.length ? ": " + badges.join(", ") : ""}`;
-    node.g.setAttribute("aria-label", pieceText(unit, this.store));
-    node.g.classList.toggle("has-badges", badges.length > 0);
+    const words = marks.map((m) => m.text);
+    node.g.querySelector("title").textContent = `${name} (${unit.side}, ${unit.type ?? "unit"})${words.length ? ": " + words.join(", ") : ""}`;
+    node.g.setAttribute("aria-label", pieceText(unit, this.store, marks));
+    node.g.classList.toggle("has-badges", marks.some((m) => m.kind === "state"));
+    node.g.classList.toggle("has-markers", marks.some((m) => m.kind === "free"));
+    // The marks: small tags in a row over the piece, a state in ink on white, a free
+    // marker in its palette colour (each pair WCAG AA); laid out at the screen's scale.
+    node.marks.replaceChildren(...marks.map((m) => {
+      const tag = el("g", { class: `mark mark-${m.kind}` });
+      if (m.seq !== undefined) tag.dataset.seq = m.seq;
+      if (m.colour) tag.dataset.colour = m.colour;
+      el("title", {}, tag).textContent = m.title;
+      el("rect", { fill: m.fill }, tag);
+      el("text", { fill: m.ink }, tag).textContent = m.text;
+      return tag;
+    }));
+    node.laidOut = 0;
+    this.declutter();
+  }
+
+  /** A piece's tags centred in a row just above its base, sized in screen pixels. */
+  layoutMarks(node, px) {
+    if (!node.marks.childElementCount || !node.at || node.laidOut === px) return;
+    node.laidOut = px;
+    const [x, ty] = node.at, gap = 2 * px, h = 14 * px, pad = 3 * px;
+    const tags = [...node.marks.children];
+    const widths = tags.map((t) => t.querySelector("text").getComputedTextLength() + 2 * pad);
+    let left = x - (widths.reduce((a, b) => a + b, 0) + gap * (tags.length - 1)) / 2;
+    const top = this.height - ty - node.radius - gap - h;
+    tags.forEach((t, i) => {
+      const rect = t.querySelector("rect");
+      for (const [k, v] of Object.entries({ x: left, y: top, width: widths[i], height: h, rx: 3 * px })) rect.setAttribute(k, v);
+      moveTo(t.querySelector("text"), left + widths[i] / 2, top + h - 4 * px);
+      left += widths[i] + gap;
+    });
   }
 
   place(id, [x, y], facing) {
@@ -144,6 +177,7 @@ export class Pieces {
     node.label.setAttribute("x", x);
     node.label.setAttribute("y", this.height - y + node.radius);
     node.at = [x, y];
+    node.laidOut = 0;
     this.declutter();
   }
 

@@ -12,6 +12,9 @@ export class TableStore {
     this.turn = {};
     this.summary = ""; // the engine's header line for the turn
     this.offers = null; // {unit id: [action types]} the server offers now; null: not told
+    this.unitStates = {}; // {unit id: [{key, label, help}]}: the system's states each piece shows
+    this.marks = new Map(); // seq -> a free marker on a piece, {seq, by, unit, text, colour}
+    this.markerColours = []; // the palette, [{name, fill, text}] (the page's config)
     this.labels = {};
     this.status = "";
     this.delay = 0; // how late this client's table runs (a spectator's delay)
@@ -57,6 +60,21 @@ export class TableStore {
     return this.me.role === "gm" || this.me.sides.includes(unit.side);
   }
 
+  /** The system's states a piece shows now, as its catalogue names them (the server's). */
+  statesOf(id) {
+    return this.unitStates[id] ?? [];
+  }
+
+  /** The free markers on a piece, oldest first. */
+  marksOf(id) {
+    return [...this.marks.values()].filter((m) => m.unit === id);
+  }
+
+  /** A palette colour by name: {fill, text}. */
+  markerColour(name) {
+    return this.markerColours.find((c) => c.name === name) ?? { fill: "#37474f", text: "#ffffff" };
+  }
+
   /** The action types the server offers the unit now, or null when it has not said. */
   offered(id) {
     if (this.offers === null) return null;
@@ -91,6 +109,8 @@ export class TableStore {
     this.turn = frame.turn ?? {};
     this.summary = frame.summary ?? "";
     this.offers = frame.actions ?? null;
+    this.unitStates = frame.unit_states ?? {};
+    this.marks = new Map((frame.markers ?? []).map((m) => [m.seq, m]));
     this.labels = frame.labels ?? {};
     this.status = frame.status ?? "";
     this.delay = frame.delay_s ?? 0;
@@ -162,8 +182,11 @@ export class TableStore {
       if (frame.turn) this.turn = frame.turn;
       if (frame.summary !== undefined) this.summary = frame.summary;
       if (frame.actions !== undefined) this.offers = frame.actions;
+      if (frame.unit_states !== undefined) this.unitStates = frame.unit_states;
       this.lastChange = { seq: frame.seq, actor: frame.actor ?? null };
     }
+    if (frame.kind === "mark" && frame.marker) this.marks.set(frame.marker.seq, frame.marker);
+    if (frame.kind === "unmark") this.marks.delete(frame.marker);
     if (frame.kind === "delay") {
       // A newer delay told at once (noticeDelay) outranks this event, which came late.
       if (this.me.role === "spectator") this.delay = this.delayNotice > 0 ? this.delayNotice : frame.seconds;

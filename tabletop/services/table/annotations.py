@@ -12,7 +12,6 @@ from typing import Any
 from tabletop import limits
 from tabletop.events import reason
 from tabletop.models import Annotation, Battle
-from tabletop.models.battle import BattleStatus
 from tabletop.services.table import command
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
@@ -56,14 +55,6 @@ def _off_table(battle: Battle, shape: dict[str, Any]) -> Refusal | None:
     return None
 
 
-def _closed(battle: Battle) -> Refusal | None:
-    if battle.status == BattleStatus.FINISHED:
-        return Refusal(
-            [reason("battle_not_active", "The battle is over: its record takes no more drawing.")]
-        )
-    return None
-
-
 def battle_annotate(
     *, battle_id: int, actor: Actor, client_msg_id: str, shape: dict[str, Any]
 ) -> dict[str, Any]:
@@ -71,7 +62,7 @@ def battle_annotate(
     command.require_player(actor)
 
     def decide(battle: Battle) -> Change | Refusal:
-        refused = _closed(battle) or _off_table(battle, shape)
+        refused = command.finished(battle, "drawing") or _off_table(battle, shape)
         if refused is not None:
             return refused
         drawn = Annotation.objects.filter(battle=battle, erased_seq__isnull=True).count()
@@ -103,7 +94,7 @@ def battle_erase(
     command.require_player(actor)
 
     def decide(battle: Battle) -> Change | Refusal:
-        refused = _closed(battle)
+        refused = command.finished(battle, "drawing")
         if refused is not None:
             return refused
         row = Annotation.objects.filter(

@@ -18,6 +18,7 @@ from django.db import transaction
 import rules
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
+from tabletop.models.battle import BattleStatus
 from tabletop.services import turn_notices
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import known_battles, position, referee, takeback_log
@@ -227,6 +228,20 @@ def digest_of(frame: dict[str, Any]) -> str:
 def require_player(actor: Actor) -> None:
     if not actor.plays:
         raise ServiceError("Spectators watch; they cannot change the table.", code="forbidden")
+
+
+def finished(battle: Battle, what: str) -> Refusal | None:
+    """A refusal once the battle is over: its record takes no more of the table's talk
+    (`what`: "drawing", "markers"), which a finished record must not change."""
+    if battle.status == BattleStatus.FINISHED:
+        return Refusal(
+            [
+                events.reason(
+                    "battle_not_active", f"The battle is over: its record takes no more {what}."
+                )
+            ]
+        )
+    return None
 
 
 def require_gm(actor: Actor) -> None:

@@ -20,7 +20,7 @@ from tabletop import events, limits
 from tabletop.models import Battle, BattleResult, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, position, takeback_log
+from tabletop.services.table import annotations, piece_markers, position, takeback_log
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50
@@ -152,14 +152,13 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         turn=at["turn"],
         labels=battle.unit_labels,
         hash=(
-            hash_at(battle, seq, at)
-            if delay_s
-            else position.position_hash(at["state"], at["turn"])
+            hash_at(battle, seq, at) if delay_s else position.position_hash(at["state"], at["turn"])
         ),
         delay_s=delay_s,
         chat=chat,
         dice=dice,
         annotations=annotations.live_at(battle.id, seq),
+        markers=piece_markers.live_at(battle.id, seq),
     )
     # The engine's words for the position, as every table event carries them (position.patch).
     frame.update(game_systems.table_view(at["state"], at["turn"]))
@@ -190,6 +189,5 @@ def visible_seq(battle_id: int, delay_s: int) -> int:
 
 def spectator_delay(battle_id: int) -> int:
     return (
-        Battle.objects.filter(pk=battle_id).values_list("spectator_delay_s", flat=True).first()
-        or 0
+        Battle.objects.filter(pk=battle_id).values_list("spectator_delay_s", flat=True).first() or 0
     )

@@ -10,6 +10,7 @@ and each of them reads its rights again (docs/protocol.md, "Rights on an open so
 """
 
 import hashlib
+import json
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
@@ -18,13 +19,16 @@ from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_out
+from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.db.models import Aggregate, OuterRef, Subquery, TextField
 from django.db.models.signals import post_delete, post_save, pre_save
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
 from tabletop import events, limits
-from tabletop.models import Membership
-from tabletop.services.table.actor import Actor, actor_for
+from tabletop.models import BattleSide, Membership, Role
+from tabletop.services.table.actor import Actor
 
 #: Close code: the socket's rights changed (a new role, or its login session ended):
 #: the board reconnects at once and is told its new role, or refused with 4403.
@@ -44,41 +48,88 @@ def session_digest(session_key: str | None) -> str:
     return hashlib.sha256((session_key or "").encode()).hexdigest()
 
 
-def _session_user(seat: Seat) -> User | None:
-    """The seat's user while its login session stands (not logged out, and the password
-    unchanged since: Django's session hash), else None."""
-    session = import_module(settings.SESSION_ENGINE).SessionStore(seat.session_key)
+class SideList(Aggregate):
+    """The aggregated sides as the text of a JSON array (PostgreSQL's `json_agg`, SQLite's
+    `json_group_array`): a column of the one row `socket_rights` reads."""
+
+    function = "JSON_AGG"
+    template = "%(function)s(%(expressions)s)::text"
+    output_field = TextField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return super().as_sql(
+            compiler,
+            connection,
+            function="JSON_GROUP_ARRAY",
+            template="%(function)s(%(expressions)s)",
+            **extra,
+        )
+
+
+def _sides(battle_id: int, **owned: Any) -> Subquery:
+    return Subquery(
+        BattleSide.objects.filter(battle_id=battle_id, **owned)
+        .values("battle_id")
+        .annotate(sides=SideList("side"))
+        .values("sides")
+    )
+
+
+def _seat_row(seat: Seat, battle_id: int) -> User | None:
+    """The seat's user (only what the rights need: never the battle's row, whose position
+    can be large), with, read in the same query (one round trip per frame: issue 25): its
+    login session's data (None when ended or expired), its role in the battle's campaign
+    (None when not a member, or no such battle), the battle's sides and its own. The
+    session is read from Django's session table: the sessions are stored in the database
+    (settings.SESSION_ENGINE, Django's default)."""
+    now = timezone.now()
+    session = Session.objects.filter(session_key=seat.session_key or "", expire_date__gt=now)
+    role = Membership.objects.filter(
+        user_id=OuterRef("pk"), campaign__battles__id=battle_id
+    ).values("role")
+    return (
+        get_user_model()
+        ._default_manager.filter(pk=seat.user_id)
+        .only("pk", "password", "is_active", get_user_model().USERNAME_FIELD)
+        .annotate(
+            session_data=Subquery(session.values("session_data")[:1]),
+            role=Subquery(role[:1]),
+            all_sides=_sides(battle_id),
+            own_sides=_sides(battle_id, roster__owner_id=OuterRef("pk")),
+        )
+        .first()
+    )
+
+
+def _session_stands(seat: Seat, user: User) -> bool:
+    """The seat's login session is the user's, not logged out, and the password unchanged
+    since (Django's session hash)."""
+    if user.session_data is None:  # type: ignore[attr-defined]
+        return False
+    store = import_module(settings.SESSION_ENGINE).SessionStore(seat.session_key)
+    session = store.decode(user.session_data)  # type: ignore[attr-defined]
     if str(session.get(SESSION_KEY)) != str(seat.user_id):
-        return None
-    user = get_user_model()._default_manager.filter(pk=seat.user_id).first()
-    if user is None:
-        return None
+        return False
     stored = session.get(HASH_SESSION_KEY) or ""
     hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
-    if not any(constant_time_compare(stored, h) for h in hashes):
-        return None
-    return user
+    return any(constant_time_compare(stored, h) for h in hashes)
 
 
 def socket_rights(seat: Seat, battle_id: int) -> Actor | int:
     """The seat at the battle's table as the database has it now, or the code its socket
     is closed with: 4401 when its login session ended (the board reconnects, and a browser
     still logged in gets its new session's rights), 4403 when the user is no longer a
-    member of the campaign or their account is deactivated."""
-    from tabletop import selectors  # selectors imports the models this module does
-
-    user = _session_user(seat)
-    if user is None:
-        if not get_user_model()._default_manager.filter(pk=seat.user_id, is_active=True).exists():
-            return limits.CLOSE_FORBIDDEN
+    member of the campaign or their account is deactivated. One query (`_seat_row`)."""
+    user = _seat_row(seat, battle_id)
+    if user is None or not user.is_active:
+        return limits.CLOSE_FORBIDDEN
+    if not _session_stands(seat, user):
         return CLOSE_RIGHTS_CHANGED
-    if not user.is_active:
+    role = user.role  # type: ignore[attr-defined]
+    if role is None:
         return limits.CLOSE_FORBIDDEN
-    found = selectors.battle_membership(user, battle_id)
-    if found is None:
-        return limits.CLOSE_FORBIDDEN
-    battle, membership = found
-    return actor_for(battle, user, membership)
+    sides = {Role.GM: user.all_sides, Role.PLAYER: user.own_sides}.get(role)  # type: ignore[attr-defined]
+    return Actor(user.pk, user.get_username(), role, frozenset(json.loads(sides or "[]")))
 
 
 # -- notices -------------------------------------------------------------------------

@@ -59,6 +59,10 @@ export function describe(frame, name, board) {
       return `${who} drew ${/^[aeiou]/.test(words(frame.annotation ?? {})) ? "an" : "a"} ${words(frame.annotation ?? {})}`;
     case "erase":
       return `${who} removed drawing #${frame.annotation}`;
+    case "mark":
+      return `${who} marked ${name(frame.marker?.unit)} “${frame.marker?.text ?? ""}”`;
+    case "unmark":
+      return `${who} removed marker #${frame.marker} from ${name(frame.unit)}`;
     default:
       return `${who}: ${frame.kind}`;
   }

@@ -1,5 +1,5 @@
 // The unit card: the selected piece's stats and status, and what this client may do with it.
-import { badgesOf } from "../pieces.js";
+import { marksOf } from "../pieces.js";
 import { summaryText } from "./turn.js";
 import { item } from "./util.js";
 
@@ -18,6 +18,25 @@ function valueText(value) {
   return String(value);
 }
 
+/** The card's rows, [name, value], for a unit: the group's cards show them too. */
+export function statRows(board, unit) {
+  const store = board.store, rows = [];
+  const row = (k, v) => rows.push([k, v]);
+  row("Side", unit.side);
+  row("Type", String(unit.type ?? "?").replaceAll("_", " "));
+  if (unit.move != null) row("Move", board.cost(unit.move)); // a skirmisher has AP, no move
+  row("Base", baseText(unit.base));
+  row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
+  if (unit.position?.length > 2 && unit.position[2] > 0) row("Altitude", `${unit.position[2]}″`);
+  // What the referee's verdict said of its speed (a system's `speed_band`), if it says.
+  const band = board.speedBand?.(unit.id);
+  if (band) row("Speed band", String(band).replaceAll("_", " "));
+  // Other keys as rows; a group of stats ({"PSQ": 4, "INS": 3}) a row each.
+  const plain = (v) => v && typeof v === "object" && !Array.isArray(v);
+  for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") for (const [name, value] of plain(v) ? Object.entries(v) : [[k, v]]) row(name.replaceAll("_", " "), valueText(value));
+  return rows;
+}
+
 export class UnitCard {
   constructor(board) {
     this.board = board;
@@ -26,29 +45,37 @@ export class UnitCard {
   }
 
   show(unit) {
-    this.body.hidden = !unit;
-    this.empty.hidden = Boolean(unit);
-    if (!unit) return;
+    const group = this.board.groupCards.show(); // several picked: their cards instead
+    this.body.hidden = !unit || group;
+    this.empty.hidden = Boolean(unit) || group;
+    if (!unit || group) return;
     const store = this.board.store;
     $("unit-name").textContent = store.name(unit.id);
     $("unit-swatch").style.background = this.board.pieces.colour(unit.side);
     const stats = $("unit-stats");
-    stats.replaceChildren();
-    const row = (k, v) => stats.append(item("dt", "", k), item("dd", "", v));
-    row("Side", unit.side);
-    row("Type", String(unit.type ?? "?").replaceAll("_", " "));
-    if (unit.move != null) row("Move", this.board.cost(unit.move)); // a skirmisher has AP, no move
-    row("Base", baseText(unit.base));
-    row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
-    if (unit.position?.length > 2 && unit.position[2] > 0) row("Altitude", `${unit.position[2]}″`);
-    // What the referee's verdict said of its speed (a system's `speed_band`), if it says.
-    const band = this.board.speedBand?.(unit.id);
-    if (band) row("Speed band", String(band).replaceAll("_", " "));
-    // Other keys as rows; a group of stats ({"PSQ": 4, "INS": 3}) a row each.
-    const plain = (v) => v && typeof v === "object" && !Array.isArray(v);
-    for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") for (const [name, value] of plain(v) ? Object.entries(v) : [[k, v]]) row(name.replaceAll("_", " "), valueText(value));
-    const badges = $("unit-badges");
-    badges.replaceChildren(...badgesOf(unit).map((b) => item("li", "badge", b)));
+    stats.replaceChildren(...statRows(this.board, unit).flatMap(([k, v]) => [item("dt", "", k), item("dd", "", v)]));
+    // Its states (the system's catalogue) and free markers, the free ones removable by
+    // whoever may mark the piece (the server checks it again).
+    const mayMark = !this.board.readOnly() && store.mayOrder(unit);
+    const marks = this.board.replaySeq === null ? marksOf(unit, store) : []; // a replay: a past table
+    $("unit-badges").replaceChildren(...marks.map((m) => {
+      const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
+      li.title = m.title;
+      if (m.kind === "free") {
+        li.dataset.seq = m.seq;
+        li.style.background = m.fill;
+        li.style.color = m.ink;
+        if (mayMark) {
+          const remove = item("button", "unmark", "×");
+          remove.type = "button";
+          remove.dataset.unmark = m.seq;
+          remove.setAttribute("aria-label", `Remove the marker “${m.text}”`);
+          li.append(remove);
+        }
+      }
+      return li;
+    }));
+    $("mark-form").hidden = !mayMark;
     // What it may do now: the server's list for this unit, in the catalogue's words.
     const offered = store.offered(unit.id);
     const labels = offered === null ? [] : offered.map((type) => this.board.actionLabel(type));
