@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint install bench
+.PHONY: run test lint check install bench
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -28,10 +28,31 @@ run: $(STAMP)
 	echo ""; echo "Tabletop is listening at http://127.0.0.1:$(PORT)/  (Ctrl-C stops it)"; \
 	wait $$server
 
-lint: $(STAMP)
+# ESLint from the npm registry for the pages' scripts (static/js): the versions
+# tools/eslint/package-lock.json pins, its rules in tools/eslint/eslint.config.mjs.
+ESLINT := tools/eslint/node_modules/.bin/eslint
+ESLINT_STAMP := tools/eslint/node_modules/.installed
+$(ESLINT_STAMP): tools/eslint/package-lock.json
+	npm ci --prefix tools/eslint --no-audit --no-fund
+	touch $(ESLINT_STAMP)
+
+# `ruff format --check` on these paths; rules/ is left until its files stop moving
+# (pyproject.toml [tool.ruff.format] exclude).
+FORMATTED := tabletop tests bench manage.py
+lint: $(STAMP) $(ESLINT_STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check $(FORMATTED)
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(ESLINT) --config tools/eslint/eslint.config.mjs static/js
+
+# The fast check before a commit: lint and types, then the engine's tests and goldens
+# (no browsers, sockets or servers; `make test` runs everything), the tests in
+# $(CHECK_WORKERS) pytest-xdist workers.
+CHECK_WORKERS ?= 2
+check: lint
+	$(BIN)/pytest tests/rules -q -n $(CHECK_WORKERS)
+	$(BIN)/python -m rules check --expect tests/rules/golden
 
 # axe-core from the npm registry, for the browser tests' accessibility checks
 # (tests/browser/axe.py): the version tests/browser/axe/package-lock.json pins.

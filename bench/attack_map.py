@@ -49,8 +49,15 @@ REACH_DEADLINE = 0.040
 ALTERNATIVE_DEADLINE = 0.040
 
 
-def walls(kind: str, features: int, corners: int, width: float, height: float,
-          pitch: float = 4.0, tooth: float = 0.5) -> list[dict[str, Any]]:
+def walls(
+    kind: str,
+    features: int,
+    corners: int,
+    width: float,
+    height: float,
+    pitch: float = 4.0,
+    tooth: float = 0.5,
+) -> list[dict[str, Any]]:
     """`features` walls across the table, `pitch` apart, each a polygon of `corners`
     corners: a straight side and a side of saw teeth `tooth` deep every `tooth` inches,
     their open ends alternating (a corridor between each two). Short numbers (halves),
@@ -80,8 +87,12 @@ def combs(kind: str, width: float = 40.0) -> list[dict[str, Any]]:
         pts: list[list[float]] = []
         for f in range(15):
             xa = x0 + 2 * f
-            pts += [[xa, y0 + s * 26], [xa + 0.4, y0 + s * 26], [xa + 0.4, y0 + s * 0.5],
-                    [xa + 2, y0 + s * 0.5]]
+            pts += [
+                [xa, y0 + s * 26],
+                [xa + 0.4, y0 + s * 26],
+                [xa + 0.4, y0 + s * 0.5],
+                [xa + 2, y0 + s * 0.5],
+            ]
         pts[-1] = [x0 + 30 - 1.6, y0 + s * 0.5]
         pts += [[x0 + 30 - 1.6, y0], [x0, y0]]
         ring = [[round(x, 2), round(y, 2)] for x, y in pts]
@@ -89,15 +100,26 @@ def combs(kind: str, width: float = 40.0) -> list[dict[str, Any]]:
     return out
 
 
-def position(terrain: list[dict[str, Any]], width: float, height: float,
-             at: tuple[float, float]) -> dict[str, Any]:
-    unit = {"side": "P1", "type": "mech", "move": 12,
-            "base": {"shape": "circle", "diameter": 1.25}, "facing": 0}
-    return {"system": "aod", "table": {"width": width, "height": height, "options": {}},
-            "terrain": terrain,
-            "units": [{**unit, "id": "M1", "position": list(at)},
-                      {**unit, "id": "M2", "side": "P2", "position": [width - 1, 1]}],
-            "state": {}}
+def position(
+    terrain: list[dict[str, Any]], width: float, height: float, at: tuple[float, float]
+) -> dict[str, Any]:
+    unit = {
+        "side": "P1",
+        "type": "mech",
+        "move": 12,
+        "base": {"shape": "circle", "diameter": 1.25},
+        "facing": 0,
+    }
+    return {
+        "system": "aod",
+        "table": {"width": width, "height": height, "options": {}},
+        "terrain": terrain,
+        "units": [
+            {**unit, "id": "M1", "position": list(at)},
+            {**unit, "id": "M2", "side": "P2", "position": [width - 1, 1]},
+        ],
+        "state": {},
+    }
 
 
 def within(seconds: float) -> Any:
@@ -125,8 +147,9 @@ def preview(raw: dict[str, Any], drop: list[float]) -> dict[str, Any]:
         return reach_answer(state, Action("M1", "move"))
 
 
-def median_ms(call: Callable[[], Any], before: Callable[[], Any] = lambda: None
-              ) -> tuple[float, Any]:
+def median_ms(
+    call: Callable[[], Any], before: Callable[[], Any] = lambda: None
+) -> tuple[float, Any]:
     times, result = [], None
     for _ in range(RUNS):
         before()
@@ -145,16 +168,25 @@ def row(name: str, figures: dict[str, float]) -> Iterator[dict[str, Any]]:
 
 
 def said(answer: dict[str, Any]) -> str:
-    return "complete" if answer["complete"] else f"cut short, exact to {answer['horizon']}\""
+    return "complete" if answer["complete"] else f'cut short, exact to {answer["horizon"]}"'
 
 
-def measure(label: str, terrain: list[dict[str, Any]], width: float, height: float,
-            at: tuple[float, float], drop: list[float], figures: dict[str, float]) -> None:
+def measure(
+    label: str,
+    terrain: list[dict[str, Any]],
+    width: float,
+    height: float,
+    at: tuple[float, float],
+    drop: list[float],
+    figures: dict[str, float],
+) -> None:
     raw = position(terrain, width, height, at)
     size = len(json.dumps(terrain, separators=(",", ":")))
     corners = sum(len(t["polygon"]) for t in terrain)
-    print(f"-- {label}: {len(terrain)} features, {corners} corners, {size / 1000:.1f} kB, "
-          f"{width:g}\" x {height:g}\"")
+    print(
+        f"-- {label}: {len(terrain)} features, {corners} corners, {size / 1000:.1f} kB, "
+        f'{width:g}" x {height:g}"'
+    )
     moved = iter(range(10**6))
     raws: list[dict[str, Any]] = []  # a fresh copy per run, made outside the timing
 
@@ -169,8 +201,9 @@ def measure(label: str, terrain: list[dict[str, Any]], width: float, height: flo
         raws[-1]["units"][1]["position"] = [width - 1 - (k % 50) * 0.01, 1]
 
     with row(f"{label}: cold", figures) as r:
-        r["ms"], answer = median_ms(lambda: preview(raws.pop(), drop),
-                                    lambda: (forget_maps(), copy()))
+        r["ms"], answer = median_ms(
+            lambda: preview(raws.pop(), drop), lambda: (forget_maps(), copy())
+        )
         r["said"] = said(answer)
     preview(raw, drop)
     with row(f"{label}: fiat", figures) as r:
@@ -198,7 +231,7 @@ def measure(label: str, terrain: list[dict[str, Any]], width: float, height: flo
     with row(f"{label}: alternative", figures) as r:
         r["ms"], answer = median_ms(alternative_alone, lambda: states.append(fresh_state()))
         found = answer["alternative"]
-        r["said"] = "none" if found is None else f"off by {found['off_by']}\""
+        r["said"] = "none" if found is None else f'off by {found["off_by"]}"'
 
 
 def main() -> None:
@@ -206,8 +239,9 @@ def main() -> None:
     w, h = 183.0, 52.0
     attack = walls("elevated", 45, 200, w, h)
     measure("attack, 45 x 200", attack, w, h, (3.5, 26.0), [20.0, 26.0], figures)
-    measure("elevated combs, 2 x 62", combs("elevated"), 40.0, 35.0, (11.2, 17.0),
-            [20.0, 17.0], figures)
+    measure(
+        "elevated combs, 2 x 62", combs("elevated"), 40.0, 35.0, (11.2, 17.0), [20.0, 17.0], figures
+    )
     limits = tuple(int(a) for a in sys.argv[1:4]) if len(sys.argv) > 3 else _limits()
     if limits is not None:
         features, corners, each = limits
@@ -215,8 +249,15 @@ def main() -> None:
         lw = 1.0 + count * 4.0 + 2
         lh = min(0.5 + 0.5 * (each // 2 - 1) + 3, 240.0)
         worst = walls("elevated", count, each, lw, lh)
-        measure(f"at the limits, {count} x {each}", worst, lw, lh, (3.5, lh / 2),
-                [20.0, lh / 2], figures)
+        measure(
+            f"at the limits, {count} x {each}",
+            worst,
+            lw,
+            lh,
+            (3.5, lh / 2),
+            [20.0, lh / 2],
+            figures,
+        )
     print(json.dumps(figures))
 
 

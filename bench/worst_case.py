@@ -46,8 +46,10 @@ REPEATS = 3
 TRIES = 12
 TRAVEL = W + H - 0.5  # just inside the bound on travel (width + height)
 #: Rect bases: a vehicle's, and the largest of the systems' notes (a colossal's).
-RECTS = {"rect_1.5x2.5": BaseShape("rect", width=1.5, length=2.5),
-         "rect_3x6": BaseShape("rect", width=3.0, length=6.0)}
+RECTS = {
+    "rect_1.5x2.5": BaseShape("rect", width=1.5, length=2.5),
+    "rect_3x6": BaseShape("rect", width=3.0, length=6.0),
+}
 
 
 def timed(call: Callable[[], Any]) -> tuple[float, Any]:
@@ -60,8 +62,9 @@ def timed(call: Callable[[], Any]) -> tuple[float, Any]:
     return best * 1e3, result
 
 
-def zigzag(rng: random.Random, start: tuple[float, float], steps: int,
-           travel: float) -> list[list[float]]:
+def zigzag(
+    rng: random.Random, start: tuple[float, float], steps: int, travel: float
+) -> list[list[float]]:
     """`steps` waypoints of `travel` inches in all, bouncing inside the table through the
     terrain (a random heading, turned back at the edges)."""
     x, y = start
@@ -101,8 +104,9 @@ def validate_action(state: GameState, action: dict[str, Any]) -> Any:
     return action_from_json(action, state)
 
 
-def slowest(state: GameState, make: Callable[[random.Random, Any], dict[str, Any]],
-            units: list[Any]) -> tuple[float, str]:
+def slowest(
+    state: GameState, make: Callable[[random.Random, Any], dict[str, Any]], units: list[Any]
+) -> tuple[float, str]:
     """The slowest of TRIES random actions of one family, and what its verdict said."""
     worst, said = 0.0, ""
     for k in range(TRIES):
@@ -125,40 +129,57 @@ def main() -> None:
         print(f"{name:<44} {ms:7.1f} ms   ({said})", flush=True)
 
     def long_path(rng: random.Random, unit: Any) -> dict[str, Any]:
-        return {"unit": unit.id, "type": "move",
-                "path": zigzag(rng, unit.position, MAX_STEPS, TRAVEL)}
+        return {
+            "unit": unit.id,
+            "type": "move",
+            "path": zigzag(rng, unit.position, MAX_STEPS, TRAVEL),
+        }
 
     def turning_path(rng: random.Random, unit: Any) -> dict[str, Any]:
         path = zigzag(rng, unit.position, MAX_STEPS // 2, TRAVEL)
-        return {"unit": unit.id, "type": "move",
-                "path": with_turns(path, MAX_TURNING - 180), "facing": unit.facing + 180}
+        return {
+            "unit": unit.id,
+            "type": "move",
+            "path": with_turns(path, MAX_TURNING - 180),
+            "facing": unit.facing + 180,
+        }
 
     def board_path(rng: random.Random, unit: Any) -> dict[str, Any]:
         """What the board sends at most: waypoints and a final facing half a turn away."""
-        return {"unit": unit.id, "type": "move", "facing": unit.facing + 180,
-                "path": zigzag(rng, unit.position, MAX_STEPS, TRAVEL)}
+        return {
+            "unit": unit.id,
+            "type": "move",
+            "facing": unit.facing + 180,
+            "path": zigzag(rng, unit.position, MAX_STEPS, TRAVEL),
+        }
 
-    report("circle, 64 steps, 120\"", *slowest(state, long_path, units))
+    report('circle, 64 steps, 120"', *slowest(state, long_path, units))
     for label, shape in RECTS.items():
         rect_state = state.with_units(*(replace(u, base=shape) for u in units))
         validate(rect_state, {"unit": "U0", "type": "move", "path": [[1, 1]]})
-        report(f"{label}, 64 steps, 120\"", *slowest(rect_state, long_path, units))
-        report(f"{label}, 64 steps, 120\", final facing +180 deg",
-               *slowest(rect_state, board_path, units))
-        report(f"{label}, 32 steps + 32 turns, {MAX_TURNING:g} deg, 120\"",
-               *slowest(rect_state, turning_path, units))
+        report(f'{label}, 64 steps, 120"', *slowest(rect_state, long_path, units))
+        report(
+            f'{label}, 64 steps, 120", final facing +180 deg',
+            *slowest(rect_state, board_path, units),
+        )
+        report(
+            f'{label}, 32 steps + 32 turns, {MAX_TURNING:g} deg, 120"',
+            *slowest(rect_state, turning_path, units),
+        )
         spin = {"unit": "U0", "type": "move", "path": [{"turn": MAX_TURN_STEP}]}
         ms, verdict = judge(rect_state, spin)
         report(f"{label}, a full turn in place", ms, ",".join(verdict.codes) or "legal")
-    report("formation of 5, 64 steps, 120\" in all", *formation_case(state))
+    report('formation of 5, 64 steps, 120" in all', *formation_case(state))
     for move in (12, 24, 48):
-        report(f"reach, a unit of move {move}\"", *reach_case(state, move))
-    report(f"reach, move 48\", slowest of {TRIES} units", *slowest_reach(state, 48, units))
-    report("reach, formation of 5, move 48\"", *formation_reach_case(state))
-    report("reach, board, move 48\"", *transport_reach_case(state, "board"))
-    report("reach, disembark, move 48\"", *transport_reach_case(state, "disembark"))
-    report("reach, disembark at cruising, move 48\"", *transport_reach_case(
-        state, "disembark", cruising=True))
+        report(f'reach, a unit of move {move}"', *reach_case(state, move))
+    report(f'reach, move 48", slowest of {TRIES} units', *slowest_reach(state, 48, units))
+    report('reach, formation of 5, move 48"', *formation_reach_case(state))
+    report('reach, board, move 48"', *transport_reach_case(state, "board"))
+    report('reach, disembark, move 48"', *transport_reach_case(state, "disembark"))
+    report(
+        'reach, disembark at cruising, move 48"',
+        *transport_reach_case(state, "disembark", cruising=True),
+    )
     actions = {k: v for k, v in figures.items() if not k.startswith("reach")}
     print(json.dumps({"worst_action_ms": max(actions.values()), **figures}))
 
@@ -168,9 +189,17 @@ def formation_case(state: GameState) -> tuple[float, str]:
     shared out), through the board's terrain."""
     rng = random.Random(7)
     x0, y0 = 6.0, 24.0
-    members = [replace(state.units[i], type="infantry", side="P9",
-                       base=BaseShape("circle", diameter=1.0),
-                       position=(x0 + i * 1.0, y0), facing=0.0) for i in range(5)]
+    members = [
+        replace(
+            state.units[i],
+            type="infantry",
+            side="P9",
+            base=BaseShape("circle", diameter=1.0),
+            position=(x0 + i * 1.0, y0),
+            facing=0.0,
+        )
+        for i in range(5)
+    ]
     placed = state.with_units(*members)
     steps = MAX_STEPS // 5
     moves = [{"unit": m.id, "path": zigzag(rng, m.position, steps, TRAVEL / 5)} for m in members]
@@ -185,7 +214,7 @@ CROWDED = [(28.0, 22.0), (22.0, 28.0), (34.0, 28.0), (46.0, 28.0), (20.0, 10.0),
 
 
 def said(found: Any) -> str:
-    exact = "complete" if found.complete else f"cut short, exact to {found.horizon:.1f}\""
+    exact = "complete" if found.complete else f'cut short, exact to {found.horizon:.1f}"'
     area = 0.0 if found.area is None or found.area.is_empty else found.area.area
     return f"area {area:.0f} sq in, {exact}"
 
@@ -194,32 +223,57 @@ def formation_reach_case(state: GameState) -> tuple[float, str]:
     """The reach of a formation of five infantry in a row, of move 48" (000 [29])."""
     cases = []
     for x0, y0 in CROWDED:
-        members = [replace(state.units[i], type="infantry", side="P9", move=48,
-                           base=BaseShape("circle", diameter=1.0),
-                           position=(x0 + i * 1.0, y0), facing=0.0) for i in range(5)]
+        members = [
+            replace(
+                state.units[i],
+                type="infantry",
+                side="P9",
+                move=48,
+                base=BaseShape("circle", diameter=1.0),
+                position=(x0 + i * 1.0, y0),
+                facing=0.0,
+            )
+            for i in range(5)
+        ]
         placed = state.with_units(*members)
-        ms, found = timed(lambda placed=placed, lead=members[0].id:
-                          reach(replace(placed), lead, "formation_move"))
+        ms, found = timed(
+            lambda placed=placed, lead=members[0].id: reach(replace(placed), lead, "formation_move")
+        )
         cases.append((ms, f"at {x0:g},{y0:g}: {said(found)}"))
     return max(cases)
 
 
-def transport_reach_case(state: GameState, action_type: str,
-                         cruising: bool = False) -> tuple[float, str]:
+def transport_reach_case(
+    state: GameState, action_type: str, cruising: bool = False
+) -> tuple[float, str]:
     """The reach of a tracked transport (or a VTOL at cruising) of move 48" boarding the
     two infantry at its rear, or setting them down there (001 [18-19], 000 [19])."""
     cases = []
     kind = {"type": "vtol", "altitude": "cruising"} if cruising else {"type": "tracked"}
     for x0, y0 in CROWDED:
-        t = replace(state.units[0], type=kind["type"], move=48, side="P9",
-                    base=BaseShape("circle", diameter=2.0), position=(x0, y0), facing=0.0,
-                    props={**state.units[0].props, "capacity": 8, **kind})
-        riders = [replace(state.units[i], type="infantry", side="P9",
-                          base=BaseShape("circle", diameter=1.0),
-                          position=(x0 - 1.394, y0 + dy), facing=0.0,
-                          aboard=t.id if action_type == "disembark" else None,
-                          props={**state.units[i].props, "jump_jets": cruising})
-                  for i, dy in ((1, -0.563), (2, 0.563))]
+        t = replace(
+            state.units[0],
+            type=kind["type"],
+            move=48,
+            side="P9",
+            base=BaseShape("circle", diameter=2.0),
+            position=(x0, y0),
+            facing=0.0,
+            props={**state.units[0].props, "capacity": 8, **kind},
+        )
+        riders = [
+            replace(
+                state.units[i],
+                type="infantry",
+                side="P9",
+                base=BaseShape("circle", diameter=1.0),
+                position=(x0 - 1.394, y0 + dy),
+                facing=0.0,
+                aboard=t.id if action_type == "disembark" else None,
+                props={**state.units[i].props, "jump_jets": cruising},
+            )
+            for i, dy in ((1, -0.563), (2, 0.563))
+        ]
         placed = state.with_units(t, *riders)
         ms, found = timed(lambda placed=placed, tid=t.id: reach(replace(placed), tid, action_type))
         cases.append((ms, f"at {x0:g},{y0:g}: {said(found)}"))
@@ -233,7 +287,7 @@ def reach_case(state: GameState, move: float, unit: Any = None) -> tuple[float, 
     unit = replace(unit or state.units[0], move=move)
     fast = state.with_units(unit)
     ms, found = timed(lambda: reach(replace(fast), unit.id))
-    exact = "complete" if found.complete else f"cut short, exact to {found.horizon:.1f}\""
+    exact = "complete" if found.complete else f'cut short, exact to {found.horizon:.1f}"'
     return ms, f"{unit.id}, area {found.area.area:.0f} sq in, {exact}"
 
 

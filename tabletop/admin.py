@@ -1,5 +1,7 @@
 """The Django admin for every model: searchable, filterable, and read-only where history lives."""
 
+from collections.abc import Iterable
+
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
@@ -41,7 +43,7 @@ class UnitProfileInline(admin.TabularInline):
     extra = 0
 
 
-def has_history(battles: object) -> bool:
+def has_history(battles: Iterable[models.Battle]) -> bool:
     """Whether deleting these battles would delete events (the cascade would)."""
     return models.Event.objects.filter(battle__in=battles).exists()
 

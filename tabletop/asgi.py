@@ -32,7 +32,10 @@ http = (
 application = ProtocolTypeRouter(
     {
         "http": http,
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Django's path() routes the websockets (tabletop/routing.py).
+        "websocket": SameOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]
+        ),
     }
 )
 

@@ -12,7 +12,7 @@ import logging
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs
@@ -21,6 +21,7 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import User
 from django.db import connection
 
 from tabletop import events, limits, metrics, protocol, selectors
@@ -91,13 +92,22 @@ ENGINE_ACT_POOL = concurrent.futures.ThreadPoolExecutor(
 sys.setswitchinterval(min(sys.getswitchinterval(), 0.001))
 
 
-def engine_thread(fn: Callable, pool: concurrent.futures.Executor = ENGINE_POOL) -> Callable:
+def engine_thread(
+    fn: Callable, pool: concurrent.futures.ThreadPoolExecutor = ENGINE_POOL
+) -> Callable:
     """`fn` run in one of the engine's pools, its database connection handled as Channels
     does for its own database thread (closed when old)."""
     return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=pool)
 
 
-def _seq_in_query(scope: dict[str, Any]) -> int | None:
+def _signed_in(scope: Mapping[str, Any]) -> User | None:
+    """The socket's account; None for a visitor who is not signed in (AuthMiddlewareStack
+    puts a lazy User or AnonymousUser in the scope: tabletop/asgi.py)."""
+    user = scope.get("user")
+    return user if isinstance(user, User) else None
+
+
+def _seq_in_query(scope: Mapping[str, Any]) -> int | None:
     """`?seq=N` on the socket's URL: resume from N instead of a fresh snapshot."""
     values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("seq", [])
     if values and values[0].isdigit() and len(values[0]) <= 16:
@@ -195,7 +205,7 @@ def timed_serve(
     return (time.thread_time() - started) * 1000, actor, answer
 
 
-def _engine_pool(frame_type: str) -> concurrent.futures.Executor | None:
+def _engine_pool(frame_type: str) -> concurrent.futures.ThreadPoolExecutor | None:
     """Where an engine frame is judged: previews (and sight) always in ENGINE_POOL. Acts
     write: on PostgreSQL the battle row's lock orders them from any thread, and they have
     their own pool; SQLite has no such lock, and one writer thread (the database thread,
@@ -286,15 +296,18 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
         self.actor = None
         self.revoked = self.placed = False
-        found = await db(selectors.battle_membership)(self.scope["user"], self.battle_id)
-        if found is None:
+        user = _signed_in(self.scope)
+        found = (
+            None if user is None else await db(selectors.battle_membership)(user, self.battle_id)
+        )
+        if user is None or found is None:
             # Anonymous, not a member, or no such battle: the same refusal for all,
             # so that ids of other campaigns' battles leak nothing.
             await self.close(code=limits.CLOSE_FORBIDDEN)
             return
         battle, membership = found
         self.closed = False
-        self.seat = rights.Seat(self.scope["user"].pk, self.scope["session"].session_key)
+        self.seat = rights.Seat(user.pk, self.scope["session"].session_key)
         self.rights_at = time.monotonic()
         self.rights_task: asyncio.Future | None = None
         # A place under the user's cap, taken atomically before the handshake completes.
@@ -308,7 +321,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             await self.accept_and_close(limits.CLOSE_TOO_MANY_SOCKETS)
             return
         self.placed = True
-        self.actor = await db(actor_for)(battle, self.scope["user"], membership)
+        self.actor = await db(actor_for)(battle, user, membership)
         self.user = limits.user_limits(self.actor.user_id)
         self.engine_jobs: set[asyncio.Future] = set()
         #: Pings held back for a delayed spectator (table_point), cancelled on close.
@@ -420,7 +433,9 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def send_json(self, frame: dict[str, Any]) -> None:
         await self.send(text_data=events.canonical(frame))
 
-    async def send(
+    # AsyncWebsocketConsumer.send's own signature, which its stub too overrides against
+    # AsyncConsumer.send.
+    async def send(  # type: ignore[override]
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
     ) -> None:
         if getattr(self, "revoked", False):
@@ -688,7 +703,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         here, so that one arriving while the reservation is asked for is refused."""
         if frame.type in ENGINE_TASKS:
             self.user.engine_jobs += 1
-        reserved = await engine_budget.reserve(self.actor.user_id)
+        reserved = await engine_budget.reserve(self.seat.user_id)
         if reserved is None and frame.type in ENGINE_TASKS:
             self.user.engine_jobs -= 1
         return reserved
@@ -707,7 +722,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                     self.user.engine_jobs -= 1
                 if reserved is not None:
                     metrics.ENGINE_SECONDS.labels(frame.type).observe(spent / 1000)
-                    await engine_budget.settle(self.actor.user_id, reserved=reserved, spent=spent)
+                    await engine_budget.settle(self.seat.user_id, reserved=reserved, spent=spent)
             if self.closed or not await self.adopt_actor(now):
                 return
             if isinstance(answer, ServiceError):
@@ -750,7 +765,7 @@ class TableConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
             return False
         if now == self.actor:
             return True
-        if now.role != self.actor.role:
+        if self.actor is None or now.role != self.actor.role:
             await self.revoke(rights.CLOSE_RIGHTS_CHANGED)
             return False
         self.actor = now

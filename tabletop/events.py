@@ -17,8 +17,9 @@ from typing import Any
 
 import redis.asyncio
 from asgiref.sync import SyncToAsync, async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import transaction
 from redis.exceptions import RedisError
 
@@ -52,6 +53,14 @@ def user_group(user_id: int) -> str:
     return f"user-{user_id}"
 
 
+def channel_layer() -> BaseChannelLayer:
+    """The default channel layer; the settings always name one (CHANNEL_LAYERS)."""
+    layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("CHANNEL_LAYERS has no default layer")
+    return layer
+
+
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the server whose database thread this is (asgiref keeps it for
     `sync_to_async` threads), or None outside one (a management command, a test)."""
@@ -68,7 +77,7 @@ def deliver(sends: list[tuple[str, dict[str, Any]]]) -> None:
     `async_to_sync` would then wait for ever for a loop that never runs again, so the
     process never exited by itself. The event is committed either way; clients get
     it from the log (docs/protocol.md, Delivery guarantees)."""
-    layer = get_channel_layer()
+    layer = channel_layer()
 
     async def send_all() -> None:
         await asyncio.gather(*(layer.group_send(group, message) for group, message in sends))
@@ -197,7 +206,7 @@ def send_point(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
 
 
 async def send_presence(battle_id: int, frame: dict[str, Any]) -> None:
-    layer = get_channel_layer()
+    layer = channel_layer()
     message = {"type": "table.presence", "frame": frame}
     try:
         await layer.group_send(players_group(battle_id), message)

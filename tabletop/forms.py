@@ -56,6 +56,14 @@ class JSONTextField(forms.CharField):
         return parsed
 
 
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """The form's field `name`, a choice field whose choices the page sets."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{name} is not a choice field")
+    return field
+
+
 def add_service_error(form: forms.Form, error: ServiceError, aliases: dict | None = None) -> None:
     """Puts each message of a refused write at the form field it is about."""
     aliases = aliases or {}
@@ -81,7 +89,7 @@ class CampaignForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["system"].choices = list(game_systems.system_names().items())
+        choice_field(self, "system").choices = list(game_systems.system_names().items())
 
 
 class CampaignSettingsForm(forms.Form):
@@ -142,14 +150,17 @@ class RosterImportForm(forms.Form):
         help_text="A .json file downloaded from a roster page.",
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
-    data = JSONTextField(
+    # The form's metaclass takes declared fields off the class: the form's own `data`
+    # (what was posted) stays as it is.
+    data = JSONTextField(  # type: ignore[assignment]
         required=False, label="Or paste the roster JSON", help_text="The same file's text."
     )
     # Set by the page that asked "import a second roster of that name?" (the player agreed).
     second_copy = forms.BooleanField(required=False, widget=forms.HiddenInput)
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         upload = cleaned.get("file")
         if upload:
             try:
@@ -211,7 +222,7 @@ class UnitForm(forms.Form):
         schema = game_systems.unit_schema(system)
         # The catalogue's names, none chosen in advance: the GM or player picks the type.
         type_names = dict(game_systems.unit_type_choices(system))
-        self.fields["unit_type"].choices = [("", "Choose a unit type…"), *type_names.items()]
+        choice_field(self, "unit_type").choices = [("", "Choose a unit type…"), *type_names.items()]
         self.stat_fields = {k: v for k, v in roster_fields(schema).items() if k != "points"}
         for key, spec in self.stat_fields.items():
             if "oneOf" in spec:
@@ -355,7 +366,7 @@ class BattleForm(forms.Form):
 
     def __init__(self, *args: Any, maps: Any, rosters: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["map"].choices = [(m.pk, str(m)) for m in maps]
+        choice_field(self, "map").choices = [(m.pk, str(m)) for m in maps]
         self.rosters = list(rosters)
         for roster in self.rosters:
             self.fields[f"side_{roster.pk}"] = forms.ChoiceField(
@@ -420,7 +431,9 @@ class ResultForm(forms.Form):
 
     def __init__(self, *args: Any, sides: list[str], units: list[dict], **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.fields["winner_side"].choices = [("", "Draw")] + [(s, f"Side {s}") for s in sides]
+        choice_field(self, "winner_side").choices = [("", "Draw")] + [
+            (s, f"Side {s}") for s in sides
+        ]
         self.units = units
         for unit in units:
             self.fields[f"fate_{unit['profile']}"] = forms.ChoiceField(

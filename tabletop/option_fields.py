@@ -71,7 +71,7 @@ def _default_words(spec: dict[str, Any]) -> str:
     if spec.get("type") == "boolean":
         return "yes" if default else "no"
     if "enum" in spec:
-        return dict(_choices(spec, spec["enum"])).get(default, str(default))
+        return dict(_choices(spec, spec["enum"])).get(str(default), str(default))
     if spec.get("type") in ("number", "integer"):
         return f"{default:g}" if isinstance(default, float) else str(default)
     return ""
@@ -197,8 +197,7 @@ class TableOptions:
                 default = [default[column] for column in spec["columns"]]
             # A cell left out of the post is the book's.
             cells = [
-                data.get(self._cell(key, row, i)) or default[i]
-                for i in range(len(spec["columns"]))
+                data.get(self._cell(key, row, i)) or default[i] for i in range(len(spec["columns"]))
             ]
             if spec.get("shape") == "object":
                 diff = {

@@ -77,5 +77,6 @@ class SameOriginValidator:
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
         if scope["type"] == "websocket" and not origin_allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
+            # An ASGI scope; the stub asks for Channels' own TypedDict of one.
+            return await WebsocketDenier()(scope, receive, send)  # type: ignore[arg-type]
         return await self.application(scope, receive, send)

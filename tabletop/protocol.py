@@ -390,9 +390,9 @@ def check(raw: dict[str, Any]) -> Frame:
     """The frame `raw` (a decoded JSON object) as a checked Frame, or FrameError."""
     kind = raw.get("type")
     ref = _ref_of(raw)
-    schema = SCHEMAS.get(kind) if isinstance(kind, str) else None
-    if schema is None:
+    if not isinstance(kind, str) or kind not in SCHEMAS:
         raise FrameError("unknown_type", f"unknown frame type {str(kind)[:40]!r}", ref=ref)
+    schema = SCHEMAS[kind]
     try:
         # Text the database cannot store (NUL, a lone surrogate), anywhere in the frame:
         # chat, roll labels, reasons, unit ids, action keys (tabletop/storable.py).

@@ -2,8 +2,9 @@
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Count, Q, QuerySet, Sum
 from django.urls import reverse
 
@@ -20,27 +21,27 @@ from tabletop.models import (
 from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
 
-User = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 # What an exported roster file says it is; `roster_import` reads this format back.
 ROSTER_FORMAT = "tabletop-roster/1"
 CATALOGUE_FORMAT = "tabletop-catalogue/1"
 
 
-def campaigns_of(user: User) -> QuerySet[Campaign]:
+def campaigns_of(user: AnyUser) -> QuerySet[Campaign]:
     """The campaigns `user` belongs to, in any role."""
     if not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(memberships__user=user).distinct()
 
 
-def membership_of(user: User, campaign_id: int) -> Membership | None:
+def membership_of(user: AnyUser, campaign_id: int) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(user=user, campaign_id=campaign_id).first()
 
 
-def battle_membership(user: User, battle_id: int) -> tuple[Battle, Membership] | None:
+def battle_membership(user: AnyUser, battle_id: int) -> tuple[Battle, Membership] | None:
     """The battle and the user's membership of its campaign, or None if either is missing."""
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
     if battle is None:
@@ -91,7 +92,7 @@ def battle_backdrop(battle: Battle) -> dict | None:
     return backdrop(battle.backdrop_id, battle.backdrop_place)
 
 
-def picture_for(user: User, image_id: int, digest: str) -> MapImage | None:
+def picture_for(user: AnyUser, image_id: int, digest: str) -> MapImage | None:
     """A picture for a member of its campaign (any role), or None: no picture leaks by id."""
     if not user.is_authenticated:
         return None
@@ -112,7 +113,20 @@ def members(campaign: Campaign) -> QuerySet[Membership]:
     return campaign.memberships.select_related("user").order_by("role", "user__username")
 
 
-def rosters_with_points(campaign: Campaign) -> QuerySet[Roster]:
+class RosterTotals(TypedDict):
+    """What rosters_with_points annotates each roster with."""
+
+    points: int | None
+    unit_count: int
+
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    RosterWithPoints = WithAnnotations[Roster, RosterTotals]
+
+
+def rosters_with_points(campaign: Campaign) -> "QuerySet[RosterWithPoints]":
     """The campaign's rosters with `points` (units not destroyed) and `unit_count`."""
     alive = ~Q(units__status=UnitStatus.DESTROYED)
     return (
@@ -173,7 +187,8 @@ def standings(campaign: Campaign, hidden: Collection[int] = ()) -> list[Standing
             else:
                 standing.lost += 1
         for profile_id, fate in fates.items():
-            standing = table.get(profile_roster.get(profile_id))
+            roster_id = profile_roster.get(profile_id)
+            standing = None if roster_id is None else table.get(roster_id)
             if standing is not None and fate == UnitStatus.DESTROYED:
                 standing.destroyed += 1
             elif standing is not None and fate == UnitStatus.OFF_BOARD:

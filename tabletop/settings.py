@@ -8,6 +8,7 @@ has the whole environment file (docs/deploy/tabletop.env).
 """
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import environ
@@ -175,7 +176,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 #: Redis message per process. "core" is the original layer: one list entry per socket,
 #: popped one at a time (with capacity and expiry). Clients fill any gap from the
 #: event log, so pub/sub's fire-and-forget delivery loses no event (docs/protocol.md).
-REDIS_LAYERS = {
+REDIS_LAYERS: dict[str, dict[str, Any]] = {
     "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {}},
     "core": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",

@@ -29,12 +29,13 @@ class TablesCollector(Collector):
             sockets.add_metric([row["role"]], row["n"])
         yield sockets
         battles = GaugeMetricFamily("tabletop_battles", "Battles by status", labels=["status"])
-        totals = Battle.objects.values("status").annotate(n=Count("id"), events=Sum("last_seq"))
+        totals = Battle.objects.values("status").annotate(
+            n=Count("id"), event_count=Sum("last_seq")
+        )
         events = 0
-        for row in totals.order_by("status"):
-            battles.add_metric([row["status"]], row["n"])
-            events += row["events"] or 0
+        for total in totals.order_by("status"):
+            battles.add_metric([total["status"]], total["n"])
+            events += total["event_count"] or 0
         yield battles
         # Each battle's last sequence number is its count of events (the log has no gaps).
         yield CounterMetricFamily("tabletop_events", "Events recorded, all battles", value=events)
-

@@ -46,9 +46,7 @@ campaign_urls = [
     path("maps/<int:map_id>/", maps.map_edit, name="map"),
     path("maps/<int:map_id>/delete/", maps.map_remove, name="map_delete"),
     path("maps/<int:map_id>/picture/", maps.map_picture, name="map_picture"),
-    path(
-        "maps/<int:map_id>/picture/delete/", maps.map_picture_delete, name="map_picture_delete"
-    ),
+    path("maps/<int:map_id>/picture/delete/", maps.map_picture_delete, name="map_picture_delete"),
     path("battles/new/", battles.battle_new, name="battle_new"),
     path("battles/<int:battle_id>/", battles.battle_detail, name="battle"),
     path("battles/<int:battle_id>/deploy/", battles.battle_deployment, name="battle_deploy"),
@@ -67,9 +65,7 @@ urlpatterns = [
     path("campaigns/<int:campaign_id>/", include(campaign_urls)),
     path("join/<str:token>/", campaigns.join, name="join"),
     # A map's picture (issue 23): its address names its content (SHA-256), cached for good.
-    path(
-        "pictures/<int:image_id>/<str:digest>", maps.map_picture_file, name="map_picture_file"
-    ),
+    path("pictures/<int:image_id>/<str:digest>", maps.map_picture_file, name="map_picture_file"),
     path("battles/<int:battle_id>/board/", board.board, name="board"),
     path("battles/<int:battle_id>/board/at/<int:seq>/", board.board_position, name="board_at"),
     # The battle's record (issue 16): report, event log, position and ruling files.

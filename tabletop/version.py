@@ -10,4 +10,3 @@ try:
     VERSION = version("tabletop")
 except PackageNotFoundError:  # run from a checkout that was never installed
     VERSION = "unknown"
-

@@ -142,7 +142,7 @@ async function send(id, position, facing) {
     headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
     body: JSON.stringify({ unit: id, position, facing }),
   });
-  let answer = {};
+  let answer;
   try {
     answer = await response.json();
   } catch {

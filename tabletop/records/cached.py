@@ -13,7 +13,7 @@ does not answer costs only the work: the file is built, the read allowed.
 """
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tabletop import rate_limits
 from tabletop.models import Battle, BattleResult, CommandReply, Event
@@ -50,7 +50,7 @@ def settled(battle: Battle) -> bool:
     return Event.objects.filter(battle=battle, kind__in=TABLE_KINDS).exists()
 
 
-def read_allowed(user: AbstractBaseUser) -> bool:
+def read_allowed(user: User) -> bool:
     """Counts one record read of `user`'s in this minute; False once over the limit."""
     limit = getattr(settings, "RECORD_READS_PER_MINUTE", READS_PER_MINUTE)
     minute = int(rate_limits.now() // 60)

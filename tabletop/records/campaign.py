@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from html import escape
+from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 from django.urls import reverse
@@ -23,6 +24,9 @@ from tabletop.models.battle import BattleStatus
 from tabletop.models.roster import UnitStatus
 from tabletop.records.report_svg import tag
 from tabletop.records.side_colours import colour_at
+
+if TYPE_CHECKING:
+    from tabletop.selectors import RosterWithPoints
 
 #: League points, as `selectors.Standing.score` counts them.
 WIN, DRAW = 3, 1
@@ -107,7 +111,7 @@ class CampaignSeen:
                 unit.status = UnitStatus.READY
         return shown
 
-    def rosters(self, rosters: QuerySet[Roster]) -> list[Roster]:
+    def rosters(self, rosters: "QuerySet[RosterWithPoints]") -> "list[RosterWithPoints]":
         """Rosters with `points` and `unit_count` (selectors.rosters_with_points) counting
         again the units a hidden result destroyed."""
         shown = list(rosters)

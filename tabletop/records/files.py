@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event, MapImage
@@ -114,7 +114,7 @@ def _plain(value: Any) -> Any:
 
 
 def ruling_of_refusal(
-    battle: Battle, user: AbstractBaseUser, horizon: Horizon, client_msg_id: str, action: Any
+    battle: Battle, user: User, horizon: Horizon, client_msg_id: str, action: Any
 ) -> RecordFile:
     """The ruling the rules gave `user`'s refused order `client_msg_id`: the action, the
     verdict and the position of its `seq`, as the table kept them when it refused (never
@@ -161,7 +161,7 @@ def report_file(battle: Battle, svg: str) -> str:
     """The report SVG as a file to keep: its picture carried inside, not by the site's
     address (which needs a signed-in member)."""
     backdrop = battle_backdrop(battle)
-    if backdrop is None:
+    if backdrop is None or battle.backdrop_id is None:
         return svg
     picture = MapImage.objects.only("data", "content_type").get(pk=battle.backdrop_id)
     return embed_backdrop(svg, backdrop["url"], bytes(picture.data), picture.content_type)

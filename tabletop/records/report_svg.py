@@ -8,7 +8,7 @@ SVG's south, so a point (x, y) is drawn at (x, height - y). Every text goes thro
 """
 
 import base64
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
 
@@ -51,7 +51,7 @@ def _value(value: object) -> str:
     return _n(value) if isinstance(value, float) else str(value)
 
 
-def tag(name: str, attrs: dict[str, object], inner: str = "") -> str:
+def tag(name: str, attrs: Mapping[str, object], inner: str = "") -> str:
     """One SVG element; attribute values escaped (`stroke_width` is written stroke-width)."""
     written = "".join(
         f' {key.rstrip("_").replace("_", "-")}="{escape(_value(v))}"' for key, v in attrs.items()

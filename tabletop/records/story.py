@@ -398,7 +398,7 @@ def _result(story: Story, horizon: Horizon) -> None:
             continue
         unit = story.end.get(unit_id) or story.start.get(unit_id)
         where = _on_table(unit)
-        if where is not None:
+        if unit is not None and where is not None:
             last_turn = max((leg.turn for leg in story.legs if leg.unit == unit_id), default=None)
             story.losses.append(
                 Loss(unit_id, str(unit.get("side", "")), where, str(fate), last_turn)
@@ -453,8 +453,8 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
                 side = players.get(actor, "GM")
                 _roll(story, event, roll, side, story.turns, by_engine=False)
     sides_of: dict[int, list[str]] = {}
-    for side in battle.sides.select_related("roster"):
-        sides_of.setdefault(side.roster.owner_id, []).append(side.side)
+    for battle_side in battle.sides.select_related("roster"):
+        sides_of.setdefault(battle_side.roster.owner_id, []).append(battle_side.side)
     _refused_orders(story, horizon, sides_of)
     _result(story, horizon)
     return story

@@ -20,7 +20,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core import signing
 from django.core.mail import send_mail
@@ -47,13 +47,13 @@ class Site:
     domain: str
 
 
-def _state(user: AbstractBaseUser) -> str:
+def _state(user: User) -> str:
     """Changes once the account is verified (or its password, address or login do)."""
-    value = f"{user.pk}|{user.password}|{user.is_active}|{user.last_login}|{user.email}"  # type: ignore[attr-defined]
+    value = f"{user.pk}|{user.password}|{user.is_active}|{user.last_login}|{user.email}"
     return salted_hmac(SALT, value).hexdigest()[:24]
 
 
-def awaits_verification(user: AbstractBaseUser) -> bool:
+def awaits_verification(user: User) -> bool:
     """An account made by a sign-up whose link was never opened."""
     return not user.is_active and user.last_login is None
 
@@ -75,26 +75,26 @@ def unverified_lapsed() -> QuerySet:
     )
 
 
-def verification_token(user: AbstractBaseUser, next_url: str = "") -> str:
+def verification_token(user: User, next_url: str = "") -> str:
     return signing.dumps({"u": user.pk, "s": _state(user), "n": next_url}, salt=SALT)
 
 
-def mail_allowed(user: AbstractBaseUser) -> bool:
+def mail_allowed(user: User) -> bool:
     """Counts a mail to `user`, unless `MAILS_PER_ACCOUNT` went out within the window."""
     return not rate_limits.take(f"limits:mail:user:{user.pk}", settings.MAILS_PER_ACCOUNT)
 
 
-def _mail(user: AbstractBaseUser, template: str, context: dict) -> None:
+def _mail(user: User, template: str, context: dict) -> None:
     """Mails `user` registration/<template>_subject.txt and _email.txt, within the limit."""
     if not mail_allowed(user):
         return
     context = {"user": user, **context}
     subject = render_to_string(f"registration/{template}_subject.txt", context).strip()
     body = render_to_string(f"registration/{template}_email.txt", context)
-    send_mail(subject, body, None, [user.email])  # type: ignore[attr-defined]
+    send_mail(subject, body, None, [user.email])
 
 
-def _reset_link(user: AbstractBaseUser, site: Site) -> str:
+def _reset_link(user: User, site: Site) -> str:
     """A working password-reset link, as the reset mail has: every mail the per-account
     limit counts carries one, so strangers' sign-ups cannot keep the owner from resetting."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
@@ -102,13 +102,13 @@ def _reset_link(user: AbstractBaseUser, site: Site) -> str:
     return site.base + reverse("password_reset_confirm", kwargs={"uidb64": uid, "token": token})
 
 
-def _mail_verification(user: AbstractBaseUser, site: Site, next_url: str) -> None:
+def _mail_verification(user: User, site: Site, next_url: str) -> None:
     path = reverse("account_verify", kwargs={"token": verification_token(user, next_url)})
     days = max(1, settings.ACCOUNT_VERIFICATION_SECONDS // 86400)
     _mail(user, "signup_verify", {"link": site.base + path, "site": site, "days": days})
 
 
-def account_verification_resend(*, user: AbstractBaseUser, site: Site, next_url: str = "") -> None:
+def account_verification_resend(*, user: User, site: Site, next_url: str = "") -> None:
     """Mails the link again to an account awaiting verification (its password was given)."""
     if awaits_verification(user):
         _mail_verification(user, site, next_url)
@@ -116,10 +116,9 @@ def account_verification_resend(*, user: AbstractBaseUser, site: Site, next_url:
 
 def account_signup(
     *, username: str, email: str, password: str, site: Site, next_url: str = ""
-) -> AbstractBaseUser | None:
+) -> User | None:
     """Makes the account (inactive while it awaits verification), or, when `email` is an
     account's already, mails that account instead and returns None."""
-    User = get_user_model()
     existing = User.objects.filter(email__iexact=email).first()
     if existing is not None:
         make_password(password)  # as long as making an account takes: no timing tell
@@ -140,7 +139,7 @@ def account_signup(
 
 
 @transaction.atomic
-def account_verify(*, token: str) -> tuple[AbstractBaseUser, str]:
+def account_verify(*, token: str) -> tuple[User, str]:
     """Activates the account a verification link names; (the account, where next)."""
     try:
         payload = signing.loads(token, salt=SALT, max_age=settings.ACCOUNT_VERIFICATION_SECONDS)

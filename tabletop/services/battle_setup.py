@@ -8,7 +8,7 @@ the services, and in one way.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tabletop.models import Battle
 from tabletop.services.battles import (
@@ -38,7 +38,7 @@ class Force:
 
     side: str
     roster: str
-    owner: AbstractBaseUser
+    owner: User
     units: Sequence[UnitEntry]
 
 
@@ -57,9 +57,9 @@ class Table:
 def battle_set_up(
     *,
     system: str,
-    gm: AbstractBaseUser,
+    gm: User,
     campaign: str,
-    members: Sequence[tuple[AbstractBaseUser, str]],
+    members: Sequence[tuple[User, str]],
     table: Table,
     forces: Sequence[Force],
     battle: str = "Battle",

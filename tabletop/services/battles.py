@@ -3,7 +3,7 @@
 import re
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from shapely.geometry import Polygon
 
@@ -136,7 +136,7 @@ def battle_create(
     sides: list[tuple[Roster, str]],
     deployment_zones: dict[str, list[list[float]]] | None = None,
     zone_depth: float = DEFAULT_ZONE_DEPTH,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
 ) -> Battle:
     """A battle in deployment, its units laid out inside their side's zone.
 
@@ -213,7 +213,7 @@ def _unit_name(battle: Battle, unit_id: str) -> str:
     return str(battle.unit_labels.get(unit_id, {}).get("name", unit_id))
 
 
-def _require_may_place(actor: AbstractBaseUser, battle: Battle, unit_ids: list[str]) -> None:
+def _require_may_place(actor: User, battle: Battle, unit_ids: list[str]) -> None:
     """The GM places any unit; a player only the units of their own rosters (ui.md,
     "Before the battle"); a spectator none."""
     role = role_in(actor, battle.campaign)
@@ -240,9 +240,7 @@ def _obstruction_text(battle: Battle, unit_id: str, obstruction: dict[str, str])
 
 
 @transaction.atomic
-def battle_deploy(
-    *, actor: AbstractBaseUser, battle: Battle, placements: dict[str, dict[str, Any]]
-) -> Battle:
+def battle_deploy(*, actor: User, battle: Battle, placements: dict[str, dict[str, Any]]) -> Battle:
     """Places units before the battle starts: each base wholly inside its side's zone,
     on no other base and in no terrain its system forbids (the engine's placement check).
 
@@ -323,7 +321,7 @@ def _require_tray_fits(battle: Battle) -> None:
 
 
 @transaction.atomic
-def battle_start(*, battle: Battle, actor: AbstractBaseUser | None = None) -> Battle:
+def battle_start(*, battle: Battle, actor: User | None = None) -> Battle:
     """Ends deployment: the battle goes live. `actor=None` is a trusted caller."""
     if actor is not None:
         require_gm(actor, battle.campaign)

@@ -3,7 +3,7 @@
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -58,7 +58,7 @@ def _clean_table_options(system: str, options: Any) -> dict:
 @transaction.atomic
 def campaign_create(
     *,
-    gm: AbstractBaseUser,
+    gm: User,
     name: str,
     system: str,
     points_limit: int = 300,
@@ -82,7 +82,7 @@ def campaign_create(
 @transaction.atomic
 def campaign_update(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     campaign: Campaign,
     name: str,
     points_limit: int,
@@ -102,9 +102,9 @@ def campaign_update(
 def membership_set(
     *,
     campaign: Campaign,
-    user: AbstractBaseUser,
+    user: User,
     role: str,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
 ) -> Membership:
     """Adds `user` to the campaign in `role`, or changes the role they have.
 
@@ -130,7 +130,7 @@ def membership_set(
 def invitation_create(
     *,
     campaign: Campaign,
-    created_by: AbstractBaseUser,
+    created_by: User,
     role: str = Role.PLAYER,
     valid_for: timedelta = timedelta(days=7),
     single_use: bool = True,
@@ -164,7 +164,7 @@ def invitation_problem(invitation: Invitation | None) -> str | None:
 
 
 @transaction.atomic
-def invitation_accept(*, token: str, user: AbstractBaseUser) -> Membership:
+def invitation_accept(*, token: str, user: User) -> Membership:
     invitation = Invitation.objects.select_for_update().filter(token=token).first()
     if invitation is not None:
         existing = Membership.objects.filter(campaign=invitation.campaign, user=user).first()

@@ -3,7 +3,7 @@ catalogue file), players pick from it into their rosters (issue 23)."""
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tabletop.models import Campaign, CatalogueProfile, Roster, UnitProfile
@@ -39,7 +39,7 @@ def _storable(value: Any, field: str) -> None:
 @transaction.atomic
 def catalogue_profile_add(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     campaign: Campaign,
     name: str,
     unit_type: str,
@@ -63,7 +63,7 @@ def catalogue_profile_add(
 @transaction.atomic
 def catalogue_profile_update(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     profile: CatalogueProfile,
     name: str,
     unit_type: str,
@@ -83,7 +83,7 @@ def catalogue_profile_update(
 
 
 @transaction.atomic
-def catalogue_profile_remove(*, actor: AbstractBaseUser, profile: CatalogueProfile) -> None:
+def catalogue_profile_remove(*, actor: User, profile: CatalogueProfile) -> None:
     require_gm(actor, profile.campaign)
     profile.delete()
 
@@ -133,7 +133,7 @@ def _file_profiles(campaign: Campaign, data: Any) -> list[tuple[str, str, dict, 
 
 
 @transaction.atomic
-def catalogue_import(*, actor: AbstractBaseUser, campaign: Campaign, data: Any) -> tuple[int, int]:
+def catalogue_import(*, actor: User, campaign: Campaign, data: Any) -> tuple[int, int]:
     """The profiles of a catalogue file into the campaign's catalogue: (added, replaced).
     A profile whose name the catalogue already has replaces it; nothing is written
     unless every profile is good."""
@@ -166,9 +166,7 @@ def catalogue_import(*, actor: AbstractBaseUser, campaign: Campaign, data: Any) 
 
 
 @transaction.atomic
-def roster_pick(
-    *, actor: AbstractBaseUser, roster: Roster, profile: CatalogueProfile
-) -> UnitProfile:
+def roster_pick(*, actor: User, roster: Roster, profile: CatalogueProfile) -> UnitProfile:
     """A copy of a catalogue profile in `actor`'s roster, checked as any unit added."""
     if profile.campaign_id != roster.campaign_id:
         raise ServiceError("That profile is not in this campaign's catalogue.")

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tabletop.models import Campaign, Map, MapImage
@@ -174,7 +174,7 @@ def map_create(
     width: float,
     height: float,
     terrain: list[dict],
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
 ) -> Map:
     """A new map. `actor=None` is a trusted caller (demo, fixtures); pages pass the GM."""
     if actor is not None:
@@ -189,7 +189,7 @@ def map_create(
 @transaction.atomic
 def map_update(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     battle_map: Map,
     name: str,
     width: float,
@@ -208,7 +208,7 @@ def map_update(
 
 
 @transaction.atomic
-def map_delete(*, actor: AbstractBaseUser, battle_map: Map) -> None:
+def map_delete(*, actor: User, battle_map: Map) -> None:
     require_gm(actor, battle_map.campaign)
     if battle_map.battles.exists():
         raise ServiceError("A battle was fought on this map; it stays.", field=None)
@@ -278,7 +278,7 @@ def _forget_if_unused(picture_id: int | None) -> None:
 @transaction.atomic
 def map_picture_set(
     *,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     battle_map: Map,
     picture: bytes | None,
     place: dict[str, Any] | None = None,
@@ -316,7 +316,7 @@ def map_picture_set(
 
 
 @transaction.atomic
-def map_picture_remove(*, actor: AbstractBaseUser, battle_map: Map) -> Map:
+def map_picture_remove(*, actor: User, battle_map: Map) -> Map:
     """The map without a picture; battles set up with it keep it."""
     require_gm(actor, battle_map.campaign)
     battle_map = Map.objects.select_for_update().get(pk=battle_map.pk)

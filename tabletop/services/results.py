@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tabletop.models import Battle, BattleResult, ResultCorrection, UnitProfile
@@ -55,7 +55,7 @@ def _winner_words(winner_side: str) -> str:
 @transaction.atomic
 def battle_result_record(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     battle: Battle,
     winner_side: str,
     outcome: str,
@@ -90,7 +90,7 @@ def battle_result_record(
 @transaction.atomic
 def battle_result_correct(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     battle: Battle,
     winner_side: str,
     outcome: str,
@@ -108,8 +108,9 @@ def battle_result_correct(
     winner_side, outcome, fates = _clean_result(battle, winner_side, outcome, unit_fates)
     changes = []
     if winner_side != result.winner_side:
-        changes.append(_change("Winner", _winner_words(result.winner_side),
-                               _winner_words(winner_side)))
+        changes.append(
+            _change("Winner", _winner_words(result.winner_side), _winner_words(winner_side))
+        )
     if outcome != result.outcome:
         changes.append(_change("Outcome", result.outcome, outcome))
     names = {str(label["profile"]): label.get("name", "") for label in battle.unit_labels.values()}
@@ -118,16 +119,19 @@ def battle_result_correct(
         before = result.unit_fates.get(profile_id, UnitStatus.READY.value)
         if fate == before:
             continue
-        changes.append(_change(f"Fate of {names.get(profile_id) or profile_id}",
-                               str(status_words.get(before, before)), str(status_words[fate])))
+        changes.append(
+            _change(
+                f"Fate of {names.get(profile_id) or profile_id}",
+                str(status_words.get(before, before)),
+                str(status_words[fate]),
+            )
+        )
         UnitProfile.objects.filter(pk=profile_id, status=before).update(status=fate)
     if not changes:
         raise ServiceError("Nothing to correct: that is the result as recorded.")
     result.winner_side, result.outcome, result.unit_fates = winner_side, outcome, fates
     result.save(update_fields=["winner_side", "outcome", "unit_fates"])
-    correction = ResultCorrection.objects.create(
-        result=result, corrected_by=actor, changes=changes
-    )
+    correction = ResultCorrection.objects.create(result=result, corrected_by=actor, changes=changes)
     said = "; ".join(f"{c['field']}: {c['old']} → {c['new']}" for c in changes)
     campaign_log_add(
         campaign=battle.campaign,

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tabletop.models import Campaign, Roster, UnitProfile
@@ -67,10 +67,10 @@ def _lock(roster: Roster) -> Roster:
 def roster_create(
     *,
     campaign: Campaign,
-    owner: AbstractBaseUser,
+    owner: User,
     name: str,
     faction: str = "",
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
 ) -> Roster:
     """A new, empty roster of `owner`. Pages pass `actor` (who must be the owner)."""
     if actor is not None:
@@ -88,7 +88,7 @@ def roster_create(
 
 
 @transaction.atomic
-def roster_update(*, actor: AbstractBaseUser, roster: Roster, name: str, faction: str) -> Roster:
+def roster_update(*, actor: User, roster: Roster, name: str, faction: str) -> Roster:
     require_roster_owner(actor, roster)
     roster.name = _clean_text(name, field="name", what="roster name", required=True, limit=120)
     roster.faction = _clean_text(faction, field="faction", what="faction", required=False, limit=80)
@@ -104,7 +104,7 @@ def unit_profile_add(
     unit_type: str,
     stats: dict,
     points: int = 0,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
 ) -> UnitProfile:
     """Adds a unit to the roster. `actor=None` is a trusted caller (demo, fixtures)."""
     if actor is not None:
@@ -124,7 +124,7 @@ def unit_profile_add(
 @transaction.atomic
 def unit_profile_update(
     *,
-    actor: AbstractBaseUser,
+    actor: User,
     unit: UnitProfile,
     name: str,
     unit_type: str,
@@ -144,14 +144,14 @@ def unit_profile_update(
 
 
 @transaction.atomic
-def unit_profile_remove(*, actor: AbstractBaseUser, unit: UnitProfile) -> None:
+def unit_profile_remove(*, actor: User, unit: UnitProfile) -> None:
     require_roster_owner(actor, unit.roster)
     unit.delete()
 
 
 @transaction.atomic
 def roster_import(
-    *, actor: AbstractBaseUser, campaign: Campaign, data: Any, second_copy: bool = False
+    *, actor: User, campaign: Campaign, data: Any, second_copy: bool = False
 ) -> Roster:
     """A new roster of `actor` from exported JSON; every unit is checked, or nothing is made.
 
@@ -194,8 +194,10 @@ def roster_import(
             field="data",
         )
     name = data.get("name", "Imported roster")
-    if not second_copy and isinstance(name, str) and (
-        Roster.objects.filter(campaign=campaign, owner=actor, name=name.strip()).exists()
+    if (
+        not second_copy
+        and isinstance(name, str)
+        and (Roster.objects.filter(campaign=campaign, owner=actor, name=name.strip()).exists())
     ):
         raise ServiceError(
             f"You already have a roster named {name.strip()!r} in this campaign.",

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -32,14 +32,14 @@ def turn_key(turn: dict[str, Any]) -> str:
     return f"{turn.get('turn', '')}|{turn.get('phase', '')}|{turn.get('active_side', '')}"
 
 
-def notice_settings_of(user: AbstractBaseUser) -> TurnNoticeSettings:
+def notice_settings_of(user: User) -> TurnNoticeSettings:
     """The user's choice (unsaved defaults, both off, when they never chose)."""
     found = TurnNoticeSettings.objects.filter(user=user).first()
     return found or TurnNoticeSettings(user=user)
 
 
 @transaction.atomic
-def notice_settings_update(*, user: AbstractBaseUser, mail: bool, browser: bool) -> None:
+def notice_settings_update(*, user: User, mail: bool, browser: bool) -> None:
     TurnNoticeSettings.objects.update_or_create(
         user=user, defaults={"mail": mail, "browser": browser}
     )

@@ -11,6 +11,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied as Forbidden
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -21,6 +22,13 @@ from tabletop.models import Campaign, Membership, Role
 from tabletop.services.errors import PermissionDenied, ServiceError
 
 View = Callable[..., HttpResponse]
+
+
+class SignedInRequest(HttpRequest):
+    """The request a view behind `login_required` gets: its user is an account, never
+    the anonymous one, and so may act in a service."""
+
+    user: User
 
 
 def campaign_page(view: View) -> View:

@@ -11,7 +11,7 @@ from django.contrib.auth.views import (
     PasswordResetConfirmView,
     PasswordResetView,
 )
-from django.forms import Form
+from django.forms import BaseForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve
@@ -64,7 +64,7 @@ def _safe_next(request: HttpRequest, next_url: str) -> str:
     return next_url if allowed else ""
 
 
-def _too_many(form: Form, message: str, wait: float) -> int:
+def _too_many(form: BaseForm, message: str, wait: float) -> int:
     """Says on the form when to try again; the status to answer: 429 Too Many Requests."""
     form.add_error(None, message.format(wait=rate_limits.in_words(wait)))
     return 429

@@ -18,6 +18,7 @@ from tabletop.services.errors import PermissionDenied, ServiceError
 from tabletop.services.inputs import parse_json
 from tabletop.services.results import battle_result_correct, battle_result_record
 from tabletop.views.access import (
+    SignedInRequest,
     campaign_page,
     found,
     render_form_page,
@@ -28,7 +29,9 @@ from tabletop.views.access import (
 
 
 @campaign_page
-def battle_new(request: HttpRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
+def battle_new(
+    request: SignedInRequest, campaign: Campaign, membership: Membership
+) -> HttpResponse:
     require_gm(membership)
     form = BattleForm(
         request.POST or None,
@@ -128,7 +131,7 @@ def battle_detail(
 @require_POST
 @campaign_page
 def battle_deployment(
-    request: HttpRequest, campaign: Campaign, membership: Membership, battle_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, battle_id: int
 ) -> HttpResponse:
     battle = found(selectors.battle_in(campaign, battle_id))
     if request.content_type == "application/json":
@@ -145,7 +148,7 @@ def battle_deployment(
     return _battle_page(request, campaign, membership, battle, deployment_form=form, invalid=True)
 
 
-def _place_by_drag(request: HttpRequest, battle: Battle) -> JsonResponse:
+def _place_by_drag(request: SignedInRequest, battle: Battle) -> JsonResponse:
     """One unit dropped on the battle page's table: {"unit", "position", "facing"} in,
     {"unit", "position", "facing"} out as the server placed it, or {"error"} and why.
     The service decides who may place what (the GM any unit, a player their own)."""
@@ -167,7 +170,7 @@ def _place_by_drag(request: HttpRequest, battle: Battle) -> JsonResponse:
 @require_POST
 @campaign_page
 def battle_begin(
-    request: HttpRequest, campaign: Campaign, membership: Membership, battle_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, battle_id: int
 ) -> HttpResponse:
     battle = found(selectors.battle_in(campaign, battle_id))
     require_gm(membership)
@@ -219,6 +222,4 @@ def battle_result_correction(
     if ok:
         messages.success(request, "Result corrected; the correction is kept below.")
         return redirect("battle", campaign_id=campaign.pk, battle_id=battle.pk)
-    return _battle_page(
-        request, campaign, membership, battle, correction_form=form, invalid=True
-    )
+    return _battle_page(request, campaign, membership, battle, correction_form=form, invalid=True)

@@ -30,11 +30,18 @@ from tabletop.services.campaigns import (
     membership_set,
 )
 from tabletop.services.errors import ServiceError
-from tabletop.views.access import campaign_page, found, render_form_page, require_gm, submit
+from tabletop.views.access import (
+    SignedInRequest,
+    campaign_page,
+    found,
+    render_form_page,
+    require_gm,
+    submit,
+)
 
 
 @login_required
-def campaign_list(request: HttpRequest) -> HttpResponse:
+def campaign_list(request: SignedInRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None)
     if request.method == "POST":
         campaign, ok = submit(
@@ -90,7 +97,7 @@ def campaign_detail(
 
 @campaign_page
 def campaign_settings(
-    request: HttpRequest, campaign: Campaign, membership: Membership
+    request: SignedInRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
     require_gm(membership)
     initial = {"name": campaign.name, "points_limit": campaign.points_limit}
@@ -126,7 +133,7 @@ def campaign_settings(
 @require_POST
 @campaign_page
 def invitation_new(
-    request: HttpRequest, campaign: Campaign, membership: Membership
+    request: SignedInRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
     require_gm(membership)
     form = InvitationForm(request.POST)
@@ -151,7 +158,7 @@ def invitation_new(
 @require_POST
 @campaign_page
 def member_role(
-    request: HttpRequest, campaign: Campaign, membership: Membership, user_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, user_id: int
 ) -> HttpResponse:
     require_gm(membership)
     member = found(campaign.memberships.select_related("user").filter(user_id=user_id).first())
@@ -163,7 +170,7 @@ def member_role(
         ),
     )
     if not ok:
-        messages.error(request, "; ".join(m for ms in form.errors.values() for m in ms))
+        messages.error(request, "; ".join(str(m) for ms in form.errors.values() for m in ms))
         return redirect("campaign", campaign_id=campaign.pk)
     return redirect("campaign", campaign_id=campaign.pk)
 

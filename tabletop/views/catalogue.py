@@ -18,7 +18,14 @@ from tabletop.services.catalogue import (
     catalogue_profile_update,
     roster_pick,
 )
-from tabletop.views.access import campaign_page, found, render_form_page, run_or_forbid, submit
+from tabletop.views.access import (
+    SignedInRequest,
+    campaign_page,
+    found,
+    render_form_page,
+    run_or_forbid,
+    submit,
+)
 from tabletop.views.rosters import stat_rows
 
 
@@ -52,7 +59,7 @@ def _write(form: UnitForm) -> dict:
 
 
 @campaign_page
-def catalogue(request: HttpRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
+def catalogue(request: SignedInRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
     """The list for every member; the GM adds a profile here (the service checks who)."""
     if request.method != "POST":
         return _page(request, campaign, membership)
@@ -70,7 +77,7 @@ def catalogue(request: HttpRequest, campaign: Campaign, membership: Membership) 
 
 @campaign_page
 def catalogue_profile(
-    request: HttpRequest, campaign: Campaign, membership: Membership, profile_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, profile_id: int
 ) -> HttpResponse:
     profile = found(campaign.catalogue.filter(pk=profile_id).first())
     form = UnitForm(
@@ -96,7 +103,7 @@ def catalogue_profile(
 @require_POST
 @campaign_page
 def catalogue_profile_delete(
-    request: HttpRequest, campaign: Campaign, membership: Membership, profile_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, profile_id: int
 ) -> HttpResponse:
     profile = found(campaign.catalogue.filter(pk=profile_id).first())
     if run_or_forbid(
@@ -120,7 +127,7 @@ def catalogue_export(
 @require_POST
 @campaign_page
 def catalogue_upload(
-    request: HttpRequest, campaign: Campaign, membership: Membership
+    request: SignedInRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
     form = CatalogueImportForm(request.POST, request.FILES)
     counts, ok = submit(
@@ -142,7 +149,7 @@ def catalogue_upload(
 @require_POST
 @campaign_page
 def catalogue_pick(
-    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, roster_id: int
 ) -> HttpResponse:
     """A player's pick from the catalogue into their roster (the roster page's button)."""
     roster = found(selectors.roster_in(campaign, roster_id))

@@ -12,13 +12,13 @@ import logging
 import time
 
 from asgiref.sync import sync_to_async
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from tabletop.events import channel_layer
 from tabletop.metrics import REGISTRY
 from tabletop.table_metrics import TablesCollector
 from tabletop.version import VERSION
@@ -54,8 +54,10 @@ def _database_answers() -> None:
 
 
 async def _channel_layer_answers() -> None:
-    layer = get_channel_layer()
-    channel = await layer.new_channel("health.")
+    layer = channel_layer()
+    # Both layers the settings choose (in-memory, channels-redis) take a prefix; the
+    # base class's stub does not.
+    channel = await layer.new_channel("health.")  # type: ignore[call-arg]
     await layer.send(channel, {"type": "health.ping", "at": time.time()})
     message = await layer.receive(channel)
     if message.get("type") != "health.ping":

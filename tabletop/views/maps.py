@@ -21,6 +21,7 @@ from tabletop.services.maps import (
 )
 from tabletop.services.picture import MAX_BYTES as MAX_PICTURE_BYTES
 from tabletop.views.access import (
+    SignedInRequest,
     campaign_page,
     found,
     render_form_page,
@@ -50,9 +51,7 @@ def _editor(
     )
 
 
-def _picture_form(
-    battle_map: Map | None, data: Any = None, files: Any = None
-) -> MapPictureForm:
+def _picture_form(battle_map: Map | None, data: Any = None, files: Any = None) -> MapPictureForm:
     """The picture's form; its fields prefixed (`picture-width`) beside the map's own."""
     initial = battle_map.image_place if battle_map else {}
     return MapPictureForm(data, files, prefix="picture", initial=initial)
@@ -78,7 +77,7 @@ def _map_fields(form: MapForm) -> dict:
 
 
 @campaign_page
-def map_new(request: HttpRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
+def map_new(request: SignedInRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
     require_gm(membership)
     form = MapForm(request.POST or None)
     if request.method == "POST":
@@ -93,7 +92,7 @@ def map_new(request: HttpRequest, campaign: Campaign, membership: Membership) ->
 
 @campaign_page
 def map_edit(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     battle_map = found(selectors.map_in(campaign, map_id))
     form = MapForm(request.POST or None, initial=_map_initial(battle_map))
@@ -112,7 +111,7 @@ def map_edit(
 @require_POST
 @campaign_page
 def map_remove(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     battle_map = found(selectors.map_in(campaign, map_id))
     if not run_or_forbid(request, lambda: map_delete(actor=request.user, battle_map=battle_map)):
@@ -123,7 +122,7 @@ def map_remove(
 @require_POST
 @campaign_page
 def map_picture(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     """Sets or moves the map's picture (multipart: `picture-file` and its place)."""
     battle_map = found(selectors.map_in(campaign, map_id))
@@ -141,15 +140,13 @@ def map_picture(
     _, ok = submit(form, write, aliases={"picture": "file"})
     if ok:
         return redirect("map", campaign_id=campaign.pk, map_id=battle_map.pk)
-    return _editor(
-        request, campaign, MapForm(initial=_map_initial(battle_map)), battle_map, form
-    )
+    return _editor(request, campaign, MapForm(initial=_map_initial(battle_map)), battle_map, form)
 
 
 @require_POST
 @campaign_page
 def map_picture_delete(
-    request: HttpRequest, campaign: Campaign, membership: Membership, map_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, map_id: int
 ) -> HttpResponse:
     battle_map = found(selectors.map_in(campaign, map_id))
     run_or_forbid(request, lambda: map_picture_remove(actor=request.user, battle_map=battle_map))

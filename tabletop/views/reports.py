@@ -22,8 +22,9 @@ from tabletop.records.report_svg import Report, battle_report
 from tabletop.records.story import battle_story
 from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import JSONTooDeep, load_json
+from tabletop.views.access import SignedInRequest
 
-RecordView = Callable[[HttpRequest, int], HttpResponse]
+RecordView = Callable[[SignedInRequest, int], HttpResponse]
 TOO_MANY = "Too many downloads of battle records: wait a minute, then try again.\n"
 
 
@@ -31,7 +32,7 @@ def record_read(view: RecordView) -> RecordView:
     """A record view: for a logged-in user, so many a minute (429 beyond, in plain words)."""
 
     @wraps(view)
-    def counted(request: HttpRequest, battle_id: int) -> HttpResponse:
+    def counted(request: SignedInRequest, battle_id: int) -> HttpResponse:
         if not cached.read_allowed(request.user):
             response = HttpResponse(TOO_MANY, status=429, content_type="text/plain; charset=utf-8")
             response["Retry-After"] = "60"
@@ -89,7 +90,7 @@ def position_file(request: HttpRequest, battle_id: int) -> HttpResponse:
 
 
 @record_read
-def ruling_file(request: HttpRequest, battle_id: int) -> HttpResponse:
+def ruling_file(request: SignedInRequest, battle_id: int) -> HttpResponse:
     """`?event=N`: the ruling of an order in the log. `?reply=ID`: the ruling on your order
     ID that the rules refused, as stored when it was refused (`&action=JSON`, the action
     the board proposed, is checked against it when given)."""

@@ -24,7 +24,14 @@ from tabletop.services.rosters import (
     unit_profile_remove,
     unit_profile_update,
 )
-from tabletop.views.access import campaign_page, found, render_form_page, run_or_forbid, submit
+from tabletop.views.access import (
+    SignedInRequest,
+    campaign_page,
+    found,
+    render_form_page,
+    run_or_forbid,
+    submit,
+)
 
 
 def _number(value: Any) -> str:
@@ -104,7 +111,9 @@ def _builder(
 
 @require_POST
 @campaign_page
-def roster_new(request: HttpRequest, campaign: Campaign, membership: Membership) -> HttpResponse:
+def roster_new(
+    request: SignedInRequest, campaign: Campaign, membership: Membership
+) -> HttpResponse:
     form = RosterForm(request.POST)
     roster, ok = submit(
         form,
@@ -117,14 +126,14 @@ def roster_new(request: HttpRequest, campaign: Campaign, membership: Membership)
         ),
     )
     if not ok:
-        messages.error(request, "; ".join(m for ms in form.errors.values() for m in ms))
+        messages.error(request, "; ".join(str(m) for ms in form.errors.values() for m in ms))
         return redirect("campaign", campaign_id=campaign.pk)
     return redirect("roster", campaign_id=campaign.pk, roster_id=roster.pk)
 
 
 @campaign_page
 def roster_import_page(
-    request: HttpRequest, campaign: Campaign, membership: Membership
+    request: SignedInRequest, campaign: Campaign, membership: Membership
 ) -> HttpResponse:
     form = RosterImportForm(request.POST or None, request.FILES or None)
     same_name: list[ServiceError] = []
@@ -167,7 +176,7 @@ def roster_import_page(
 
 @campaign_page
 def roster_detail(
-    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, roster_id: int
 ) -> HttpResponse:
     roster = found(selectors.roster_in(campaign, roster_id))
     if request.method != "POST":
@@ -190,7 +199,7 @@ def roster_detail(
 @require_POST
 @campaign_page
 def unit_new(
-    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int
+    request: SignedInRequest, campaign: Campaign, membership: Membership, roster_id: int
 ) -> HttpResponse:
     roster = found(selectors.roster_in(campaign, roster_id))
     form = UnitForm(request.POST, system=campaign.system)
@@ -213,7 +222,11 @@ def unit_new(
 
 @campaign_page
 def unit_edit(
-    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int, unit_id: int
+    request: SignedInRequest,
+    campaign: Campaign,
+    membership: Membership,
+    roster_id: int,
+    unit_id: int,
 ) -> HttpResponse:
     roster = found(selectors.roster_in(campaign, roster_id))
     unit = found(selectors.unit_in(roster, unit_id))
@@ -246,7 +259,11 @@ def unit_edit(
 @require_POST
 @campaign_page
 def unit_delete(
-    request: HttpRequest, campaign: Campaign, membership: Membership, roster_id: int, unit_id: int
+    request: SignedInRequest,
+    campaign: Campaign,
+    membership: Membership,
+    roster_id: int,
+    unit_id: int,
 ) -> HttpResponse:
     roster = found(selectors.roster_in(campaign, roster_id))
     unit = found(selectors.unit_in(roster, unit_id))

@@ -4,10 +4,11 @@ service (tabletop/services/turn_notices.py) keeps the choice."""
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from tabletop.services.turn_notices import notice_settings_of, notice_settings_update
+from tabletop.views.access import SignedInRequest
 
 
 class TurnNoticeForm(forms.Form):
@@ -19,14 +20,14 @@ class TurnNoticeForm(forms.Form):
 
 
 @login_required
-def turn_notice_settings(request: HttpRequest) -> HttpResponse:
-    current = notice_settings_of(request.user)  # type: ignore[arg-type]
+def turn_notice_settings(request: SignedInRequest) -> HttpResponse:
+    current = notice_settings_of(request.user)
     form = TurnNoticeForm(
         request.POST or None, initial={"mail": current.mail, "browser": current.browser}
     )
     if request.method == "POST" and form.is_valid():
         notice_settings_update(
-            user=request.user,  # type: ignore[arg-type]
+            user=request.user,
             mail=form.cleaned_data["mail"],
             browser=form.cleaned_data["browser"],
         )

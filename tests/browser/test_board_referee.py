@@ -376,6 +376,7 @@ def test_selecting_a_piece_with_many_offers_does_not_rescale_the_table(table, op
     p1.locator(f".piece[data-unit='{table.u1}']").click()
     offered = p1.locator("#actions button:visible")
     expect(offered.filter(has_text=re.compile("full-speed assault", re.I))).to_have_count(
-        1, timeout=TIMEOUT_MS)
+        1, timeout=TIMEOUT_MS
+    )
     assert board.bounding_box() == before
     assert inches_per_px(p1) == scale

@@ -34,20 +34,30 @@ def table(request, asgi_server: str) -> TableByNames:
         return table_by_names(asgi_server, battle, users, "P1 Warden", "P2 Talon")
     # aod: a formation of three P1 infantry, and P2's Raiders north of them, which no
     # box of P1's picks.
-    raiders = {**FOOT, "id": "E0", "name": "Raiders", "side": "P2", "facing": 270,
-               "position": [10.5, 16.0]}
+    raiders = {
+        **FOOT,
+        "id": "E0",
+        "name": "Raiders",
+        "side": "P2",
+        "facing": 270,
+        "position": [10.5, 16.0],
+    }
     return formation_table(asgi_server, "g", (raiders,))
 
 
 def screen_point(page, x_in: float, y_in: float) -> tuple[float, float]:
     """Where a table point (inches, y north) is on the screen."""
-    return tuple(page.evaluate(
-        """([x, y]) => {
+    return tuple(
+        page.evaluate(
+            """([x, y]) => {
           const svg = document.getElementById('board-svg'), pt = svg.createSVGPoint();
           pt.x = x; pt.y = window.tabletop.height() - y;
           const p = pt.matrixTransform(svg.getScreenCTM());
           return [p.x, p.y];
-        }""", [x_in, y_in]))
+        }""",
+            [x_in, y_in],
+        )
+    )
 
 
 def shift_box(page, corner: tuple[float, float], other: tuple[float, float]) -> None:
@@ -99,7 +109,8 @@ def test_the_group_s_cards_show_side_by_side_in_the_card_panel(table, open_board
     expect(cards).to_have_count(3)
     expect(p1.locator("#unit-card-body")).to_be_hidden()
     expect(p1.locator("#group-cards .group-summary")).to_have_text(
-        "Group of 3: a drag moves them as one order (formation move).")
+        "Group of 3: a drag moves them as one order (formation move)."
+    )
     for i in range(3):
         expect(cards.nth(i).locator(".unit-name")).to_have_text(f"Rifles {i + 1}")
         expect(cards.nth(i)).to_contain_text("infantry")

@@ -47,9 +47,7 @@ def shut_down(table):
     return table
 
 
-def test_states_and_markers_show_on_the_piece_its_card_and_everyones_board(
-    shut_down, open_board
-):
+def test_states_and_markers_show_on_the_piece_its_card_and_everyones_board(shut_down, open_board):
     table = shut_down
     p1, p2 = open_board("p1"), open_board("p2")
 

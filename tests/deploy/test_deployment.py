@@ -141,8 +141,12 @@ def test_chromium_plays_through_nginx_and_a_rolling_restart_loses_no_acknowledge
     # collectstatic minifies what it serves (tabletop/static_storage.py): every served
     # file is smaller than its source, and the board above still played a move with them.
     sources = Path(__file__).resolve().parents[2] / "static"
-    larger = [n for n in names + styles if (stack.static_root / n).stat().st_size
-              >= (sources / HASHED.sub(r".\1", n)).stat().st_size]
+    larger = [
+        n
+        for n in names + styles
+        if (stack.static_root / n).stat().st_size
+        >= (sources / HASHED.sub(r".\1", n)).stat().st_size
+    ]
     assert not larger, f"served as large as their sources (not minified): {larger}"
 
     main_js = next(n for n in names if n.startswith("js/board/main."))

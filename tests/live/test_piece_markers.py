@@ -83,8 +83,9 @@ def test_markers_never_touch_the_position_nor_the_verdicts():
             battle_id=battle.id, actor=people["p1"], client_msg_id="a-1", seen=0, action=action
         )
     assert reply["type"] == "ack"
-    assert Event.objects.get(battle=battle, kind="act").payload["verdict"] == (
-        verdict_before["verdict"]
+    assert (
+        Event.objects.get(battle=battle, kind="act").payload["verdict"]
+        == (verdict_before["verdict"])
     )
 
 

@@ -39,8 +39,9 @@ async def test_the_preview_says_the_grav_tank_leaves_the_board_as_a_loss(lg):
 
 async def test_the_committed_move_keeps_left_the_board_for_the_log_and_the_header_drops_it(lg):
     tank = lg.ids["Grav tank"]
-    await lg.p1.send({"type": "act", "id": "a-off", "seen": lg.p1.seq,
-                      "action": off_the_south_edge(lg)})
+    await lg.p1.send(
+        {"type": "act", "id": "a-off", "seen": lg.p1.seq, "action": off_the_south_edge(lg)}
+    )
     answer = await lg.p1.get("ack", "reject")
     assert answer["type"] == "ack", answer
     for socket in lg.sockets:

@@ -435,9 +435,7 @@ def test_a_request_bigger_than_the_upload_limit_is_refused(
     assert snapshot() == before
 
 
-def test_a_campaign_without_a_name_is_shown_at_its_fields(
-    world: World, gm_client: Client
-) -> None:
+def test_a_campaign_without_a_name_is_shown_at_its_fields(world: World, gm_client: Client) -> None:
     before = snapshot()
     response = gm_client.post(
         reverse("campaigns"), {"name": "", "system": "aod", "points_limit": "x"}

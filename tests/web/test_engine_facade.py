@@ -19,22 +19,31 @@ def web_imports(path: Path) -> list[tuple[str, int]]:
 
 
 def test_the_web_side_imports_only_the_rules_facade() -> None:
-    behind = [f"{path.relative_to(ROOT)}:{line} imports {name}"
-              for path in sorted(WEB.rglob("*.py")) if "migrations" not in path.parts
-              for name, line in web_imports(path) if name.startswith("rules.")]
+    behind = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for path in sorted(WEB.rglob("*.py"))
+        if "migrations" not in path.parts
+        for name, line in web_imports(path)
+        if name.startswith("rules.")
+    ]
     assert behind == []
 
 
 def test_the_frames_module_imports_no_table_service() -> None:
-    found = [name for name, _ in web_imports(WEB / "events.py")
-             if name.startswith("tabletop.services")]
+    found = [
+        name for name, _ in web_imports(WEB / "events.py") if name.startswith("tabletop.services")
+    ]
     assert found == []
 
 
 def test_the_check_sees_an_import_behind_the_facade(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
-    module.write_text("import rules\nfrom rules.engine.catalogue import COST_UNITS\n"
-                      "def f():\n    from rules.referee import questions\n")
+    module.write_text(
+        "import rules\nfrom rules.engine.catalogue import COST_UNITS\n"
+        "def f():\n    from rules.referee import questions\n"
+    )
     assert [n for n, _, _ in imports(module, "tabletop.m")] == [
-        ["rules"], ["rules.engine.catalogue", "rules.engine.catalogue.COST_UNITS"],
-        ["rules.referee", "rules.referee.questions"]]
+        ["rules"],
+        ["rules.engine.catalogue", "rules.engine.catalogue.COST_UNITS"],
+        ["rules.referee", "rules.referee.questions"],
+    ]

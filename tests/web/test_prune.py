@@ -80,4 +80,3 @@ def test_prune_frees_the_names_of_sign_ups_never_verified(settings) -> None:
     for kept in ("staffer", "active", "recent", users["p1"].username):  # p1 is a member
         assert User.objects.filter(username=kept).exists(), kept
     assert "and 1 sign-ups whose verification link expired unopened" in out.getvalue()
-

@@ -283,4 +283,3 @@ def test_a_new_site_opens_by_invitation_and_development_to_anyone() -> None:
     with pytest.raises(subprocess.CalledProcessError) as refused:
         settings_with(SIGNUP="anyone")
     assert "SIGNUP must be open, invitation or closed" in refused.value.stderr
-

@@ -44,7 +44,7 @@ def test_the_settings_page_shows_each_option_as_a_field_at_the_books_default(
     assert 'name="table_options"' not in html  # no JSON to type any more
     assert "Run multiplier" in html and "Default: 1." in html
     assert "Movement matrix" in html
-    assert "<th scope=\"row\">VTOL, nap of the earth</th>" in html  # the engine's words
+    assert '<th scope="row">VTOL, nap of the earth</th>' in html  # the engine's words
     data = as_posted(page)
     assert data["option-run_multiplier"] == "1.0"
     assert data["option-hindering_entry"] == "contact"

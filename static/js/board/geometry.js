@@ -27,10 +27,6 @@ export function pointSegment(p, a, b) {
   return { d: dist(p, [a[0] + t * dx, a[1] + t * dy]), t, at: [a[0] + t * dx, a[1] + t * dy] };
 }
 
-function cross(o, a, b) {
-  return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
-}
-
 /** Where segments ab and cd cross, as the parameter t along ab; null if they do not. */
 export function segmentHit(a, b, c, d) {
   const r = [b[0] - a[0], b[1] - a[1]], s = [d[0] - c[0], d[1] - c[1]];

@@ -38,7 +38,7 @@ import { TouchGestures } from "./touch.js";
 import { TurnNotice } from "./turnnotice.js";
 import { View } from "./view.js";
 import { drawBackdrop } from "../render/backdrop.js";
-import { renderLegend, renderTerrain, setUpTable } from "../render/terrain.js";
+import { renderTerrain, setUpTable } from "../render/terrain.js";
 
 const HISTORY_EVENTS = 100;
 const $ = (id) => document.getElementById(id);

@@ -5,8 +5,7 @@ the same way, and says which registered systems have no demo content yet.
 """
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -51,9 +50,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:6} / {password:18} {role}")
 
 
-def demo_users() -> dict[str, AbstractBaseUser]:
+def demo_users() -> dict[str, User]:
     """The demo people, created with their passwords the first time only."""
-    User = get_user_model()
     users = {}
     for username, password, _ in DEMO_USERS:
         user, created = User.objects.get_or_create(username=username)
@@ -64,7 +62,7 @@ def demo_users() -> dict[str, AbstractBaseUser]:
     return users
 
 
-def demo_battle(key: str, demo: DemoSystem, users: dict[str, AbstractBaseUser]) -> Battle:
+def demo_battle(key: str, demo: DemoSystem, users: dict[str, User]) -> Battle:
     """The system's demo campaign, map and rosters, and its battle deployed and live."""
     players = [users[username] for username, _, role in DEMO_USERS if role == "player"]
     forces = [

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 
 from tabletop.models import Battle, BattleSide, Membership, Role
 
@@ -27,7 +27,7 @@ class Actor:
         return self.is_gm or side in self.sides
 
 
-def actor_for(battle: Battle, user: AbstractBaseUser, membership: Membership) -> Actor:
+def actor_for(battle: Battle, user: User, membership: Membership) -> Actor:
     if membership.role == Role.GM:
         sides = set(battle.sides.values_list("side", flat=True))
     elif membership.role == Role.PLAYER:

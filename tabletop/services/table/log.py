@@ -152,9 +152,7 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         turn=at["turn"],
         labels=battle.unit_labels,
         hash=(
-            hash_at(battle, seq, at)
-            if delay_s
-            else position.position_hash(at["state"], at["turn"])
+            hash_at(battle, seq, at) if delay_s else position.position_hash(at["state"], at["turn"])
         ),
         delay_s=delay_s,
         chat=chat,
@@ -191,6 +189,5 @@ def visible_seq(battle_id: int, delay_s: int) -> int:
 
 def spectator_delay(battle_id: int) -> int:
     return (
-        Battle.objects.filter(pk=battle_id).values_list("spectator_delay_s", flat=True).first()
-        or 0
+        Battle.objects.filter(pk=battle_id).values_list("spectator_delay_s", flat=True).first() or 0
     )

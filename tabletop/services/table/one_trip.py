@@ -108,7 +108,7 @@ def _in_one_trip(
     battle = known_battles.get(battle_id)
     if battle is None:
         return None
-    guard = {
+    guard: dict[str, Any] = {
         "battle": battle.pk,
         "seq": battle.last_seq,
         "status": battle.status,

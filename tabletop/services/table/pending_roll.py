@@ -50,7 +50,9 @@ def unit_name(battle: Battle, unit_id: str) -> str:
     label = (battle.unit_labels or {}).get(unit_id, {})
     if isinstance(label.get("name"), str) and label["name"]:
         return str(label["name"])
-    unit = next((u for u in battle.state.get("units", []) if u.get("id") == unit_id), {})
+    unit: dict[str, Any] = next(
+        (u for u in battle.state.get("units", []) if u.get("id") == unit_id), {}
+    )
     name = unit.get("name")
     return name if isinstance(name, str) and name else unit_id
 

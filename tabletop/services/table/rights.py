@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
 from django.db import transaction
@@ -75,7 +75,7 @@ def _sides(battle_id: int, **owned: Any) -> Subquery:
     )
 
 
-def _seat_row(seat: Seat, battle_id: int) -> AbstractBaseUser | None:
+def _seat_row(seat: Seat, battle_id: int) -> User | None:
     """The seat's user (only what the rights need: never the battle's row, whose position
     can be large), with, read in the same query (one round trip per frame: issue 25): its
     login session's data (None when ended or expired), its role in the battle's campaign
@@ -101,7 +101,7 @@ def _seat_row(seat: Seat, battle_id: int) -> AbstractBaseUser | None:
     )
 
 
-def _session_stands(seat: Seat, user: AbstractBaseUser) -> bool:
+def _session_stands(seat: Seat, user: User) -> bool:
     """The seat's login session is the user's, not logged out, and the password unchanged
     since (Django's session hash)."""
     if user.session_data is None:  # type: ignore[attr-defined]
@@ -152,7 +152,7 @@ def _membership_changed(instance: Membership, created: bool = False, **_: Any) -
         rights_changed(instance.user_id)
 
 
-def _logged_out(request: Any, user: AbstractBaseUser | None, **_: Any) -> None:
+def _logged_out(request: Any, user: User | None, **_: Any) -> None:
     # Sent before the session is flushed: the notice names it, so that a socket reading
     # it meanwhile does not find it still standing.
     if user is not None and user.pk is not None:
@@ -164,9 +164,7 @@ def _logged_out(request: Any, user: AbstractBaseUser | None, **_: Any) -> None:
 USER_ACCESS_FIELDS = ("password", "is_active")
 
 
-def _user_saving(
-    sender: Any, instance: AbstractBaseUser, update_fields: Any = None, **_: Any
-) -> None:
+def _user_saving(sender: Any, instance: User, update_fields: Any = None, **_: Any) -> None:
     if instance.pk is None:
         return
     if update_fields is not None and not set(USER_ACCESS_FIELDS) & set(update_fields):
@@ -175,14 +173,14 @@ def _user_saving(
     instance._access_before = before.first()  # type: ignore[attr-defined]
 
 
-def _user_saved(instance: AbstractBaseUser, created: bool, **_: Any) -> None:
+def _user_saved(instance: User, created: bool, **_: Any) -> None:
     before = instance.__dict__.pop("_access_before", None)
     now = tuple(getattr(instance, f) for f in USER_ACCESS_FIELDS)
     if not created and before is not None and tuple(before) != now:
         rights_changed(instance.pk)
 
 
-def _user_deleted(instance: AbstractBaseUser, **_: Any) -> None:
+def _user_deleted(instance: User, **_: Any) -> None:
     rights_changed(instance.pk)
 
 

@@ -65,7 +65,7 @@ def ended_since(battle: Battle, actor: Actor, seen: int) -> str:
 
 
 def what_ended(before: dict[str, Any], after: dict[str, Any]) -> str:
-    """"turn", "phase" or "part" (one side's part of a phase), from the change itself, so
+    """ "turn", "phase" or "part" (one side's part of a phase), from the change itself, so
     that the log says what a player did: a side ending its part has not ended the turn."""
     if after.get("turn") != before.get("turn"):
         return "turn"

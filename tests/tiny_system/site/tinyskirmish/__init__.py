@@ -53,10 +53,21 @@ class TinySkirmish(System):
         allowance = Allowance(unit.move, cite="TS 1")
         rates = TerrainAlong(Rates(), [(t, t.shape) for t in state.terrain])
         priced, found = check_priced_path(
-            Position(state), unit, Pose(*unit.position, unit.facing),
-            steps_with_final_facing(unit, action), rates, allowance, BasePolicy(),
-            cites=CITES)
+            Position(state),
+            unit,
+            Pose(*unit.position, unit.facing),
+            steps_with_final_facing(unit, action),
+            rates,
+            allowance,
+            BasePolicy(),
+            cites=CITES,
+        )
         moved = unit.moved(priced.end.xy, priced.end.facing)
-        j = PathJudgement(state, priced.cost, allowance.value, found=found,
-                          events=[] if found else [moved_event(moved)])
+        j = PathJudgement(
+            state,
+            priced.cost,
+            allowance.value,
+            found=found,
+            events=[] if found else [moved_event(moved)],
+        )
         return j.verdict(state.with_units(moved))
