@@ -32,7 +32,8 @@ from tests.conftest import ROOT, need
 from tests.deploy.acting import ProxiedClient, act_through, check_acts
 from tests.deploy.clean_root import ADDRESS, REUSE_TAR, CleanRoot
 
-pytestmark = [pytest.mark.deploy, pytest.mark.clean_root]
+# An hour: debootstrap and the installer fetch Debian and PyPI packages over the network.
+pytestmark = [pytest.mark.deploy, pytest.mark.clean_root, pytest.mark.timeout(3600)]
 
 DOMAIN = "table.clean.example"
 EMAIL = "admin@clean.example"
