@@ -54,13 +54,8 @@ def test_the_engine_judges_its_moves(installed: rules.System) -> None:
 
 def test_the_command_line_plays_its_scenario() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SITE), *sys.path])}
-    done = subprocess.run(
-        [sys.executable, "-m", "rules", "check", "--expect", str(SCENARIO)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
+    command = [sys.executable, "-m", "rules", "check", "--expect", str(SCENARIO)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
     verdicts = [json.loads(line) for line in done.stdout.splitlines()]
     assert [v["legal"] for v in verdicts] == [True, False, False]

@@ -52,22 +52,11 @@ class TinySkirmish(System):
     def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
         allowance = Allowance(unit.move, cite="TS 1")
         rates = TerrainAlong(Rates(), [(t, t.shape) for t in state.terrain])
+        pose, steps = Pose(*unit.position, unit.facing), steps_with_final_facing(unit, action)
         priced, found = check_priced_path(
-            Position(state),
-            unit,
-            Pose(*unit.position, unit.facing),
-            steps_with_final_facing(unit, action),
-            rates,
-            allowance,
-            BasePolicy(),
-            cites=CITES,
+            Position(state), unit, pose, steps, rates, allowance, BasePolicy(), cites=CITES
         )
         moved = unit.moved(priced.end.xy, priced.end.facing)
-        j = PathJudgement(
-            state,
-            priced.cost,
-            allowance.value,
-            found=found,
-            events=[] if found else [moved_event(moved)],
-        )
-        return j.verdict(state.with_units(moved))
+        events = [] if found else [moved_event(moved)]
+        judgement = PathJudgement(state, priced.cost, allowance.value, found=found, events=events)
+        return judgement.verdict(state.with_units(moved))
