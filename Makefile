@@ -68,7 +68,7 @@ $(AXE): tests/browser/axe/package-lock.json
 # installer as an admin types it) runs beside them at the same priority: niced, it
 # starved behind the workers (its debootstrap took 33 minutes instead of 1.5); its
 # output follows the suite's. Either failing fails.
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 3
 test: lint $(AXE)
 	@mkdir -p .test-logs
 	@DATABASE_URL=sqlite:///$(CURDIR)/.test-logs/clean-root.sqlite3 \

@@ -150,7 +150,7 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
         stderr=log,
     )
     process.log = log  # type: ignore[attr-defined]
-    # 60 s: four test workers and a clean-machine install share two cores in CI.
+    # 60 s: three test workers and a clean-machine install share two cores in CI.
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
