@@ -340,8 +340,9 @@ def test_a_refused_drop_offers_the_nearest_legal_end_and_enter_sends_it(table, o
     expect(p1.locator(".alternative-text")).to_contain_text("Nearest legal")
     expect(p1.locator(".toast-error").last).to_contain_text("Nearest legal end: 10.0″")
     shoot(p1, "refusal-with-alternative")
-    (asked,) = [f for f in sent(p1, "preview") if f.get("alternative")]
-    assert asked["action"]["path"][-1][0] > 25
+    # Each ask is for the refused drop (a loaded machine may re-ask the same once).
+    asked = [f for f in sent(p1, "preview") if f.get("alternative")]
+    assert asked and all(a["action"]["path"][-1][0] > 25 for a in asked)
 
     p1.keyboard.press("Enter")
 
