@@ -3,7 +3,7 @@ frames by type, captured events."""
 
 import contextlib
 import json
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -247,3 +247,31 @@ def captured_events() -> Iterator[list[tuple[str, dict]]]:
         yield sent
     finally:
         events.deliver = original
+
+
+def assert_beside_the_rules(battle, actor, action: dict, add_and_remove: Callable[[], Any]):
+    """`add_and_remove()` (drawings, markers: what lies beside the rules) leaves the
+    engine's position, the hash, `action`'s preview verdict and its act's verdict as they
+    were; an order that saw none of it is not stale. Returns the act's event payload."""
+    from tabletop.services.table import log
+    from tabletop.services.table.act import battle_act
+    from tabletop.services.table.preview import battle_preview
+
+    before = Battle.objects.get(pk=battle.id)
+    verdict_before = battle_preview(battle_id=battle.id, actor=actor, action=action)
+    with captured_events() as sent:
+        add_and_remove()
+    after = Battle.objects.get(pk=battle.id)
+    assert (after.state, after.turn_state) == (before.state, before.turn_state)
+    hashes = {json.loads(message["text"])["hash"] for _, message in sent}
+    assert hashes == {log.snapshot(battle.id)[0]["hash"]}
+    verdict_after = battle_preview(battle_id=battle.id, actor=actor, action=action)
+    assert verdict_after["verdict"] == verdict_before["verdict"]
+    with captured_events():
+        reply = battle_act(
+            battle_id=battle.id, actor=actor, client_msg_id="order-1", seen=0, action=action
+        )
+    assert reply["type"] == "ack"
+    moved = Event.objects.get(battle=battle, kind="act").payload
+    assert moved["verdict"] == verdict_before["verdict"]
+    return moved

@@ -21,9 +21,8 @@ from tabletop.services.table import log, piece_markers
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.marker_palette import COLOURS
 from tabletop.services.table.piece_markers import battle_mark, battle_unmark
-from tabletop.services.table.preview import battle_preview
 from tests.live.conftest import make_table_sync, move
-from tests.live.helpers import captured_events
+from tests.live.helpers import assert_beside_the_rules, captured_events
 from tests.live.test_table_services import actors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -64,29 +63,13 @@ def test_a_marker_is_an_event_everyone_gets_and_the_snapshot_keeps():
 
 def test_markers_never_touch_the_position_nor_the_verdicts():
     battle, people, u1, u2 = a_table()
-    before = Battle.objects.get(pk=battle.id)
-    action = move(u1, [1.5, 8.5])
-    verdict_before = battle_preview(battle_id=battle.id, actor=people["p1"], action=action)
-    with captured_events() as sent:
+
+    def mark_and_unmark():
         assert mark(battle, people["p1"], u1, "objective", "blue", "m-1")["type"] == "ack"
         assert mark(battle, people["gm"], u2, "pinned", "yellow", "m-2")["type"] == "ack"
         assert unmark(battle, people["gm"], 1)["type"] == "ack"
-    after = Battle.objects.get(pk=battle.id)
-    assert (after.state, after.turn_state) == (before.state, before.turn_state)
-    hashes = {json.loads(message["text"])["hash"] for _, message in sent}
-    assert hashes == {log.snapshot(battle.id)[0]["hash"]}
-    verdict_after = battle_preview(battle_id=battle.id, actor=people["p1"], action=action)
-    assert verdict_after["verdict"] == verdict_before["verdict"]
-    # An order that saw none of them is not stale: they changed nothing it judged.
-    with captured_events():
-        reply = battle_act(
-            battle_id=battle.id, actor=people["p1"], client_msg_id="a-1", seen=0, action=action
-        )
-    assert reply["type"] == "ack"
-    assert (
-        Event.objects.get(battle=battle, kind="act").payload["verdict"]
-        == (verdict_before["verdict"])
-    )
+
+    assert_beside_the_rules(battle, people["p1"], move(u1, [1.5, 8.5]), mark_and_unmark)
 
 
 def test_a_player_marks_only_their_own_pieces_the_gm_any():
