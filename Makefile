@@ -36,9 +36,7 @@ $(ESLINT_STAMP): tools/eslint/package-lock.json
 	npm ci --prefix tools/eslint --no-audit --no-fund
 	touch $(ESLINT_STAMP)
 
-# `ruff format --check` on these paths; rules/ is left until its files stop moving
-# (pyproject.toml [tool.ruff.format] exclude).
-FORMATTED := tabletop tests bench manage.py
+FORMATTED := rules tabletop tests bench manage.py
 lint: $(STAMP) $(ESLINT_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check $(FORMATTED)

@@ -39,12 +39,41 @@ from rules.referee.sight_ruling import sight_ruling
 from rules.systems.registry import SYSTEMS, get_system
 
 __all__ = [
-    "COST_UNITS", "SYSTEMS", "Action", "BaseShape", "Consequence", "Dice", "DiceExhaustedError",
-    "GameState", "InvalidActionError", "Reach", "Roll", "Scenario", "System", "Table", "Terrain",
-    "Turn", "Unit", "Verdict", "Violation", "Waypoint", "action_from_json", "alternative_answer",
-    "deadline", "get_system", "load_scenario", "make_dice", "offered_in_position",
-    "placement_obstructions", "reach", "reach_answer", "scenario_to_json", "sight_ruling",
-    "state_from_json", "state_to_json", "validate",
+    "COST_UNITS",
+    "SYSTEMS",
+    "Action",
+    "BaseShape",
+    "Consequence",
+    "Dice",
+    "DiceExhaustedError",
+    "GameState",
+    "InvalidActionError",
+    "Reach",
+    "Roll",
+    "Scenario",
+    "System",
+    "Table",
+    "Terrain",
+    "Turn",
+    "Unit",
+    "Verdict",
+    "Violation",
+    "Waypoint",
+    "action_from_json",
+    "alternative_answer",
+    "deadline",
+    "get_system",
+    "load_scenario",
+    "make_dice",
+    "offered_in_position",
+    "placement_obstructions",
+    "reach",
+    "reach_answer",
+    "scenario_to_json",
+    "sight_ruling",
+    "state_from_json",
+    "state_to_json",
+    "validate",
 ]
 
 
@@ -54,9 +83,12 @@ def action_from_json(raw: Any, system: str | GameState = "aod") -> Action:
     return get_system(key).parse_action(raw, "action")
 
 
-def validate(state: GameState, action: Action | dict[str, Any],
-             dice: Dice | Sequence[int] | None = None,
-             outcomes: Sequence[bool] | None = None) -> Verdict:
+def validate(
+    state: GameState,
+    action: Action | dict[str, Any],
+    dice: Dice | Sequence[int] | None = None,
+    outcomes: Sequence[bool] | None = None,
+) -> Verdict:
     """Judge one action. Never raises for an illegal move (see Verdict.reasons); raises
     InvalidActionError for one beyond the engine's bounds (rules/engine/bounds.py).
 
@@ -68,8 +100,9 @@ def validate(state: GameState, action: Action | dict[str, Any],
         action = system.parse_action(action, "action")
     check_action(action, state)  # the engine's bounds on its work (rules/engine/bounds.py)
     if not isinstance(dice, Dice):
-        dice = make_dice(None if dice is None else list(dice),
-                         None if outcomes is None else list(outcomes))
+        dice = make_dice(
+            None if dice is None else list(dice), None if outcomes is None else list(outcomes)
+        )
     return with_consequences(system, state, action, system.validate(state, action, dice))
 
 

@@ -57,9 +57,10 @@ class Allowance:
     def exceeded(self, cost: float) -> bool:
         return cost > self.value + LENGTH_TOL
 
-    def violation(self, unit: Unit, cost: float, at: Point2 | None,
-                  turning: tuple[float, float] = (0.0, 0.0)) -> Violation:
-        """"M1 needs 9" but has 8"", with what halved the allowance or what the base value
+    def violation(
+        self, unit: Unit, cost: float, at: Point2 | None, turning: tuple[float, float] = (0.0, 0.0)
+    ) -> Violation:
+        """ "M1 needs 9" but has 8"", with what halved the allowance or what the base value
         is where that is not plain Move; `turning` ((cost, degrees) of the turns in place,
         `PricedLegs.turning`) splits the cost into path and turning. The citations go to
         `cite`, every halving's with the base value's."""
@@ -70,12 +71,22 @@ class Allowance:
             context = "" if self.label.lower() == "move" else f" ({self.label})"
             cites = [self.cite]
         cite = ", ".join(dict.fromkeys(r.strip() for c in cites for r in c.split(",")))
-        return Violation(self.code, needs_message(unit.id, cost, self.value, self.unit_label,
-                                                  turning, context), at, cite)
+        return Violation(
+            self.code,
+            needs_message(unit.id, cost, self.value, self.unit_label, turning, context),
+            at,
+            cite,
+        )
 
 
-def needs_message(name: str, cost: float, has: float, unit_label: str,
-                  turning: tuple[float, float] = (0.0, 0.0), context: str = "") -> str:
+def needs_message(
+    name: str,
+    cost: float,
+    has: float,
+    unit_label: str,
+    turning: tuple[float, float] = (0.0, 0.0),
+    context: str = "",
+) -> str:
     """What a move costs against what the unit has, in a player's words: with the share
     spent on turning in place when there is one, since a short line refused for a long
     turn otherwise reads as a mistake ("Jetpack squad needs 56.6\": 28.0\" of path and
@@ -84,5 +95,7 @@ def needs_message(name: str, cost: float, has: float, unit_label: str,
     turn_cost, degrees = turning
     if turn_cost < 0.05:
         return f"{name} needs {fmt(cost)}{u} but has {fmt(has)}{u}{context}"
-    return (f"{name} needs {cost:.1f}{u}: {cost - turn_cost:.1f}{u} of path and "
-            f"{turn_cost:.1f}{u} to turn {degrees:.0f}°; it has {fmt(has)}{u}{context}")
+    return (
+        f"{name} needs {cost:.1f}{u}: {cost - turn_cost:.1f}{u} of path and "
+        f"{turn_cost:.1f}{u} to turn {degrees:.0f}°; it has {fmt(has)}{u}{context}"
+    )

@@ -57,21 +57,30 @@ class BasePolicy:
         return False
 
 
-def bases_touching(position: Position, unit: Unit, body: Body,
-                   ignore: Iterable[str] = ()) -> list[Unit]:
+def bases_touching(
+    position: Position, unit: Unit, body: Body, ignore: Iterable[str] = ()
+) -> list[Unit]:
     """Units whose bases are within 0.01" of `body` (base contact, no rules applied)."""
     skip = set(ignore) | {unit.id}
-    return [other for other, _, _ in position.units.near(body, CONTACT)
-            if other.id not in skip and body.distance(position.bodies[other.id]) <= CONTACT]
+    return [
+        other
+        for other, _, _ in position.units.near(body, CONTACT)
+        if other.id not in skip and body.distance(position.bodies[other.id]) <= CONTACT
+    ]
 
 
 def _at(p: tuple[float, float]) -> str:
     return f"({fmt(p[0])}, {fmt(p[1])})"
 
 
-def check_bases(position: Position, mover: Unit, track: Track, final: Pose,
-                policy: BasePolicy, start_contacts: frozenset[str] = frozenset()
-                ) -> tuple[list[Found], list[Unit]]:
+def check_bases(
+    position: Position,
+    mover: Unit,
+    track: Track,
+    final: Pose,
+    policy: BasePolicy,
+    start_contacts: frozenset[str] = frozenset(),
+) -> tuple[list[Found], list[Unit]]:
     """Violations along the path, and the units the base touches where it ends.
 
     `final` is where the move really ends (a system may reposition it). `start_contacts`
@@ -91,28 +100,54 @@ def check_bases(position: Position, mover: Unit, track: Track, final: Pose,
         if final_body.distance(body) <= CONTACT:
             end_contacts.append(other)
         if final_shrunk.distance(body) < 0:
-            out.append((track.length, Violation(
-                "base_overlap", f"{mover.id} would end overlapping {other.id} at "
-                f"{_at(final.xy)}", final.xy, policy.overlap_cite)))
+            out.append(
+                (
+                    track.length,
+                    Violation(
+                        "base_overlap",
+                        f"{mover.id} would end overlapping {other.id} at {_at(final.xy)}",
+                        final.xy,
+                        policy.overlap_cite,
+                    ),
+                )
+            )
         touched: Hit | None = None
         if policy.stops_for(mover, other) and track.translates and sweep_touches(track, body):
-            touched = first_retouch(track, body) if other.id in start_contacts \
+            touched = (
+                first_retouch(track, body)
+                if other.id in start_contacts
                 else first_touch(track, body)
+            )
             if touched is not None and (stop is None or touched.s < stop[0].s):
                 stop = (touched, other)
         # Going on into a base that stops the move is reported once, as the stop.
-        if touched is None and not policy.may_cross(mover, other) \
-                and sweep_overlaps(track, body):
+        if touched is None and not policy.may_cross(mover, other) and sweep_overlaps(track, body):
             hit = first_overlap(track, body)
             if hit is not None and hit.tau < track.tau_end - 1e-9:
-                out.append((hit.s, Violation(
-                    "path_through_base", f"{mover.id} passes through the base of {other.id} "
-                    f"at {_at(hit.at)}", hit.at, policy.through_cite)))
+                out.append(
+                    (
+                        hit.s,
+                        Violation(
+                            "path_through_base",
+                            f"{mover.id} passes through the base of {other.id} at {_at(hit.at)}",
+                            hit.at,
+                            policy.through_cite,
+                        ),
+                    )
+                )
     if stop is not None:
         hit, other = stop
         if track.length > hit.s + CONTACT:
-            out.append((hit.s, Violation(
-                "path_through_base", f"{mover.id} must stop on contact with {other.id} at "
-                f"{_at(hit.at)} but goes {fmt(track.length - hit.s)}\" further",
-                hit.at, policy.stop_cite)))
+            out.append(
+                (
+                    hit.s,
+                    Violation(
+                        "path_through_base",
+                        f"{mover.id} must stop on contact with {other.id} at "
+                        f'{_at(hit.at)} but goes {fmt(track.length - hit.s)}" further',
+                        hit.at,
+                        policy.stop_cite,
+                    ),
+                )
+            )
     return out, end_contacts

@@ -58,12 +58,14 @@ def check_table_size(table: Table, key: str = "table") -> None:
 def check_point(table: Table, x: float, y: float, z: float | None, key: str) -> None:
     """A point of the scenario or a path lies within the table's box (see above)."""
     m = margin(table)
-    for i, (value, low, high) in enumerate(((x, -m, table.width + m),
-                                            (y, -m, table.height + m))):
+    for i, (value, low, high) in enumerate(((x, -m, table.width + m), (y, -m, table.height + m))):
         if not low <= value <= high:
-            raise InvalidActionError(f"{key}[{i}]", f"{value:g} is too far off a "
-                                     f"{table.width:g}\" x {table.height:g}\" table "
-                                     f"(allowed {low:g} to {high:g})")
+            raise InvalidActionError(
+                f"{key}[{i}]",
+                f"{value:g} is too far off a "
+                f'{table.width:g}" x {table.height:g}" table '
+                f"(allowed {low:g} to {high:g})",
+            )
     if z is not None:
         check_level(table, z, f"{key}[2]")
 
@@ -72,8 +74,9 @@ def check_level(table: Table, z: float, key: str) -> None:
     """An altitude or a height: within the table's longer side up or down."""
     m = margin(table)
     if not -m <= z <= m:
-        raise InvalidActionError(key, f"{z:g} is out of range (allowed {-m:g} to {m:g} "
-                                 f"on this table)")
+        raise InvalidActionError(
+            key, f"{z:g} is out of range (allowed {-m:g} to {m:g} on this table)"
+        )
 
 
 def check_polygon(table: Table, points: Sequence[Point2], key: str) -> None:
@@ -100,8 +103,10 @@ def check_action(action: Action, state: GameState, key: str = "action") -> None:
         for i, step in enumerate(path):
             if isinstance(step, Turn):
                 if abs(step.angle) > MAX_TURN_STEP:
-                    raise InvalidActionError(f"{path_key}[{i}].turn", f"a turn step is at most "
-                                             f"{MAX_TURN_STEP:g} degrees either way")
+                    raise InvalidActionError(
+                        f"{path_key}[{i}].turn",
+                        f"a turn step is at most {MAX_TURN_STEP:g} degrees either way",
+                    )
                 turning += abs(step.angle) if swept else 0.0
                 heading += step.angle
             else:
@@ -112,12 +117,15 @@ def check_action(action: Action, state: GameState, key: str = "action") -> None:
         if facing is not None and swept:
             turning += abs(shortest_turn(heading, facing))
         if turning > MAX_TURNING:
-            raise InvalidActionError(path_key, f"a rect base turns more than "
-                                     f"{MAX_TURNING:g} degrees in all")
+            raise InvalidActionError(
+                path_key, f"a rect base turns more than {MAX_TURNING:g} degrees in all"
+            )
     limit = table.width + table.height
     if travel > limit:
-        raise InvalidActionError(f"{key}.path", f"{fmt(travel)}\" of path in all; at most "
-                                 f"{limit:g}\" (the table's width plus height)")
+        raise InvalidActionError(
+            f"{key}.path",
+            f'{fmt(travel)}" of path in all; at most {limit:g}" (the table\'s width plus height)',
+        )
 
 
 def _paths(action: Action, key: str) -> Iterator[tuple[str, str, tuple[Step, ...], float | None]]:

@@ -50,12 +50,17 @@ class ActionVariant:
 
     def given(self) -> dict[str, Any]:
         """The gesture fields it replaces, by name (unit_types aside)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name != "unit_types" and getattr(self, f.name) is not None}
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "unit_types" and getattr(self, f.name) is not None
+        }
 
     def to_json(self) -> dict[str, Any]:
-        return {"unit_types": list(self.unit_types),
-                **{k: list(v) if isinstance(v, tuple) else v for k, v in self.given().items()}}
+        return {
+            "unit_types": list(self.unit_types),
+            **{k: list(v) if isinstance(v, tuple) else v for k, v in self.given().items()},
+        }
 
 
 @dataclass(frozen=True)
@@ -127,22 +132,37 @@ class ActionSpec:
         Only what the catalogue states (type, keys needed); the engine judges the rest
         when the action is proposed."""
         kind = unit.get("type")
-        if self.unit_types and kind not in self.unit_types \
-                and not any(kind in v.unit_types for v in self.variants):
+        if (
+            self.unit_types
+            and kind not in self.unit_types
+            and not any(kind in v.unit_types for v in self.variants)
+        ):
             return False
         return all(_is_set(unit.get(key)) for key in self.needs)
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "label": self.label, "keys": list(self.keys),
-                "path": self.path, "cost_unit": self.cost_unit, "drag": self.drag,
-                "help": self.help, "unit_types": list(self.unit_types),
-                "needs": list(self.needs), "path_z": list(self.path_z),
-                "point_keys": list(self.point_keys), "unit_keys": list(self.unit_keys),
-                "placement_keys": list(self.placement_keys), "group": self.group,
-                "target_keys": list(self.target_keys),
-                "unit_list_keys": list(self.unit_list_keys), "at_once": self.at_once,
-                "from_aboard": self.from_aboard, "faces_each_leg": list(self.faces_each_leg),
-                "variants": [v.to_json() for v in self.variants]}
+        return {
+            "type": self.type,
+            "label": self.label,
+            "keys": list(self.keys),
+            "path": self.path,
+            "cost_unit": self.cost_unit,
+            "drag": self.drag,
+            "help": self.help,
+            "unit_types": list(self.unit_types),
+            "needs": list(self.needs),
+            "path_z": list(self.path_z),
+            "point_keys": list(self.point_keys),
+            "unit_keys": list(self.unit_keys),
+            "placement_keys": list(self.placement_keys),
+            "group": self.group,
+            "target_keys": list(self.target_keys),
+            "unit_list_keys": list(self.unit_list_keys),
+            "at_once": self.at_once,
+            "from_aboard": self.from_aboard,
+            "faces_each_leg": list(self.faces_each_leg),
+            "variants": [v.to_json() for v in self.variants],
+        }
 
 
 def _is_set(value: Any) -> bool:
@@ -167,8 +187,14 @@ class TerrainKind:
     sight: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "label": self.label, "keys": list(self.keys),
-                "required": list(self.required), "help": self.help, "sight": self.sight}
+        return {
+            "type": self.type,
+            "label": self.label,
+            "keys": list(self.keys),
+            "required": list(self.required),
+            "help": self.help,
+            "sight": self.sight,
+        }
 
 
 #: Where a state marker's key is read: a key of the unit, or a key of the position's
@@ -197,8 +223,13 @@ class StateMarker:
         return self.label if _is_set(value) else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "source": self.source,
-                "values": [[v, label] for v, label in self.values], "help": self.help}
+        return {
+            "key": self.key,
+            "label": self.label,
+            "source": self.source,
+            "values": [[v, label] for v, label in self.values],
+            "help": self.help,
+        }
 
 
 #: A unit inside a transport (scenario-format.md UNIT `aboard`), in every system.

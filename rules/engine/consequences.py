@@ -47,8 +47,9 @@ class Consequence:
         return out
 
 
-def with_consequences(system: System, state: GameState, action: Action,
-                      verdict: Verdict) -> Verdict:
+def with_consequences(
+    system: System, state: GameState, action: Action, verdict: Verdict
+) -> Verdict:
     """The verdict with its consequences: only a legal one has any (an illegal action
     changes nothing, or, refused with a consequence, says why in its reasons)."""
     if not verdict.legal:
@@ -57,11 +58,16 @@ def with_consequences(system: System, state: GameState, action: Action,
     return replace(verdict, consequences=found) if found else verdict
 
 
-def consequences(system: System, state: GameState, action: Action,
-                 verdict: Verdict) -> tuple[Consequence, ...]:
+def consequences(
+    system: System, state: GameState, action: Action, verdict: Verdict
+) -> tuple[Consequence, ...]:
     # The rolls come first: the order is carried out only as far as they allow.
-    out = [c for r in verdict.rolls if r.pending
-           if (c := system.roll_consequence(state, action, r)) is not None]
+    out = [
+        c
+        for r in verdict.rolls
+        if r.pending
+        if (c := system.roll_consequence(state, action, r)) is not None
+    ]
     for event in verdict.events:
         said = system.event_consequence(state, action, event)
         if said is not None:
@@ -90,14 +96,22 @@ def removed(unit: Unit, actor: Unit | None) -> Consequence:
     """A piece the action takes off the table: the player's own is a loss."""
     own = actor is not None and unit.side == actor.side
     if own:
-        return Consequence("loses_unit", f"{unit.id} is taken off the table: a loss",
-                           unit.id, f"{unit.id} was taken off the table")
-    return Consequence("removes_unit", f"{unit.id} is taken off the table", unit.id,
-                       f"{unit.id} was taken off the table")
+        return Consequence(
+            "loses_unit",
+            f"{unit.id} is taken off the table: a loss",
+            unit.id,
+            f"{unit.id} was taken off the table",
+        )
+    return Consequence(
+        "removes_unit",
+        f"{unit.id} is taken off the table",
+        unit.id,
+        f"{unit.id} was taken off the table",
+    )
 
 
 def roll_words(roll: Roll) -> str:
-    """"Needs a breakaway roll of 4-6 on d6; on 4-6 the unit breaks away ..."."""
+    """ "Needs a breakaway roll of 4-6 on d6; on 4-6 the unit breaks away ..."."""
     on = f" on {roll.die}" if roll.die else ""
     decides = f"; {roll.decides}" if roll.decides else ""
     return f"Needs a {roll.what} roll of {roll.needed}{on}{decides}"

@@ -55,9 +55,15 @@ class Dice:
         `decides` says what the result decides (shown with a pending roll). In
         unresolved mode the Roll is pending: `result` and `success` are None."""
         result = self.d(sides, what)
-        return Roll(what, f"d{sides}", result, f"{at_least}-{sides}",
-                    None if result is None else result >= at_least,
-                    forced=self.forced_dice is not None, decides=decides)
+        return Roll(
+            what,
+            f"d{sides}",
+            result,
+            f"{at_least}-{sides}",
+            None if result is None else result >= at_least,
+            forced=self.forced_dice is not None,
+            decides=decides,
+        )
 
     def outcome(self, what: str) -> bool | None:
         """A pass/fail result given as such (capture, DFA); None when unresolved:
@@ -78,12 +84,19 @@ def parse_outcome(value: object, key: str) -> bool:
         return True
     if value in ("fail", "failure", "miss"):
         return False
-    raise InvalidActionError(key, f"expected \"success\" or \"fail\", got {value!r}")
+    raise InvalidActionError(key, f'expected "success" or "fail", got {value!r}')
 
 
-def make_dice(dice: Sequence[int] | None = None,
-              outcomes: Sequence[bool] | None = None, *, unresolved: bool = False) -> Dice:
+def make_dice(
+    dice: Sequence[int] | None = None,
+    outcomes: Sequence[bool] | None = None,
+    *,
+    unresolved: bool = False,
+) -> Dice:
     """Forced results where given, else `secrets`; `unresolved=True` for a preview,
     which rolls nothing."""
-    return Dice(None if dice is None else list(dice),
-                None if outcomes is None else list(outcomes), unresolved)
+    return Dice(
+        None if dice is None else list(dice),
+        None if outcomes is None else list(outcomes),
+        unresolved,
+    )

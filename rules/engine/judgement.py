@@ -41,11 +41,16 @@ class Judgement:
         """Legal when no rule is broken. `after` is the state to store: the new position
         of a legal action, or of an illegal one that still changes the game."""
         legal = not self.reasons
-        return Verdict(legal=legal, cost=self.cost, allowance=self.allowance,
-                       reasons=tuple(self.reasons), rolls=tuple(self.rolls),
-                       events=tuple(self.events),
-                       state_after=after if after is not None else self.state,
-                       changed=after is not None)
+        return Verdict(
+            legal=legal,
+            cost=self.cost,
+            allowance=self.allowance,
+            reasons=tuple(self.reasons),
+            rolls=tuple(self.rolls),
+            events=tuple(self.events),
+            state_after=after if after is not None else self.state,
+            changed=after is not None,
+        )
 
 
 @dataclass
@@ -56,8 +61,9 @@ class PathJudgement(Judgement):
 
     found: list[Found] = field(default_factory=list)
 
-    def add(self, code: str, message: str, at: Point2 | None, cite: str,
-            order: float = BEFORE) -> None:
+    def add(
+        self, code: str, message: str, at: Point2 | None, cite: str, order: float = BEFORE
+    ) -> None:
         """A finding at path length `order` (BEFORE the path, AFTER it, or on it)."""
         at = None if at is None else (float(at[0]), float(at[1]))
         self.found.append((order, Violation(code, message, at, cite)))
@@ -77,6 +83,9 @@ class PathJudgement(Judgement):
 
 def moved_event(u: Unit) -> dict[str, Any]:
     """The event the board animates: where a unit now stands and faces."""
-    return {"type": "moved", "unit": u.id, "to": [round(u.position[0], 4),
-                                                  round(u.position[1], 4)],
-            "facing": round(u.facing % 360.0, 4)}
+    return {
+        "type": "moved",
+        "unit": u.id,
+        "to": [round(u.position[0], 4), round(u.position[1], 4)],
+        "facing": round(u.facing % 360.0, 4),
+    }

@@ -36,5 +36,6 @@ def markers_in(catalogue: Iterable[StateMarker], position: Mapping[str, Any]) ->
             label = marker.label_for(_value(marker, unit, state))
             if label is not None:
                 out.setdefault(unit["id"], []).append(
-                    {"key": marker.key, "label": label, "help": marker.help})
+                    {"key": marker.key, "label": label, "help": marker.help}
+                )
     return out

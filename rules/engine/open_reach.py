@@ -42,15 +42,17 @@ def horizon(unit: Unit, budget: float) -> float:
     return budget + 2 * unit.base.radius + 1
 
 
-def base_obstacles(position: Position, unit: Unit, policy: BasePolicy,
-                   budget: float) -> tuple[list[Any], list[Any]]:
+def base_obstacles(
+    position: Position, unit: Unit, policy: BasePolicy, budget: float
+) -> tuple[list[Any], list[Any]]:
     """(bases that block the centre's way, bases that only keep it from ending on them),
     for a move of `budget` (see `base_barriers`)."""
     return base_barriers(position, unit, policy, horizon(unit, budget), MARGIN)
 
 
-def base_barriers(position: Position, unit: Unit, policy: BasePolicy, reach: float,
-                  margin: float = MARGIN) -> tuple[list[Any], list[Any]]:
+def base_barriers(
+    position: Position, unit: Unit, policy: BasePolicy, reach: float, margin: float = MARGIN
+) -> tuple[list[Any], list[Any]]:
     """(bases the centre may not come near, bases it may cross but not end on), within
     `reach` of the unit's centre, each grown by both radii and the margin.
 
@@ -63,9 +65,9 @@ def base_barriers(position: Position, unit: Unit, policy: BasePolicy, reach: flo
     return [g for _, g in blocking], [g for _, g in end_only]
 
 
-def base_barriers_by_unit(position: Position, unit: Unit, policy: BasePolicy, reach: float,
-                          margin: float = MARGIN
-                          ) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+def base_barriers_by_unit(
+    position: Position, unit: Unit, policy: BasePolicy, reach: float, margin: float = MARGIN
+) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
     """`base_barriers`, each with the id of the unit whose base it is (a close combat
     order's last leg comes into contact with its target's, aod.md 12)."""
     sx, sy = unit.position
@@ -86,14 +88,19 @@ def base_barriers_by_unit(position: Position, unit: Unit, policy: BasePolicy, re
         elif body.xy is not None:
             blocking.append((other.id, around_start(body.xy, gap)))
         else:
-            blocking.append((other.id,
-                             body.core.buffer(max(gap - body.radius - 0.008, 0.0))))
+            blocking.append((other.id, body.core.buffer(max(gap - body.radius - 0.008, 0.0))))
     return blocking, end_only
 
 
-def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
-               obstacles: Sequence[Any], end_only: Sequence[Any] = (),
-               within: Any = None) -> Reach:
+def open_reach(
+    position: Position,
+    unit: Unit,
+    action_type: str,
+    budget: float,
+    obstacles: Sequence[Any],
+    end_only: Sequence[Any] = (),
+    within: Any = None,
+) -> Reach:
     """The reach of `unit`'s centre: the table shrunk by its radius (and `within`, if
     given), minus `obstacles`, within `budget` of path; `end_only` areas are crossed
     but not ended in.
@@ -104,14 +111,21 @@ def open_reach(position: Position, unit: Unit, action_type: str, budget: float,
     obstacles beyond are neither merged nor tested (issue 15). Only where it used at
     most a quarter of the bound (open ground) is the whole move searched, with what the
     bound has left: the search goes over the window's ground again, then further."""
-    return open_reach_with_graph(position, unit, action_type, budget, obstacles, end_only,
-                                 within)[0]
+    return open_reach_with_graph(position, unit, action_type, budget, obstacles, end_only, within)[
+        0
+    ]
 
 
-def open_reach_with_graph(position: Position, unit: Unit, action_type: str, budget: float,
-                          obstacles: Sequence[Any], end_only: Sequence[Any] = (),
-                          within: Any = None, work: Work | None = None
-                          ) -> tuple[Reach, VisibilityGraph | None]:
+def open_reach_with_graph(
+    position: Position,
+    unit: Unit,
+    action_type: str,
+    budget: float,
+    obstacles: Sequence[Any],
+    end_only: Sequence[Any] = (),
+    within: Any = None,
+    work: Work | None = None,
+) -> tuple[Reach, VisibilityGraph | None]:
     """`open_reach`, and the visibility graph it searched (None where the start is not in
     free space): a system that adds ends beyond the graph's free space (aod's elevated
     terrain, entered and left by a last straight leg, 000 [33]) reaches them from its
@@ -123,8 +137,7 @@ def open_reach_with_graph(position: Position, unit: Unit, action_type: str, budg
         return _nowhere(unit, action_type, budget), None
     cut_at = None if graph.horizon >= budget else graph.horizon
     if not end_only:
-        return (Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at),
-                graph)
+        return (Reach(unit.id, action_type, graph.region(), budget, graph.path_to, cut_at), graph)
     taken = shapely.union_all(list(end_only))
     shapely.prepare(taken)
     search = graph
@@ -132,12 +145,20 @@ def open_reach_with_graph(position: Position, unit: Unit, action_type: str, budg
     def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
         return None if taken.intersects(Point(p)) else search.path_to(p)
 
-    return (Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to,
-                  cut_at), graph)
+    return (
+        Reach(unit.id, action_type, graph.region().difference(taken), budget, path_to, cut_at),
+        graph,
+    )
 
 
-def search_graph(position: Position, unit: Unit, budget: float, obstacles: Sequence[Any],
-                 within: Any = None, work: Work | None = None) -> VisibilityGraph | None:
+def search_graph(
+    position: Position,
+    unit: Unit,
+    budget: float,
+    obstacles: Sequence[Any],
+    within: Any = None,
+    work: Work | None = None,
+) -> VisibilityGraph | None:
     """The visibility graph `open_reach` searches (its window first, then the whole
     move where the window cost little), without casting its area: what a system that
     shades only the ends of last legs needs (aod's close combat orders). None where the
@@ -161,8 +182,14 @@ def reachable(graph: VisibilityGraph, points: Any, limit: float, tries: int = 4)
     return reachable_via(graph, points, limit, tries)[0]
 
 
-def reachable_via(graph: VisibilityGraph, points: Any, limit: float, tries: int = 4,
-                  first: Any = None, spent: list[int] | None = None) -> tuple[Any, Any]:
+def reachable_via(
+    graph: VisibilityGraph,
+    points: Any,
+    limit: float,
+    tries: int = 4,
+    first: Any = None,
+    spent: list[int] | None = None,
+) -> tuple[Any, Any]:
     """`reachable`, and per point the corner (an index into `graph.nodes`, -1: none) that
     sees it. `first`: per point a corner to try before the others (-1: none), such as the
     one that saw a neighbouring point: one test where it sees this one too. `spent`, if
@@ -177,8 +204,10 @@ def reachable_via(graph: VisibilityGraph, points: Any, limit: float, tries: int 
     dist = np.array(graph.dist)
 
     def test(rows: Any, node: Any) -> None:
-        keep = dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0],
-                                     pts[rows, 1] - nodes[node, 1]) <= limit
+        keep = (
+            dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0], pts[rows, 1] - nodes[node, 1])
+            <= limit
+        )
         rows, node = rows[keep], node[keep]
         if len(rows):
             if spent is not None:
@@ -196,8 +225,7 @@ def reachable_via(graph: VisibilityGraph, points: Any, limit: float, tries: int 
     left = np.flatnonzero(~ok)
     if not len(left) or tries <= 0:
         return ok, via
-    total = d[None, :] + np.hypot(pts[left, :1] - xy[None, :, 0],
-                                  pts[left, 1:] - xy[None, :, 1])
+    total = d[None, :] + np.hypot(pts[left, :1] - xy[None, :, 0], pts[left, 1:] - xy[None, :, 1])
     order = np.argsort(total, axis=1)[:, :tries]
     for k in range(order.shape[1]):
         rows = left[~ok[left]]
@@ -234,12 +262,20 @@ def union_reach(parts: Sequence[Reach]) -> Reach:
         part = holding(p)
         return {} if part is None else part.keys_at(p)
 
-    return Reach(first.unit_id, first.action_type, area, first.allowance, path_to,
-                 min(cuts) if cuts else None, keys_at)
+    return Reach(
+        first.unit_id,
+        first.action_type,
+        area,
+        first.allowance,
+        path_to,
+        min(cuts) if cuts else None,
+        keys_at,
+    )
 
 
-def _search(position: Position, unit: Unit, obstacles: Sequence[Any], within: Any,
-            radius: float, work: Work) -> VisibilityGraph | None:
+def _search(
+    position: Position, unit: Unit, obstacles: Sequence[Any], within: Any, radius: float, work: Work
+) -> VisibilityGraph | None:
     """The visibility graph of the free space within `radius` of path from the unit's
     start (None: the start is not in free space)."""
     start = unit.position
@@ -258,8 +294,9 @@ def _search(position: Position, unit: Unit, obstacles: Sequence[Any], within: An
 
 def _nowhere(unit: Unit, action_type: str, budget: float) -> Reach:
     start = unit.position
-    return Reach(unit.id, action_type, Point(start), budget,
-                 lambda p: [start] if p == start else None)
+    return Reach(
+        unit.id, action_type, Point(start), budget, lambda p: [start] if p == start else None
+    )
 
 
 def around_start(centre: tuple[float, float], gap: float) -> Any:
@@ -270,8 +307,7 @@ def around_start(centre: tuple[float, float], gap: float) -> Any:
     quad_segs = 4
     while inner / math.cos(math.pi / (4 * quad_segs)) > gap - 0.001 and quad_segs < 64:
         quad_segs *= 2
-    return Point(centre).buffer(inner / math.cos(math.pi / (4 * quad_segs)),
-                                quad_segs=quad_segs)
+    return Point(centre).buffer(inner / math.cos(math.pi / (4 * quad_segs)), quad_segs=quad_segs)
 
 
 def grown(body: Body, by: float) -> Any:

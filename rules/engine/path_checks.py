@@ -25,8 +25,9 @@ Found = tuple[float, Violation]
 
 def track_for(unit: Unit, path: Sequence[Step], facing: float | None = None) -> Track:
     """The poses the unit's base goes through along `path`, from where it stands."""
-    return Track.from_steps(unit.base, Pose(unit.position[0], unit.position[1], unit.facing),
-                            path, facing)
+    return Track.from_steps(
+        unit.base, Pose(unit.position[0], unit.position[1], unit.facing), path, facing
+    )
 
 
 def off_table(unit: Unit, track: Track, table: Table, cite: str) -> list[Found]:
@@ -34,12 +35,22 @@ def off_table(unit: Unit, track: Track, table: Table, cite: str) -> list[Found]:
     off = leaves_table(track, table)
     if off is None:
         return []
-    return [(off.s, Violation("off_table", f"{unit.id}'s base leaves the table at "
-                              f"({fmt(off.at[0])}, {fmt(off.at[1])})", off.at, cite))]
+    return [
+        (
+            off.s,
+            Violation(
+                "off_table",
+                f"{unit.id}'s base leaves the table at ({fmt(off.at[0])}, {fmt(off.at[1])})",
+                off.at,
+                cite,
+            ),
+        )
+    ]
 
 
-def over_allowance(unit: Unit, track: Track, allowance: Allowance, cost: float,
-                   surcharge: float = 0.0) -> list[Found]:
+def over_allowance(
+    unit: Unit, track: Track, allowance: Allowance, cost: float, surcharge: float = 0.0
+) -> list[Found]:
     """`speed_exceeded` / `half_speed_exceeded` at the point where the allowance runs out;
     `surcharge` is the part of the cost paid before the path (a VTOL's climb)."""
     if not allowance.exceeded(cost):

@@ -41,11 +41,16 @@ class Obstruction:
         return f"it would stand in terrain {self.what} it may not enter"
 
 
-def obstructions(position: Position, base: BaseShape, pose: Pose, *,
-                 forbidden: Callable[[Terrain], bool] | None = None,
-                 ignore: Collection[str] = (),
-                 placed: Sequence[tuple[str, Body]] = (),
-                 no_overlap: Sequence[tuple[str, Any]] = ()) -> list[Obstruction]:
+def obstructions(
+    position: Position,
+    base: BaseShape,
+    pose: Pose,
+    *,
+    forbidden: Callable[[Terrain], bool] | None = None,
+    ignore: Collection[str] = (),
+    placed: Sequence[tuple[str, Body]] = (),
+    no_overlap: Sequence[tuple[str, Any]] = (),
+) -> list[Obstruction]:
     """Everything that keeps a base from standing at `pose`, in this order: the table
     edge; other bases (the units on the table except `ignore`, then bodies already
     `placed` in the same action); terrain features `forbidden` to it; other areas the
@@ -55,36 +60,54 @@ def obstructions(position: Position, base: BaseShape, pose: Pose, *,
     if body_off_table(full, position.state.table):
         found.append(Obstruction("off_table"))
     shrunk = body_at(base, pose.x, pose.y, pose.facing, OVERLAP)
-    found += [Obstruction("base", other.id) for other, _, _ in position.units.near(shrunk)
-              if other.id not in ignore and shrunk.distance(position.bodies[other.id]) < 0]
+    found += [
+        Obstruction("base", other.id)
+        for other, _, _ in position.units.near(shrunk)
+        if other.id not in ignore and shrunk.distance(position.bodies[other.id]) < 0
+    ]
     found += [Obstruction("base", uid) for uid, body in placed if shrunk.distance(body) < 0]
-    found += [Obstruction("terrain", feature.id)
-              for feature, _, _ in position.terrain.near(shrunk)
-              if forbidden is not None and forbidden(feature)
-              and shrunk.distance(feature.shape) < 0]
-    found += [Obstruction("terrain", fid) for fid, area in no_overlap
-              if shrunk.distance(area) < 0]
+    found += [
+        Obstruction("terrain", feature.id)
+        for feature, _, _ in position.terrain.near(shrunk)
+        if forbidden is not None and forbidden(feature) and shrunk.distance(feature.shape) < 0
+    ]
+    found += [Obstruction("terrain", fid) for fid, area in no_overlap if shrunk.distance(area) < 0]
     return found
 
 
-def obstruction(position: Position, base: BaseShape, pose: Pose, *,
-                forbidden: Callable[[Terrain], bool],
-                ignore: Collection[str] = (),
-                placed: Sequence[tuple[str, Body]] = ()) -> Obstruction | None:
+def obstruction(
+    position: Position,
+    base: BaseShape,
+    pose: Pose,
+    *,
+    forbidden: Callable[[Terrain], bool],
+    ignore: Collection[str] = (),
+    placed: Sequence[tuple[str, Body]] = (),
+) -> Obstruction | None:
     """The first thing that keeps a base from standing at `pose` (see `obstructions`),
     or None if it may stand there."""
-    found = obstructions(position, base, pose, forbidden=forbidden, ignore=ignore,
-                         placed=placed)
+    found = obstructions(position, base, pose, forbidden=forbidden, ignore=ignore, placed=placed)
     return found[0] if found else None
 
 
-def placement_problems(position: Position, base: BaseShape, x: float, y: float,
-                       facing: float, *, ignore: Collection[str] = (),
-                       no_overlap: Sequence[tuple[str, Any]] = ()) -> list[str]:
+def placement_problems(
+    position: Position,
+    base: BaseShape,
+    x: float,
+    y: float,
+    facing: float,
+    *,
+    ignore: Collection[str] = (),
+    no_overlap: Sequence[tuple[str, Any]] = (),
+) -> list[str]:
     """Every reason a base cannot stand at (x, y, facing), as short phrases for a
     message ("partly off the table", "on M2's base", "on T1")."""
-    return [_phrase(o) for o in obstructions(position, base, Pose(x, y, facing),
-                                             ignore=ignore, no_overlap=no_overlap)]
+    return [
+        _phrase(o)
+        for o in obstructions(
+            position, base, Pose(x, y, facing), ignore=ignore, no_overlap=no_overlap
+        )
+    ]
 
 
 def _phrase(o: Obstruction) -> str:

@@ -35,7 +35,8 @@ class Position:
         ts = self.state.terrain
         return self.state.map_memo(
             "engine.terrain_index",
-            lambda: FeatureIndex(ts, [t.shape for t in ts], [t.type for t in ts]))
+            lambda: FeatureIndex(ts, [t.shape for t in ts], [t.type for t in ts]),
+        )
 
     def grown(self, feature: Terrain, distance: float) -> Any:
         """A feature of this map grown by `distance` (`inflate`: an obstacle for a base's
@@ -65,13 +66,16 @@ class Position:
         cache: dict[str, list[Unit]] = self.__dict__.setdefault("_touching", {})
         if unit_id not in cache:
             body = self.bodies[unit_id]
-            cache[unit_id] = [o for o, _, _ in self.units.near(body, CONTACT)
-                              if o.id != unit_id
-                              and body.distance(self.bodies[o.id]) <= CONTACT]
+            cache[unit_id] = [
+                o
+                for o, _, _ in self.units.near(body, CONTACT)
+                if o.id != unit_id and body.distance(self.bodies[o.id]) <= CONTACT
+            ]
         return cache[unit_id]
 
-    def unit_view(self: ThisPosition, unit: Unit,
-                  make: Callable[[ThisPosition, Unit], View]) -> View:
+    def unit_view(
+        self: ThisPosition, unit: Unit, make: Callable[[ThisPosition, Unit], View]
+    ) -> View:
         """A system's per-unit view of this position (what each feature costs that unit),
         made once per unit (a unit moved out of its carrier is another unit: remade)."""
         cache: dict[str, Any] = self.__dict__.setdefault("_views", {})

@@ -57,10 +57,19 @@ class PricedPath(PricedTrack):
     track: Track
 
 
-def check_priced_path(position: Position, unit: Unit, start: Pose, steps: Sequence[Step],
-                      pricing: Pricing, allowance: Allowance, policy: BasePolicy, *,
-                      cites: Mapping[str, str], name: str = "",
-                      free_rotation: float = 0.0) -> tuple[PricedPath, list[Found]]:
+def check_priced_path(
+    position: Position,
+    unit: Unit,
+    start: Pose,
+    steps: Sequence[Step],
+    pricing: Pricing,
+    allowance: Allowance,
+    policy: BasePolicy,
+    *,
+    cites: Mapping[str, str],
+    name: str = "",
+    free_rotation: float = 0.0,
+) -> tuple[PricedPath, list[Found]]:
     """`cites`: the rule behind "prohibited_terrain", "off_table" and each refused
     direction ("diagonal", "sideways", ...); `name`: the unit in a player's words."""
     name = name or unit.id
@@ -70,20 +79,38 @@ def check_priced_path(position: Position, unit: Unit, start: Pose, steps: Sequen
     for leg in price.legs:
         if leg.blocked_at is not None:
             cite = cites["prohibited_terrain"]
-            found.append((leg.s_at(leg.blocked_at), Violation(
-                "prohibited_terrain", f"{name} cannot be in {leg.blocked_by}",
-                leg.blocked_at, cite)))
+            found.append(
+                (
+                    leg.s_at(leg.blocked_at),
+                    Violation(
+                        "prohibited_terrain",
+                        f"{name} cannot be in {leg.blocked_by}",
+                        leg.blocked_at,
+                        cite,
+                    ),
+                )
+            )
         if not leg.direction_allowed:
             cite = cites.get(leg.direction, "")
-            found.append((leg.s0, Violation(
-                "direction_not_allowed", f"{name} cannot move "
-                f"{ADVERBS.get(leg.direction, leg.direction)} here: turn to face the way "
-                "first", leg.start.xy, cite)))
+            found.append(
+                (
+                    leg.s0,
+                    Violation(
+                        "direction_not_allowed",
+                        f"{name} cannot move "
+                        f"{ADVERBS.get(leg.direction, leg.direction)} here: turn to face the way "
+                        "first",
+                        leg.start.xy,
+                        cite,
+                    ),
+                )
+            )
     found += off_table(replace(unit, id=name), track, position.state.table, cites["off_table"])
     crossings, _ = check_bases(position, unit, track, track.end, policy)
     found += [(AFTER if v.code == "base_overlap" else s, v) for s, v in crossings]
     if allowance.exceeded(price.total):
         at, s = price.where_exceeds(allowance.value) or (track.end.xy, AFTER)
-        found.append((s, allowance.violation(replace(unit, id=name), price.total, at,
-                                             price.turning())))
+        found.append(
+            (s, allowance.violation(replace(unit, id=name), price.total, at, price.turning()))
+        )
     return PricedPath(price, track), found

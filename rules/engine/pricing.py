@@ -63,17 +63,24 @@ class TerrainAlong:
         self.rates = rates
         self.near = [(t, shape, shape.bounds) for t, shape in near]
 
-    def _within(self, minx: float, miny: float, maxx: float, maxy: float
-                ) -> list[tuple[Terrain, Any]]:
-        return [(t, shape) for t, shape, (x0, y0, x1, y1) in self.near
-                if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny]
+    def _within(
+        self, minx: float, miny: float, maxx: float, maxy: float
+    ) -> list[tuple[Terrain, Any]]:
+        return [
+            (t, shape)
+            for t, shape, (x0, y0, x1, y1) in self.near
+            if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny
+        ]
 
     def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
-        near = self._within(min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]),
-                            max(p0[1], p1[1]))
+        near = self._within(
+            min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]), max(p0[1], p1[1])
+        )
         rates = self.rates
-        return [(iv.start, iv.end, rates.rate(iv.feature), rates.name(iv.feature))
-                for iv in intervals_under(p0, p1, near, rates.rank)]
+        return [
+            (iv.start, iv.end, rates.rate(iv.feature), rates.name(iv.feature))
+            for iv in intervals_under(p0, p1, near, rates.rank)
+        ]
 
     def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
         t = feature_at(x, y, self._within(x, y, x, y), self.rates.rank)
@@ -118,8 +125,9 @@ class Leg:
         """Where along this leg the cost spent on it reaches `budget`."""
         if self.is_turn:
             return self.start.xy
-        return point_at_cost(self.start, self.end, math.dist(self.start.xy, self.end.xy),
-                             self.pieces, budget)
+        return point_at_cost(
+            self.start, self.end, math.dist(self.start.xy, self.end.xy), self.pieces, budget
+        )
 
 
 class PricedLegs:
@@ -141,8 +149,10 @@ class PricedLegs:
         """(what the turns in place cost, the degrees they turn): the share of the cost a
         refusal names when turning is part of it ("28.6\" to turn 180°", issue 20)."""
         turns = [leg for leg in self.legs if leg.is_turn]
-        return (sum(leg.cost for leg in turns),
-                sum(abs(normalised(leg.end.facing - leg.start.facing)) for leg in turns))
+        return (
+            sum(leg.cost for leg in turns),
+            sum(abs(normalised(leg.end.facing - leg.start.facing)) for leg in turns),
+        )
 
 
 @dataclass(frozen=True)
@@ -190,8 +200,13 @@ def where_exceeds(legs: Sequence[PricedLeg], limit: float) -> tuple[Point2, floa
     return None
 
 
-def point_at_cost(start: Pose, end: Pose, length: float,
-                  pieces: Sequence[tuple[float, float, float]], budget: float) -> Point2:
+def point_at_cost(
+    start: Pose,
+    end: Pose,
+    length: float,
+    pieces: Sequence[tuple[float, float, float]],
+    budget: float,
+) -> Point2:
     """Where along the straight segment start -> end (`length` long, priced by `pieces`:
     (u0, u1, cost per inch)) the cost spent reaches `budget`."""
     if budget <= 0:
@@ -217,8 +232,14 @@ class PricedPieces:
     blocked_by: str
 
 
-def price_pieces(cur: Pose, dx: float, dy: float, length: float, factor: float,
-                 raw: Sequence[tuple[float, float, float | None, str]]) -> PricedPieces:
+def price_pieces(
+    cur: Pose,
+    dx: float,
+    dy: float,
+    length: float,
+    factor: float,
+    raw: Sequence[tuple[float, float, float | None, str]],
+) -> PricedPieces:
     """Adds up the pieces (u0, u1, cost per inch or None, what) of a segment from `cur`
     by (dx, dy), `length` long, after the direction `factor`."""
     pieces: list[tuple[float, float, float]] = []
@@ -267,12 +288,14 @@ def price_turn(cur: Pose, angle: float, pricing: Pricing) -> TurnPrice:
     """`angle` (normalised, not 0) turned in place at `cur`."""
     rate, what = pricing.rate_at(cur.x, cur.y)
     cost = 0.0 if rate is None else pricing.turn_cost(angle, rate, 0.0)
-    return TurnPrice(Pose(cur.x, cur.y, cur.facing + angle), cost, rate,
-                     what if rate is None else "")
+    return TurnPrice(
+        Pose(cur.x, cur.y, cur.facing + angle), cost, rate, what if rate is None else ""
+    )
 
 
-def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
-               free_rotation: float = 0.0) -> PathPrice:
+def price_path(
+    start: Pose, steps: Sequence[Step], pricing: Pricing, free_rotation: float = 0.0
+) -> PathPrice:
     """Every step priced; rotations are normalised to (-180, 180] and turn the short way."""
     legs: list[Leg] = []
     savings: list[tuple[float, int, Leg]] = []
@@ -285,16 +308,19 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
                 continue
             turn = price_turn(cur, angle, pricing)
             nxt, full, rate = turn.after, turn.cost, turn.rate
-            leg = Leg(i, cur, nxt, full, blocked_at=turn.blocked_at, blocked_by=turn.blocked_by,
-                      s0=s0)
+            leg = Leg(
+                i, cur, nxt, full, blocked_at=turn.blocked_at, blocked_by=turn.blocked_by, s0=s0
+            )
             if free_rotation > 0 and rate is not None:
                 covered = pricing.turn_cost(angle, rate, free_rotation)
-                savings.append((full - covered, len(legs), Leg(
-                    i, cur, nxt, covered, free=True, s0=s0)))
+                savings.append(
+                    (full - covered, len(legs), Leg(i, cur, nxt, covered, free=True, s0=s0))
+                )
             legs.append(leg)
         else:
-            if math.isclose(step.x, cur.x, abs_tol=1e-9) and \
-                    math.isclose(step.y, cur.y, abs_tol=1e-9):
+            if math.isclose(step.x, cur.x, abs_tol=1e-9) and math.isclose(
+                step.y, cur.y, abs_tol=1e-9
+            ):
                 continue  # a point equal to the current one is ignored (contract)
             nxt = Pose(step.x, step.y, cur.facing)
             legs.append(_translation(i, cur, nxt, pricing, s0))
@@ -309,7 +335,16 @@ def price_path(start: Pose, steps: Sequence[Step], pricing: Pricing,
 def _translation(index: int, cur: Pose, nxt: Pose, pricing: Pricing, s0: float) -> Leg:
     dx, dy = nxt.x - cur.x, nxt.y - cur.y
     factor, allowed, direction = pricing.direction(cur.facing, dx, dy)
-    priced = price_pieces(cur, dx, dy, math.hypot(dx, dy), factor,
-                          pricing.pieces(cur.xy, nxt.xy))
-    return Leg(index, cur, nxt, priced.cost, priced.pieces, priced.blocked_at,
-               priced.blocked_by, direction, allowed, s0=s0)
+    priced = price_pieces(cur, dx, dy, math.hypot(dx, dy), factor, pricing.pieces(cur.xy, nxt.xy))
+    return Leg(
+        index,
+        cur,
+        nxt,
+        priced.cost,
+        priced.pieces,
+        priced.blocked_at,
+        priced.blocked_by,
+        direction,
+        allowed,
+        s0=s0,
+    )

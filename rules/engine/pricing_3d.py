@@ -95,8 +95,9 @@ class PathPrice3(PricedLegs):
         return self.heights[-1]
 
 
-def price_path_3d(start: Pose, start_z: float | None, steps: Sequence[Step],
-                  pricing: Pricing) -> PathPrice3:
+def price_path_3d(
+    start: Pose, start_z: float | None, steps: Sequence[Step], pricing: Pricing
+) -> PathPrice3:
     """Every step priced; rotations are normalised to (-180, 180] and turn the short way;
     a point equal to the current one (z included) is ignored."""
     legs: list[Leg3] = []
@@ -110,8 +111,19 @@ def price_path_3d(start: Pose, start_z: float | None, steps: Sequence[Step],
                 continue
             turn = price_turn(cur, angle, pricing)
             nxt = turn.after
-            legs.append(Leg3(i, cur, nxt, z, z, turn.cost, blocked_at=turn.blocked_at,
-                             blocked_by=turn.blocked_by, s0=s0))
+            legs.append(
+                Leg3(
+                    i,
+                    cur,
+                    nxt,
+                    z,
+                    z,
+                    turn.cost,
+                    blocked_at=turn.blocked_at,
+                    blocked_by=turn.blocked_by,
+                    s0=s0,
+                )
+            )
             heights.append(z)
             cur = nxt
             continue
@@ -127,8 +139,9 @@ def price_path_3d(start: Pose, start_z: float | None, steps: Sequence[Step],
     return PathPrice3(tuple(legs), tuple(heights))
 
 
-def _translation(index: int, cur: Pose, nxt: Pose, z0: float, z1: float, pricing: Pricing,
-                 s0: float) -> Leg3:
+def _translation(
+    index: int, cur: Pose, nxt: Pose, z0: float, z1: float, pricing: Pricing, s0: float
+) -> Leg3:
     dx, dy = nxt.x - cur.x, nxt.y - cur.y
     length = math.sqrt(dx * dx + dy * dy + (z1 - z0) ** 2)
     if math.hypot(dx, dy) < 1e-9:  # straight up or down: no direction, the terrain here
@@ -139,5 +152,18 @@ def _translation(index: int, cur: Pose, nxt: Pose, z0: float, z1: float, pricing
         factor, allowed, direction = pricing.direction(cur.facing, dx, dy)
         raw = pricing.pieces(cur.xy, nxt.xy)
     priced = price_pieces(cur, dx, dy, length, factor, raw)
-    return Leg3(index, cur, nxt, z0, z1, priced.cost, length, priced.pieces, priced.blocked_at,
-                priced.blocked_by, direction, allowed, s0)
+    return Leg3(
+        index,
+        cur,
+        nxt,
+        z0,
+        z1,
+        priced.cost,
+        length,
+        priced.pieces,
+        priced.blocked_at,
+        priced.blocked_by,
+        direction,
+        allowed,
+        s0,
+    )

@@ -53,12 +53,17 @@ class Reach:
     def keys_at(self, point: tuple[float, float]) -> dict[str, Any]:
         """The action keys a proposal ending at `point` needs besides its path ({} for
         most types; a charge's `target`, the unit it ends in contact with)."""
-        return {} if self._keys_at is None else self._keys_at((float(point[0]),
-                                                               float(point[1])))
+        return {} if self._keys_at is None else self._keys_at((float(point[0]), float(point[1])))
 
 
-def memoised_reach(state: GameState, system: str, unit_id: str, action_type: str,
-                   build: Callable[[Unit], Reach], what: str = "unit") -> Reach:
+def memoised_reach(
+    state: GameState,
+    system: str,
+    unit_id: str,
+    action_type: str,
+    build: Callable[[Unit], Reach],
+    what: str = "unit",
+) -> Reach:
     """The reach of a unit on the table (not aboard: InvalidActionError naming it a
     `what`), built once per state and action type: the board asks for it on every drag."""
     unit = state.unit(unit_id)

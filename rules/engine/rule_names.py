@@ -77,15 +77,17 @@ def topic(cite: str, code: str, topics: tuple[tuple[str, str], ...] = ()) -> str
     return CODE_TOPICS.get(code, code.replace("_", " ").capitalize())
 
 
-def rule_name(system_name: str, violation: Violation,
-              topics: Mapping[str, str] | None = None) -> str:
-    """"<topic>, <system> rules"; empty where `topic` finds none."""
+def rule_name(
+    system_name: str, violation: Violation, topics: Mapping[str, str] | None = None
+) -> str:
+    """ "<topic>, <system> rules"; empty where `topic` finds none."""
     about = topic(violation.cite, violation.code, tuple(sorted((topics or {}).items())))
     return "" if about is None else f"{about}, {system_name} rules"
 
 
-def named(system_name: str, violation: Violation,
-          topics: Mapping[str, str] | None = None) -> Violation:
+def named(
+    system_name: str, violation: Violation, topics: Mapping[str, str] | None = None
+) -> Violation:
     """The violation with its rule's name, unless it already has one."""
     if violation.rule:
         return violation
@@ -93,10 +95,10 @@ def named(system_name: str, violation: Violation,
     return replace(violation, rule=rule) if rule else violation
 
 
-def named_verdict(system_name: str, verdict: Verdict,
-                  topics: Mapping[str, str] | None = None) -> Verdict:
+def named_verdict(
+    system_name: str, verdict: Verdict, topics: Mapping[str, str] | None = None
+) -> Verdict:
     """The verdict with every reason's rule named (a legal verdict is returned as is)."""
     if not verdict.reasons:
         return verdict
-    return replace(verdict, reasons=tuple(named(system_name, r, topics)
-                                          for r in verdict.reasons))
+    return replace(verdict, reasons=tuple(named(system_name, r, topics) for r in verdict.reasons))

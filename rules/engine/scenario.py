@@ -27,8 +27,20 @@ if TYPE_CHECKING:  # a System reads positions with the functions below (base_foo
 
 Item = TypeVar("Item", Terrain, Unit)
 
-TOP_KEYS = frozenset({"system", "table", "terrain", "units", "state", "dice", "outcomes",
-                      "action", "actions", "expect"})
+TOP_KEYS = frozenset(
+    {
+        "system",
+        "table",
+        "terrain",
+        "units",
+        "state",
+        "dice",
+        "outcomes",
+        "action",
+        "actions",
+        "expect",
+    }
+)
 UNIT_KEYS = frozenset({"id", "side", "type", "move", "base", "position", "facing", "aboard"})
 #: The keys of a position (the rest of a scenario is actions and what to expect).
 POSITION_KEYS = frozenset({"system", "table", "terrain", "units", "state"})
@@ -71,8 +83,13 @@ def _require(raw: Mapping[str, Any], name: str, key: str) -> Any:
     return raw[name]
 
 
-def _sizes(raw: dict[str, Any], key: str, names: tuple[str, ...], what: str,
-           extra_allowed: tuple[str, ...] = ()) -> list[float]:
+def _sizes(
+    raw: dict[str, Any],
+    key: str,
+    names: tuple[str, ...],
+    what: str,
+    extra_allowed: tuple[str, ...] = (),
+) -> list[float]:
     """Positive numbers `names` of an object that may hold nothing else."""
     values = []
     for name in names:
@@ -95,7 +112,7 @@ def parse_base(raw: Any, key: str) -> BaseShape:
     if shape == "rect":
         w, ln = _sizes(raw, key, ("width", "length"), "base", ("shape",))
         return BaseShape("rect", width=w, length=ln)
-    raise InvalidActionError(f"{key}.shape", f"expected \"circle\" or \"rect\", got {shape!r}")
+    raise InvalidActionError(f"{key}.shape", f'expected "circle" or "rect", got {shape!r}')
 
 
 def parse_unit(raw: Any, key: str, move_required: bool = True) -> Unit:
@@ -121,8 +138,19 @@ def parse_unit(raw: Any, key: str, move_required: bool = True) -> Unit:
         raise InvalidActionError(f"{key}.position", "missing")
     facing = number(raw.get("facing", 0.0), f"{key}.facing")
     props = {k: v for k, v in raw.items() if k not in UNIT_KEYS}
-    return Unit(id=uid, side=side, type=utype, move=move, base=base, position=(x, y),
-                facing=facing % 360.0, z=z, aboard=aboard, props=props, move_given=move_given)
+    return Unit(
+        id=uid,
+        side=side,
+        type=utype,
+        move=move,
+        base=base,
+        position=(x, y),
+        facing=facing % 360.0,
+        z=z,
+        aboard=aboard,
+        props=props,
+        move_given=move_given,
+    )
 
 
 def distinct_vertices(points: list[Point2]) -> list[Point2]:
@@ -164,13 +192,18 @@ def parse_terrain(raw: Any, key: str) -> Terrain:
         a = point(seg[0], f"{k}[0]", allow_z=False)
         b = point(seg[1], f"{k}[1]", allow_z=False)
         access.append(((a[0], a[1]), (b[0], b[1])))
-    if size_class is not None and (isinstance(size_class, bool)
-                                   or not isinstance(size_class, int)):
+    if size_class is not None and (isinstance(size_class, bool) or not isinstance(size_class, int)):
         raise InvalidActionError(f"{key}.size_class", "expected an integer")
     props = {k: v for k, v in raw.items() if k not in TERRAIN_KEYS}
-    terrain = Terrain(id=tid, type=ttype, polygon=tuple(pts),
-                      height=None if height is None else number(height, f"{key}.height"),
-                      size_class=size_class, access=tuple(access), props=props)
+    terrain = Terrain(
+        id=tid,
+        type=ttype,
+        polygon=tuple(pts),
+        height=None if height is None else number(height, f"{key}.height"),
+        size_class=size_class,
+        access=tuple(access),
+        props=props,
+    )
     terrain.__dict__["shape"] = poly  # the polygon just checked is the cached shape
     return terrain
 
@@ -197,16 +230,23 @@ def position_from_json(raw: Any, find: SystemLookup) -> GameState:
     # shared with what was built from them (map_geometry.py, issue 21).
     digest = map_digest(raw)
     known = MAPS.get(digest)
-    check_finite({k: v for k, v in raw.items()
-                  if k in POSITION_KEYS and not (known and k == "terrain")}, "")
+    check_finite(
+        {k: v for k, v in raw.items() if k in POSITION_KEYS and not (known and k == "terrain")}, ""
+    )
     system = find(_str(_require_top(raw, "system"), "system"))
     table = parse_table(_require_top(raw, "table"))
     system.check_table_options(table.options, "table.options")
-    terrain = list(known.terrain) if known else _items(raw, "terrain", parse_terrain,
-                                                       system.check_terrain)
-    units = _items(raw, "units",
-                   lambda item, key: parse_unit(item, key, system.unit_move_required),
-                   system.check_unit)
+    terrain = (
+        list(known.terrain)
+        if known
+        else _items(raw, "terrain", parse_terrain, system.check_terrain)
+    )
+    units = _items(
+        raw,
+        "units",
+        lambda item, key: parse_unit(item, key, system.unit_move_required),
+        system.check_unit,
+    )
     _check_within_table(table, [] if known else terrain, units)
     seen = {u.id for u in units}
     for i, uu in enumerate(units):
@@ -215,8 +255,14 @@ def position_from_json(raw: Any, find: SystemLookup) -> GameState:
     turn = _obj(raw.get("state", {}), "state")
     system.check_turn(turn, "state")
     geometry = known or MAPS.keep(digest, tuple(terrain))
-    return GameState(system=system.key, table=table, terrain=geometry.terrain,
-                     units=tuple(units), turn=dict(turn), geometry=geometry)
+    return GameState(
+        system=system.key,
+        table=table,
+        terrain=geometry.terrain,
+        units=tuple(units),
+        turn=dict(turn),
+        geometry=geometry,
+    )
 
 
 def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit]) -> None:
@@ -235,8 +281,12 @@ def _check_within_table(table: Table, terrain: list[Terrain], units: list[Unit])
             check_point(table, *u.position, u.z, f"units[{i}].position")
 
 
-def _items(raw: Mapping[str, Any], name: str, parse: Callable[[Any, str], Item],
-           check: Callable[[Item, str], None]) -> list[Item]:
+def _items(
+    raw: Mapping[str, Any],
+    name: str,
+    parse: Callable[[Any, str], Item],
+    check: Callable[[Item, str], None],
+) -> list[Item]:
     """A list of terrain or units: each parsed, checked by the system, ids unique."""
     out: list[Item] = []
     seen: set[str] = set()
@@ -257,21 +307,25 @@ def _require_top(raw: Mapping[str, Any], name: str) -> Any:
     return raw[name]
 
 
-def _forced(raw: Mapping[str, Any], faces: int = 6
-            ) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
+def _forced(
+    raw: Mapping[str, Any], faces: int = 6
+) -> tuple[tuple[int, ...] | None, tuple[bool, ...] | None]:
     dice = None
     if "dice" in raw:
         vals = []
         for i, d in enumerate(_list(raw["dice"], "dice")):
             if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= faces:
-                raise InvalidActionError(f"dice[{i}]", f"expected a d{faces} result "
-                                         f"1-{faces}, got {d!r}")
+                raise InvalidActionError(
+                    f"dice[{i}]", f"expected a d{faces} result 1-{faces}, got {d!r}"
+                )
             vals.append(d)
         dice = tuple(vals)
     outcomes = None
     if "outcomes" in raw:
-        outcomes = tuple(parse_outcome(o, f"outcomes[{i}]")
-                         for i, o in enumerate(_list(raw["outcomes"], "outcomes")))
+        outcomes = tuple(
+            parse_outcome(o, f"outcomes[{i}]")
+            for i, o in enumerate(_list(raw["outcomes"], "outcomes"))
+        )
     return dice, outcomes
 
 
@@ -282,12 +336,15 @@ def scenario_from_json(raw: Any, find: SystemLookup) -> Scenario:
         if k not in TOP_KEYS:
             raise InvalidActionError(k, "unknown top-level key")
     if "action" in raw and "actions" in raw:
-        raise InvalidActionError("actions", "give either \"action\" or \"actions\", not both")
+        raise InvalidActionError("actions", 'give either "action" or "actions", not both')
     state = position_from_json(raw, find)
     system = find(state.system)
     single = "action" in raw
-    raws = [(raw["action"], "action")] if single else [
-        (a, f"actions[{i}]") for i, a in enumerate(_list(raw.get("actions", []), "actions"))]
+    raws = (
+        [(raw["action"], "action")]
+        if single
+        else [(a, f"actions[{i}]") for i, a in enumerate(_list(raw.get("actions", []), "actions"))]
+    )
     actions = tuple(_parse_action(system, a, key) for a, key in raws)
     expects: tuple[Mapping[str, Any] | None, ...] = ()
     single_expect = False
@@ -297,14 +354,24 @@ def scenario_from_json(raw: Any, find: SystemLookup) -> Scenario:
             single_expect = True
             expects = (exp,)
         else:
-            expects = tuple(_obj(e, f"expect[{i}]") if e is not None else None
-                            for i, e in enumerate(_list(exp, "expect")))
+            expects = tuple(
+                _obj(e, f"expect[{i}]") if e is not None else None
+                for i, e in enumerate(_list(exp, "expect"))
+            )
         if len(expects) != len(actions):
-            raise InvalidActionError("expect", f"{len(expects)} expectations for "
-                                     f"{len(actions)} actions")
+            raise InvalidActionError(
+                "expect", f"{len(expects)} expectations for {len(actions)} actions"
+            )
     dice, outcomes = _forced(raw, system.die_faces)
-    return Scenario(state=state, actions=actions, expects=expects, dice=dice,
-                    outcomes=outcomes, single_action=single, single_expect=single_expect)
+    return Scenario(
+        state=state,
+        actions=actions,
+        expects=expects,
+        dice=dice,
+        outcomes=outcomes,
+        single_action=single,
+        single_expect=single_expect,
+    )
 
 
 def _parse_action(system: System, raw: Any, key: str) -> Action | MalformedAction:
@@ -316,10 +383,13 @@ def _parse_action(system: System, raw: Any, key: str) -> Action | MalformedActio
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """The position in scenario shape: system, table, terrain, units, state."""
-    return {"system": state.system, "table": state.table.to_json(),
-            "terrain": [t.to_json() for t in state.terrain],
-            "units": [u.to_json() for u in state.units],
-            "state": dict(state.turn)}
+    return {
+        "system": state.system,
+        "table": state.table.to_json(),
+        "terrain": [t.to_json() for t in state.terrain],
+        "units": [u.to_json() for u in state.units],
+        "state": dict(state.turn),
+    }
 
 
 def scenario_to_json(scn: Scenario) -> dict[str, Any]:

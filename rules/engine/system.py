@@ -72,15 +72,17 @@ class System:
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:
         if terrain.type not in self.terrain_types:
-            raise InvalidActionError(f"{key}.type", f"unknown terrain type {terrain.type!r} "
-                                     f"for {self.key}")
+            raise InvalidActionError(
+                f"{key}.type", f"unknown terrain type {terrain.type!r} for {self.key}"
+            )
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type == "":
             raise InvalidActionError(f"{key}.type", "missing")
         if unit.type not in self.unit_types:
-            raise InvalidActionError(f"{key}.type", f"unknown unit type {unit.type!r} "
-                                     f"for {self.key}")
+            raise InvalidActionError(
+                f"{key}.type", f"unknown unit type {unit.type!r} for {self.key}"
+            )
 
     def check_table_options(self, options: Mapping[str, Any], key: str) -> None:
         """Systems reject unknown or ill-typed table options (`table_option_checks`)."""
@@ -96,8 +98,9 @@ class System:
         base = frozenset({"unit", "type", "path", "facing"}) | DOC_KEYS
         action = parse_action(raw, key, base | self.action_keys)
         if action.type not in self.action_types:
-            raise InvalidActionError(f"{key}.type", f"unknown action type {action.type!r} "
-                                     f"for {self.key}")
+            raise InvalidActionError(
+                f"{key}.type", f"unknown action type {action.type!r} for {self.key}"
+            )
         for name in sorted(self.unit_id_keys):
             if name in raw and not isinstance(raw[name], str):
                 raise InvalidActionError(f"{key}.{name}", "expected a unit id")
@@ -125,8 +128,13 @@ class System:
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """Hook: the verdict on an action by a unit the state does not hold (contract)."""
-        return Verdict(False, 0.0, 0.0, (Violation(
-            "unknown_unit", f"no unit {action.unit!r}", None),), state_after=state)
+        return Verdict(
+            False,
+            0.0,
+            0.0,
+            (Violation("unknown_unit", f"no unit {action.unit!r}", None),),
+            state_after=state,
+        )
 
     def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """The system's rules for one action by a unit of the state."""
@@ -142,20 +150,21 @@ class System:
         return markers_in(self.state_markers, position)
 
     # -- what an action does besides moving, in words (rules/engine/consequences.py) --
-    def event_consequence(self, state: GameState, action: Action,
-                          event: Mapping[str, Any]) -> Consequence | None:
+    def event_consequence(
+        self, state: GameState, action: Action, event: Mapping[str, Any]
+    ) -> Consequence | None:
         """Hook: one of the verdict's events in a player's words, or None (default: the
         events say nothing beyond the move; a piece taken off the table is said anyway)."""
         return None
 
-    def roll_consequence(self, state: GameState, action: Action,
-                         roll: Roll) -> Consequence | None:
+    def roll_consequence(self, state: GameState, action: Action, roll: Roll) -> Consequence | None:
         """Hook: a roll a commit would make and what it needs (a preview never rolls);
         None where an event's words say it already."""
         return Consequence("roll", roll_words(roll))
 
-    def speed_band_consequence(self, state: GameState, action: Action,
-                               band: str) -> Consequence | None:
+    def speed_band_consequence(
+        self, state: GameState, action: Action, band: str
+    ) -> Consequence | None:
         """Hook: the verdict's `speed_band` in words, for systems that report one."""
         return Consequence("speed_band", f"Speed band: {band.replace('_', ' ')}")
 
@@ -190,11 +199,16 @@ class System:
             return ()
         as_json = {"type": unit.type, **unit.props}
         position = state.memo("engine.offers.json", lambda: state_to_json(state))
-        return tuple(spec.type for spec in self.actions if spec.offered_to(as_json)
-                     and self.turn_structure.unit_may_take(position, unit.id, spec.type))
+        return tuple(
+            spec.type
+            for spec in self.actions
+            if spec.offered_to(as_json)
+            and self.turn_structure.unit_may_take(position, unit.id, spec.type)
+        )
 
-    def deployment_zones(self, width: float, height: float, sides: Sequence[str],
-                         depth: float) -> dict[str, list[list[float]]]:
+    def deployment_zones(
+        self, width: float, height: float, sides: Sequence[str], depth: float
+    ) -> dict[str, list[list[float]]]:
         """Each side's deployment zone, `depth` inches deep along a table edge.
 
         Default: the first side along the south edge, the second along the north, the
@@ -202,8 +216,9 @@ class System:
         evenly between them. West and east zones leave the corners to south and north."""
         return edge_zones(width, height, sides, depth)
 
-    def base_footprint(self, base: Mapping[str, Any], position: Sequence[float],
-                       facing: float) -> Polygon:
+    def base_footprint(
+        self, base: Mapping[str, Any], position: Sequence[float], facing: float
+    ) -> Polygon:
         """The area a base (scenario BASE json) covers at a pose, for deployment checks."""
         shape = parse_base(base, "base")
         return body_at(shape, float(position[0]), float(position[1]), facing).polygon()
@@ -213,8 +228,9 @@ class System:
 EDGES = ("south", "north", "west", "east")
 
 
-def edge_zones(width: float, height: float, sides: Sequence[str],
-               depth: float) -> dict[str, list[list[float]]]:
+def edge_zones(
+    width: float, height: float, sides: Sequence[str], depth: float
+) -> dict[str, list[list[float]]]:
     """Zones `depth` deep along the table's edges for any number of sides (see above)."""
     depth = min(depth, height / 2, width / 2)
     by_edge: dict[str, list[str]] = {edge: [] for edge in EDGES}

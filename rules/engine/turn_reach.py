@@ -38,9 +38,20 @@ from rules.model.state import Point2, Table, Unit
 
 SECTORS = 120
 
-__all__ = ["ContactTarget", "TurnThenStraight", "axes_allowed", "base_barriers",
-           "contact_reach", "contact_with_all", "distance_for", "distance_in", "nowhere",
-           "table_barrier", "turn_sweeps_clear", "turn_then_straight_reach"]
+__all__ = [
+    "ContactTarget",
+    "TurnThenStraight",
+    "axes_allowed",
+    "base_barriers",
+    "contact_reach",
+    "contact_with_all",
+    "distance_for",
+    "distance_in",
+    "nowhere",
+    "table_barrier",
+    "turn_sweeps_clear",
+    "turn_then_straight_reach",
+]
 
 
 @dataclass(frozen=True)
@@ -101,13 +112,13 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     if hx or hy:
         # Swept parts must be convex: one per sector (and the axes' wedges).
         convex = [*_triangles(spec.start, turning, sorted(turning)), *along_axes]
-        coords, index = shapely.get_coordinates(np.asarray(convex, dtype=object),
-                                                return_index=True)
+        coords, index = shapely.get_coordinates(np.asarray(convex, dtype=object), return_index=True)
         both = np.vstack([coords - (hx, hy), coords + (hx, hy)])
         owner = np.concatenate([index, index])
         order = np.argsort(owner, kind="stable")
-        hulls = shapely.convex_hull(shapely.multipoints(shapely.points(both[order]),
-                                                        indices=owner[order]))
+        hulls = shapely.convex_hull(
+            shapely.multipoints(shapely.points(both[order]), indices=owner[order])
+        )
         area = shapely.union_all(hulls)
         if spec.end_only:
             area = area.difference(shapely.union_all(list(spec.end_only)))
@@ -119,12 +130,16 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
     def swept_path(p: Point2) -> list[Any] | None:
         """[start + t, {"turn": a}, p]: from the start on the sweep whose path to `p` is
         the middle start's path to a point of its own area, moved along."""
-        cut = unswept.intersection(LineString([(p[0] + hx, p[1] + hy),
-                                               (p[0] - hx, p[1] - hy)]))
+        cut = unswept.intersection(LineString([(p[0] + hx, p[1] + hy), (p[0] - hx, p[1] - hy)]))
         if cut.is_empty:
             return None
-        q = cut.interpolate(0.5, normalized=True) if cut.length > 0 else \
-            shapely.get_point(cut, 0) if cut.geom_type == "MultiPoint" else cut
+        q = (
+            cut.interpolate(0.5, normalized=True)
+            if cut.length > 0
+            else shapely.get_point(cut, 0)
+            if cut.geom_type == "MultiPoint"
+            else cut
+        )
         at = (sx + p[0] - q.x, sy + p[1] - q.y)
         if axes.covers(q):
             return [at, p]
@@ -162,9 +177,16 @@ def _turning_sectors(spec: TurnThenStraight) -> dict[int, tuple[list[Point2], li
     half = math.pi / SECTORS
     far = (reach_max + 0.01) / math.cos(half)
     rad = np.radians(angles)
-    wedges = shapely.polygons([[(sx, sy), (sx + far * math.cos(a0), sy + far * math.sin(a0)),
-                                (sx + far * math.cos(a1), sy + far * math.sin(a1))]
-                               for a0, a1 in zip(rad[:-1], rad[1:], strict=True)])
+    wedges = shapely.polygons(
+        [
+            [
+                (sx, sy),
+                (sx + far * math.cos(a0), sy + far * math.sin(a0)),
+                (sx + far * math.cos(a1), sy + far * math.sin(a1)),
+            ]
+            for a0, a1 in zip(rad[:-1], rad[1:], strict=True)
+        ]
+    )
     origin = Point(sx, sy)
     clear = np.full(SECTORS, np.inf)
     for g in spec.barriers:
@@ -172,10 +194,12 @@ def _turning_sectors(spec: TurnThenStraight) -> dict[int, tuple[list[Point2], li
     profiles = _profiles(spec, origin, wedges)
     sectors: dict[int, tuple[list[Point2], list[Point2]]] = {}
     for k in range(SECTORS):
-        outer = min(distance_in(spec.budget - 1e-6 - float(t_max[k]), profiles[k]),
-                    float(clear[k]), reach_max + 0.01)
-        inner = 0.0 if spec.minimum is None else \
-            (spec.minimum - float(t_min[k])) / lowest
+        outer = min(
+            distance_in(spec.budget - 1e-6 - float(t_max[k]), profiles[k]),
+            float(clear[k]),
+            reach_max + 0.01,
+        )
+        inner = 0.0 if spec.minimum is None else (spec.minimum - float(t_min[k])) / lowest
         if outer <= max(inner, 0.0) + 1e-6:
             continue
         a0, a1 = rad[k], rad[k + 1]
@@ -221,21 +245,29 @@ def _fans(start: Point2, sectors: dict[int, tuple[list[Point2], list[Point2]]]) 
         if all(not b for b in backs):
             out += _valid_or_parts(start, [shapely.Polygon([start, *outer])], sectors, run)
         elif all(backs):
-            out += _valid_or_parts(start, [shapely.Polygon(
-                outer + [p for b in reversed(backs) for p in b])], sectors, run)
+            out += _valid_or_parts(
+                start,
+                [shapely.Polygon(outer + [p for b in reversed(backs) for p in b])],
+                sectors,
+                run,
+            )
         else:
             out += _triangles(start, sectors, run)
     return out
 
 
-def _triangles(start: Point2, sectors: dict[int, tuple[list[Point2], list[Point2]]],
-               keys: list[int]) -> list[Any]:
+def _triangles(
+    start: Point2, sectors: dict[int, tuple[list[Point2], list[Point2]]], keys: list[int]
+) -> list[Any]:
     return [shapely.Polygon(sectors[k][0] + (sectors[k][1] or [start])) for k in keys]
 
 
-def _valid_or_parts(start: Point2, polygons: list[Any],
-                    sectors: dict[int, tuple[list[Point2], list[Point2]]],
-                    keys: list[int]) -> list[Any]:
+def _valid_or_parts(
+    start: Point2,
+    polygons: list[Any],
+    sectors: dict[int, tuple[list[Point2], list[Point2]]],
+    keys: list[int],
+) -> list[Any]:
     """The run's polygon where it is valid, else its sectors one by one."""
     if all(shapely.is_valid(g) for g in polygons):
         return polygons
@@ -279,19 +311,30 @@ def _axis_parts(spec: TurnThenStraight) -> list[Any]:
 
         def wedge(r: float, r_in: float = 0.0, h: float = heading) -> Any:
             outer = [(sx + r * math.cos(a), sy + r * math.sin(a)) for a in (h - half, h + half)]
-            inner = [(sx + r_in * math.cos(a), sy + r_in * math.sin(a))
-                     for a in (h + half, h - half)] if r_in > 0 else [(sx, sy)]
+            inner = (
+                [(sx + r_in * math.cos(a), sy + r_in * math.sin(a)) for a in (h + half, h - half)]
+                if r_in > 0
+                else [(sx, sy)]
+            )
             return shapely.Polygon(outer + inner)
 
         extent = spec.budget / (lowest * factor) + 1.0
         around = wedge(extent)
-        clear = min((origin.distance(cut) for g in spec.barriers
-                     if not (cut := around.intersection(g)).is_empty), default=math.inf)
-        profile = [(lo, hi, rate * factor)
-                   for lo, hi, rate in _profiles(spec, origin, [around])[0]]
+        clear = min(
+            (
+                origin.distance(cut)
+                for g in spec.barriers
+                if not (cut := around.intersection(g)).is_empty
+            ),
+            default=math.inf,
+        )
+        profile = [(lo, hi, rate * factor) for lo, hi, rate in _profiles(spec, origin, [around])[0]]
         outer = min(distance_in(spec.budget - 1e-6, profile), clear, extent * math.cos(half))
-        inner = 0.0 if spec.minimum is None else \
-            spec.minimum / (lowest * factor) / math.cos(half) + 1e-6
+        inner = (
+            0.0
+            if spec.minimum is None
+            else spec.minimum / (lowest * factor) / math.cos(half) + 1e-6
+        )
         if outer > max(inner, 0.0) + 1e-6:
             parts.append(wedge(outer, inner))
     return parts
@@ -348,8 +391,9 @@ def distance_in(budget: float, profile: Sequence[Stretch]) -> float:
     cuts = sorted({0.0, *(lo for lo, _, _ in profile), *(hi for _, hi, _ in profile)})
     spent = 0.0
     for a, b in zip(cuts, [*cuts[1:], math.inf], strict=True):
-        rate = max((r for lo, hi, r in profile if lo <= a + 1e-12 and hi >= b - 1e-12),
-                   default=dearest)
+        rate = max(
+            (r for lo, hi, r in profile if lo <= a + 1e-12 and hi >= b - 1e-12), default=dearest
+        )
         if rate <= 0:
             continue
         if spent + (b - a) * rate >= budget:
@@ -393,8 +437,9 @@ def table_barrier(table: Table, unit: Unit, margin: float) -> Any | None:
     if inner < 0:
         return None
     big = box(-1e3, -1e3, table.width + 1e3, table.height + 1e3)
-    return big.difference(box(r + inner, r + inner, table.width - r - inner,
-                              table.height - r - inner))
+    return big.difference(
+        box(r + inner, r + inner, table.width - r - inner, table.height - r - inner)
+    )
 
 
 def turn_sweeps_clear(unit: Unit, bodies: Sequence[Body], margin: float) -> bool:
@@ -422,8 +467,13 @@ class ContactTarget:
 CONTACT_OUT, CONTACT_IN = 0.008, 0.006
 
 
-def contact_reach(found: Reach, start: Point2, radius: float,
-                  targets: Sequence[ContactTarget], passed: Sequence[Any] = ()) -> Reach:
+def contact_reach(
+    found: Reach,
+    start: Point2,
+    radius: float,
+    targets: Sequence[ContactTarget],
+    passed: Sequence[Any] = (),
+) -> Reach:
     """Where a circle base of `radius` that reaches `found` (straight from `start`, after
     a turn in place) ends touching one of `targets`: the band about each target, less
     where the straight line to it would cut into that target or any other (each shadows
@@ -440,16 +490,26 @@ def contact_reach(found: Reach, start: Point2, radius: float,
         if cut.covers(Point(sx, sy)):
             continue
         band = found.area.intersection(out.difference(inside)).difference(_shadow(start, cut))
-        others = [_shadow(start, o.core.buffer(o.radius + radius + 0.03, quad_segs=16))
-                  for o in targets if o is not t]
-        band = band.difference(shapely.union_all([*others, *shadows])) if others or shadows \
-            else band
+        others = [
+            _shadow(start, o.core.buffer(o.radius + radius + 0.03, quad_segs=16))
+            for o in targets
+            if o is not t
+        ]
+        band = (
+            band.difference(shapely.union_all([*others, *shadows])) if others or shadows else band
+        )
         if not band.is_empty and band.area > 1e-9:
             ends.append(band)
             owners.append(t)
     if not ends:
-        return Reach(found.unit_id, found.action_type, shapely.Polygon(), found.allowance,
-                     lambda p: None, found.cut_at)
+        return Reach(
+            found.unit_id,
+            found.action_type,
+            shapely.Polygon(),
+            found.allowance,
+            lambda p: None,
+            found.cut_at,
+        )
     area = shapely.union_all(ends)
     shapely.prepare(area)
     for e in ends:
@@ -457,8 +517,7 @@ def contact_reach(found: Reach, start: Point2, radius: float,
 
     def owner(p: Point2) -> ContactTarget | None:
         q = Point(p)
-        return next((t for e, t in zip(ends, owners, strict=True) if e.dwithin(q, 0.002)),
-                    None)
+        return next((t for e, t in zip(ends, owners, strict=True) if e.dwithin(q, 0.002)), None)
 
     def path_to(p: Point2) -> list[Any] | None:
         """As the reach's own path (an end rounded a hair off the band still counts)."""
@@ -468,8 +527,9 @@ def contact_reach(found: Reach, start: Point2, radius: float,
         t = owner(p)
         return {} if t is None else dict(t.keys)
 
-    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to,
-                 found.cut_at, keys_at)
+    return Reach(
+        found.unit_id, found.action_type, area, found.allowance, path_to, found.cut_at, keys_at
+    )
 
 
 def _shadow(start: Point2, g: Any) -> Any:
@@ -479,8 +539,9 @@ def _shadow(start: Point2, g: Any) -> Any:
     return shapely.convex_hull(shapely.union_all([g, far]))
 
 
-def contact_with_all(found: Reach, start: Point2, radius: float,
-                     targets: Sequence[ContactTarget]) -> Reach:
+def contact_with_all(
+    found: Reach, start: Point2, radius: float, targets: Sequence[ContactTarget]
+) -> Reach:
     """Where a circle base of `radius` that reaches `found` (straight from `start`, after
     a turn in place) ends still touching every one of `targets`, the bases it touches at
     the start (a Manoeuvre, 002): the bands about them all, less where the straight line

@@ -48,13 +48,13 @@ class TurnStructure:
         turn: Json = {"turn": 1, "active_side": sides[0], "sides": list(sides)}
         if self.phased:
             turn["phase"] = self.phases[0]
-            position = {**position, "state": {**position.get("state", {}),
-                                              "phase": self.phases[0]}}
+            position = {**position, "state": {**position.get("state", {}), "phase": self.phases[0]}}
         return turn, position
 
     # -- who may act now -----------------------------------------------------------
-    def refusal(self, turn: Json, position: Json, side: str,
-                action: Json | None = None) -> Violation | None:
+    def refusal(
+        self, turn: Json, position: Json, side: str, action: Json | None = None
+    ) -> Violation | None:
         """Why `side` may not make `action` now, or None. Judged before the engine."""
         active = turn.get("active_side")
         if active and side != active:
@@ -71,8 +71,9 @@ class TurnStructure:
         return turn
 
     # -- changes -----------------------------------------------------------------
-    def end_part(self, turn: Json, position: Json, *,
-                 whole_turn: bool = False) -> tuple[Json, Json]:
+    def end_part(
+        self, turn: Json, position: Json, *, whole_turn: bool = False
+    ) -> tuple[Json, Json]:
         """(turn, position) after the active side ends its part, or the GM the turn.
 
         Order: within a turn, each phase; within a phase, each side in turn."""
@@ -146,5 +147,7 @@ class TurnStructure:
         return "End phase" if self.phased else "End turn"
 
     def to_json(self) -> Json:
-        return {"phases": [p for p in self.phases if p is not None],
-                "first_side_alternates": self.first_side_alternates}
+        return {
+            "phases": [p for p in self.phases if p is not None],
+            "first_side_alternates": self.first_side_alternates,
+        }

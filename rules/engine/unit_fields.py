@@ -10,21 +10,31 @@ from typing import Any
 from rules.model.errors import InvalidActionError
 
 #: Schema type name -> what a JSON value of it is (booleans are not numbers).
-_KINDS: dict[str, tuple[type, ...]] = {"boolean": (bool,), "number": (int, float),
-                                       "integer": (int,), "string": (str,), "array": (list,),
-                                       "object": (dict,)}
+_KINDS: dict[str, tuple[type, ...]] = {
+    "boolean": (bool,),
+    "number": (int, float),
+    "integer": (int,),
+    "string": (str,),
+    "array": (list,),
+    "object": (dict,),
+}
 
 
 #: The base shapes the scenario format takes (scenario-format.md BASE): a round base or a
 #: rectangle, sizes in inches.
 BASE_SHAPES: list[dict[str, Any]] = [
     {"shape": "circle", "diameter": {"type": "number", "minimum": 0}},
-    {"shape": "rect", "width": {"type": "number", "minimum": 0},
-     "length": {"type": "number", "minimum": 0}}]
+    {
+        "shape": "rect",
+        "width": {"type": "number", "minimum": 0},
+        "length": {"type": "number", "minimum": 0},
+    },
+]
 
 
-def base_field(default: Mapping[str, Any],
-               suggested: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+def base_field(
+    default: Mapping[str, Any], suggested: Mapping[str, Mapping[str, Any]] | None = None
+) -> dict[str, Any]:
     """The roster schema's required `base` field: a system's usual base, and the bases the
     web side's roster catalogue offers per unit type."""
     field: dict[str, Any] = {"type": "object", "required": True, "default": dict(default)}
@@ -48,6 +58,9 @@ def check_fields(props: Mapping[str, Any], fields: Mapping[str, Any], key: str) 
         if "minimum" in field and not isinstance(value, bool) and value < field["minimum"]:
             raise InvalidActionError(f"{key}.{name}", f"must be at least {field['minimum']}")
         items = field.get("items", {}).get("type")
-        if items and isinstance(value, list) and not all(isinstance(v, _KINDS[items])
-                                                         for v in value):
+        if (
+            items
+            and isinstance(value, list)
+            and not all(isinstance(v, _KINDS[items]) for v in value)
+        ):
             raise InvalidActionError(f"{key}.{name}", f"expected a list of {items}s")

@@ -27,8 +27,7 @@ class Violation:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.message}
-        out["at"] = None if self.at is None else [json_number(self.at[0]),
-                                                  json_number(self.at[1])]
+        out["at"] = None if self.at is None else [json_number(self.at[0]), json_number(self.at[1])]
         if self.cite:
             out["cite"] = self.cite
         if self.rule:
@@ -55,8 +54,13 @@ class Roll:
         return self.result is None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"what": self.what, "die": self.die, "result": self.result,
-                               "needed": self.needed, "success": self.success}
+        out: dict[str, Any] = {
+            "what": self.what,
+            "die": self.die,
+            "result": self.result,
+            "needed": self.needed,
+            "success": self.success,
+        }
         if self.pending:
             # Only a preview's rolls carry these: a rolled die keeps the contract's shape.
             out["pending"] = True
@@ -97,11 +101,14 @@ class Verdict:
         return tuple(r for r in self.rolls if r.pending)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"legal": self.legal, "cost": json_number(self.cost),
-                               "allowance": json_number(self.allowance),
-                               "reasons": [r.to_json() for r in self.reasons],
-                               "rolls": [r.to_json() for r in self.rolls],
-                               "events": [dict(e) for e in self.events]}
+        out: dict[str, Any] = {
+            "legal": self.legal,
+            "cost": json_number(self.cost),
+            "allowance": json_number(self.allowance),
+            "reasons": [r.to_json() for r in self.reasons],
+            "rolls": [r.to_json() for r in self.rolls],
+            "events": [dict(e) for e in self.events],
+        }
         if self.speed_band is not None:
             out["speed_band"] = self.speed_band
         if self.consequences:

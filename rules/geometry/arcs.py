@@ -20,8 +20,15 @@ from rules.geometry.direction import bearing as bearing_of
 from rules.geometry.tolerance import CONTACT
 from rules.model.state import Unit
 
-__all__ = ["REAR_HALF_ARC", "angle_between", "bearing", "contact_point", "in_rear",
-           "rear_contact", "rear_to_rear"]
+__all__ = [
+    "REAR_HALF_ARC",
+    "angle_between",
+    "bearing",
+    "contact_point",
+    "in_rear",
+    "rear_contact",
+    "rear_to_rear",
+]
 
 
 def bearing(ux: float, uy: float, px: float, py: float) -> float:

@@ -33,9 +33,13 @@ class Body:
 
     __slots__ = ("_core", "radius", "xy", "line")
 
-    def __init__(self, core: BaseGeometry | None, radius: float,
-                 xy: tuple[float, float] | None = None,
-                 line: list[tuple[float, float]] | None = None) -> None:
+    def __init__(
+        self,
+        core: BaseGeometry | None,
+        radius: float,
+        xy: tuple[float, float] | None = None,
+        line: list[tuple[float, float]] | None = None,
+    ) -> None:
         self._core = core
         self.radius = radius
         self.xy = xy
@@ -82,14 +86,19 @@ class Body:
         return self.core
 
 
-def rect_corners(x: float, y: float, facing_deg: float, width: float,
-                 length: float) -> list[tuple[float, float]]:
+def rect_corners(
+    x: float, y: float, facing_deg: float, width: float, length: float
+) -> list[tuple[float, float]]:
     """Corners of a rect base: `length` along the facing, `width` across it."""
     a = math.radians(facing_deg)
     fx, fy = math.cos(a) * length / 2, math.sin(a) * length / 2
     sx, sy = -math.sin(a) * width / 2, math.cos(a) * width / 2
-    return [(x + fx + sx, y + fy + sy), (x - fx + sx, y - fy + sy),
-            (x - fx - sx, y - fy - sy), (x + fx - sx, y + fy - sy)]
+    return [
+        (x + fx + sx, y + fy + sy),
+        (x - fx + sx, y - fy + sy),
+        (x - fx - sx, y - fy - sy),
+        (x + fx - sx, y + fy - sy),
+    ]
 
 
 def body_at(base: BaseShape, x: float, y: float, facing: float, shrink: float = 0.0) -> Body:
@@ -100,8 +109,9 @@ def body_at(base: BaseShape, x: float, y: float, facing: float, shrink: float = 
     return Body(Polygon(rect_corners(x, y, facing, w, ln)), _TINY)
 
 
-def bodies_at(base: BaseShape, xs: Any, ys: Any, facings: Any,
-              shrink: float = 0.0) -> tuple[Any, float]:
+def bodies_at(
+    base: BaseShape, xs: Any, ys: Any, facings: Any, shrink: float = 0.0
+) -> tuple[Any, float]:
     """Vectorised body_at: an array of core geometries and the common radius."""
     if base.is_circle:
         xs = np.asarray(xs, dtype=float)

@@ -22,12 +22,16 @@ from rules.model.state import Table
 
 def overshoot(track: Track, table: Table) -> Any:
     """A probe: how far the base reaches past the nearest edge at each tau (1-Lipschitz)."""
+
     def probe(ts: Any) -> Any:
         xs, ys, fs = track.poses(ts)
         cores, r = bodies_at(track.base, xs, ys, fs)
         b = shapely.bounds(cores)
-        return np.max([-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width,
-                       b[:, 3] + r - table.height], axis=0)
+        return np.max(
+            [-(b[:, 0] - r), -(b[:, 1] - r), b[:, 2] + r - table.width, b[:, 3] + r - table.height],
+            axis=0,
+        )
+
     return probe
 
 
@@ -38,8 +42,7 @@ def first_wholly_on(track: Track, table: Table) -> float | None:
 
 def goes_off_after(track: Track, table: Table, after: float) -> Hit | None:
     """The first pose after `after` where the base reaches more than 0.01" past an edge."""
-    return hit_at(track, track.crossing(overshoot(track, table), CONTACT, above=True,
-                                        after=after))
+    return hit_at(track, track.crossing(overshoot(track, table), CONTACT, above=True, after=after))
 
 
 def back_on_after(track: Track, table: Table, after: float) -> Hit | None:
@@ -50,8 +53,12 @@ def back_on_after(track: Track, table: Table, after: float) -> Hit | None:
 def wholly_off(body: Body, table: Table) -> bool:
     """No part of the base lies more than 0.01" inside the table."""
     minx, miny, maxx, maxy = body.bounds
-    if maxx <= CONTACT or maxy <= CONTACT or minx >= table.width - CONTACT \
-            or miny >= table.height - CONTACT:
+    if (
+        maxx <= CONTACT
+        or maxy <= CONTACT
+        or minx >= table.width - CONTACT
+        or miny >= table.height - CONTACT
+    ):
         return True
     inner = shapely.box(CONTACT, CONTACT, table.width - CONTACT, table.height - CONTACT)
     return not body.polygon().intersects(inner)

@@ -53,8 +53,9 @@ def _circles(track: Track, target: Any) -> tuple[float, float, float] | None:
     return None
 
 
-def _circle_crossing(track: Track, cx: float, cy: float, reach: float, above: bool,
-                     after: float) -> float | None:
+def _circle_crossing(
+    track: Track, cx: float, cy: float, reach: float, above: bool, after: float
+) -> float | None:
     """Exact first tau >= after where the centre's distance to (cx, cy) goes <= reach
     (or > reach with `above`): a quadratic per segment, rotations do not move it."""
     for i, m in enumerate(track.motions):
@@ -76,8 +77,7 @@ def _circle_crossing(track: Track, cx: float, cy: float, reach: float, above: bo
         u = (-b + root) / (2 * a) if above else (-b - root) / (2 * a)
         if u0 <= u <= 1:
             return i + u
-    if not track.motions and (math.hypot(track.start.x - cx, track.start.y - cy) > reach) \
-            == above:
+    if not track.motions and (math.hypot(track.start.x - cx, track.start.y - cy) > reach) == above:
         return 0.0
     return None
 
@@ -115,8 +115,12 @@ def first_overlap(track: Track, target: Any, start_tau: float = 0.0) -> Hit | No
     if track.base.is_circle and isinstance(target, Polygon):
         reach = track.base.diameter / 2 - OVERLAP - 1e-9
         return hit_at(track, first_within(track, target, reach, start_tau))
-    tau = track.crossing(lambda ts: _sampled(track, target, OVERLAP, ts), -1e-9,
-                         after=start_tau, near=_near(track, target, OVERLAP, -1e-9))
+    tau = track.crossing(
+        lambda ts: _sampled(track, target, OVERLAP, ts),
+        -1e-9,
+        after=start_tau,
+        near=_near(track, target, OVERLAP, -1e-9),
+    )
     return hit_at(track, tau)
 
 
@@ -128,10 +132,15 @@ def first_touch(track: Track, target: Any, after_tau: float = 0.0) -> Hit | None
         reach = track.base.diameter / 2 + r + EVENT
         return hit_at(track, _circle_crossing(track, cx, cy, reach, False, after_tau))
     if track.base.is_circle and isinstance(target, Polygon):
-        return hit_at(track, first_within(track, target, track.base.diameter / 2 + EVENT,
-                                          after_tau))
-    tau = track.crossing(lambda ts: _sampled(track, target, 0.0, ts), EVENT, after=after_tau,
-                         near=_near(track, target, 0.0, EVENT))
+        return hit_at(
+            track, first_within(track, target, track.base.diameter / 2 + EVENT, after_tau)
+        )
+    tau = track.crossing(
+        lambda ts: _sampled(track, target, 0.0, ts),
+        EVENT,
+        after=after_tau,
+        near=_near(track, target, 0.0, EVENT),
+    )
     return hit_at(track, tau)
 
 
@@ -142,8 +151,9 @@ def first_separation(track: Track, target: Any) -> Hit | None:
         cx, cy, r = circle
         reach = track.base.diameter / 2 + r + CONTACT
         return hit_at(track, _circle_crossing(track, cx, cy, reach, True, 0.0))
-    return hit_at(track, track.crossing(lambda ts: _sampled(track, target, 0.0, ts), CONTACT,
-                                        above=True))
+    return hit_at(
+        track, track.crossing(lambda ts: _sampled(track, target, 0.0, ts), CONTACT, above=True)
+    )
 
 
 def first_retouch(track: Track, target: Any) -> Hit | None:

@@ -29,8 +29,9 @@ def angle_between(a: float, b: float) -> float:
     return min(d, 360.0 - d)
 
 
-def travel_direction(facing: float, dx: float, dy: float,
-                     tolerance: float = DIRECTION_TOLERANCE) -> str:
+def travel_direction(
+    facing: float, dx: float, dy: float, tolerance: float = DIRECTION_TOLERANCE
+) -> str:
     """forward, backward, sideways or diagonal for a move by (dx, dy) facing `facing`."""
     off = angle_between(bearing(dx, dy), facing)
     if off <= tolerance:

@@ -23,15 +23,15 @@ from rules.geometry.tolerance import OVERLAP
 from rules.model.state import BaseShape
 
 
-def faces_polygon(x: float, y: float, facing: float, polygon: Any,
-                  half_arc: float = 45.0) -> bool:
+def faces_polygon(x: float, y: float, facing: float, polygon: Any, half_arc: float = 45.0) -> bool:
     """The polygon's nearest point lies within +-half_arc degrees of the facing."""
     q = nearest_points(polygon.boundary, Point(x, y))[0]
     return angle_between(bearing(q.x - x, q.y - y), facing) <= half_arc + 1e-6
 
 
-def inside_across_edge(base: BaseShape, x: float, y: float, facing: float,
-                       polygon: Any) -> tuple[float, float] | None:
+def inside_across_edge(
+    base: BaseShape, x: float, y: float, facing: float, polygon: Any
+) -> tuple[float, float] | None:
     """The centre moved inward, perpendicular to the edge nearest it, until the base lies
     inside touching that edge (facing kept); None if the base does not fit there."""
     e = polygon_edges(polygon)

@@ -24,8 +24,9 @@ from rules.geometry.tolerance import CONTACT, EVENT, LENGTH
 from rules.geometry.track import BOX_MARGIN, Track
 
 
-def first_entry_from_clear(track: Track, features: Sequence[Any],
-                           by_centre: bool = False) -> tuple[Hit, int] | None:
+def first_entry_from_clear(
+    track: Track, features: Sequence[Any], by_centre: bool = False
+) -> tuple[Hit, int] | None:
     """The first entry after a clear stretch, and the index of the feature entered
     (the nearest one there), or None when the path never enters from clear."""
     if not features or not track.translates:
@@ -34,12 +35,13 @@ def first_entry_from_clear(track: Track, features: Sequence[Any],
         # Both judged by the centre, exactly: a circle base touches a feature when its
         # centre is within its radius of it.
         grow = 0.0 if by_centre else track.base.diameter / 2
-        clear_from = first_beyond(track, list(features),
-                                  grow + (LENGTH if by_centre else CONTACT))
+        clear_from = first_beyond(track, list(features), grow + (LENGTH if by_centre else CONTACT))
         if clear_from is None:
             return None
-        entries = [first_within(track, g, grow + (LENGTH if by_centre else EVENT), clear_from)
-                   for g in features]
+        entries = [
+            first_within(track, g, grow + (LENGTH if by_centre else EVENT), clear_from)
+            for g in features
+        ]
         found = [t for t in entries if t is not None]
         hit = hit_at(track, min(found) if found else None)
     else:
@@ -78,6 +80,9 @@ def _sampled_entry(track: Track, features: Sequence[Any]) -> Hit | None:
         clear_from = track.crossing(dist, CONTACT, above=True)
     if clear_from is None:
         return None
-    near = np.any([track.stretches_near(g, EVENT) for g in features], axis=0) \
-        if track.turns_rect else None
+    near = (
+        np.any([track.stretches_near(g, EVENT) for g in features], axis=0)
+        if track.turns_rect
+        else None
+    )
     return hit_at(track, track.crossing(dist, EVENT, after=clear_from, near=near))

@@ -23,8 +23,9 @@ def front_point(base: BaseShape, x: float, y: float, facing: float) -> tuple[flo
     return (x + reach * math.cos(a), y + reach * math.sin(a))
 
 
-def front_line(base: BaseShape, start: tuple[float, float, float],
-               end: tuple[float, float, float]) -> LineString | Point:
+def front_line(
+    base: BaseShape, start: tuple[float, float, float], end: tuple[float, float, float]
+) -> LineString | Point:
     """The line of movement from the front at `start` to the front at `end`, each pose
     (x, y, facing); a Point when the front does not move."""
     a = front_point(base, *start)
@@ -34,7 +35,8 @@ def front_line(base: BaseShape, start: tuple[float, float, float],
     return LineString([a, b])
 
 
-def front_distance(base: BaseShape, start: tuple[float, float, float],
-                   end: tuple[float, float, float]) -> float:
+def front_distance(
+    base: BaseShape, start: tuple[float, float, float], end: tuple[float, float, float]
+) -> float:
     """The measured distance of a move: how far the front travels (APS-D15, APS-D4)."""
     return math.dist(front_point(base, *start), front_point(base, *end))

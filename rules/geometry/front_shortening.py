@@ -17,8 +17,9 @@ from rules.geometry.track import Pose
 from rules.model.state import BaseShape
 
 
-def fraction_at_front_distance(base: BaseShape, start: Pose, end: Pose,
-                               distance: float) -> float | None:
+def fraction_at_front_distance(
+    base: BaseShape, start: Pose, end: Pose, distance: float
+) -> float | None:
     """The largest t in [0, 1] such that the base at start + t (end - start), facing
     `end.facing`, has its front at most `distance` from the front at `start`; None
     when no such t exists (turning in place alone moves the front further)."""

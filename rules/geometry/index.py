@@ -28,11 +28,13 @@ class FeatureIndex(Generic[T]):
         for g in self.geoms:
             shapely.prepare(g)
         self.tree = STRtree(self.geoms) if len(self.geoms) > SCAN_LIMIT else None
-        boxes = shapely.bounds(np.array(self.geoms, dtype=object)) if self.geoms \
-            else np.zeros((0, 4))
+        boxes = (
+            shapely.bounds(np.array(self.geoms, dtype=object)) if self.geoms else np.zeros((0, 4))
+        )
         # Contiguous columns: the scan below is four comparisons on them.
-        self._minx, self._miny, self._maxx, self._maxy = (np.ascontiguousarray(boxes[:, k])
-                                                          for k in range(4))
+        self._minx, self._miny, self._maxx, self._maxy = (
+            np.ascontiguousarray(boxes[:, k]) for k in range(4)
+        )
 
     def query_box(self, minx: float, miny: float, maxx: float, maxy: float) -> list[int]:
         """Indexes (ascending) of features whose bounding boxes meet the box."""
@@ -48,8 +50,7 @@ class FeatureIndex(Generic[T]):
     def query(self, geom: Any, distance: float = 0.0) -> list[int]:
         """Indexes of features whose bounding boxes come within `distance` of geom."""
         minx, miny, maxx, maxy = geom.bounds
-        return self.query_box(minx - distance, miny - distance, maxx + distance,
-                              maxy + distance)
+        return self.query_box(minx - distance, miny - distance, maxx + distance, maxy + distance)
 
     def near(self, geom: Any, distance: float = 0.0) -> list[tuple[T, Any, str]]:
         """(item, geometry, kind) of the features near geom (a geometry or a Body)."""

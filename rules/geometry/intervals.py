@@ -30,8 +30,10 @@ def polygon_edges(polygon: Polygon) -> Any:
     """Every ring's segments as an (n, 4) array [x0, y0, x1, y1], built once per polygon."""
     found = _EDGES.get(polygon)
     if found is None:
-        rows = [np.hstack([c[:-1], c[1:]]) for c in
-                (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))]
+        rows = [
+            np.hstack([c[:-1], c[1:]])
+            for c in (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))
+        ]
         found = _EDGES[polygon] = np.vstack(rows)
     return found
 
@@ -82,24 +84,31 @@ def highest(rank: Callable[[T], Any]) -> Govern[T]:
     return lambda covering: max(covering, key=rank)
 
 
-def intervals_under(p0: tuple[float, float], p1: tuple[float, float],
-                    features: Sequence[tuple[T, Polygon]],
-                    rank: Callable[[T], Any]) -> list[Interval[T]]:
+def intervals_under(
+    p0: tuple[float, float],
+    p1: tuple[float, float],
+    features: Sequence[tuple[T, Polygon]],
+    rank: Callable[[T], Any],
+) -> list[Interval[T]]:
     """The segment p0 -> p1 (parameter 0..1) cut at every boundary of `features`, each
     piece governed by the highest-ranked feature whose interior holds it (None: no
     feature)."""
     return governed_intervals(p0, p1, features, highest(rank))
 
 
-def governed_intervals(p0: tuple[float, float], p1: tuple[float, float],
-                       features: Sequence[tuple[T, Polygon]],
-                       govern: Govern[T]) -> list[Interval[T]]:
+def governed_intervals(
+    p0: tuple[float, float],
+    p1: tuple[float, float],
+    features: Sequence[tuple[T, Polygon]],
+    govern: Govern[T],
+) -> list[Interval[T]]:
     """The segment p0 -> p1 cut at every boundary of `features`, each piece governed by
     `govern` of the features whose interior holds it (None: no feature)."""
     if not features:
         return [Interval(0.0, 1.0, None)]
-    cuts = np.unique(np.concatenate([[0.0, 1.0]] + [crossings(p0, p1, poly)
-                                                     for _, poly in features]))
+    cuts = np.unique(
+        np.concatenate([[0.0, 1.0]] + [crossings(p0, p1, poly) for _, poly in features])
+    )
     mids = (cuts[:-1] + cuts[1:]) / 2
     # A piece running along a boundary belongs to the polygon (within BOUNDARY): float
     # noise must not decide whether a path that follows an edge is in or out.
@@ -116,14 +125,16 @@ def governed_intervals(p0: tuple[float, float], p1: tuple[float, float],
     return out
 
 
-def feature_at(x: float, y: float, features: Sequence[tuple[T, Polygon]],
-               rank: Callable[[T], Any]) -> T | None:
+def feature_at(
+    x: float, y: float, features: Sequence[tuple[T, Polygon]], rank: Callable[[T], Any]
+) -> T | None:
     """The highest-ranked feature whose polygon covers (x, y) (boundary included)."""
     return governed_feature_at(x, y, features, highest(rank))
 
 
-def governed_feature_at(x: float, y: float, features: Sequence[tuple[T, Polygon]],
-                        govern: Govern[T]) -> T | None:
+def governed_feature_at(
+    x: float, y: float, features: Sequence[tuple[T, Polygon]], govern: Govern[T]
+) -> T | None:
     """The governing feature among those whose polygon covers (x, y) (boundary included)."""
     point = shapely.Point(x, y)
     covering = [f for f, poly in features if shapely.dwithin(poly, point, BOUNDARY)]

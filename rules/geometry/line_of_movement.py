@@ -24,8 +24,7 @@ def inner_part(area: BaseGeometry, depth: float = PASSES_OVER) -> BaseGeometry:
     return area.buffer(-depth, join_style="mitre")
 
 
-def passes_over(line: LineString | Point, area: BaseGeometry,
-                depth: float = PASSES_OVER) -> bool:
+def passes_over(line: LineString | Point, area: BaseGeometry, depth: float = PASSES_OVER) -> bool:
     """Whether the line meets the area's interior by more than `depth`."""
     if not line.intersects(area):
         return False
@@ -33,8 +32,9 @@ def passes_over(line: LineString | Point, area: BaseGeometry,
     return not inner.is_empty and bool(line.intersects(inner))
 
 
-def first_over(line: LineString | Point, area: BaseGeometry,
-               depth: float = PASSES_OVER) -> tuple[float, tuple[float, float]] | None:
+def first_over(
+    line: LineString | Point, area: BaseGeometry, depth: float = PASSES_OVER
+) -> tuple[float, tuple[float, float]] | None:
     """(fraction of the line, point) where it first passes over the area, or None.
 
     The point is where the line enters the area itself (its boundary), so that a
@@ -45,7 +45,6 @@ def first_over(line: LineString | Point, area: BaseGeometry,
         return 0.0, (line.x, line.y)
     part: Any = line.intersection(area)
     length = line.length
-    best = min(line.project(Point(c)) for g in getattr(part, "geoms", [part])
-               for c in g.coords)
+    best = min(line.project(Point(c)) for g in getattr(part, "geoms", [part]) for c in g.coords)
     p = line.interpolate(best)
     return (best / length if length else 0.0), (p.x, p.y)

@@ -55,8 +55,13 @@ def _met(track: Track, area: Any) -> float | None:
     return hit.s
 
 
-def cross(base: BaseShape, start: Pose, direction: tuple[float, float], length: float,
-          areas: Sequence[tuple[str, Any]]) -> Crossing | None:
+def cross(
+    base: BaseShape,
+    start: Pose,
+    direction: tuple[float, float],
+    length: float,
+    areas: Sequence[tuple[str, Any]],
+) -> Crossing | None:
     """The first area the base meets within `length` along the ray, and where it is
     clear of every area again; None when it meets none."""
     track = ray_track(base, start, direction, length)
@@ -68,8 +73,11 @@ def cross(base: BaseShape, start: Pose, direction: tuple[float, float], length: 
     near_tau = track.tau_at_length(near)
     if base.is_circle:
         r = base.diameter / 2
-        entries = [tau for polygon in polygons
-                   if (tau := first_within(track, polygon, r - BEGUN, near_tau)) is not None]
+        entries = [
+            tau
+            for polygon in polygons
+            if (tau := first_within(track, polygon, r - BEGUN, near_tau)) is not None
+        ]
         inside = min(entries) if entries else None
         # Touching is allowed: clear of every area within float noise (EVENT).
         far_tau = None if inside is None else first_beyond(track, polygons, r - EVENT, inside)
@@ -80,7 +88,8 @@ def cross(base: BaseShape, start: Pose, direction: tuple[float, float], length: 
             return lambda ts: track.sample_distances(union, shrink, ts)
 
         inside = track.crossing(depth(BEGUN), 0.0, after=near_tau)
-        far_tau = None if inside is None else track.crossing(depth(CLEAR), 0.0, above=True,
-                                                             after=inside)
+        far_tau = (
+            None if inside is None else track.crossing(depth(CLEAR), 0.0, above=True, after=inside)
+        )
     far = None if far_tau is None else track.s_at(far_tau)
     return Crossing(met_id, near, far, track)

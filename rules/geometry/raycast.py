@@ -38,15 +38,13 @@ class RayHit:
     at: tuple[float, float]
 
 
-def ray_track(base: BaseShape, start: Pose, direction: tuple[float, float],
-              length: float) -> Track:
+def ray_track(base: BaseShape, start: Pose, direction: tuple[float, float], length: float) -> Track:
     """The base moving `length` from `start` along `direction` (any non-zero vector)."""
     norm = math.hypot(*direction)
     if norm == 0.0:
         raise ValueError("a ray needs a direction")
     dx, dy = direction[0] / norm, direction[1] / norm
-    return Track.from_steps(base, start, [Waypoint(start.x + dx * length,
-                                                   start.y + dy * length)])
+    return Track.from_steps(base, start, [Waypoint(start.x + dx * length, start.y + dy * length)])
 
 
 def _first_contact(track: Track, target: Any) -> Hit | None:
@@ -59,10 +57,16 @@ def _table_edge(track: Track, table: Table) -> Hit | None:
     return reaches_past_edge(track, table, -EVENT)
 
 
-def first_contact(base: BaseShape, start: Pose, direction: tuple[float, float],
-                  length: float, *, terrain: Sequence[tuple[str, Any]] = (),
-                  bases: Sequence[tuple[str, Body]] = (),
-                  table: Table | None = None) -> RayHit | None:
+def first_contact(
+    base: BaseShape,
+    start: Pose,
+    direction: tuple[float, float],
+    length: float,
+    *,
+    terrain: Sequence[tuple[str, Any]] = (),
+    bases: Sequence[tuple[str, Body]] = (),
+    table: Table | None = None,
+) -> RayHit | None:
     """The first thing the base touches within `length` along the ray: a terrain polygon,
     another base (id, Body) or the table edge; None when the way is clear."""
     track = ray_track(base, start, direction, length)

@@ -15,8 +15,12 @@ from shapely.geometry import LineString
 from rules.geometry.index import FeatureIndex
 
 
-def blockers(index: FeatureIndex[Any], a: tuple[float, float], b: tuple[float, float],
-             kinds: Sequence[str] | None = None) -> list[Any]:
+def blockers(
+    index: FeatureIndex[Any],
+    a: tuple[float, float],
+    b: tuple[float, float],
+    kinds: Sequence[str] | None = None,
+) -> list[Any]:
     """The features (index payloads) whose interior the segment a-b crosses."""
     line = LineString([a, b])
     out = []
@@ -30,6 +34,10 @@ def blockers(index: FeatureIndex[Any], a: tuple[float, float], b: tuple[float, f
     return out
 
 
-def clear_line(index: FeatureIndex[Any], a: tuple[float, float], b: tuple[float, float],
-               kinds: Sequence[str] | None = None) -> bool:
+def clear_line(
+    index: FeatureIndex[Any],
+    a: tuple[float, float],
+    b: tuple[float, float],
+    kinds: Sequence[str] | None = None,
+) -> bool:
     return not blockers(index, a, b, kinds)

@@ -23,8 +23,9 @@ from rules.geometry.intervals import polygon_edges as _edges
 from rules.geometry.track import Track
 
 
-def _disk_roots(px: float, py: float, dx: float, dy: float, cx: Any, cy: Any,
-                radius: float) -> tuple[Any, Any]:
+def _disk_roots(
+    px: float, py: float, dx: float, dy: float, cx: Any, cy: Any, radius: float
+) -> tuple[Any, Any]:
     """Roots u1 <= u2 of |p + u d - c| = R per centre c (nan when never within R)."""
     ax, ay = px - cx, py - cy
     a = dx * dx + dy * dy
@@ -36,8 +37,9 @@ def _disk_roots(px: float, py: float, dx: float, dy: float, cx: Any, cy: Any,
         return (-b - root) / (2 * a), (-b + root) / (2 * a)
 
 
-def _strip_intervals(px: float, py: float, dx: float, dy: float, e: Any, radius: float,
-                     u0: float) -> tuple[Any, Any]:
+def _strip_intervals(
+    px: float, py: float, dx: float, dy: float, e: Any, radius: float, u0: float
+) -> tuple[Any, Any]:
     """Per edge, the u interval (clipped to [u0, 1]) inside its rectangle (0 <= along <= L,
     |across| <= R), by Liang-Barsky; empty when lo > hi."""
     ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
@@ -54,29 +56,36 @@ def _strip_intervals(px: float, py: float, dx: float, dy: float, e: Any, radius:
             ub = (high - start) / rate
         moving = rate != 0
         within = (start >= low) & (start <= high)
-        lo = np.maximum(lo, np.where(moving, np.minimum(ua, ub),
-                                     np.where(within, -np.inf, np.inf)))
-        hi = np.minimum(hi, np.where(moving, np.maximum(ua, ub),
-                                     np.where(within, np.inf, -np.inf)))
+        lo = np.maximum(lo, np.where(moving, np.minimum(ua, ub), np.where(within, -np.inf, np.inf)))
+        hi = np.minimum(hi, np.where(moving, np.maximum(ua, ub), np.where(within, np.inf, -np.inf)))
     return lo, hi
 
 
-def first_within(track: Track, polygon: Polygon, radius: float,
-                 after: float = 0.0) -> float | None:
+def first_within(track: Track, polygon: Polygon, radius: float, after: float = 0.0) -> float | None:
     """First tau >= after where the centre comes within `radius` of the polygon."""
     e = _edges(polygon)
-    todo = [(i, m) for i, m in enumerate(track.motions)
-            if i + 1 > after and not m.is_rotation]
+    todo = [(i, m) for i, m in enumerate(track.motions) if i + 1 > after and not m.is_rotation]
     if not todo:  # the centre stays where it is (no path, or turns only)
         here = track.pose_at(after)
         close = float(polygon.distance(shapely.Point(here.x, here.y))) <= radius
         return after if close else None
     # One vectorised distance per segment (from `after` on) tells which can come within R.
-    starts = [(m.start.x + max(after - i, 0.0) * (m.end.x - m.start.x),
-               m.start.y + max(after - i, 0.0) * (m.end.y - m.start.y)) for i, m in todo]
-    near = shapely.distance(shapely.linestrings(
-        [[s, (m.end.x, m.end.y)] for s, (_, m) in zip(starts, todo, strict=True)]),
-        polygon) <= radius
+    starts = [
+        (
+            m.start.x + max(after - i, 0.0) * (m.end.x - m.start.x),
+            m.start.y + max(after - i, 0.0) * (m.end.y - m.start.y),
+        )
+        for i, m in todo
+    ]
+    near = (
+        shapely.distance(
+            shapely.linestrings(
+                [[s, (m.end.x, m.end.y)] for s, (_, m) in zip(starts, todo, strict=True)]
+            ),
+            polygon,
+        )
+        <= radius
+    )
     for (i, m), close in zip(todo, near, strict=True):
         if not close:
             continue
@@ -94,16 +103,20 @@ def first_within(track: Track, polygon: Polygon, radius: float,
     return None
 
 
-def _within_intervals(px: float, py: float, dx: float, dy: float, polygon: Polygon,
-                      radius: float) -> list[tuple[float, float]]:
+def _within_intervals(
+    px: float, py: float, dx: float, dy: float, polygon: Polygon, radius: float
+) -> list[tuple[float, float]]:
     """The u intervals of [0, 1] where the centre is within R of the polygon: edge
     rectangles, corner disks, and the inside of the polygon."""
     e = _edges(polygon)
     lo, hi = _strip_intervals(px, py, dx, dy, e, radius, 0.0)
     out = [(float(a), float(b)) for a, b in zip(lo, hi, strict=True) if a <= b]
     u1, u2 = _disk_roots(px, py, dx, dy, e[:, 0], e[:, 1], radius)
-    out += [(max(float(a), 0.0), min(float(b), 1.0)) for a, b in zip(u1, u2, strict=True)
-            if a == a and a <= 1 and b >= 0]  # a == a: not nan
+    out += [
+        (max(float(a), 0.0), min(float(b), 1.0))
+        for a, b in zip(u1, u2, strict=True)
+        if a == a and a <= 1 and b >= 0
+    ]  # a == a: not nan
     inside = shapely.intersection(shapely.LineString([(px, py), (px + dx, py + dy)]), polygon)
     d2 = dx * dx + dy * dy
     for part in getattr(inside, "geoms", [inside]):
@@ -113,8 +126,9 @@ def _within_intervals(px: float, py: float, dx: float, dy: float, polygon: Polyg
     return out
 
 
-def first_beyond(track: Track, polygons: list[Polygon], radius: float,
-                 after: float = 0.0) -> float | None:
+def first_beyond(
+    track: Track, polygons: list[Polygon], radius: float, after: float = 0.0
+) -> float | None:
     """First tau >= after where the centre is farther than `radius` from every polygon:
     the end of the merged run of "within" intervals that holds the current point."""
     todo = [i for i, m in enumerate(track.motions) if i + 1 > after and not m.is_rotation]
@@ -122,8 +136,9 @@ def first_beyond(track: Track, polygons: list[Polygon], radius: float,
         here = shapely.Point(track.pose_at(after).xy)
         return after if all(float(p.distance(here)) > radius for p in polygons) else None
     # Segments lying inside one polygon (a move within a wood) need no intervals.
-    segs = shapely.linestrings([[track.pose_at(max(after, i)).xy, track.motions[i].end.xy]
-                                for i in todo])
+    segs = shapely.linestrings(
+        [[track.pose_at(max(after, i)).xy, track.motions[i].end.xy] for i in todo]
+    )
     inside = np.zeros(len(todo), dtype=bool)
     for p in polygons:
         inside |= shapely.covers(p, segs)

@@ -75,8 +75,9 @@ class Motion:
 
     def at(self, u: float) -> Pose:
         s, e = self.start, self.end
-        return Pose(s.x + (e.x - s.x) * u, s.y + (e.y - s.y) * u,
-                    s.facing + (e.facing - s.facing) * u)
+        return Pose(
+            s.x + (e.x - s.x) * u, s.y + (e.y - s.y) * u, s.facing + (e.facing - s.facing) * u
+        )
 
 
 def shortest_turn(from_deg: float, to_deg: float) -> float:
@@ -94,8 +95,9 @@ class Track:
         self.motions = tuple(motions)
 
     @classmethod
-    def from_steps(cls, base: BaseShape, start: Pose, steps: Sequence[Step],
-                   final_facing: float | None = None) -> Track:
+    def from_steps(
+        cls, base: BaseShape, start: Pose, steps: Sequence[Step], final_facing: float | None = None
+    ) -> Track:
         motions: list[Motion] = []
         cur = start
         s = 0.0
@@ -105,8 +107,9 @@ class Track:
                     continue
                 nxt = Pose(cur.x, cur.y, cur.facing + step.angle)
             else:
-                if math.isclose(step.x, cur.x, abs_tol=1e-9) and \
-                        math.isclose(step.y, cur.y, abs_tol=1e-9):
+                if math.isclose(step.x, cur.x, abs_tol=1e-9) and math.isclose(
+                    step.y, cur.y, abs_tol=1e-9
+                ):
                     continue  # a point equal to the current one is ignored (contract)
                 nxt = Pose(step.x, step.y, cur.facing)
             m = Motion(cur, nxt, s)
@@ -205,8 +208,9 @@ class Track:
     def samples(self) -> tuple[Any, Any, Any, Any]:
         """(tau, x, y, facing) arrays of dense poses, start and end included."""
         # i + k / n, as `stretch_ends` computes them (the same doubles, arrays at a time).
-        tau = np.concatenate([[0.0]] + [i + np.arange(1, n + 1) / n
-                                        for i, n in enumerate(self.sample_counts)])
+        tau = np.concatenate(
+            [[0.0]] + [i + np.arange(1, n + 1) / n for i, n in enumerate(self.sample_counts)]
+        )
         return (tau, *self.poses(tau))
 
     @cached_property
@@ -229,9 +233,19 @@ class Track:
     @cached_property
     def _table(self) -> Any:
         """Per motion: start x, y, facing and their changes (rows of a 6 x n array)."""
-        return np.array([[m.start.x, m.start.y, m.start.facing, m.end.x - m.start.x,
-                          m.end.y - m.start.y, m.end.facing - m.start.facing]
-                         for m in self.motions]).T.copy()
+        return np.array(
+            [
+                [
+                    m.start.x,
+                    m.start.y,
+                    m.start.facing,
+                    m.end.x - m.start.x,
+                    m.end.y - m.start.y,
+                    m.end.facing - m.start.facing,
+                ]
+                for m in self.motions
+            ]
+        ).T.copy()
 
     def poses(self, taus: Any) -> tuple[Any, Any, Any]:
         """Vectorised pose_at: x, y and facing arrays."""
@@ -246,8 +260,11 @@ class Track:
             # All in one motion (dense searches): plain arithmetic, no gathering.
             m = self.motions[first_i]
             u = taus - first_i
-            return (m.start.x + (m.end.x - m.start.x) * u, m.start.y + (m.end.y - m.start.y) * u,
-                    m.start.facing + (m.end.facing - m.start.facing) * u)
+            return (
+                m.start.x + (m.end.x - m.start.x) * u,
+                m.start.y + (m.end.y - m.start.y) * u,
+                m.start.facing + (m.end.facing - m.start.facing) * u,
+            )
         i = taus.astype(np.intp)
         np.minimum(i, last, out=i)
         u = taus - i
@@ -326,8 +343,9 @@ class Track:
         wanted = cores if index is _ALL else cores[index]
         missing = shapely.is_missing(wanted)
         if missing.any():
-            at = np.arange(len(cores))[index][missing] if index is not _ALL \
-                else missing.nonzero()[0]
+            at = (
+                np.arange(len(cores))[index][missing] if index is not _ALL else missing.nonzero()[0]
+            )
             cores[at] = shapely.polygons(self._sample_rects(shrink)[at])
             wanted = cores if index is _ALL else cores[index]
         return wanted, RECT_RADIUS
@@ -359,24 +377,26 @@ class Track:
             pieces = self.motion_sweeps(shrink)[0]
             if pieces:
                 parts.extend(shapely.get_parts(np.array(pieces, dtype=object)))
-            body = Body(parts[0] if len(parts) == 1 else GeometryCollection(parts),
-                        body_at(self.base, 0, 0, 0, shrink).radius)
+            body = Body(
+                parts[0] if len(parts) == 1 else GeometryCollection(parts),
+                body_at(self.base, 0, 0, 0, shrink).radius,
+            )
         cache[shrink] = body
         return body
 
     def motion_sweeps(self, shrink: float = 0.0) -> tuple[list[Any], float]:
         """Per motion, a core geometry that, grown by the returned radius, holds the base
         at every pose of that motion (exactly its sweep, arcs within ARC_TOLERANCE)."""
-        cache: dict[float, tuple[list[Any], float]] = \
-            self.__dict__.setdefault("_motion_sweeps", {})
+        cache: dict[float, tuple[list[Any], float]] = self.__dict__.setdefault("_motion_sweeps", {})
         if shrink in cache:
             return cache[shrink]
         pieces: list[Any] = []
         if self.base.is_circle:
             radius = self.base.diameter / 2 - shrink
             for m in self.motions:
-                pieces.append(Point(m.start.xy) if m.is_rotation
-                              else LineString([m.start.xy, m.end.xy]))
+                pieces.append(
+                    Point(m.start.xy) if m.is_rotation else LineString([m.start.xy, m.end.xy])
+                )
         else:
             radius = body_at(self.base, 0, 0, 0, shrink).radius
             w = max(self.base.width - 2 * shrink, 1e-6)
@@ -385,8 +405,13 @@ class Track:
             moving = [i for i, m in enumerate(self.motions) if not m.is_rotation]
             out = np.empty(len(self.motions), dtype=object)
             out[turning] = rect_turn_sweeps(
-                [(m.start.x, m.start.y, m.start.facing, m.end.facing)
-                 for m in (self.motions[i] for i in turning)], w, ln)
+                [
+                    (m.start.x, m.start.y, m.start.facing, m.end.facing)
+                    for m in (self.motions[i] for i in turning)
+                ],
+                w,
+                ln,
+            )
             if moving:
                 # A translation sweeps the convex hull of its start and end rects.
                 ms = [self.motions[i] for i in moving]
@@ -413,14 +438,20 @@ class Track:
             out = (np.array(pieces, dtype=object), np.full(len(pieces), radius))
         else:
             counts = self.sample_counts
-            taus = np.array([(i + k0 / counts[i], i + k1 / counts[i])
-                             for i, k0, k1 in self.stretches]).ravel()
+            taus = np.array(
+                [(i + k0 / counts[i], i + k1 / counts[i]) for i, k0, k1 in self.stretches]
+            ).ravel()
             xs, ys, fs = self.poses(taus)
             rects, radius = bodies_at(self.base, xs, ys, fs, shrink)
             corners = shapely.get_coordinates(rects).reshape(len(taus) // 2, -1, 2)
             half_turn = np.radians(np.abs(np.diff(fs.reshape(-1, 2), axis=1)[:, 0])) / 2
-            d = math.hypot(max(self.base.width - 2 * shrink, 1e-6),
-                           max(self.base.length - 2 * shrink, 1e-6)) / 2
+            d = (
+                math.hypot(
+                    max(self.base.width - 2 * shrink, 1e-6),
+                    max(self.base.length - 2 * shrink, 1e-6),
+                )
+                / 2
+            )
             bulge = d * (1 - np.cos(np.minimum(half_turn, math.pi / 2))) + 1e-12
             out = (shapely.convex_hull(shapely.multipoints(corners)), radius + bulge)
         cache[shrink] = out
@@ -446,8 +477,7 @@ class Track:
         gaps = box_gaps(self._stretch_boxes(shrink), np.asarray(geom.bounds)) - reach
         near = gaps <= within + NEAR_MARGIN + BOX_MARGIN
         if near.any():
-            near[near] = shapely.distance(pieces[near], geom) - reach[near] \
-                <= within + NEAR_MARGIN
+            near[near] = shapely.distance(pieces[near], geom) - reach[near] <= within + NEAR_MARGIN
         return near
 
     def _stretch_boxes(self, shrink: float) -> Any:
@@ -458,8 +488,15 @@ class Track:
         return cache[shrink]
 
     # -- locating events --------------------------------------------------------
-    def crossing(self, value: Probe, limit: float, above: bool = False,
-                 after: float = 0.0, centre: bool = False, near: Any = None) -> float | None:
+    def crossing(
+        self,
+        value: Probe,
+        limit: float,
+        above: bool = False,
+        after: float = 0.0,
+        centre: bool = False,
+        near: Any = None,
+    ) -> float | None:
         """First tau >= `after` where value(tau) <= limit (or > limit with `above`).
 
         `value` maps an array of taus to distances that change by at most the
@@ -491,8 +528,9 @@ class Track:
         # first, so every interval is searched as it would be in one pass.
         ends = self.stretch_ends
         last = len(ends) - 2
-        within, ending = self._stretch_of_samples if taus is self.samples[0] \
-            else self._stretch_of(taus)
+        within, ending = (
+            self._stretch_of_samples if taus is self.samples[0] else self._stretch_of(taus)
+        )
         # The stretch of the first interval (`after` may lie a hair before its start).
         first = int(ending[1]) if len(taus) > 1 else int(within[0])
         keep = self._may_cross(value, ends, first, limit, above, near, centre)
@@ -513,8 +551,9 @@ class Track:
                 if taus is self.samples[0]:  # bodies_for takes them from the samples' own
                     self.__dict__["_subset"] = (part, needed.nonzero()[0] + lo)
                 values[needed] = np.asarray(value(part), dtype=float)
-                found = self._first_crossing(taus[sl], xs[sl], ys[sl], fs[sl], values, value,
-                                             limit, above, centre)
+                found = self._first_crossing(
+                    taus[sl], xs[sl], ys[sl], fs[sl], values, value, limit, above, centre
+                )
                 if found is not None:
                     return found
             p, size = q, min(size * 2, CHUNK * 2)
@@ -524,8 +563,10 @@ class Track:
         """Per tau, the stretch it lies in and the stretch of the interval ending at it."""
         ends = self.stretch_ends
         last = len(ends) - 2
-        return (np.clip(np.searchsorted(ends, taus, side="right") - 1, 0, last),
-                np.clip(np.searchsorted(ends, taus, side="left") - 1, 0, last))
+        return (
+            np.clip(np.searchsorted(ends, taus, side="right") - 1, 0, last),
+            np.clip(np.searchsorted(ends, taus, side="left") - 1, 0, last),
+        )
 
     @cached_property
     def _stretch_of_samples(self) -> tuple[Any, Any]:
@@ -539,8 +580,16 @@ class Track:
     def _sample_at_ends(self) -> Any:
         return self._at_ends(self.samples[0])
 
-    def _may_cross(self, value: Probe, ends: Any, first: int, limit: float, above: bool,
-                   near: Any, centre: bool) -> Any:
+    def _may_cross(
+        self,
+        value: Probe,
+        ends: Any,
+        first: int,
+        limit: float,
+        above: bool,
+        near: Any,
+        centre: bool,
+    ) -> Any:
         """Per stretch, whether it may hold a crossing (the stretch holding the first tau
         always may): not where `near` says it cannot, nor where the values at its two
         ends v0, v1 and the most the base moves along it, g, prove it cannot: the value
@@ -582,8 +631,18 @@ class Track:
             gaps = gaps + np.abs(np.radians(np.diff(fs, axis=axis))) * self.base.radius
         return gaps
 
-    def _first_crossing(self, taus: Any, xs: Any, ys: Any, fs: Any, values: Any,
-                        value: Probe, limit: float, above: bool, centre: bool) -> float | None:
+    def _first_crossing(
+        self,
+        taus: Any,
+        xs: Any,
+        ys: Any,
+        fs: Any,
+        values: Any,
+        value: Probe,
+        limit: float,
+        above: bool,
+        centre: bool,
+    ) -> float | None:
         def crossed(vals: Any) -> Any:
             vals = np.asarray(vals, dtype=float)
             return vals > limit if above else vals <= limit

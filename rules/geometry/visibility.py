@@ -65,13 +65,13 @@ WORK = Work(tests=300, corners=100)
 
 @dataclass
 class VisibilityGraph:
-    free: Any                 # prepared free region (points may be anywhere in it)
+    free: Any  # prepared free region (points may be anywhere in it)
     start: tuple[float, float]
     budget: float
     nodes: list[tuple[float, float]] = field(default_factory=list)
     dist: list[float] = field(default_factory=list)
     prev: list[int] = field(default_factory=list)
-    edges: Any = None         # obstacle boundary segments (N x 4 array) for ray casting
+    edges: Any = None  # obstacle boundary segments (N x 4 array) for ray casting
     #: Per node, its neighbours along the boundary (nan for the start): a shortest path
     #: leaves a corner only along a line that keeps both on one side (`_tangent`).
     sides: Any = None
@@ -88,8 +88,9 @@ class VisibilityGraph:
         return self.horizon >= self.budget
 
     @classmethod
-    def build(cls, free: Any, start: tuple[float, float], budget: float,
-              work: Work | None = None) -> VisibilityGraph:
+    def build(
+        cls, free: Any, start: tuple[float, float], budget: float, work: Work | None = None
+    ) -> VisibilityGraph:
         """The graph of `free` around `start`, searched within `budget` and `work`
         (None: the module's `WORK`, read at the call so that a test may lower it)."""
         shapely.prepare(free)
@@ -108,8 +109,9 @@ class VisibilityGraph:
                 nxt, prv = np.roll(cs, -1, axis=0), np.roll(cs, 1, axis=0)
                 segs.extend(np.hstack([cs, nxt]).tolist())
                 # Shortest paths bend only at reflex corners of free space (right turns).
-                turn = (cs[:, 0] - prv[:, 0]) * (nxt[:, 1] - cs[:, 1]) - \
-                    (cs[:, 1] - prv[:, 1]) * (nxt[:, 0] - cs[:, 0])
+                turn = (cs[:, 0] - prv[:, 0]) * (nxt[:, 1] - cs[:, 1]) - (cs[:, 1] - prv[:, 1]) * (
+                    nxt[:, 0] - cs[:, 0]
+                )
                 near = np.hypot(cs[:, 0] - sx, cs[:, 1] - sy) <= budget
                 pts.extend(map(tuple, cs[(turn < 0) & near].tolist()))
                 sides.append(np.hstack([prv, nxt])[(turn < 0) & near])
@@ -233,9 +235,14 @@ class VisibilityGraph:
     def _edge_table(self) -> tuple[Any, ...]:
         """The edges' boxes and directions, computed once for every star."""
         e = self.edges
-        return (np.minimum(e[:, 0], e[:, 2]), np.maximum(e[:, 0], e[:, 2]),
-                np.minimum(e[:, 1], e[:, 3]), np.maximum(e[:, 1], e[:, 3]),
-                e[:, 2] - e[:, 0], e[:, 3] - e[:, 1])
+        return (
+            np.minimum(e[:, 0], e[:, 2]),
+            np.maximum(e[:, 0], e[:, 2]),
+            np.minimum(e[:, 1], e[:, 3]),
+            np.maximum(e[:, 1], e[:, 3]),
+            e[:, 2] - e[:, 0],
+            e[:, 3] - e[:, 1],
+        )
 
     def region(self) -> Any:
         """Where the point can end within `horizon` (the budget when complete): the
@@ -245,11 +252,13 @@ class VisibilityGraph:
         if not len(cast):
             return Point(self.start)
         xy = np.array(self.nodes)[cast]
-        lengths = np.vstack([self._ray_lengths_many(xy[k:k + STARS_AT_ONCE],
-                                                    rems[cast][k:k + STARS_AT_ONCE])
-                             for k in range(0, len(cast), STARS_AT_ONCE)])
-        rings = np.stack([xy[:, :1] + lengths * _RAY_COS, xy[:, 1:] + lengths * _RAY_SIN],
-                         axis=2)
+        lengths = np.vstack(
+            [
+                self._ray_lengths_many(xy[k : k + STARS_AT_ONCE], rems[cast][k : k + STARS_AT_ONCE])
+                for k in range(0, len(cast), STARS_AT_ONCE)
+            ]
+        )
+        rings = np.stack([xy[:, :1] + lengths * _RAY_COS, xy[:, 1:] + lengths * _RAY_SIN], axis=2)
         stars = shapely.polygons(np.array(rings))  # one call for every star
         bad = ~shapely.is_valid(stars)
         stars[bad] = [star.buffer(0) for star in stars[bad]]

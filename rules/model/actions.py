@@ -93,8 +93,9 @@ def number(value: Any, key: str) -> float:
     try:
         result = float(value)
     except OverflowError:
-        raise InvalidActionError(key, "expected a finite number, got an integer "
-                                 "too large") from None
+        raise InvalidActionError(
+            key, "expected a finite number, got an integer too large"
+        ) from None
     if not math.isfinite(result):
         raise InvalidActionError(key, f"expected a finite number, got {value!r}")
     return result
@@ -119,8 +120,7 @@ def check_finite(raw: Any, key: str) -> None:
         if isinstance(value, int) and abs(value) > MAX_INTEGER:
             raise InvalidActionError(at, "an integer too large (at most 2**53 either way)")
         if isinstance(value, dict):
-            stack.extend(reversed([(v, f"{at}.{k}" if at else str(k))
-                                   for k, v in value.items()]))
+            stack.extend(reversed([(v, f"{at}.{k}" if at else str(k)) for k, v in value.items()]))
         elif isinstance(value, list | tuple):
             stack.extend(reversed([(v, f"{at}[{i}]") for i, v in enumerate(value)]))
 
@@ -152,11 +152,13 @@ def parse_path(raw: Any, key: str) -> tuple[Step, ...]:
         k = f"{key}[{i}]"
         if isinstance(item, dict):
             if set(item) != {"turn"}:
-                raise InvalidActionError(k, "a step object must be exactly {\"turn\": degrees}")
+                raise InvalidActionError(k, 'a step object must be exactly {"turn": degrees}')
             angle = number(item["turn"], f"{k}.turn")
             if abs(angle) > MAX_TURN_STEP:
-                raise InvalidActionError(f"{k}.turn", f"{angle:g} degrees; a turn step is at "
-                                         f"most {MAX_TURN_STEP:g} either way")
+                raise InvalidActionError(
+                    f"{k}.turn",
+                    f"{angle:g} degrees; a turn step is at most {MAX_TURN_STEP:g} either way",
+                )
             steps.append(Turn(angle))
         else:
             x, y, z = point(item, k)
@@ -164,8 +166,7 @@ def parse_path(raw: Any, key: str) -> tuple[Step, ...]:
     return tuple(steps)
 
 
-def parse_action(raw: Any, key: str = "action",
-                 known_keys: frozenset[str] | None = None) -> Action:
+def parse_action(raw: Any, key: str = "action", known_keys: frozenset[str] | None = None) -> Action:
     """The contract's common action keys; the rest go to `params` for the system."""
     if not isinstance(raw, dict):
         raise InvalidActionError(key, "expected an object")
@@ -183,6 +184,10 @@ def parse_action(raw: Any, key: str = "action",
     facing = raw.get("facing")
     params = {k: v for k, v in raw.items() if k not in ("unit", "type", "path", "facing")}
     # Documentation keys (cite, why, ...) are kept so that a scenario round-trips.
-    return Action(unit=raw["unit"], type=raw["type"], path=path,
-                  facing=None if facing is None else number(facing, f"{key}.facing"),
-                  params=params)
+    return Action(
+        unit=raw["unit"],
+        type=raw["type"],
+        path=path,
+        facing=None if facing is None else number(facing, f"{key}.facing"),
+        params=params,
+    )

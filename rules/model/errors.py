@@ -17,5 +17,6 @@ class DiceExhaustedError(InvalidActionError):
     """A scenario forced dice or outcomes and needed more than it gave (contract)."""
 
     def __init__(self, what: str) -> None:
-        super().__init__(what, "needs more forced results than the scenario gives",
-                         code="dice_exhausted")
+        super().__init__(
+            what, "needs more forced results than the scenario gives", code="dice_exhausted"
+        )

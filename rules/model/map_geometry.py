@@ -98,8 +98,11 @@ def map_digest(raw: Mapping[str, Any]) -> str | None:
     """A digest of what the parsed terrain depends on: the system, the table and the
     terrain as given. None where it is not plain JSON (then nothing is cached)."""
     try:
-        text = json.dumps([raw.get("system"), raw.get("table"), raw.get("terrain", [])],
-                          separators=(",", ":"), allow_nan=True)
+        text = json.dumps(
+            [raw.get("system"), raw.get("table"), raw.get("terrain", [])],
+            separators=(",", ":"),
+            allow_nan=True,
+        )
     except (TypeError, ValueError, RecursionError):
         return None
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()

@@ -76,8 +76,9 @@ class Unit:
         return self.aboard is None
 
     def moved(self, position: Point2, facing: float) -> Unit:
-        return replace(self, position=(float(position[0]), float(position[1])),
-                       facing=float(facing) % 360.0)
+        return replace(
+            self, position=(float(position[0]), float(position[1])), facing=float(facing) % 360.0
+        )
 
     def with_props(self, **changes: Any) -> Unit:
         props = dict(self.props)
@@ -119,8 +120,11 @@ class Terrain:
         return Polygon(self.polygon)
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "type": self.type,
-                               "polygon": [list(p) for p in self.polygon]}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "type": self.type,
+            "polygon": [list(p) for p in self.polygon],
+        }
         if self.height is not None:
             out["height"] = self.height
         if self.size_class is not None:

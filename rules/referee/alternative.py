@@ -48,9 +48,12 @@ class Alternative:
     verdict: Verdict
 
     def to_json(self) -> dict[str, Any]:
-        return {"action": self.action.to_json(), "end": [round(self.end[0], 3),
-                                                        round(self.end[1], 3)],
-                "off_by": round(self.off_by, 3), "cost": self.verdict.to_json()["cost"]}
+        return {
+            "action": self.action.to_json(),
+            "end": [round(self.end[0], 3), round(self.end[1], 3)],
+            "off_by": round(self.off_by, 3),
+            "cost": self.verdict.to_json()["cost"],
+        }
 
 
 def dropped_point(action: Action) -> Point2 | None:
@@ -93,8 +96,7 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
         if end in tried:
             continue
         tried.add(end)
-        found = _legal_action_to(state, _with_keys(action, reach, end), reach.path_to(end),
-                                 end)
+        found = _legal_action_to(state, _with_keys(action, reach, end), reach.path_to(end), end)
         if found is not None:
             return Alternative(found[0], end, float(drop.distance(Point(end))), found[1])
     if not tried:
@@ -106,8 +108,9 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
 PULL_BACK = (0.9, 0.75, 0.5, 0.25, 0.1)
 
 
-def _pulled_back(state: GameState, action: Action, reach: Reach, end: Point2,
-                 drop: Point) -> Alternative | None:
+def _pulled_back(
+    state: GameState, action: Action, reach: Reach, end: Point2, drop: Point
+) -> Alternative | None:
     """The nearest end refused for what the area does not price (an aod VTOL's climb of
     2" or its ranged attack's 12", 000 [16]): pull the end back along the path's last
     leg, toward where it came from (nearer the start, so still in the area), until
@@ -148,8 +151,9 @@ def _with_keys(action: Action, reach: Reach, end: Point2) -> Action:
     return replace(action, params={**action.params, **keys}) if keys else action
 
 
-def _legal_action_to(state: GameState, action: Action, path: Sequence[Any] | None,
-                     end: Point2) -> tuple[Action, Verdict] | None:
+def _legal_action_to(
+    state: GameState, action: Action, path: Sequence[Any] | None, end: Point2
+) -> tuple[Action, Verdict] | None:
     """The action along `path` (start first), judged; None unless legal. The player's
     facing is kept where the rules allow it, else dropped (the piece keeps its own)."""
     if not path:

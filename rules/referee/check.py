@@ -39,8 +39,7 @@ class Outcome:
         if self.verdict is not None:
             return self.verdict.to_json()
         assert self.error is not None
-        return {"error": self.error.code, "key": self.error.key,
-                "message": str(self.error)}
+        return {"error": self.error.code, "key": self.error.key, "message": str(self.error)}
 
 
 def run_scenario(scn: Scenario) -> list[Outcome]:
@@ -69,8 +68,9 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
     return out
 
 
-def judge(system: System, state: GameState, action: Action, dice: Dice,
-          key: str = "action") -> Verdict:
+def judge(
+    system: System, state: GameState, action: Action, dice: Dice, key: str = "action"
+) -> Verdict:
     """The verdict on an action within the engine's bounds (rules/engine/bounds.py); one
     beyond them is `malformed`, judged like an illegal one."""
     try:
@@ -82,8 +82,7 @@ def judge(system: System, state: GameState, action: Action, dice: Dice,
 
 def malformed_verdict(state: GameState, err: InvalidActionError) -> Verdict:
     """A malformed action is refused like an illegal one (contract code `malformed`)."""
-    return Verdict(False, 0.0, 0.0, (Violation("malformed", str(err), None),),
-                   state_after=state)
+    return Verdict(False, 0.0, 0.0, (Violation("malformed", str(err), None),), state_after=state)
 
 
 def compare_error(err: InvalidActionError, expect: Mapping[str, Any]) -> list[str]:
@@ -104,7 +103,8 @@ def subset_match(expected: Any, actual: Any) -> bool:
     """Dicts match on the expected keys; lists element-wise (or as sets of scalars)."""
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(
-            k in actual and subset_match(v, actual[k]) for k, v in expected.items())
+            k in actual and subset_match(v, actual[k]) for k, v in expected.items()
+        )
     if isinstance(expected, list):
         if not isinstance(actual, list) or len(actual) != len(expected):
             return False
@@ -126,8 +126,7 @@ def compare(verdict: Verdict, expect: Mapping[str, Any], unit_id: str) -> list[s
     got = verdict.to_json()
     codes = verdict.codes
     if "legal" in expect and bool(expect["legal"]) != verdict.legal:
-        diffs.append(f"legal: expected {expect['legal']}, got {verdict.legal} "
-                     f"(reasons {codes})")
+        diffs.append(f"legal: expected {expect['legal']}, got {verdict.legal} (reasons {codes})")
     if "reason" in expect and expect["reason"] not in codes:
         diffs.append(f"reason: expected {expect['reason']!r} among {codes}")
     if "reasons" in expect:
@@ -138,8 +137,9 @@ def compare(verdict: Verdict, expect: Mapping[str, Any], unit_id: str) -> list[s
         if key in expect and not _close(expect[key], got[key]):
             diffs.append(f"{key}: expected {expect[key]}, got {got[key]}")
     if "speed_band" in expect and expect["speed_band"] != got.get("speed_band"):
-        diffs.append(f"speed_band: expected {expect['speed_band']!r}, got "
-                     f"{got.get('speed_band')!r}")
+        diffs.append(
+            f"speed_band: expected {expect['speed_band']!r}, got {got.get('speed_band')!r}"
+        )
     after = verdict.state_after
     unit = after.unit(unit_id) if after is not None else None
     if "position" in expect:
@@ -149,8 +149,9 @@ def compare(verdict: Verdict, expect: Mapping[str, Any], unit_id: str) -> list[s
             diffs.append(f"position: expected {exp}, got {pos}")
     if "facing" in expect:
         if unit is None or not _angle_close(expect["facing"], unit.facing):
-            diffs.append(f"facing: expected {expect['facing']}, got "
-                         f"{None if unit is None else unit.facing}")
+            diffs.append(
+                f"facing: expected {expect['facing']}, got {None if unit is None else unit.facing}"
+            )
     if "state" in expect:
         turn = {} if after is None else dict(after.turn)
         if not subset_match(expect["state"], turn):

@@ -54,8 +54,9 @@ def read_scenario(path: Path) -> Scenario | None:
         return None
 
 
-def judged(paths: Sequence[str],
-           unreadable: list[Path]) -> Iterator[tuple[Path, Scenario, Outcome]]:
+def judged(
+    paths: Sequence[str], unreadable: list[Path]
+) -> Iterator[tuple[Path, Scenario, Outcome]]:
     """Each action of each file, judged in sequence; a file that does not load is added
     to `unreadable` (after saying why on stderr) and skipped."""
     for path in scenario_files(paths):
@@ -76,11 +77,17 @@ def check(paths: Sequence[str], expect: bool) -> int:
         total += 1
         # allow_nan=False: a verdict is JSON (RFC 8259) or an error, never bare NaN.
         print(json.dumps(outcome.to_json(), allow_nan=False))
-        expected_error = expect and outcome.index < len(scn.expects) \
-            and scn.expects[outcome.index] is not None and not outcome.mismatches
+        expected_error = (
+            expect
+            and outcome.index < len(scn.expects)
+            and scn.expects[outcome.index] is not None
+            and not outcome.mismatches
+        )
         if outcome.error is not None and not expected_error:
-            print(f"{path} action {outcome.index}: {outcome.error.code}: {outcome.error}",
-                  file=sys.stderr)
+            print(
+                f"{path} action {outcome.index}: {outcome.error.code}: {outcome.error}",
+                file=sys.stderr,
+            )
             status = 2
         if expect and outcome.mismatches:
             mismatched += 1
@@ -138,10 +145,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, what in QUESTIONS.items():
         q = sub.add_parser(name, help=what)
         if name != "offers":
-            q.add_argument("--deadline", type=float, metavar="MS",
-                           help="answer each within MS milliseconds of CPU time, as the live "
-                                "table asks (a reach cut short says complete false); without "
-                                "it every answer is the same on every machine")
+            q.add_argument(
+                "--deadline",
+                type=float,
+                metavar="MS",
+                help="answer each within MS milliseconds of CPU time, as the live "
+                "table asks (a reach cut short says complete false); without "
+                "it every answer is the same on every machine",
+            )
         q.add_argument("paths", nargs="+", metavar="FILE_OR_DIR")
     args = parser.parse_args(argv)
     if args.command == "check":

@@ -10,8 +10,9 @@ from rules.model.state import GameState
 from rules.systems.registry import get_system
 
 
-def placement_obstructions(state: GameState, unit_id: str, x: float, y: float,
-                           facing: float) -> list[Obstruction]:
+def placement_obstructions(
+    state: GameState, unit_id: str, x: float, y: float, facing: float
+) -> list[Obstruction]:
     """What keeps `unit_id` from standing at (x, y) facing `facing` in `state`: wholly on
     the table, no other base overlapped, no terrain its system forbids it
     (rules/engine/placement.py); [] where it may stand or the unit is unknown."""
@@ -20,5 +21,6 @@ def placement_obstructions(state: GameState, unit_id: str, x: float, y: float,
         return []
     hook = getattr(get_system(state.system), "standing_forbidden", None)
     forbidden = hook(state, unit) if hook is not None else None
-    return obstructions(Position(state), unit.base, Pose(x, y, facing), forbidden=forbidden,
-                        ignore={unit_id})
+    return obstructions(
+        Position(state), unit.base, Pose(x, y, facing), forbidden=forbidden, ignore={unit_id}
+    )

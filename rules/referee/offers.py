@@ -22,8 +22,9 @@ from rules.referee.positions import state_from_json
 from rules.systems.registry import get_system
 
 
-def offered_types(state: GameState,
-                  table_turn: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
+def offered_types(
+    state: GameState, table_turn: Mapping[str, Any] | None = None
+) -> dict[str, list[str]]:
     """{unit id: [action types]} for every unit of `state`, in catalogue order."""
     system = get_system(state.system)
     structure = system.turn_structure
@@ -33,14 +34,19 @@ def offered_types(state: GameState,
     for unit in state.units:
         kinds = list(system.offered(state, unit))
         if turn is not None and position is not None:
-            kinds = [kind for kind in kinds if structure.refusal(
-                turn, position, unit.side, {"unit": unit.id, "type": kind}) is None]
+            kinds = [
+                kind
+                for kind in kinds
+                if structure.refusal(turn, position, unit.side, {"unit": unit.id, "type": kind})
+                is None
+            ]
         out[unit.id] = kinds
     return out
 
 
-def offered_in_position(position: Mapping[str, Any],
-                        table_turn: Mapping[str, Any] | None = None) -> dict[str, list[str]]:
+def offered_in_position(
+    position: Mapping[str, Any], table_turn: Mapping[str, Any] | None = None
+) -> dict[str, list[str]]:
     """`offered_types` for a scenario-shaped position (the live table's JSON); {} for a
     position the engine cannot read. The board asks for one position again and again
     (every unit, every event), so the last few parsed are kept, by their JSON text."""
@@ -64,13 +70,13 @@ def is_offered(state: GameState, unit_id: str, action_type: str) -> bool:
     return action_type in offers.get(unit_id, ())
 
 
-def available_actions(position: Mapping[str, Any], unit_id: str,
-                      turn: Mapping[str, Any] | None = None) -> tuple[ActionSpec, ...]:
+def available_actions(
+    position: Mapping[str, Any], unit_id: str, turn: Mapping[str, Any] | None = None
+) -> tuple[ActionSpec, ...]:
     """The catalogue actions `unit_id` may take now (scenario-shaped `position`, the
     table's `turn`): what `offered_types` says, as specs. Nothing for a position the
     engine cannot read."""
     kinds = offered_in_position(position, turn).get(unit_id, ())
     if not kinds:
         return ()
-    return tuple(spec for spec in get_system(position["system"]).actions
-                 if spec.type in kinds)
+    return tuple(spec for spec in get_system(position["system"]).actions if spec.type in kinds)

@@ -33,20 +33,22 @@ def reach_answer(state: GameState, action: Action) -> dict[str, Any]:
     if not is_offered(state, action.unit, action.type):
         # Refused whatever the path (no orders or points left, not its turn, the wrong
         # kind of unit): there is nowhere it may end with this action now.
-        return {**out, "area": mapping(GeometryCollection()), "complete": True,
-                "horizon": 0.0}
+        return {**out, "area": mapping(GeometryCollection()), "complete": True, "horizon": 0.0}
     try:
         found = system.reach(state, action.unit, action.type)
     except NotImplementedError:
         return {**out, "area": None, "complete": True, "horizon": 0.0}
     except InvalidActionError:
         # A unit aboard, or not on the table: there is nowhere it may end.
-        return {**out, "area": mapping(GeometryCollection()), "complete": True,
-                "horizon": 0.0}
+        return {**out, "area": mapping(GeometryCollection()), "complete": True, "horizon": 0.0}
     if found.area is None:
         return {**out, "area": None, "complete": True, "horizon": 0.0}
-    return {**out, "area": dict(mapping(found.area)), "complete": found.complete,
-            "horizon": round(found.horizon, 3)}
+    return {
+        **out,
+        "area": dict(mapping(found.area)),
+        "complete": found.complete,
+        "horizon": round(found.horizon, 3),
+    }
 
 
 def moves_the_unit(action_type: str, catalogue: Sequence[ActionSpec]) -> bool:
@@ -66,7 +68,6 @@ def alternative_answer(state: GameState, action: Action, legal: bool) -> dict[st
     return {"legal": False, "alternative": None if found is None else found.to_json()}
 
 
-def offers_answer(state: GameState,
-                  table_turn: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def offers_answer(state: GameState, table_turn: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """{"offers": {unit id: [action types]}} for every unit of the position."""
     return {"offers": offered_types(state, table_turn)}

@@ -46,10 +46,15 @@ class SightFeature:
     distance: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "type": self.type, "label": self.label, "effect": self.effect,
-                "polygon": [[json_number(x), json_number(y)] for x, y in self.polygon],
-                "enters_at": [json_number(self.enters_at[0]), json_number(self.enters_at[1])],
-                "distance": json_number(round(self.distance, 3))}
+        return {
+            "id": self.id,
+            "type": self.type,
+            "label": self.label,
+            "effect": self.effect,
+            "polygon": [[json_number(x), json_number(y)] for x, y in self.polygon],
+            "enters_at": [json_number(self.enters_at[0]), json_number(self.enters_at[1])],
+            "distance": json_number(round(self.distance, 3)),
+        }
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ class SightRuling:
 
     @property
     def verdict(self) -> str:
-        """"clear", "hindered" or "blocked"."""
+        """ "clear", "hindered" or "blocked"."""
         if self.blocker is not None:
             return "blocked"
         return "hindered" if self.features else "clear"
@@ -82,8 +87,9 @@ class SightRuling:
             "to": [json_number(self.target[0]), json_number(self.target[1])],
             "verdict": self.verdict,
             "length": json_number(round(self.length, 3)),
-            "blocked_at": None if blocker is None else [json_number(blocker.enters_at[0]),
-                                                        json_number(blocker.enters_at[1])],
+            "blocked_at": None
+            if blocker is None
+            else [json_number(blocker.enters_at[0]), json_number(blocker.enters_at[1])],
             "features": [f.to_json() for f in self.features],
         }
 
@@ -95,8 +101,9 @@ def _sight_index(state: GameState) -> FeatureIndex[Terrain]:
     def build() -> FeatureIndex[Terrain]:
         kept = [(t, system.sight(t)) for t in state.terrain]
         kept = [(t, effect) for t, effect in kept if effect in EFFECTS]
-        return FeatureIndex([t for t, _ in kept], [t.shape for t, _ in kept],
-                            [effect for _, effect in kept])
+        return FeatureIndex(
+            [t for t, _ in kept], [t.shape for t, _ in kept], [effect for _, effect in kept]
+        )
 
     return state.map_memo(f"{system.key}.sight_index", build)
 
@@ -125,10 +132,16 @@ def sight_ruling(state: GameState, origin: Point2 | str, target: Point2 | str) -
             continue  # a piece sees out of what it stands in (module docstring)
         assert line is not None
         enters = nearest_points(feature.shape.intersection(line), Point(a))[0]
-        found.append(SightFeature(
-            id=feature.id, type=feature.type, label=system.terrain_label(feature),
-            effect=system.sight(feature), polygon=tuple(feature.polygon),
-            enters_at=(float(enters.x), float(enters.y)),
-            distance=float(enters.distance(Point(a)))))
+        found.append(
+            SightFeature(
+                id=feature.id,
+                type=feature.type,
+                label=system.terrain_label(feature),
+                effect=system.sight(feature),
+                polygon=tuple(feature.polygon),
+                enters_at=(float(enters.x), float(enters.y)),
+                distance=float(enters.distance(Point(a))),
+            )
+        )
     found.sort(key=lambda f: (f.distance, f.id))
     return SightRuling(a, b, tuple(found))

@@ -29,12 +29,14 @@ def load_system(entry: EntryPoint) -> System:
     if not (isinstance(found, type) and issubclass(found, System)):
         raise SystemRegistrationError(
             f"entry point {entry.name} = {entry.value} in {GROUP!r} names {found!r}, "
-            "not a System class")
+            "not a System class"
+        )
     system = found()
     if system.key != entry.name:
         raise SystemRegistrationError(
             f"entry point {entry.name} = {entry.value} in {GROUP!r} names a system whose "
-            f"key is {system.key!r}")
+            f"key is {system.key!r}"
+        )
     return system
 
 
@@ -51,5 +53,6 @@ def get_system(key: str) -> System:
     try:
         return SYSTEMS[key]
     except KeyError:
-        raise InvalidActionError("system", f"unknown system {key!r}; known: "
-                                 f"{', '.join(sorted(SYSTEMS))}") from None
+        raise InvalidActionError(
+            "system", f"unknown system {key!r}; known: {', '.join(sorted(SYSTEMS))}"
+        ) from None

@@ -132,6 +132,16 @@ class Site:
                 return certificate
 
 
+def serves_a_new_certificate(site: Site, old: bytes, within: float) -> float | None:
+    """Seconds until the site serves a certificate other than `old`, None if it never does."""
+    began = time.monotonic()
+    while time.monotonic() - began < within:
+        if site.served_certificate() != old:
+            return time.monotonic() - began
+        time.sleep(0.2)
+    return None
+
+
 def client_for(root_pem: str) -> type[ProxiedClient]:
     class SiteClient(ProxiedClient):
         """A player's websocket at wss://DOMAIN/, the certificate checked."""
@@ -240,8 +250,15 @@ def test_section_2_on_a_clean_debian_then_a_move_a_renewal_and_an_upgrade(tmp_pa
         machine.run(": > /var/log/standin/calls.log; certbot renew --force-renewal --quiet")
         calls = machine.file("/var/log/standin/calls.log").read_text()
         assert "reload nginx" in calls, calls
-        assert site.served_certificate() != first, "nginx still serves the old certificate"
-        figures.say("certbot renew --force-renewal: the deploy hook reloaded nginx")
+        # `nginx -s reload` only signals the master, which starts new workers and then retires
+        # the old ones: for a moment a connection may still reach an old worker and its old
+        # certificate (stop 29's CI run saw this). What counts is that the new one is served.
+        served_new_in = serves_a_new_certificate(site, first, within=20)
+        assert served_new_in is not None, "nginx still serves the old certificate after 20 s"
+        figures.say(
+            f"certbot renew --force-renewal: the deploy hook reloaded nginx; "
+            f"the new certificate served after {served_new_in:.1f} s"
+        )
 
         # -- Section 8's upgrade to a new commit while two players act. ---------------
         release = tmp_path / "release"

@@ -54,6 +54,13 @@ def judged(system: str) -> tuple[Judged, ...]:
             if isinstance(action, MalformedAction) or outcome.verdict is None:
                 continue
             assert outcome.before is not None
-            out.append(Judged(str(path.relative_to(GOLDEN)), outcome.index, outcome.before,
-                              action, outcome.verdict))
+            out.append(
+                Judged(
+                    str(path.relative_to(GOLDEN)),
+                    outcome.index,
+                    outcome.before,
+                    action,
+                    outcome.verdict,
+                )
+            )
     return tuple(out)

@@ -14,9 +14,17 @@ from rules.model.actions import Action
 from rules.referee.alternative import path_steps
 
 
-def judged_ends(state: GameState, uid: str, action_type: str = "move", *, count: int,
-                seed: int, tries: int = 20000, zone: Any = None,
-                ends_where_drawn: bool = False) -> list[dict[str, Any]]:
+def judged_ends(
+    state: GameState,
+    uid: str,
+    action_type: str = "move",
+    *,
+    count: int,
+    seed: int,
+    tries: int = 20000,
+    zone: Any = None,
+    ends_where_drawn: bool = False,
+) -> list[dict[str, Any]]:
     """Up to `count` points drawn (seeded) inside the reach, or its part inside `zone`,
     each judged with reach's path and keys: legal (and, with `ends_where_drawn`, the unit
     ends within 0.01" of the point). The keys of each end judged, in order."""
@@ -32,8 +40,11 @@ def judged_ends(state: GameState, uid: str, action_type: str = "move", *, count:
             continue
         path, keys = found.path_to(p), found.keys_at(p)
         assert path is not None, p
-        verdict = validate(state, Action(uid, action_type, path_steps(path), params=keys),
-                           make_dice(unresolved=True))
+        verdict = validate(
+            state,
+            Action(uid, action_type, path_steps(path), params=keys),
+            make_dice(unresolved=True),
+        )
         assert verdict.legal, (p, path, [r.message for r in verdict.reasons])
         if ends_where_drawn:
             after = verdict.state_after.unit(uid)

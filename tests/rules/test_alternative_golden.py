@@ -22,10 +22,22 @@ from rules.systems.registry import get_system
 from tests.rules.golden_positions import SYSTEMS, Judged, judged
 
 #: Refusals that name a place on the path: another end would cure them.
-PLACE_CODES = frozenset({
-    "speed_exceeded", "half_speed_exceeded", "must_stop_hindering", "blocking_terrain",
-    "prohibited_terrain", "base_overlap", "path_through_base", "off_table",
-    "direction_not_allowed", "altitude_exceeded", "obstacle_crossed", "gap_too_narrow"})
+PLACE_CODES = frozenset(
+    {
+        "speed_exceeded",
+        "half_speed_exceeded",
+        "must_stop_hindering",
+        "blocking_terrain",
+        "prohibited_terrain",
+        "base_overlap",
+        "path_through_base",
+        "off_table",
+        "direction_not_allowed",
+        "altitude_exceeded",
+        "obstacle_crossed",
+        "gap_too_narrow",
+    }
+)
 
 
 def refused_on_the_path(j: Judged) -> bool:
@@ -55,14 +67,16 @@ def why_none(j: Judged) -> str | None:
 
 def legal_again(j: Judged, verdict_of_offer: Verdict, offered: object) -> bool:
     """The offer judged afresh in the same position: legal, with no roll made."""
-    again = get_system(j.before.system).validate(j.before, offered,  # type: ignore[arg-type]
-                                                 make_dice(unresolved=True))
+    again = get_system(j.before.system).validate(
+        j.before,
+        offered,  # type: ignore[arg-type]
+        make_dice(unresolved=True),
+    )
     return again.legal and verdict_of_offer.legal
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
-def test_every_refused_path_move_gets_a_legal_alternative_or_a_stated_reason(
-        system: str) -> None:
+def test_every_refused_path_move_gets_a_legal_alternative_or_a_stated_reason(system: str) -> None:
     # 002 Rules: Movement / 000 [32] / 003 Movement / 004 Movement: the refusal is a
     # place on the path, so the legal end nearest the drop is what a player wants.
     counts: Counter[str] = Counter()
@@ -89,8 +103,11 @@ def test_every_refused_path_move_gets_a_legal_alternative_or_a_stated_reason(
 def test_the_diagonal_drag_is_offered_the_same_end_with_the_free_turn_first() -> None:
     # MSW-D5 (turn to face the way first), MSW-D7 (the walker's free turn): the
     # alternative is the action with the turn, ending where the piece was dropped.
-    j = next(j for j in judged("mswars") if j.file.startswith(
-        "mswars/05_a_diagonal_drag_is_refused") and j.index == 0)
+    j = next(
+        j
+        for j in judged("mswars")
+        if j.file.startswith("mswars/05_a_diagonal_drag_is_refused") and j.index == 0
+    )
     offer = nearest_alternative(j.before, j.action)
     assert offer is not None
     assert offer.off_by < 0.01

@@ -28,21 +28,58 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: A 36" x 36" table (the box reaches 36" past every edge), a 'Mech on a rect base.
 SCENE: dict[str, Any] = {
-    "system": "aod", "table": {"width": 36, "height": 36},
-    "terrain": [{"id": "E1", "type": "elevated", "height": 2,
-                 "polygon": [[20, 20], [24, 20], [24, 24], [20, 24]]},
-                {"id": "A1", "type": "abrupt_elevated", "height": 2,
-                 "polygon": [[28, 2], [32, 2], [32, 6], [28, 6]],
-                 "access": [[[28, 3], [28, 5]]]}],
-    "units": [{"id": "M1", "side": "P1", "type": "mech", "move": 10,
-               "base": {"shape": "rect", "width": 1.5, "length": 2}, "position": [10, 10],
-               "facing": 0},
-              {"id": "I1", "side": "P1", "type": "infantry", "move": 4,
-               "base": {"shape": "circle", "diameter": 1}, "position": [14, 14]},
-              {"id": "I2", "side": "P1", "type": "infantry", "move": 4,
-               "base": {"shape": "circle", "diameter": 1}, "position": [15, 14]},
-              {"id": "I3", "side": "P1", "type": "infantry", "move": 4,
-               "base": {"shape": "circle", "diameter": 1}, "position": [16, 14]}],
+    "system": "aod",
+    "table": {"width": 36, "height": 36},
+    "terrain": [
+        {
+            "id": "E1",
+            "type": "elevated",
+            "height": 2,
+            "polygon": [[20, 20], [24, 20], [24, 24], [20, 24]],
+        },
+        {
+            "id": "A1",
+            "type": "abrupt_elevated",
+            "height": 2,
+            "polygon": [[28, 2], [32, 2], [32, 6], [28, 6]],
+            "access": [[[28, 3], [28, 5]]],
+        },
+    ],
+    "units": [
+        {
+            "id": "M1",
+            "side": "P1",
+            "type": "mech",
+            "move": 10,
+            "base": {"shape": "rect", "width": 1.5, "length": 2},
+            "position": [10, 10],
+            "facing": 0,
+        },
+        {
+            "id": "I1",
+            "side": "P1",
+            "type": "infantry",
+            "move": 4,
+            "base": {"shape": "circle", "diameter": 1},
+            "position": [14, 14],
+        },
+        {
+            "id": "I2",
+            "side": "P1",
+            "type": "infantry",
+            "move": 4,
+            "base": {"shape": "circle", "diameter": 1},
+            "position": [15, 14],
+        },
+        {
+            "id": "I3",
+            "side": "P1",
+            "type": "infantry",
+            "move": 4,
+            "base": {"shape": "circle", "diameter": 1},
+            "position": [16, 14],
+        },
+    ],
 }
 
 
@@ -81,25 +118,32 @@ POSITION_NUMBERS = {
 }
 
 
-@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, 10**400],
-                         ids=["nan", "inf", "-inf", "int_too_large"])
+@pytest.mark.parametrize(
+    "value", [math.nan, math.inf, -math.inf, 10**400], ids=["nan", "inf", "-inf", "int_too_large"]
+)
 @pytest.mark.parametrize("key", sorted(POSITION_NUMBERS))
 def test_a_non_finite_number_in_a_position_is_malformed_naming_its_key(
-        key: str, value: float) -> None:
+    key: str, value: float
+) -> None:
     """Issue 15: NaN and infinities in a scenario raised tracebacks (an infinite move
     overflowed rounding up, 000 [15]) or passed silently (a NaN facing)."""
     scene = scene_with(lambda s: POSITION_NUMBERS[key](s, value))
     assert malformed_key(scene) == key
 
 
-@pytest.mark.parametrize(("key", "change"), [
-    ("units[0].W1", lambda s: s["units"][0].__setitem__("W1", math.inf)),
-    ("units[0].evade[0]", lambda s: s["units"][0].__setitem__("evade", [math.nan])),
-    ("table.options.run_multiplier",
-     lambda s: s["table"].__setitem__("options", {"run_multiplier": math.nan})),
-    ("state.orders_used", lambda s: s.__setitem__("state", {"orders_used": -math.inf})),
-    ("units[0].capacity", lambda s: s["units"][0].__setitem__("capacity", 2**53 + 1)),
-])
+@pytest.mark.parametrize(
+    ("key", "change"),
+    [
+        ("units[0].W1", lambda s: s["units"][0].__setitem__("W1", math.inf)),
+        ("units[0].evade[0]", lambda s: s["units"][0].__setitem__("evade", [math.nan])),
+        (
+            "table.options.run_multiplier",
+            lambda s: s["table"].__setitem__("options", {"run_multiplier": math.nan}),
+        ),
+        ("state.orders_used", lambda s: s.__setitem__("state", {"orders_used": -math.inf})),
+        ("units[0].capacity", lambda s: s["units"][0].__setitem__("capacity", 2**53 + 1)),
+    ],
+)
 def test_a_non_finite_number_under_a_system_key_is_malformed_too(key: str, change: Any) -> None:
     """Issue 15: keys the contract leaves to a system are kept and printed back, so a NaN
     there, under any key, would come out as a bare `NaN`; an integer past 2**53 overflowed
@@ -123,7 +167,8 @@ ACTION_NUMBERS = {
 @pytest.mark.parametrize("value", [math.nan, math.inf, 10**400], ids=["nan", "inf", "big"])
 @pytest.mark.parametrize("key", sorted(ACTION_NUMBERS))
 def test_a_non_finite_number_in_an_action_is_malformed_naming_its_key(
-        key: str, value: float) -> None:
+    key: str, value: float
+) -> None:
     assert malformed_key(SCENE, ACTION_NUMBERS[key](value)) == key
 
 
@@ -141,8 +186,13 @@ def test_check_refuses_a_nan_facing_naming_the_key_and_prints_no_nan(tmp_path: P
     scene["action"] = move([12, 10])
     path = tmp_path / "nan.json"
     path.write_text(json.dumps(scene))
-    done = subprocess.run([sys.executable, "-m", "rules", "check", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "check", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "units[0].facing: expected a finite number" in done.stderr
     assert "NaN" not in done.stdout and "Traceback" not in done.stderr
@@ -150,19 +200,22 @@ def test_check_refuses_a_nan_facing_naming_the_key_and_prints_no_nan(tmp_path: P
 
 # -- the table and the box around it -------------------------------------------------------
 
+
 def test_a_table_side_beyond_the_maximum_is_malformed() -> None:
     scene = scene_with(lambda s: s["table"].__setitem__("height", MAX_TABLE_SIDE + 1))
     assert malformed_key(scene) == "table.height"
 
 
-@pytest.mark.parametrize(("key", "change"), [
-    ("units[0].position[1]", lambda s: s["units"][0].__setitem__("position", [10, 72.01])),
-    ("units[0].position[0]", lambda s: s["units"][0].__setitem__("position", [-36.5, 10])),
-    ("units[0].position[2]", lambda s: s["units"][0].__setitem__("position", [10, 10, 37])),
-    ("terrain[0].polygon[2][0]",
-     lambda s: s["terrain"][0]["polygon"][2].__setitem__(0, 1e300)),
-    ("terrain[0].height", lambda s: s["terrain"][0].__setitem__("height", 1e9)),
-])
+@pytest.mark.parametrize(
+    ("key", "change"),
+    [
+        ("units[0].position[1]", lambda s: s["units"][0].__setitem__("position", [10, 72.01])),
+        ("units[0].position[0]", lambda s: s["units"][0].__setitem__("position", [-36.5, 10])),
+        ("units[0].position[2]", lambda s: s["units"][0].__setitem__("position", [10, 10, 37])),
+        ("terrain[0].polygon[2][0]", lambda s: s["terrain"][0]["polygon"][2].__setitem__(0, 1e300)),
+        ("terrain[0].height", lambda s: s["terrain"][0].__setitem__("height", 1e9)),
+    ],
+)
 def test_a_point_far_beyond_the_table_in_a_position_is_malformed(key: str, change: Any) -> None:
     """The box: the table grown by its longer side (36") all round; z and heights within
     36" up or down."""
@@ -171,9 +224,19 @@ def test_a_point_far_beyond_the_table_in_a_position_is_malformed(key: str, chang
 
 def test_a_unit_aboard_keeps_no_position_to_bound() -> None:
     """A unit aboard is off the table and its position is ignored (scenario format)."""
-    scene = scene_with(lambda s: s["units"].append(
-        {"id": "P1", "side": "P1", "type": "infantry", "move": 4, "aboard": "M1",
-         "base": {"shape": "circle", "diameter": 1}, "position": [5000, 5000]}))
+    scene = scene_with(
+        lambda s: s["units"].append(
+            {
+                "id": "P1",
+                "side": "P1",
+                "type": "infantry",
+                "move": 4,
+                "aboard": "M1",
+                "base": {"shape": "circle", "diameter": 1},
+                "position": [5000, 5000],
+            }
+        )
+    )
     scene["units"][0]["capacity"] = 1
     assert state_from_json(scene).unit("P1") is not None
 
@@ -192,6 +255,7 @@ def test_a_path_point_just_off_the_table_is_judged_off_table_not_malformed() -> 
 
 
 # -- steps, turns and the length of a path --------------------------------------------------
+
 
 def test_more_path_steps_than_the_cap_are_malformed() -> None:
     """Issue 15: 20,000 turn steps ran for minutes; the cap is the protocol's 64 steps."""
@@ -251,6 +315,7 @@ def test_a_path_across_the_table_is_judged_not_malformed() -> None:
 
 # -- formations: their members' paths count together -------------------------------------
 
+
 def formation(*members: dict[str, Any]) -> dict[str, Any]:
     return {"unit": "I1", "type": "formation_move", "moves": list(members)}
 
@@ -282,8 +347,13 @@ def test_check_judges_an_action_beyond_the_bounds_as_malformed(tmp_path: Path) -
     scene["actions"] = [move({"turn": 1e9}), move([12, 10], [1e300, 10]), move([12, 10])]
     path = tmp_path / "far.json"
     path.write_text(json.dumps(scene))
-    done = subprocess.run([sys.executable, "-m", "rules", "check", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "check", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     turn, far, step = (json.loads(line) for line in done.stdout.splitlines())
     assert [turn["reasons"][0]["code"], far["reasons"][0]["code"]] == ["malformed"] * 2
     assert turn["reasons"][0]["message"].startswith("actions[0].path[0].turn: ")
@@ -291,15 +361,25 @@ def test_check_judges_an_action_beyond_the_bounds_as_malformed(tmp_path: Path) -
     assert step["legal"] is True
 
 
-@pytest.mark.parametrize("text", ['{"system": "aod", "table": ' + "[" * 100_000 + "]" * 100_000
-                                  + "}", '{"system": "aod", "dice": [' + "9" * 5000 + "]}"],
-                         ids=["nested_too_deeply", "integer_of_5000_digits"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"system": "aod", "table": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"system": "aod", "dice": [' + "9" * 5000 + "]}",
+    ],
+    ids=["nested_too_deeply", "integer_of_5000_digits"],
+)
 def test_check_reports_json_it_cannot_read_without_a_traceback(tmp_path: Path, text: str) -> None:
     """JSON nested deeper than Python's parser goes, or an integer longer than it reads,
     is reported as unreadable (exit 2), like any bad JSON."""
     path = tmp_path / "bad.json"
     path.write_text(text)
-    done = subprocess.run([sys.executable, "-m", "rules", "check", str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "check", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
     assert "cannot read JSON" in done.stderr and "Traceback" not in done.stderr

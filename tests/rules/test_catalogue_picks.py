@@ -62,13 +62,20 @@ def test_variants_give_picked_keys_of_the_action_for_types_it_names(key: str) ->
     for action in SYSTEMS[key].actions:
         for variant in action.variants:
             assert variant.unit_types, action.type
-            assert action.to_json()["variants"][action.variants.index(variant)] \
-                == variant.to_json()
+            assert action.to_json()["variants"][action.variants.index(variant)] == variant.to_json()
             resolved = action.for_type(variant.unit_types[0])
             assert action.offered_to({"type": variant.unit_types[0]}), action.type
-            picked = [k for keys in (resolved.point_keys, resolved.unit_keys,
-                                     resolved.placement_keys, resolved.unit_list_keys,
-                                     resolved.target_keys) for k in keys]
+            picked = [
+                k
+                for keys in (
+                    resolved.point_keys,
+                    resolved.unit_keys,
+                    resolved.placement_keys,
+                    resolved.unit_list_keys,
+                    resolved.target_keys,
+                )
+                for k in keys
+            ]
             assert set(picked) <= set(action.keys), action.type
             assert len(picked) == len(set(picked)), f"{action.type}: a key picked two ways"
             assert resolved.path in PATH_SHAPES, action.type
@@ -125,6 +132,7 @@ def test_a_unit_in_contact_enters_a_carrier_with_no_path() -> None:
 
 # -- what the board builds besides clicks: a drag's target and turns, a press, a turn ----
 
+
 @pytest.mark.parametrize("key", sorted(SYSTEMS))
 def test_drag_filled_and_listed_keys_are_the_actions_own(key: str) -> None:
     for action in SYSTEMS[key].actions:
@@ -136,14 +144,36 @@ def test_drag_filled_and_listed_keys_are_the_actions_own(key: str) -> None:
 
 
 def _state(system: str, units: list[dict[str, Any]], **turn: Any) -> GameState:
-    return state_from_json({"system": system, "table": {"width": 48, "height": 48},
-                            "terrain": [], "units": units, "state": turn})
+    return state_from_json(
+        {
+            "system": system,
+            "table": {"width": 48, "height": 48},
+            "terrain": [],
+            "units": units,
+            "state": turn,
+        }
+    )
 
 
-def _piece(uid: str, side: str, kind: str, at: tuple[float, float], facing: float = 90,
-           diameter: float = 1.5, **extra: Any) -> dict[str, Any]:
-    return {"id": uid, "side": side, "type": kind, "move": 6, "position": list(at),
-            "facing": facing, "base": {"shape": "circle", "diameter": diameter}, **extra}
+def _piece(
+    uid: str,
+    side: str,
+    kind: str,
+    at: tuple[float, float],
+    facing: float = 90,
+    diameter: float = 1.5,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "id": uid,
+        "side": side,
+        "type": kind,
+        "move": 6,
+        "position": list(at),
+        "facing": facing,
+        "base": {"shape": "circle", "diameter": diameter},
+        **extra,
+    }
 
 
 def test_a_ram_dropped_onto_its_target_stops_in_contact_and_is_legal() -> None:
@@ -169,8 +199,12 @@ def test_a_free_spin_is_a_turn_in_place_and_a_vent_a_press() -> None:
 
 def test_a_diagonal_drag_with_the_turn_to_face_it_is_legal_where_the_catalogue_says() -> None:
     # MSW-D5 (every move type), LG-D12 (tracked, wheeled): the board turns to face each leg.
-    track = {**_piece("T1", "P1", "track", (10, 10)), "move": 8, "size_class": 2,
-             "base": {"shape": "rect", "width": 2, "length": 3}}
+    track = {
+        **_piece("T1", "P1", "track", (10, 10)),
+        "move": 8,
+        "size_class": 2,
+        "base": {"shape": "rect", "width": 2, "length": 3},
+    }
     ms = _state("mswars", [track])
     assert "track" in spec("mswars", "standard_move").faces_each_leg
     straight = {"unit": "T1", "type": "standard_move", "path": [[12, 12]]}

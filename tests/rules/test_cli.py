@@ -11,12 +11,22 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 
 SCENE: dict[str, Any] = {
-    "system": "aod", "table": {"width": 36, "height": 36},
-    "terrain": [{"id": "H1", "type": "hindering",
-                 "polygon": [[10.5, 8], [14, 8], [14, 12], [10.5, 12]]}],
-    "units": [{"id": "M1", "side": "P1", "type": "mech", "move": 7,
-               "base": {"shape": "circle", "diameter": 1.75},
-               "position": [10, 10], "facing": 180}],
+    "system": "aod",
+    "table": {"width": 36, "height": 36},
+    "terrain": [
+        {"id": "H1", "type": "hindering", "polygon": [[10.5, 8], [14, 8], [14, 12], [10.5, 12]]}
+    ],
+    "units": [
+        {
+            "id": "M1",
+            "side": "P1",
+            "type": "mech",
+            "move": 7,
+            "base": {"shape": "circle", "diameter": 1.75},
+            "position": [10, 10],
+            "facing": 180,
+        }
+    ],
     "action": {"unit": "M1", "type": "move", "path": [[5.5, 10]]},
     "expect": {"legal": False, "reason": "half_speed_exceeded"},
 }
@@ -25,8 +35,13 @@ SCENE: dict[str, Any] = {
 def run(tmp_path: Path, scene: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
     f = tmp_path / "scene.json"
     f.write_text(json.dumps(scene))
-    return subprocess.run([sys.executable, "-m", "rules", "check", *args, str(f)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "rules", "check", *args, str(f)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_check_prints_one_verdict_per_action(tmp_path: Path) -> None:
@@ -66,8 +81,11 @@ def test_malformed_unit_exits_2_naming_the_key(tmp_path: Path) -> None:
 def test_malformed_action_is_refused_with_code_malformed_naming_the_key(tmp_path: Path) -> None:
     """The position is fine, the action is not: its verdict says `malformed` (contract)."""
     action = {"unit": "M1", "type": "move", "path": [[5.5, 10], {"spin": 90}]}
-    done = run(tmp_path, dict(SCENE, action=action, expect={"legal": False,
-                                                           "reason": "malformed"}), "--expect")
+    done = run(
+        tmp_path,
+        dict(SCENE, action=action, expect={"legal": False, "reason": "malformed"}),
+        "--expect",
+    )
     verdict = json.loads(done.stdout)
     assert done.returncode == 0
     assert verdict["reasons"][0]["code"] == "malformed"
@@ -76,12 +94,21 @@ def test_malformed_action_is_refused_with_code_malformed_naming_the_key(tmp_path
 
 def test_exhausted_forced_dice_is_an_error_not_a_random_roll(tmp_path: Path) -> None:
     """`"dice": []` states that no roll may happen (contract)."""
-    units = SCENE["units"] + [{"id": "X", "side": "P2", "type": "mech", "move": 5,
-                               "base": {"shape": "circle", "diameter": 1.75},
-                               "position": [10, 11.75], "facing": 0}]
+    units = SCENE["units"] + [
+        {
+            "id": "X",
+            "side": "P2",
+            "type": "mech",
+            "move": 5,
+            "base": {"shape": "circle", "diameter": 1.75},
+            "position": [10, 11.75],
+            "facing": 0,
+        }
+    ]
     scene = {k: v for k, v in SCENE.items() if k != "expect"}
-    scene.update(units=units, terrain=[], dice=[],
-                 action={"unit": "M1", "type": "move", "path": [[10, 5]]})
+    scene.update(
+        units=units, terrain=[], dice=[], action={"unit": "M1", "type": "move", "path": [[10, 5]]}
+    )
     done = run(tmp_path, scene)
     assert done.returncode == 2
     assert "dice_exhausted" in done.stdout + done.stderr

@@ -13,15 +13,26 @@ from shapely.geometry import Point, shape
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"
-DIAGONAL = GOLDEN / "mswars" / \
-    "05_a_diagonal_drag_is_refused_and_the_same_end_with_the_free_turn_first_is_legal.json"
-CARRIER = GOLDEN / "lasergrenadiers" / \
-    "04_a_carrier_in_base_contact_with_its_troopers_drives_straight_ahead.json"
+DIAGONAL = (
+    GOLDEN
+    / "mswars"
+    / "05_a_diagonal_drag_is_refused_and_the_same_end_with_the_free_turn_first_is_legal.json"
+)
+CARRIER = (
+    GOLDEN
+    / "lasergrenadiers"
+    / "04_a_carrier_in_base_contact_with_its_troopers_drives_straight_ahead.json"
+)
 
 
 def ask(question: str, path: Path) -> list[dict[str, Any]]:
-    done = subprocess.run([sys.executable, "-m", "rules", question, str(path)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", question, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
@@ -52,8 +63,15 @@ def test_alternative_to_a_diagonal_drag_is_the_same_end_with_the_turn() -> None:
 
 
 def test_alternative_over_the_whole_golden_set_never_fails() -> None:
-    done = subprocess.run([sys.executable, "-m", "rules", "alternative", str(GOLDEN / "mswars")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "alternative", str(GOLDEN / "mswars")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
-    assert all("alternative" in json.loads(line) or "error" in json.loads(line)
-               for line in done.stdout.splitlines())
+    assert all(
+        "alternative" in json.loads(line) or "error" in json.loads(line)
+        for line in done.stdout.splitlines()
+    )

@@ -42,12 +42,19 @@ def sample_value(field: dict[str, Any]) -> Any:
     return "x"
 
 
-def unit_json(system: System, uid: str, side: str, unit_type: str,
-              position: tuple[float, float]) -> dict[str, Any]:
+def unit_json(
+    system: System, uid: str, side: str, unit_type: str, position: tuple[float, float]
+) -> dict[str, Any]:
     fields = system.unit_schema().get("fields", {})
-    out: dict[str, Any] = {"id": uid, "side": side, "type": unit_type, "move": 6,
-                           "base": {"shape": "circle", "diameter": 1.0},
-                           "position": [position[0], position[1]], "facing": 0.0}
+    out: dict[str, Any] = {
+        "id": uid,
+        "side": side,
+        "type": unit_type,
+        "move": 6,
+        "base": {"shape": "circle", "diameter": 1.0},
+        "position": [position[0], position[1]],
+        "facing": 0.0,
+    }
     for name, field in fields.items():
         if name not in UNIT_KEYS and isinstance(field, dict) and field.get("required"):
             out[name] = sample_value(field)
@@ -62,10 +69,17 @@ def terrain_json(system: System) -> dict[str, Any]:
 
 def position_json(system: System, unit_type: str) -> dict[str, Any]:
     """A 2-unit board: the mover of `unit_type` and one unit of the other side far off."""
-    units = [unit_json(system, "U1", SIDES[0], unit_type, START),
-             unit_json(system, "U2", SIDES[1], unit_type, (16.0, 3.0))]
-    return {"system": system.key, "table": {"width": WIDTH, "height": HEIGHT, "options": {}},
-            "terrain": [terrain_json(system)], "units": units, "state": {}}
+    units = [
+        unit_json(system, "U1", SIDES[0], unit_type, START),
+        unit_json(system, "U2", SIDES[1], unit_type, (16.0, 3.0)),
+    ]
+    return {
+        "system": system.key,
+        "table": {"width": WIDTH, "height": HEIGHT, "options": {}},
+        "terrain": [terrain_json(system)],
+        "units": units,
+        "state": {},
+    }
 
 
 def drag_actions(system: System) -> list[ActionSpec]:
@@ -93,6 +107,7 @@ def first_unit_type(system: System) -> str:
 
 
 # -- metadata -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", KEYS)
 def test_a_system_has_a_name_players_read_not_its_key(key: str) -> None:
@@ -128,6 +143,7 @@ def test_the_unit_schema_offers_exactly_the_unit_types(key: str) -> None:
 
 # -- a position, actions, reach --------------------------------------------------------
 
+
 @pytest.mark.parametrize("key", KEYS)
 def test_a_position_built_from_the_vocabularies_reads_back_unchanged(key: str) -> None:
     system = system_of(key)
@@ -146,8 +162,10 @@ def test_every_drag_action_gives_a_verdict_with_numbers_that_serialises(key: str
     for spec in drag_actions(system):
         if not offered(spec, raw["units"][0]):
             continue
-        for path in ([[START[0] + 1, START[1]]], [[START[0], START[1] + 0.5],
-                                                    [START[0] + 0.5, START[1] + 0.5]]):
+        for path in (
+            [[START[0] + 1, START[1]]],
+            [[START[0], START[1] + 0.5], [START[0] + 0.5, START[1] + 0.5]],
+        ):
             action = system.parse_action(action_json(spec, path), "action")
             verdict = system.validate(state, action, make_dice(unresolved=True))
             assert isinstance(verdict, Verdict), spec.type
@@ -184,8 +202,9 @@ def test_a_point_inside_reach_is_reached_by_a_path_validate_accepts(key: str) ->
         # Points as [x, y]; a system that prices turning gives its turns as path steps.
         steps = [step if isinstance(step, dict) else list(step) for step in path[1:]]
         action = action_json(spec, steps)
-        verdict = system.validate(state, system.parse_action(action, "action"),
-                                  make_dice(unresolved=True))
+        verdict = system.validate(
+            state, system.parse_action(action, "action"), make_dice(unresolved=True)
+        )
         assert verdict.legal, (unit_type, verdict.to_json())
         checked.append(unit_type)
         break
@@ -193,6 +212,7 @@ def test_a_point_inside_reach_is_reached_by_a_path_validate_accepts(key: str) ->
 
 
 # -- turns ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("key", KEYS)
 def test_the_turn_structure_begins_a_battle_and_reaches_the_next_turn(key: str) -> None:

@@ -19,8 +19,12 @@ def kinds(verdict):
 def test_a_grav_tank_driven_off_the_table_leaves_the_board_as_a_loss():
     # 003 Leaving the board 1: a piece that leaves the board may not return and counts as
     # a loss against its owner; the move itself is legal.
-    state = scene([unit("T1", type="grav", move=36, diameter=2, position=(44, 10))],
-                  width=48, height=48, system="lasergrenadiers")
+    state = scene(
+        [unit("T1", type="grav", move=36, diameter=2, position=(44, 10))],
+        width=48,
+        height=48,
+        system="lasergrenadiers",
+    )
     verdict = preview(state, {"unit": "T1", "type": "move", "path": [[51, 10]]})
     assert verdict.legal
     loss = next(c for c in verdict.consequences if c.kind == "loses_unit")
@@ -34,8 +38,12 @@ def test_a_grav_tank_driven_off_the_table_leaves_the_board_as_a_loss():
 def test_a_move_that_stays_on_the_table_says_only_its_speed_band_for_fire():
     # 003 Movement and fire 1-2: the band is the share of the original rate spent this
     # turn; 6" of 36" is slow (lasergrenadiers.md 8).
-    state = scene([unit("T1", type="grav", move=36, diameter=2, position=(10, 10))],
-                  width=48, height=48, system="lasergrenadiers")
+    state = scene(
+        [unit("T1", type="grav", move=36, diameter=2, position=(10, 10))],
+        width=48,
+        height=48,
+        system="lasergrenadiers",
+    )
     verdict = preview(state, {"unit": "T1", "type": "move", "path": [[16, 10]]})
     assert kinds(verdict) == ["speed_band"]
     assert "slow" in verdict.consequences[0].text
@@ -43,8 +51,13 @@ def test_a_move_that_stays_on_the_table_says_only_its_speed_band_for_fire():
 
 def test_an_aod_unit_in_contact_previews_its_breakaway_roll_and_what_it_needs():
     # 000 [16]: a 'Mech in base contact with an opposing unit breaks away on 3-6.
-    state = scene([unit("M1", position=(10, 10), diameter=2),
-                   unit("M9", side="P2", position=(12, 10), diameter=2)], state=ORDERS)
+    state = scene(
+        [
+            unit("M1", position=(10, 10), diameter=2),
+            unit("M9", side="P2", position=(12, 10), diameter=2),
+        ],
+        state=ORDERS,
+    )
     verdict = preview(state, {"unit": "M1", "type": "move", "path": [[6, 10]]})
     assert verdict.legal and verdict.pending
     breakaway = next(c for c in verdict.consequences if c.kind == "breakaway")
@@ -67,11 +80,20 @@ def test_a_plain_move_says_nothing_beyond_moving():
 def test_a_jump_that_falls_is_previewed_without_rolling_and_says_the_fall():
     # 002 Falling: a fall deals SC d6 damage; a preview rolls none of them (it used to
     # add the unrolled dice and raise).
-    state = scene([unit("H1", type="hover", move=6, size_class=1, position=(10, 10),
-                        diameter=2)],
-                  [{"id": "B1", "type": "elevated", "height": 4, "size_class": 2,
-                    "polygon": [[8, 8], [12, 8], [12, 12], [8, 12]]}],
-                  state={"phase": 1}, system="mswars")
+    state = scene(
+        [unit("H1", type="hover", move=6, size_class=1, position=(10, 10), diameter=2)],
+        [
+            {
+                "id": "B1",
+                "type": "elevated",
+                "height": 4,
+                "size_class": 2,
+                "polygon": [[8, 8], [12, 8], [12, 12], [8, 12]],
+            }
+        ],
+        state={"phase": 1},
+        system="mswars",
+    )
     verdict = preview(state, {"unit": "H1", "type": "jump", "path": [[15, 10]]})
     assert verdict.legal, verdict.reasons
     assert any(c.kind == "effect" and "falls from B1" in c.text for c in verdict.consequences)

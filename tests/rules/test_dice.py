@@ -14,8 +14,10 @@ BREAKAWAY = {"unit": "M1", "type": "move", "path": [[10, 14]]}
 
 def mech_in_contact_with_an_enemy() -> GameState:
     """M1 ('Mech, breakaway 3-6, 000 [16]) touches E at the start of its move."""
-    return scene([unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))],
-                 state={"orders_available": 2})
+    return scene(
+        [unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))],
+        state={"orders_available": 2},
+    )
 
 
 def test_a_die_of_any_size_rolls_from_one_to_its_sides() -> None:
@@ -59,22 +61,35 @@ def test_unresolved_dice_roll_nothing_and_consume_no_forced_result() -> None:
 def test_an_unresolved_test_is_a_pending_roll_that_names_what_it_needs() -> None:
     roll = Dice(unresolved=True).test("breakaway", 6, 3, decides="on 3-6 it moves")
     assert roll.pending and roll.result is None and roll.success is None
-    assert roll.to_json() == {"what": "breakaway", "die": "d6", "result": None, "needed": "3-6",
-                              "success": None, "pending": True, "decides": "on 3-6 it moves"}
+    assert roll.to_json() == {
+        "what": "breakaway",
+        "die": "d6",
+        "result": None,
+        "needed": "3-6",
+        "success": None,
+        "pending": True,
+        "decides": "on 3-6 it moves",
+    }
 
 
 def test_a_rolled_die_keeps_the_contracts_roll_shape() -> None:
     """Golden files compare rolls by the contract's five keys (scenario-format VERDICT)."""
     roll = make_dice([4]).test("breakaway", 6, 4)
-    assert roll.to_json() == {"what": "breakaway", "die": "d6", "result": 4, "needed": "4-6",
-                              "success": True}
+    assert roll.to_json() == {
+        "what": "breakaway",
+        "die": "d6",
+        "result": 4,
+        "needed": "4-6",
+        "success": True,
+    }
 
 
 def test_a_previewed_breakaway_reports_the_roll_needed_and_rolls_nothing() -> None:
     """000 [16]: a 'Mech breaks away on 3-6. The preview shows the move as a success would
     make it, with the pending roll; it never rolls (AOD-D23 makes a failure cost the order)."""
-    verdict = validate(mech_in_contact_with_an_enemy(), BREAKAWAY,
-                       dice=make_dice([], unresolved=True))
+    verdict = validate(
+        mech_in_contact_with_an_enemy(), BREAKAWAY, dice=make_dice([], unresolved=True)
+    )
     assert verdict.legal, verdict.reasons
     [roll] = verdict.pending
     assert (roll.what, roll.die, roll.needed) == ("breakaway", "d6", "3-6")

@@ -65,10 +65,12 @@ def test_malformed_actions_raise_invalid_action_error_naming_the_key() -> None:
 
 
 def test_state_json_round_trips() -> None:
-    s = scene([unit("M1", jump_jets=True), unit("T", type="tracked", capacity=2,
-                                                 position=(20, 20))],
-              [square("H1", "hindering", 1, 1, 3, 3)], state={"orders_used": 1},
-              options={"run_multiplier": 1.5})
+    s = scene(
+        [unit("M1", jump_jets=True), unit("T", type="tracked", capacity=2, position=(20, 20))],
+        [square("H1", "hindering", 1, 1, 3, 3)],
+        state={"orders_used": 1},
+        options={"run_multiplier": 1.5},
+    )
     assert state_to_json(state_from_json(state_to_json(s))) == state_to_json(s)
 
 
@@ -83,11 +85,14 @@ def test_terrain_matrix_option_changes_what_a_unit_may_enter() -> None:
     """AOD-D1: the matrix is data; a GM may let 'Mechs wade deep water (hindering)."""
     units = [unit("M1", move=8, position=(5, 10))]
     water = [square("D1", "deep_water", 8, 5, 12, 15)]
-    assert validate(scene(units, water), {"unit": "M1", "type": "move",
-                                          "path": [[10, 10]]}).codes == ["prohibited_terrain"]
+    assert validate(
+        scene(units, water), {"unit": "M1", "type": "move", "path": [[10, 10]]}
+    ).codes == ["prohibited_terrain"]
     wading = scene(units, water, options={"terrain_matrix": {"mech": {"deep_water": "hind"}}})
-    assert "must_stop_hindering" in validate(wading, {"unit": "M1", "type": "move",
-                                                      "path": [[10, 10]]}).codes
+    assert (
+        "must_stop_hindering"
+        in validate(wading, {"unit": "M1", "type": "move", "path": [[10, 10]]}).codes
+    )
 
 
 def test_unknown_table_option_is_malformed() -> None:
@@ -97,8 +102,10 @@ def test_unknown_table_option_is_malformed() -> None:
 
 
 def test_reach_area_contains_reachable_points_and_gives_legal_paths() -> None:
-    s = scene([unit("M1", move=14, position=(10, 10), diameter=1.5)],
-              [square("B1", "blocking", 12, 6, 13, 14)])
+    s = scene(
+        [unit("M1", move=14, position=(10, 10), diameter=1.5)],
+        [square("B1", "blocking", 12, 6, 13, 14)],
+    )
     r = reach(s, "M1")
     assert r.allowance == 14
     assert r.contains((8, 10)) and not r.contains((20, 10)) and not r.contains((30, 10))
@@ -130,8 +137,10 @@ def test_changed_says_when_state_after_must_be_stored() -> None:
 
 def test_reach_lets_a_mech_cross_infantry_but_not_end_on_it() -> None:
     """'Mech paths may cross infantry bases (000 [17], AOD-D7), not end on them."""
-    wall = [unit(f"I{y}", side="P2", type="infantry", move=4, position=(12, y), diameter=1.0)
-            for y in range(4, 17)]
+    wall = [
+        unit(f"I{y}", side="P2", type="infantry", move=4, position=(12, y), diameter=1.0)
+        for y in range(4, 17)
+    ]
     s = scene([unit("M1", move=6, position=(10, 10), diameter=1.0), *wall])
     r = reach(s, "M1")
     assert r.contains((14, 10)) and not r.contains((12, 10))

@@ -30,9 +30,13 @@ def test_there_are_golden_files_for_aod() -> None:
 
 
 def test_cli_check_expect_passes_on_the_aod_golden_folder() -> None:
-    done = subprocess.run([sys.executable, "-m", "rules", "check", "--expect",
-                           str(GOLDEN / "aod")], cwd=ROOT, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "rules", "check", "--expect", str(GOLDEN / "aod")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert lines and all("legal" in line for line in lines)

@@ -36,23 +36,51 @@ from rules.engine.bounds import check_action
 
 GOLDEN = Path(__file__).parent / "golden"
 EXAMPLES = int(os.environ.get("HOSTILE_N", 150))
-HOSTILE = settings(max_examples=EXAMPLES, deadline=None,
-                   derandomize=not os.environ.get("HOSTILE_RANDOM"),
-                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+HOSTILE = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=not os.environ.get("HOSTILE_RANDOM"),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 SYSTEM_KEYS = sorted(SYSTEMS)
 #: Enough forced dice for any action; a scenario may still run out (dice_exhausted).
 DICE = [4, 2, 6, 1, 3, 5] * 4
 
 #: Keys of the contract every system reads; random objects use them, so that a random
 #: value lands where a parser looks.
-CONTRACT_KEYS = ("unit", "type", "path", "facing", "turn", "position", "target", "id",
-                 "side", "move", "base", "shape", "diameter", "width", "length", "polygon",
-                 "height", "size_class", "access", "aboard", "options")
+CONTRACT_KEYS = (
+    "unit",
+    "type",
+    "path",
+    "facing",
+    "turn",
+    "position",
+    "target",
+    "id",
+    "side",
+    "move",
+    "base",
+    "shape",
+    "diameter",
+    "width",
+    "length",
+    "polygon",
+    "height",
+    "size_class",
+    "access",
+    "aboard",
+    "options",
+)
 
 Words = tuple[str, ...]
-numbers = (st.integers() | st.integers(min_value=-(2**1100), max_value=2**1100)
-           | st.floats() | st.sampled_from([0, -1, 1e300, -1e300, 1e-300, 360.0001, 2**64,
-                                            math.nan, math.inf, -math.inf]))
+numbers = (
+    st.integers()
+    | st.integers(min_value=-(2**1100), max_value=2**1100)
+    | st.floats()
+    | st.sampled_from(
+        [0, -1, 1e300, -1e300, 1e-300, 360.0001, 2**64, math.nan, math.inf, -math.inf]
+    )
+)
 scalars = st.none() | st.booleans() | numbers | st.text(max_size=6)
 
 
@@ -76,9 +104,18 @@ def actions_of(scenario: dict[str, Any]) -> list[Any]:
 
 def vocabulary(system: System, scenario: dict[str, Any]) -> Words:
     """Words a parser compares with: the system's keys and types, the scene's unit ids."""
-    return tuple(sorted({*CONTRACT_KEYS, *system.action_keys, *system.action_types,
-                   *system.unit_types, *system.terrain_types,
-                   *(str(u.get("id")) for u in scenario.get("units", []) if isinstance(u, dict))}))
+    return tuple(
+        sorted(
+            {
+                *CONTRACT_KEYS,
+                *system.action_keys,
+                *system.action_types,
+                *system.unit_types,
+                *system.terrain_types,
+                *(str(u.get("id")) for u in scenario.get("units", []) if isinstance(u, dict)),
+            }
+        )
+    )
 
 
 @functools.cache  # one strategy per vocabulary: building one is slow
@@ -87,10 +124,12 @@ def json_values(words: Words) -> st.SearchStrategy[Any]:
     leaves = scalars | st.sampled_from(words)
     return st.recursive(
         leaves,
-        lambda inner: (st.lists(inner, max_size=4)
-                       | st.dictionaries(st.sampled_from(words) | st.text(max_size=4), inner,
-                                         max_size=4)),
-        max_leaves=12)
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(st.sampled_from(words) | st.text(max_size=4), inner, max_size=4)
+        ),
+        max_leaves=12,
+    )
 
 
 def places(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -132,13 +171,14 @@ def mutated(draw: st.DrawFn, value: Any, words: Words) -> Any:
 
 
 @st.composite
-def built_actions(draw: st.DrawFn, system: System, words: Words,
-                  depth: int = 1) -> dict[str, Any]:
+def built_actions(draw: st.DrawFn, system: System, words: Words, depth: int = 1) -> dict[str, Any]:
     """An action of the system's own keys with random values; a key may hold a list of
     such actions (a formation's `moves`, an unloading's placements)."""
     keys = ["path", "facing", "type", *sorted(system.action_keys)]
-    action: dict[str, Any] = {"unit": draw(st.sampled_from(words) | scalars),
-                              "type": draw(st.sampled_from(sorted(system.action_types)))}
+    action: dict[str, Any] = {
+        "unit": draw(st.sampled_from(words) | scalars),
+        "type": draw(st.sampled_from(sorted(system.action_types))),
+    }
     for name in draw(st.lists(st.sampled_from(keys), max_size=4, unique=True)):
         if depth > 0 and draw(st.booleans()):
             action[name] = draw(st.lists(built_actions(system, words, depth - 1), max_size=3))
@@ -169,8 +209,9 @@ def hostile_positions(draw: st.DrawFn, key: str) -> tuple[Any, list[Any]]:
     random JSON, and the golden scenario's actions."""
     system = get_system(key)
     scenario = draw(st.sampled_from(golden_scenarios(key)))
-    position = {k: scenario[k] for k in ("system", "table", "terrain", "units", "state")
-                if k in scenario}
+    position = {
+        k: scenario[k] for k in ("system", "table", "terrain", "units", "state") if k in scenario
+    }
     return draw(mutated(position, vocabulary(system, scenario))), actions_of(scenario)
 
 
@@ -249,8 +290,21 @@ def test_random_json_in_a_position_raises_nothing_but_the_clean_error(key: str) 
 
 
 #: Values of the wrong kind, out of range or not JSON at all, for the sweep below.
-HOSTILE_VALUES: tuple[Any, ...] = (None, True, -1, 10**400, 1e300, math.nan, math.inf, "x",
-                                   [], [[]], [1, 2, 3, 4], {}, {"turn": 1e9})
+HOSTILE_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    -1,
+    10**400,
+    1e300,
+    math.nan,
+    math.inf,
+    "x",
+    [],
+    [[]],
+    [1, 2, 3, 4],
+    {},
+    {"turn": 1e9},
+)
 
 
 def one_golden_action_per_type(key: str) -> list[tuple[dict[str, Any], Any]]:
@@ -271,14 +325,17 @@ def swapped(action: Any, words: Words) -> list[Any]:
         out += [replaced(action, at, value) for value in HOSTILE_VALUES]
         part = functools.reduce(lambda v, k: v[k], at, action)
         if isinstance(part, dict):
-            out += [replaced(action, at, {**part, word: value})
-                    for word in words for value in HOSTILE_VALUES if word not in part]
+            out += [
+                replaced(action, at, {**part, word: value})
+                for word in words
+                for value in HOSTILE_VALUES
+                if word not in part
+            ]
     return out
 
 
 @pytest.mark.parametrize("key", SYSTEM_KEYS)
-def test_any_part_of_a_golden_action_swapped_for_hostile_json_is_refused_cleanly(
-        key: str) -> None:
+def test_any_part_of_a_golden_action_swapped_for_hostile_json_is_refused_cleanly(key: str) -> None:
     """Issue 15: a formation move whose `moves[].type` was a list crashed aod's parser and
     leaked the exception. Every part of one golden action per action type, in turn, is
     swapped for a value of the wrong kind (or given a key it should not have): parsing and

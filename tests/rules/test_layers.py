@@ -57,8 +57,11 @@ def imports(path: Path, module: str) -> list[tuple[list[str], int, str]]:
             inner = where
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
                 inner = "function"
-            elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test) \
-                    and where == "module":
+            elif (
+                isinstance(child, ast.If)
+                and "TYPE_CHECKING" in ast.unparse(child.test)
+                and where == "module"
+            ):
                 inner = "type_checking"
             if isinstance(child, ast.Import):
                 found.append(([a.name for a in child.names], child.lineno, inner))
@@ -66,10 +69,13 @@ def imports(path: Path, module: str) -> list[tuple[list[str], int, str]]:
                 base = child.module or ""
                 if child.level:
                     parts = package.split(".")
-                    base = ".".join(parts[:len(parts) - child.level + 1]
-                                    + ([child.module] if child.module else []))
-                found.append(([base] + [f"{base}.{a.name}" for a in child.names],
-                              child.lineno, inner))
+                    base = ".".join(
+                        parts[: len(parts) - child.level + 1]
+                        + ([child.module] if child.module else [])
+                    )
+                found.append(
+                    ([base] + [f"{base}.{a.name}" for a in child.names], child.lineno, inner)
+                )
             visit(child, inner)
 
     visit(ast.parse(path.read_text()), "module")
@@ -87,18 +93,25 @@ def layer_problems(root: Path) -> list[str]:
         for names, line, where in imports(path, module):
             if where == "function":
                 problems.append(f"{where_from}:{line} imports {names[0]} inside a function")
-            above = [(FLOORS.index(theirs), name) for name in names
-                     if (theirs := floor(name)) and FLOORS.index(theirs) > FLOORS.index(own)]
+            above = [
+                (FLOORS.index(theirs), name)
+                for name in names
+                if (theirs := floor(name)) and FLOORS.index(theirs) > FLOORS.index(own)
+            ]
             if above:
                 top = max(index for index, _ in above)
                 name = next(name for index, name in above if index == top)
-                problems.append(f"{where_from}:{line} ({own}) imports {name} "
-                                f"({floor(name)}): upward")
+                problems.append(
+                    f"{where_from}:{line} ({own}) imports {name} ({floor(name)}): upward"
+                )
             mine = system_of(module)
-            others = {other for name in names
-                      if (other := system_of(name)) and mine and other != mine}
-            problems += [f"{where_from}:{line} (system {mine}) imports system {other}"
-                         for other in sorted(others)]
+            others = {
+                other for name in names if (other := system_of(name)) and mine and other != mine
+            }
+            problems += [
+                f"{where_from}:{line} (system {mine}) imports system {other}"
+                for other in sorted(others)
+            ]
     return problems
 
 
@@ -108,9 +121,13 @@ def module_cycles(root: Path) -> list[list[str]]:
     graph: dict[str, set[str]] = {}
     for path in root.rglob("*.py"):
         module = module_name(path, root)
-        graph[module] = {name for names, _, where in imports(path, module)
-                         if where == "module" for name in names
-                         if floor(name) is not None and name != module}
+        graph[module] = {
+            name
+            for names, _, where in imports(path, module)
+            if where == "module"
+            for name in names
+            if floor(name) is not None and name != module
+        }
     known = set(graph)
     for module, targets in graph.items():  # of a.b.c and a.b, the one that is a module
         graph[module] = {t for t in targets if t in known}
@@ -123,7 +140,7 @@ def module_cycles(root: Path) -> list[list[str]]:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt])
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 walk(nxt)
         stack.pop()
@@ -143,8 +160,7 @@ def test_no_circle_among_the_modules_of_rules() -> None:
     assert module_cycles(RULES) == []
 
 
-def test_the_check_sees_upward_function_level_and_cross_system_imports(
-        tmp_path: Path) -> None:
+def test_the_check_sees_upward_function_level_and_cross_system_imports(tmp_path: Path) -> None:
     """A small tree with one of each offence (and one allowed import of each kind)."""
     root = tmp_path / "rules"
     for name, text in {
@@ -156,7 +172,7 @@ def test_the_check_sees_upward_function_level_and_cross_system_imports(
         "engine/__init__.py": "",
         "engine/system.py": "def f():\n    from rules.engine import scenario\n",  # function
         "engine/scenario.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
-                              "    from rules.engine.system import System\n",  # fine
+        "    from rules.engine.system import System\n",  # fine
         "systems/__init__.py": "",
         "systems/registry.py": "from rules.engine.system import System\n",
         "systems/aod/__init__.py": "",

@@ -36,9 +36,10 @@ def builds(monkeypatch: Any) -> list[str]:
 
 def walled(at: tuple[float, float]) -> dict[str, Any]:
     """M1 south of a blocking wall, M2 (the piece a fiat moves) at `at`."""
-    return position([unit("M1", position=(10, 5)), unit("M2", side="P2", position=at)],
-                    [square("R1", "blocking", 6, 9, 14, 11),
-                     square("W1", "hindering", 20, 2, 24, 6)])
+    return position(
+        [unit("M1", position=(10, 5)), unit("M2", side="P2", position=at)],
+        [square("R1", "blocking", 6, 9, 14, 11), square("W1", "hindering", 20, 2, 24, 6)],
+    )
 
 
 def test_a_new_position_on_the_same_map_reuses_its_features_and_their_index(
@@ -46,8 +47,9 @@ def test_a_new_position_on_the_same_map_reuses_its_features_and_their_index(
 ) -> None:
     parsed: list[Any] = []
     real_parse = scenario.parse_terrain
-    monkeypatch.setattr(scenario, "parse_terrain",
-                        lambda raw, key: parsed.append(key) or real_parse(raw, key))
+    monkeypatch.setattr(
+        scenario, "parse_terrain", lambda raw, key: parsed.append(key) or real_parse(raw, key)
+    )
     first = state_from_json(walled((30, 30)))
     reach(first, "M1")
     after_fiat = state_from_json(walled((30, 28)))  # a new dict: as read at a new seq
@@ -105,8 +107,9 @@ def test_two_threads_asking_for_one_item_of_a_map_build_it_once() -> None:
         return len(built)
 
     answers: list[int] = []
-    threads = [threading.Thread(target=lambda: answers.append(geometry.memo("k", slow)))
-               for _ in range(2)]
+    threads = [
+        threading.Thread(target=lambda: answers.append(geometry.memo("k", slow))) for _ in range(2)
+    ]
     for t in threads:
         t.start()
     for t in threads:

@@ -22,11 +22,14 @@ from rules.geometry.track import Pose
 from tests.rules.scenes import scene, square, unit
 
 
-def position(*units: dict[str, object], terrain: list[dict[str, object]] | None = None,
-             ) -> Position:
+def position(
+    *units: dict[str, object],
+    terrain: list[dict[str, object]] | None = None,
+) -> Position:
     """Units of diameter 2 (radius 1): centres 2" apart touch."""
-    return Position(scene([{**u, "base": {"shape": "circle", "diameter": 2.0}} for u in units],
-                          terrain))
+    return Position(
+        scene([{**u, "base": {"shape": "circle", "diameter": 2.0}} for u in units], terrain)
+    )
 
 
 def never_blocking(_: object) -> bool:
@@ -55,8 +58,9 @@ class StopAtEnemies(BasePolicy):
 CROSS_NOTHING = BasePolicy()
 
 
-def move(pos: Position, uid: str, *points: tuple[float, float],
-         policy: BasePolicy = CROSS_NOTHING) -> list[str]:
+def move(
+    pos: Position, uid: str, *points: tuple[float, float], policy: BasePolicy = CROSS_NOTHING
+) -> list[str]:
     mover = pos.state.units_by_id[uid]
     track = track_for(mover, [Waypoint(*p) for p in points])
     start = frozenset(u.id for u in bases_touching(pos, mover, pos.bodies[uid]))
@@ -66,17 +70,18 @@ def move(pos: Position, uid: str, *points: tuple[float, float],
 
 # -- may a base stand here ---------------------------------------------------------
 
+
 def test_a_base_may_stand_on_open_table() -> None:
     pos = position(unit("A", position=(10, 10)))
-    assert obstruction(pos, pos.state.units[0].base, Pose(5, 5, 0),
-                       forbidden=never_blocking) is None
+    assert (
+        obstruction(pos, pos.state.units[0].base, Pose(5, 5, 0), forbidden=never_blocking) is None
+    )
 
 
 def test_a_base_partly_off_the_table_may_not_stand_there() -> None:
     """aod 001 [19]: placed completely on the battlefield."""
     pos = position(unit("A", position=(10, 10)))
-    problem = obstruction(pos, pos.state.units[0].base, Pose(0.2, 5, 0),
-                          forbidden=never_blocking)
+    problem = obstruction(pos, pos.state.units[0].base, Pose(0.2, 5, 0), forbidden=never_blocking)
     assert problem is not None and problem.kind == "off_table"
 
 
@@ -86,8 +91,10 @@ def test_a_base_on_another_base_names_the_base_in_the_way() -> None:
     base = pos.state.units[0].base
     problem = obstruction(pos, base, Pose(11.5, 10, 0), forbidden=never_blocking)
     assert problem is not None and (problem.kind, problem.what) == ("base", "A")
-    assert obstruction(pos, base, Pose(11, 11.5, 0), forbidden=never_blocking,
-                       ignore=("A", "B")) is None
+    assert (
+        obstruction(pos, base, Pose(11, 11.5, 0), forbidden=never_blocking, ignore=("A", "B"))
+        is None
+    )
     assert obstruction(pos, base, Pose(14, 10, 0), forbidden=never_blocking) is None
 
 
@@ -95,15 +102,17 @@ def test_a_base_placed_earlier_in_the_same_action_is_in_the_way() -> None:
     """aod 11.2: two passengers may not be set down on one another."""
     pos = position(unit("A", position=(10, 10)))
     earlier = [("P1", body_at(pos.state.units[0].base, 20, 20, 0))]
-    problem = obstruction(pos, pos.state.units[0].base, Pose(20.5, 20, 0),
-                          forbidden=never_blocking, placed=earlier)
+    problem = obstruction(
+        pos, pos.state.units[0].base, Pose(20.5, 20, 0), forbidden=never_blocking, placed=earlier
+    )
     assert problem is not None and problem.what == "P1"
 
 
 def test_terrain_the_system_forbids_is_in_the_way_and_other_terrain_is_not() -> None:
-    pos = position(unit("A", position=(10, 10)),
-                   terrain=[square("W", "blocking", 20, 20, 24, 24),
-                            square("H", "hindering", 2, 2, 6, 6)])
+    pos = position(
+        unit("A", position=(10, 10)),
+        terrain=[square("W", "blocking", 20, 20, 24, 24), square("H", "hindering", 2, 2, 6, 6)],
+    )
     base = pos.state.units[0].base
 
     def blocking(t: object) -> bool:
@@ -116,6 +125,7 @@ def test_terrain_the_system_forbids_is_in_the_way_and_other_terrain_is_not() -> 
 
 # -- other bases along the path ----------------------------------------------------
 
+
 def test_by_default_no_base_may_be_passed_through() -> None:
     """aod AOD-D8, lasergrenadiers 3: friend or foe."""
     pos = position(unit("A", position=(5, 10)), unit("F", position=(10, 10)))
@@ -124,8 +134,11 @@ def test_by_default_no_base_may_be_passed_through() -> None:
 
 def test_a_policy_that_lets_friends_pass_still_forbids_ending_on_them() -> None:
     """apskirmish 4: pass friendly bases, never end on one (base_overlap)."""
-    pos = position(unit("A", position=(5, 10)), unit("F", position=(10, 10)),
-                   unit("E", side="P2", position=(10, 20)))
+    pos = position(
+        unit("A", position=(5, 10)),
+        unit("F", position=(10, 10)),
+        unit("E", side="P2", position=(10, 20)),
+    )
     assert move(pos, "A", (15, 10), policy=FriendsPass()) == []
     assert move(pos, "A", (10.5, 10), policy=FriendsPass()) == ["base_overlap"]
     assert move(pos, "A", (10, 25), policy=FriendsPass()) == ["path_through_base"]
@@ -135,16 +148,14 @@ def test_a_stopping_contact_reports_the_path_going_on_past_it() -> None:
     """aod AOD-D6: stop at first contact with an opposing base; stopping there is legal."""
     pos = position(unit("A", position=(5, 10)), unit("E", side="P2", position=(10, 13.1)))
     assert move(pos, "A", (10, 11.1), policy=StopAtEnemies()) == []
-    assert move(pos, "A", (10, 11.1), (15, 11.1), policy=StopAtEnemies()) == \
-        ["path_through_base"]
+    assert move(pos, "A", (10, 11.1), (15, 11.1), policy=StopAtEnemies()) == ["path_through_base"]
 
 
 def test_a_unit_touched_at_the_start_stops_the_move_only_when_touched_again() -> None:
     """aod AOD-D6: leaving a contact is free; coming back to it ends the move."""
     pos = position(unit("A", position=(5, 10)), unit("E", side="P2", position=(7, 10)))
     assert move(pos, "A", (5, 5), policy=StopAtEnemies()) == []
-    assert move(pos, "A", (4, 10), (4, 8), (8, 8), policy=StopAtEnemies()) == \
-        ["path_through_base"]
+    assert move(pos, "A", (4, 10), (4, 8), (8, 8), policy=StopAtEnemies()) == ["path_through_base"]
 
 
 def test_the_units_touched_at_the_end_are_returned() -> None:
@@ -156,6 +167,7 @@ def test_the_units_touched_at_the_end_are_returned() -> None:
 
 
 # -- table edge and allowance ------------------------------------------------------
+
 
 def test_a_path_leaving_the_table_is_refused_where_it_leaves() -> None:
     """aod AOD-D20: the base (radius 1) reaches 0.01" past x = 0 after 4.01"."""

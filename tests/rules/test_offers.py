@@ -53,8 +53,12 @@ def test_offers_agree_with_the_referee_on_every_golden_file() -> None:
             action = scenario.actions[outcome.index]
             verdict = outcome.verdict
             before = outcome.before
-            if verdict is None or before is None or isinstance(action, MalformedAction) \
-                    or before.unit(action.unit) is None:
+            if (
+                verdict is None
+                or before is None
+                or isinstance(action, MalformedAction)
+                or before.unit(action.unit) is None
+            ):
                 continue
             offered = offered_types(before)[action.unit]
             codes = {r.code for r in verdict.reasons}
@@ -66,8 +70,8 @@ def test_offers_agree_with_the_referee_on_every_golden_file() -> None:
             elif codes & WHATEVER_THE_PATH:
                 checked[f"{before.system} refused"] += 1
                 if action.type in offered and not (
-                        action.type == "standard_move"
-                        and free_turn_stays_open(before, action.unit)):
+                    action.type == "standard_move" and free_turn_stays_open(before, action.unit)
+                ):
                     wrong.append(f"{name}: {action.type} refused {sorted(codes)} but offered")
     print("offers checked:", dict(sorted(checked.items())))
     assert not wrong, "\n".join(wrong)
@@ -109,14 +113,24 @@ def test_aod_formation_move_is_offered_to_units_with_formation_mates() -> None:
     assert "formation_move" not in offers["I4"]
 
 
-@pytest.mark.parametrize("name, unit, kind", [
-    ("lasergrenadiers/09_two_loads_by_the_vehicle_are_two_transfer_events_a_third_each.json",
-     "V1", "load"),
-    ("lasergrenadiers/09_two_unloads_by_the_vehicle_are_two_transfer_events_a_third_each.json",
-     "V1", "unload"),
-])
+@pytest.mark.parametrize(
+    "name, unit, kind",
+    [
+        (
+            "lasergrenadiers/09_two_loads_by_the_vehicle_are_two_transfer_events_a_third_each.json",
+            "V1",
+            "load",
+        ),
+        (
+            "lasergrenadiers/09_two_unloads_by_the_vehicle_are_two_transfer_events_a_third_each.json",
+            "V1",
+            "unload",
+        ),
+    ],
+)
 def test_a_lasergrenadiers_vehicle_in_contact_with_pieces_is_offered_its_transfer(
-        name: str, unit: str, kind: str) -> None:
+    name: str, unit: str, kind: str
+) -> None:
     # 003 Transport 1, LG-D34: the vehicle loads pieces in contact, or sets down those
     # aboard; both are offered to it while a third of its allowance is left.
     assert kind in offers_of(name)[0][unit]

@@ -48,15 +48,15 @@ def test_a_climbing_segment_pays_its_3d_length_shared_by_the_terrain_under_it() 
 
 
 def test_a_vertical_segment_has_factor_one_and_the_terrain_where_it_stands() -> None:
-    price = price_path_3d(Pose(6, 0, 0), 0.0, [Waypoint(6, 0, 3), Waypoint(6, 0, 0)],
-                          HalfDear())
+    price = price_path_3d(Pose(6, 0, 0), 0.0, [Waypoint(6, 0, 3), Waypoint(6, 0, 0)], HalfDear())
     assert price.total == pytest.approx(12)
     assert [leg.direction for leg in price.legs] == ["vertical", "vertical"]
 
 
 def test_turns_are_priced_and_a_repeated_point_is_ignored() -> None:
-    price = price_path_3d(Pose(0, 0, 0), None, [Waypoint(0, 0), Turn(-30), Waypoint(0, 2)],
-                          HalfDear())
+    price = price_path_3d(
+        Pose(0, 0, 0), None, [Waypoint(0, 0), Turn(-30), Waypoint(0, 2)], HalfDear()
+    )
     assert price.total == pytest.approx(30 + 6)
     where = price.where_exceeds(31)
     assert where is not None and where[0] == pytest.approx((0, 1 / 3))

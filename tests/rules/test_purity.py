@@ -19,7 +19,7 @@ def imported_modules(path: Path, package: str = "") -> set[str]:
         elif isinstance(node, ast.ImportFrom):
             if node.level and package:
                 parts = package.split(".")
-                base = ".".join(parts[:len(parts) - node.level + 1])
+                base = ".".join(parts[: len(parts) - node.level + 1])
                 if node.module:
                     names.add(f"{base}.{node.module}")
                 else:  # `from .. import aod`: the names are modules
@@ -30,9 +30,11 @@ def imported_modules(path: Path, package: str = "") -> set[str]:
 
 
 def test_nothing_under_rules_imports_django_or_channels() -> None:
-    offenders = {str(p.relative_to(RULES)): sorted(m) for p in RULES.rglob("*.py")
-                 if (m := {n for n in imported_modules(p)
-                           if n.split(".")[0] in ("django", "channels")})}
+    offenders = {
+        str(p.relative_to(RULES)): sorted(m)
+        for p in RULES.rglob("*.py")
+        if (m := {n for n in imported_modules(p) if n.split(".")[0] in ("django", "channels")})
+    }
     assert not offenders
 
 
@@ -44,8 +46,9 @@ SYSTEMS_DIR = RULES / "systems"
 
 
 def system_packages() -> list[str]:
-    return sorted(p.name for p in SYSTEMS_DIR.iterdir()
-                  if p.is_dir() and (p / "__init__.py").exists())
+    return sorted(
+        p.name for p in SYSTEMS_DIR.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    )
 
 
 def other_systems(names: set[str], own: str) -> set[str]:
@@ -53,8 +56,12 @@ def other_systems(names: set[str], own: str) -> set[str]:
     found = set()
     for name in names:
         parts = name.split(".")
-        if parts[:2] == ["rules", "systems"] and len(parts) > 2 and parts[2] != own \
-                and (SYSTEMS_DIR / parts[2]).is_dir():
+        if (
+            parts[:2] == ["rules", "systems"]
+            and len(parts) > 2
+            and parts[2] != own
+            and (SYSTEMS_DIR / parts[2]).is_dir()
+        ):
             found.add(parts[2])
     return found
 
@@ -67,23 +74,25 @@ def systems_imported_by(path: Path, own: str) -> set[str]:
 def test_no_system_package_imports_another() -> None:
     """design.md: a system is its own package of hooks and tables; what two systems share
     belongs in rules/engine or rules/geometry."""
-    offenders = {str(p.relative_to(RULES)): sorted(other)
-                 for key in system_packages()
-                 for p in (SYSTEMS_DIR / key).rglob("*.py")
-                 if (other := systems_imported_by(p, key))}
+    offenders = {
+        str(p.relative_to(RULES)): sorted(other)
+        for key in system_packages()
+        for p in (SYSTEMS_DIR / key).rglob("*.py")
+        if (other := systems_imported_by(p, key))
+    }
     assert not offenders
 
 
-def test_the_system_import_check_sees_absolute_and_relative_cross_imports(
-        tmp_path: Path) -> None:
+def test_the_system_import_check_sees_absolute_and_relative_cross_imports(tmp_path: Path) -> None:
     """A module of a would-be package rules/systems/other importing aod three ways."""
     module = tmp_path / "m.py"
-    module.write_text("from rules.systems.aod.units import is_mech\n"
-                      "from ..aod import options\n"
-                      "from .. import aod\n"
-                      "from . import tables\n")
+    module.write_text(
+        "from rules.systems.aod.units import is_mech\n"
+        "from ..aod import options\n"
+        "from .. import aod\n"
+        "from . import tables\n"
+    )
     names = imported_modules(module, "rules.systems.other")
-    assert names == {"rules.systems.aod.units", "rules.systems.aod",
-                     "rules.systems.other.tables"}
+    assert names == {"rules.systems.aod.units", "rules.systems.aod", "rules.systems.other.tables"}
     assert other_systems(names, "other") == {"aod"}
     assert other_systems(names, "aod") == set()

@@ -75,6 +75,7 @@ def test_a_deadline_already_past_leaves_a_reach_exact_to_no_more_than_its_first_
 
 def test_without_a_deadline_the_clock_is_never_read(monkeypatch: Any) -> None:
     """The CLI and the golden files: the answer depends on the position alone."""
+
     def no_clock() -> float:
         raise AssertionError("the clock was read without a deadline")
 

@@ -67,8 +67,7 @@ def proposal(j: Judged, path: list[object], keys: dict[str, object] | None = Non
     `keys` are those the reach gives for the end (a charge's target: the unit it touches)."""
     spec = next(s for s in get_system(j.before.system).actions if s.type == j.action.type)
     params = {k: v for k, v in j.action.params.items() if k in spec.keys}
-    return replace(j.action, path=path_steps(path), facing=None,
-                   params={**params, **(keys or {})})
+    return replace(j.action, path=path_steps(path), facing=None, params={**params, **(keys or {})})
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
@@ -94,13 +93,17 @@ def test_points_drawn_inside_a_reach_are_legal_ends_along_its_path(system: str) 
         counts["reaches sampled"] += 1
         found = engine.reach(j.before, j.action.unit, j.action.type)
         x0, y0, x1, y1 = area.bounds
-        inside = [p for u, v in SAMPLES
-                  if area.contains(Point(p := (x0 + (x1 - x0) * u, y0 + (y1 - y0) * v)))]
+        inside = [
+            p
+            for u, v in SAMPLES
+            if area.contains(Point(p := (x0 + (x1 - x0) * u, y0 + (y1 - y0) * v)))
+        ]
         for p in inside[:PER_AREA]:
             path = found.path_to(p)
             assert path is not None, (j.name, p)
-            verdict = engine.validate(j.before, proposal(j, path, found.keys_at(p)),
-                                      make_dice(unresolved=True))
+            verdict = engine.validate(
+                j.before, proposal(j, path, found.keys_at(p)), make_dice(unresolved=True)
+            )
             assert verdict.legal, (j.name, p, path, [r.message for r in verdict.reasons])
             counts["points legal"] += 1
     print(f"\n{system}: {dict(counts)}")
@@ -122,14 +125,17 @@ def test_a_type_that_does_not_move_the_unit_has_no_area(system: str) -> None:
         answer = reach_answer(state, Action(unit, spec.type))
         if spec.type in NO_AREA.get(system, set()):
             continue
-        assert (answer["area"] is None) == (not moves_the_unit(spec.type, engine.actions)), \
+        assert (answer["area"] is None) == (not moves_the_unit(spec.type, engine.actions)), (
             spec.type
+        )
 
 
-@pytest.mark.parametrize(("system", "action_type"),
-                         [(s, t) for s, ts in NO_AREA.items() for t in sorted(ts)])
+@pytest.mark.parametrize(
+    ("system", "action_type"), [(s, t) for s, ts in NO_AREA.items() for t in sorted(ts)]
+)
 def test_a_type_that_ends_aboard_or_stays_has_no_area_where_it_is_offered(
-        system: str, action_type: str) -> None:
+    system: str, action_type: str
+) -> None:
     # 002 Enter Unit / 003 Transport 1: the unit ends aboard, not on the table, or the
     # vehicle stays where it is while its passengers are set down.
     found = [j for j in judged(system) if j.action.type == action_type and j.verdict.legal]

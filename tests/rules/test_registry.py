@@ -35,13 +35,13 @@ def test_an_entry_point_that_names_no_system_class_is_refused() -> None:
 
 
 def test_an_entry_point_under_another_key_is_refused() -> None:
-    with pytest.raises(SystemRegistrationError, match="names a system whose key is "
-                                                      "'elsewhere'"):
+    with pytest.raises(SystemRegistrationError, match="names a system whose key is 'elsewhere'"):
         load_system(entry("aod", f"{__name__}:Elsewhere"))
 
 
 def test_an_unknown_key_names_the_known_ones() -> None:
-    with pytest.raises(InvalidActionError,
-                       match="unknown system 'chess'; known: aod, apskirmish, "
-                             "lasergrenadiers, mswars"):
+    with pytest.raises(
+        InvalidActionError,
+        match="unknown system 'chess'; known: aod, apskirmish, lasergrenadiers, mswars",
+    ):
         get_system("chess")

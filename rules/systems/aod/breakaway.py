@@ -22,13 +22,14 @@ from rules.systems.aod.units import (
 
 @dataclass(frozen=True)
 class Breakaway:
-    needed: int | None          # None: automatic (no roll)
+    needed: int | None  # None: automatic (no roll)
     contacts: tuple[Unit, ...]
     why: str
 
 
-def breakaway_needed(ctx: Ctx, unit: Unit, ignore: frozenset[str] = frozenset()
-                     ) -> Breakaway | None:
+def breakaway_needed(
+    ctx: Ctx, unit: Unit, ignore: frozenset[str] = frozenset()
+) -> Breakaway | None:
     """None when no breakaway applies (no opposing contact at the start)."""
     if is_cruising(unit):
         return None  # never in base contact (000 [18])
@@ -38,12 +39,17 @@ def breakaway_needed(ctx: Ctx, unit: Unit, ignore: frozenset[str] = frozenset()
     if all(_automatic(unit, c) for c in cs):
         return Breakaway(None, cs, "automatic (000 [16-17])")
     if (is_vehicle(unit) or unit.type in ("mech", "quad_mech")) and any(
-            c.flag("grapple") and [o.id for o in opposing_contacts(ctx, c, ignore=ignore)]
-            == [unit.id] for c in cs):
+        c.flag("grapple") and [o.id for o in opposing_contacts(ctx, c, ignore=ignore)] == [unit.id]
+        for c in cs
+    ):
         return Breakaway(5, cs, "grappled ([SEC])")
-    if unit.type == "colossal_mech" or unit.type == "hover" or \
-            (is_infantry(unit) and infantry_mode(unit) == "hover") or \
-            unit.flag("evade") or unit.flag("jump_jets"):
+    if (
+        unit.type == "colossal_mech"
+        or unit.type == "hover"
+        or (is_infantry(unit) and infantry_mode(unit) == "hover")
+        or unit.flag("evade")
+        or unit.flag("jump_jets")
+    ):
         return Breakaway(2, cs, "Colossal, Evade, Hover, Jump Jets (000 [17])")
     if is_mech(unit):
         return Breakaway(3, cs, "'Mech (000 [16])")
@@ -64,15 +70,21 @@ def roll(b: Breakaway, dice: Dice) -> Roll | None:
     if b.needed is None:
         return None
     # What the player reads before the drop, in words (000 [16], AOD-D23).
-    return dice.test("breakaway", 6, b.needed,
-                     decides=f"on {b.needed}-6 the unit breaks away and moves; otherwise it "
-                             "stays and its order is spent")
+    return dice.test(
+        "breakaway",
+        6,
+        b.needed,
+        decides=f"on {b.needed}-6 the unit breaks away and moves; otherwise it "
+        "stays and its order is spent",
+    )
 
 
 def push_damage(unit: Unit, b: Breakaway) -> list[dict[str, Any]]:
     """Non-Quad 'Mechs push opposing infantry; Colossals also vehicles (000 [17], [CCURoW])."""
     if unit.type not in ("mech", "colossal_mech"):
         return []
-    return [{"type": "push_damage", "unit": c.id, "by": unit.id, "damage": 1}
-            for c in b.contacts
-            if is_infantry(c) or (unit.type == "colossal_mech" and is_vehicle(c))]
+    return [
+        {"type": "push_damage", "unit": c.id, "by": unit.id, "damage": 1}
+        for c in b.contacts
+        if is_infantry(c) or (unit.type == "colossal_mech" and is_vehicle(c))
+    ]

@@ -49,10 +49,10 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     tid = action.get("target")
     target = state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
-        missing = f"{unit.id}'s capture names no target" if tid is None \
-            else f"{tid} is not on the table"
-        return j.refuse(Violation("unknown_unit", missing,
-                                  unit.position))
+        missing = (
+            f"{unit.id}'s capture names no target" if tid is None else f"{tid} is not on the table"
+        )
+        return j.refuse(Violation("unknown_unit", missing, unit.position))
     problem = target_problem(ctx, unit, target)
     if problem is not None:
         return no(*problem)
@@ -60,21 +60,40 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     changed: list[Unit] = []
     removed: tuple[str, ...] = ()
     if result is None:
-        j.events.append({"type": "capture_attempt", "unit": unit.id, "target": target.id,
-                         "result": "unresolved"})
+        j.events.append(
+            {
+                "type": "capture_attempt",
+                "unit": unit.id,
+                "target": target.id,
+                "result": "unresolved",
+            }
+        )
     elif not result:
-        j.events.append({"type": "capture_attempt", "unit": unit.id, "target": target.id,
-                         "result": "fail"})
+        j.events.append(
+            {"type": "capture_attempt", "unit": unit.id, "target": target.id, "result": "fail"}
+        )
     elif is_vtol(target):
         removed = (target.id,)  # VTOLs are eliminated instead of captured (000 [18])
-        j.events.append({"type": "eliminated", "unit": target.id, "by": unit.id,
-                         "why": "a captured VTOL is eliminated (000 [18])"})
+        j.events.append(
+            {
+                "type": "eliminated",
+                "unit": target.id,
+                "by": unit.id,
+                "why": "a captured VTOL is eliminated (000 [18])",
+            }
+        )
     else:
         changed.append(target.with_props(captive_of=unit.id))
         j.events.append({"type": "captured", "unit": target.id, "by": unit.id})
         for p in state.units:
             if p.aboard == target.id:  # a captured transport's passengers disembark (000 [19])
-                j.events.append({"type": "must_disembark", "unit": p.id, "transport": target.id,
-                                 "push_damage": 1})
+                j.events.append(
+                    {
+                        "type": "must_disembark",
+                        "unit": p.id,
+                        "transport": target.id,
+                        "push_damage": 1,
+                    }
+                )
     after = order_given(state, (unit.id,), "capture", changed, [], removed)
     return j.verdict(after)

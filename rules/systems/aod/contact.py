@@ -41,8 +41,9 @@ class AodBases(BasePolicy):
         return not (is_mech(mover) and is_infantry(other))
 
 
-def opposing_contacts(ctx: Ctx, unit: Unit, pose: Pose | None = None,
-                      ignore: Iterable[str] = ()) -> list[Unit]:
+def opposing_contacts(
+    ctx: Ctx, unit: Unit, pose: Pose | None = None, ignore: Iterable[str] = ()
+) -> list[Unit]:
     """Opposing units in base contact; a VTOL at cruising is never in base contact
     (000 [18]); captives are neither friend nor foe (001 [26])."""
     if is_cruising(unit):
@@ -53,5 +54,4 @@ def opposing_contacts(ctx: Ctx, unit: Unit, pose: Pose | None = None,
         p = pose or Pose(*unit.position, unit.facing)
         touching = bases_touching(ctx, unit, body_at(unit.base, p.x, p.y, p.facing))
     skip = set(ignore)
-    return [o for o in touching
-            if o.id not in skip and opposing(unit, o) and not is_cruising(o)]
+    return [o for o in touching if o.id not in skip and opposing(unit, o) and not is_cruising(o)]

@@ -34,9 +34,13 @@ class Ctx(Position):
     def water_union(self, rows: tuple[str, ...]) -> BaseGeometry:
         """Where a unit whose row prohibits clear may be: the features it may enter
         (aquatic: the water polygons, AOD-D28)."""
+
         def union() -> BaseGeometry:
-            polys = [t.shape for t in self.state.terrain
-                     if self.options.cell(rows, t.type) not in ("block", "proh")]
+            polys = [
+                t.shape
+                for t in self.state.terrain
+                if self.options.cell(rows, t.type) not in ("block", "proh")
+            ]
             return shapely.union_all(polys) if polys else shapely.Polygon()
 
         # Of the terrain and the table's options alone: once per map (a map's geometry

@@ -32,8 +32,11 @@ def _bad(u: Unit, msg: str, cite: str = CITE, code: str = "formation_invalid") -
 def grouped(units: list[Unit]) -> list[Unit]:
     """Members whose base touches no other member's base (000 [29], AOD-D12)."""
     bodies = {u.id: body_at(u.base, *u.position, u.facing) for u in units}
-    return [u for u in units if not any(
-        o.id != u.id and bodies[u.id].distance(bodies[o.id]) <= CONTACT for o in units)]
+    return [
+        u
+        for u in units
+        if not any(o.id != u.id and bodies[u.id].distance(bodies[o.id]) <= CONTACT for o in units)
+    ]
 
 
 def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
@@ -41,8 +44,7 @@ def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
     AOD-D16, AOD-D24): the checks on one unit, whoever else joins."""
     out: list[Violation] = []
     if is_captive(m) or m.aboard is not None:
-        out.append(_bad(m, "passengers and captives cannot be formation members",
-                        "000 [18, 26]"))
+        out.append(_bad(m, "passengers and captives cannot be formation members", "000 [18, 26]"))
     elif is_vtol(m):
         out.append(_bad(m, "VTOLs can never use formations", "000 [18]"))
     elif not (is_infantry(m) or is_vehicle(m)):
@@ -50,8 +52,13 @@ def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
     elif m.get("faction") == "Sea Fox":
         out.append(_bad(m, "Sea Fox units can't use formations", "000 [39], AOD-D16"))
     if opposing_contacts(ctx, m):
-        out.append(_bad(m, "is in base contact with an opposing unit and must break away "
-                        "with its own order", "AOD-D24"))
+        out.append(
+            _bad(
+                m,
+                "is in base contact with an opposing unit and must break away with its own order",
+                "AOD-D24",
+            )
+        )
     return out
 
 
@@ -65,11 +72,21 @@ def _membership(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Violation]:
         if m.get("faction") not in (None, "Mercenary"):
             factions.add(str(m.get("faction")))
     if len(factions) > 1:
-        out.append(_bad(leader, f"members come from several factions {sorted(factions)}; "
-                        "Mercenaries join any"))
+        out.append(
+            _bad(
+                leader,
+                f"members come from several factions {sorted(factions)}; Mercenaries join any",
+            )
+        )
     if len({abrupt_at(ctx, m) for m in members}) > 1:
-        out.append(_bad(leader, "no formation between units on and off abrupt elevated terrain",
-                        "000 [34]", "order_not_allowed"))
+        out.append(
+            _bad(
+                leader,
+                "no formation between units on and off abrupt elevated terrain",
+                "000 [34]",
+                "order_not_allowed",
+            )
+        )
     return out
 
 
@@ -90,8 +107,9 @@ def formation_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     pre += _membership(ctx, unit, ms)
     for e in entries:
         if e.unit != unit.id and (e.get("passengers") or e.get("unload")):
-            pre.append(_bad(state.units_by_id[e.unit], "only the transport given the order may "
-                            "unload"))
+            pre.append(
+                _bad(state.units_by_id[e.unit], "only the transport given the order may unload")
+            )
         if any(k in e.params for k in ("target", "altitude", "ranged_attack")):
             pre.append(_bad(state.units_by_id[e.unit], "no ram in formation", "000 [28-29]"))
     pre += [_bad(m, "must touch another member before the move") for m in grouped(ms)]
@@ -101,8 +119,9 @@ def formation_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     return _move_members(ctx, j, unit, entries, slowest, dice)
 
 
-def _move_members(ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, ...],
-                  slowest: Unit, dice: Dice) -> Verdict:
+def _move_members(
+    ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, ...], slowest: Unit, dice: Dice
+) -> Verdict:
     """Members move in the listed order, each against the others' current positions
     (AOD-D43), at the slowest member's move, each halved on its own (AOD-D25)."""
     state = ctx.state
@@ -119,8 +138,9 @@ def _move_members(ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, .
         allowance = halve_for_hindering(c, rows, [track], base)
         if e.unit == leader.id and e.get("passengers"):
             allowance = allowance.halve("formation transport unloading", "000 [29]")
-        req = MoveRequest(unit=m, track=track, allowance=allowance, rows=rows,
-                          hindering_halves=False)
+        req = MoveRequest(
+            unit=m, track=track, allowance=allowance, rows=rows, hindering_halves=False
+        )
         res = check_move(c, req)
         j.reasons.extend(res.violations)
         cost = max(cost, res.cost)
@@ -146,17 +166,20 @@ def _move_members(ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, .
     return j.verdict(after)
 
 
-def _unload(cur: GameState, leader_id: str, entry: Action,
-            j: Judgement) -> tuple[GameState, list[Violation]]:
+def _unload(
+    cur: GameState, leader_id: str, entry: Action, j: Judgement
+) -> tuple[GameState, list[Violation]]:
     leader = cur.units_by_id[leader_id]
     placed: list[Unit] = []
     for pl in entry.get("passengers", []):
         p = cur.unit(pl["unit"]) if isinstance(pl, dict) else None
         if p is None or p.aboard != leader_id:
-            return cur, [_bad(leader, f"{pl!r} is not aboard {leader_id}", "001 [19]",
-                              "order_not_allowed")]
-        placed.append(replace(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)),
-                              aboard=None))
+            return cur, [
+                _bad(leader, f"{pl!r} is not aboard {leader_id}", "001 [19]", "order_not_allowed")
+            ]
+        placed.append(
+            replace(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)), aboard=None)
+        )
     problems = placement_problems(ctx_of(cur), leader, placed)
     if not problems:
         j.events.extend(disembarked_events(leader, placed))

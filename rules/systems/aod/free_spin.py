@@ -22,8 +22,9 @@ def entitled_after_move(moved: Unit, end_contacts: Sequence[Unit]) -> list[str]:
     vehicles or Quad 'Mechs (000 [17]); a cruising VTOL touches nobody (000 [18])."""
     if is_cruising(moved):
         return []
-    return [u.id for u in end_contacts
-            if opposing(moved, u) and not is_cruising(u) and can_free_spin(u)]
+    return [
+        u.id for u in end_contacts if opposing(moved, u) and not is_cruising(u) and can_free_spin(u)
+    ]
 
 
 def target_entitled(moved: Unit, target: Unit) -> bool:
@@ -36,20 +37,37 @@ def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
     """Why `unit` may not free spin now, whatever its rotation (000 [17], 000 FREE SPINS):
     never vehicles or Quad 'Mechs; only a unit entitled now (AOD-D35)."""
     if not can_free_spin(unit):
-        return [Violation("no_free_spin", f"{unit.id}: vehicles and Quad 'Mechs never "
-                          "free spin", unit.position, "000 [17]")]
+        return [
+            Violation(
+                "no_free_spin",
+                f"{unit.id}: vehicles and Quad 'Mechs never free spin",
+                unit.position,
+                "000 [17]",
+            )
+        ]
     if unit.id not in AodTurn.of(ctx.state.turn).free_spin_pending:
-        return [Violation("no_free_spin", f"{unit.id} is not entitled to a free spin "
-                          "now", unit.position, "000 [16], 000 [18], 000 [28]")]
+        return [
+            Violation(
+                "no_free_spin",
+                f"{unit.id} is not entitled to a free spin now",
+                unit.position,
+                "000 [16], 000 [18], 000 [28]",
+            )
+        ]
     return []
 
 
 def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     j = Judgement(ctx.state)
     if action.translates:
-        return j.refuse(Violation("no_free_spin", f"{unit.id}: a free spin may not move the "
-                                  "base, only turn it", unit.position,
-                                  "000 FREE SPINS, 000 [16]"))
+        return j.refuse(
+            Violation(
+                "no_free_spin",
+                f"{unit.id}: a free spin may not move the base, only turn it",
+                unit.position,
+                "000 FREE SPINS, 000 [16]",
+            )
+        )
     entitlement = spin_entitlement(ctx, unit)
     if entitlement:
         return j.refuse(*entitlement)
@@ -59,12 +77,19 @@ def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
         cell = ctx.options.cell((matrix_row(unit),), t.type)
         if cell in CELL_CODES and track.swept(OVERLAP).distance(t.shape) < 0:
             code, what, cite = CELL_CODES[cell]
-            j.reasons.append(Violation(code, f"{unit.id}'s spin sweeps into {what} {t.id}",
-                                       unit.position, cite))
+            j.reasons.append(
+                Violation(code, f"{unit.id}'s spin sweeps into {what} {t.id}", unit.position, cite)
+            )
     for other, _, _ in ctx.units.near(track.swept()):
         if other.id != unit.id and track.swept(OVERLAP).distance(ctx.bodies[other.id]) < 0:
-            j.reasons.append(Violation("path_through_base", f"{unit.id}'s spin sweeps into the "
-                                       f"base of {other.id}", unit.position, "AOD-D17"))
+            j.reasons.append(
+                Violation(
+                    "path_through_base",
+                    f"{unit.id}'s spin sweeps into the base of {other.id}",
+                    unit.position,
+                    "AOD-D17",
+                )
+            )
     if j.reasons:
         return j.verdict(None)
     spun = unit.moved(unit.position, track.end.facing)

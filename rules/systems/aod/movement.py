@@ -59,8 +59,9 @@ class MoveResult:
 def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
     unit, track = req.unit, req.track
     tracks = [track] + ([req.companion] if req.companion is not None else [])
-    found: list[Found] = [f for tr in tracks
-                          for f in off_table(unit, tr, ctx.state.table, "AOD-D20")]
+    found: list[Found] = [
+        f for tr in tracks for f in off_table(unit, tr, ctx.state.table, "AOD-D20")
+    ]
     outcome = T.TerrainOutcome()
     allowance = req.allowance
     if not req.bases.cruising:
@@ -75,18 +76,19 @@ def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
     if outcome.end is not None:
         found.extend((track.length, v) for v in _repositioning_problems(ctx, unit, end))
     found.extend(outcome.violations)
-    base_violations, end_contacts = check_bases(ctx, unit, track, end, req.bases,
-                                                req.start_contacts)
+    base_violations, end_contacts = check_bases(
+        ctx, unit, track, end, req.bases, req.start_contacts
+    )
     found.extend(base_violations)
     length = track.length if outcome.cost_cap is None else min(track.length, outcome.cost_cap)
     cost = length + req.surcharge
     found.extend(over_allowance(unit, track, allowance, cost, req.surcharge))
-    return MoveResult(in_path_order(found), cost, allowance, end,
-                      end_contacts=tuple(end_contacts))
+    return MoveResult(in_path_order(found), cost, allowance, end, end_contacts=tuple(end_contacts))
 
 
-def halve_for_hindering(ctx: Ctx, rows: tuple[str, ...], tracks: list[Track],
-                        allowance: Allowance) -> Allowance:
+def halve_for_hindering(
+    ctx: Ctx, rows: tuple[str, ...], tracks: list[Track], allowance: Allowance
+) -> Allowance:
     """Half speed if the base touches hindering terrain at the start (000 [32])."""
     for tr in tracks:
         feat = T.hindering_at_start(ctx, rows, tr)
@@ -98,10 +100,16 @@ def halve_for_hindering(ctx: Ctx, rows: tuple[str, ...], tracks: list[Track],
 def _repositioning_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
     """A repositioned base may not overlap bases or blocking terrain or leave the table
     (000 [33], AOD-D9)."""
-    problem = obstruction(ctx, unit.base, end, ignore=(unit.id,),
-                          forbidden=ctx.forbidden_to((matrix_row(unit),)))
+    problem = obstruction(
+        ctx, unit.base, end, ignore=(unit.id,), forbidden=ctx.forbidden_to((matrix_row(unit),))
+    )
     if problem is None:
         return []
-    return [Violation("placement_invalid", f"{unit.id} cannot be repositioned at "
-                      f"({fmt(end.x)}, {fmt(end.y)}): {problem.reason}",
-                      end.xy, "000 [33], AOD-D9")]
+    return [
+        Violation(
+            "placement_invalid",
+            f"{unit.id} cannot be repositioned at ({fmt(end.x)}, {fmt(end.y)}): {problem.reason}",
+            end.xy,
+            "000 [33], AOD-D9",
+        )
+    ]

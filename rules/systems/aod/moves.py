@@ -42,12 +42,23 @@ from rules.systems.aod.water import same_water, water_events
 
 TARGETED = frozenset({"ram", "charge", "dfa", "assault_full"})
 NO_START_CONTACT = frozenset({"charge", "assault_full"})
-CITES = {"move": "001 [16]", "run": "001 [17]", "ram": "001 [27-28]",
-         "charge": "001 [27-28]", "dfa": "001 [27-28]", "assault_full": "001 [27]",
-         "assault_half": "001 [27]", "board": "000 [18]", "disembark": "001 [19]"}
+CITES = {
+    "move": "001 [16]",
+    "run": "001 [17]",
+    "ram": "001 [27-28]",
+    "charge": "001 [27-28]",
+    "dfa": "001 [27-28]",
+    "assault_full": "001 [27]",
+    "assault_half": "001 [27]",
+    "board": "000 [18]",
+    "disembark": "001 [19]",
+}
 #: Orders whose move is at half speed (section 12), and why.
-HALVED = {"assault_half": "half move and ranged attack", "board": "boarding",
-          "disembark": "disembarking"}
+HALVED = {
+    "assault_half": "half move and ranged attack",
+    "board": "boarding",
+    "disembark": "disembarking",
+}
 
 
 def base_allowance(ctx: Ctx, unit: Unit, action_type: str) -> Allowance:
@@ -72,29 +83,34 @@ def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Viola
     """Charge and full-speed assault: not by a unit that started the turn in base contact
     with an opposing unit (001 [27], AOD-D36). Path-independent: offers ask it too."""
     if action_type in NO_START_CONTACT and started_in_contact(ctx, unit):
-        return [Violation("order_not_allowed", f"{unit.id} started the turn in base contact "
-                          f"with an opposing unit and may not {action_type}",
-                          unit.position, "001 [27]")]
+        return [
+            Violation(
+                "order_not_allowed",
+                f"{unit.id} started the turn in base contact "
+                f"with an opposing unit and may not {action_type}",
+                unit.position,
+                "001 [27]",
+            )
+        ]
     return []
 
 
-def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
-                                                                    list[Violation]]:
+def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
     """Whether `action.target` may be the target of this order (001 [27-28], 000 [18])."""
     return _target_problems(ctx, unit, action)
 
 
-def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None,
-                                                                     list[Violation]]:
+def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
     tid = action.get("target")
+
     def no(msg: str, cite: str) -> list[Violation]:
         return [Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite)]
+
     if not isinstance(tid, str):
         return None, no(f"{action.type} needs a target", CITES[action.type])
     target = ctx.state.unit(tid)
     if target is None or target.aboard is not None:
-        return None, [Violation("unknown_unit", f"{tid} is not on the table",
-                                unit.position)]
+        return None, [Violation("unknown_unit", f"{tid} is not on the table", unit.position)]
     if is_captive(target):
         return target, no(f"{tid} is a captive and cannot be targeted", "001 [27]")
     if not opposing(unit, target):
@@ -124,16 +140,21 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     track = track_for(unit, action.path, action.facing)
     allowance = base_allowance(ctx, unit, action.type)
     if captive is not None:
-        allowance = replace(allowance, base=min(allowance.base, captive.move),
-                            label=f"the slower of it and its captive {captive.id}", cite="001 [27]")
+        allowance = replace(
+            allowance,
+            base=min(allowance.base, captive.move),
+            label=f"the slower of it and its captive {captive.id}",
+            cite="001 [27]",
+        )
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
     if pre:
         return j.refuse(*pre)
     return carry_out(ctx, j, unit, action, dice, track, allowance, plan, target, captive)
 
 
-def order_preconditions(ctx: Ctx, unit: Unit, action: Action
-                        ) -> tuple[list[Violation], vtol.VtolPlan]:
+def order_preconditions(
+    ctx: Ctx, unit: Unit, action: Action
+) -> tuple[list[Violation], vtol.VtolPlan]:
     """Whether the unit may be given this order (sections 3, 12) and its VTOL plan (10)."""
     pre = check_order(ctx.state, unit, action.type, ctx.options)
     plan, problems = vtol.plan(unit, action)
@@ -148,28 +169,44 @@ def _captive_track(captor: Unit, captive: Unit, track: Track) -> Track:
     return Track.from_steps(captive.base, Pose(*captive.position, captive.facing), steps)
 
 
-def _carried(j: Judgement, unit: Unit, action: Action, track: Track,
-             captive: Unit) -> tuple[Unit, Track | None]:
+def _carried(
+    j: Judgement, unit: Unit, action: Action, track: Track, captive: Unit
+) -> tuple[Unit, Track | None]:
     """Where the captive ends, and its track when it is carried rigidly (001 [27],
     AOD-D33)."""
     if not _touching(unit, captive):
-        j.reasons.append(Violation("must_end_in_contact", f"{unit.id} is not in base contact "
-                                   f"with its captive {captive.id}",
-                                   unit.position, "001 [27]"))
+        j.reasons.append(
+            Violation(
+                "must_end_in_contact",
+                f"{unit.id} is not in base contact with its captive {captive.id}",
+                unit.position,
+                "001 [27]",
+            )
+        )
     placed = action.get("captive")
     if is_mech(captive):
         return captive, None  # a captive 'Mech may not move (001 [27])
     if isinstance(placed, dict):
         pos = placed["position"]
-        return captive.moved((float(pos[0]), float(pos[1])),
-                             float(placed.get("facing", captive.facing))), None
+        return captive.moved(
+            (float(pos[0]), float(pos[1])), float(placed.get("facing", captive.facing))
+        ), None
     companion = _captive_track(unit, captive, track)
     return captive.moved(companion.end.xy, captive.facing), companion
 
 
-def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, track: Track,
-              allowance: Allowance, plan: vtol.VtolPlan, target: Unit | None,
-              captive: Unit | None) -> Verdict:
+def carry_out(
+    ctx: Ctx,
+    j: Judgement,
+    unit: Unit,
+    action: Action,
+    dice: Dice,
+    track: Track,
+    allowance: Allowance,
+    plan: vtol.VtolPlan,
+    target: Unit | None,
+    captive: Unit | None,
+) -> Verdict:
     """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
     state = ctx.state
     cruising = plan.cruising_during_path and is_vtol(unit)
@@ -187,12 +224,22 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
         captive_end, companion = _carried(j, unit, action, track, captive)
     start_contacts = frozenset(u.id for u in opposing_contacts(ctx, unit, ignore=ignore))
     faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
-    req = MoveRequest(unit=unit, track=track, allowance=allowance, rows=rows,
-                      bases=AodBases(cruising=cruising,
-                                     target=None if target is None else target.id,
-                                     ignore=frozenset(ignore), faq22=faq22),
-                      surcharge=plan.surcharge, start_contacts=start_contacts,
-                      companion=companion, start_rows=start_rows)
+    req = MoveRequest(
+        unit=unit,
+        track=track,
+        allowance=allowance,
+        rows=rows,
+        bases=AodBases(
+            cruising=cruising,
+            target=None if target is None else target.id,
+            ignore=frozenset(ignore),
+            faq22=faq22,
+        ),
+        surcharge=plan.surcharge,
+        start_contacts=start_contacts,
+        companion=companion,
+        start_rows=start_rows,
+    )
     res = check_move(ctx, req)
     j.cost, j.allowance = res.cost, res.allowance.value
     j.reasons.extend(res.violations)
@@ -231,67 +278,115 @@ def carry_out(ctx: Ctx, j: Judgement, unit: Unit, action: Action, dice: Dice, tr
 
 
 def _touching(a: Unit, b: Unit) -> bool:
-    return body_at(a.base, *a.position, a.facing).distance(
-        body_at(b.base, *b.position, b.facing)) <= CONTACT
+    return (
+        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
+        <= CONTACT
+    )
 
 
 def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None:
     if not _touching(moved, target):
-        j.reasons.append(Violation("must_end_in_contact", f"{moved.id} must end in base contact "
-                                   f"with its target {target.id}", moved.position,
-                                   "AOD-D31"))
+        j.reasons.append(
+            Violation(
+                "must_end_in_contact",
+                f"{moved.id} must end in base contact with its target {target.id}",
+                moved.position,
+                "AOD-D31",
+            )
+        )
         return
     if across_abrupt_edge(ctx, moved, target):
-        j.reasons.append(Violation("order_not_allowed", f"{moved.id} and {target.id} are on and "
-                                   "off abrupt elevated terrain: no close combat or special "
-                                   "attack", moved.position, "000 [34]"))
+        j.reasons.append(
+            Violation(
+                "order_not_allowed",
+                f"{moved.id} and {target.id} are on and "
+                "off abrupt elevated terrain: no close combat or special "
+                "attack",
+                moved.position,
+                "000 [34]",
+            )
+        )
     if not same_water(ctx, moved, target):
-        j.reasons.append(Violation("order_not_allowed", f"{target.id} is in water: the attacker "
-                                   "must be in the same water", moved.position,
-                                   "000 [33]"))
+        j.reasons.append(
+            Violation(
+                "order_not_allowed",
+                f"{target.id} is in water: the attacker must be in the same water",
+                moved.position,
+                "000 [33]",
+            )
+        )
 
 
-def _check_captive_end(ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: Unit,
-                       action: Action) -> None:
+def _check_captive_end(
+    ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: Unit, action: Action
+) -> None:
     if isinstance(action.get("captive"), dict) and not is_mech(captive):
         # Neither may stand where the other may not (001 [27]).
         rows = (matrix_row(captive), matrix_row(moved))
-        bad = obstruction(ctx, end.base, Pose(*end.position, end.facing),
-                          ignore=(captive.id, moved.id), forbidden=ctx.forbidden_to(rows))
+        bad = obstruction(
+            ctx,
+            end.base,
+            Pose(*end.position, end.facing),
+            ignore=(captive.id, moved.id),
+            forbidden=ctx.forbidden_to(rows),
+        )
         if bad is not None or not _touching(moved, end):
-            j.reasons.append(Violation("placement_invalid", f"{captive.id} must be placed free "
-                                       f"and touching its captor {moved.id}",
-                                       end.position, "AOD-D33"))
+            j.reasons.append(
+                Violation(
+                    "placement_invalid",
+                    f"{captive.id} must be placed free and touching its captor {moved.id}",
+                    end.position,
+                    "AOD-D33",
+                )
+            )
             return
     if not _touching(moved, end):
-        j.reasons.append(Violation("must_end_in_contact", f"{moved.id} must keep its captive "
-                                   f"{captive.id} in base contact", moved.position,
-                                   "001 [27]"))
+        j.reasons.append(
+            Violation(
+                "must_end_in_contact",
+                f"{moved.id} must keep its captive {captive.id} in base contact",
+                moved.position,
+                "001 [27]",
+            )
+        )
 
 
-def _target_spin(j: Judgement, dice: Dice, action: Action, moved: Unit, target: Unit,
-                 pending: list[str]) -> list[str]:
+def _target_spin(
+    j: Judgement, dice: Dice, action: Action, moved: Unit, target: Unit, pending: list[str]
+) -> list[str]:
     """Free spins of the target (000 [28]) and the DFA result (AOD-D31)."""
     rest = [u for u in pending if u != target.id]
     if action.type in ("ram", "charge"):
         return rest + ([target.id] if target_entitled(moved, target) else [])
     if action.type == "dfa":
         result = dice.outcome("dfa")
-        j.events.append({"type": "dfa", "unit": moved.id, "target": target.id,
-                         "result": "unresolved" if result is None else
-                         ("success" if result else "fail")})
+        j.events.append(
+            {
+                "type": "dfa",
+                "unit": moved.id,
+                "target": target.id,
+                "result": "unresolved" if result is None else ("success" if result else "fail"),
+            }
+        )
         return rest + ([target.id] if result is False and can_free_spin(target) else [])
     return pending
 
 
-def failed_breakaway(ctx: Ctx, j: Judgement, unit: Unit, action: Action, plan: vtol.VtolPlan,
-                     allowance: float) -> Verdict:
+def failed_breakaway(
+    ctx: Ctx, j: Judgement, unit: Unit, action: Action, plan: vtol.VtolPlan, allowance: float
+) -> Verdict:
     """The one illegal verdict that changes state (AOD-D23): the order is spent, the unit
     may free spin (infantry, non-Quad 'Mechs), a VTOL still changes level and shoots."""
     last = j.rolls[-1]
-    j.reasons.append(Violation("breakaway_failed", f"{unit.id} rolled {last.result} and needed "
-                               f"{last.needed} to break away; it does not move",
-                               unit.position, "000 [16]"))
+    j.reasons.append(
+        Violation(
+            "breakaway_failed",
+            f"{unit.id} rolled {last.result} and needed "
+            f"{last.needed} to break away; it does not move",
+            unit.position,
+            "000 [16]",
+        )
+    )
     stays = unit
     j.cost = 0.0
     if is_vtol(unit) and plan.surcharge <= allowance + 1e-9:

@@ -56,8 +56,9 @@ def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
     for other in ctx.state.units:
         if other.id == unit.id or not other.on_table:
             continue
-        _, problems = target_problems(ctx, unit, Action(unit.id, action_type,
-                                                         params={"target": other.id}))
+        _, problems = target_problems(
+            ctx, unit, Action(unit.id, action_type, params={"target": other.id})
+        )
         if not problems:
             return []
     return _no(unit, f"no unit on the table it may {action_type}", "001 [27-28]")
@@ -66,8 +67,11 @@ def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
 def _board(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
     """Some unit that may board it now: friendly, unordered, at its rear (001 [18])."""
     turn = AodTurn.of(ctx.state.turn)
-    if any(boarding_problem(ctx, unit, p, turn) is None
-           for p in ctx.state.units if p.id != unit.id and p.on_table):
+    if any(
+        boarding_problem(ctx, unit, p, turn) is None
+        for p in ctx.state.units
+        if p.id != unit.id and p.on_table
+    ):
         return []
     return _no(unit, "no unit at its rear may board it now", "001 [18]")
 
@@ -82,8 +86,11 @@ def _capture(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
     """No captive yet, and an opposing unit in base contact it may take (001 [26-27])."""
     if captive_of(ctx.state, unit.id) is not None:
         return _no(unit, "a captor can have only 1 captive at a time", "001 [27]")
-    if any(capture_target_problem(ctx, unit, other) is None
-           for other in ctx.state.units if other.id != unit.id and other.on_table):
+    if any(
+        capture_target_problem(ctx, unit, other) is None
+        for other in ctx.state.units
+        if other.id != unit.id and other.on_table
+    ):
         return []
     return _no(unit, "no opposing unit in base contact it may capture", "001 [26]")
 
@@ -97,20 +104,33 @@ def _formation(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
         return found
     if _formation_possible(ctx, unit):
         return []
-    return [Violation("formation_invalid", f"{unit.id}: no formation mates in base contact "
-                      "(3 to 5 touching units, 000 [29])", unit.position, "000 [29]")]
+    return [
+        Violation(
+            "formation_invalid",
+            f"{unit.id}: no formation mates in base contact (3 to 5 touching units, 000 [29])",
+            unit.position,
+            "000 [29]",
+        )
+    ]
 
 
 def _formation_possible(ctx: Ctx, unit: Unit) -> bool:
     """Some 3 to 5 eligible units, `unit` among them, in which each touches another."""
     ordered = set(AodTurn.of(ctx.state.turn).ordered)
     level = abrupt_at(ctx, unit)
-    mates = [m for m in ctx.state.units if m.id != unit.id and m.on_table
-             and m.id not in ordered and not member_problems(ctx, m)
-             and abrupt_at(ctx, m) == level]
+    mates = [
+        m
+        for m in ctx.state.units
+        if m.id != unit.id
+        and m.on_table
+        and m.id not in ordered
+        and not member_problems(ctx, m)
+        and abrupt_at(ctx, m) == level
+    ]
     own = unit.get("faction")
-    factions = {own} if own not in (None, "Mercenary") else \
-        {m.get("faction") for m in mates} | {None}
+    factions = (
+        {own} if own not in (None, "Mercenary") else {m.get("faction") for m in mates} | {None}
+    )
     for faction in factions:
         group = [unit] + [m for m in mates if m.get("faction") in (None, "Mercenary", faction)]
         if _groups_allow(group):
@@ -143,8 +163,11 @@ def _groups_allow(group: list[Unit]) -> bool:
 
 Check = Callable[[Ctx, Unit, str], list[Violation]]
 CANDIDATES: dict[str, Check] = {
-    **{t: _target for t in TARGETED}, "board": _board, "disembark": _disembark,
-    "capture": _capture, "formation_move": _formation,
+    **{t: _target for t in TARGETED},
+    "board": _board,
+    "disembark": _disembark,
+    "capture": _capture,
+    "formation_move": _formation,
 }
 
 

@@ -23,8 +23,7 @@ from rules.systems.aod.units import (
 MOVE_ORDERS = frozenset({"move", "dfa", "board", "disembark"})
 ASSAULT_ORDERS = frozenset({"assault_full", "assault_half"})
 #: Orders a salvage unit may receive ("S" in the 001 orders table).
-SALVAGE_ORDERS = frozenset({"move", "run", "ram", "charge", "disembark", "vent",
-                            "formation_move"})
+SALVAGE_ORDERS = frozenset({"move", "run", "ram", "charge", "disembark", "vent", "formation_move"})
 
 
 def _who(action: str, u: Unit) -> tuple[str, str] | None:
@@ -38,30 +37,47 @@ def _who(action: str, u: Unit) -> tuple[str, str] | None:
     if action == "ram":
         if is_vtol(u):
             return ("a VTOL may not ram", "001 [28], 000 [18]")
-        return None if t in ("wheeled", "tracked", "hover", "aquatic") else \
-            ("only non-VTOL vehicles may ram", "001 [28]")
+        return (
+            None
+            if t in ("wheeled", "tracked", "hover", "aquatic")
+            else ("only non-VTOL vehicles may ram", "001 [28]")
+        )
     if action == "charge":
         return None if t in ("mech", "quad_mech") else ("only 'Mechs may charge", "001 [27]")
     if action == "dfa":
-        return None if is_mech(u) and u.flag("jump_jets") else \
-            ("only 'Mechs with jump jets may make a DFA", "001 [28]")
+        return (
+            None
+            if is_mech(u) and u.flag("jump_jets")
+            else ("only 'Mechs with jump jets may make a DFA", "001 [28]")
+        )
     if action in ("board", "disembark"):
-        return None if (is_vehicle(u) or is_mech(u)) and capacity(u) > 0 else \
-            ("only transports (capacity > 0) may board or disembark passengers", "001 [18]")
+        return (
+            None
+            if (is_vehicle(u) or is_mech(u)) and capacity(u) > 0
+            else ("only transports (capacity > 0) may board or disembark passengers", "001 [18]")
+        )
     if action in ASSAULT_ORDERS or action == "vent":
-        return None if is_mech(u) else (f"only 'Mechs may be given {action.replace('_', ' ')}",
-                                                  "001 [22], 001 [27]")
+        return (
+            None
+            if is_mech(u)
+            else (f"only 'Mechs may be given {action.replace('_', ' ')}", "001 [22], 001 [27]")
+        )
     if action == "capture":
-        return None if is_infantry(u) and infantry_mode(u) == "foot" else \
-            ("only infantry in foot mode may attempt a capture", "001 [26]")
+        return (
+            None
+            if is_infantry(u) and infantry_mode(u) == "foot"
+            else ("only infantry in foot mode may attempt a capture", "001 [26]")
+        )
     if action == "formation_move":
-        return None if (is_infantry(u) or is_vehicle(u)) and not is_vtol(u) else \
-            ("only infantry and non-VTOL vehicles move in formation", "000 [29], 000 [18]")
+        return (
+            None
+            if (is_infantry(u) or is_vehicle(u)) and not is_vtol(u)
+            else ("only infantry and non-VTOL vehicles move in formation", "000 [29], 000 [18]")
+        )
     return None
 
 
-def orders_available(state: GameState, side: str, turn: AodTurn,
-                     options: AodOptions) -> int | None:
+def orders_available(state: GameState, side: str, turn: AodTurn, options: AodOptions) -> int | None:
     """state.orders_available, else ceil(points / 150) (001 [13], AOD-D22); None = unlimited."""
     if turn.orders_available is not None:
         return int(turn.orders_available)
@@ -84,8 +100,12 @@ def _points_by_side(state: GameState) -> dict[str, float]:
 
 def captive_of(state: GameState, captor_id: str) -> Unit | None:
     """The captive a captor holds (001 [27]: only one at a time)."""
-    captives = state.memo("aod.captives", lambda: {
-        str(u.get("captive_of")): u for u in state.units if u.get("captive_of") is not None})
+    captives = state.memo(
+        "aod.captives",
+        lambda: {
+            str(u.get("captive_of")): u for u in state.units if u.get("captive_of") is not None
+        },
+    )
     return captives.get(captor_id)
 
 
@@ -102,9 +122,11 @@ def _aboard(state: GameState) -> dict[str, list[Unit]]:
     return out
 
 
-def check_order(state: GameState, unit: Unit, action: str, options: AodOptions,
-                unit_ids: tuple[str, ...] = ()) -> list[Violation]:
+def check_order(
+    state: GameState, unit: Unit, action: str, options: AodOptions, unit_ids: tuple[str, ...] = ()
+) -> list[Violation]:
     """Everything about *whether* this order may be given (not the path)."""
+
     def no(msg: str, cite: str, code: str = "order_not_allowed") -> list[Violation]:
         return [Violation(code, f"{unit.id}: {msg}", unit.position, cite)]
 
@@ -136,8 +158,11 @@ def check_order(state: GameState, unit: Unit, action: str, options: AodOptions,
             return no(problem, "001 [CCURoW]")
     avail = orders_available(state, unit.side, turn, options)
     if avail is not None and turn.orders_used >= avail:
-        return no(f"no orders left this turn ({turn.orders_used} of {avail} used)", "001 [13]",
-                  "no_actions_left")
+        return no(
+            f"no orders left this turn ({turn.orders_used} of {avail} used)",
+            "001 [13]",
+            "no_actions_left",
+        )
     return []
 
 

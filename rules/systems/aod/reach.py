@@ -73,32 +73,51 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
     captive = captive_of(state, unit_id)
     if captive is not None and action_type == "move":
         if is_mech(captive):
-            return memoised_reach(state, "aod", unit_id, action_type,
-                                  lambda unit: _captor_of_a_mech(state, unit, captive))
-        return memoised_reach(state, "aod", unit_id, action_type,
-                              lambda unit: _captor_reach(state, unit, captive))
+            return memoised_reach(
+                state,
+                "aod",
+                unit_id,
+                action_type,
+                lambda unit: _captor_of_a_mech(state, unit, captive),
+            )
+        return memoised_reach(
+            state, "aod", unit_id, action_type, lambda unit: _captor_reach(state, unit, captive)
+        )
     if action_type == "formation_move":
-        return memoised_reach(state, "aod", unit_id, action_type,
-                              lambda unit: formation_reach(ctx_of(state), unit))
+        return memoised_reach(
+            state, "aod", unit_id, action_type, lambda unit: formation_reach(ctx_of(state), unit)
+        )
     if action_type == "board" and captive is None:
-        return memoised_reach(state, "aod", unit_id, action_type,
-                              lambda unit: _board_reach(state, unit))
+        return memoised_reach(
+            state, "aod", unit_id, action_type, lambda unit: _board_reach(state, unit)
+        )
     carrier = state.unit(unit_id)
-    if action_type == "disembark" and captive is None and carrier is not None \
-            and carrier.base.is_circle:
+    if (
+        action_type == "disembark"
+        and captive is None
+        and carrier is not None
+        and carrier.base.is_circle
+    ):
         if is_cruising(carrier):
-            return memoised_reach(state, "aod", unit_id, action_type,
-                                  lambda unit: _cruising_disembark_reach(state, unit))
-        return memoised_reach(state, "aod", unit_id, action_type,
-                              lambda unit: _disembark_reach(state, unit))
+            return memoised_reach(
+                state,
+                "aod",
+                unit_id,
+                action_type,
+                lambda unit: _cruising_disembark_reach(state, unit),
+            )
+        return memoised_reach(
+            state, "aod", unit_id, action_type, lambda unit: _disembark_reach(state, unit)
+        )
     if action_type not in SHADED or captive is not None:
         # disembark from a rect transport: the kernel keeps a mover from a base it
         # touches at its start only as far as its centre is from it, which for a rect
         # touching along its rear edge lets a path sweep through the passengers just set
         # down. Not shaded: complete false, horizon 0.
         return unshaded(unit_id, action_type)
-    return memoised_reach(state, "aod", unit_id, action_type,
-                          lambda _unit: _reach(state, unit_id, action_type))
+    return memoised_reach(
+        state, "aod", unit_id, action_type, lambda _unit: _reach(state, unit_id, action_type)
+    )
 
 
 def boarders(state: GameState, transport: Unit) -> list[str]:
@@ -159,14 +178,16 @@ def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
             reach_ = b.radius + depth + 0.004
             for k in range(-9, 10):  # along the rear arc, +-45 (AOD-D13), one side first
                 a = back + math.radians(5.0 * k)
-                cands.append((tx + reach_ * math.cos(a), ty + reach_ * math.sin(a),
-                              math.degrees(a) + 180.0))
+                cands.append(
+                    (tx + reach_ * math.cos(a), ty + reach_ * math.sin(a), math.degrees(a) + 180.0)
+                )
         else:
             reach_ = b.length / 2 + depth + 0.004
             for k in range(-8, 9):  # along the rear edge, one side first
                 s_ = k / 16 * b.width
-                cands.append((tx + reach_ * fx + s_ * nx, ty + reach_ * fy + s_ * ny,
-                              transport.facing))
+                cands.append(
+                    (tx + reach_ * fx + s_ * nx, ty + reach_ * fy + s_ * ny, transport.facing)
+                )
         for x, y, facing in cands:
             here = replace(p, aboard=None).moved((x, y), facing)
             if not placement_problems(ctx, transport, [*placed, here]):
@@ -187,16 +208,22 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     false, horizon 0). Nowhere where the passengers cannot all be set down."""
     placed = set_down(state, unit)
     if not placed:
-        return Reach(unit.id, "disembark", GeometryCollection(), 0.0, lambda p: None,
-                     cut_at=0.0)
+        return Reach(unit.id, "disembark", GeometryCollection(), 0.0, lambda p: None, cut_at=0.0)
     # Three quarters of the bound: the placements are judged first, and the reach says
     # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
     three_quarters = Work(visibility.WORK.tests * 3 // 4, visibility.WORK.corners * 3 // 4)
     found = _reach(state.with_units(*placed), unit.id, "disembark", three_quarters)
-    keys = {"unload": "before",
-            "passengers": [{"unit": p.id, "position": [round(p.position[0], 6),
-                                                       round(p.position[1], 6)],
-                            "facing": round(p.facing, 6)} for p in placed]}
+    keys = {
+        "unload": "before",
+        "passengers": [
+            {
+                "unit": p.id,
+                "position": [round(p.position[0], 6), round(p.position[1], 6)],
+                "facing": round(p.facing, 6),
+            }
+            for p in placed
+        ],
+    }
     return replace(found, cut_at=0.0, _keys_at=lambda p: keys)
 
 
@@ -241,16 +268,18 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
                 continue
             ob = ctx.bodies[other.id]
             near = 0.012 if opposing(p, other) else 0.002  # touching a foe: based
-            mine.append(ob.core.buffer((ob.radius + r + near) / math.cos(math.pi / 32),
-                                       quad_segs=8))
+            mine.append(
+                ob.core.buffer((ob.radius + r + near) / math.cos(math.pi / 32), quad_segs=8)
+            )
         edge = r + 0.002
         room = shapely.box(edge, edge, w - edge, h - edge)
         mine.append(shapely.box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room))
         bad.append(shapely.affinity.translate(shapely.union_all(mine), -ox, -oy))
     area = found.area.difference(shapely.union_all(bad))
     if area.is_empty or area.area < 1e-9:
-        return Reach(unit.id, "disembark", GeometryCollection(), found.allowance,
-                     lambda q: None, cut_at=0.0)
+        return Reach(
+            unit.id, "disembark", GeometryCollection(), found.allowance, lambda q: None, cut_at=0.0
+        )
     shapely.prepare(area)
     offsets = [(p, p.position[0] - sx, p.position[1] - sy) for p in placed]
 
@@ -258,9 +287,13 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
         return found.path_to(q) if area.dwithin(Point(q), 0.0005) else None
 
     def keys_at(q: tuple[float, float]) -> dict[str, Any]:
-        return {"unload": "after",
-                "passengers": [{"unit": p.id, "position": [q[0] + ox, q[1] + oy],
-                                "facing": p.facing} for p, ox, oy in offsets]}
+        return {
+            "unload": "after",
+            "passengers": [
+                {"unit": p.id, "position": [q[0] + ox, q[1] + oy], "facing": p.facing}
+                for p, ox, oy in offsets
+            ],
+        }
 
     return Reach(unit.id, "disembark", area, found.allowance, path_to, 0.0, keys_at)
 
@@ -292,10 +325,17 @@ def _captor_of_a_mech(state: GameState, unit: Unit, captive: Unit) -> Reach:
     elevated = [g for _, g in ground.elevated]
     r = unit.base.radius
     table = state.table
-    graph = search_graph(ctx, unit, budget, ground.hard + elevated
-                         + [g for _, g in by_unit[0]], within)
-    around = Surroundings(ground.hard, by_unit[0], by_unit[1], elevated,
-                          (r, r, table.width - r, table.height - r), within)
+    graph = search_graph(
+        ctx, unit, budget, ground.hard + elevated + [g for _, g in by_unit[0]], within
+    )
+    around = Surroundings(
+        ground.hard,
+        by_unit[0],
+        by_unit[1],
+        elevated,
+        (r, r, table.width - r, table.height - r),
+        within,
+    )
     found = contact_ends(ctx, unit, "move", graph, budget, around, only=captive.id)
     # The band's last legs are found from the graph's corners near it; round a captive
     # the captor starts touching (its obstacle a many-cornered ring) stretches of the far
@@ -324,19 +364,20 @@ def _captor_reach(state: GameState, unit: Unit, captive: Unit) -> Reach:
     ground = _terrain(ctx, pair, rows, budget)
     if ground.touched or ground.standing_on is not None:
         return nothing
-    by_unit = base_barriers_by_unit(ctx, pair, AodBases(ignore=frozenset({captive.id})),
-                                    horizon(pair, budget))
+    by_unit = base_barriers_by_unit(
+        ctx, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
+    )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     within = None
     if ctx.options.cell(rows, "clear") == "proh":
         within = ctx.water_union(rows).buffer(-(radius + MARGIN))  # AOD-D28
     elevated = [g for _, g in ground.elevated]
-    return open_reach(ctx, pair, "move", budget, ground.hard + elevated + blocking,
-                      end_only, within)
+    return open_reach(
+        ctx, pair, "move", budget, ground.hard + elevated + blocking, end_only, within
+    )
 
 
-def _reach(state: GameState, unit_id: str, action_type: str,
-           work: Work | None = None) -> Reach:
+def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
     ctx = ctx_of(state)
     unit = state.units_by_id[unit_id]
     if _refused_whatever_the_path(ctx, unit, action_type):
@@ -344,20 +385,19 @@ def _reach(state: GameState, unit_id: str, action_type: str,
         return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
     rows = (matrix_row(unit),)
     still = Track(unit.base, Pose(*unit.position, unit.facing), ())
-    budget = halve_for_hindering(ctx, rows, [still],
-                                 base_allowance(ctx, unit, action_type)).value
+    budget = halve_for_hindering(ctx, rows, [still], base_allowance(ctx, unit, action_type)).value
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
-    by_unit = base_barriers_by_unit(ctx, unit, AodBases(cruising=cruising),
-                                    horizon(unit, budget))
+    by_unit = base_barriers_by_unit(ctx, unit, AodBases(cruising=cruising), horizon(unit, budget))
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     within = None
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
         within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
     if cruising:
-        return open_reach_with_graph(ctx, unit, action_type, budget, blocking, end_only,
-                                     within, work=work)[0]
+        return open_reach_with_graph(
+            ctx, unit, action_type, budget, blocking, end_only, within, work=work
+        )[0]
     found = _on_the_ground(ctx, unit, action_type, budget, by_unit, within, work)
     if action_type == "move" and is_vtol(unit) and not is_salvage(unit):
         return union_reach([found, _climbing(ctx, unit, budget)])
@@ -375,9 +415,15 @@ def _climbing(ctx: Ctx, unit: Unit, budget: float) -> Reach:
     return replace(found, allowance=budget, _keys_at=lambda p: {"altitude": "cruising"})
 
 
-def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
-                   by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
-                   within: Any, work: Work | None = None) -> Reach:
+def _on_the_ground(
+    ctx: Ctx,
+    unit: Unit,
+    action_type: str,
+    budget: float,
+    by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
+    within: Any,
+    work: Work | None = None,
+) -> Reach:
     """The reach of a unit that keeps to the ground (or flies at NOE): its matrix row,
     the bases it may cross, elevated and hindering terrain."""
     state = ctx.state
@@ -395,37 +441,69 @@ def _on_the_ground(ctx: Ctx, unit: Unit, action_type: str, budget: float,
         table = state.table
         r = unit.base.radius
         graph = search_graph(ctx, unit, budget, ground.hard + elevated + blocking, within)
-        around = Surroundings(ground.hard, by_unit[0], by_unit[1], elevated,
-                              (r, r, table.width - r, table.height - r), within)
+        around = Surroundings(
+            ground.hard,
+            by_unit[0],
+            by_unit[1],
+            elevated,
+            (r, r, table.width - r, table.height - r),
+            within,
+        )
         return contact_ends(ctx, unit, action_type, graph, budget, around)
-    main, graph = open_reach_with_graph(ctx, unit, action_type, budget,
-                                        ground.hard + elevated + blocking, end_only, within,
-                                        work=work)
+    main, graph = open_reach_with_graph(
+        ctx,
+        unit,
+        action_type,
+        budget,
+        ground.hard + elevated + blocking,
+        end_only,
+        within,
+        work=work,
+    )
     parts = [main]
-    if not unit.base.is_circle and action_type in ("move", "run", "assault_half") \
-            and main.complete:
+    if not unit.base.is_circle and action_type in ("move", "run", "assault_half") and main.complete:
         # Only where the search was not cut short: a second search would double the
         # bound's cost, and a reach cut short already says it is not the whole truth.
         parts.extend(_rect_turned(ctx, unit, action_type, budget, ground, by_unit, within))
     if ground.joined:
-        parts.append(_through_touching_hindering(ctx, unit, action_type, budget, ground,
-                                                 elevated + blocking, end_only, within))
+        parts.append(
+            _through_touching_hindering(
+                ctx, unit, action_type, budget, ground, elevated + blocking, end_only, within
+            )
+        )
     if graph is not None and unit.base.is_circle and (ground.elevated or on is not None):
         r = unit.base.radius
         table = state.table
-        barriers = Barriers(ground.hard + blocking, end_only, ground.elevated,
-                            (r, r, table.width - r, table.height - r))
-        ends = elevated_ends(unit, action_type, graph, budget,
-                             [t for t, _ in ground.elevated if t is not on], on, barriers,
-                             unit.flag("jump_jets"))
+        barriers = Barriers(
+            ground.hard + blocking,
+            end_only,
+            ground.elevated,
+            (r, r, table.width - r, table.height - r),
+        )
+        ends = elevated_ends(
+            unit,
+            action_type,
+            graph,
+            budget,
+            [t for t, _ in ground.elevated if t is not on],
+            on,
+            barriers,
+            unit.flag("jump_jets"),
+        )
         if ends is not None:
             parts.append(ends)
     return union_reach(parts)
 
 
-def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: _Ground,
-                 by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
-                 within: Any) -> list[Reach]:
+def _rect_turned(
+    ctx: Ctx,
+    unit: Unit,
+    action_type: str,
+    budget: float,
+    ground: _Ground,
+    by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
+    within: Any,
+) -> list[Reach]:
     """A rect base turned a quarter in place first (facing is free, AOD-D21; the rotation
     swept, 000 [33]), then moved keeping that facing: where its centre ends, the rect
     itself (not the circle round it) kept from terrain and bases by a margin (a Minkowski
@@ -440,8 +518,12 @@ def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: 
     a = math.radians(unit.facing + turn)
     c, s_ = math.cos(a), math.sin(a)
     hl, hw = b.length / 2 + MARGIN, b.width / 2 + MARGIN
-    rect = Polygon([(c * dx - s_ * dy, s_ * dx + c * dy)
-                    for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))])
+    rect = Polygon(
+        [
+            (c * dx - s_ * dy, s_ * dx + c * dy)
+            for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
+        ]
+    )
     corners = np.array(rect.exterior.coords)[:-1]
     ex, ey = float(np.abs(corners[:, 0]).max()), float(np.abs(corners[:, 1]).max())
     table = ctx.state.table
@@ -470,10 +552,17 @@ def _rect_turned(ctx: Ctx, unit: Unit, action_type: str, budget: float, ground: 
     # A quarter of the bound: where that does not suffice the turned ends are left out
     # (the reach stays sound, and exact to what the first search says).
     quarter = Work(visibility.WORK.tests // 4, visibility.WORK.corners // 4)
-    found, _ = open_reach_with_graph(ctx, point, action_type, budget, hard + elevated,
-                                     [g for _, g in by_unit[1]], within, work=quarter)
-    if not found.complete or found.area is None or found.area.is_empty \
-            or found.area.area < 1e-9:
+    found, _ = open_reach_with_graph(
+        ctx,
+        point,
+        action_type,
+        budget,
+        hard + elevated,
+        [g for _, g in by_unit[1]],
+        within,
+        work=quarter,
+    )
+    if not found.complete or found.area is None or found.area.is_empty or found.area.area < 1e-9:
         return []
     start = unit.position
 
@@ -564,9 +653,16 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
     return out
 
 
-def _through_touching_hindering(ctx: Ctx, unit: Unit, action_type: str, budget: float,
-                                ground: _Ground, others: list[Any], end_only: list[Any],
-                                within: Any) -> Reach:
+def _through_touching_hindering(
+    ctx: Ctx,
+    unit: Unit,
+    action_type: str,
+    budget: float,
+    ground: _Ground,
+    others: list[Any],
+    end_only: list[Any],
+    within: Any,
+) -> Reach:
     """Where the unit ends keeping its base on the hindering terrain it starts in and the
     features joined to it: never clear, so never entering from clear (000 [32], AOD-D4).
     The centre stays within the group grown by the base's inner radius less a margin (so
@@ -582,6 +678,7 @@ def _through_touching_hindering(ctx: Ctx, unit: Unit, action_type: str, budget: 
     within = keep if within is None else within.intersection(keep)
     hard = [g for k, g in enumerate(ground.hard) if k not in set(ground.joined_at)]
     half = Work(visibility.WORK.tests // 2, visibility.WORK.corners // 2)
-    found, _ = open_reach_with_graph(ctx, unit, action_type, budget, hard + others, end_only,
-                                     within, work=half)
+    found, _ = open_reach_with_graph(
+        ctx, unit, action_type, budget, hard + others, end_only, within, work=half
+    )
     return found

@@ -71,7 +71,7 @@ def may_target(ctx: Ctx, unit: Unit, other: Unit, action_type: str) -> bool:
 class _Piece:
     area: Any
     target: str
-    core: Any          # what the gap is measured from (see `_gap_to`)
+    core: Any  # what the gap is measured from (see `_gap_to`)
     leg: float
 
 
@@ -89,8 +89,15 @@ class Surroundings:
     within: Any = None
 
 
-def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph | None,
-                 budget: float, around: Surroundings, only: str | None = None) -> Reach:
+def contact_ends(
+    ctx: Ctx,
+    unit: Unit,
+    action_type: str,
+    graph: VisibilityGraph | None,
+    budget: float,
+    around: Surroundings,
+    only: str | None = None,
+) -> Reach:
     """The reach of a close combat order: the contact bands of its possible targets; or,
     with `only`, the band of that one unit (a captor's captive 'Mech, 001 [27])."""
     pieces: list[_Piece] = []
@@ -107,8 +114,11 @@ def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph 
         at_end = {uid: k for k, (uid, _) in enumerate(around.end_only)}
         targets = []
         for other in ctx.state.units:
-            if (other.id != only) if only is not None \
-                    else not may_target(ctx, unit, other, action_type):
+            if (
+                (other.id != only)
+                if only is not None
+                else not may_target(ctx, unit, other, action_type)
+            ):
                 continue
             core, grow, leg = _gap_to(unit, ctx.bodies[other.id])
             if core is None:
@@ -123,13 +133,28 @@ def contact_ends(ctx: Ctx, unit: Unit, action_type: str, graph: VisibilityGraph 
                 # this target's band are all found.
                 cut = min(cut, max(away, 0.0))
                 break
-            pieces.extend(_target_pieces(tid, core, grow, leg, graph, limit_of - leg - 0.01,
-                                         around, hard_tree, at_hard.get(tid, -1), end_tree,
-                                         at_end.get(tid, -1), elev_tree, spent))
+            pieces.extend(
+                _target_pieces(
+                    tid,
+                    core,
+                    grow,
+                    leg,
+                    graph,
+                    limit_of - leg - 0.01,
+                    around,
+                    hard_tree,
+                    at_hard.get(tid, -1),
+                    end_tree,
+                    at_end.get(tid, -1),
+                    elev_tree,
+                    spent,
+                )
+            )
     cut_at = None if cut == math.inf else cut
     if not pieces:
-        return Reach(unit.id, action_type, shapely.GeometryCollection(), budget,
-                     lambda p: None, cut_at)
+        return Reach(
+            unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at
+        )
     area = shapely.union_all([p.area for p in pieces])
     tree = shapely.STRtree([p.area for p in pieces])
     assert graph is not None
@@ -176,8 +201,7 @@ def _gap_to(unit: Unit, body: Body) -> tuple[Any, float, float]:
     the leg, so its gap to a round target is its centre's to its own rect reflected onto
     the target (the same size and facing, centred there) less the target's radius. (None,
     0, 0) for a rect unit and a rect target."""
-    r_in = unit.base.radius if unit.base.is_circle else min(unit.base.width,
-                                                           unit.base.length) / 2
+    r_in = unit.base.radius if unit.base.is_circle else min(unit.base.width, unit.base.length) / 2
     if body.xy is not None:
         grown_to = (body.radius + unit.base.radius + MARGIN) / math.cos(math.pi / 16)
         leg = grown_to - body.radius - r_in + 0.03
@@ -192,15 +216,28 @@ def _gap_to(unit: Unit, body: Body) -> tuple[Any, float, float]:
     a = math.radians(unit.facing)
     c, s = math.cos(a), math.sin(a)
     hl, hw = b.length / 2, b.width / 2
-    pts = [(body.xy[0] + c * dx - s * dy, body.xy[1] + s * dx + c * dy)
-           for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
+    pts = [
+        (body.xy[0] + c * dx - s * dy, body.xy[1] + s * dx + c * dy)
+        for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
+    ]
     return Polygon(pts), body.radius, leg
 
 
-def _target_pieces(target: str, core: Any, grow: float, leg: float, graph: VisibilityGraph,
-                   limit: float, around: Surroundings, hard_tree: Any, hard_skip: int,
-                   end_tree: Any, end_skip: int, elev_tree: Any,
-                   spent: list[int]) -> list[_Piece]:
+def _target_pieces(
+    target: str,
+    core: Any,
+    grow: float,
+    leg: float,
+    graph: VisibilityGraph,
+    limit: float,
+    around: Surroundings,
+    hard_tree: Any,
+    hard_skip: int,
+    end_tree: Any,
+    end_skip: int,
+    elev_tree: Any,
+    spent: list[int],
+) -> list[_Piece]:
     """The bands around one target: samples at gap MID, judged, then runs of good ones."""
     if limit <= 0:
         return []
@@ -209,8 +246,7 @@ def _target_pieces(target: str, core: Any, grow: float, leg: float, graph: Visib
     pts = np.array(ring.coords)[:-1]
     if len(pts) < 3:
         return []
-    on_core = shapely.get_coordinates(
-        shapely.shortest_line(core, shapely.points(pts)))[0::2]
+    on_core = shapely.get_coordinates(shapely.shortest_line(core, shapely.points(pts)))[0::2]
     normal = pts - on_core
     norm = np.hypot(normal[:, 0], normal[:, 1])
     good = norm > 1e-9
@@ -267,25 +303,30 @@ def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) ->
     dist = np.array(graph.dist)
     both = np.flatnonzero(ok_c[:-1] & ok_c[1:] & (via_c[:-1] == via_c[1:]))
     if len(both):
-        hulls = [shapely.MultiPoint(np.vstack([nodes[via_c[k]],
-                                               pts[coarse[k]:coarse[k + 1] + 1]])).convex_hull
-                 for k in both]
+        hulls = [
+            shapely.MultiPoint(
+                np.vstack([nodes[via_c[k]], pts[coarse[k] : coarse[k + 1] + 1]])
+            ).convex_hull
+            for k in both
+        ]
         spent[0] += len(hulls)
         covered = both[shapely.covers(graph.free, hulls)]
         for k in covered:
             rows = np.arange(coarse[k] + 1, coarse[k + 1])
             node = via_c[k]
-            ok[rows] = dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0],
-                                             pts[rows, 1] - nodes[node, 1]) <= limit
+            ok[rows] = (
+                dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0], pts[rows, 1] - nodes[node, 1])
+                <= limit
+            )
         fine = fine[~np.isin(fine // EVERY, covered)]
     if len(fine):
-        ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine],
-                                 spent=spent)[0]
+        ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine], spent=spent)[0]
     return ok
 
 
-def _runs(target: str, core: Any, grow: float, leg: float, ok: Any, x: Any, y: Any,
-          nx: Any, ny: Any) -> list[_Piece]:
+def _runs(
+    target: str, core: Any, grow: float, leg: float, ok: Any, x: Any, y: Any, nx: Any, ny: Any
+) -> list[_Piece]:
     """A band piece per run of two or more consecutive good samples (the ring closes)."""
     n = len(ok)
     if ok.all():

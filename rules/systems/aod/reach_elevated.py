@@ -73,9 +73,9 @@ def target_depth(radius: float) -> float:
 @dataclass(frozen=True)
 class _Band:
     area: Any
-    a: tuple[float, float]        # the stretch's first edge point
-    along: tuple[float, float]    # unit vector along the edge
-    u: tuple[float, float]        # the direction of the last leg (across the edge)
+    a: tuple[float, float]  # the stretch's first edge point
+    along: tuple[float, float]  # unit vector along the edge
+    u: tuple[float, float]  # the direction of the last leg (across the edge)
 
 
 @dataclass
@@ -93,14 +93,23 @@ class Barriers:
     @cached_property
     def trees(self) -> tuple[Any, Any, Any]:
         """Search trees of `hard`, `end_only` and the elevated areas (None: empty)."""
+
         def tree(shapes: Sequence[Any]) -> Any:
             return shapely.STRtree(list(shapes)) if len(shapes) else None
+
         return (tree(self.hard), tree(self.end_only), tree([g for _, g in self.elevated]))
 
 
-def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: float,
-                  features: Sequence[Terrain], on: Terrain | None, barriers: Barriers,
-                  jump_jets: bool) -> Reach | None:
+def elevated_ends(
+    unit: Unit,
+    action_type: str,
+    graph: VisibilityGraph,
+    budget: float,
+    features: Sequence[Terrain],
+    on: Terrain | None,
+    barriers: Barriers,
+    jump_jets: bool,
+) -> Reach | None:
     """The bands where the unit ends after entering one of `features` (or leaving `on`,
     the feature it stands on), as a reach; None where there are none."""
     r = unit.base.radius
@@ -129,11 +138,16 @@ def elevated_ends(unit: Unit, action_type: str, graph: VisibilityGraph, budget: 
         found, cut = _bands(feat, sign, depth, graph, limit, barriers, jump_jets)
         bands.extend(found)
         if cut is not None:  # the deadline stopped it within this feature
-            cut_at = min([cut] + [away for away, _, _ in near[k + 1:]])
+            cut_at = min([cut] + [away for away, _, _ in near[k + 1 :]])
             break
     if not bands:
-        return None if cut_at is None else Reach(
-            unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at)
+        return (
+            None
+            if cut_at is None
+            else Reach(
+                unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at
+            )
+        )
     area = shapely.union_all([b.area for b in bands])
     tree = shapely.STRtree([b.area for b in bands])
 
@@ -159,8 +173,15 @@ def _length(path: Sequence[tuple[float, float]]) -> float:
     return sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
 
 
-def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, limit: float,
-           barriers: Barriers, jump_jets: bool) -> tuple[list[_Band], float | None]:
+def _bands(
+    feat: Terrain,
+    sign: float,
+    depth: float,
+    graph: VisibilityGraph,
+    limit: float,
+    barriers: Barriers,
+    jump_jets: bool,
+) -> tuple[list[_Band], float | None]:
     """The bands of one feature: entered (sign 1, the leg goes inward) or left (-1),
     where the leg's start is reached within `limit`; and None, or, where a caller's
     deadline stopped them, the path length within which every band is found."""
@@ -203,8 +224,10 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
     # Whole edges at a time, nearest first, about CHUNK samples each: a caller's deadline
     # (issue 21) is checked between them, and what is left is at least as far as its
     # nearest sample less the band's depth (a path is never shorter than the crow flies).
-    away = [float(np.hypot(px - gx, py - gy).min()) if len(px) else math.inf
-            for px, py in zip(cx, cy, strict=True)]
+    away = [
+        float(np.hypot(px - gx, py - gy).min()) if len(px) else math.inf
+        for px, py in zip(cx, cy, strict=True)
+    ]
     order = sorted(range(len(cx)), key=lambda e: (away[e], e))
     cx, cy, ux, uy, edge = ([part[e] for e in order] for part in (cx, cy, ux, uy, edge))
     first = 0
@@ -216,17 +239,42 @@ def _bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph, lim
         if size and expired():
             return bands, max(0.0, away[order[first]] - depth - HI)
         if size:
-            bands.extend(_chunk_bands(
-                feat, sign, depth, graph, limit, barriers, jump_jets, poly, starts, dirs,
-                *(np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge))))
+            bands.extend(
+                _chunk_bands(
+                    feat,
+                    sign,
+                    depth,
+                    graph,
+                    limit,
+                    barriers,
+                    jump_jets,
+                    poly,
+                    starts,
+                    dirs,
+                    *(np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge)),
+                )
+            )
         first = last
     return bands, None
 
 
-def _chunk_bands(feat: Terrain, sign: float, depth: float, graph: VisibilityGraph,
-                 limit: float, barriers: Barriers, jump_jets: bool, poly: Polygon,
-                 starts: list[tuple[float, float]], dirs: list[tuple[float, float, float]],
-                 x: Any, y: Any, u_x: Any, u_y: Any, k_of: Any) -> list[_Band]:
+def _chunk_bands(
+    feat: Terrain,
+    sign: float,
+    depth: float,
+    graph: VisibilityGraph,
+    limit: float,
+    barriers: Barriers,
+    jump_jets: bool,
+    poly: Polygon,
+    starts: list[tuple[float, float]],
+    dirs: list[tuple[float, float, float]],
+    x: Any,
+    y: Any,
+    u_x: Any,
+    u_y: Any,
+    k_of: Any,
+) -> list[_Band]:
     """The bands of the samples of some whole edges of `_bands`' feature."""
     # A cheap first cut: the leg's start within the limit of some settled corner, as the
     # crow flies from it (a lower bound of the path `reachable` then finds).
@@ -260,13 +308,14 @@ def near_enough(graph: VisibilityGraph, x: Any, y: Any, limit: float) -> Any:
     near = np.hypot(gx, gy) <= left  # corners whose budget reaches the points' box
     xy, left = xy[near], left[near]
     for k in range(0, len(xy), 64):
-        gaps = np.hypot(x[:, None] - xy[None, k:k + 64, 0], y[:, None] - xy[None, k:k + 64, 1])
-        ok |= np.any(gaps <= left[None, k:k + 64], axis=1)
+        gaps = np.hypot(x[:, None] - xy[None, k : k + 64, 0], y[:, None] - xy[None, k : k + 64, 1])
+        ok |= np.any(gaps <= left[None, k : k + 64], axis=1)
     return ok
 
 
-def _nearest_is_aimed(poly: Polygon, x: Any, y: Any, u_x: Any, u_y: Any, depth: float,
-                      sign: float, ok: Any) -> Any:
+def _nearest_is_aimed(
+    poly: Polygon, x: Any, y: Any, u_x: Any, u_y: Any, depth: float, sign: float, ok: Any
+) -> Any:
     """The leg's far point, past the target depth, is that far from the feature's edge
     (so its nearest point is the edge point aimed at) and on the right side of it."""
     far = depth + 0.02
@@ -297,8 +346,9 @@ def _on_access(feat: Terrain, x: Any, y: Any) -> Any:
     return shapely.distance(segs, shapely.points(x, y)) <= 0.005
 
 
-def _leg_clear(feat: Terrain, x: Any, y: Any, u_x: Any, u_y: Any, depth: float,
-               barriers: Barriers, ok: Any) -> Any:
+def _leg_clear(
+    feat: Terrain, x: Any, y: Any, u_x: Any, u_y: Any, depth: float, barriers: Barriers, ok: Any
+) -> Any:
     """Whether the leg, from LEG before the edge to past the band, meets nothing the open
     reach keeps the centre from, and its end no base it may not end on."""
     out = ok.copy()
@@ -322,9 +372,15 @@ def _leg_clear(feat: Terrain, x: Any, y: Any, u_x: Any, u_y: Any, depth: float,
 
 
 def segments(x: Any, y: Any, u_x: Any, u_y: Any, t0: float, t1: float) -> Any:
-    return shapely.linestrings(np.stack([np.stack([x + t0 * u_x, y + t0 * u_y], axis=1),
-                                         np.stack([x + t1 * u_x, y + t1 * u_y], axis=1)],
-                                        axis=1))
+    return shapely.linestrings(
+        np.stack(
+            [
+                np.stack([x + t0 * u_x, y + t0 * u_y], axis=1),
+                np.stack([x + t1 * u_x, y + t1 * u_y], axis=1),
+            ],
+            axis=1,
+        )
+    )
 
 
 def meets(tree: Any, lines: Any, skip: int = -1) -> Any:
@@ -341,9 +397,17 @@ def meets(tree: Any, lines: Any, skip: int = -1) -> Any:
     return hit
 
 
-def _runs(ok: Any, x: Any, y: Any, u_x: Any, u_y: Any, k_of: Any,
-          starts: list[tuple[float, float]], dirs: list[tuple[float, float, float]],
-          depth: float) -> list[_Band]:
+def _runs(
+    ok: Any,
+    x: Any,
+    y: Any,
+    u_x: Any,
+    u_y: Any,
+    k_of: Any,
+    starts: list[tuple[float, float]],
+    dirs: list[tuple[float, float, float]],
+    depth: float,
+) -> list[_Band]:
     """A band per run of consecutive good samples along one edge (a lone sample gets a
     band 0.002" long)."""
     bands: list[_Band] = []
@@ -362,8 +426,12 @@ def _runs(ok: Any, x: Any, y: Any, u_x: Any, u_y: Any, k_of: Any,
         b = (float(x[j] + pad * dx), float(y[j] + pad * dy))
         u = (float(u_x[i]), float(u_y[i]))
         lo, hi = depth + LO, depth + HI
-        ring = [(a[0] + lo * u[0], a[1] + lo * u[1]), (b[0] + lo * u[0], b[1] + lo * u[1]),
-                (b[0] + hi * u[0], b[1] + hi * u[1]), (a[0] + hi * u[0], a[1] + hi * u[1])]
+        ring = [
+            (a[0] + lo * u[0], a[1] + lo * u[1]),
+            (b[0] + lo * u[0], b[1] + lo * u[1]),
+            (b[0] + hi * u[0], b[1] + hi * u[1]),
+            (a[0] + hi * u[0], a[1] + hi * u[1]),
+        ]
         bands.append(_Band(Polygon(ring), a, (dx, dy), u))
         i = j + 1
     return bands

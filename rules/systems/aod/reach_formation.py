@@ -61,9 +61,16 @@ def members_of(ctx: Ctx, unit: Unit) -> list[Unit] | None:
     state = ctx.state
     ordered = set(AodTurn.of(state.turn).ordered)
     level = abrupt_at(ctx, unit)
-    eligible = [m for m in state.units if m.id != unit.id and m.on_table
-                and m.aboard is None and m.id not in ordered
-                and not member_problems(ctx, m) and abrupt_at(ctx, m) == level]
+    eligible = [
+        m
+        for m in state.units
+        if m.id != unit.id
+        and m.on_table
+        and m.aboard is None
+        and m.id not in ordered
+        and not member_problems(ctx, m)
+        and abrupt_at(ctx, m) == level
+    ]
     bodies = {u.id: body_at(u.base, *u.position, u.facing) for u in [unit, *eligible]}
     group, todo = [unit], [unit]
     while todo:
@@ -96,8 +103,7 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     # The fan reaches at most WINDOW: beyond, the area is cut short (the bound on work,
     # bench/worst_case.py), and says so.
     span = min(budget, WINDOW)
-    far = span + max(math.dist(unit.position, m.position) + m.base.radius
-                     for m in members) + 2.0
+    far = span + max(math.dist(unit.position, m.position) + m.base.radius for m in members) + 2.0
     obstacles: list[Any] = []
     w, h = state.table.width, state.table.height
     lo_x, lo_y, hi_x, hi_y = -math.inf, -math.inf, math.inf, math.inf
@@ -116,8 +122,9 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
             cell = ctx.options.cell(rows, t.type)
             if cell in ("ok", "ign"):
                 continue
-            if cell in ("hind", "elev") and (body.distance(t.shape) <= CONTACT
-                                             or occupies(t.shape, *m.position)):
+            if cell in ("hind", "elev") and (
+                body.distance(t.shape) <= CONTACT or occupies(t.shape, *m.position)
+            ):
                 return unshaded(unit.id, TYPE)
             key = (t.id, r)
             if key not in inflated:
@@ -140,8 +147,11 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
         if centres:
             mine.extend(shapely.buffer(shapely.points(centres), radii, quad_segs=8))
         if mine:
-            obstacles.extend(shapely.transform(np.array(mine, dtype=object),
-                                               lambda c, o=(ox, oy): c - np.array(o)))
+            obstacles.extend(
+                shapely.transform(
+                    np.array(mine, dtype=object), lambda c, o=(ox, oy): c - np.array(o)
+                )
+            )
         edge = r + MARGIN + 0.002
         lo_x, lo_y = max(lo_x, edge - ox), max(lo_y, edge - oy)
         hi_x, hi_y = min(hi_x, w - edge - ox), min(hi_y, h - edge - oy)
@@ -159,16 +169,21 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     ux, uy = np.cos(angles), np.sin(angles)
     with np.errstate(divide="ignore"):
         # Where each ray leaves the room the table leaves every member's base.
-        ex = np.where(ux > 1e-12, (hi_x - sx) / ux, np.where(ux < -1e-12, (lo_x - sx) / ux,
-                                                             np.inf))
-        ey = np.where(uy > 1e-12, (hi_y - sy) / uy, np.where(uy < -1e-12, (lo_y - sy) / uy,
-                                                             np.inf))
+        ex = np.where(ux > 1e-12, (hi_x - sx) / ux, np.where(ux < -1e-12, (lo_x - sx) / ux, np.inf))
+        ey = np.where(uy > 1e-12, (hi_y - sy) / uy, np.where(uy < -1e-12, (lo_y - sy) / uy, np.inf))
     exit_ = np.minimum(ex, ey)
     rho = np.minimum(np.minimum(exit_[:-1], exit_[1:]), span)
     long_ = span / math.cos(math.pi / RAYS) + 0.01
-    fans = shapely.polygons([[(sx, sy), (sx + long_ * ux[k], sy + long_ * uy[k]),
-                              (sx + long_ * ux[k + 1], sy + long_ * uy[k + 1])]
-                             for k in range(RAYS)])
+    fans = shapely.polygons(
+        [
+            [
+                (sx, sy),
+                (sx + long_ * ux[k], sy + long_ * uy[k]),
+                (sx + long_ * ux[k + 1], sy + long_ * uy[k + 1]),
+            ]
+            for k in range(RAYS)
+        ]
+    )
     if obstacles:
         tree = shapely.STRtree(obstacles)
         fi, oi = tree.query(fans, predicate="intersects")
@@ -178,7 +193,7 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
         # Nearest first, a batch at a time: a pair farther than its ray already goes
         # (an obstacle nearer on that ray met first) is not intersected at all.
         for at in range(0, len(fi), BATCH):
-            f, o = fi[at:at + BATCH], oi[at:at + BATCH]
+            f, o = fi[at : at + BATCH], oi[at : at + BATCH]
             keep = gaps[o] < rho[f] + 0.002
             if not keep.any():
                 if gaps[o[0]] >= rho.max() + 0.002:
@@ -205,8 +220,11 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     def keys_at(p: tuple[float, float]) -> dict[str, Any]:
         dx, dy = p[0] - sx, p[1] - sy
         order = sorted(offsets, key=lambda t: -(t[1] * dx + t[2] * dy))
-        return {"moves": tuple(Action(m.id, "move", (Waypoint(sx + ox + dx, sy + oy + dy),))
-                               for m, ox, oy in order)}
+        return {
+            "moves": tuple(
+                Action(m.id, "move", (Waypoint(sx + ox + dx, sy + oy + dy),)) for m, ox, oy in order
+            )
+        }
 
     cut = None if near >= budget else near
     return Reach(unit.id, TYPE, area, budget, path_to, cut, keys_at)

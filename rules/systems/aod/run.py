@@ -14,5 +14,8 @@ def run_allowance(unit: Unit, run_multiplier: float) -> Allowance:
     rm = unit.get("run_move")
     if isinstance(rm, int | float) and not isinstance(rm, bool):
         return Allowance(float(rm), "its run move", "AOD-D2")
-    return Allowance(float(math.ceil(unit.move * run_multiplier - 1e-9)),
-                     f"a run: move x {fmt(run_multiplier)}", "AOD-D2")
+    return Allowance(
+        float(math.ceil(unit.move * run_multiplier - 1e-9)),
+        f"a run: move x {fmt(run_multiplier)}",
+        "AOD-D2",
+    )

@@ -57,8 +57,9 @@ class AodSystem(System):
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = UNIT_TYPES
     action_types = frozenset(HANDLERS)
-    action_keys = frozenset({"target", "altitude", "ranged_attack", "passengers", "unload",
-                             "moves", "captive"})
+    action_keys = frozenset(
+        {"target", "altitude", "ranged_attack", "passengers", "unload", "moves", "captive"}
+    )
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
@@ -83,8 +84,9 @@ class AodSystem(System):
         """The orders whose preconditions the judge would find met (aod/offers.py)."""
         return offered_orders(state, unit, tuple(spec.type for spec in self.actions))
 
-    def event_consequence(self, state: GameState, action: Action,
-                          event: Mapping[str, Any]) -> Consequence | None:
+    def event_consequence(
+        self, state: GameState, action: Action, event: Mapping[str, Any]
+    ) -> Consequence | None:
         return consequences.event_consequence(event)
 
     def roll_consequence(self, state: GameState, action: Action, roll: Roll) -> Consequence:

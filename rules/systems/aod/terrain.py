@@ -25,8 +25,10 @@ from rules.geometry.track import Pose, Track
 from rules.model.state import Terrain
 from rules.systems.aod.context import Ctx
 
-CELL_CODES = {"block": ("blocking_terrain", "which blocks movement", "000 [33]"),
-              "proh": ("prohibited_terrain", "which it may not enter", "000 [33], AOD-D14")}
+CELL_CODES = {
+    "block": ("blocking_terrain", "which blocks movement", "000 [33]"),
+    "proh": ("prohibited_terrain", "which it may not enter", "000 [33], AOD-D14"),
+}
 
 
 @dataclass
@@ -44,18 +46,23 @@ def cells_near(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[tuple[Terr
     """The features the swept base touches (within 0.01"), with their matrix cell.
 
     Computed once per track and rows: one index query, one distance per candidate."""
-    cache: dict[tuple[str, ...], list[tuple[Terrain, str]]] = \
-        track.__dict__.setdefault("_aod_cells", {})
+    cache: dict[tuple[str, ...], list[tuple[Terrain, str]]] = track.__dict__.setdefault(
+        "_aod_cells", {}
+    )
     if rows not in cache:
         swept = track.swept()
         near = ctx.terrain.near(swept, CONTACT * 2)
-        cache[rows] = [(t, ctx.options.cell(rows, t.type)) for t, _, _ in near
-                       if swept.distance(t.shape) <= CONTACT]
+        cache[rows] = [
+            (t, ctx.options.cell(rows, t.type))
+            for t, _, _ in near
+            if swept.distance(t.shape) <= CONTACT
+        ]
     return cache[rows]
 
 
-def check_cells(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
-                out: TerrainOutcome) -> None:
+def check_cells(
+    ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
+) -> None:
     """Blocking / prohibited features may not be overlapped by the swept base (6.3)."""
     for t, cell in cells_near(ctx, rows, track):
         if cell not in CELL_CODES or not sweep_overlaps(track, t.shape):
@@ -63,28 +70,48 @@ def check_cells(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
         hit = first_overlap(track, t.shape)
         code, what, cite = CELL_CODES[cell]
         at = hit.at if hit else None
-        out.violations.append((hit.s if hit else 0.0, Violation(
-            code, f"{uid} moves into {t.id} ({t.type.replace('_', ' ')}), {what}, at "
-            f"{_pt(at)}", at, cite)))
+        out.violations.append(
+            (
+                hit.s if hit else 0.0,
+                Violation(
+                    code,
+                    f"{uid} moves into {t.id} ({t.type.replace('_', ' ')}), {what}, at {_pt(at)}",
+                    at,
+                    cite,
+                ),
+            )
+        )
     if ctx.options.cell(rows, "clear") == "proh":
         _stay_inside(ctx, rows, track, uid, out)
 
 
-def _stay_inside(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
-                 out: TerrainOutcome) -> None:
+def _stay_inside(
+    ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
+) -> None:
     """Clear is prohibited (aquatic): the base must stay within water (AOD-D28)."""
     allowed = ctx.water_union(rows)
     shrunk = track.swept(OVERLAP)
-    region = shrunk.core.buffer(max(shrunk.radius, 0.0), quad_segs=16) \
-        if shrunk.radius > 1e-6 else shrunk.core
+    region = (
+        shrunk.core.buffer(max(shrunk.radius, 0.0), quad_segs=16)
+        if shrunk.radius > 1e-6
+        else shrunk.core
+    )
     outside = shapely.difference(region, allowed)
     if outside.is_empty or outside.area < 1e-6:
         return
     hit = first_overlap(track, outside)
     at = hit.at if hit else track.start.xy
-    out.violations.append((hit.s if hit else 0.0, Violation(
-        "prohibited_terrain", f"{uid} may only move in water but leaves it at {_pt(at)}",
-        at, "000 [16], AOD-D28")))
+    out.violations.append(
+        (
+            hit.s if hit else 0.0,
+            Violation(
+                "prohibited_terrain",
+                f"{uid} may only move in water but leaves it at {_pt(at)}",
+                at,
+                "000 [16], AOD-D28",
+            ),
+        )
+    )
 
 
 def hindering_features(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[Terrain]:
@@ -104,16 +131,23 @@ def hindering_at_start(ctx: Ctx, rows: tuple[str, ...], track: Track) -> Terrain
 def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, Terrain] | None:
     """Where the unit enters hindering terrain while moving from clear (000 [32], AOD-D3/D4):
     first contact, or with option hindering_entry="centre" the centre dot reaching it."""
-    entry = first_entry_from_clear(track, [t.shape for t in feats],
-                                   by_centre=ctx.options.hindering_entry == "centre")
+    entry = first_entry_from_clear(
+        track, [t.shape for t in feats], by_centre=ctx.options.hindering_entry == "centre"
+    )
     if entry is None:
         return None
     hit, index = entry
     return hit, feats[index]
 
 
-def check_hindering(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
-                    out: TerrainOutcome, feats: list[Terrain] | None = None) -> None:
+def check_hindering(
+    ctx: Ctx,
+    rows: tuple[str, ...],
+    track: Track,
+    uid: str,
+    out: TerrainOutcome,
+    feats: list[Terrain] | None = None,
+) -> None:
     feats = hindering_features(ctx, rows, track) if feats is None else feats
     entry = hindering_entry(ctx, track, feats)
     if entry is None:
@@ -121,17 +155,31 @@ def check_hindering(ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str,
     hit, feat = entry
     if track.length > hit.s + CONTACT:
         over = track.length - hit.s
-        out.violations.append((hit.s, Violation(
-            "must_stop_hindering",
-            f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
-            f"{_pt(hit.at)} but goes {fmt(over)}\" further",
-            hit.at, "000 [32], AOD-D4")))
+        out.violations.append(
+            (
+                hit.s,
+                Violation(
+                    "must_stop_hindering",
+                    f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
+                    f'{_pt(hit.at)} but goes {fmt(over)}" further',
+                    hit.at,
+                    "000 [32], AOD-D4",
+                ),
+            )
+        )
 
 
 # -- elevated terrain (6.4, 6.5) ------------------------------------------------
 
-def check_elevated(ctx: Ctx, rows: tuple[str, ...], track: Track, unit_id: str,
-                   jump_jets: bool, out: TerrainOutcome) -> None:
+
+def check_elevated(
+    ctx: Ctx,
+    rows: tuple[str, ...],
+    track: Track,
+    unit_id: str,
+    jump_jets: bool,
+    out: TerrainOutcome,
+) -> None:
     feats = [t for t, cell in cells_near(ctx, rows, track) if cell == "elev"]
     if feats:
         centre_line = track.centre_line()
@@ -149,26 +197,51 @@ def check_elevated(ctx: Ctx, rows: tuple[str, ...], track: Track, unit_id: str,
     verb = "occupying" if entering else "leaving"
     cite = "000 [34]" if feat.type == "abrupt_elevated" else "000 [33]"
     if feat.type == "abrupt_elevated" and not jump_jets and not _on_access(feat, hit.at):
-        out.violations.append((hit.s, Violation(
-            "prohibited_terrain", f"{unit_id} crosses abrupt elevated terrain {feat.id} at "
-            f"{_pt(hit.at)}, not at an access point and without jump jets",
-            hit.at, "000 [34], AOD-D34")))
+        out.violations.append(
+            (
+                hit.s,
+                Violation(
+                    "prohibited_terrain",
+                    f"{unit_id} crosses abrupt elevated terrain {feat.id} at "
+                    f"{_pt(hit.at)}, not at an access point and without jump jets",
+                    hit.at,
+                    "000 [34], AOD-D34",
+                ),
+            )
+        )
     direction = _direction_at(track, hit.tau)
     target = _reposition(ctx, track, hit, feat, entering, direction)
     end = track.end
     ends_at_crossing = track.length <= hit.s + CONTACT
-    ends_repositioned = target is not None and math.hypot(
-        end.x - target.x, end.y - target.y) <= CONTACT
+    ends_repositioned = (
+        target is not None and math.hypot(end.x - target.x, end.y - target.y) <= CONTACT
+    )
     if not (ends_at_crossing or ends_repositioned):
-        out.violations.append((hit.s, Violation(
-            "must_stop_hindering", f"{unit_id} must stop upon {verb} elevated terrain "
-            f"{feat.id} at {_pt(hit.at)}", hit.at, f"{cite}, AOD-D38")))
+        out.violations.append(
+            (
+                hit.s,
+                Violation(
+                    "must_stop_hindering",
+                    f"{unit_id} must stop upon {verb} elevated terrain {feat.id} at {_pt(hit.at)}",
+                    hit.at,
+                    f"{cite}, AOD-D38",
+                ),
+            )
+        )
         return
     if target is None:
-        out.violations.append((hit.s, Violation(
-            "placement_invalid", f"{unit_id} cannot be repositioned entirely "
-            f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)}",
-            hit.at, f"{cite}, AOD-D9")))
+        out.violations.append(
+            (
+                hit.s,
+                Violation(
+                    "placement_invalid",
+                    f"{unit_id} cannot be repositioned entirely "
+                    f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)}",
+                    hit.at,
+                    f"{cite}, AOD-D9",
+                ),
+            )
+        )
         return
     out.end = Pose(target.x, target.y, end.facing)
     out.cost_cap = hit.s
@@ -182,7 +255,7 @@ def _on_access(feat: Terrain, at: tuple[float, float]) -> bool:
 def _direction_at(track: Track, tau: float) -> tuple[float, float]:
     """Direction of the path segment at tau (the last segment that moves, AOD-D9)."""
     i = min(int(tau), len(track.motions) - 1)
-    for m in list(track.motions[i::-1]) + list(track.motions[i + 1:]):
+    for m in list(track.motions[i::-1]) + list(track.motions[i + 1 :]):
         if not m.is_rotation:
             dx, dy = m.end.x - m.start.x, m.end.y - m.start.y
             n = math.hypot(dx, dy)
@@ -190,8 +263,9 @@ def _direction_at(track: Track, tau: float) -> tuple[float, float]:
     return 1.0, 0.0
 
 
-def _reposition(ctx: Ctx, track: Track, hit: Hit, feat: Terrain, entering: bool,
-                direction: tuple[float, float]) -> Pose | None:
+def _reposition(
+    ctx: Ctx, track: Track, hit: Hit, feat: Terrain, entering: bool, direction: tuple[float, float]
+) -> Pose | None:
     """Smallest move along `direction` that puts the base entirely on / off (AOD-D9),
     within 0.01": candidates every 0.005", judged in one vectorised call."""
     base = track.base
@@ -203,11 +277,13 @@ def _reposition(ctx: Ctx, track: Track, hit: Hit, feat: Terrain, entering: bool,
     fs = np.full_like(ds, facing)
     if entering:
         # Entirely on: no part of the base is more than 0.01" outside the polygon.
-        outside = shapely.difference(shapely.box(*poly.buffer(base.radius + 1).bounds),
-                                     poly.buffer(CONTACT))
+        outside = shapely.difference(
+            shapely.box(*poly.buffer(base.radius + 1).bounds), poly.buffer(CONTACT)
+        )
         cores, r = bodies_at(base, xs, ys, fs)
-        ok = (shapely.distance(cores, outside) - r >= 0) & \
-            shapely.contains_xy(poly.buffer(CONTACT), xs, ys)
+        ok = (shapely.distance(cores, outside) - r >= 0) & shapely.contains_xy(
+            poly.buffer(CONTACT), xs, ys
+        )
     else:
         cores, r = bodies_at(base, xs, ys, fs, OVERLAP)
         ok = shapely.distance(cores, poly) - r >= 0

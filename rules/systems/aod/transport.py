@@ -72,7 +72,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     pre, plan = order_preconditions(ctx, unit, action)
     ids = action.get("passengers", [])
     if not ids or not all(isinstance(x, str) for x in ids):
-        pre.append(_no(unit, "board needs \"passengers\": a list of unit ids", "001 [18]"))
+        pre.append(_no(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
         ids = []
     turn = AodTurn.of(state.turn)
     boarding: list[Unit] = []
@@ -91,8 +91,14 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             boarding.append(captive)  # a captor boards with its captive (000 [18])
     load = sum(load_cost(u) for u in passengers(state, unit.id) + boarding)
     if load > capacity(unit):
-        pre.append(_no(unit, f"load {load} exceeds capacity {capacity(unit)}",
-                       "000 [18]", "capacity_exceeded"))
+        pre.append(
+            _no(
+                unit,
+                f"load {load} exceeds capacity {capacity(unit)}",
+                "000 [18]",
+                "capacity_exceeded",
+            )
+        )
     allowance = base_allowance(ctx, unit, "board")
     track = track_for(unit, action.path, action.facing)
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
@@ -108,11 +114,13 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     state = ctx.state
     j = Judgement(state)
     pre, plan = order_preconditions(ctx, unit, action)
-    placements: list[dict[str, Any]] = [p for p in action.get("passengers", [])
-                                        if isinstance(p, dict)]
+    placements: list[dict[str, Any]] = [
+        p for p in action.get("passengers", []) if isinstance(p, dict)
+    ]
     if not placements or len(placements) != len(action.get("passengers", [])):
-        pre.append(_no(unit, "disembark needs \"passengers\": [{unit, position, facing}]",
-                       "001 [19]"))
+        pre.append(
+            _no(unit, 'disembark needs "passengers": [{unit, position, facing}]', "001 [19]")
+        )
     unload = action.get("unload", "after")
     carried = passengers(state, unit.id)
     carried_ids = {u.id for u in carried}
@@ -124,16 +132,14 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         elif p.id not in carried_ids:
             pre.append(_no(p, f"is not aboard {unit.id}", "001 [18]"))
         elif is_cruising(unit) and not p.flag("jump_jets"):
-            pre.append(_no(p, "only jump-jet passengers leave a VTOL at cruising",
-                           "000 [19]"))
+            pre.append(_no(p, "only jump-jet passengers leave a VTOL at cruising", "000 [19]"))
         else:
             leaving.append(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)))
     if unit.flag("salvage") and {u.id for u in leaving} != carried_ids:
         pre.append(_no(unit, "a salvage transport must disembark all its passengers", "001 [19]"))
     track = track_for(unit, action.path, action.facing)
     if is_cruising(unit) and unload == "before" and track.translates:
-        pre.append(_no(unit, "a VTOL at cruising may not move after disembarking",
-                       "000 [19]"))
+        pre.append(_no(unit, "a VTOL at cruising may not move after disembarking", "000 [19]"))
     allowance = base_allowance(ctx, unit, "disembark")
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
     if pre:
@@ -145,8 +151,9 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             return j.refuse(*bad)
         unloaded = state.with_units(*placed)
         j.events.extend(disembarked_events(unit, placed))
-        return carry_out(ctx_of(unloaded), j, unit, action, dice, track, allowance, plan,
-                         None, None)
+        return carry_out(
+            ctx_of(unloaded), j, unit, action, dice, track, allowance, plan, None, None
+        )
     verdict = carry_out(ctx, j, unit, action, dice, track, allowance, plan, None, None)
     if not verdict.legal or verdict.state_after is None:
         return verdict
@@ -156,13 +163,24 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     bad = placement_problems(ctx_of(after), moved, placed)
     if bad:
         return Judgement(state, j.cost, j.allowance).refuse(*bad)
-    return replace(verdict, events=verdict.events + tuple(disembarked_events(unit, placed)),
-                   state_after=after.with_units(*placed))
+    return replace(
+        verdict,
+        events=verdict.events + tuple(disembarked_events(unit, placed)),
+        state_after=after.with_units(*placed),
+    )
 
 
 def disembarked_events(unit: Unit, placed: list[Unit]) -> list[dict[str, Any]]:
-    return [{"type": "disembarked", "unit": p.id, "transport": unit.id,
-             "to": list(p.position), "facing": p.facing} for p in placed]
+    return [
+        {
+            "type": "disembarked",
+            "unit": p.id,
+            "transport": unit.id,
+            "to": list(p.position),
+            "facing": p.facing,
+        }
+        for p in placed
+    ]
 
 
 def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Violation]:
@@ -173,8 +191,14 @@ def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Vi
     for i, p in enumerate(placed):
         pose = Pose(*p.position, p.facing)
         earlier = [(q.id, body_at(q.base, *q.position, q.facing)) for q in placed[:i]]
-        problem = obstruction(ctx, p.base, pose, ignore=ids, placed=earlier,
-                              forbidden=ctx.forbidden_to((matrix_row(p),)))
+        problem = obstruction(
+            ctx,
+            p.base,
+            pose,
+            ignore=ids,
+            placed=earlier,
+            forbidden=ctx.forbidden_to((matrix_row(p),)),
+        )
         why, cite = None, "001 [19]"
         if not rear_contact(transport, p):
             why = f"must be placed in base contact with the rear of {transport.id}"

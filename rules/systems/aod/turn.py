@@ -9,8 +9,16 @@ from typing import Any
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 
-TURN_KEYS = frozenset({"orders_used", "orders_available", "ordered", "order_log",
-                       "free_spin_pending", "started_in_contact"})
+TURN_KEYS = frozenset(
+    {
+        "orders_used",
+        "orders_available",
+        "ordered",
+        "order_log",
+        "free_spin_pending",
+        "started_in_contact",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -27,16 +35,21 @@ class AodTurn:
     def of(cls, turn: Mapping[str, Any]) -> AodTurn:
         ordered = tuple(turn.get("ordered", ()))
         if "order_log" in turn:
-            log = tuple((str(e[0]), None if len(e) < 2 or e[1] is None else str(e[1]))
-                        for e in turn["order_log"])
+            log = tuple(
+                (str(e[0]), None if len(e) < 2 or e[1] is None else str(e[1]))
+                for e in turn["order_log"]
+            )
         else:
             log = tuple((u, None) for u in ordered)
         sic = turn.get("started_in_contact")
-        return cls(orders_used=int(turn.get("orders_used", 0)),
-                   orders_available=turn.get("orders_available"),
-                   ordered=ordered, order_log=log,
-                   free_spin_pending=tuple(turn.get("free_spin_pending", ())),
-                   started_in_contact=None if sic is None else tuple(sic))
+        return cls(
+            orders_used=int(turn.get("orders_used", 0)),
+            orders_available=turn.get("orders_available"),
+            ordered=ordered,
+            order_log=log,
+            free_spin_pending=tuple(turn.get("free_spin_pending", ())),
+            started_in_contact=None if sic is None else tuple(sic),
+        )
 
 
 def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
@@ -49,14 +62,18 @@ def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
                 raise InvalidActionError(f"{key}.{k}", "expected a list of unit ids")
         elif k == "order_log":
             if not isinstance(v, list) or not all(
-                    isinstance(e, list) and 1 <= len(e) <= 2 and isinstance(e[0], str)
-                    for e in v):
+                isinstance(e, list) and 1 <= len(e) <= 2 and isinstance(e[0], str) for e in v
+            ):
                 raise InvalidActionError(f"{key}.{k}", "expected [[unit id, action type], ...]")
         # Other keys are kept as given: the live table may store its own bookkeeping.
 
 
-def spent(turn: Mapping[str, Any], unit_ids: tuple[str, ...], action_type: str,
-          free_spin_pending: list[str]) -> dict[str, Any]:
+def spent(
+    turn: Mapping[str, Any],
+    unit_ids: tuple[str, ...],
+    action_type: str,
+    free_spin_pending: list[str],
+) -> dict[str, Any]:
     """The turn state after one order given to `unit_ids` (section 3)."""
     t = AodTurn.of(turn)
     out = dict(turn)
@@ -68,9 +85,14 @@ def spent(turn: Mapping[str, Any], unit_ids: tuple[str, ...], action_type: str,
     return out
 
 
-def order_given(state: GameState, unit_ids: tuple[str, ...], action_type: str,
-                changed: list[Unit], free_spin_pending: list[str],
-                removed: tuple[str, ...] = ()) -> GameState:
+def order_given(
+    state: GameState,
+    unit_ids: tuple[str, ...],
+    action_type: str,
+    changed: list[Unit],
+    free_spin_pending: list[str],
+    removed: tuple[str, ...] = (),
+) -> GameState:
     """The state after an order: units replaced, order spent, entitlements reset."""
     after = state.with_units(*changed)
     units = tuple(u for u in after.units if u.id not in removed) if removed else after.units

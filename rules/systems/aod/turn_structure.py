@@ -24,8 +24,13 @@ def _orders_available(position: Json, side: str | None) -> int | None:
     options = (position.get("table") or {}).get("options") or {}
     if options.get("orders_from_points", True) is False or side is None:
         return None
-    points = [u["points"] for u in position.get("units", []) if u.get("side") == side
-              and isinstance(u.get("points"), int | float) and not isinstance(u["points"], bool)]
+    points = [
+        u["points"]
+        for u in position.get("units", [])
+        if u.get("side") == side
+        and isinstance(u.get("points"), int | float)
+        and not isinstance(u["points"], bool)
+    ]
     return math.ceil(sum(points) / 150 - 1e-9) if points else None
 
 
@@ -39,11 +44,16 @@ def _orders_left(position: Json, side: str | None = None) -> int | None:
 
 class AodTurnStructure(TurnStructure):
     reset_each_side: ClassVar[tuple[str, ...]] = (
-        "orders_used", "ordered", "order_log", "free_spin_pending", "started_in_contact",
+        "orders_used",
+        "ordered",
+        "order_log",
+        "free_spin_pending",
+        "started_in_contact",
     )
 
-    def refusal(self, turn: Json, position: Json, side: str,
-                action: Json | None = None) -> Violation | None:
+    def refusal(
+        self, turn: Json, position: Json, side: str, action: Json | None = None
+    ) -> Violation | None:
         refused = super().refusal(turn, position, side, action)
         if refused is not None:
             return refused
@@ -52,9 +62,11 @@ class AodTurnStructure(TurnStructure):
             return None
         if _orders_left(position, side) == 0:
             available = _orders_available(position, side)
-            return Violation("no_actions_left",
-                             f"{side} has given all {available} orders this turn.",
-                             cite="001 [13]")
+            return Violation(
+                "no_actions_left",
+                f"{side} has given all {available} orders this turn.",
+                cite="001 [13]",
+            )
         return None
 
     def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
@@ -72,7 +84,7 @@ class AodTurnStructure(TurnStructure):
         return unit.get("type") == "colossal_mech" and last == unit_id
 
     def budget(self, turn: Json, position: Json) -> str:
-        """"1 order left" for the side to act, whether the GM set its orders or its
+        """ "1 order left" for the side to act, whether the GM set its orders or its
         points give them (001 [13], AOD-D22); nothing where orders are not limited."""
         side = turn.get("active_side")
         left = _orders_left(position, None if side is None else str(side))

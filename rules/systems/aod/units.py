@@ -48,8 +48,7 @@ def matrix_row(u: Unit, cruising: bool | None = None) -> str:
         mode = infantry_mode(u)
         return mode if mode in INFANTRY_ROW_MODES else "infantry"
     if is_vtol(u):
-        return "vtol_cruising" if (is_cruising(u) if cruising is None else cruising) \
-            else "vtol_noe"
+        return "vtol_cruising" if (is_cruising(u) if cruising is None else cruising) else "vtol_noe"
     return u.type
 
 

@@ -16,8 +16,14 @@ def vent(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     j = Judgement(ctx.state)
     pre = check_order(ctx.state, unit, "vent", ctx.options)
     if action.translates:
-        pre.append(Violation("order_not_allowed",
-                             f"{unit.id}: a vent order has no movement", unit.position, "001 [22]"))
+        pre.append(
+            Violation(
+                "order_not_allowed",
+                f"{unit.id}: a vent order has no movement",
+                unit.position,
+                "001 [22]",
+            )
+        )
     if pre:
         return j.refuse(*pre)
     end = track_for(unit, action.path, action.facing).end

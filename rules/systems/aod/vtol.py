@@ -10,8 +10,8 @@ from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.units import is_salvage, is_vtol
 
-LEVEL_CHANGE = 2.0     # 000 [17]
-RANGED_ATTACK = 12.0   # 000 [23]
+LEVEL_CHANGE = 2.0  # 000 [17]
+RANGED_ATTACK = 12.0  # 000 [23]
 RANGED_ATTACK_MIN_SPEED = 13  # "must have 13 speed" (AOD-D10)
 
 
@@ -23,8 +23,9 @@ class VtolPlan:
 
     @property
     def surcharge(self) -> float:
-        return (LEVEL_CHANGE if self.start_level != self.end_level else 0.0) + \
-            (RANGED_ATTACK if self.ranged_attack else 0.0)
+        return (LEVEL_CHANGE if self.start_level != self.end_level else 0.0) + (
+            RANGED_ATTACK if self.ranged_attack else 0.0
+        )
 
     @property
     def cruising_during_path(self) -> bool:
@@ -53,18 +54,34 @@ def plan(unit: Unit, action: Action) -> tuple[VtolPlan, list[Violation]]:
     problems: list[Violation] = []
     if not is_vtol(unit):
         if alt is not None or ranged:
-            problems.append(Violation("order_not_allowed", f"{unit.id} is not a VTOL: no "
-                                      "altitude change or move-and-shoot",
-                                      unit.position, "000 [17]"))
+            problems.append(
+                Violation(
+                    "order_not_allowed",
+                    f"{unit.id} is not a VTOL: no altitude change or move-and-shoot",
+                    unit.position,
+                    "000 [17]",
+                )
+            )
         return VtolPlan(start, start, False), problems
     end = start if alt is None else str(alt)
     if end == "cruising" and is_salvage(unit):
-        problems.append(Violation("order_not_allowed", f"{unit.id} is a salvage VTOL and must "
-                                  "stay at NOE", unit.position, "000 [18], AOD-D42"))
+        problems.append(
+            Violation(
+                "order_not_allowed",
+                f"{unit.id} is a salvage VTOL and must stay at NOE",
+                unit.position,
+                "000 [18], AOD-D42",
+            )
+        )
     if ranged and unit.move < RANGED_ATTACK_MIN_SPEED:
-        problems.append(Violation("order_not_allowed", f"{unit.id} needs speed 13 to move and "
-                                  f"make a ranged attack, has {unit.move:g}",
-                                  unit.position, "000 [23], AOD-D10"))
+        problems.append(
+            Violation(
+                "order_not_allowed",
+                f"{unit.id} needs speed 13 to move and make a ranged attack, has {unit.move:g}",
+                unit.position,
+                "000 [23], AOD-D10",
+            )
+        )
     return VtolPlan(start, end, ranged), problems
 
 

@@ -17,9 +17,12 @@ def water_at(ctx: Ctx, x: float, y: float) -> Terrain | None:
     """The water feature the centre dot occupies (deep water wins over shallow)."""
     if not ctx.has_water:
         return None
-    found = [t for i in ctx.terrain.query_box(x - 0.01, y - 0.01, x + 0.01, y + 0.01)
-             if (t := ctx.state.terrain[i])
-             if t.type in WATER and occupies(t.shape, x, y)]
+    found = [
+        t
+        for i in ctx.terrain.query_box(x - 0.01, y - 0.01, x + 0.01, y + 0.01)
+        if (t := ctx.state.terrain[i])
+        if t.type in WATER and occupies(t.shape, x, y)
+    ]
     found.sort(key=lambda t: t.type != "deep_water")
     return found[0] if found else None
 
@@ -27,15 +30,20 @@ def water_at(ctx: Ctx, x: float, y: float) -> Terrain | None:
 def water_events(ctx: Ctx, before: Unit, after: Unit) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     end = water_at(ctx, *after.position)
-    if end is not None and end.type == "deep_water" and after.type in ("aquatic",
-                                                                        "colossal_mech"):
+    if end is not None and end.type == "deep_water" and after.type in ("aquatic", "colossal_mech"):
         out.append({"type": "submerged", "unit": after.id, "terrain": end.id})
     start = water_at(ctx, *before.position)
     if is_mech(after) and start is not None and end is not None:
         clicks = 2 if end.type == "deep_water" or after.type == "quad_mech" else 1
-        out.append({"type": "water_heat", "unit": after.id, "clicks": -clicks,
-                    "terrain": end.id, "note": "if it also started and ends the turn there "
-                    "(001 [22])"})
+        out.append(
+            {
+                "type": "water_heat",
+                "unit": after.id,
+                "clicks": -clicks,
+                "terrain": end.id,
+                "note": "if it also started and ends the turn there (001 [22])",
+            }
+        )
     return out
 
 

@@ -11,20 +11,29 @@ from rules.systems.apskirmish.soldiers import ap_left, who
 from rules.systems.apskirmish.tables import ACTIONS
 
 
-def check_turn_and_ap(j: Judgement, pos: ApsPosition, unit: Unit, action_type: str,
-                      ap: int | None = None) -> None:
+def check_turn_and_ap(
+    j: Judgement, pos: ApsPosition, unit: Unit, action_type: str, ap: int | None = None
+) -> None:
     """`not_your_turn` while another soldier's activation runs (never for a reaction),
     `no_actions_left` when fewer AP are left than the action needs (when counted)."""
     row = ACTIONS[action_type]
     active = pos.state.turn.get("active_unit")
     if row.activates and active and active != unit.id:
-        j.add("not_your_turn", f"It is {active}'s activation: {who(unit)} may not "
-              f"{row.label.lower()} now", unit.position, "APS-D3")
+        j.add(
+            "not_your_turn",
+            f"It is {active}'s activation: {who(unit)} may not {row.label.lower()} now",
+            unit.position,
+            "APS-D3",
+        )
     needed = row.ap if ap is None else ap
     left = ap_left(unit)
     if needed and left is not None and left < needed:
-        j.add("no_actions_left", f"{who(unit)} has {fmt(left)} AP left; {row.label} needs "
-              f"{needed}", unit.position, row.cite)
+        j.add(
+            "no_actions_left",
+            f"{who(unit)} has {fmt(left)} AP left; {row.label} needs {needed}",
+            unit.position,
+            row.cite,
+        )
 
 
 def after_activation_action(state: GameState, unit: Unit) -> GameState:

@@ -13,40 +13,76 @@ from rules.systems.apskirmish.tables import STANCE_MOVE, UNIT_TYPES
 ACTIONS: tuple[ActionSpec, ...] = tuple(
     # The label shows the AP an action spends; its cost counts inches (the distance the
     # front moves, or the centre on a Traverse or Dodge).
-    ActionSpec(t, f"{row.label} ({row.ap} AP)" if row.activates
-               else f"{row.label} (1 AP or 1 Threshold)", row.keys, row.path, "in",
-               row.drag, f"{row.help} ({row.cite})",
-               # Every key of its actions is a point (a Dodge's source), picked on the board.
-               point_keys=row.keys)
-    for t, row in ACTION_TABLE.items())
+    ActionSpec(
+        t,
+        f"{row.label} ({row.ap} AP)" if row.activates else f"{row.label} (1 AP or 1 Threshold)",
+        row.keys,
+        row.path,
+        "in",
+        row.drag,
+        f"{row.help} ({row.cite})",
+        # Every key of its actions is a point (a Dodge's source), picked on the board.
+        point_keys=row.keys,
+    )
+    for t, row in ACTION_TABLE.items()
+)
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     TerrainKind("open", "Open ground", help="No effect on movement."),
-    TerrainKind("rough", "Rough Terrain",
-                help="A line of movement over it needs a Terrain roll (Normal PSQ).",
-                sight=""),
-    TerrainKind("obstacle", "Obstacle", ("height",),
-                help="Movement cannot be measured across it: go around or Traverse. "
-                "Height (inches) sets the Traverse difficulty.", sight="blocks"),
+    TerrainKind(
+        "rough",
+        "Rough Terrain",
+        help="A line of movement over it needs a Terrain roll (Normal PSQ).",
+        sight="",
+    ),
+    TerrainKind(
+        "obstacle",
+        "Obstacle",
+        ("height",),
+        help="Movement cannot be measured across it: go around or Traverse. "
+        "Height (inches) sets the Traverse difficulty.",
+        sight="blocks",
+    ),
 )
 
 UNIT_SCHEMA: dict[str, Any] = {
     "system": "apskirmish",
     "fields": {
-        "type": {"type": "string", "enum": list(UNIT_TYPES), "required": True,
-                 "description": "soldier"},
-        "move": {"type": "number", "minimum": 0, "required": False,
-                 "description": "inches per AP for a large unit; else the stance table "
-                 "(standing 3\", crouching 2\", prone 1\")"},
+        "type": {
+            "type": "string",
+            "enum": list(UNIT_TYPES),
+            "required": True,
+            "description": "soldier",
+        },
+        "move": {
+            "type": "number",
+            "minimum": 0,
+            "required": False,
+            "description": "inches per AP for a large unit; else the stance table "
+            '(standing 3", crouching 2", prone 1")',
+        },
         "base": base_field({"shape": "circle", "diameter": 1.0}),  # a soldier's round base
-        "stance": {"type": "string", "enum": list(STANCE_MOVE), "required": False,
-                   "description": "standing, crouching or prone"},
-        "ap_max": {"type": "integer", "minimum": 0, "required": False,
-                   "description": "AP per round (else the table's ap_per_round, 3)"},
-        "stats": {"type": "object", "required": False,
-                  "properties": {"PSQ": {"type": "integer", "minimum": 0},
-                                 "INS": {"type": "integer", "minimum": 0}},
-                  "description": "Physique (Terrain rolls) and Instinct (Traverse, Dodge)"},
+        "stance": {
+            "type": "string",
+            "enum": list(STANCE_MOVE),
+            "required": False,
+            "description": "standing, crouching or prone",
+        },
+        "ap_max": {
+            "type": "integer",
+            "minimum": 0,
+            "required": False,
+            "description": "AP per round (else the table's ap_per_round, 3)",
+        },
+        "stats": {
+            "type": "object",
+            "required": False,
+            "properties": {
+                "PSQ": {"type": "integer", "minimum": 0},
+                "INS": {"type": "integer", "minimum": 0},
+            },
+            "description": "Physique (Terrain rolls) and Instinct (Traverse, Dodge)",
+        },
         "name": {"type": "string", "required": False},
     },
 }
@@ -55,7 +91,11 @@ UNIT_SCHEMA: dict[str, Any] = {
 STATE_MARKERS: tuple[StateMarker, ...] = (
     StateMarker("activated", "activated", help="Has activated this round (004 Activation)."),
     StateMarker("running", "running", help="Ran this activation (004 Running)."),
-    StateMarker("stance", "stance", values=(("crouching", "crouching"), ("prone", "prone")),
-                help="Its stance, where not standing (004 Standard Movement)."),
+    StateMarker(
+        "stance",
+        "stance",
+        values=(("crouching", "crouching"), ("prone", "prone")),
+        help="Its stance, where not standing (004 Standard Movement).",
+    ),
     ABOARD,
 )

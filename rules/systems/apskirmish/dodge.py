@@ -36,43 +36,70 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     j.allowance = DODGE_DISTANCE
     source = action.get("source")
     if source is None:
-        j.add("malformed", "a dodge needs `source`, the attack's origin",
-              unit.position, CITE)
+        j.add("malformed", "a dodge needs `source`, the attack's origin", unit.position, CITE)
         return j.verdict()
     sx, sy = float(source[0]), float(source[1])
     away = (unit.position[0] - sx, unit.position[1] - sy)
     if math.hypot(*away) <= 1e-9:
-        j.add("malformed", f"the attack's source is {who(unit)}'s own position: no "
-              "direction to dodge in", unit.position, "apskirmish 5, 004 Dodging")
+        j.add(
+            "malformed",
+            f"the attack's source is {who(unit)}'s own position: no direction to dodge in",
+            unit.position,
+            "apskirmish 5, 004 Dodging",
+        )
         return j.verdict()
     activated = unit.flag("activated")
     if not activated:
         check_turn_and_ap(j, pos, unit, "dodge")
     if not j.legal:
         return j.verdict()
-    roll = test(dice, pos.options, unit, "dodge", "whether the soldier dodges 1\" away",
-                levels_up=int(action.get("opt_up", 0)))
+    roll = test(
+        dice,
+        pos.options,
+        unit,
+        "dodge",
+        'whether the soldier dodges 1" away',
+        levels_up=int(action.get("opt_up", 0)),
+    )
     j.rolls.append(roll)
     if roll.waiting:
-        j.add("roll_required", f"{who(unit)} dodges: the GM must give the Dodge roll's "
-              f"result", unit.position, f"{CITE}, APS-D1")
+        j.add(
+            "roll_required",
+            f"{who(unit)} dodges: the GM must give the Dodge roll's result",
+            unit.position,
+            f"{CITE}, APS-D1",
+        )
         return j.verdict()
     moved = unit
     if roll.success is not False:
         distance = _free_distance(pos, unit, away)
         if distance > 0:
             norm = math.hypot(*away)
-            moved = unit.moved((unit.position[0] + away[0] / norm * distance,
-                                unit.position[1] + away[1] / norm * distance), unit.facing)
+            moved = unit.moved(
+                (
+                    unit.position[0] + away[0] / norm * distance,
+                    unit.position[1] + away[1] / norm * distance,
+                ),
+                unit.facing,
+            )
         j.cost = distance
-    moved = after_spending(moved, 0 if activated else 1, activates=False,
-                           extra_threshold=1 if activated else 0)
+    moved = after_spending(
+        moved, 0 if activated else 1, activates=False, extra_threshold=1 if activated else 0
+    )
     if moved.position != unit.position:
         j.events.append(moved_event(moved))
-    j.events.append({"type": "dodge", "unit": unit.id,
-                     "result": "unresolved" if roll.success is None
-                     else "success" if roll.success else "fail",
-                     "levels_up": int(action.get("opt_up", 0))})
+    j.events.append(
+        {
+            "type": "dodge",
+            "unit": unit.id,
+            "result": "unresolved"
+            if roll.success is None
+            else "success"
+            if roll.success
+            else "fail",
+            "levels_up": int(action.get("opt_up", 0)),
+        }
+    )
     return j.verdict(pos.state.with_units(moved))
 
 
@@ -88,6 +115,13 @@ def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> f
     for _, target in [*obstacles, *others]:
         if here.distance(target) <= CONTACT and first_overlap(track, target) is not None:
             return 0.0
-    hit = first_contact(unit.base, start, away, DODGE_DISTANCE, terrain=obstacles,
-                        bases=others, table=pos.state.table)
+    hit = first_contact(
+        unit.base,
+        start,
+        away,
+        DODGE_DISTANCE,
+        terrain=obstacles,
+        bases=others,
+        table=pos.state.table,
+    )
     return DODGE_DISTANCE if hit is None else min(hit.distance, DODGE_DISTANCE)

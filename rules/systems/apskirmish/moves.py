@@ -58,8 +58,7 @@ class Line:
         """The swept base: translated with the start facing, then turned in place (3)."""
         x = self.start.x + (self.end.x - self.start.x) * fraction
         y = self.start.y + (self.end.y - self.start.y) * fraction
-        return Track.from_steps(unit.base, self.start, [Waypoint(x, y), *self.turns],
-                                self.facing)
+        return Track.from_steps(unit.base, self.start, [Waypoint(x, y), *self.turns], self.facing)
 
     def end_at(self, fraction: float) -> Pose:
         s, e = self.start, self.end
@@ -70,12 +69,14 @@ def declared_line(unit: Unit, action: Action) -> Line | str:
     """The action's line, or why it is malformed (more than one point, APS-D24)."""
     start = Pose(unit.position[0], unit.position[1], unit.facing)
     points = [s for s in action.path if isinstance(s, Waypoint)]
-    if points and math.isclose(points[0].x, start.x, abs_tol=1e-9) \
-            and math.isclose(points[0].y, start.y, abs_tol=1e-9):
+    if (
+        points
+        and math.isclose(points[0].x, start.x, abs_tol=1e-9)
+        and math.isclose(points[0].y, start.y, abs_tol=1e-9)
+    ):
         points = points[1:]  # a first point equal to the start is ignored (contract)
     if len(points) > 1:
-        return (f"a {action.type} is one straight line: give at most one point, not "
-                f"{len(points)}")
+        return f"a {action.type} is one straight line: give at most one point, not {len(points)}"
     turns = tuple(s for s in action.path if isinstance(s, Turn))
     facing = unit.facing + sum(t.angle for t in turns)
     if action.facing is not None:
@@ -85,8 +86,7 @@ def declared_line(unit: Unit, action: Action) -> Line | str:
 
 
 def measured(unit: Unit, start: Pose, end: Pose) -> float:
-    return front_distance(unit.base, (start.x, start.y, start.facing),
-                          (end.x, end.y, end.facing))
+    return front_distance(unit.base, (start.x, start.y, start.facing), (end.x, end.y, end.facing))
 
 
 def _at(p: tuple[float, float]) -> str:
@@ -95,41 +95,67 @@ def _at(p: tuple[float, float]) -> str:
 
 def check_line(j: Judgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
     """Everything the declared line breaks, each at the first point it happens."""
-    movement = front_line(unit.base, (line.start.x, line.start.y, line.start.facing),
-                          (line.end.x, line.end.y, line.end.facing))
+    movement = front_line(
+        unit.base,
+        (line.start.x, line.start.y, line.start.facing),
+        (line.end.x, line.end.y, line.end.facing),
+    )
     crossed: set[str] = set()
     for feature in pos.obstacles:
         over = first_over(movement, feature.shape)
         if over is not None:
             crossed.add(feature.id)
-            j.add("obstacle_crossed", f"{who(unit)}'s line of movement crosses obstacle "
-                  f"{feature.id} at {_at(over[1])}: go around it or Traverse",
-                  over[1], "004 Obstacles", over[0])
+            j.add(
+                "obstacle_crossed",
+                f"{who(unit)}'s line of movement crosses obstacle "
+                f"{feature.id} at {_at(over[1])}: go around it or Traverse",
+                over[1],
+                "004 Obstacles",
+                over[0],
+            )
     track = line.track(unit)
     for feature in pos.obstacles:
         if feature.id in crossed:
             continue
         hit = first_overlap(track, feature.shape)
         if hit is not None:
-            j.add("gap_too_narrow", f"{who(unit)}'s base does not fit past obstacle "
-                  f"{feature.id} at {_at(hit.at)}: treat the gap as an obstacle and "
-                  "Traverse", hit.at,
-                  "004 Size Restrictions, APS-D19", hit.tau)
+            j.add(
+                "gap_too_narrow",
+                f"{who(unit)}'s base does not fit past obstacle "
+                f"{feature.id} at {_at(hit.at)}: treat the gap as an obstacle and "
+                "Traverse",
+                hit.at,
+                "004 Size Restrictions, APS-D19",
+                hit.tau,
+            )
     off = leaves_table(track, pos.state.table)
     if off is not None:
-        j.add("off_table", f"{who(unit)}'s base leaves the table at {_at(off.at)}",
-              off.at, "apskirmish 3", off.tau)
+        j.add(
+            "off_table",
+            f"{who(unit)}'s base leaves the table at {_at(off.at)}",
+            off.at,
+            "apskirmish 3",
+            off.tau,
+        )
     found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
     for s, violation in found:
-        j.add(violation.code, violation.message, violation.at, violation.cite,
-              track.tau_at_length(s) if violation.code != "base_overlap" else track.tau_end)
+        j.add(
+            violation.code,
+            violation.message,
+            violation.at,
+            violation.cite,
+            track.tau_at_length(s) if violation.code != "base_overlap" else track.tau_end,
+        )
 
 
 def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
     """A Terrain roll is needed when the line of movement traces over rough ground
     (004 Rough Terrain); a front that does not move traces nothing."""
-    movement = front_line(unit.base, (line.start.x, line.start.y, line.start.facing),
-                          (line.end.x, line.end.y, line.end.facing))
+    movement = front_line(
+        unit.base,
+        (line.start.x, line.start.y, line.start.facing),
+        (line.end.x, line.end.y, line.end.facing),
+    )
     if not isinstance(movement, LineString):
         return False
     return any(passes_over(movement, t.shape) for t in pos.rough)
@@ -152,9 +178,13 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
     if j.cost > full + LENGTH_TOL:
         cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
         at = line.end_at(cut).xy if cut is not None else line.start.xy
-        j.add("speed_exceeded", f"{who(unit)} would move {fmt(j.cost)}\" front to front "
-              f"but has {fmt(full)}\"", at, row.cite,
-              0.0 if cut is None else cut)
+        j.add(
+            "speed_exceeded",
+            f'{who(unit)} would move {fmt(j.cost)}" front to front but has {fmt(full)}"',
+            at,
+            row.cite,
+            0.0 if cut is None else cut,
+        )
     check_line(j, pos, unit, line)
     if not j.legal:
         return j.verdict()
@@ -162,13 +192,22 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
     threshold = 0
     still_running: bool | None = True if running else None
     if crosses_rough(pos, unit, line):
-        roll = test(dice, pos.options, unit, "terrain",
-                    "whether the move over rough ground keeps its full length")
+        roll = test(
+            dice,
+            pos.options,
+            unit,
+            "terrain",
+            "whether the move over rough ground keeps its full length",
+        )
         j.rolls.append(roll)
         if roll.waiting:
-            j.add("roll_required", f"{who(unit)}'s line of movement passes over rough "
-                  "ground: the GM must give the Terrain roll's result",
-                  unit.position, "004 Rough Terrain, APS-D1")
+            j.add(
+                "roll_required",
+                f"{who(unit)}'s line of movement passes over rough "
+                "ground: the GM must give the Terrain roll's result",
+                unit.position,
+                "004 Rough Terrain, APS-D1",
+            )
             return j.verdict()
         if roll.success is False:
             end, threshold = _after_failed_roll(j, unit, line, action, running)
@@ -179,8 +218,9 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
     return _apply(j, pos, unit, line, end, row.ap, threshold, still_running)
 
 
-def _after_failed_roll(j: Judgement, unit: Unit, line: Line, action: Action,
-                       running: bool) -> tuple[Pose, int]:
+def _after_failed_roll(
+    j: Judgement, unit: Unit, line: Line, action: Action, running: bool
+) -> tuple[Pose, int]:
     """Where a failed Terrain roll leaves the soldier, and the Threshold it takes."""
     on_fail = action.get("on_fail", "shorten")
     reduced = j.allowance - FAILED_ROLL_LOSS
@@ -197,9 +237,13 @@ def _after_failed_roll(j: Judgement, unit: Unit, line: Line, action: Action,
     if on_fail == "threshold":  # not available for a run: held to 8" (APS-D10)
         cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
         at = line.end_at(cut).xy if cut is not None else line.start.xy
-        j.add("speed_exceeded", f"{who(unit)} failed the Terrain roll: a run is held to "
-              f"{fmt(reduced)}\" (Threshold cannot keep it), not {fmt(j.cost)}\"",
-              at, "004 Running, APS-D10")
+        j.add(
+            "speed_exceeded",
+            f"{who(unit)} failed the Terrain roll: a run is held to "
+            f'{fmt(reduced)}" (Threshold cannot keep it), not {fmt(j.cost)}"',
+            at,
+            "004 Running, APS-D10",
+        )
         return line.start, 0
     cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
     if cut is None:
@@ -210,8 +254,16 @@ def _after_failed_roll(j: Judgement, unit: Unit, line: Line, action: Action,
     return end, 0
 
 
-def _apply(j: Judgement, pos: ApsPosition, unit: Unit, line: Line, end: Pose, ap: int,
-           threshold: int, running: bool | None) -> Verdict:
+def _apply(
+    j: Judgement,
+    pos: ApsPosition,
+    unit: Unit,
+    line: Line,
+    end: Pose,
+    ap: int,
+    threshold: int,
+    running: bool | None,
+) -> Verdict:
     if end != line.end and end != line.start:
         # A cut-back move ends somewhere new: its base may not overlap another there.
         short = Line(line.start, end, line.turns, line.facing)

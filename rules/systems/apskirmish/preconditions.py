@@ -19,8 +19,12 @@ from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 def check_may_run(j: Judgement, unit: Unit) -> None:
     """Only a Standing soldier may run (004 Running)."""
     if stance(unit) != "standing":
-        j.add("action_not_allowed", f"Only a Standing soldier may run; {who(unit)} is "
-              f"{stance(unit)}", unit.position, "004 Running")
+        j.add(
+            "action_not_allowed",
+            f"Only a Standing soldier may run; {who(unit)} is {stance(unit)}",
+            unit.position,
+            "004 Running",
+        )
 
 
 def check_preconditions(j: Judgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
@@ -34,8 +38,12 @@ def check_preconditions(j: Judgement, pos: ApsPosition, unit: Unit, action_type:
     if action_type == "run":
         check_may_run(j, unit)
     if action_type == "traverse" and not _obstacle_within_reach(pos, unit):
-        j.add("action_not_allowed", f"{who(unit)} is not within 1\" of any obstacle: nothing "
-              "to traverse", unit.position, "004 Obstacles, APS-D6")
+        j.add(
+            "action_not_allowed",
+            f'{who(unit)} is not within 1" of any obstacle: nothing to traverse',
+            unit.position,
+            "004 Obstacles, APS-D6",
+        )
 
 
 def _obstacle_within_reach(pos: ApsPosition, unit: Unit) -> bool:

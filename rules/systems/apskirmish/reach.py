@@ -53,8 +53,11 @@ def budget(pos: ApsPosition, unit: Unit, action_type: str) -> float:
     return per_ap(unit)
 
 
-def _exit_distance(start: tuple[float, float], direction: tuple[float, float],
-                   box: tuple[float, float, float, float]) -> float:
+def _exit_distance(
+    start: tuple[float, float],
+    direction: tuple[float, float],
+    box: tuple[float, float, float, float],
+) -> float:
     """How far a point goes along `direction` before it leaves `box` (inside it)."""
     out = math.inf
     for axis in (0, 1):
@@ -79,9 +82,11 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
     here = pos.bodies[unit.id]
     horizon = length + 2 * unit.base.radius + 1
     terrain = [(t.id, t.shape) for t in pos.obstacles if here.distance(t.shape) <= horizon]
-    enemies = [(o.id, pos.bodies[o.id]) for o in pos.on_table
-               if o.id != unit.id and o.side != unit.side
-               and here.distance(pos.bodies[o.id]) <= horizon]
+    enemies = [
+        (o.id, pos.bodies[o.id])
+        for o in pos.on_table
+        if o.id != unit.id and o.side != unit.side and here.distance(pos.bodies[o.id]) <= horizon
+    ]
     near = grow + MARGIN
     close_t = [(i, g) for i, g in terrain if here.distance(g) <= near]
     close_b = [(i, b) for i, b in enemies if here.distance(b) <= near]
@@ -92,12 +97,16 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
     free_box = (reach_of, reach_of, table.width - reach_of, table.height - reach_of)
     angles = [2 * math.pi * k / RAYS for k in range(RAYS)]
     directions = [(math.cos(a), math.sin(a)) for a in angles]
-    out = [min(length, _exit_distance((sx, sy), d, free_box))
-           if free_box[0] <= sx <= free_box[2] and free_box[1] <= sy <= free_box[3] else 0.0
-           for d in directions]
+    out = [
+        min(length, _exit_distance((sx, sy), d, free_box))
+        if free_box[0] <= sx <= free_box[2] and free_box[1] <= sy <= free_box[3]
+        else 0.0
+        for d in directions
+    ]
     if blocked is not None:
-        lines = shapely.linestrings([[(sx, sy), (sx + d[0] * length, sy + d[1] * length)]
-                                     for d in directions])
+        lines = shapely.linestrings(
+            [[(sx, sy), (sx + d[0] * length, sy + d[1] * length)] for d in directions]
+        )
         hits = shapely.intersection(lines, blocked)
         gaps = shapely.distance(shapely.points(sx, sy), hits)
         for k, gap in enumerate(gaps):
@@ -115,12 +124,24 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
     pos = position_of(state)
     if action_type == "traverse":
         # Lands past an obstacle, one point per direction (reach_traverse.py).
-        return memoised_reach(state, "apskirmish", unit_id, action_type,
-                              lambda unit: traverse_reach(pos, unit), what="soldier")
+        return memoised_reach(
+            state,
+            "apskirmish",
+            unit_id,
+            action_type,
+            lambda unit: traverse_reach(pos, unit),
+            what="soldier",
+        )
     if action_type not in ("move", "run"):
         return unshaded(unit_id, action_type)
-    return memoised_reach(state, "apskirmish", unit_id, action_type,
-                          lambda unit: _reach(pos, unit, action_type), what="soldier")
+    return memoised_reach(
+        state,
+        "apskirmish",
+        unit_id,
+        action_type,
+        lambda unit: _reach(pos, unit, action_type),
+        what="soldier",
+    )
 
 
 def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
@@ -128,8 +149,9 @@ def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
     start = unit.position
     length = budget(pos, unit, action_type)
     if length <= 0:
-        return Reach(unit_id, action_type, Point(start), 0.0,
-                     lambda p: [start] if p == start else None)
+        return Reach(
+            unit_id, action_type, Point(start), 0.0, lambda p: [start] if p == start else None
+        )
     # To the tolerance: gaps the base's own width, tangent passes, a front along a face,
     # and a round base's ends turned to face back (reach_sectors.py). The ray wedges
     # below remain for a start the exact cones cannot leave (a base already overlapping
@@ -149,21 +171,28 @@ def _wedges(pos: ApsPosition, unit: Unit, length: float) -> Any:
         if rho <= 1e-6:
             continue
         a0, a1 = 2 * math.pi * k / RAYS, 2 * math.pi * (k + 1) / RAYS
-        wedges.append(Polygon([start, (start[0] + rho * math.cos(a0),
-                                       start[1] + rho * math.sin(a0)),
-                               (start[0] + rho * math.cos(a1),
-                                start[1] + rho * math.sin(a1))]))
+        wedges.append(
+            Polygon(
+                [
+                    start,
+                    (start[0] + rho * math.cos(a0), start[1] + rho * math.sin(a0)),
+                    (start[0] + rho * math.cos(a1), start[1] + rho * math.sin(a1)),
+                ]
+            )
+        )
     area: Any = shapely.union_all(wedges) if wedges else Point(start)
-    friends = [grown(body, body.radius + unit.base.radius + MARGIN)
-               for o in pos.on_table if o.id != unit.id and o.side == unit.side
-               for body in [pos.bodies[o.id]]]
+    friends = [
+        grown(body, body.radius + unit.base.radius + MARGIN)
+        for o in pos.on_table
+        if o.id != unit.id and o.side == unit.side
+        for body in [pos.bodies[o.id]]
+    ]
     if friends and not area.is_empty:
         area = area.difference(shapely.union_all(friends))
     return area
 
 
-def _with_turns(unit: Unit, action_type: str, length: float, area: Any,
-                turned: Any) -> Reach:
+def _with_turns(unit: Unit, action_type: str, length: float, area: Any, turned: Any) -> Reach:
     """The reach of straight ends (`area`) and ends turned to face back (`turned`)."""
     start = unit.position
     unit_id = unit.id

@@ -69,8 +69,7 @@ class Stars:
         if not (rho > 1e-6).any():
             return Polygon()
         order = np.argsort(self.a0)
-        a0, a1, r = self.a0[order], self.a1[order], np.where(rho[order] > 1e-6,
-                                                             rho[order], 0.0)
+        a0, a1, r = self.a0[order], self.a1[order], np.where(rho[order] > 1e-6, rho[order], 0.0)
         x, y = self.apex
         xs = np.stack([x + r * np.cos(a0), x + r * np.cos(a1)], axis=1).ravel()
         ys = np.stack([y + r * np.sin(a0), y + r * np.sin(a1)], axis=1).ravel()
@@ -82,13 +81,22 @@ class Stars:
         star = Polygon(pts)
         if not star.is_valid:
             star = shapely.make_valid(star)
-            star = shapely.union_all([g for g in getattr(star, "geoms", [star])
-                                      if g.geom_type in ("Polygon", "MultiPolygon")])
+            star = shapely.union_all(
+                [
+                    g
+                    for g in getattr(star, "geoms", [star])
+                    if g.geom_type in ("Polygon", "MultiPolygon")
+                ]
+            )
         return star
 
 
-def stars(apex: tuple[float, float], length: float, blocked: Any,
-          box: tuple[float, float, float, float] | None) -> Stars:
+def stars(
+    apex: tuple[float, float],
+    length: float,
+    blocked: Any,
+    box: tuple[float, float, float, float] | None,
+) -> Stars:
     """How far each cone from `apex` goes, within `length`, before it meets `blocked`
     (None: nothing) or its edge rays leave `box`; cones split where an edge ray goes
     further than the cone."""
@@ -117,8 +125,7 @@ def stars(apex: tuple[float, float], length: float, blocked: Any,
         a0 = (s0[:, None] + parts[None, :] * width).ravel()
         a1 = (s0[:, None] + (parts[None, :] + 1) * width).ravel()
         depth = np.repeat(d, SPLIT)
-    return Stars(apex, np.concatenate(done_a0), np.concatenate(done_a1),
-                 np.concatenate(done_rho))
+    return Stars(apex, np.concatenate(done_a0), np.concatenate(done_a1), np.concatenate(done_rho))
 
 
 def _edges(blocked: Any, apex: tuple[float, float], length: float) -> Any:
@@ -135,8 +142,7 @@ def _edges(blocked: Any, apex: tuple[float, float], length: float) -> Any:
     x, y = apex
     lox, hix = np.minimum(e[:, 0], e[:, 2]), np.maximum(e[:, 0], e[:, 2])
     loy, hiy = np.minimum(e[:, 1], e[:, 3]), np.maximum(e[:, 1], e[:, 3])
-    near = (lox <= x + length) & (hix >= x - length) & (loy <= y + length) & \
-        (hiy >= y - length)
+    near = (lox <= x + length) & (hix >= x - length) & (loy <= y + length) & (hiy >= y - length)
     return e[near]
 
 
@@ -148,20 +154,26 @@ def _ray_hits(x: float, y: float, c: Any, s: Any, e: Any, length: float) -> Any:
         return out
     ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
     for k in range(0, len(c), 512):
-        cc, ss = c[k:k + 512, None], s[k:k + 512, None]
+        cc, ss = c[k : k + 512, None], s[k : k + 512, None]
         wx, wy = e[None, :, 0] - x, e[None, :, 1] - y
         den = cc * ey[None, :] - ss * ex[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
             t = (wx * ey[None, :] - wy * ex[None, :]) / den
             u = (wx * ss - wy * cc) / den
         hit = (np.abs(den) > 1e-15) & (t >= 0) & (u >= -1e-12) & (u <= 1 + 1e-12)
-        out[k:k + 512] = np.minimum(out[k:k + 512], np.where(hit, t, np.inf).min(axis=1))
+        out[k : k + 512] = np.minimum(out[k : k + 512], np.where(hit, t, np.inf).min(axis=1))
     return out
 
 
-def _cone_lengths(apex: tuple[float, float], a0: Any, a1: Any, length: float,
-                  blocked: Any, box: tuple[float, float, float, float] | None,
-                  edges: Any = None) -> tuple[Any, Any]:
+def _cone_lengths(
+    apex: tuple[float, float],
+    a0: Any,
+    a1: Any,
+    length: float,
+    blocked: Any,
+    box: tuple[float, float, float, float] | None,
+    edges: Any = None,
+) -> tuple[Any, Any]:
     """Per cone, how far it goes (its sector clear of `blocked`, whose boundary segments
     near the apex are `edges`; its edge rays in `box`) and how far its longer edge ray
     goes. The nearest point of `blocked` in a cone is where an edge ray first meets it
@@ -231,8 +243,12 @@ def _swept_by(unit: Unit) -> tuple[Any, float]:
     a = math.radians(unit.facing)
     c, s = math.cos(a), math.sin(a)
     hl, hw = b.length / 2 - OVERLAP, b.width / 2 - OVERLAP
-    return Polygon([(c * dx - s * dy, s * dx + c * dy)
-                    for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]), 0.0
+    return Polygon(
+        [
+            (c * dx - s * dy, s * dx + c * dy)
+            for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
+        ]
+    ), 0.0
 
 
 def fine_arcs(radius: float) -> int:
@@ -265,15 +281,24 @@ def blockers(pos: ApsPosition, unit: Unit, horizon: float) -> tuple[Any, Any, li
         if body.distance(here) > horizon:
             continue
         if body.xy is not None and rect is None:
-            grown = Point(body.xy).buffer(body.radius + radius,
-                                          quad_segs=fine_arcs(body.radius + radius))
+            grown = Point(body.xy).buffer(
+                body.radius + radius, quad_segs=fine_arcs(body.radius + radius)
+            )
         else:
             core = Point(body.xy) if body.xy is not None else body.core
-            grown = grown_by_base(core.buffer(body.radius, quad_segs=fine_arcs(body.radius))
-                                  if body.radius > 1e-6 else core, rect, radius)
+            grown = grown_by_base(
+                core.buffer(body.radius, quad_segs=fine_arcs(body.radius))
+                if body.radius > 1e-6
+                else core,
+                rect,
+                radius,
+            )
         (base if o.side != unit.side else friends).append(grown)
-    return (shapely.union_all(base) if base else None,
-            shapely.union_all(front) if front else None, friends)
+    return (
+        shapely.union_all(base) if base else None,
+        shapely.union_all(front) if front else None,
+        friends,
+    )
 
 
 def exact_area(pos: ApsPosition, unit: Unit, length: float) -> tuple[Any, Any]:
@@ -321,7 +346,7 @@ def _at_bearings(stars_: Stars, a0: Any, a1: Any) -> Any:
     hi = np.searchsorted(s0, a1, side="left")
     out = np.empty(len(a0))
     for k in range(len(a0)):
-        out[k] = rho[lo[k]:max(hi[k], lo[k] + 1)].min() if lo[k] < len(rho) else 0.0
+        out[k] = rho[lo[k] : max(hi[k], lo[k] + 1)].min() if lo[k] < len(rho) else 0.0
     return out
 
 
@@ -336,8 +361,9 @@ def turn_to_face_back(unit: Unit, end: tuple[float, float]) -> float:
 
 def front_moved(unit: Unit, end: tuple[float, float], turn: float) -> float:
     """The measured distance of the move to `end` with that turn (APS-D15)."""
-    return front_distance(unit.base, (*unit.position[:2], unit.facing),
-                          (end[0], end[1], unit.facing + turn))
+    return front_distance(
+        unit.base, (*unit.position[:2], unit.facing), (end[0], end[1], unit.facing + turn)
+    )
 
 
 __all__: Sequence[str] = ("exact_area", "turn_to_face_back", "front_moved", "stars")

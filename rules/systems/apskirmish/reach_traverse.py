@@ -63,10 +63,15 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
                 # Already touching: a failure stays put (APS-D21). The few thousandths
                 # round the start toward these bearings.
                 ra, rb = math.radians(bearings[k]), math.radians(bearings[k + 1])
-                pieces.append(Polygon([start, (start[0] + HALF * math.cos(ra),
-                                               start[1] + HALF * math.sin(ra)),
-                                       (start[0] + HALF * math.cos(rb),
-                                        start[1] + HALF * math.sin(rb))]))
+                pieces.append(
+                    Polygon(
+                        [
+                            start,
+                            (start[0] + HALF * math.cos(ra), start[1] + HALF * math.sin(ra)),
+                            (start[0] + HALF * math.cos(rb), start[1] + HALF * math.sin(rb)),
+                        ]
+                    )
+                )
                 continue
             _chords(pos, unit, side, bearings[k], bearings[k + 1], a, b, 0, pieces, cast)
         cut = cut or cast[0] >= cast[1]
@@ -74,8 +79,7 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
     # leave ends out: the reach says so (exact to no length, as for a type not shaded).
     cut_at = 0.0 if cut else None
     if not pieces:
-        return Reach(unit.id, "traverse", shapely.GeometryCollection(), 0.0,
-                     lambda p: None, cut_at)
+        return Reach(unit.id, "traverse", shapely.GeometryCollection(), 0.0, lambda p: None, cut_at)
     area = shapely.union_all(pieces)
     shapely.prepare(area)
     tol = HALF + 0.0009  # an alternative's end is rounded to thousandths
@@ -112,8 +116,18 @@ def _work(unit: Unit) -> int:
     return WORK if unit.base.is_circle else WORK // 3
 
 
-def _chords(pos: ApsPosition, unit: Unit, side: int, b0: float, b1: float,
-            a: Any, b: Any, depth: int, pieces: list[Any], cast: list[int]) -> None:
+def _chords(
+    pos: ApsPosition,
+    unit: Unit,
+    side: int,
+    b0: float,
+    b1: float,
+    a: Any,
+    b: Any,
+    depth: int,
+    pieces: list[Any],
+    cast: list[int],
+) -> None:
     """Bands along the chords of the ends between bearings b0 and b1 (ends a and b)."""
     pa, pb = a[side], b[side]
     if a is None or b is None or math.dist(pa, pb) < 1e-9:
@@ -125,8 +139,7 @@ def _chords(pos: ApsPosition, unit: Unit, side: int, b0: float, b1: float,
     cast[0] += 1
     if mid is None:
         return
-    good = math.dist(pa, pb) <= 0.2 and \
-        LineString([pa, pb]).distance(Point(mid[side])) <= HALF / 4
+    good = math.dist(pa, pb) <= 0.2 and LineString([pa, pb]).distance(Point(mid[side])) <= HALF / 4
     if not good:
         if depth < SPLITS and cast[0] < cast[1]:
             _chords(pos, unit, side, b0, mid_b, a, mid, depth + 1, pieces, cast)
@@ -151,16 +164,24 @@ def _bearings(unit: Unit, near: list[Any], step: float) -> list[float]:
         return list(np.arange(0.0, 360.0, step))
     grid = np.arange(0.0, 360.0, step)
     # A grid bearing is kept when the ray along it meets the grown shapes.
-    rays = shapely.linestrings(np.stack([np.stack([np.full(len(grid), sx),
-                                                   np.full(len(grid), sy)], axis=1),
-                                         np.stack([sx + 100 * np.cos(np.radians(grid)),
-                                                   sy + 100 * np.sin(np.radians(grid))],
-                                                  axis=1)], axis=1))
+    rays = shapely.linestrings(
+        np.stack(
+            [
+                np.stack([np.full(len(grid), sx), np.full(len(grid), sy)], axis=1),
+                np.stack(
+                    [sx + 100 * np.cos(np.radians(grid)), sy + 100 * np.sin(np.radians(grid))],
+                    axis=1,
+                ),
+            ],
+            axis=1,
+        )
+    )
     return [float(b) for b in grid[shapely.intersects(rays, grown)]]
 
 
-def _landing(pos: ApsPosition, unit: Unit, bearing: float
-             ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+def _landing(
+    pos: ApsPosition, unit: Unit, bearing: float
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """`_landed`, once per position, unit and bearing."""
     memo: dict[tuple[str, float], Any] = pos.__dict__.setdefault("_aps_landings", {})
     key = (unit.id, round(bearing, 9))
@@ -169,8 +190,9 @@ def _landing(pos: ApsPosition, unit: Unit, bearing: float
     return memo[key]  # type: ignore[no-any-return]
 
 
-def _landed(pos: ApsPosition, unit: Unit, bearing: float
-            ) -> tuple[tuple[float, float], tuple[float, float]] | None:
+def _landed(
+    pos: ApsPosition, unit: Unit, bearing: float
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Where a traverse along `bearing` stops on a failed roll (t1, the near side) and
     lands on a success (t2), or None when it is refused (nothing met, the obstacle
     beyond 1", no room beyond, the landing on a base or off the table)."""
@@ -178,13 +200,14 @@ def _landed(pos: ApsPosition, unit: Unit, bearing: float
     table = pos.state.table
     length = math.hypot(table.width, table.height) + 2 * unit.base.radius
     a = math.radians(bearing)
-    crossing = cross(unit.base, start, (math.cos(a), math.sin(a)), length,
-                     pos.obstacle_shapes())
+    crossing = cross(unit.base, start, (math.cos(a), math.sin(a)), length, pos.obstacle_shapes())
     if crossing is None or crossing.far is None:
         return None
     met = next(t for t in pos.obstacles if t.id == crossing.met)
-    if body_at(unit.base, *start.xy, start.facing).distance(met.shape) > \
-            TRAVERSE_REACH + LENGTH_TOL:
+    if (
+        body_at(unit.base, *start.xy, start.facing).distance(met.shape)
+        > TRAVERSE_REACH + LENGTH_TOL
+    ):
         return None
     far = crossing.pose_at(crossing.far)
     if any(o.kind != "terrain" for o in obstructions(pos, unit.base, far, ignore=(unit.id,))):

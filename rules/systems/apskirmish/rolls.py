@@ -42,21 +42,29 @@ class Options:
 #: `parse_options` judges the values.
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "tests": {
-        "type": "string", "enum": list(TEST_MODES), "default": DEFAULT_TESTS,
+        "type": "string",
+        "enum": list(TEST_MODES),
+        "default": DEFAULT_TESTS,
         "labels": {"d10": "The server rolls a d10", "gm": "The GM enters each result"},
-        "label": "Tests", "description": "how a test is resolved (APS-D1)"},
+        "label": "Tests",
+        "description": "how a test is resolved (APS-D1)",
+    },
     "ap_per_round": {
-        "type": "integer", "minimum": 0, "default": DEFAULT_AP_PER_ROUND,
+        "type": "integer",
+        "minimum": 0,
+        "default": DEFAULT_AP_PER_ROUND,
         "label": "AP per round",
-        "description": "a soldier's AP each round where the roster gives no ap_max (APS-D22)"},
+        "description": "a soldier's AP each round where the roster gives no ap_max (APS-D22)",
+    },
 }
 
 
 def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Options:
     for name in options:
         if name not in ("tests", "ap_per_round"):
-            raise InvalidActionError(f"{key}.{name}", "unknown table option for apskirmish "
-                                     "(known: tests, ap_per_round)")
+            raise InvalidActionError(
+                f"{key}.{name}", "unknown table option for apskirmish (known: tests, ap_per_round)"
+            )
     tests = options.get("tests", DEFAULT_TESTS)
     if tests not in TEST_MODES:
         raise InvalidActionError(f"{key}.tests", f"expected one of {', '.join(TEST_MODES)}")
@@ -80,10 +88,11 @@ class TestRoll(Roll):
         return self.success is None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"what": self.what,
-                               "result": None if self.success is None
-                               else "success" if self.success else "fail",
-                               "success": self.success}
+        out: dict[str, Any] = {
+            "what": self.what,
+            "result": None if self.success is None else "success" if self.success else "fail",
+            "success": self.success,
+        }
         if self.rolled is not None:
             out.update(die=self.die, roll=self.rolled, needed=self.needed)
         if self.pending:
@@ -115,8 +124,9 @@ def gm_prompt(row: RollRow, target: int | None, levels_up: int) -> str:
     return f"{opened}{'' if opened.endswith('(') else ' '}{stat})"
 
 
-def test(dice: Dice, options: Options, unit: Unit, what: str, decides: str,
-         levels_up: int = 0) -> TestRoll:
+def test(
+    dice: Dice, options: Options, unit: Unit, what: str, decides: str, levels_up: int = 0
+) -> TestRoll:
     """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
     row = ROLLS[what]
     target = stat_target(unit, row.stat, levels_up)
@@ -129,9 +139,17 @@ def test(dice: Dice, options: Options, unit: Unit, what: str, decides: str,
         result = dice.outcome(what)
         return TestRoll(what, "", None, row.label, bool(result), forced=True)
     if not by_engine or target is None:
-        return TestRoll(what, "", None, gm_prompt(row, target, levels_up), None, decides=decides,
-                        waiting=True)
+        return TestRoll(
+            what, "", None, gm_prompt(row, target, levels_up), None, decides=decides, waiting=True
+        )
     rolled = dice.d(TEST_DIE, what)
     assert rolled is not None  # only a preview leaves a die unrolled
-    return TestRoll(what, f"d{TEST_DIE}", rolled, f"1-{target}", rolled <= target,
-                    forced=dice.forced_dice is not None, rolled=rolled)
+    return TestRoll(
+        what,
+        f"d{TEST_DIE}",
+        rolled,
+        f"1-{target}",
+        rolled <= target,
+        forced=dice.forced_dice is not None,
+        rolled=rolled,
+    )

@@ -33,13 +33,23 @@ from rules.systems.apskirmish.turns import ApsTurns, check_turn
 Handler = Callable[[ApsPosition, Unit, Action, Dice], Verdict]
 
 HANDLERS: dict[str, Handler] = {
-    "move": straight_move, "run": straight_move, "traverse": traverse, "dodge": dodge,
+    "move": straight_move,
+    "run": straight_move,
+    "traverse": traverse,
+    "dodge": dodge,
 }
 
 #: Unit keys and the types each must have (scenario-format.md, apskirmish).
 UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "stance": (str,), "ap": (int, float), "ap_max": (int, float), "threshold": (int,),
-    "activated": (bool,), "running": (bool,), "stats": (dict,), "name": (str,)}
+    "stance": (str,),
+    "ap": (int, float),
+    "ap_max": (int, float),
+    "threshold": (int,),
+    "activated": (bool,),
+    "running": (bool,),
+    "stats": (dict,),
+    "name": (str,),
+}
 
 
 class ApskirmishSystem(System):
@@ -90,8 +100,7 @@ class ApskirmishSystem(System):
             if levels < 0 or levels != int(levels):
                 raise InvalidActionError(f"{key}.opt_up", "expected a whole number of levels")
         if action.type == "dodge" and "source" not in raw:
-            raise InvalidActionError(f"{key}.source", "missing: a dodge needs the attack's "
-                                     "origin")
+            raise InvalidActionError(f"{key}.source", "missing: a dodge needs the attack's origin")
         return action
 
     def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:

@@ -30,19 +30,41 @@ class ActionRow:
 
 
 ACTIONS: dict[str, ActionRow] = {
-    "move": ActionRow(1, "Move", "straight", "004 Standard Movement",
-                      "1 AP: one straight line of up to the stance distance (3\" standing, "
-                      "2\" crouching, 1\" prone), measured front to front.", drag=True),
-    "run": ActionRow(3, "Run", "straight", "004 Running",
-                     "3 AP together: a Standing soldier moves one straight line of up to "
-                     "9\" and is marked Running.", drag=True),
-    "traverse": ActionRow(1, "Traverse", "placement", "004 Obstacles",
-                          "1 AP: climb over the obstacle within 1\" in the direction "
-                          "given (an INS Traverse roll)."),
-    "dodge": ActionRow(1, "Dodge", "none", "004 Dodging",
-                       "A reaction to an attack: 1 AP (or 1 Threshold once activated) to "
-                       "move 1\" away from the attack's source.", keys=("source",),
-                       activates=False),
+    "move": ActionRow(
+        1,
+        "Move",
+        "straight",
+        "004 Standard Movement",
+        '1 AP: one straight line of up to the stance distance (3" standing, '
+        '2" crouching, 1" prone), measured front to front.',
+        drag=True,
+    ),
+    "run": ActionRow(
+        3,
+        "Run",
+        "straight",
+        "004 Running",
+        "3 AP together: a Standing soldier moves one straight line of up to "
+        '9" and is marked Running.',
+        drag=True,
+    ),
+    "traverse": ActionRow(
+        1,
+        "Traverse",
+        "placement",
+        "004 Obstacles",
+        '1 AP: climb over the obstacle within 1" in the direction given (an INS Traverse roll).',
+    ),
+    "dodge": ActionRow(
+        1,
+        "Dodge",
+        "none",
+        "004 Dodging",
+        "A reaction to an attack: 1 AP (or 1 Threshold once activated) to "
+        "move 1\" away from the attack's source.",
+        keys=("source",),
+        activates=False,
+    ),
 }
 
 #: A run spends this many AP moves in one line (004 Running, APS-D25).

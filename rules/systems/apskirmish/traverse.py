@@ -36,12 +36,14 @@ def direction_point(unit: Unit, action: Action) -> tuple[float, float] | str:
     """The path's one point (a first point equal to the start is ignored), or why the
     action is malformed."""
     points = [s for s in action.path if isinstance(s, Waypoint)]
-    if points and math.isclose(points[0].x, unit.position[0], abs_tol=1e-9) \
-            and math.isclose(points[0].y, unit.position[1], abs_tol=1e-9):
+    if (
+        points
+        and math.isclose(points[0].x, unit.position[0], abs_tol=1e-9)
+        and math.isclose(points[0].y, unit.position[1], abs_tol=1e-9)
+    ):
         points = points[1:]
     if len(points) != 1:
-        return (f"a traverse gives one point, the direction of crossing (APS-D20), not "
-                f"{len(points)}")
+        return f"a traverse gives one point, the direction of crossing (APS-D20), not {len(points)}"
     return (points[0].x, points[0].y)
 
 
@@ -59,36 +61,62 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
     length = math.hypot(table.width, table.height) + 2 * unit.base.radius
     crossing = cross(unit.base, start, direction, length, pos.obstacle_shapes())
     if crossing is None:
-        j.add("action_not_allowed", f"{who(unit)} meets no obstacle in that direction: "
-              f"nothing to traverse", unit.position, CITE)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} meets no obstacle in that direction: nothing to traverse",
+            unit.position,
+            CITE,
+        )
         return j.verdict()
     met = next(t for t in pos.obstacles if t.id == crossing.met)
     gap = body_at(unit.base, *start.xy, start.facing).distance(met.shape)
     if gap > TRAVERSE_REACH + LENGTH_TOL:
-        j.add("action_not_allowed", f"{who(unit)} is {fmt(gap)}\" from obstacle {met.id}; "
-              f"a Traverse needs it within {fmt(TRAVERSE_REACH)}\"",
-              unit.position, f"{CITE}, APS-D6")
+        j.add(
+            "action_not_allowed",
+            f'{who(unit)} is {fmt(gap)}" from obstacle {met.id}; '
+            f'a Traverse needs it within {fmt(TRAVERSE_REACH)}"',
+            unit.position,
+            f"{CITE}, APS-D6",
+        )
     far = None if crossing.far is None else crossing.pose_at(crossing.far)
     if far is None:
-        j.add("placement_invalid",
-              f"{who(unit)} finds no room beyond obstacle {met.id}", unit.position, "APS-D7")
+        j.add(
+            "placement_invalid",
+            f"{who(unit)} finds no room beyond obstacle {met.id}",
+            unit.position,
+            "APS-D7",
+        )
     else:
-        blocked = [o for o in obstructions(pos, unit.base, far, ignore=(unit.id,))
-                   if o.kind != "terrain"]
+        blocked = [
+            o for o in obstructions(pos, unit.base, far, ignore=(unit.id,)) if o.kind != "terrain"
+        ]
         if blocked:
-            j.add("placement_invalid", f"{who(unit)} cannot land beyond obstacle {met.id} "
-                  f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason}",
-                  far.xy, "APS-D7")
+            j.add(
+                "placement_invalid",
+                f"{who(unit)} cannot land beyond obstacle {met.id} "
+                f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason}",
+                far.xy,
+                "APS-D7",
+            )
     if not j.legal or far is None:
         j.cost = 0.0 if far is None else math.dist(far.xy, start.xy)
         return j.verdict()
-    roll = test(dice, pos.options, unit, "traverse",
-                "whether the soldier reaches the far side of the obstacle")
+    roll = test(
+        dice,
+        pos.options,
+        unit,
+        "traverse",
+        "whether the soldier reaches the far side of the obstacle",
+    )
     j.rolls.append(roll)
     j.cost = math.dist(far.xy, start.xy)
     if roll.waiting:
-        j.add("roll_required", f"{who(unit)} must make a Traverse roll: the GM must give "
-              f"its result", unit.position, f"{CITE}, APS-D1")
+        j.add(
+            "roll_required",
+            f"{who(unit)} must make a Traverse roll: the GM must give its result",
+            unit.position,
+            f"{CITE}, APS-D1",
+        )
         return j.verdict()
     on_fail = action.get("on_fail", "stop")
     threshold = 0
@@ -100,8 +128,7 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
             end = crossing.pose_at(crossing.near)
     j.cost = math.dist(end.xy, start.xy)
     moved = unit.moved(end.xy, unit.facing) if end.xy != start.xy else unit
-    moved = after_spending(moved, ACTIONS["traverse"].ap, activates=True,
-                           extra_threshold=threshold)
+    moved = after_spending(moved, ACTIONS["traverse"].ap, activates=True, extra_threshold=threshold)
     if moved.position != unit.position:
         j.events.append(moved_event(moved))
     return j.verdict(after_activation_action(pos.state.with_units(moved), unit))

@@ -58,8 +58,11 @@ def new_round(position: Json) -> Json:
         fresh = {k: v for k, v in u.items() if k != "running"}
         fresh.update(ap=round_ap(u, position), activated=False)
         units.append(fresh)
-    return {**position, "units": units,
-            "state": {**(position.get("state") or {}), "active_unit": None}}
+    return {
+        **position,
+        "units": units,
+        "state": {**(position.get("state") or {}), "active_unit": None},
+    }
 
 
 class ApsTurns(TurnStructure):
@@ -70,8 +73,9 @@ class ApsTurns(TurnStructure):
         turn: Json = {"turn": 1, "active_side": sides[0], "sides": list(sides)}
         return turn, new_round(position)
 
-    def refusal(self, turn: Json, position: Json, side: str,
-                action: Json | None = None) -> Violation | None:
+    def refusal(
+        self, turn: Json, position: Json, side: str, action: Json | None = None
+    ) -> Violation | None:
         kind = None if action is None else action.get("type")
         if kind in ACTIONS and not ACTIONS[kind].activates:
             return None  # a Dodge is a reaction, out of turn (004 Dodging)
@@ -81,12 +85,18 @@ class ApsTurns(TurnStructure):
         unit_id = str(action["unit"])
         running = active_unit(turn, position)
         if running and running != unit_id:
-            return Violation("not_your_turn", f"{running} is activating; end its activation "
-                             "before another soldier acts.", cite="APS-D23")
+            return Violation(
+                "not_your_turn",
+                f"{running} is activating; end its activation before another soldier acts.",
+                cite="APS-D23",
+            )
         unit = next((u for u in _units(position) if u.get("id") == unit_id), {})
         if unit.get("activated") and running != unit_id:
-            return Violation("action_not_allowed", f"{_name(unit)} has already activated "
-                             "this round.", cite="APS-D23")
+            return Violation(
+                "action_not_allowed",
+                f"{_name(unit)} has already activated this round.",
+                cite="APS-D23",
+            )
         return None
 
     def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
@@ -105,8 +115,9 @@ class ApsTurns(TurnStructure):
             return {**turn, "active_unit": action["unit"]}
         return turn
 
-    def end_part(self, turn: Json, position: Json, *,
-                 whole_turn: bool = False) -> tuple[Json, Json]:
+    def end_part(
+        self, turn: Json, position: Json, *, whole_turn: bool = False
+    ) -> tuple[Json, Json]:
         """The activation ends; the next side with a soldier to activate picks one."""
         if whole_turn:
             return self.next_turn(turn, position)
@@ -115,10 +126,15 @@ class ApsTurns(TurnStructure):
         if running is None:
             waiting = to_activate(position, str(side))
             running = str(waiting[0]["id"]) if waiting else None
-        units = [{**u, "activated": True} if u.get("id") == running else u
-                 for u in position.get("units", [])]
-        position = {**position, "units": units,
-                    "state": {**(position.get("state") or {}), "active_unit": None}}
+        units = [
+            {**u, "activated": True} if u.get("id") == running else u
+            for u in position.get("units", [])
+        ]
+        position = {
+            **position,
+            "units": units,
+            "state": {**(position.get("state") or {}), "active_unit": None},
+        }
         new_turn = without(turn, ("active_unit",))
         sides = self.order(turn)
         start = sides.index(side) if side in sides else -1
@@ -150,8 +166,11 @@ class ApsTurns(TurnStructure):
         unit = next((u for u in _units(position) if u.get("id") == running), None)
         if unit is not None:
             ap = unit.get("ap")
-            return f"{_name(unit)}: {ap:g} AP left" if isinstance(ap, int | float) \
+            return (
+                f"{_name(unit)}: {ap:g} AP left"
+                if isinstance(ap, int | float)
                 else f"{_name(unit)} activating"
+            )
         waiting = len(to_activate(position, str(turn.get("active_side"))))
         return f"{waiting} soldier{'s' if waiting != 1 else ''} to activate"
 

@@ -26,8 +26,7 @@ def transfers(state: GameState) -> list[Transfer]:
 
 def transfer_count(events: Sequence[Transfer], unit_id: str) -> int:
     """Transfer events that charged this piece a third: as the vehicle or as a piece."""
-    return sum(1 for e in events if e.get("vehicle") == unit_id
-               or unit_id in e.get("pieces", []))
+    return sum(1 for e in events if e.get("vehicle") == unit_id or unit_id in e.get("pieces", []))
 
 
 def remaining(state: GameState, unit: Unit) -> float:
@@ -47,8 +46,13 @@ def speed_band(unit: Unit, spent: float) -> str:
     return FAST
 
 
-def with_transfer(events: Sequence[Transfer], vehicle: str, kind: str,
-                  pieces: Sequence[str], by_vehicle: bool = False) -> list[dict[str, Any]]:
+def with_transfer(
+    events: Sequence[Transfer],
+    vehicle: str,
+    kind: str,
+    pieces: Sequence[str],
+    by_vehicle: bool = False,
+) -> list[dict[str, Any]]:
     """The turn's transfers after one more. Pieces that load (or unload) the same vehicle
     in one turn, each in its own activation, are one event (003 Transport 4a: troopers
     "load individually" and the vehicle still moves two-thirds). A transfer the vehicle
@@ -58,8 +62,10 @@ def with_transfer(events: Sequence[Transfer], vehicle: str, kind: str,
     out = [dict(e) for e in events]
     for e in out if not by_vehicle else ():
         if e.get("vehicle") == vehicle and e.get("kind") == kind:
-            e["pieces"] = [*e.get("pieces", []), *[p for p in pieces
-                                                    if p not in e.get("pieces", [])]]
+            e["pieces"] = [
+                *e.get("pieces", []),
+                *[p for p in pieces if p not in e.get("pieces", [])],
+            ]
             return out
     out.append({"vehicle": vehicle, "kind": kind, "pieces": list(pieces)})
     return out
@@ -73,8 +79,9 @@ def thirds_charged(spent: float, allowance: float) -> float:
     return 1 / 3 if spent <= allowance / 3 + LENGTH_TOL else 2 / 3
 
 
-def coupling_total(state: GameState, vid: str, spent: Mapping[str, float],
-                   events: Sequence[Transfer]) -> tuple[float, float, int, float]:
+def coupling_total(
+    state: GameState, vid: str, spent: Mapping[str, float], events: Sequence[Transfer]
+) -> tuple[float, float, int, float]:
     """(total inches charged to vehicle `vid`, its own movement, its events k, and its
     passengers' movement charged): f(V) + k/3 + sum over V's events of max g(p), times
     A(V) (lasergrenadiers.md 9, LG-D26)."""
@@ -85,15 +92,19 @@ def coupling_total(state: GameState, vid: str, spent: Mapping[str, float],
     mine = [e for e in events if e.get("vehicle") == vid]
     charged = 0.0
     for e in mine:
-        shares = [thirds_charged(spent.get(p, moved(state, p)), allowance_of(u))
-                  for p in e.get("pieces", []) if (u := state.unit(p)) is not None]
+        shares = [
+            thirds_charged(spent.get(p, moved(state, p)), allowance_of(u))
+            for p in e.get("pieces", [])
+            if (u := state.unit(p)) is not None
+        ]
         charged += max(shares, default=0.0)
     own = spent.get(vid, moved(state, vid))
     return own + len(mine) * a / 3 + charged * a, own, len(mine), charged * a
 
 
-def coupling_breaches(state: GameState, spent: Mapping[str, float],
-                      events: Sequence[Transfer]) -> list[tuple[str, str]]:
+def coupling_breaches(
+    state: GameState, spent: Mapping[str, float], events: Sequence[Transfer]
+) -> list[tuple[str, str]]:
     """(vehicle id, why) for every vehicle whose transport inequality fails with the
     movement `spent` (unit id -> allowance spent this turn) and the turn's `events`,
     in inches within 0.001"."""
@@ -105,9 +116,14 @@ def coupling_breaches(state: GameState, spent: Mapping[str, float],
         a = allowance_of(vehicle)
         total, own, k, charged = coupling_total(state, vid, spent, events)
         if total > a + LENGTH_TOL:
-            out.append((vid, f"{who(vehicle)} would spend {fmt(total)}\" of {fmt(a)}\": "
-                        f"{fmt(own)}\" moving, {k} transfer(s) at {fmt(a / 3)}\" and "
-                        f"{fmt(charged)}\" for its passengers' movement"))
+            out.append(
+                (
+                    vid,
+                    f'{who(vehicle)} would spend {fmt(total)}" of {fmt(a)}": '
+                    f'{fmt(own)}" moving, {k} transfer(s) at {fmt(a / 3)}" and '
+                    f"{fmt(charged)}\" for its passengers' movement",
+                )
+            )
     return out
 
 
@@ -141,12 +157,16 @@ def damaged_transport_breach(vehicle: Unit, spent: float, translated: bool) -> s
     rotation allowed) (003 Transport 6, LG-D35)."""
     level = damage_level(vehicle)
     if level == 1 and spent > vehicle.move / 3 + LENGTH_TOL:
-        return (f"{who(vehicle)} is damaged one level: it may load or unload only if it moves "
-                f"at slow speed this turn ({fmt(spent)}\" spent, slow is up to "
-                f"{fmt(vehicle.move / 3)}\")")
+        return (
+            f"{who(vehicle)} is damaged one level: it may load or unload only if it moves "
+            f'at slow speed this turn ({fmt(spent)}" spent, slow is up to '
+            f'{fmt(vehicle.move / 3)}")'
+        )
     if level == 2 and translated:
-        return (f"{who(vehicle)} is damaged two levels: it may load or unload only if it does "
-                "not move this turn")
+        return (
+            f"{who(vehicle)} is damaged two levels: it may load or unload only if it does "
+            "not move this turn"
+        )
     return None
 
 

@@ -12,8 +12,9 @@ from rules.systems.lasergrenadiers.accounting import moved, remaining, speed_ban
 from rules.systems.lasergrenadiers.pieces import who
 
 
-def piece_budget(find: SystemLookup, position: dict[str, Any], unit_id: str
-                 ) -> tuple[str, float, str] | None:
+def piece_budget(
+    find: SystemLookup, position: dict[str, Any], unit_id: str
+) -> tuple[str, float, str] | None:
     """(name, inches left, speed band) of a piece, or None when the position is unreadable
     (read by the system `find` returns)."""
     try:
@@ -36,5 +37,8 @@ def speed_bands(find: SystemLookup, position: Mapping[str, Any]) -> dict[str, st
         state = position_from_json(dict(position), find)
     except InvalidActionError:
         return {}
-    return {unit.id: speed_band(unit, moved(state, unit.id))
-            for unit in state.units if moved(state, unit.id) > 0}
+    return {
+        unit.id: speed_band(unit, moved(state, unit.id))
+        for unit in state.units
+        if moved(state, unit.id) > 0
+    }

@@ -23,10 +23,16 @@ from rules.systems.lasergrenadiers.tables import (
 #: (lasergrenadiers.md 9): the vehicle's gesture is its variant, click the pieces, then
 #: click the vehicle. The engine judges both.
 _BOARDERS = tuple(t for t in UNIT_TYPES if t not in VEHICLES)
-_VARIANTS = {"load": (ActionVariant(VEHICLES, path="none", unit_keys=(),
-                                    unit_list_keys=("passengers",)),)}
-_UNIT_TYPES = {"load": _BOARDERS, "unload": VEHICLES, "overrun": VEHICLES,
-               "move": (), "enter_board": ()}
+_VARIANTS = {
+    "load": (ActionVariant(VEHICLES, path="none", unit_keys=(), unit_list_keys=("passengers",)),)
+}
+_UNIT_TYPES = {
+    "load": _BOARDERS,
+    "unload": VEHICLES,
+    "overrun": VEHICLES,
+    "move": (),
+    "enter_board": (),
+}
 _NEEDS = {"overrun": ("armored",)}
 #: Pieces that may leave the ground (003 Altitude limits, lasergrenadiers.md 7): their
 #: `move`, `overrun` and `enter_board` paths take z; surface pieces stay at z = 0.
@@ -48,81 +54,159 @@ _FACES = tuple(t for t, f in FACTORS.items() if f.sideways is None)
 _MOVES = {"move", "overrun", "enter_board"}
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, row.label, row.keys, row.path, "in", row.drag or t in _DRAG,
-               f"{row.help} ({row.cite})",
-               unit_types=_UNIT_TYPES[t], needs=_NEEDS.get(t, ()), path_z=_PATH_Z.get(t, ()),
-               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()),
-               target_keys=_TARGET_KEYS.get(t, ()),
-               faces_each_leg=_FACES if t in _MOVES else (), variants=_VARIANTS.get(t, ()))
-    for t, row in ACTION_TABLE.items())
+    ActionSpec(
+        t,
+        row.label,
+        row.keys,
+        row.path,
+        "in",
+        row.drag or t in _DRAG,
+        f"{row.help} ({row.cite})",
+        unit_types=_UNIT_TYPES[t],
+        needs=_NEEDS.get(t, ()),
+        path_z=_PATH_Z.get(t, ()),
+        unit_keys=_UNIT_KEYS.get(t, ()),
+        placement_keys=_PLACEMENT_KEYS.get(t, ()),
+        target_keys=_TARGET_KEYS.get(t, ()),
+        faces_each_leg=_FACES if t in _MOVES else (),
+        variants=_VARIANTS.get(t, ()),
+    )
+    for t, row in ACTION_TABLE.items()
+)
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     TerrainKind("firm", "Firm ground", help="Normal movement for all (003 Terrain 1)."),
     TerrainKind("soft", "Soft ground", help="Halved for foot, tracked, walker, wheeled."),
-    TerrainKind("slope", "Slope", keys=("uphill",), required=("uphill",),
-                help="Halved going uphill (bearing within 90 degrees of `uphill`) for all "
-                "but grav, thruster, gravpack and jetpack (LG-D5)."),
-    TerrainKind("river", "River or stream",
-                help="Crossed only at a bridge or ford; halved for amphibious pieces."),
+    TerrainKind(
+        "slope",
+        "Slope",
+        keys=("uphill",),
+        required=("uphill",),
+        help="Halved going uphill (bearing within 90 degrees of `uphill`) for all "
+        "but grav, thruster, gravpack and jetpack (LG-D5).",
+    ),
+    TerrainKind(
+        "river",
+        "River or stream",
+        help="Crossed only at a bridge or ford; halved for amphibious pieces.",
+    ),
     TerrainKind("lake", "Lake or pond", help="As for a river."),
     TerrainKind("ford", "Ford", help="Overrides a river; halved for foot and ground vehicles."),
-    TerrainKind("road", "Road", keys=("wet",),
-                help="Doubled for foot and ground vehicles; a wet unpaved road is soft."),
+    TerrainKind(
+        "road",
+        "Road",
+        keys=("wet",),
+        help="Doubled for foot and ground vehicles; a wet unpaved road is soft.",
+    ),
     TerrainKind("bridge", "Bridge", help="As for road; overrides a river."),
     TerrainKind("vegetation", "Vegetation", sight="hinders", help="Halved for all (LG-D6)."),
-    TerrainKind("dense_vegetation", "Dense vegetation", sight="blocks",
-                help="Impassable (table option `dense_vegetation`, LG-D18)."),
-    TerrainKind("low_obstacle", "Low obstacle", keys=("height",),
-                help="Halved but for grav, thruster, gravpack and jetpack."),
-    TerrainKind("high_wall", "High wall", keys=("height",), sight="blocks",
-                help="Only thruster vehicles and jetpack troops pass (LG-D7)."),
-    TerrainKind("antitank_obstacle", "Antitank obstacle", keys=("height",),
-                help="Impassable to tracked and wheeled; else as a low obstacle (LG-D19)."),
-    TerrainKind("building", "Building interior", keys=("height", "vehicle_access", "rubble"),
-                sight="blocks",
-                help="Doubled for foot; vehicles need `vehicle_access`; rubble uses the "
-                "table option `rubble_multiplier` (LG-D20)."),
-    TerrainKind("stairs", "Stairs", keys=("height", "vehicle_access"),
-                help="Halved for foot; vehicles need `vehicle_access` (LG-D20)."),
-    TerrainKind("ladder", "Ladder", keys=("height",),
-                help="Infantry only: tripled on foot, normal with gravpacks (003 Terrain 13)."),
+    TerrainKind(
+        "dense_vegetation",
+        "Dense vegetation",
+        sight="blocks",
+        help="Impassable (table option `dense_vegetation`, LG-D18).",
+    ),
+    TerrainKind(
+        "low_obstacle",
+        "Low obstacle",
+        keys=("height",),
+        help="Halved but for grav, thruster, gravpack and jetpack.",
+    ),
+    TerrainKind(
+        "high_wall",
+        "High wall",
+        keys=("height",),
+        sight="blocks",
+        help="Only thruster vehicles and jetpack troops pass (LG-D7).",
+    ),
+    TerrainKind(
+        "antitank_obstacle",
+        "Antitank obstacle",
+        keys=("height",),
+        help="Impassable to tracked and wheeled; else as a low obstacle (LG-D19).",
+    ),
+    TerrainKind(
+        "building",
+        "Building interior",
+        keys=("height", "vehicle_access", "rubble"),
+        sight="blocks",
+        help="Doubled for foot; vehicles need `vehicle_access`; rubble uses the "
+        "table option `rubble_multiplier` (LG-D20).",
+    ),
+    TerrainKind(
+        "stairs",
+        "Stairs",
+        keys=("height", "vehicle_access"),
+        help="Halved for foot; vehicles need `vehicle_access` (LG-D20).",
+    ),
+    TerrainKind(
+        "ladder",
+        "Ladder",
+        keys=("height",),
+        help="Infantry only: tripled on foot, normal with gravpacks (003 Terrain 13).",
+    ),
 )
 
 UNIT_SCHEMA: dict[str, Any] = {
     "system": "lasergrenadiers",
     "fields": {
-        "type": {"type": "string", "enum": list(UNIT_TYPES), "required": True,
-                 "description": "movement type"},
-        "move": {"type": "number", "minimum": 0, "required": True,
-                 "description": "the original movement rate, inches",
-                 "suggested": {**INFANTRY_RATES, **BASIC_RATES},
-                 "advanced": {t: list(r) for t, r in ADVANCED_RATES.items()}},
+        "type": {
+            "type": "string",
+            "enum": list(UNIT_TYPES),
+            "required": True,
+            "description": "movement type",
+        },
+        "move": {
+            "type": "number",
+            "minimum": 0,
+            "required": True,
+            "description": "the original movement rate, inches",
+            "suggested": {**INFANTRY_RATES, **BASIC_RATES},
+            "advanced": {t: list(r) for t, r in ADVANCED_RATES.items()},
+        },
         "base": base_field({"shape": "circle", "diameter": 1.0}),  # a figure's round base
         "name": {"type": "string"},
-        "damage_levels": {"type": "integer", "minimum": 0, "maximum": 2,
-                          "description": "movement reduced by damage (vehicles)"},
-        "current_rate": {"type": "number", "minimum": 0,
-                         "description": "the reduced rate of a damaged vehicle"},
+        "damage_levels": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 2,
+            "description": "movement reduced by damage (vehicles)",
+        },
+        "current_rate": {
+            "type": "number",
+            "minimum": 0,
+            "description": "the reduced rate of a damaged vehicle",
+        },
         "amphibious": {"type": "boolean"},
         "dual_drivers": {"type": "boolean", "description": "front and rear driver positions"},
         "jointed": {"type": "boolean", "description": "moves sideways freely"},
         "armored": {"type": "boolean", "description": "may overrun"},
         "size": {"type": "integer", "minimum": 0, "description": "size class"},
-        "full_crew": {"type": "boolean", "for": ["crew_weapon"],
-                      "description": "without it, half speed"},
+        "full_crew": {
+            "type": "boolean",
+            "for": ["crew_weapon"],
+            "description": "without it, half speed",
+        },
         "aircraft": {"type": "boolean", "description": "helicopter, hoverjet, hoverprop"},
         "capacity": {"type": "integer", "minimum": 0, "description": "pieces it carries"},
-        "foxhole": {"type": "boolean", "for": ["foot", "gravpack", "jetpack",
-                                               "powered_armor", "crew_weapon"]},
+        "foxhole": {
+            "type": "boolean",
+            "for": ["foot", "gravpack", "jetpack", "powered_armor", "crew_weapon"],
+        },
     },
 }
 
 #: What a piece shows of its state (rules/engine/markers.py), in the order drawn; its
 #: speed band is worked out from the allowance spent (LaserGrenadiersSystem.markers).
 STATE_MARKERS: tuple[StateMarker, ...] = (
-    StateMarker("activated", "activated", source="state",
-                help="Has activated this turn (003 Movement)."),
-    StateMarker("damage_levels", "damaged", values=((1, "damaged"), (2, "badly damaged")),
-                help="Damaged vehicle: its rate is capped (003 Damaged a)."),
+    StateMarker(
+        "activated", "activated", source="state", help="Has activated this turn (003 Movement)."
+    ),
+    StateMarker(
+        "damage_levels",
+        "damaged",
+        values=((1, "damaged"), (2, "badly damaged")),
+        help="Damaged vehicle: its rate is capped (003 Damaged a).",
+    ),
     ABOARD,
 )

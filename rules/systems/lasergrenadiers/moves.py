@@ -41,15 +41,29 @@ MOVE_CITE = "003 Movement"
 def can_act(pos: LgPosition, j: Judgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
-        j.add("action_not_allowed", f"{who(unit)} has left the board: it may not return", None,
-              "003 Leaving the board 1")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} has left the board: it may not return",
+            None,
+            "003 Leaving the board 1",
+        )
     elif unit.aboard is not None and action.type != "unload":
-        j.add("action_not_allowed", f"{who(unit)} is aboard {unit.aboard}: it must unload "
-              "first", None, "003 Transport")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} is aboard {unit.aboard}: it must unload first",
+            None,
+            "003 Transport",
+        )
 
 
-def charge_allowance(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked | None,
-                     cost: float, spent_moving: float) -> None:
+def charge_allowance(
+    pos: LgPosition,
+    j: Judgement,
+    unit: Unit,
+    walked: Walked | None,
+    cost: float,
+    spent_moving: float,
+) -> None:
     """The cost against what is left; then the transport inequalities and damaged
     transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
     state = pos.state
@@ -64,26 +78,35 @@ def charge_allowance(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked |
             at, order = found if found is not None else (walked.end.xy, AFTER)
         # Where the cost goes when turning is part of it (003 Turning 3: turning is paid
         # from the allowance); not split where a transfer's third is paid besides the path.
-        turning = walked.price.turning() if walked is not None \
-            and cost - walked.cost < LENGTH_TOL else (0.0, 0.0)
+        turning = (
+            walked.price.turning()
+            if walked is not None and cost - walked.cost < LENGTH_TOL
+            else (0.0, 0.0)
+        )
         full = allowance_of(unit)
-        this_turn = "" if left >= full - LENGTH_TOL else f" left of {fmt(full)}\" this turn"
-        j.add("speed_exceeded", needs_message(who(unit), cost, left, '"', turning, this_turn),
-              at, "003 Turning 3", order)
+        this_turn = "" if left >= full - LENGTH_TOL else f' left of {fmt(full)}" this turn'
+        j.add(
+            "speed_exceeded",
+            needs_message(who(unit), cost, left, '"', turning, this_turn),
+            at,
+            "003 Turning 3",
+            order,
+        )
         return
     spent = moved(state, unit.id) + spent_moving
     events = transfers(state)
     for vid, why in coupling_breaches(state, {unit.id: spent}, events):
-        if vid == unit.id or any(e.get("vehicle") == vid and unit.id in e.get("pieces", [])
-                                 for e in events):
+        if vid == unit.id or any(
+            e.get("vehicle") == vid and unit.id in e.get("pieces", []) for e in events
+        ):
             j.add("speed_exceeded", why, unit.position, "003 Transport 4, LG-D26", AFTER)
             return
     if any(e.get("vehicle") == unit.id for e in events) and walked is not None:
-        breach = damaged_transport_breach(unit, spent, walked.translates or
-                                          unit.id in state.turn.get("translated", []))
+        breach = damaged_transport_breach(
+            unit, spent, walked.translates or unit.id in state.turn.get("translated", [])
+        )
         if breach:
-            j.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6, LG-D35",
-                  AFTER)
+            j.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6, LG-D35", AFTER)
 
 
 def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
@@ -95,9 +118,15 @@ def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     return finish(pos, j, unit, walked)
 
 
-def finish(pos: LgPosition, j: Judgement, unit: Unit, walked: Walked,
-           extra_events: list[dict[str, object]] | None = None,
-           removed: tuple[str, ...] = (), cost: float | None = None) -> Verdict:
+def finish(
+    pos: LgPosition,
+    j: Judgement,
+    unit: Unit,
+    walked: Walked,
+    extra_events: list[dict[str, object]] | None = None,
+    removed: tuple[str, ...] = (),
+    cost: float | None = None,
+) -> Verdict:
     """Allowance, speed band, and the state after a legal move-like action."""
     state = pos.state
     cost = walked.cost if cost is None else cost
@@ -137,9 +166,14 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     tid = action.get("target")
     target = state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
-        j.add("unknown_unit" if isinstance(tid, str) else "malformed",
-              f"{who(unit)}'s overrun names no piece to run over" if tid is None
-              else f"{tid} is not on the table to run over", None, OVERRUN_CITE)
+        j.add(
+            "unknown_unit" if isinstance(tid, str) else "malformed",
+            f"{who(unit)}'s overrun names no piece to run over"
+            if tid is None
+            else f"{tid} is not on the table to run over",
+            None,
+            OVERRUN_CITE,
+        )
     if not j.legal or target is None:
         return j.verdict()
     _overrun_conditions(j, unit, target)
@@ -148,14 +182,29 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     parts = stretches_inside(walked.track.points(), body)
     name = who(unit)
     if not parts:
-        j.add("action_not_allowed", f"{name}'s path does not run into {who(target)}'s base",
-              walked.end.xy, "003 Overrun 4", AFTER)
+        j.add(
+            "action_not_allowed",
+            f"{name}'s path does not run into {who(target)}'s base",
+            walked.end.xy,
+            "003 Overrun 4",
+            AFTER,
+        )
     elif len(parts) > 1:
-        j.add("action_not_allowed", f"{name} must run over {who(target)} in one stretch",
-              walked.end.xy, "003 Overrun 4", AFTER)
+        j.add(
+            "action_not_allowed",
+            f"{name} must run over {who(target)} in one stretch",
+            walked.end.xy,
+            "003 Overrun 4",
+            AFTER,
+        )
     elif body.buffer(-CONTACT).covers(Point(walked.end.xy)):
-        j.add("action_not_allowed", f"{name} must end beyond {who(target)}, not on it",
-              walked.end.xy, "003 Overrun 4", AFTER)
+        j.add(
+            "action_not_allowed",
+            f"{name} must end beyond {who(target)}, not on it",
+            walked.end.xy,
+            "003 Overrun 4",
+            AFTER,
+        )
     over = _cost_over(pos, unit, target, walked, body)
     cost = walked.cost - over[0] + over[1]
     destroyed = True
@@ -166,13 +215,24 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     if destroyed:
         extra.append({"type": "overrun", "unit": unit.id, "target": target.id})
     else:
-        extra.append({"type": "overrun_failed", "unit": unit.id, "target": target.id,
-                      "why": f"{fmt(over[1])}\" spent over the foxhole, "
-                      f"{fmt(2 / 3 * allowance_of(unit))}\" needed (003 Overrun 5)"})
+        extra.append(
+            {
+                "type": "overrun_failed",
+                "unit": unit.id,
+                "target": target.id,
+                "why": f'{fmt(over[1])}" spent over the foxhole, '
+                f'{fmt(2 / 3 * allowance_of(unit))}" needed (003 Overrun 5)',
+            }
+        )
         end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
         if end.distance(pos.bodies[target.id]) < 0:
-            j.add("base_overlap", f"{name} would end on {who(target)}, who survives in its "
-                  "foxhole", walked.end.xy, "003 Overrun 5", AFTER)
+            j.add(
+                "base_overlap",
+                f"{name} would end on {who(target)}, who survives in its foxhole",
+                walked.end.xy,
+                "003 Overrun 5",
+                AFTER,
+            )
     return finish(pos, j, unit, walked, extra, (target.id,) if destroyed else (), cost)
 
 
@@ -186,9 +246,11 @@ def stretches_inside(points: list[Point2], area: Any) -> list[tuple[float, float
         if length <= 1e-12:
             continue
         cut = LineString([a, b]).intersection(area)
-        pieces = sorted((math.dist(a, g.coords[0]), math.dist(a, g.coords[-1]))
-                        for g in getattr(cut, "geoms", [cut]) if not g.is_empty
-                        and g.length > 1e-9)
+        pieces = sorted(
+            (math.dist(a, g.coords[0]), math.dist(a, g.coords[-1]))
+            for g in getattr(cut, "geoms", [cut])
+            if not g.is_empty and g.length > 1e-9
+        )
         for u, v in pieces:
             lo, hi = s0 + min(u, v), s0 + max(u, v)
             if out and lo - out[-1][1] <= 1e-9:
@@ -203,27 +265,46 @@ def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
     at = unit.position
     name, prey = who(unit), who(target)
     if not (is_vehicle(unit) and unit.flag("armored")):
-        j.add("action_not_allowed",
-              f"only armored vehicles overrun; {name} is not one", at, "003 Overrun 1")
+        j.add(
+            "action_not_allowed",
+            f"only armored vehicles overrun; {name} is not one",
+            at,
+            "003 Overrun 1",
+        )
     if target.side == unit.side:
-        j.add("action_not_allowed", f"{prey} is not an enemy piece", at,
-              "003 Overrun 1")
+        j.add("action_not_allowed", f"{prey} is not an enemy piece", at, "003 Overrun 1")
     if not (is_infantry_or_crew(target) or (is_vehicle(target) and target.flag("armored"))):
-        j.add("action_not_allowed", f"{prey} is neither infantry, a crewed weapon nor an "
-              "armored vehicle", at, "003 Overrun 1")
+        j.add(
+            "action_not_allowed",
+            f"{prey} is neither infantry, a crewed weapon nor an armored vehicle",
+            at,
+            "003 Overrun 1",
+        )
     size, prey_size = unit.get("size"), target.get("size")
-    if not isinstance(size, int | float) or not isinstance(prey_size, int | float) \
-            or prey_size > size - 3:
-        j.add("action_not_allowed", f"{name} (size {size}) may overrun only pieces at least "
-              f"three classes smaller, not {prey} (size {prey_size})",
-              at, "003 Overrun 2, LG-D9")
+    if (
+        not isinstance(size, int | float)
+        or not isinstance(prey_size, int | float)
+        or prey_size > size - 3
+    ):
+        j.add(
+            "action_not_allowed",
+            f"{name} (size {size}) may overrun only pieces at least "
+            f"three classes smaller, not {prey} (size {prey_size})",
+            at,
+            "003 Overrun 2, LG-D9",
+        )
     if target.flag("foxhole") and unit.type not in ("tracked", "walker"):
-        j.add("action_not_allowed", f"{prey} is in a foxhole: only a tracked vehicle or a "
-              "walker may eliminate it", at, "003 Overrun 5")
+        j.add(
+            "action_not_allowed",
+            f"{prey} is in a foxhole: only a tracked vehicle or a walker may eliminate it",
+            at,
+            "003 Overrun 5",
+        )
 
 
-def _cost_over(pos: LgPosition, unit: Unit, target: Unit, walked: Walked,
-               body: Any) -> tuple[float, float]:
+def _cost_over(
+    pos: LgPosition, unit: Unit, target: Unit, walked: Walked, body: Any
+) -> tuple[float, float]:
     """(normal cost of the centre path inside the target's base, 3 x the attacker's cost
     per inch there in the terrain the target is on, road rate usable) (LG-D9)."""
     view = pos.view(unit)
@@ -236,16 +317,16 @@ def _cost_over(pos: LgPosition, unit: Unit, target: Unit, walked: Walked,
             if g.is_empty or g.length <= 1e-12:
                 continue
             coords = list(g.coords)
-            u0, u1 = sorted(math.dist(leg.start.xy, c) / leg.flat_length
-                            for c in (coords[0], coords[-1]))
+            u0, u1 = sorted(
+                math.dist(leg.start.xy, c) / leg.flat_length for c in (coords[0], coords[-1])
+            )
             for a, b, rate in leg.pieces:
                 lo, hi = max(a, u0), min(b, u1)
                 if hi > lo:
                     normal += (hi - lo) * leg.length * rate
             dx, dy = leg.end.x - leg.start.x, leg.end.y - leg.start.y
             factor, _, _ = view.direction(leg.start.facing, dx, dy)
-            m = view.multiplier(view.feature_at(*target.position, bearing(dx, dy)),
-                                bearing(dx, dy))
+            m = view.multiplier(view.feature_at(*target.position, bearing(dx, dy)), bearing(dx, dy))
             triple += 3 * (u1 - u0) * leg.length * factor / (m or 1.0)
     return normal, triple
 
@@ -272,18 +353,27 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     if from_above:
         full = allowance_of(unit)
         if z > full + LENGTH_TOL:
-            j.add("placement_invalid", f"{name} begins its landing {fmt(z)}\" up, more than "
-                  f"its full movement {fmt(full)}\"", unit.position,
-                  "003 Assault landings 4a")
+            j.add(
+                "placement_invalid",
+                f'{name} begins its landing {fmt(z)}" up, more than its full movement {fmt(full)}"',
+                unit.position,
+                "003 Assault landings 4a",
+            )
         limit = altitude_limit(unit)
         if limit is not None and z > limit + LENGTH_TOL:
-            j.add("altitude_exceeded", f"{name} cannot be {fmt(z)}\" up; its altitude limit "
-                  f"is {fmt(limit)}\"", unit.position,
-                  "003 Altitude limits")
+            j.add(
+                "altitude_exceeded",
+                f'{name} cannot be {fmt(z)}" up; its altitude limit is {fmt(limit)}"',
+                unit.position,
+                "003 Altitude limits",
+            )
     elif not on_edge:
-        j.add("placement_invalid", f"{name} must enter with its centre on a table edge, or "
-              "descend from above the table",
-              unit.position, "003 Assault landings, 003 Off-board movement")
+        j.add(
+            "placement_invalid",
+            f"{name} must enter with its centre on a table edge, or descend from above the table",
+            unit.position,
+            "003 Assault landings, 003 Off-board movement",
+        )
     else:
         _entry_area(pos, j, unit)
     walked = walk(pos, j, unit, steps_of(unit, action), entering=on_edge)
@@ -300,15 +390,24 @@ def _entry_area(pos: LgPosition, j: Judgement, unit: Unit) -> None:
 
     def on(segments: object) -> bool:
         return isinstance(segments, list) and any(
-            LineString(seg).distance(point) <= CONTACT for seg in segments)
+            LineString(seg).distance(point) <= CONTACT for seg in segments
+        )
 
     name = who(unit)
     if pos.options.delayed_entry:
         foes = [side for side, segs in areas.items() if side != unit.side and on(segs)]
         if foes:
-            j.add("placement_invalid", f"{name} may not enter through {foes[0]}'s entry area",
-                  unit.position, "003 Off-board movement 4")
+            j.add(
+                "placement_invalid",
+                f"{name} may not enter through {foes[0]}'s entry area",
+                unit.position,
+                "003 Off-board movement 4",
+            )
     elif not on(areas.get(unit.side)):
-        j.add("placement_invalid", f"{name} must enter on {unit.side}'s entry area (the "
-              "optional delayed entry rule is off)",
-              unit.position, "003 Off-board movement 1")
+        j.add(
+            "placement_invalid",
+            f"{name} must enter on {unit.side}'s entry area (the "
+            "optional delayed entry rule is off)",
+            unit.position,
+            "003 Off-board movement 1",
+        )

@@ -82,11 +82,20 @@ def _may_load(pos: LgPosition, unit: Unit) -> bool:
         body = pos.bodies.get(unit.id)
         return body is not None and any(
             load(pos, unit, Action(unit.id, "load", params={"passengers": [p.id]})).legal
-            for p in state.units if p.id != unit.id and p.on_table and p.side == unit.side
-            and not is_vehicle(p) and pos.bodies[p.id].distance(body) <= CONTACT)
+            for p in state.units
+            if p.id != unit.id
+            and p.on_table
+            and p.side == unit.side
+            and not is_vehicle(p)
+            and pos.bodies[p.id].distance(body) <= CONTACT
+        )
     for vehicle in state.units:
-        if vehicle.id == unit.id or not is_vehicle(vehicle) or not vehicle.on_table \
-                or vehicle.side != unit.side:
+        if (
+            vehicle.id == unit.id
+            or not is_vehicle(vehicle)
+            or not vehicle.on_table
+            or vehicle.side != unit.side
+        ):
             continue
         verdict = load(pos, unit, Action(unit.id, "load", params={"carrier": vehicle.id}))
         if {r.code for r in verdict.reasons} <= PATH_MAY_MEND:
@@ -111,8 +120,9 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
         j = Judgement(state)
         _transfer_rules(pos, j, vehicle, [piece])
         _thirds(pos, j, [piece], unit)
-        events = with_transfer(transfers(state), vehicle.id, "unload", [piece.id],
-                               by_vehicle=unit.id == vehicle.id)
+        events = with_transfer(
+            transfers(state), vehicle.id, "unload", [piece.id], by_vehicle=unit.id == vehicle.id
+        )
         _coupled(pos, j, vehicle, events, {})
         if j.legal:
             return True
@@ -120,8 +130,11 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
 
 
 CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
-    "move": _may_move, "load": _may_load, "unload": _may_unload,
-    "overrun": _may_overrun, "enter_board": _may_enter,
+    "move": _may_move,
+    "load": _may_load,
+    "unload": _may_unload,
+    "overrun": _may_overrun,
+    "enter_board": _may_enter,
 }
 
 

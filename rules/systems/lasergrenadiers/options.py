@@ -10,33 +10,56 @@ from typing import Any
 from rules.model.errors import InvalidActionError
 from rules.systems.lasergrenadiers.tables import TURN_BANDS
 
-OPTION_KEYS = ("turn_bands", "rubble_multiplier", "dense_vegetation", "pass_friendly_bases",
-               "delayed_entry")
+OPTION_KEYS = (
+    "turn_bands",
+    "rubble_multiplier",
+    "dense_vegetation",
+    "pass_friendly_bases",
+    "delayed_entry",
+)
 
 
 #: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
 #: `parse_options` judges the values.
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "turn_bands": {
-        "type": "pairs", "items": [
+        "type": "pairs",
+        "items": [
             {"label": "Up to (degrees)", "exclusiveMinimum": 0, "maximum": 180},
-            {"label": "Fraction of the rate", "minimum": 0}],
-        "max_items": 8, "default": [list(band) for band in TURN_BANDS],
+            {"label": "Fraction of the rate", "minimum": 0},
+        ],
+        "max_items": 8,
+        "default": [list(band) for band in TURN_BANDS],
         "label": "Turn bands",
         "description": "each rotation costs this fraction of the rate; ascending, the last "
-                       "ending at 180 (LG-D1)"},
+        "ending at 180 (LG-D1)",
+    },
     "rubble_multiplier": {
-        "type": "number", "exclusiveMinimum": 0, "default": 1.0, "label": "Rubble multiplier",
-        "description": "the multiplier of a building with rubble, for every piece (LG-D20)"},
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "default": 1.0,
+        "label": "Rubble multiplier",
+        "description": "the multiplier of a building with rubble, for every piece (LG-D20)",
+    },
     "dense_vegetation": {
-        "type": "string", "enum": ["impassable", "vegetation"], "default": "impassable",
-        "label": "Dense vegetation", "description": "impassable, or as vegetation (LG-D18)"},
+        "type": "string",
+        "enum": ["impassable", "vegetation"],
+        "default": "impassable",
+        "label": "Dense vegetation",
+        "description": "impassable, or as vegetation (LG-D18)",
+    },
     "pass_friendly_bases": {
-        "type": "boolean", "default": False, "label": "Pass through friendly bases",
-        "description": "LG-D24"},
+        "type": "boolean",
+        "default": False,
+        "label": "Pass through friendly bases",
+        "description": "LG-D24",
+    },
     "delayed_entry": {
-        "type": "boolean", "default": False, "label": "Delayed entry",
-        "description": "the optional rule: enter anywhere on an edge (003 Off-board movement)"},
+        "type": "boolean",
+        "default": False,
+        "label": "Delayed entry",
+        "description": "the optional rule: enter anywhere on an edge (003 Off-board movement)",
+    },
 }
 
 
@@ -57,8 +80,10 @@ class Options:
 def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options:
     unknown = sorted(set(raw) - set(OPTION_KEYS))
     if unknown:
-        raise InvalidActionError(f"{key}.{unknown[0]}", "unknown lasergrenadiers table option; "
-                                 f"known: {', '.join(OPTION_KEYS)}")
+        raise InvalidActionError(
+            f"{key}.{unknown[0]}",
+            f"unknown lasergrenadiers table option; known: {', '.join(OPTION_KEYS)}",
+        )
     bands = TURN_BANDS
     if "turn_bands" in raw:
         bands = _bands(raw["turn_bands"], f"{key}.turn_bands")
@@ -67,8 +92,7 @@ def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options
         raise InvalidActionError(f"{key}.rubble_multiplier", "expected a positive number")
     dense = raw.get("dense_vegetation", "impassable")
     if dense not in ("impassable", "vegetation"):
-        raise InvalidActionError(f"{key}.dense_vegetation",
-                                 "expected \"impassable\" or \"vegetation\"")
+        raise InvalidActionError(f"{key}.dense_vegetation", 'expected "impassable" or "vegetation"')
     flags = {}
     for name in ("pass_friendly_bases", "delayed_entry"):
         value = raw.get(name, False)
@@ -84,8 +108,11 @@ def _bands(raw: Any, key: str) -> tuple[tuple[float, float], ...]:
         raise InvalidActionError(key, "expected [[upper degrees, fraction of the rate], ...]")
     out: list[tuple[float, float]] = []
     for i, item in enumerate(raw):
-        if not isinstance(item, list) or len(item) != 2 or any(
-                isinstance(v, bool) or not isinstance(v, int | float) for v in item):
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int | float) for v in item)
+        ):
             raise InvalidActionError(f"{key}[{i}]", "expected [upper degrees, fraction]")
         upper, fraction = float(item[0]), float(item[1])
         if fraction < 0 or (out and upper <= out[-1][0]) or upper <= 0:

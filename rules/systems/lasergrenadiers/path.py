@@ -63,9 +63,17 @@ class Walked(PricedTrack):
 steps_of = steps_with_final_facing
 
 
-def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,
-         start: Pose | None = None, start_z: float | None = None,
-         ignore: frozenset[str] = frozenset(), entering: bool = False) -> Walked:
+def walk(
+    pos: LgPosition,
+    j: Judgement,
+    unit: Unit,
+    steps: Sequence[Step],
+    *,
+    start: Pose | None = None,
+    start_z: float | None = None,
+    ignore: frozenset[str] = frozenset(),
+    entering: bool = False,
+) -> Walked:
     """Price the path and add every finding of sections 3-7 to `j` (not the allowance)."""
     start = start or Pose(*unit.position, unit.facing)
     start_z = unit.z if start_z is None else start_z
@@ -78,13 +86,24 @@ def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,
         if leg.blocked_at is not None:
             feature = view.feature_at(*leg.blocked_at)
             cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
-            j.add("prohibited_terrain", f"{name} cannot enter {leg.blocked_by}",
-                  leg.blocked_at, cite, leg.s_at(leg.blocked_at))
+            j.add(
+                "prohibited_terrain",
+                f"{name} cannot enter {leg.blocked_by}",
+                leg.blocked_at,
+                cite,
+                leg.s_at(leg.blocked_at),
+            )
         if not leg.direction_allowed:
             cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
-            j.add("direction_not_allowed", f"{name} ({unit.type}) cannot move "
-                  f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
-                  "face the way first", leg.start.xy, cite, leg.s0)
+            j.add(
+                "direction_not_allowed",
+                f"{name} ({unit.type}) cannot move "
+                f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
+                "face the way first",
+                leg.start.xy,
+                cite,
+                leg.s0,
+            )
     _altitude(pos, j, unit, price, start, start_z)
     leaves = _edge(pos, j, unit, track, entering)
     policy = LgBases(ignore, pos.options.pass_friendly_bases)
@@ -94,8 +113,9 @@ def walk(pos: LgPosition, j: Judgement, unit: Unit, steps: Sequence[Step], *,
     return Walked(price, track, leaves)
 
 
-def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, start: Pose,
-              start_z: float | None) -> None:
+def _altitude(
+    pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, start: Pose, start_z: float | None
+) -> None:
     """z over the limit at a path point; a pop-up by a piece that may not (003 Altitude
     limits, 003 Pop-up maneuvers 2; LG-D22, LG-D23, LG-D36)."""
     view = pos.view(unit)
@@ -107,14 +127,19 @@ def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, star
         points.append((leg.end.xy, leg.z1, leg.s0 + leg.flat_length))
         if limit is None or leg.z1 <= limit + LENGTH_TOL:
             continue
-        climbable = [t.height or 0.0 for t in pos.climbable_at(leg.end.xy)
-                     if view.multiplier(t) is not None]
+        climbable = [
+            t.height or 0.0 for t in pos.climbable_at(leg.end.xy) if view.multiplier(t) is not None
+        ]
         top = max([limit, *climbable])
         if leg.z1 > top + LENGTH_TOL:
-            j.add("altitude_exceeded", f"{who(unit)} would be {fmt(leg.z1)}\" up; its altitude "
-                  f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)}",
-                  leg.end.xy, "003 Altitude limits",
-                  leg.s0 + leg.flat_length)
+            j.add(
+                "altitude_exceeded",
+                f'{who(unit)} would be {fmt(leg.z1)}" up; its altitude '
+                f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)}",
+                leg.end.xy,
+                "003 Altitude limits",
+                leg.s0 + leg.flat_length,
+            )
     if may_pop_up(unit) or max(price.heights) - min(price.heights) <= LENGTH_TOL:
         return
     outside = [(xy, z, s) for xy, z, s in points if not pos.climbable_at(xy)]
@@ -122,9 +147,14 @@ def _altitude(pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, star
     peak: tuple[float, float] | None = None
     for _xy, z, s in outside:
         if peak is not None and z < peak[0] - LENGTH_TOL:
-            j.add("action_not_allowed", f"{who(unit)} rises and drops again in one move: only "
-                  "grav vehicles, aircraft and grav or jet infantry may pop up",
-                  _xy, "003 Pop-up maneuvers 2, LG-D23", s)
+            j.add(
+                "action_not_allowed",
+                f"{who(unit)} rises and drops again in one move: only "
+                "grav vehicles, aircraft and grav or jet infantry may pop up",
+                _xy,
+                "003 Pop-up maneuvers 2, LG-D23",
+                s,
+            )
             return
         if z > low + LENGTH_TOL and (peak is None or z > peak[0]):
             peak = (z, s)
@@ -140,8 +170,13 @@ def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: boo
     if entering:
         on = first_wholly_on(track, table)
         if on is None:
-            j.add("off_table", f"{name} never comes wholly onto the table",
-                  track.end.xy, EDGE_CITE, AFTER)
+            j.add(
+                "off_table",
+                f"{name} never comes wholly onto the table",
+                track.end.xy,
+                EDGE_CITE,
+                AFTER,
+            )
             return False
         after = on
         off = goes_off_after(track, table, after + 1e-9) if on < track.tau_end else None
@@ -152,9 +187,17 @@ def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: boo
     end_body = body_at(unit.base, track.end.x, track.end.y, track.end.facing)
     if wholly_off(end_body, table) and back_on_after(track, table, off.tau) is None:
         return True
-    why = "ends partly off the table" if not wholly_off(end_body, table) else \
-        "leaves the table and comes back"
-    j.add("off_table", f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
-          f"leaves the board only wholly, at the end of a move", off.at,
-          EDGE_CITE, off.s)
+    why = (
+        "ends partly off the table"
+        if not wholly_off(end_body, table)
+        else "leaves the table and comes back"
+    )
+    j.add(
+        "off_table",
+        f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
+        f"leaves the board only wholly, at the end of a move",
+        off.at,
+        EDGE_CITE,
+        off.s,
+    )
     return False

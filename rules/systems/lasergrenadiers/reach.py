@@ -43,8 +43,13 @@ def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         # contact, or setting its passengers down in contact with it, does not move
         # (003 Transport 1, LG-D26, LG-D34): no area.
         return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-    return memoised_reach(state, "lasergrenadiers", unit_id, action_type,
-                          lambda unit: _reach(position_of(state), unit, action_type))
+    return memoised_reach(
+        state,
+        "lasergrenadiers",
+        unit_id,
+        action_type,
+        lambda unit: _reach(position_of(state), unit, action_type),
+    )
 
 
 def budget_of(pos: LgPosition, unit: Unit) -> float:
@@ -70,9 +75,13 @@ def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
     view = pos.view(unit)
     limit = altitude_limit(unit)
     start_rate, _ = view.rate_at(*unit.position)
-    if action_type not in SHADED or budget <= 0 or start_rate is None \
-            or unit.id in pos.state.turn.get("left_board", []) \
-            or (limit is not None and (unit.z or 0.0) > limit + LENGTH_TOL):
+    if (
+        action_type not in SHADED
+        or budget <= 0
+        or start_rate is None
+        or unit.id in pos.state.turn.get("left_board", [])
+        or (limit is not None and (unit.z or 0.0) > limit + LENGTH_TOL)
+    ):
         return none
     if action_type == "enter_board":
         return _enter_board(pos, unit, budget) or none
@@ -84,8 +93,13 @@ def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
     return turn_then_straight_reach(unit.id, action_type, spec)
 
 
-def _spec(pos: LgPosition, unit: Unit, budget: float, ignore: frozenset[str] = frozenset(),
-          entering: bool = False) -> TurnThenStraight | None:
+def _spec(
+    pos: LgPosition,
+    unit: Unit,
+    budget: float,
+    ignore: frozenset[str] = frozenset(),
+    entering: bool = False,
+) -> TurnThenStraight | None:
     """The turn-then-straight question for a piece of `budget` inches: None where it may
     not move from where it stands. `ignore`: bases it may run over (an overrun's target);
     `entering`: it starts on the table edge and must end wholly on (003 Off-board
@@ -95,10 +109,14 @@ def _spec(pos: LgPosition, unit: Unit, budget: float, ignore: frozenset[str] = f
     sx, sy = unit.position
     near = pos.near(sx - far, sy - far, sx + far, sy + far)
     barriers = _prohibited(view, near)
-    table = _beyond_table(pos, unit) if entering else table_barrier(pos.state.table, unit,
-                                                                     MARGIN)
-    blocking, end_only = base_barriers(pos, unit, LgBases(
-        ignore=ignore, pass_friendly=pos.options.pass_friendly_bases), far, MARGIN)
+    table = _beyond_table(pos, unit) if entering else table_barrier(pos.state.table, unit, MARGIN)
+    blocking, end_only = base_barriers(
+        pos,
+        unit,
+        LgBases(ignore=ignore, pass_friendly=pos.options.pass_friendly_bases),
+        far,
+        MARGIN,
+    )
     bodies = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id and o.id not in ignore]
     if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
         return None
@@ -109,11 +127,18 @@ def _spec(pos: LgPosition, unit: Unit, budget: float, ignore: frozenset[str] = f
     # stands, but may still drive straight off along its axes (lasergrenadiers.md 4): along
     # its facing, backward or sideways, within 1 degree, at that direction's factor.
     return TurnThenStraight(
-        start=unit.position, facing=unit.facing, budget=budget, base_rate=1.0,
+        start=unit.position,
+        facing=unit.facing,
+        budget=budget,
+        base_rate=1.0,
         turn_cost=lambda a: view.turn_cost(a),
         barriers=[*barriers, *([table] if table is not None else []), *blocking],
-        end_only=end_only, dear=dear, cheap=cheap, axes=axes_allowed(view, unit.facing),
-        may_turn=turn_sweeps_clear(unit, bodies, MARGIN))
+        end_only=end_only,
+        dear=dear,
+        cheap=cheap,
+        axes=axes_allowed(view, unit.facing),
+        may_turn=turn_sweeps_clear(unit, bodies, MARGIN),
+    )
 
 
 def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
@@ -152,8 +177,11 @@ def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     ends, owners = [], []
     sx, sy = unit.position
     for target in pos.on_table:
-        if target.id == unit.id or target.side == unit.side or \
-                math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius:
+        if (
+            target.id == unit.id
+            or target.side == unit.side
+            or math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius
+        ):
             continue
         j = Judgement(pos.state)
         _overrun_conditions(j, unit, target)
@@ -184,8 +212,12 @@ def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
             chord = need * best / 3.0
             r_t = target.base.radius
             if target.base.is_circle and chord < 2 * r_t:
-                kills = _behind((sx, sy), Point(target.position[:2]).buffer(
-                    math.sqrt(r_t * r_t - chord * chord / 4) - 0.01, quad_segs=16))
+                kills = _behind(
+                    (sx, sy),
+                    Point(target.position[:2]).buffer(
+                        math.sqrt(r_t * r_t - chord * chord / 4) - 0.01, quad_segs=16
+                    ),
+                )
                 area = area.difference(grown_body.difference(kills))
             else:
                 area = area.difference(grown_body)
@@ -219,9 +251,11 @@ def _multipliers_at(view: UnitTerrain, target: Unit) -> tuple[float, float]:
     if feature is None:
         return 1.0, 1.0
     level = view.multiplier(feature, None) or 1.0
-    up = view.multiplier(feature, float(feature.props["uphill"])) or 1.0 \
-        if feature.type == "slope" and isinstance(feature.props.get("uphill"), int | float) \
+    up = (
+        view.multiplier(feature, float(feature.props["uphill"])) or 1.0
+        if feature.type == "slope" and isinstance(feature.props.get("uphill"), int | float)
         else level
+    )
     return min(level, up), max(level, up)
 
 
@@ -254,8 +288,11 @@ def _behind(start: tuple[float, float], g: Any) -> Any:
 def _worst(view: UnitTerrain, t: Terrain) -> float | None:
     """The dearest multiplier of a feature whatever the heading (a slope as uphill)."""
     level = view.multiplier(t, None)
-    up = view.multiplier(t, float(t.props["uphill"])) if t.type == "slope" and \
-        isinstance(t.props.get("uphill"), int | float) else level
+    up = (
+        view.multiplier(t, float(t.props["uphill"]))
+        if t.type == "slope" and isinstance(t.props.get("uphill"), int | float)
+        else level
+    )
     if level is None or up is None:
         return None
     return min(level, up)
@@ -268,8 +305,11 @@ def _prohibited(view: UnitTerrain, near: list[tuple[Terrain, Any]]) -> list[Any]
     for t, shape in near:
         if _worst(view, t) is not None:
             continue
-        over = [s for o, s in near if t.type in OVERRIDES.get(o.type, frozenset())
-                and view.multiplier(o) is not None]
+        over = [
+            s
+            for o, s in near
+            if t.type in OVERRIDES.get(o.type, frozenset()) and view.multiplier(o) is not None
+        ]
         # Less the overriders themselves, not shrunk: the margin the rest is grown by
         # keeps the centre off the boundary where the two meet side by side.
         area = shape.difference(shapely.union_all(over)) if over else shape
@@ -278,8 +318,9 @@ def _prohibited(view: UnitTerrain, near: list[tuple[Terrain, Any]]) -> list[Any]
     return out
 
 
-def _rates(view: UnitTerrain, near: list[tuple[Terrain, Any]]
-           ) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
+def _rates(
+    view: UnitTerrain, near: list[tuple[Terrain, Any]]
+) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
     """The features dearer than firm ground (grown by the margin) and cheaper (a road or
     bridge, 003 Terrain 7-8, LG-D32: shrunk by it), each with its cost per inch. A
     feature counts only where no feature that overrides it lies (a road over soft
@@ -294,8 +335,7 @@ def _rates(view: UnitTerrain, near: list[tuple[Terrain, Any]]
         if m < 1.0:
             area = shape.difference(shapely.union_all(over)) if over else shape
             if not area.is_empty:
-                dear.append((area.buffer(MARGIN, join_style="mitre", mitre_limit=3.0),
-                             1.0 / m))
+                dear.append((area.buffer(MARGIN, join_style="mitre", mitre_limit=3.0), 1.0 / m))
         else:
             area = shape.buffer(-MARGIN, join_style="mitre", mitre_limit=3.0)
             if not area.is_empty:

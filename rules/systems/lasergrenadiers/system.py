@@ -36,17 +36,35 @@ from rules.systems.lasergrenadiers.turns import LgTurns, check_turn
 
 Handler = Callable[[LgPosition, Unit, Action], Verdict]
 
-HANDLERS: dict[str, Handler] = {"move": move, "load": load, "unload": unload,
-                                "overrun": overrun, "enter_board": enter_board}
+HANDLERS: dict[str, Handler] = {
+    "move": move,
+    "load": load,
+    "unload": unload,
+    "overrun": overrun,
+    "enter_board": enter_board,
+}
 
 #: Unit keys and the types each must have (scenario-format.md, lasergrenadiers section).
 UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "damage_levels": (int,), "current_rate": (int, float), "amphibious": (bool,),
-    "dual_drivers": (bool,), "jointed": (bool,), "armored": (bool,), "size": (int, float),
-    "full_crew": (bool,), "aircraft": (bool,), "capacity": (int,), "foxhole": (bool,),
-    "name": (str,)}
+    "damage_levels": (int,),
+    "current_rate": (int, float),
+    "amphibious": (bool,),
+    "dual_drivers": (bool,),
+    "jointed": (bool,),
+    "armored": (bool,),
+    "size": (int, float),
+    "full_crew": (bool,),
+    "aircraft": (bool,),
+    "capacity": (int,),
+    "foxhole": (bool,),
+    "name": (str,),
+}
 TERRAIN_KEYS: dict[str, tuple[type, ...]] = {
-    "uphill": (int, float), "wet": (bool,), "vehicle_access": (bool,), "rubble": (bool,)}
+    "uphill": (int, float),
+    "wet": (bool,),
+    "vehicle_access": (bool,),
+    "rubble": (bool,),
+}
 
 
 def _typed(value: Any, kinds: tuple[type, ...], key: str) -> None:
@@ -117,8 +135,7 @@ class LaserGrenadiersSystem(System):
             if value is not None:
                 _typed(value, kinds, f"{key}.{name}")
         if terrain.type == "slope" and "uphill" not in terrain.props:
-            raise InvalidActionError(f"{key}.uphill", "a slope needs its uphill bearing "
-                                     "(LG-D5)")
+            raise InvalidActionError(f"{key}.uphill", "a slope needs its uphill bearing (LG-D5)")
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
@@ -132,9 +149,13 @@ class LaserGrenadiersSystem(System):
                     if not isinstance(item, str):
                         raise InvalidActionError(k, "expected a unit id")
                     continue
-                if not isinstance(item, dict) or not isinstance(item.get("unit"), str) \
-                        or "position" not in item or set(item) - {"unit", "position", "facing"}:
-                    raise InvalidActionError(k, "expected {\"unit\", \"position\", \"facing\"}")
+                if (
+                    not isinstance(item, dict)
+                    or not isinstance(item.get("unit"), str)
+                    or "position" not in item
+                    or set(item) - {"unit", "position", "facing"}
+                ):
+                    raise InvalidActionError(k, 'expected {"unit", "position", "facing"}')
                 point(item["position"], f"{k}.position")
                 if "facing" in item:
                     number(item["facing"], f"{k}.facing")
@@ -142,16 +163,21 @@ class LaserGrenadiersSystem(System):
 
     def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
         if state.system != self.key:
-            raise InvalidActionError("system", f"state is for {state.system!r}, "
-                                     "not lasergrenadiers")
+            raise InvalidActionError(
+                "system", f"state is for {state.system!r}, not lasergrenadiers"
+            )
         unit = state.unit(action.unit)
         if unit is None:
             j = Judgement(state)
             left = action.unit in state.turn.get("left_board", [])
-            j.add("action_not_allowed" if left else "unknown_unit",
-                  f"{action.unit} has left the board: it may not return"
-                  if left else f"no unit {action.unit!r}", None,
-                  "003 Leaving the board 1" if left else "")
+            j.add(
+                "action_not_allowed" if left else "unknown_unit",
+                f"{action.unit} has left the board: it may not return"
+                if left
+                else f"no unit {action.unit!r}",
+                None,
+                "003 Leaving the board 1" if left else "",
+            )
             return self.named(j.verdict())
         return self.named(HANDLERS[action.type](position_of(state), unit, action))
 
@@ -162,8 +188,9 @@ class LaserGrenadiersSystem(System):
         """The actions whose preconditions the judge would find met (offers.py)."""
         return offered_actions(state, unit, tuple(spec.type for spec in self.actions))
 
-    def event_consequence(self, state: GameState, action: Action,
-                          event: Mapping[str, Any]) -> Consequence | None:
+    def event_consequence(
+        self, state: GameState, action: Action, event: Mapping[str, Any]
+    ) -> Consequence | None:
         return consequences.event_consequence(state, event)
 
     def markers(self, position: Mapping[str, Any]) -> Markers:
@@ -172,12 +199,17 @@ class LaserGrenadiersSystem(System):
         out = super().markers(position)
         for unit_id, band in speed_bands(lambda _key: self, position).items():
             out.setdefault(unit_id, []).append(
-                {"key": "speed_band", "label": f"{band} speed",
-                 "help": "Its speed band for fire this turn (003 Movement and fire)."})
+                {
+                    "key": "speed_band",
+                    "label": f"{band} speed",
+                    "help": "Its speed band for fire this turn (003 Movement and fire).",
+                }
+            )
         return out
 
-    def speed_band_consequence(self, state: GameState, action: Action,
-                               band: str) -> Consequence | None:
+    def speed_band_consequence(
+        self, state: GameState, action: Action, band: str
+    ) -> Consequence | None:
         return consequences.speed_band_consequence(band)
 
     def unit_schema(self) -> dict[str, Any]:

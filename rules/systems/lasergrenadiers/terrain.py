@@ -46,8 +46,7 @@ class LgPosition(Position):
     def view(self, unit: Unit) -> UnitTerrain:
         return self.unit_view(unit, UnitTerrain)
 
-    def near(self, minx: float, miny: float, maxx: float, maxy: float
-             ) -> list[tuple[Terrain, Any]]:
+    def near(self, minx: float, miny: float, maxx: float, maxy: float) -> list[tuple[Terrain, Any]]:
         ts = self.state.terrain
         return [(ts[i], ts[i].shape) for i in self.terrain.query_box(minx, miny, maxx, maxy)]
 
@@ -60,8 +59,11 @@ class LgPosition(Position):
         if not self.has_climbable:
             return []
         p = Point(xy)
-        return [t for t, shape in self.near(xy[0], xy[1], xy[0], xy[1])
-                if t.type in CLIMBABLE and shape.covers(p)]
+        return [
+            t
+            for t, shape in self.near(xy[0], xy[1], xy[0], xy[1])
+            if t.type in CLIMBABLE and shape.covers(p)
+        ]
 
 
 def position_of(state: GameState) -> LgPosition:
@@ -80,8 +82,12 @@ def uphill(feature: Terrain, heading: float | None) -> bool:
 class UnitTerrain:
     """The terrain as one piece sees it, and the kernel's Pricing hooks for its path."""
 
-    def __init__(self, position: LgPosition, unit: Unit,
-                 scope: list[tuple[Terrain, Any, tuple[float, ...]]] | None = None) -> None:
+    def __init__(
+        self,
+        position: LgPosition,
+        unit: Unit,
+        scope: list[tuple[Terrain, Any, tuple[float, ...]]] | None = None,
+    ) -> None:
         self.position = position
         self.unit = unit
         self.column = column_of(unit)
@@ -93,8 +99,9 @@ class UnitTerrain:
         """The same view for one path: the features near it are looked up once."""
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         near = self.position.near(min(xs), min(ys), max(xs), max(ys))
-        return UnitTerrain(self.position, self.unit,
-                           [(t, shape, shape.bounds) for t, shape in near])
+        return UnitTerrain(
+            self.position, self.unit, [(t, shape, shape.bounds) for t, shape in near]
+        )
 
     # -- multipliers ---------------------------------------------------------------
     def multiplier(self, t: Terrain | None, heading: float | None = None) -> float | None:
@@ -110,8 +117,11 @@ class UnitTerrain:
             kind = "vegetation"  # LG-D18
         if t.type in CREW_WEAPON_PROHIBITED and self.unit.type == CREW_WEAPON:
             return None  # LG-D21
-        if t.type in VEHICLE_ACCESS and is_vehicle(self.unit) \
-                and t.props.get("vehicle_access") is not True:
+        if (
+            t.type in VEHICLE_ACCESS
+            and is_vehicle(self.unit)
+            and t.props.get("vehicle_access") is not True
+        ):
             return None  # LG-D20
         if t.type == "building" and t.props.get("rubble") is True:
             return self.options.rubble_multiplier  # LG-D20
@@ -123,10 +133,12 @@ class UnitTerrain:
     def govern(self, heading: float | None) -> Any:
         """LG-D25: bridge and ford override river and lake, road and bridge override soft,
         slope and vegetation; of the rest the lowest multiplier (X lowest); no stacking."""
+
         def choose(features: Sequence[Terrain]) -> Terrain | None:
             overridden = set().union(*(OVERRIDES.get(t.type, frozenset()) for t in features))
             left = [t for t in features if t.type not in overridden] or list(features)
             return min(left, key=lambda t: _rank(self.multiplier(t, heading)))
+
         return choose
 
     def name(self, t: Terrain | None) -> str:
@@ -141,8 +153,11 @@ class UnitTerrain:
         minx, miny, maxx, maxy = min(xs), min(ys), max(xs), max(ys)
         if self.scope is None:
             return self.position.near(minx, miny, maxx, maxy)
-        return [(t, shape) for t, shape, (x0, y0, x1, y1) in self.scope
-                if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny]
+        return [
+            (t, shape)
+            for t, shape, (x0, y0, x1, y1) in self.scope
+            if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny
+        ]
 
     def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
         heading = bearing(p1[0] - p0[0], p1[1] - p0[1])
@@ -165,10 +180,12 @@ class UnitTerrain:
         diagonal pays the larger neighbour; tracked and wheeled may not slide (LG-D12)."""
         unit = self.unit
         row = FACTORS[unit.type]
-        reverse = row.reverse_dual if unit.flag("dual_drivers") and row.reverse_dual else \
-            row.reverse
-        sideways = row.sideways_jointed if unit.flag("jointed") and row.sideways_jointed else \
-            row.sideways
+        reverse = (
+            row.reverse_dual if unit.flag("dual_drivers") and row.reverse_dual else row.reverse
+        )
+        sideways = (
+            row.sideways_jointed if unit.flag("jointed") and row.sideways_jointed else row.sideways
+        )
         d = travel_direction(facing, dx, dy)
         if d == FORWARD:
             return 1.0, True, d

@@ -39,11 +39,19 @@ def _vehicle(pos: LgPosition, j: Judgement, vid: Any, acting: Unit) -> Unit | No
         j.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
         return None
     if not is_vehicle(vehicle) or vehicle.aboard is not None:
-        j.add("action_not_allowed", f"{who(vehicle)} is not a vehicle on the table",
-              None, "003 Transport, 003 Transport 1")
+        j.add(
+            "action_not_allowed",
+            f"{who(vehicle)} is not a vehicle on the table",
+            None,
+            "003 Transport, 003 Transport 1",
+        )
     elif vehicle.side != acting.side:
-        j.add("action_not_allowed",
-              f"{who(vehicle)} is not a friendly vehicle", None, "003 Transport, 003 Transport 1")
+        j.add(
+            "action_not_allowed",
+            f"{who(vehicle)} is not a friendly vehicle",
+            None,
+            "003 Transport, 003 Transport 1",
+        )
     return vehicle
 
 
@@ -53,17 +61,25 @@ def _transfer_rules(pos: LgPosition, j: Judgement, vehicle: Unit, pieces: list[U
     if vehicle.flag("aircraft") and (vehicle.z or 0.0) > LENGTH_TOL:
         for p in pieces:
             if p.type != "jetpack":
-                j.add("action_not_allowed", f"{who(vehicle)} is hovering: only jetpack troops "
-                      f"load or unload, not {who(p)}", vehicle.position,
-                      "003 Transport 5")
-    why = damaged_transport_breach(vehicle, moved(pos.state, vehicle.id),
-                                   has_translated(pos.state, vehicle.id))
+                j.add(
+                    "action_not_allowed",
+                    f"{who(vehicle)} is hovering: only jetpack troops load or unload, not {who(p)}",
+                    vehicle.position,
+                    "003 Transport 5",
+                )
+    why = damaged_transport_breach(
+        vehicle, moved(pos.state, vehicle.id), has_translated(pos.state, vehicle.id)
+    )
     if why:
         j.add("action_not_allowed", why, vehicle.position, "003 Transport 6, LG-D35")
     for p in pieces:
         if is_vehicle(p):
-            j.add("action_not_allowed", f"{who(p)} is a vehicle: only infantry and crewed "
-                  "weapons embark", p.position, "003 Transport, 003 Transport 1")
+            j.add(
+                "action_not_allowed",
+                f"{who(p)} is a vehicle: only infantry and crewed weapons embark",
+                p.position,
+                "003 Transport, 003 Transport 1",
+            )
 
 
 def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> None:
@@ -73,12 +89,22 @@ def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> 
             continue
         need, left = allowance_of(p) / 3, remaining(pos.state, p)
         if need > left + LENGTH_TOL:
-            j.add("speed_exceeded", f"{who(p)} needs {fmt(need)}\" to embark or disembark but "
-                  f"has {fmt(left)}\" left", p.position, CITE, AFTER)
+            j.add(
+                "speed_exceeded",
+                f'{who(p)} needs {fmt(need)}" to embark or disembark but has {fmt(left)}" left',
+                p.position,
+                CITE,
+                AFTER,
+            )
 
 
-def _coupled(pos: LgPosition, j: Judgement, vehicle: Unit, events: list[dict[str, Any]],
-             spent: dict[str, float]) -> None:
+def _coupled(
+    pos: LgPosition,
+    j: Judgement,
+    vehicle: Unit,
+    events: list[dict[str, Any]],
+    spent: dict[str, float],
+) -> None:
     for vid, why in coupling_breaches(pos.state, spent, events):
         if vid == vehicle.id:
             j.add("speed_exceeded", why, vehicle.position, "003 Transport 4, LG-D26", AFTER)
@@ -112,8 +138,12 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     capacity = vehicle.get("capacity")
     aboard = sum(1 for u in state.units if u.aboard == vehicle.id)
     if isinstance(capacity, int | float) and aboard + len(pieces) > capacity:
-        j.add("capacity_exceeded", f"{who(vehicle)} carries {fmt(capacity)} pieces and has "
-              f"{aboard} aboard", vehicle.position, "LG-D29")
+        j.add(
+            "capacity_exceeded",
+            f"{who(vehicle)} carries {fmt(capacity)} pieces and has {aboard} aboard",
+            vehicle.position,
+            "LG-D29",
+        )
     vehicle_body = pos.bodies.get(vehicle.id)
     path_cost = 0.0
     placed_unit = unit
@@ -124,15 +154,23 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         placed_unit = placed(unit, walked.end, walked.end_z)
         end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
         if vehicle_body is not None and end_body.distance(vehicle_body) > CONTACT:
-            j.add("must_end_in_contact", f"{who(unit)} must end in base contact with "
-                  f"{who(vehicle)} to load", walked.end.xy,
-                  "003 Transport 2, LG-D26", AFTER)
+            j.add(
+                "must_end_in_contact",
+                f"{who(unit)} must end in base contact with {who(vehicle)} to load",
+                walked.end.xy,
+                "003 Transport 2, LG-D26",
+                AFTER,
+            )
     else:
         for p in pieces:
             if vehicle_body is not None and pos.bodies[p.id].distance(vehicle_body) > CONTACT:
-                j.add("must_end_in_contact", f"{who(p)} is not in base contact with "
-                      f"{who(vehicle)}", p.position,
-                      "003 Transport 2, LG-D26", AFTER)
+                j.add(
+                    "must_end_in_contact",
+                    f"{who(p)} is not in base contact with {who(vehicle)}",
+                    p.position,
+                    "003 Transport 2, LG-D26",
+                    AFTER,
+                )
     acting_third = allowance_of(unit) / 3
     cost = path_cost + acting_third  # LG-D34: the vehicle pays its third, a piece path + third
     left = remaining(state, unit)
@@ -140,21 +178,32 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     before = moved(state, unit.id)
     j.speed_band = speed_band(unit, before + path_cost)
     if cost > left + LENGTH_TOL:
-        j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to load but has "
-              f"{fmt(left)}\" left", placed_unit.position, CITE, AFTER)
+        j.add(
+            "speed_exceeded",
+            f'{who(unit)} needs {fmt(cost)}" to load but has {fmt(left)}" left',
+            placed_unit.position,
+            CITE,
+            AFTER,
+        )
     _thirds(pos, j, pieces, unit)
-    events = with_transfer(transfers(state), vehicle.id, "load", [p.id for p in pieces],
-                           by_vehicle=not boarding)
+    events = with_transfer(
+        transfers(state), vehicle.id, "load", [p.id for p in pieces], by_vehicle=not boarding
+    )
     spent = {unit.id: before + path_cost}
     _coupled(pos, j, vehicle, events, spent)
     if not j.legal:
         return j.verdict()
-    aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id)
-                  for p in pieces]
+    aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id) for p in pieces]
     j.events += [{"type": "loaded", "unit": p.id, "carrier": vehicle.id} for p in pieces]
-    return j.verdict(after(state, aboard_now, spent=spent if path_cost else None,
-                           transfers=events,
-                           translated=[unit.id] if walked and walked.translates else []))
+    return j.verdict(
+        after(
+            state,
+            aboard_now,
+            spent=spent if path_cost else None,
+            transfers=events,
+            translated=[unit.id] if walked and walked.translates else [],
+        )
+    )
 
 
 def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
@@ -170,8 +219,9 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         return j.verdict()
     items = action.get("passengers") or []
     if not items:
-        j.add("malformed", "an unload names its `passengers` and where each is set down",
-              None, CITE)
+        j.add(
+            "malformed", "an unload names its `passengers` and where each is set down", None, CITE
+        )
         return j.verdict()
     pieces: list[tuple[Unit, Pose]] = []
     for item in items:
@@ -183,8 +233,12 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             j.add("action_not_allowed", f"{who(p)} is not aboard {who(vehicle)}", None, CITE)
             continue
         if unit.aboard is not None and p.id != unit.id:
-            j.add("action_not_allowed", f"{who(unit)} unloads itself only; the vehicle "
-                  "unloads the others", None, "LG-D31")
+            j.add(
+                "action_not_allowed",
+                f"{who(unit)} unloads itself only; the vehicle unloads the others",
+                None,
+                "LG-D31",
+            )
             continue
         x, y = item["position"][0], item["position"][1]
         pieces.append((p, Pose(float(x), float(y), float(item.get("facing", p.facing)))))
@@ -200,24 +254,46 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         if rate is None:
             problems.append(f"it may not enter {what}")
         if problems:
-            j.add("placement_invalid", f"{who(p)} cannot be set down at ({fmt(pose.x)}, "
-                  f"{fmt(pose.y)}): {'; '.join(problems)}",
-                  pose.xy, "003 Transport 3, LG-D26", AFTER)
+            j.add(
+                "placement_invalid",
+                f"{who(p)} cannot be set down at ({fmt(pose.x)}, "
+                f"{fmt(pose.y)}): {'; '.join(problems)}",
+                pose.xy,
+                "003 Transport 3, LG-D26",
+                AFTER,
+            )
         laid.append((p.id, body))
     cost = allowance_of(unit) / 3
     left = remaining(state, unit)
     j.cost, j.allowance = cost, left
     j.speed_band = speed_band(unit, moved(state, unit.id))
     if cost > left + LENGTH_TOL:
-        j.add("speed_exceeded", f"{who(unit)} needs {fmt(cost)}\" to unload but has "
-              f"{fmt(left)}\" left", unit.position, CITE, AFTER)
+        j.add(
+            "speed_exceeded",
+            f'{who(unit)} needs {fmt(cost)}" to unload but has {fmt(left)}" left',
+            unit.position,
+            CITE,
+            AFTER,
+        )
     _thirds(pos, j, [p for p, _ in pieces], unit)
-    events = with_transfer(transfers(state), vehicle.id, "unload", [p.id for p, _ in pieces],
-                           by_vehicle=unit.aboard is None)
+    events = with_transfer(
+        transfers(state),
+        vehicle.id,
+        "unload",
+        [p.id for p, _ in pieces],
+        by_vehicle=unit.aboard is None,
+    )
     _coupled(pos, j, vehicle, events, {})
     if not j.legal:
         return j.verdict()
     down = [replace(placed(replace(p, z=None), pose, 0.0), aboard=None) for p, pose in pieces]
-    j.events += [{"type": "unloaded", "unit": p.id, "carrier": vehicle.id,
-                  "to": [round(p.position[0], 4), round(p.position[1], 4)]} for p in down]
+    j.events += [
+        {
+            "type": "unloaded",
+            "unit": p.id,
+            "carrier": vehicle.id,
+            "to": [round(p.position[0], 4), round(p.position[1], 4)],
+        }
+        for p in down
+    ]
     return j.verdict(after(state, down, transfers=events))

@@ -33,16 +33,21 @@ class LgTurns(TurnStructure):
         self.piece_budget = piece_budget
 
     # -- who may act now ---------------------------------------------------------------
-    def refusal(self, turn: Json, position: Json, side: str,
-                action: Json | None = None) -> Violation | None:
+    def refusal(
+        self, turn: Json, position: Json, side: str, action: Json | None = None
+    ) -> Violation | None:
         refused = super().refusal(turn, position, side, action)
         if refused is not None or not action or not action.get("unit"):
             return refused
         active = turn.get("active_unit")
         uid = action["unit"]
         if active and uid != active and not _unloads(action, active, position):
-            return Violation("not_your_turn", f"{active} is active: end its activation before "
-                             f"{uid} acts", None, CITE)
+            return Violation(
+                "not_your_turn",
+                f"{active} is active: end its activation before {uid} acts",
+                None,
+                CITE,
+            )
         if not active and uid in position.get("state", {}).get("activated", []):
             return Violation("not_your_turn", f"{uid} has already activated this turn", None, CITE)
         return None
@@ -57,8 +62,9 @@ class LgTurns(TurnStructure):
         return {**turn, "active_unit": action["unit"], "passes": 0}
 
     # -- changes -----------------------------------------------------------------------
-    def end_part(self, turn: Json, position: Json, *,
-                 whole_turn: bool = False) -> tuple[Json, Json]:
+    def end_part(
+        self, turn: Json, position: Json, *, whole_turn: bool = False
+    ) -> tuple[Json, Json]:
         """End the activation (or pass) and hand the initiative on; the turn ends when no
         piece is left to any side or every side has passed in a row."""
         if whole_turn:
@@ -87,8 +93,11 @@ class LgTurns(TurnStructure):
         """Pieces of `side` that may still activate this turn (on the table or aboard)."""
         state = position.get("state", {})
         done = set(state.get("activated", [])) | set(state.get("left_board", []))
-        return [u["id"] for u in position.get("units", [])
-                if u.get("side") == side and u.get("id") not in done]
+        return [
+            u["id"]
+            for u in position.get("units", [])
+            if u.get("side") == side and u.get("id") not in done
+        ]
 
     def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
         turn, position = super().begin(sides, position)
@@ -116,13 +125,12 @@ class LgTurns(TurnStructure):
         if found is None:
             return str(active)
         name, left, band = found
-        return f"{name}: {fmt(left)}\" left, {band}"
+        return f'{name}: {fmt(left)}" left, {band}'
 
 
 def on_table(position: Json, unit_id: str) -> bool:
     """Whether the piece stands on the table: in the position and not aboard anything."""
-    return any(u.get("id") == unit_id and not u.get("aboard")
-               for u in position.get("units", []))
+    return any(u.get("id") == unit_id and not u.get("aboard") for u in position.get("units", []))
 
 
 def _unloads(action: Json, active: str, position: Json) -> bool:
@@ -133,19 +141,23 @@ def _unloads(action: Json, active: str, position: Json) -> bool:
     if action.get("type") != "unload":
         return False
     if "passengers" not in action:
-        return any(u.get("id") == active and u.get("aboard") == action.get("unit")
-                   for u in position.get("units", []))
+        return any(
+            u.get("id") == active and u.get("aboard") == action.get("unit")
+            for u in position.get("units", [])
+        )
     passengers = action["passengers"]
     return isinstance(passengers, list) and any(
-        isinstance(p, dict) and p.get("unit") == active for p in passengers)
+        isinstance(p, dict) and p.get("unit") == active for p in passengers
+    )
 
 
 def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
     """The types of the turn-state keys of lasergrenadiers.md 12 and 12b;
     other keys are the table's own and pass through."""
     spent = turn.get("moved", {})
-    if not isinstance(spent, dict) or any(isinstance(v, bool) or not isinstance(v, int | float)
-                                          or v < 0 for v in spent.values()):
+    if not isinstance(spent, dict) or any(
+        isinstance(v, bool) or not isinstance(v, int | float) or v < 0 for v in spent.values()
+    ):
         raise InvalidActionError(f"{key}.moved", "expected {unit id: inches spent, >= 0}")
     for name in ("left_board", "activated", "translated"):
         value = turn.get(name, [])
@@ -156,20 +168,31 @@ def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
         raise InvalidActionError(f"{key}.transfers", "expected a list of transfer events")
     for i, e in enumerate(events):
         k = f"{key}.transfers[{i}]"
-        if not isinstance(e, dict) or not isinstance(e.get("vehicle"), str) \
-                or e.get("kind") not in ("load", "unload") \
-                or not isinstance(e.get("pieces", []), list):
-            raise InvalidActionError(k, "expected {\"vehicle\", \"kind\": \"load\" | "
-                                     "\"unload\", \"pieces\": [ids]}")
+        if (
+            not isinstance(e, dict)
+            or not isinstance(e.get("vehicle"), str)
+            or e.get("kind") not in ("load", "unload")
+            or not isinstance(e.get("pieces", []), list)
+        ):
+            raise InvalidActionError(
+                k, 'expected {"vehicle", "kind": "load" | "unload", "pieces": [ids]}'
+            )
     areas = turn.get("entry_areas", {})
     if not isinstance(areas, dict):
         raise InvalidActionError(f"{key}.entry_areas", "expected {side: [segment, ...]}")
     for side, segments in areas.items():
         ok = isinstance(segments, list) and all(
-            isinstance(s, list) and len(s) == 2 and all(
-                isinstance(p, list) and len(p) == 2 and all(
-                    isinstance(c, int | float) and not isinstance(c, bool) for c in p)
-                for p in s) for s in segments)
+            isinstance(s, list)
+            and len(s) == 2
+            and all(
+                isinstance(p, list)
+                and len(p) == 2
+                and all(isinstance(c, int | float) and not isinstance(c, bool) for c in p)
+                for p in s
+            )
+            for s in segments
+        )
         if not ok:
-            raise InvalidActionError(f"{key}.entry_areas.{side}",
-                                     "expected a list of segments [[x, y], [x, y]]")
+            raise InvalidActionError(
+                f"{key}.entry_areas.{side}", "expected a list of segments [[x, y], [x, y]]"
+            )

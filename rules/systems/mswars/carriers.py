@@ -40,8 +40,9 @@ def has_units_aboard(pos: MswarsPosition, unit: Unit) -> bool:
     return capacity(unit) > 0 and bool(aboard(pos, unit))
 
 
-def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: list[Unit]
-                      ) -> list[str]:
+def placement_at_rear(
+    pos: MswarsPosition, carrier: Unit, unit: Unit, placed: list[Unit]
+) -> list[str]:
     """In base contact with the carrier's rear, on its level, on the table, on no base or
     other elevated feature, centre out of "Can't" terrain (mswars.md 7)."""
     problems = []
@@ -53,15 +54,19 @@ def placement_at_rear(pos: MswarsPosition, carrier: Unit, unit: Unit, placed: li
     if top is not level:
         problems.append(f"not on {carrier.id}'s level")
     bars = {t.id for t in view.elevated() if t is not top}
-    blocked = obstruction(pos, unit.base, Pose(*unit.position, unit.facing),
-                          forbidden=lambda t: t.id in bars, ignore={unit.id, carrier.id},
-                          placed=[(o.id, body_at(o.base, *o.position, o.facing))
-                                  for o in [carrier, *placed]])
+    blocked = obstruction(
+        pos,
+        unit.base,
+        Pose(*unit.position, unit.facing),
+        forbidden=lambda t: t.id in bars,
+        ignore={unit.id, carrier.id},
+        placed=[(o.id, body_at(o.base, *o.position, o.facing)) for o in [carrier, *placed]],
+    )
     if blocked is not None:
         problems.append(blocked.reason)
     rate, terrain = view.rate_at(*unit.position)
     if rate is None:
-        problems.append(f"in {terrain}, \"Can't\" for it")
+        problems.append(f'in {terrain}, "Can\'t" for it')
     return problems
 
 
@@ -72,35 +77,64 @@ def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> V
     carrier = check_carrier_to_enter(pos, j, unit, action.get("carrier"))
     moved = unit.moved(result.end.xy, result.end.facing)
     if carrier is not None and not touching(moved, carrier):
-        j.add("must_end_in_contact", f"{who(unit)} must end in base contact with {carrier.id} "
-              f"to enter it", moved.position, ENTER, AFTER)
+        j.add(
+            "must_end_in_contact",
+            f"{who(unit)} must end in base contact with {carrier.id} to enter it",
+            moved.position,
+            ENTER,
+            AFTER,
+        )
     if not j.legal or carrier is None:
         return j.verdict()
     j.events += [moved_event(moved), {"type": "boarded", "unit": unit.id, "carrier": carrier.id}]
-    return j.verdict(applied(pos.state, unit, "enter_unit", [replace(moved, aboard=carrier.id)],
-                             free_turn=result.price.free_used, extra={"carrier": carrier.id}))
+    return j.verdict(
+        applied(
+            pos.state,
+            unit,
+            "enter_unit",
+            [replace(moved, aboard=carrier.id)],
+            free_turn=result.price.free_used,
+            extra={"carrier": carrier.id},
+        )
+    )
 
 
 def check_carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: Any) -> Unit | None:
     at = unit.position
     carrier = pos.state.unit(cid) if isinstance(cid, str) else None
     if carrier is None:
-        j.add("unknown_unit" if isinstance(cid, str) else "action_not_allowed",
-              f"{unit.id} names no carrier to enter" if cid is None
-              else f"{cid} is not on the table to enter", at, ENTER)
+        j.add(
+            "unknown_unit" if isinstance(cid, str) else "action_not_allowed",
+            f"{unit.id} names no carrier to enter"
+            if cid is None
+            else f"{cid} is not on the table to enter",
+            at,
+            ENTER,
+        )
         return None
     if opposing(unit, carrier):
-        j.add("action_not_allowed", f"{carrier.id} is an opposing unit: only a friendly carrier "
-              "may be entered", at, "MSW-D38")
+        j.add(
+            "action_not_allowed",
+            f"{carrier.id} is an opposing unit: only a friendly carrier may be entered",
+            at,
+            "MSW-D38",
+        )
     if capacity(carrier) <= 0 or carrier.aboard is not None:
-        j.add("action_not_allowed", f"{carrier.id} has no Carrier ability",
-              at, f"{ENTER}, MSW-D45")
+        j.add("action_not_allowed", f"{carrier.id} has no Carrier ability", at, f"{ENTER}, MSW-D45")
     elif len(aboard(pos, carrier)) >= capacity(carrier):
-        j.add("capacity_exceeded",
-              f"{carrier.id} is full: it carries {fmt(capacity(carrier))}", at, "MSW-D17")
+        j.add(
+            "capacity_exceeded",
+            f"{carrier.id} is full: it carries {fmt(capacity(carrier))}",
+            at,
+            "MSW-D17",
+        )
     if has_moved_this_phase(pos.state, carrier.id):
-        j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: it "
-              f"cannot be entered", at, f"{ENTER}, MSW-D18")
+        j.add(
+            "action_not_allowed",
+            f"{carrier.id} has made a move action this phase: it cannot be entered",
+            at,
+            f"{ENTER}, MSW-D18",
+        )
     return carrier
 
 
@@ -117,31 +151,52 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     held = {u.id for u in aboard(pos, unit)}
     orders = action.get("unload") or []
     if not has_units_aboard(pos, unit) or not orders:
-        j.add("action_not_allowed", f"{who(unit)} has no unit aboard to unload, or names none "
-              f"({UNLOAD})", at, UNLOAD)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} has no unit aboard to unload, or names none ({UNLOAD})",
+            at,
+            UNLOAD,
+        )
     carrier = unit.moved(result.end.xy, result.end.facing)
     weight = 0.0
     placed: list[Unit] = []
     for order in orders:
         other = pos.state.unit(order["unit"])
         if other is None or other.id not in held:
-            j.add("unknown_unit" if other is None else "action_not_allowed",
-                  f"{order['unit']} is not aboard {unit.id}", at, UNLOAD)
+            j.add(
+                "unknown_unit" if other is None else "action_not_allowed",
+                f"{order['unit']} is not aboard {unit.id}",
+                at,
+                UNLOAD,
+            )
             continue
         weight += 0.5 if is_infantry(other) else 1.0  # "twice as much if infantry" (MSW-D19)
-        out = replace(other, aboard=None).moved(tuple(order["position"][:2]),
-                                                float(order.get("facing", carrier.facing + 180)))
+        out = replace(other, aboard=None).moved(
+            tuple(order["position"][:2]), float(order.get("facing", carrier.facing + 180))
+        )
         problems = placement_at_rear(pos, carrier, out, placed)
         if problems:
-            j.add("placement_invalid", f"{other.id} cannot be unloaded at "
-                  f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)}",
-                  out.position, UNLOAD, AFTER)
+            j.add(
+                "placement_invalid",
+                f"{other.id} cannot be unloaded at "
+                f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)}",
+                out.position,
+                UNLOAD,
+                AFTER,
+            )
         placed.append(out)
     if weight > (1.0 if moving else 2.0) + 1e-9:
-        j.add("capacity_exceeded", f"{who(unit)} can unload " + (
-            "one unit (or two infantry) while moving" if moving else
-            "two units (or four infantry) without moving"),
-            at, f"{UNLOAD}, MSW-D19")
+        j.add(
+            "capacity_exceeded",
+            f"{who(unit)} can unload "
+            + (
+                "one unit (or two infantry) while moving"
+                if moving
+                else "two units (or four infantry) without moving"
+            ),
+            at,
+            f"{UNLOAD}, MSW-D19",
+        )
     if not j.legal:
         return j.verdict()
     j.events.append(moved_event(carrier))
@@ -149,19 +204,35 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
         j.events += [moved_event(u), {"type": "unloaded", "unit": u.id, "carrier": unit.id}]
     phase = phase_of(pos.state.turn)
     others = [(u.id, {"phase": phase, "type": "carrier_unloading"}) for u in placed]
-    return j.verdict(applied(pos.state, unit, "carrier_unloading", [carrier, *placed],
-                             free_turn=result.price.free_used, others=others))
+    return j.verdict(
+        applied(
+            pos.state,
+            unit,
+            "carrier_unloading",
+            [carrier, *placed],
+            free_turn=result.price.free_used,
+            others=others,
+        )
+    )
 
 
 def check_exit(pos: MswarsPosition, j: Judgement, unit: Unit, carrier: Unit | None) -> None:
     """Unit Exiting needs a unit aboard a carrier that has made no move action this phase
     (002 Unit Exiting Action, MSW-D45)."""
     if carrier is None:
-        j.add("action_not_allowed",
-              f"{who(unit)} is not aboard a carrier: nothing to exit", unit.position, "MSW-D45")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} is not aboard a carrier: nothing to exit",
+            unit.position,
+            "MSW-D45",
+        )
     elif has_moved_this_phase(pos.state, carrier.id):
-        j.add("action_not_allowed", f"{carrier.id} has made a move action this phase: no unit "
-              f"may exit it", carrier.position, EXIT)
+        j.add(
+            "action_not_allowed",
+            f"{carrier.id} has made a move action this phase: no unit may exit it",
+            carrier.position,
+            EXIT,
+        )
 
 
 def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -178,20 +249,32 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
         first = path.pop(0)
         assert isinstance(first, Waypoint)
         start = Pose(first.x, first.y, (carrier.facing + 180.0) % 360.0)
-    out = replace(unit, aboard=None).moved(start.xy if start else unit.position,
-                                           start.facing if start else unit.facing)
+    out = replace(unit, aboard=None).moved(
+        start.xy if start else unit.position, start.facing if start else unit.facing
+    )
     j, result = judged_path(pos, unit, replace(action, path=tuple(path)), mover=out)
     check_exit(pos, j, unit, carrier)
     if carrier is None:
         return j.verdict()
-    problems = ["no placement given"] if start is None else \
-        placement_at_rear(pos, carrier, out, [])
+    problems = ["no placement given"] if start is None else placement_at_rear(pos, carrier, out, [])
     if problems:
-        j.add("placement_invalid", f"{who(unit)} cannot be placed at {carrier.id}'s rear: "
-              f"{'; '.join(problems)}", out.position, f"{EXIT}, MSW-D35")
+        j.add(
+            "placement_invalid",
+            f"{who(unit)} cannot be placed at {carrier.id}'s rear: {'; '.join(problems)}",
+            out.position,
+            f"{EXIT}, MSW-D35",
+        )
     if not j.legal:
         return j.verdict()
     moved = out.moved(result.end.xy, result.end.facing)
     j.events += [{"type": "exited", "unit": unit.id, "carrier": carrier.id}, moved_event(moved)]
-    return j.verdict(applied(pos.state, unit, "unit_exiting", [moved],
-                             free_turn=result.price.free_used, extra={"carrier": carrier.id}))
+    return j.verdict(
+        applied(
+            pos.state,
+            unit,
+            "unit_exiting",
+            [moved],
+            free_turn=result.price.free_used,
+            extra={"carrier": carrier.id},
+        )
+    )

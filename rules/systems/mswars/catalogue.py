@@ -26,67 +26,127 @@ _AT_ONCE = {"climb"}
 _FACES = tuple(MOVE_TYPES)
 
 ACTIONS: tuple[ActionSpec, ...] = tuple(
-    ActionSpec(t, row.label, row.keys, row.path, "MP", row.drag or t in _DRAG,
-               f"{row.help} AC {row.ac}.",
-               unit_keys=_UNIT_KEYS.get(t, ()), placement_keys=_PLACEMENT_KEYS.get(t, ()),
-               target_keys=_TARGET_KEYS.get(t, ()), at_once=t in _AT_ONCE,
-               from_aboard=t == "unit_exiting",
-               faces_each_leg=_FACES if row.path == "free" else ())
-    for t, row in ACTION_TABLE.items())
+    ActionSpec(
+        t,
+        row.label,
+        row.keys,
+        row.path,
+        "MP",
+        row.drag or t in _DRAG,
+        f"{row.help} AC {row.ac}.",
+        unit_keys=_UNIT_KEYS.get(t, ()),
+        placement_keys=_PLACEMENT_KEYS.get(t, ()),
+        target_keys=_TARGET_KEYS.get(t, ()),
+        at_once=t in _AT_ONCE,
+        from_aboard=t == "unit_exiting",
+        faces_each_leg=_FACES if row.path == "free" else (),
+    )
+    for t, row in ACTION_TABLE.items()
+)
 
-_ROW_LABELS = {"flat": "Flat Ground", "rough": "Rough Ground", "difficult": "Difficult Terrain",
-               "very_difficult": "Very Difficult Terrain", "shallow_water": "Shallow Water",
-               "deep_water": "Deep Water"}
-_FEATURE_LABELS = {"woodland": "Woodland / Forest / Jungle", "river": "River / Lake",
-                   "pond": "Pond", "fields": "Fields / Barren Ground", "desert": "Desert",
-                   "hills": "Hills", "rubble": "Building Rubble",
-                   "small_walls": "Small Walls and Fences"}
+_ROW_LABELS = {
+    "flat": "Flat Ground",
+    "rough": "Rough Ground",
+    "difficult": "Difficult Terrain",
+    "very_difficult": "Very Difficult Terrain",
+    "shallow_water": "Shallow Water",
+    "deep_water": "Deep Water",
+}
+_FEATURE_LABELS = {
+    "woodland": "Woodland / Forest / Jungle",
+    "river": "River / Lake",
+    "pond": "Pond",
+    "fields": "Fields / Barren Ground",
+    "desert": "Desert",
+    "hills": "Hills",
+    "rubble": "Building Rubble",
+    "small_walls": "Small Walls and Fences",
+}
 
 #: What each terrain type does to the board's line-of-sight tool. Not in the seed: 002 is
 #: the movement post and says nothing of sight, so this is what a player would expect.
 #: Hills and elevated terrain stand in the way; woodland, rubble and walls hide part of
 #: what is behind them; open ground, water and the plain cost rows (which say how hard
 #: the going is, not how tall) hide nothing.
-SIGHT: dict[str, str] = {"elevated": "blocks", "hills": "blocks", "woodland": "hinders",
-                         "rubble": "hinders", "small_walls": "hinders"}
+SIGHT: dict[str, str] = {
+    "elevated": "blocks",
+    "hills": "blocks",
+    "woodland": "hinders",
+    "rubble": "hinders",
+    "small_walls": "hinders",
+}
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     *(TerrainKind(r, _ROW_LABELS[r], sight=SIGHT.get(r, "")) for r in ROWS),
-    TerrainKind("elevated", "Elevated terrain", ("height", "size_class"),
-                help="Size class from its height (8\" at most) unless given; climb on, "
-                "jump off.", sight=SIGHT["elevated"]),
-    *(TerrainKind(f, _FEATURE_LABELS[f], help="Its row depends on the unit's size class.",
-                  sight=SIGHT.get(f, ""))
-      for f in SIZE_CLASS_TERRAIN),
+    TerrainKind(
+        "elevated",
+        "Elevated terrain",
+        ("height", "size_class"),
+        help='Size class from its height (8" at most) unless given; climb on, jump off.',
+        sight=SIGHT["elevated"],
+    ),
+    *(
+        TerrainKind(
+            f,
+            _FEATURE_LABELS[f],
+            help="Its row depends on the unit's size class.",
+            sight=SIGHT.get(f, ""),
+        )
+        for f in SIZE_CLASS_TERRAIN
+    ),
 )
 
 UNIT_SCHEMA: dict[str, Any] = {
     "system": "mswars",
     "fields": {
-        "type": {"type": "string", "enum": list(MOVE_TYPES), "required": True,
-                 "description": "move type",
-                 # What players read (the roster form); else the key as words.
-                 "labels": {"four_legged_walker": "Four-legged walker"}},
-        "move": {"type": "number", "minimum": 0, "required": True, "default": 6,
-                 "description": "Move value, movement points (MP)"},
+        "type": {
+            "type": "string",
+            "enum": list(MOVE_TYPES),
+            "required": True,
+            "description": "move type",
+            # What players read (the roster form); else the key as words.
+            "labels": {"four_legged_walker": "Four-legged walker"},
+        },
+        "move": {
+            "type": "number",
+            "minimum": 0,
+            "required": True,
+            "default": 6,
+            "description": "Move value, movement points (MP)",
+        },
         # A walker's round base; the roster catalogue offers the others per move type.
-        "base": base_field({"shape": "circle", "diameter": 2.0}, {
-            "hover": {"shape": "rect", "width": 1.75, "length": 2.75},
-            **{t: {"shape": "rect", "width": 2.0, "length": 3.0}
-               for t in ("four_legged_walker", "track", "wheel")}}),
+        "base": base_field(
+            {"shape": "circle", "diameter": 2.0},
+            {
+                "hover": {"shape": "rect", "width": 1.75, "length": 2.75},
+                **{
+                    t: {"shape": "rect", "width": 2.0, "length": 3.0}
+                    for t in ("four_legged_walker", "track", "wheel")
+                },
+            },
+        ),
         "size_class": {"type": "integer", "minimum": 0, "description": "SC"},
         "infantry": {"type": "boolean", "description": "turns 90 degrees per inch"},
-        "skills": {"type": "array", "items": {"type": "string"},
-                   "description": "e.g. \"combat_manoeuvres\""},
+        "skills": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": 'e.g. "combat_manoeuvres"',
+        },
         "carrier": {"type": "number", "minimum": 0, "description": "units it can carry"},
         "free_hands": {"type": "boolean", "description": "two free hands or claws (Climb)"},
         "used_weapon": {"type": "boolean"},
-        "action_points": {"type": "number", "minimum": 0,
-                          "description": "AP per turn (refilled at the turn change)"},
+        "action_points": {
+            "type": "number",
+            "minimum": 0,
+            "description": "AP per turn (refilled at the turn change)",
+        },
         "ap": {"type": "number", "minimum": 0, "description": "AP per turn (same as above)"},
         "name": {"type": "string"},
-        "fallen": {"type": "string", "enum": ["this_turn", "straighten"],
-                   "description": "table state: fell this turn / must straighten up"},
+        "fallen": {
+            "type": "string",
+            "enum": ["this_turn", "straighten"],
+            "description": "table state: fell this turn / must straighten up",
+        },
         "pinned": {"type": "boolean", "description": "table state (MSW-D11)"},
         "charge_target": {"type": "string", "description": "table state: last charge"},
     },
@@ -94,10 +154,18 @@ UNIT_SCHEMA: dict[str, Any] = {
 
 #: What a unit shows of its state (rules/engine/markers.py), in the order drawn.
 STATE_MARKERS: tuple[StateMarker, ...] = (
-    StateMarker("actions_taken", "moved", source="state",
-                help="Has made a move action this turn (mswars.md, state.actions_taken)."),
-    StateMarker("fallen", "fallen", values=(("this_turn", "fallen"), ("straighten", "fallen")),
-                help="Fallen: it must straighten up (002)."),
+    StateMarker(
+        "actions_taken",
+        "moved",
+        source="state",
+        help="Has made a move action this turn (mswars.md, state.actions_taken).",
+    ),
+    StateMarker(
+        "fallen",
+        "fallen",
+        values=(("this_turn", "fallen"), ("straighten", "fallen")),
+        help="Fallen: it must straighten up (002).",
+    ),
     StateMarker("pinned", "pinned", help="Pinned (002)."),
     ABOARD,
 )

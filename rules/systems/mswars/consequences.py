@@ -22,13 +22,23 @@ def event_consequence(event: Mapping[str, Any]) -> Consequence | None:
         target = str(event.get("target", ""))
         result = event.get("result")
         then = "" if result == "unresolved" else f" ({result})"
-        return Consequence("breakaway", f"{target} breaks away: {uid} attacks it first{then}",
-                           target, cite="002 Break Away Action")
+        return Consequence(
+            "breakaway",
+            f"{target} breaks away: {uid} attacks it first{then}",
+            target,
+            cite="002 Break Away Action",
+        )
     if kind == "fell":
-        return Consequence("effect", f"{uid} falls from {event.get('from')}: "
-                           f"{event.get('size_class')}d6 damage, no shields, no more actions "
-                           "this turn", uid, cite="002 Falling")
+        return Consequence(
+            "effect",
+            f"{uid} falls from {event.get('from')}: "
+            f"{event.get('size_class')}d6 damage, no shields, no more actions "
+            "this turn",
+            uid,
+            cite="002 Falling",
+        )
     if kind == "endurance_test":
-        return Consequence("roll", f"{uid} takes an Endurance test ({event.get('test')})",
-                           uid, cite="002 Falling")
+        return Consequence(
+            "roll", f"{uid} takes an Endurance test ({event.get('test')})", uid, cite="002 Falling"
+        )
     return None

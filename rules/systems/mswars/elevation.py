@@ -45,8 +45,13 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
         return j.verdict()
     pose = inside_across_edge(unit.base, *unit.position, unit.facing, feature.shape)
     problems: list[str] = ["no pose on top touches the edge"] if pose is None else []
-    blocked = None if pose is None else obstruction(
-        pos, unit.base, Pose(*pose, unit.facing), forbidden=lambda t: False, ignore={unit.id})
+    blocked = (
+        None
+        if pose is None
+        else obstruction(
+            pos, unit.base, Pose(*pose, unit.facing), forbidden=lambda t: False, ignore={unit.id}
+        )
+    )
     if blocked is not None:
         problems.append(blocked.reason)
     if pose is not None and not problems:
@@ -54,16 +59,26 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
         if len(action.path) > 1 or (action.path and not wanted):
             problems.append("a Climb path is one point: the placement")
         elif wanted and math.dist((wanted[0].x, wanted[0].y), pose) > CONTACT:
-            problems.append(f"the placement is ({fmt(pose[0])}, {fmt(pose[1])}), not "
-                            f"({fmt(wanted[0].x)}, {fmt(wanted[0].y)})")
+            problems.append(
+                f"the placement is ({fmt(pose[0])}, {fmt(pose[1])}), not "
+                f"({fmt(wanted[0].x)}, {fmt(wanted[0].y)})"
+            )
     if problems:
-        j.add("placement_invalid", f"{who(unit)} cannot be placed on top of {feature.id}: "
-              f"{'; '.join(problems)}", pose or unit.position, CLIMB, AFTER)
+        j.add(
+            "placement_invalid",
+            f"{who(unit)} cannot be placed on top of {feature.id}: {'; '.join(problems)}",
+            pose or unit.position,
+            CLIMB,
+            AFTER,
+        )
         return j.verdict()
     assert pose is not None
     moved = unit.moved(pose, unit.facing)
-    j.events += [moved_event(moved), {"type": "climbed", "unit": unit.id, "onto": feature.id},
-                 {"type": "no_weapons", "unit": unit.id, "until": "end of turn"}]
+    j.events += [
+        moved_event(moved),
+        {"type": "climbed", "unit": unit.id, "onto": feature.id},
+        {"type": "no_weapons", "unit": unit.id, "until": "end of turn"},
+    ]
     return j.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
 
 
@@ -74,36 +89,61 @@ def climbable(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> 
     at = unit.position
     view = pos.view(unit)
     if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):
-        j.add("action_not_allowed", f"only mecha and infantry climb; {who(unit)} is a "
-              f"{unit.type.replace('_', ' ')}", at, "002 Climb Action, MSW-D23")
+        j.add(
+            "action_not_allowed",
+            f"only mecha and infantry climb; {who(unit)} is a {unit.type.replace('_', ' ')}",
+            at,
+            "002 Climb Action, MSW-D23",
+        )
     if unit.get("free_hands") is not True or unit.get("used_weapon"):
-        j.add("action_not_allowed", f"{who(unit)} needs two free hands and no weapon used this "
-              "turn to climb", at, CLIMB)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} needs two free hands and no weapon used this turn to climb",
+            at,
+            CLIMB,
+        )
     feature = _climbed_feature(pos, j, unit, action)
     if feature is None:
         return None
     if feature.type != ELEVATED or view.row(feature) != ELEVATED:
-        j.add("action_not_allowed", f"{feature.id} is not elevated terrain for {who(unit)}: "
-              "nothing to climb", at, "002 Terrain")
+        j.add(
+            "action_not_allowed",
+            f"{feature.id} is not elevated terrain for {who(unit)}: nothing to climb",
+            at,
+            "002 Terrain",
+        )
         return None
     size = pos.elevated_classes[feature.id]
     if size > view.size_class + 2:
-        j.add("action_not_allowed", f"{feature.id} is size class {size}: {who(unit)} (SC "
-              f"{view.size_class}) climbs at most SC {view.size_class + 2}",
-              at, CLIMB)
+        j.add(
+            "action_not_allowed",
+            f"{feature.id} is size class {size}: {who(unit)} (SC "
+            f"{view.size_class}) climbs at most SC {view.size_class + 2}",
+            at,
+            CLIMB,
+        )
     if view.top_under(unit.position) is feature:
         j.add("action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB)
     elif not in_contact(unit, feature.shape):
-        j.add("action_not_allowed", f"{who(unit)} must be in base contact with {feature.id} "
-              "to climb it", at, CLIMB)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} must be in base contact with {feature.id} to climb it",
+            at,
+            CLIMB,
+        )
     elif not facing_it(unit, feature.shape):
-        j.add("action_not_allowed",
-              f"{who(unit)} must face {feature.id} to climb it", at, "002 Climb Action, MSW-D23")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} must face {feature.id} to climb it",
+            at,
+            "002 Climb Action, MSW-D23",
+        )
     return feature
 
 
-def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
-                     action: Action) -> Terrain | None:
+def _climbed_feature(
+    pos: MswarsPosition, j: Judgement, unit: Unit, action: Action
+) -> Terrain | None:
     """`target` names the feature (a terrain id); else the elevated one the base touches."""
     tid = action.get("target")
     if tid is not None:
@@ -113,8 +153,12 @@ def _climbed_feature(pos: MswarsPosition, j: Judgement, unit: Unit,
         return found
     touching = [t for t in pos.view(unit).elevated() if in_contact(unit, t.shape)]
     if not touching:
-        j.add("action_not_allowed",
-              f"{who(unit)}'s base touches no elevated terrain", unit.position, CLIMB)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)}'s base touches no elevated terrain",
+            unit.position,
+            CLIMB,
+        )
         return None
     return next((t for t in touching if facing_it(unit, t.shape)), touching[0])
 
@@ -127,9 +171,13 @@ def jump_top(pos: MswarsPosition, unit: Unit) -> Terrain | None:
 def check_jump_start(j: Judgement, unit: Unit, top: Terrain | None) -> None:
     """A Jump starts on top of elevated terrain; static units never jump (002 Jump Action)."""
     if move_type(unit) == "static" or top is None:
-        j.add("action_not_allowed", f"{who(unit)} cannot jump: "
-              f"{'static units never jump' if top else 'it is not on elevated terrain'}",
-              unit.position, JUMP)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} cannot jump: "
+            f"{'static units never jump' if top else 'it is not on elevated terrain'}",
+            unit.position,
+            JUMP,
+        )
 
 
 def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -142,16 +190,31 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
     track = result.track
     leaves = first_beyond(track, [top.shape], EVENT) if track.translates else None
     if leaves is None:
-        j.add("action_not_allowed", f"{who(unit)}'s path never leaves {top.id}: a Jump goes "
-              "off the edge", result.end.xy, JUMP, AFTER)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)}'s path never leaves {top.id}: a Jump goes off the edge",
+            result.end.xy,
+            JUMP,
+            AFTER,
+        )
     elif int(min(leaves, track.tau_end - 1e-9)) < len(track.motions) - 1:
-        j.add("action_not_allowed", f"{who(unit)}'s movement ends as it lands: after the edge "
-              "the path is one straight line", track.pose_at(leaves).xy,
-              "MSW-D13, MSW-D45", track.s_at(leaves))
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)}'s movement ends as it lands: after the edge "
+            "the path is one straight line",
+            track.pose_at(leaves).xy,
+            "MSW-D13, MSW-D45",
+            track.s_at(leaves),
+        )
     end = result.end
     if body_at(unit.base, end.x, end.y, end.facing, OVERLAP).distance(top.shape) < 0:
-        j.add("action_not_allowed", f"{who(unit)} must land with its base entirely off "
-              f"{top.id}", end.xy, "MSW-D13, MSW-D45", AFTER)
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} must land with its base entirely off {top.id}",
+            end.xy,
+            "MSW-D13, MSW-D45",
+            AFTER,
+        )
     if not j.legal:
         return j.verdict()
     moved = unit.moved(end.xy, end.facing)
@@ -159,25 +222,37 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
     size = pos.elevated_classes[top.id]
     if size > view.size_class - JUMP_MARGIN.get(view.type, 0):
         moved = fall(j, moved, top, size, view.size_class, dice)
-    return j.verdict(applied(pos.state, unit, "jump", [moved],
-                             free_turn=result.price.free_used))
+    return j.verdict(applied(pos.state, unit, "jump", [moved], free_turn=result.price.free_used))
 
 
-def fall(j: Judgement, unit: Unit, feature: Terrain, size: int, unit_size: int,
-         dice: Dice) -> Unit:
+def fall(j: Judgement, unit: Unit, feature: Terrain, size: int, unit_size: int, dice: Dice) -> Unit:
     """SC d6 damage, no shields, no more actions this turn, Endurance X+1 (002 Falling,
     MSW-D14, MSW-D29, MSW-D42)."""
     results = [dice.d6(f"fall damage from {feature.id}") for _ in range(size)]
     for r in results:
         j.rolls.append(Roll(f"fall damage from {feature.id}", "d6", r, "damage", True))
-    j.events.append({"type": "fell", "unit": unit.id, "from": feature.id, "size_class": size,
-                     # A preview rolls nothing: the damage is known only on the drop.
-                     "dice": results, "damage": None if None in results else sum(
-                         r for r in results if r is not None), "shields": False})
+    j.events.append(
+        {
+            "type": "fell",
+            "unit": unit.id,
+            "from": feature.id,
+            "size_class": size,
+            # A preview rolls nothing: the damage is known only on the drop.
+            "dice": results,
+            "damage": None if None in results else sum(r for r in results if r is not None),
+            "shields": False,
+        }
+    )
     x = max(0, math.ceil((size - unit_size) / 2))
     outcome = dice.outcome(f"endurance test of {unit.id}")
-    j.events.append({"type": "endurance_test", "unit": unit.id, "x": x, "target": x + 1,
-                     "test": f"Endurance {x}+1",
-                     "result": "unresolved" if outcome is None else
-                     "pass" if outcome else "fail"})
+    j.events.append(
+        {
+            "type": "endurance_test",
+            "unit": unit.id,
+            "x": x,
+            "target": x + 1,
+            "test": f"Endurance {x}+1",
+            "result": "unresolved" if outcome is None else "pass" if outcome else "fail",
+        }
+    )
     return unit.with_props(fallen="this_turn")

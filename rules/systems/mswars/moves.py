@@ -19,16 +19,26 @@ from rules.systems.mswars.terrain import MswarsPosition
 
 def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     """A standard move made only of one turn step that the free turn covers (MSW-D26)."""
-    steps = [s for s in normalised_steps(steps_of(unit, action))
-             if not (isinstance(s, Turn) and s.angle == 0)]
+    steps = [
+        s
+        for s in normalised_steps(steps_of(unit, action))
+        if not (isinstance(s, Turn) and s.angle == 0)
+    ]
     free = free_rotation(pos, unit)
-    return (action.type == "standard_move" and unit.aboard is None and len(steps) == 1
-            and isinstance(steps[0], Turn) and 0 < abs(steps[0].angle) <= free + 1e-9)
+    return (
+        action.type == "standard_move"
+        and unit.aboard is None
+        and len(steps) == 1
+        and isinstance(steps[0], Turn)
+        and 0 < abs(steps[0].angle) <= free + 1e-9
+    )
 
 
 def touching(a: Unit, b: Unit) -> bool:
-    return body_at(a.base, *a.position, a.facing).distance(
-        body_at(b.base, *b.position, b.facing)) <= CONTACT
+    return (
+        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
+        <= CONTACT
+    )
 
 
 def check_move_kind(j: Judgement, unit: Unit, action_type: str, foes: list[Unit]) -> None:
@@ -36,11 +46,19 @@ def check_move_kind(j: Judgement, unit: Unit, action_type: str, foes: list[Unit]
     contact to break away from, the Combat Manoeuvres skill (002 Move Actions)."""
     at = unit.position
     if action_type == "break_away" and not foes:
-        j.add("action_not_allowed", f"{who(unit)} is in base contact with no opposing unit: "
-              "nothing to Break Away from", at, "002 Break Away Action")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} is in base contact with no opposing unit: nothing to Break Away from",
+            at,
+            "002 Break Away Action",
+        )
     if action_type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or []):
-        j.add("action_not_allowed",
-              f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill", at, "002 Manoeuvre Action")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill",
+            at,
+            "002 Manoeuvre Action",
+        )
 
 
 def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -50,42 +68,66 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
         spends = False
     else:
         spends = True
-        straighten = unit.get("fallen") == "straighten" and action.type == "standard_move" \
-            and not action.path and action.facing is None
+        straighten = (
+            unit.get("fallen") == "straighten"
+            and action.type == "standard_move"
+            and not action.path
+            and action.facing is None
+        )
         j, result = judged_path(pos, unit, action, straighten=straighten)
     if unit.aboard is not None:
         return j.verdict()  # off the table: refused by check_can_act, nothing more to judge
     foes = opposing_contacts(pos, unit)
     check_move_kind(j, unit, action.type, foes)
     if action.type in RUN_LIKE and result.cost <= unit.move + LENGTH_TOL:
-        j.add("action_not_allowed", f"a {LABEL[action.type]} must cost more than Move: "
-              f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP",
-              result.end.xy, "002 Move Actions: Run, MSW-D32", AFTER)
+        j.add(
+            "action_not_allowed",
+            f"a {LABEL[action.type]} must cost more than Move: "
+            f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP",
+            result.end.xy,
+            "002 Move Actions: Run, MSW-D32",
+            AFTER,
+        )
     moved = unit.moved(result.end.xy, result.end.facing)
     target = charge_target(pos, j, unit, action) if action.type == "charge" else None
     if action.type == "manoeuvre" and [o for o in foes if not touching(moved, o)]:
         lost = ", ".join(o.id for o in foes if not touching(moved, o))
-        j.add("must_end_in_contact", f"a Manoeuvre must end in base contact with {lost}",
-              moved.position, "002 Manoeuvre Action", AFTER)
+        j.add(
+            "must_end_in_contact",
+            f"a Manoeuvre must end in base contact with {lost}",
+            moved.position,
+            "002 Manoeuvre Action",
+            AFTER,
+        )
     if target is not None and not touching(moved, target):
-        j.add("must_end_in_contact", f"{who(unit)} must end its Charge in base contact with "
-              f"{target.id}", moved.position,
-              "002 Charge Move Action", AFTER)
+        j.add(
+            "must_end_in_contact",
+            f"{who(unit)} must end its Charge in base contact with {target.id}",
+            moved.position,
+            "002 Charge Move Action",
+            AFTER,
+        )
     if not j.legal:
         return j.verdict()
     if unit.get("fallen") == "straighten" and spends:
         moved = moved.with_props(fallen=None)
         j.events.append({"type": "straightened", "unit": unit.id})
-    if action.type == "break_away" and attacks_of_opportunity(j, unit, foes, dice) \
-            and result.track.translates:
+    if (
+        action.type == "break_away"
+        and attacks_of_opportunity(j, unit, foes, dice)
+        and result.track.translates
+    ):
         moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
         j.events.append({"type": "pinned", "unit": unit.id})
     if target is not None:
         moved = moved.with_props(charge_target=target.id)
     # A standalone free turn says so: the log reads "turned in place", not a 0 MP move.
     j.events.append(moved_event(moved) if spends else {**moved_event(moved), "free_turn": True})
-    return j.verdict(applied(pos.state, unit, action.type, [moved],
-                             free_turn=result.price.free_used, spends=spends))
+    return j.verdict(
+        applied(
+            pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=spends
+        )
+    )
 
 
 def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Unit | None:
@@ -94,13 +136,20 @@ def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action)
     if target is None or target.aboard is not None:
         # In a player's words: the charge names no target, or one not on the table.
         what = "names no target" if tid is None else f"names {tid}, which is not on the table"
-        j.add("action_not_allowed" if tid is None else "unknown_unit",
-              f"{unit.id}'s Charge {what}: pick the opposing unit it charges",
-              unit.position, "002 Charge Move Action")
+        j.add(
+            "action_not_allowed" if tid is None else "unknown_unit",
+            f"{unit.id}'s Charge {what}: pick the opposing unit it charges",
+            unit.position,
+            "002 Charge Move Action",
+        )
         return None
     if target.side == unit.side:
-        j.add("action_not_allowed", f"{target.id} is not an opposing unit: no Charge at a "
-              "friend", unit.position, "MSW-D45")
+        j.add(
+            "action_not_allowed",
+            f"{target.id} is not an opposing unit: no Charge at a friend",
+            unit.position,
+            "MSW-D45",
+        )
     return target
 
 
@@ -111,8 +160,14 @@ def attacks_of_opportunity(j: Judgement, unit: Unit, foes: list[Unit], dice: Dic
     for foe in foes:
         outcome = dice.outcome(f"attack of opportunity by {foe.id}")
         any_hit = any_hit or bool(outcome)
-        j.events.append({"type": "attack_of_opportunity", "unit": foe.id, "target": unit.id,
-                         "result": "unresolved" if outcome is None else
-                         "hit" if outcome else "miss",
-                         "action_cost": "one less than normal", "skills": False})
+        j.events.append(
+            {
+                "type": "attack_of_opportunity",
+                "unit": foe.id,
+                "target": unit.id,
+                "result": "unresolved" if outcome is None else "hit" if outcome else "miss",
+                "action_cost": "one less than normal",
+                "skills": False,
+            }
+        )
     return any_hit

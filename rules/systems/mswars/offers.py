@@ -33,8 +33,7 @@ def offered_types(pos: MswarsPosition, unit: Unit) -> set[str]:
         return {"unit_exiting"} if _passes(pos, unit, "unit_exiting") else set()
     if unit.get("fallen") == "straighten":
         # Only the straightening move: a Standard Move with an empty path (MSW-D46).
-        return {"standard_move"} if _passes(pos, unit, "standard_move", straighten=True) \
-            else set()
+        return {"standard_move"} if _passes(pos, unit, "standard_move", straighten=True) else set()
     offered = {t for t in ACTIONS if _passes(pos, unit, t)}
     if pos.view(unit).immobile:
         offered &= STATIC_ACTIONS  # static units never move or turn (002 Turning)
@@ -86,8 +85,9 @@ def _enter(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Non
         check_carrier_to_enter(pos, trial, unit, carrier.id)
         if trial.legal:
             return
-    j.add("action_not_allowed", "no friendly carrier with room within reach", None,
-          "002 Enter Unit")
+    j.add(
+        "action_not_allowed", "no friendly carrier with room within reach", None, "002 Enter Unit"
+    )
 
 
 def _unload(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
@@ -103,8 +103,7 @@ def _exit(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None
 def _charge(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
     """An opposing unit on the table within twice Move to charge (002 Charge Move Action)."""
     if not any(opposing(unit, other) for other in _within(pos, unit, action.type)):
-        j.add("action_not_allowed", "no opposing unit within reach", None,
-              "002 Charge Move Action")
+        j.add("action_not_allowed", "no opposing unit within reach", None, "002 Charge Move Action")
 
 
 def _within(pos: MswarsPosition, unit: Unit, action_type: str) -> list[Unit]:
@@ -112,12 +111,16 @@ def _within(pos: MswarsPosition, unit: Unit, action_type: str) -> list[Unit]:
     ground costs at least 1 MP an inch to a unit that moves, 002 cost table)."""
     reach = allowance_for(unit, action_type).value + CONTACT
     body = body_at(unit.base, *unit.position, unit.facing)
-    return [o for o in pos.on_table if o.id != unit.id
-            and body.distance(pos.bodies[o.id]) <= reach]
+    return [o for o in pos.on_table if o.id != unit.id and body.distance(pos.bodies[o.id]) <= reach]
 
 
 PRECONDITIONS: dict[str, Callable[[MswarsPosition, Judgement, Unit, Action], None]] = {
-    "break_away": _move_kind, "manoeuvre": _move_kind, "climb": _climb, "jump": _jump,
-    "enter_unit": _enter, "carrier_unloading": _unload, "unit_exiting": _exit,
+    "break_away": _move_kind,
+    "manoeuvre": _move_kind,
+    "climb": _climb,
+    "jump": _jump,
+    "enter_unit": _enter,
+    "carrier_unloading": _unload,
+    "unit_exiting": _exit,
     "charge": _charge,
 }

@@ -31,8 +31,11 @@ def free_rotation(pos: MswarsPosition, unit: Unit) -> float:
 def may_pass(mover: Unit, other: Unit) -> bool:
     """A friendly base of a walker, 4LW or hover three or more size classes apart
     (002 Rules: Movement, MSW-D8)."""
-    return (mover.side == other.side and move_type(other) in PASSABLE_TYPES
-            and abs(unit_size_class(mover) - unit_size_class(other)) >= 3)
+    return (
+        mover.side == other.side
+        and move_type(other) in PASSABLE_TYPES
+        and abs(unit_size_class(mover) - unit_size_class(other)) >= 3
+    )
 
 
 class MswarsBases(BasePolicy):
@@ -51,13 +54,24 @@ def normalised_steps(steps: Sequence[Step]) -> list[Step]:
 
 
 #: The rules behind the path's refusals.
-CITES = {"prohibited_terrain": "002 cost table", "diagonal": "MSW-D5", "sideways": "MSW-D33",
-         "off_table": "002 Rules: Movement"}
+CITES = {
+    "prohibited_terrain": "002 cost table",
+    "diagonal": "MSW-D5",
+    "sideways": "MSW-D33",
+    "off_table": "002 Rules: Movement",
+}
 
 
-def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
-               steps: Sequence[Step], allowance: Allowance, *,
-               jumping_from: Terrain | None = None) -> PricedPath:
+def judge_path(
+    pos: MswarsPosition,
+    j: Judgement,
+    unit: Unit,
+    start: Pose,
+    steps: Sequence[Step],
+    allowance: Allowance,
+    *,
+    jumping_from: Terrain | None = None,
+) -> PricedPath:
     """The kernel's priced-path checks with mswars's prices and bases, plus elevated
     terrain (MSW-D24)."""
     view = pos.view(unit)
@@ -65,16 +79,26 @@ def judge_path(pos: MswarsPosition, j: Judgement, unit: Unit, start: Pose,
     xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
     ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
     pricing = view.along((min(xs), min(ys), max(xs), max(ys)))  # the centre path's box
-    result, found = check_priced_path(pos, unit, start, steps, pricing, allowance,
-                                      MswarsBases(), cites=CITES, name=who(unit),
-                                      free_rotation=free_rotation(pos, unit))
+    result, found = check_priced_path(
+        pos,
+        unit,
+        start,
+        steps,
+        pricing,
+        allowance,
+        MswarsBases(),
+        cites=CITES,
+        name=who(unit),
+        free_rotation=free_rotation(pos, unit),
+    )
     j.found += found
     _elevated(view, j, result.track, start, jumping_from)
     return result
 
 
-def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
-              jumping_from: Terrain | None) -> None:
+def _elevated(
+    view: UnitView, j: Judgement, track: Track, start: Pose, jumping_from: Terrain | None
+) -> None:
     """A unit on the ground may not overlap elevated terrain (it must Climb); one on top
     may not let its centre leave it (it must Jump) (MSW-D24)."""
     unit = view.unit
@@ -83,8 +107,13 @@ def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
         leaves = first_beyond(track, [top.shape], EVENT)
         if leaves is not None:
             at = track.pose_at(leaves).xy
-            j.add("action_not_allowed", f"{who(unit)} is on top of {top.id}: it must Jump to "
-                  "get down", at, "MSW-D24, 002 Jump Action", track.s_at(leaves))
+            j.add(
+                "action_not_allowed",
+                f"{who(unit)} is on top of {top.id}: it must Jump to get down",
+                at,
+                "MSW-D24, 002 Jump Action",
+                track.s_at(leaves),
+            )
     if not track.motions:
         return
     swept = track.swept()
@@ -94,5 +123,10 @@ def _elevated(view: UnitView, j: Judgement, track: Track, start: Pose,
             continue
         hit = first_overlap(track, t.shape)
         if hit is not None:
-            j.add("action_not_allowed", f"{who(unit)} cannot move onto elevated terrain {t.id}: "
-                  "it must Climb", hit.at, "MSW-D24, 002 Climb Action", hit.s)
+            j.add(
+                "action_not_allowed",
+                f"{who(unit)} cannot move onto elevated terrain {t.id}: it must Climb",
+                hit.at,
+                "MSW-D24, 002 Climb Action",
+                hit.s,
+            )

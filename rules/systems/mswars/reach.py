@@ -54,8 +54,18 @@ from rules.systems.mswars.rules_common import (
 from rules.systems.mswars.tables import RUN_LIKE
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
 
-REACHABLE = frozenset({"standard_move", "run", "break_away", "charge", "manoeuvre", "jump",
-                       "unit_exiting", "carrier_unloading"})
+REACHABLE = frozenset(
+    {
+        "standard_move",
+        "run",
+        "break_away",
+        "charge",
+        "manoeuvre",
+        "jump",
+        "unit_exiting",
+        "carrier_unloading",
+    }
+)
 #: Types whose unit ends aboard a carrier, off the table (002 Enter Unit): no area.
 ABOARD = frozenset({"enter_unit"})
 
@@ -64,19 +74,31 @@ def reach(state: GameState, unit_id: str, action_type: str = "standard_move") ->
     if action_type in ABOARD:
         return Reach(unit_id, action_type, None, 0.0, lambda p: None)
     if action_type == "climb":
-        return memoised_reach(state, "mswars", unit_id, action_type,
-                              lambda unit: _climb_reach(state, unit))
+        return memoised_reach(
+            state, "mswars", unit_id, action_type, lambda unit: _climb_reach(state, unit)
+        )
     if action_type == "unit_exiting":
-        return state.memo(f"mswars.reach.{unit_id}.unit_exiting",
-                          lambda: _exiting_reach(state, unit_id))
+        return state.memo(
+            f"mswars.reach.{unit_id}.unit_exiting", lambda: _exiting_reach(state, unit_id)
+        )
     if action_type not in REACHABLE:
         return unshaded(unit_id, action_type)
-    return memoised_reach(state, "mswars", unit_id, action_type,
-                          lambda unit: _reach(position_of(state), unit, action_type))
+    return memoised_reach(
+        state,
+        "mswars",
+        unit_id,
+        action_type,
+        lambda unit: _reach(position_of(state), unit, action_type),
+    )
 
 
-def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
-           sweep: tuple[float, float] = (0.0, 0.0), carrier: Unit | None = None) -> Reach:
+def _reach(
+    pos: MswarsPosition,
+    unit: Unit,
+    action_type: str,
+    sweep: tuple[float, float] = (0.0, 0.0),
+    carrier: Unit | None = None,
+) -> Reach:
     """The reach of one action type; `sweep` and `carrier` for a unit exiting along the
     carrier's rear edge (`_exiting_reach`): every start within `sweep` of the unit's, the
     carrier behind a line it may not cross."""
@@ -93,9 +115,14 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     grow = math.hypot(*sweep)
     start_rate = _dearest_rate(view, unit.position, sweep)
     top = view.top_under(unit.position)
-    if action_type not in REACHABLE or not j.legal or view.immobile or not start_rate or \
-            (action_type == "break_away" and not opposing_contacts(pos, unit)) or \
-            (action_type == "jump" and top is None):
+    if (
+        action_type not in REACHABLE
+        or not j.legal
+        or view.immobile
+        or not start_rate
+        or (action_type == "break_away" and not opposing_contacts(pos, unit))
+        or (action_type == "jump" and top is None)
+    ):
         return none
     foes = opposing_contacts(pos, unit)
     # A rect base in contact keeps its facing (a turn would swing its corners into the
@@ -112,8 +139,12 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     if action_type == "manoeuvre":
         ignore |= {o.id for o in foes}
     blocking, end_only = base_barriers(
-        pos, unit, MswarsBases(ignore=frozenset(ignore)),
-        budget + 2 * unit.base.radius + 2 + grow, MARGIN + grow)
+        pos,
+        unit,
+        MswarsBases(ignore=frozenset(ignore)),
+        budget + 2 * unit.base.radius + 2 + grow,
+        MARGIN + grow,
+    )
     if carrier is not None:
         depth = unit.base.radius if unit.base.is_circle else float(unit.base.length or 0) / 2
         blocking.append(_behind_rear(carrier, depth))
@@ -121,8 +152,10 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         # 002 Jump Action, MSW-D13: off the edge in one straight line (the turn first, on
         # top), landing with the base wholly off the feature; the movement ends there. A
         # jump from too high is a Fall, not a refusal (MSW-D29): its ends are shaded too.
-        end_only = [*end_only, top.shape.buffer(unit.base.radius + MARGIN,
-                                                join_style="mitre", mitre_limit=3.0)]
+        end_only = [
+            *end_only,
+            top.shape.buffer(unit.base.radius + MARGIN, join_style="mitre", mitre_limit=3.0),
+        ]
     near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
     if table is None or any(g.intersects(Point(unit.position)) for g in barriers + blocking):
         return none
@@ -136,13 +169,18 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
     free = free_rotation(pos, unit)
     flat = float(view.rate_of_row("flat") or 1.0)
     spec = TurnThenStraight(
-        start=unit.position, facing=unit.facing, budget=budget, base_rate=flat,
+        start=unit.position,
+        facing=unit.facing,
+        budget=budget,
+        base_rate=flat,
         turn_cost=lambda a: view.turn_cost(a, start_rate, free),
-        barriers=[*barriers, table, *blocking], end_only=end_only,
-        dear=[(t.shape.buffer(grow) if grow else t.shape, rate)
-              for t, _ in _near(pos, unit, budget + grow)
-              if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None
-              and rate > flat],
+        barriers=[*barriers, table, *blocking],
+        end_only=end_only,
+        dear=[
+            (t.shape.buffer(grow) if grow else t.shape, rate)
+            for t, _ in _near(pos, unit, budget + grow)
+            if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None and rate > flat
+        ],
         minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
         # Forward (x1), backward (x2) and, for walkers, sideways (x2): no turn first (002
         # Rules: Movement, "Specials"; MSW-D5, MSW-D33).
@@ -150,8 +188,10 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         # A rect unit set down at a carrier's rear keeps its facing: turning there would
         # swing its corners into the carrier (and the line it keeps behind assumes it).
         may_turn=turn_sweeps_clear(unit, near, MARGIN)
-        and (carrier is None or unit.base.is_circle) and not rect_sliding,
-        sweep=sweep)
+        and (carrier is None or unit.base.is_circle)
+        and not rect_sliding,
+        sweep=sweep,
+    )
     found = turn_then_straight_reach(unit.id, action_type, spec)
     if action_type == "carrier_unloading":
         return _unloading(pos, unit, found)
@@ -161,18 +201,27 @@ def _reach(pos: MswarsPosition, unit: Unit, action_type: str,
         # 002 Manoeuvre Action: ends in base contact with every opposing unit it touched
         # at the start: sliding straight along their edges (not complete: going round a
         # corner or a round base takes several legs).
-        return contact_with_all(found, unit.position, unit.base.radius, [
-            ContactTarget(o.id, pos.bodies[o.id].core, pos.bodies[o.id].radius, {})
-            for o in foes])
+        return contact_with_all(
+            found,
+            unit.position,
+            unit.base.radius,
+            [ContactTarget(o.id, pos.bodies[o.id].core, pos.bodies[o.id].radius, {}) for o in foes],
+        )
     if action_type != "charge":
         return found
     if rect_charge_:
         return rect_charge(found, unit, [(t.id, pos.bodies[t.id]) for t in targets])
     # 002 Charge Move Action: like a Run, ending in base contact with its target; each
     # opposing unit is a target, and an end names the one it touches (`keys_at`).
-    return contact_reach(found, unit.position, unit.base.radius, [
-        ContactTarget(t.id, pos.bodies[t.id].core, pos.bodies[t.id].radius, {"target": t.id})
-        for t in targets])
+    return contact_reach(
+        found,
+        unit.position,
+        unit.base.radius,
+        [
+            ContactTarget(t.id, pos.bodies[t.id].core, pos.bodies[t.id].radius, {"target": t.id})
+            for t in targets
+        ],
+    )
 
 
 def _rect_keeps_contact(found: Reach, unit: Unit, foes: list[Any]) -> Reach:
@@ -186,18 +235,23 @@ def _rect_keeps_contact(found: Reach, unit: Unit, foes: list[Any]) -> Reach:
     f = math.radians(unit.facing)
     c, s_ = math.cos(f), math.sin(f)
     hl, hw = float(unit.base.length or 0.0) / 2, float(unit.base.width or 0.0) / 2
-    rect = [(c * dx - s_ * dy, s_ * dx + c * dy)
-            for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))]
+    rect = [
+        (c * dx - s_ * dy, s_ * dx + c * dy)
+        for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
+    ]
 
     def grown(body: Any) -> Any:
         pts = shapely.get_coordinates(body.core)
-        return shapely.MultiPoint([(x + dx, y + dy) for x, y in pts for dx, dy in rect]
-                                  ).convex_hull
+        return shapely.MultiPoint([(x + dx, y + dy) for x, y in pts for dx, dy in rect]).convex_hull
 
     # The centre's gap to each grown base is the rect's gap to it: the bands of a point
     # (radius 0) about the grown bases, as a round base's about the bases themselves.
-    return contact_with_all(found, unit.position, 0.0, [
-        ContactTarget("", grown(body), body.radius, {}) for body in foes])
+    return contact_with_all(
+        found,
+        unit.position,
+        0.0,
+        [ContactTarget("", grown(body), body.radius, {}) for body in foes],
+    )
 
 
 def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
@@ -225,8 +279,11 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
         return unshaded(carrier.id, "carrier_unloading")
     r_u = rider.base.radius  # the circle round a rect rider: its room is judged by it
     depth = r_u if rider.base.is_circle else float(rider.base.length or 0.0) / 2
-    back = (carrier.base.radius if carrier.base.is_circle else
-            float(carrier.base.length or 0.0) / 2) + depth + 0.004
+    back = (
+        (carrier.base.radius if carrier.base.is_circle else float(carrier.base.length or 0.0) / 2)
+        + depth
+        + 0.004
+    )
     sx, sy = carrier.position[:2]
     far = found.allowance + back + 2 * r_u + 2
     box_ = (sx - far, sy - far, sx + far, sy + far)
@@ -243,8 +300,7 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
             bad.append(pos.grown(t, MARGIN))
     w, h = pos.state.table.width, pos.state.table.height
     edge = r_u + MARGIN
-    bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge,
-                                                               h - edge)))
+    bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge, h - edge)))
     for other in pos.on_table:
         if other.id != carrier.id:
             body = pos.bodies[other.id]
@@ -260,22 +316,29 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
         turn = sum(float(s["turn"]) for s in steps if isinstance(s, dict))
         f = math.radians(facing0 + turn)
         place = [round(q[0] - back * math.cos(f), 4), round(q[1] - back * math.sin(f), 4)]
-        return {"unload": [{"unit": rider.id, "position": place,
-                            "facing": (facing0 + turn + 180.0) % 360.0}]}
+        return {
+            "unload": [
+                {"unit": rider.id, "position": place, "facing": (facing0 + turn + 180.0) % 360.0}
+            ]
+        }
 
     def path_to(q: tuple[float, float]) -> list[Any] | None:
         return found.path_to(q) if area.dwithin(Point(q), 0.002) else None
 
-    return Reach(carrier.id, "carrier_unloading", area, found.allowance, path_to,
-                 found.cut_at, keys_at)
+    return Reach(
+        carrier.id, "carrier_unloading", area, found.allowance, path_to, found.cut_at, keys_at
+    )
 
 
 def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit]:
     """Opposing units on the table within the charge's reach."""
     sx, sy = unit.position
     far = budget + 2 * unit.base.radius + 8
-    return [o for o in pos.on_table if o.id != unit.id and opposing(unit, o)
-            and math.dist((sx, sy), o.position[:2]) <= far]
+    return [
+        o
+        for o in pos.on_table
+        if o.id != unit.id and opposing(unit, o) and math.dist((sx, sy), o.position[:2]) <= far
+    ]
 
 
 def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any]]:
@@ -284,13 +347,13 @@ def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any
     return pos.view(unit).near(sx - far, sy - far, sx + far, sy + far)
 
 
-def _dearest_rate(view: Any, at: tuple[float, float], sweep: tuple[float, float]
-                  ) -> float | None:
+def _dearest_rate(view: Any, at: tuple[float, float], sweep: tuple[float, float]) -> float | None:
     """The rate under the centre where it turns: at `at`, or the dearest along the sweep
     (None: "Can't" somewhere on it)."""
-    rates: list[float | None] = [view.rate_at(at[0] + f * sweep[0], at[1] + f * sweep[1])[0]
-                                 for f in ((0.0,) if sweep == (0.0, 0.0) else
-                                           (-1.0, -0.5, 0.0, 0.5, 1.0))]
+    rates: list[float | None] = [
+        view.rate_at(at[0] + f * sweep[0], at[1] + f * sweep[1])[0]
+        for f in ((0.0,) if sweep == (0.0, 0.0) else (-1.0, -0.5, 0.0, 0.5, 1.0))
+    ]
     found = [float(r) for r in rates if r is not None]
     return None if len(found) < len(rates) else max(found)
 
@@ -302,19 +365,24 @@ def _behind_rear(carrier: Unit, r: float) -> Any:
     f = math.radians(carrier.facing)
     fx, fy = math.cos(f), math.sin(f)
     cx, cy = carrier.position[:2]
-    half = carrier.base.radius if carrier.base.is_circle else \
-        float(carrier.base.length or 0.0) / 2
+    half = carrier.base.radius if carrier.base.is_circle else float(carrier.base.length or 0.0) / 2
     back = half + r - 0.004
     ox, oy = cx - back * fx, cy - back * fy
     big = 1e3
     sx, sy = -fy, fx
-    return shapely.Polygon([(ox - big * sx, oy - big * sy), (ox + big * sx, oy + big * sy),
-                            (ox + big * sx + big * fx, oy + big * sy + big * fy),
-                            (ox - big * sx + big * fx, oy - big * sy + big * fy)])
+    return shapely.Polygon(
+        [
+            (ox - big * sx, oy - big * sy),
+            (ox + big * sx, oy + big * sy),
+            (ox + big * sx + big * fx, oy + big * sy + big * fy),
+            (ox - big * sx + big * fx, oy - big * sy + big * fy),
+        ]
+    )
 
 
-def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float,
-                      jumping: bool = False, grow: float = 0.0) -> list[Any]:
+def _terrain_barriers(
+    pos: MswarsPosition, unit: Unit, budget: float, jumping: bool = False, grow: float = 0.0
+) -> list[Any]:
     """Elevated features the unit is not on (its base may not touch them), "Can't"
     terrain (its centre may not enter), and beyond the top it stands on (unless it jumps
     off it)."""
@@ -331,8 +399,7 @@ def _terrain_barriers(pos: MswarsPosition, unit: Unit, budget: float,
             out.append(pos.grown(t, MARGIN + grow))
     if top is not None and not jumping:
         w, h = pos.state.table.width, pos.state.table.height
-        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(
-            top.shape.buffer(-MARGIN - grow)))
+        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN - grow)))
     return out
 
 
@@ -354,8 +421,14 @@ def _climb_reach(state: GameState, unit: Unit) -> Reach:
     def path_to(p: tuple[float, float]) -> list[Any] | None:
         return [start, p] if area.dwithin(Point(p), 0.0005) else None
 
-    return Reach(unit.id, "climb", area, math.dist(start, end), path_to,
-                 _keys_at=lambda p: {"target": onto} if onto is not None else {})
+    return Reach(
+        unit.id,
+        "climb",
+        area,
+        math.dist(start, end),
+        path_to,
+        _keys_at=lambda p: {"target": onto} if onto is not None else {},
+    )
 
 
 #: Unit Exiting: the rear edge of a rect carrier is searched in stretches of at most this
@@ -398,8 +471,13 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
         half = ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
         # A rect carrier stays behind its rear edge's line as the start sweeps along it; a
         # circle's is a base the placed unit touches, as any other (no sweep there).
-        r = _reach(pos, out, "unit_exiting", sweep=half,
-                   carrier=None if carrier.base.is_circle and not rect else carrier)
+        r = _reach(
+            pos,
+            out,
+            "unit_exiting",
+            sweep=half,
+            carrier=None if carrier.base.is_circle and not rect else carrier,
+        )
         if isinstance(r.area, Point) or r.area is None or r.area.is_empty:
             continue
         found.append(r)
@@ -412,8 +490,11 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
     start = unit.position
     if not found:
         # Nowhere found: where the search was whole that is the truth; else not shaded.
-        return nowhere(unit_id, "unit_exiting", start, 0.0) if complete else \
-            unshaded(unit_id, "unit_exiting")
+        return (
+            nowhere(unit_id, "unit_exiting", start, 0.0)
+            if complete
+            else unshaded(unit_id, "unit_exiting")
+        )
     area = shapely.union_all([r.area for r in found])
 
     def path_to(q: tuple[float, float]) -> list[Any] | None:
@@ -432,12 +513,20 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
         x, y = path[1][:2]
         return {"placement": {"position": [x, y], "facing": facing}}
 
-    return Reach(unit_id, "unit_exiting", area, found[0].allowance, path_to,
-                 None if complete else 0.0, keys_at)
+    return Reach(
+        unit_id,
+        "unit_exiting",
+        area,
+        found[0].allowance,
+        path_to,
+        None if complete else 0.0,
+        keys_at,
+    )
 
 
-def _rear_stretches(carrier: Unit, unit: Unit
-                    ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+def _rear_stretches(
+    carrier: Unit, unit: Unit
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     """Where the centre of the unit's base touches the carrier's rear (0.004" off it):
     stretches of the rear edge of a rect base, each at most EXIT_STRETCH long; points
     (stretches of no length) of the rear 90 degrees of a circle's (MSW-D27). A rect unit
@@ -456,15 +545,16 @@ def _rear_stretches(carrier: Unit, unit: Unit
             k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
             ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
             cuts = [span * i / k for i in range(k + 1)]
-            return [((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
-                    for t0, t1 in zip(cuts, cuts[1:], strict=False)]
+            return [
+                ((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
+                for t0, t1 in zip(cuts, cuts[1:], strict=False)
+            ]
     else:
         gap = unit.base.radius + 0.004
     if carrier.base.is_circle:
         rho = carrier.base.radius + gap
         half = math.radians(44.0)
-        angles = [f + math.pi - half + 2 * half * i / (EXIT_POINTS - 1)
-                  for i in range(EXIT_POINTS)]
+        angles = [f + math.pi - half + 2 * half * i / (EXIT_POINTS - 1) for i in range(EXIT_POINTS)]
         return [((cx + rho * math.cos(a), cy + rho * math.sin(a)),) * 2 for a in angles]
     width = float(carrier.base.width or 0.0)
     back = float(carrier.base.length or 0.0) / 2 + gap
@@ -472,5 +562,7 @@ def _rear_stretches(carrier: Unit, unit: Unit
     k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
     ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
     cuts = [span * i / k for i in range(k + 1)]
-    return [((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
-            for t0, t1 in zip(cuts, cuts[1:], strict=False)]
+    return [
+        ((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
+        for t0, t1 in zip(cuts, cuts[1:], strict=False)
+    ]

@@ -76,8 +76,7 @@ def rect_charge(found: Reach, unit: Unit, targets: Sequence[tuple[str, Body]]) -
         tid = owner(p)
         return {} if tid is None else {"target": tid}
 
-    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0,
-                 keys_at)
+    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0, keys_at)
 
 
 def _shadow(start: tuple[float, float], body: Body, grow: float) -> Any:
@@ -87,8 +86,9 @@ def _shadow(start: tuple[float, float], body: Body, grow: float) -> Any:
     return shapely.convex_hull(shapely.union_all([g, far]))
 
 
-def _band(s: tuple[float, float], c: tuple[float, float], rho: float, length: float,
-          width: float) -> Any:
+def _band(
+    s: tuple[float, float], c: tuple[float, float], rho: float, length: float, width: float
+) -> Any:
     """The ends, facing the bearing from `s`, whose gap to the circle (c, rho) is in
     [G_LO, G_HI] on first meeting it ahead: quads between sampled rays."""
     dx, dy = c[0] - s[0], c[1] - s[1]
@@ -110,7 +110,7 @@ def _band(s: tuple[float, float], c: tuple[float, float], rho: float, length: fl
 
     def t_at(g: float) -> Any:
         e = np.maximum(np.abs(lateral) - half_w, 0.0)
-        h = np.sqrt(np.maximum((rho + g) ** 2 - e ** 2, 0.0))
+        h = np.sqrt(np.maximum((rho + g) ** 2 - e**2, 0.0))
         return d * np.cos(delta) - half_l - h
 
     t_lo, t_hi = t_at(G_LO), t_at(G_HI)  # the nearer gap is the farther end
@@ -121,10 +121,14 @@ def _band(s: tuple[float, float], c: tuple[float, float], rho: float, length: fl
     for k in range(len(theta) - 1):
         if not (ok[k] and ok[k + 1]):
             continue
-        quads.append([(s[0] + t_hi[k] * ux[k], s[1] + t_hi[k] * uy[k]),
-                      (s[0] + t_hi[k + 1] * ux[k + 1], s[1] + t_hi[k + 1] * uy[k + 1]),
-                      (s[0] + t_lo[k + 1] * ux[k + 1], s[1] + t_lo[k + 1] * uy[k + 1]),
-                      (s[0] + t_lo[k] * ux[k], s[1] + t_lo[k] * uy[k])])
+        quads.append(
+            [
+                (s[0] + t_hi[k] * ux[k], s[1] + t_hi[k] * uy[k]),
+                (s[0] + t_hi[k + 1] * ux[k + 1], s[1] + t_hi[k + 1] * uy[k + 1]),
+                (s[0] + t_lo[k + 1] * ux[k + 1], s[1] + t_lo[k + 1] * uy[k + 1]),
+                (s[0] + t_lo[k] * ux[k], s[1] + t_lo[k] * uy[k]),
+            ]
+        )
     if not quads:
         return None
     polys = shapely.polygons(quads)

@@ -34,21 +34,32 @@ def allowance_for(unit: Unit, action_type: str) -> Allowance:
     """MP allowance (mswars.md section 2): Move, twice Move or exactly half (MSW-D21)."""
     row = ACTIONS[action_type]
     if row.allowance == "double":
-        return Allowance(2 * unit.move, f"{row.label}: twice Move", row.cite,
-                         rounding="exact", unit_label=" MP")
-    base = Allowance(0.0 if row.allowance == "none" else unit.move, "Move", MOVE_CITE,
-                     rounding="exact", unit_label=" MP")
-    return base.halve(f"{row.label} at half Move", row.cite) if row.allowance == "half" \
-        else base
+        return Allowance(
+            2 * unit.move, f"{row.label}: twice Move", row.cite, rounding="exact", unit_label=" MP"
+        )
+    base = Allowance(
+        0.0 if row.allowance == "none" else unit.move,
+        "Move",
+        MOVE_CITE,
+        rounding="exact",
+        unit_label=" MP",
+    )
+    return base.halve(f"{row.label} at half Move", row.cite) if row.allowance == "half" else base
 
 
 #: The path with the `facing` key read as a final turn, charged (MSW-D31).
 steps_of = steps_with_final_facing
 
 
-def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit | None = None,
-                jumping_from: Terrain | None = None, **can_act: bool
-                ) -> tuple[Judgement, PricedPath]:
+def judged_path(
+    pos: MswarsPosition,
+    unit: Unit,
+    action: Action,
+    *,
+    mover: Unit | None = None,
+    jumping_from: Terrain | None = None,
+    **can_act: bool,
+) -> tuple[Judgement, PricedPath]:
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
     placed out of its carrier) with its cost and allowance; static units may not move."""
     j = Judgement(pos.state)
@@ -58,11 +69,16 @@ def judged_path(pos: MswarsPosition, unit: Unit, action: Action, *, mover: Unit 
     start = Pose(*mover.position, mover.facing)
     if mover.aboard is not None:  # off the table: it has no path (refused above)
         return j, PricedPath(PathPrice(()), Track(mover.base, start, ()))
-    result = judge_path(pos, j, mover, start, steps_of(mover, action), allowance,
-                        jumping_from=jumping_from)
+    result = judge_path(
+        pos, j, mover, start, steps_of(mover, action), allowance, jumping_from=jumping_from
+    )
     if pos.view(unit).immobile and result.track.motions:
-        j.add("action_not_allowed",
-              f"{who(unit)} is static: it can neither move nor turn", unit.position, "002 Turning")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} is static: it can neither move nor turn",
+            unit.position,
+            "002 Turning",
+        )
     j.cost, j.allowance = result.cost, allowance.value
     return j, result
 
@@ -73,52 +89,100 @@ def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None)
     return [o for o in bases_touching(pos, unit, body) if opposing(unit, o)]
 
 
-def check_can_act(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action,
-                  free_turn_only: bool = False, straighten: bool = False) -> None:
+def check_can_act(
+    pos: MswarsPosition,
+    j: Judgement,
+    unit: Unit,
+    action: Action,
+    free_turn_only: bool = False,
+    straighten: bool = False,
+) -> None:
     """Who may make this move action now (every code that applies is added)."""
     turn = pos.state.turn
     at = unit.position
     if unit.aboard is not None and action.type != "unit_exiting":
-        j.add("action_not_allowed",
-              f"{who(unit)} is aboard {unit.aboard}: it can only exit", None, "002 Unit Exiting")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} is aboard {unit.aboard}: it can only exit",
+            None,
+            "002 Unit Exiting",
+        )
     if unit.aboard is None:
         rate, terrain = pos.view(unit).rate_at(*unit.position)
         if rate is None:
-            j.add("prohibited_terrain", f"{who(unit)} is set up in {terrain}, \"Can't\" for its "
-                  "move type: it cannot act", at, "MSW-D25")
+            j.add(
+                "prohibited_terrain",
+                f'{who(unit)} is set up in {terrain}, "Can\'t" for its move type: it cannot act',
+                at,
+                "MSW-D25",
+            )
     fallen = unit.get("fallen")
     if fallen == "this_turn":
-        j.add("action_not_allowed", f"{who(unit)} fell this turn and can make no further "
-              "action", at, "002 Falling")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} fell this turn and can make no further action",
+            at,
+            "002 Falling",
+        )
     elif fallen == "straighten" and not straighten:
-        j.add("action_not_allowed", f"{who(unit)} must first straighten up: a Standard Move "
-              "with an empty path", at, "002 Falling, MSW-D46")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} must first straighten up: a Standard Move with an empty path",
+            at,
+            "002 Falling, MSW-D46",
+        )
     if free_turn_only:
         return
     if unit.aboard is None and action.type not in IN_CONTACT_ACTIONS and not straighten:
         foes = opposing_contacts(pos, unit)
         if foes:
-            j.add("action_not_allowed", f"{who(unit)} is in base contact with "
-                  f"{', '.join(o.id for o in foes)}: only Break Away or Manoeuvre",
-                  at, "002 Move Actions")
+            j.add(
+                "action_not_allowed",
+                f"{who(unit)} is in base contact with "
+                f"{', '.join(o.id for o in foes)}: only Break Away or Manoeuvre",
+                at,
+                "002 Move Actions",
+            )
     phase = phase_of(turn)
     if acted_in(turn, unit.id, phase):
-        j.add("no_actions_left", f"{who(unit)} has already made its move action in Movement "
-              f"Phase {phase}", at, MOVE_CITE)
+        j.add(
+            "no_actions_left",
+            f"{who(unit)} has already made its move action in Movement Phase {phase}",
+            at,
+            MOVE_CITE,
+        )
     if phase == 2 and any(e.get("type") in RUN_LIKE for e in acted_in(turn, unit.id, 1)):
-        j.add("no_actions_left", f"{who(unit)} ran in the first Movement Phase: no move action "
-              "in the second", at, "002 Move Actions: Run")
+        j.add(
+            "no_actions_left",
+            f"{who(unit)} ran in the first Movement Phase: no move action in the second",
+            at,
+            "002 Move Actions: Run",
+        )
     if action.type in RUN_LIKE and phase == 2 and acted_in(turn, unit.id, 1):
-        j.add("action_not_allowed", f"{who(unit)} made a move action in the first Movement "
-              f"Phase: no {LABEL[action.type]} in the second", at,
-              "002 Move Actions: Run")
+        j.add(
+            "action_not_allowed",
+            f"{who(unit)} made a move action in the first Movement "
+            f"Phase: no {LABEL[action.type]} in the second",
+            at,
+            "002 Move Actions: Run",
+        )
     points = turn.get("action_points", {})
     if unit.id in points and ACTION_COST[action.type] > points[unit.id]:
-        j.add("no_actions_left", f"{who(unit)} has {fmt(points[unit.id])} AP left; "
-              f"{LABEL[action.type]} costs {ACTION_COST[action.type]} AP", at, "MSW-D9")
+        j.add(
+            "no_actions_left",
+            f"{who(unit)} has {fmt(points[unit.id])} AP left; "
+            f"{LABEL[action.type]} costs {ACTION_COST[action.type]} AP",
+            at,
+            "MSW-D9",
+        )
     if action.type != "carrier_unloading" and carrier_busy(pos.state, unit.id):
-        j.add("action_not_allowed", f"a unit entered or left {who(unit)} this phase: its only "
-              "move action now is Carrier Unloading", at, "002 Enter Unit")
+        j.add(
+            "action_not_allowed",
+            f"a unit entered or left {who(unit)} this phase: its only "
+            "move action now is Carrier Unloading",
+            at,
+            "002 Enter Unit",
+        )
 
 
 def carrier_of_entry(state: GameState, unit_id: str, entry: Any) -> str | None:
@@ -133,8 +197,11 @@ def carrier_busy(state: GameState, carrier_id: str) -> bool:
     phase = phase_of(state.turn)
     for uid in state.turn.get("actions_taken", {}):
         for e in entries(state.turn, uid):
-            if e.get("phase") == phase and e.get("type") in CARRIER_ACTIONS \
-                    and carrier_of_entry(state, uid, e) == carrier_id:
+            if (
+                e.get("phase") == phase
+                and e.get("type") in CARRIER_ACTIONS
+                and carrier_of_entry(state, uid, e) == carrier_id
+            ):
                 return True
     return False
 
@@ -143,17 +210,27 @@ def has_moved_this_phase(state: GameState, unit_id: str) -> bool:
     return bool(acted_in(state.turn, unit_id, phase_of(state.turn)))
 
 
-def applied(state: GameState, unit: Unit, action_type: str, changed: list[Unit], *,
-            free_turn: bool, extra: dict[str, Any] | None = None,
-            others: list[tuple[str, dict[str, Any]]] | None = None,
-            spends: bool = True) -> GameState:
+def applied(
+    state: GameState,
+    unit: Unit,
+    action_type: str,
+    changed: list[Unit],
+    *,
+    free_turn: bool,
+    extra: dict[str, Any] | None = None,
+    others: list[tuple[str, dict[str, Any]]] | None = None,
+    spends: bool = True,
+) -> GameState:
     """The state after a legal move action: units replaced, entry appended, AP spent."""
     phase = phase_of(state.turn)
     made: list[tuple[str, dict[str, Any]]] = []
     if spends:
         made.append((unit.id, {"phase": phase, "type": action_type, **(extra or {})}))
     made.extend(others or [])
-    turn = after_actions(state.turn, made,
-                         (unit.id, ACTION_COST[action_type]) if spends else None,
-                         unit.id if free_turn else None)
+    turn = after_actions(
+        state.turn,
+        made,
+        (unit.id, ACTION_COST[action_type]) if spends else None,
+        unit.id if free_turn else None,
+    )
     return state.with_units(*changed).with_turn(**turn)

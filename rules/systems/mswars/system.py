@@ -33,11 +33,18 @@ from rules.systems.mswars.turns import MswarsTurns, check_turn
 Handler = Callable[[MswarsPosition, Unit, Action, Dice], Verdict]
 
 HANDLERS: dict[str, Handler] = {
-    "standard_move": move_along_path, "run": move_along_path, "climb": climb,
-    "break_away": move_along_path, "jump": jump, "manoeuvre": move_along_path,
-    "enter_unit": enter_unit, "carrier_unloading": carrier_unloading,
-    "unit_exiting": unit_exiting, "charge": move_along_path,
+    "standard_move": move_along_path,
+    "run": move_along_path,
+    "climb": climb,
+    "break_away": move_along_path,
+    "jump": jump,
+    "manoeuvre": move_along_path,
+    "enter_unit": enter_unit,
+    "carrier_unloading": carrier_unloading,
+    "unit_exiting": unit_exiting,
+    "charge": move_along_path,
 }
+
 
 class MswarsSystem(System):
     key = "mswars"
@@ -61,8 +68,9 @@ class MswarsSystem(System):
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type == "" and not unit.flag("infantry"):
-            raise InvalidActionError(f"{key}.type", "missing (only infantry may go without a "
-                                     "move type, MSW-D49)")
+            raise InvalidActionError(
+                f"{key}.type", "missing (only infantry may go without a move type, MSW-D49)"
+            )
         if unit.type != "":
             super().check_unit(unit, key)
         check_fields(unit.props, UNIT_SCHEMA["fields"], key)
@@ -71,7 +79,7 @@ class MswarsSystem(System):
         action = super().parse_action(raw, key)
         if "unload" in raw:
             if not isinstance(raw["unload"], list):
-                raise InvalidActionError(f"{key}.unload", "expected [{\"unit\", \"position\"}]")
+                raise InvalidActionError(f"{key}.unload", 'expected [{"unit", "position"}]')
             for i, item in enumerate(raw["unload"]):
                 _placed(item, f"{key}.unload[{i}]", needs_unit=True)
         if "placement" in raw:
@@ -83,21 +91,27 @@ class MswarsSystem(System):
         try:
             pos.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
         except InvalidActionError as err:
-            return Verdict(False, 0.0, 0.0, (Violation("malformed", str(err), None, "MSW-D15"),),
-                           state_after=state)
+            return Verdict(
+                False,
+                0.0,
+                0.0,
+                (Violation("malformed", str(err), None, "MSW-D15"),),
+                state_after=state,
+            )
         return HANDLERS[action.type](pos, unit, action, dice)
 
-    def event_consequence(self, state: GameState, action: Action,
-                          event: Mapping[str, Any]) -> Consequence | None:
+    def event_consequence(
+        self, state: GameState, action: Action, event: Mapping[str, Any]
+    ) -> Consequence | None:
         return consequences.event_consequence(event)
 
-    def roll_consequence(self, state: GameState, action: Action,
-                         roll: Roll) -> Consequence | None:
+    def roll_consequence(self, state: GameState, action: Action, roll: Roll) -> Consequence | None:
         return consequences.roll_consequence(roll)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
-        return mswars_reach(state, unit_id, "standard_move" if action_type == "move"
-                            else action_type)
+        return mswars_reach(
+            state, unit_id, "standard_move" if action_type == "move" else action_type
+        )
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

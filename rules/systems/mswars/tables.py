@@ -16,42 +16,59 @@ ROWS = ("flat", "difficult", "very_difficult", "rough", "shallow_water", "deep_w
 #: Cost per inch: row -> column -> MP (CANT: may not be there). On/In Deep Water are one
 #: row (MSW-D20); "Standard Ground" is Flat Ground (MSW-D3).
 COST_PER_INCH: dict[str, dict[str, float | None]] = {
-    "flat":           {"walker": 1, "four_legged_walker": 1, "track": 1, "wheel": 1,
-                       "static": 0},
-    "difficult":      {"walker": 2, "four_legged_walker": 1, "track": 2, "wheel": 4,
-                       "static": 0},
-    "very_difficult": {"walker": 4, "four_legged_walker": 2, "track": CANT, "wheel": CANT,
-                       "static": CANT},
-    "rough":          {"walker": 1, "four_legged_walker": 1, "track": 1, "wheel": 2,
-                       "static": 0},
-    "shallow_water":  {"walker": 4, "four_legged_walker": 4, "track": 4, "wheel": 4,
-                       "static": 0},
-    "deep_water":     {"walker": 4, "four_legged_walker": CANT, "track": CANT, "wheel": CANT,
-                       "static": 0},
+    "flat": {"walker": 1, "four_legged_walker": 1, "track": 1, "wheel": 1, "static": 0},
+    "difficult": {"walker": 2, "four_legged_walker": 1, "track": 2, "wheel": 4, "static": 0},
+    "very_difficult": {
+        "walker": 4,
+        "four_legged_walker": 2,
+        "track": CANT,
+        "wheel": CANT,
+        "static": CANT,
+    },
+    "rough": {"walker": 1, "four_legged_walker": 1, "track": 1, "wheel": 2, "static": 0},
+    "shallow_water": {"walker": 4, "four_legged_walker": 4, "track": 4, "wheel": 4, "static": 0},
+    "deep_water": {
+        "walker": 4,
+        "four_legged_walker": CANT,
+        "track": CANT,
+        "wheel": CANT,
+        "static": 0,
+    },
 }
 
 #: Named features by the unit's size class: [SC 0, SC 1-3, SC 4+] (002 Terrain, MSW-D30).
 SIZE_CLASS_TERRAIN: dict[str, tuple[str, str, str]] = {
-    "woodland":    ("difficult", "very_difficult", "very_difficult"),
-    "river":       ("deep_water", "very_difficult", "difficult"),
-    "pond":        ("very_difficult", "flat", "flat"),
-    "fields":      ("flat", "flat", "flat"),
-    "desert":      ("flat", "difficult", "very_difficult"),
-    "hills":       ("difficult", "very_difficult", "very_difficult"),
-    "rubble":      ("difficult", "very_difficult", "difficult"),
+    "woodland": ("difficult", "very_difficult", "very_difficult"),
+    "river": ("deep_water", "very_difficult", "difficult"),
+    "pond": ("very_difficult", "flat", "flat"),
+    "fields": ("flat", "flat", "flat"),
+    "desert": ("flat", "difficult", "very_difficult"),
+    "hills": ("difficult", "very_difficult", "very_difficult"),
+    "rubble": ("difficult", "very_difficult", "difficult"),
     "small_walls": ("very_difficult", "flat", "flat"),
 }
 
 #: Elevated terrain: the maximum height (inches, inclusive) of each size class (002 Terrain).
 HEIGHT_MAX_BY_SIZE_CLASS: tuple[tuple[int, float], ...] = (
-    (0, 1.5), (1, 2.5), (2, 4.0), (3, 5.0), (4, 6.5), (5, 8.0))
+    (0, 1.5),
+    (1, 2.5),
+    (2, 4.0),
+    (3, 5.0),
+    (4, 6.5),
+    (5, 8.0),
+)
 
 TERRAIN_TYPES = frozenset(ROWS) | frozenset(SIZE_CLASS_TERRAIN) | {"elevated"}
 
 #: Jump: the highest feature (its SC) a unit may jump from is its own SC minus this
 #: (002 Jump Action; MSW-D44: the move type decides). Static may not jump.
-JUMP_MARGIN: dict[str, int] = {"wheel": 2, "track": 2, "hover": 1, "walker": 0,
-                               "four_legged_walker": 0}
+JUMP_MARGIN: dict[str, int] = {
+    "wheel": 2,
+    "track": 2,
+    "hover": 1,
+    "walker": 0,
+    "four_legged_walker": 0,
+}
 
 #: Free rotation per Movement Phase, degrees (002 Turning).
 FREE_TURN: dict[str, float] = {"walker": 90.0, "four_legged_walker": 45.0}
@@ -62,7 +79,6 @@ SIDEWAYS_TYPES = frozenset({"walker", "four_legged_walker"})
 PASSABLE_TYPES = frozenset({"walker", "four_legged_walker", "hover"})
 #: "Mecha" for Climb (MSW-D23).
 MECHA_TYPES = frozenset({"walker", "four_legged_walker"})
-
 
 
 @dataclass(frozen=True)
@@ -76,35 +92,106 @@ class ActionRow(catalogue.ActionRow):
 
 
 ACTIONS: dict[str, ActionRow] = {
-    "standard_move": ActionRow("Standard Move", "002 Standard Move Action", (), "free", True,
-                               "Up to Move MP. Turn steps alone within the free turn "
-                               "cost nothing and use no action.", ac=1, allowance="move"),
-    "run": ActionRow("Run", "002 Move Actions: Run", (), "free", True,
-                     "More than Move, up to twice Move MP.", ac=2, allowance="double"),
-    "climb": ActionRow("Climb", "002 Climb Action", ("target",), "placement", False,
-                       "Onto elevated terrain the unit touches and faces; no weapons.",
-                       ac=2, allowance="none"),
-    "break_away": ActionRow("Break Away", "002 Break Away Action", (), "free", True,
-                            "Leave base contact; adjacent enemies attack first.",
-                            ac=1, allowance="move"),
-    "jump": ActionRow("Jump", "002 Jump Action", (), "free", False,
-                      "Off elevated terrain; one straight line after the edge.",
-                      ac=1, allowance="move"),
-    "manoeuvre": ActionRow("Manoeuvre", "002 Manoeuvre Action", (), "free", True,
-                           "Half Move, staying in contact (Combat Manoeuvres).",
-                           ac=1, allowance="half"),
-    "enter_unit": ActionRow("Enter Unit", "002 Enter Unit", ("carrier",), "free", False,
-                            "Half Move, then board a friendly carrier.", ac=1, allowance="half"),
-    "carrier_unloading": ActionRow("Carrier Unloading", "002 Carrier Unloading Action",
-                                   ("unload",), "free", False,
-                                   "Half Move and unload one, or stay and unload two "
-                                   "(infantry count half).", ac=1, allowance="half"),
-    "unit_exiting": ActionRow("Unit Exiting", "002 Unit Exiting", ("placement",), "free", False,
-                              "Placed at the carrier's rear, then half Move.",
-                              ac=1, allowance="half"),
-    "charge": ActionRow("Charge", "002 Charge Move Action", ("target",), "free", True,
-                        "Like a Run, ending in contact with the target.",
-                        ac=2, allowance="double"),
+    "standard_move": ActionRow(
+        "Standard Move",
+        "002 Standard Move Action",
+        (),
+        "free",
+        True,
+        "Up to Move MP. Turn steps alone within the free turn cost nothing and use no action.",
+        ac=1,
+        allowance="move",
+    ),
+    "run": ActionRow(
+        "Run",
+        "002 Move Actions: Run",
+        (),
+        "free",
+        True,
+        "More than Move, up to twice Move MP.",
+        ac=2,
+        allowance="double",
+    ),
+    "climb": ActionRow(
+        "Climb",
+        "002 Climb Action",
+        ("target",),
+        "placement",
+        False,
+        "Onto elevated terrain the unit touches and faces; no weapons.",
+        ac=2,
+        allowance="none",
+    ),
+    "break_away": ActionRow(
+        "Break Away",
+        "002 Break Away Action",
+        (),
+        "free",
+        True,
+        "Leave base contact; adjacent enemies attack first.",
+        ac=1,
+        allowance="move",
+    ),
+    "jump": ActionRow(
+        "Jump",
+        "002 Jump Action",
+        (),
+        "free",
+        False,
+        "Off elevated terrain; one straight line after the edge.",
+        ac=1,
+        allowance="move",
+    ),
+    "manoeuvre": ActionRow(
+        "Manoeuvre",
+        "002 Manoeuvre Action",
+        (),
+        "free",
+        True,
+        "Half Move, staying in contact (Combat Manoeuvres).",
+        ac=1,
+        allowance="half",
+    ),
+    "enter_unit": ActionRow(
+        "Enter Unit",
+        "002 Enter Unit",
+        ("carrier",),
+        "free",
+        False,
+        "Half Move, then board a friendly carrier.",
+        ac=1,
+        allowance="half",
+    ),
+    "carrier_unloading": ActionRow(
+        "Carrier Unloading",
+        "002 Carrier Unloading Action",
+        ("unload",),
+        "free",
+        False,
+        "Half Move and unload one, or stay and unload two (infantry count half).",
+        ac=1,
+        allowance="half",
+    ),
+    "unit_exiting": ActionRow(
+        "Unit Exiting",
+        "002 Unit Exiting",
+        ("placement",),
+        "free",
+        False,
+        "Placed at the carrier's rear, then half Move.",
+        ac=1,
+        allowance="half",
+    ),
+    "charge": ActionRow(
+        "Charge",
+        "002 Charge Move Action",
+        ("target",),
+        "free",
+        True,
+        "Like a Run, ending in contact with the target.",
+        ac=2,
+        allowance="double",
+    ),
 }
 ACTION_COST = {t: row.ac for t, row in ACTIONS.items()}
 LABEL = {t: row.label for t, row in ACTIONS.items()}

@@ -34,22 +34,30 @@ class Options:
 
     hover_column: str = "track"
     size_class_terrain: Mapping[str, tuple[str, str, str]] = field(
-        default_factory=lambda: dict(SIZE_CLASS_TERRAIN))
+        default_factory=lambda: dict(SIZE_CLASS_TERRAIN)
+    )
 
 
 #: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
 #: `parse_options` judges the values (MSW-D41).
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
     "hover_column": {
-        "type": "string", "enum": list(COLUMNS), "default": "track",
+        "type": "string",
+        "enum": list(COLUMNS),
+        "default": "track",
         "label": "Hover's cost column",
-        "description": "the cost table's column hover uses (MSW-D1)"},
+        "description": "the cost table's column hover uses (MSW-D1)",
+    },
     "size_class_terrain": {
-        "type": "grid", "shape": "list", "rows": list(SIZE_CLASS_TERRAIN),
+        "type": "grid",
+        "shape": "list",
+        "rows": list(SIZE_CLASS_TERRAIN),
         "columns": ["Size Class 0", "Size Class 1 to 3", "Size Class 4 or more"],
-        "cells": list(ROWS), "default": {k: list(v) for k, v in SIZE_CLASS_TERRAIN.items()},
+        "cells": list(ROWS),
+        "default": {k: list(v) for k, v in SIZE_CLASS_TERRAIN.items()},
         "label": "Terrain by size class",
-        "description": "how each named feature counts for each size class (MSW-D30)"},
+        "description": "how each named feature counts for each size class (MSW-D30)",
+    },
 }
 
 
@@ -69,8 +77,9 @@ def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options
         if feature not in SIZE_CLASS_TERRAIN:
             raise InvalidActionError(k, f"unknown feature; known: {', '.join(SIZE_CLASS_TERRAIN)}")
         if not isinstance(rows, list) or len(rows) != 3 or any(r not in ROWS for r in rows):
-            raise InvalidActionError(k, f"expected three rows (SC 0, SC 1-3, SC 4+) "
-                                     f"from {', '.join(ROWS)}")
+            raise InvalidActionError(
+                k, f"expected three rows (SC 0, SC 1-3, SC 4+) from {', '.join(ROWS)}"
+            )
         table[feature] = (rows[0], rows[1], rows[2])
     return Options(column, table)
 
@@ -89,12 +98,15 @@ def elevated_size_class(t: Terrain) -> int:
     if t.size_class is not None:
         return t.size_class
     if t.height is None:
-        raise InvalidActionError(f"terrain {t.id}", "elevated terrain needs a height or a "
-                                 "size_class")
+        raise InvalidActionError(
+            f"terrain {t.id}", "elevated terrain needs a height or a size_class"
+        )
     found = size_class_for_height(t.height)
     if found is None:
-        raise InvalidActionError(f"terrain {t.id}.height", f"{t.height}\" is over 8\": the "
-                                 "seed's height table stops there, give a size_class")
+        raise InvalidActionError(
+            f"terrain {t.id}.height",
+            f'{t.height}" is over 8": the seed\'s height table stops there, give a size_class',
+        )
     return found
 
 
@@ -194,8 +206,9 @@ class UnitView:
         return [(ts[i], ts[i].shape) for i in found]
 
     def elevated(self) -> list[Terrain]:
-        return [t for t in self.position.state.terrain if t.type == ELEVATED
-                and self.row(t) == ELEVATED]
+        return [
+            t for t in self.position.state.terrain if t.type == ELEVATED and self.row(t) == ELEVATED
+        ]
 
     def top_under(self, xy: Point2) -> Terrain | None:
         """The elevated feature whose polygon holds the centre (the unit is on top)."""
@@ -208,8 +221,7 @@ class UnitView:
         if t is None:
             return "flat ground"
         row = self.row(t).replace("_", " ")
-        return f"{t.id} ({t.type}: {row})" if row != t.type.replace("_", " ") else \
-            f"{t.id} ({row})"
+        return f"{t.id} ({t.type}: {row})" if row != t.type.replace("_", " ") else f"{t.id} ({row})"
 
     # -- the kernel's TerrainRates hooks -----------------------------------------
     def along(self, bounds: tuple[float, float, float, float]) -> TerrainAlong:
@@ -235,5 +247,3 @@ class UnitView:
         step = 45.0 if is_infantry(self.unit) else 22.5
         rest = max(0.0, abs(angle) - free)
         return rate * 0.5 * math.ceil(rest / step - 1e-9)
-
-

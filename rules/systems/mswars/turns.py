@@ -28,8 +28,10 @@ class MswarsTurns(TurnStructure):
     def new_turn_units(self, position: Json) -> Json:
         """A unit that fell last turn must straighten up (002 Falling); action points come
         back from each unit's roster value, if it has one (MSW-D40)."""
-        units = [{**u, "fallen": "straighten"} if u.get("fallen") == "this_turn" else u
-                 for u in position.get("units", [])]
+        units = [
+            {**u, "fallen": "straighten"} if u.get("fallen") == "this_turn" else u
+            for u in position.get("units", [])
+        ]
         return with_roster_points({**position, "units": units})
 
     def budget(self, turn: Json, position: Json) -> str:
@@ -37,8 +39,11 @@ class MswarsTurns(TurnStructure):
         if not isinstance(points, dict):
             return ""
         side = turn.get("active_side")
-        mine = [points[u["id"]] for u in position.get("units", [])
-                if u.get("side") == side and u.get("id") in points]
+        mine = [
+            points[u["id"]]
+            for u in position.get("units", [])
+            if u.get("side") == side and u.get("id") in points
+        ]
         return f"{sum(mine):g} AP left" if mine else ""
 
 
@@ -52,8 +57,9 @@ def roster_points(unit: Json) -> float | None:
 
 def with_roster_points(position: Json) -> Json:
     """`state.action_points` from the units that have a roster value (else unchanged)."""
-    points = {u["id"]: roster_points(u) for u in position.get("units", [])
-              if roster_points(u) is not None}
+    points = {
+        u["id"]: roster_points(u) for u in position.get("units", []) if roster_points(u) is not None
+    }
     if not points:
         return position
     return {**position, "state": {**position.get("state", {}), "action_points": points}}
@@ -72,8 +78,12 @@ def acted_in(turn: Mapping[str, Any], unit_id: str, phase: int) -> list[Mapping[
     return [e for e in entries(turn, unit_id) if e.get("phase") == phase]
 
 
-def after_actions(turn: Mapping[str, Any], made: list[tuple[str, dict[str, Any]]],
-                  spend: tuple[str, int] | None, free_turn_of: str | None) -> dict[str, Any]:
+def after_actions(
+    turn: Mapping[str, Any],
+    made: list[tuple[str, dict[str, Any]]],
+    spend: tuple[str, int] | None,
+    free_turn_of: str | None,
+) -> dict[str, Any]:
     """The turn state after move actions: entries appended, AP spent, free turn marked."""
     out = dict(turn)
     if made:
@@ -100,13 +110,16 @@ def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
         raise InvalidActionError(f"{key}.actions_taken", "expected {unit id: [entries]}")
     for uid, items in taken.items():
         if not isinstance(items, list) or not all(
-                isinstance(e, dict) and e.get("phase") in (1, 2) and isinstance(e.get("type"), str)
-                for e in items):
-            raise InvalidActionError(f"{key}.actions_taken.{uid}",
-                                     "expected a list of {\"phase\": 1 or 2, \"type\": ...}")
+            isinstance(e, dict) and e.get("phase") in (1, 2) and isinstance(e.get("type"), str)
+            for e in items
+        ):
+            raise InvalidActionError(
+                f"{key}.actions_taken.{uid}", 'expected a list of {"phase": 1 or 2, "type": ...}'
+            )
     for name, kind in (("action_points", (int, float)), ("free_turn_used", (bool,))):
         value = turn.get(name, {})
         if not isinstance(value, dict) or not all(
-                isinstance(v, kind) and (kind == (bool,) or not isinstance(v, bool))
-                for v in value.values()):
+            isinstance(v, kind) and (kind == (bool,) or not isinstance(v, bool))
+            for v in value.values()
+        ):
             raise InvalidActionError(f"{key}.{name}", "expected {unit id: value}")

@@ -9,10 +9,16 @@ from tests.rules.scenes import scene, unit
 
 
 def trio(**c: Any) -> Any:
-    return scene([unit("A", type="infantry", move=4, position=(10, 10), faction="X"),
-                  unit("B", type="infantry", move=5, position=(11, 10), faction="X"),
-                  unit("C", **{"type": "wheeled", "move": 8, "position": (12, 10),
-                               "faction": "Mercenary", **c})])
+    return scene(
+        [
+            unit("A", type="infantry", move=4, position=(10, 10), faction="X"),
+            unit("B", type="infantry", move=5, position=(11, 10), faction="X"),
+            unit(
+                "C",
+                **{"type": "wheeled", "move": 8, "position": (12, 10), "faction": "Mercenary", **c},
+            ),
+        ]
+    )
 
 
 def moves(dy: float = 3, **over: Any) -> dict[str, Any]:
@@ -53,22 +59,34 @@ def test_two_factions_cannot_share_a_formation_but_mercenaries_can() -> None:
 
 
 def test_two_members_are_too_few() -> None:
-    s = scene([unit("A", type="infantry", move=4, position=(10, 10)),
-               unit("B", type="infantry", move=4, position=(11, 10))])
-    v = validate(s, {"unit": "A", "type": "formation_move",
-                     "moves": [{"unit": "A", "path": [[10, 12]]},
-                               {"unit": "B", "path": [[11, 12]]}]})
+    s = scene(
+        [
+            unit("A", type="infantry", move=4, position=(10, 10)),
+            unit("B", type="infantry", move=4, position=(11, 10)),
+        ]
+    )
+    v = validate(
+        s,
+        {
+            "unit": "A",
+            "type": "formation_move",
+            "moves": [{"unit": "A", "path": [[10, 12]]}, {"unit": "B", "path": [[11, 12]]}],
+        },
+    )
     assert v.codes == ["formation_invalid"]
 
 
 def captive_scene() -> Any:
-    return scene([unit("I", type="infantry", move=4, position=(10, 10)),
-                  unit("E", side="P2", type="wheeled", move=6, position=(11, 10))])
+    return scene(
+        [
+            unit("I", type="infantry", move=4, position=(10, 10)),
+            unit("E", side="P2", type="wheeled", move=6, position=(11, 10)),
+        ]
+    )
 
 
 def test_a_successful_capture_marks_the_captive() -> None:
-    v = validate(captive_scene(), {"unit": "I", "type": "capture", "target": "E"},
-                 outcomes=[True])
+    v = validate(captive_scene(), {"unit": "I", "type": "capture", "target": "E"}, outcomes=[True])
     assert v.legal
     assert v.state_after.unit("E").get("captive_of") == "I"
 
@@ -82,16 +100,25 @@ def test_a_capture_without_forced_outcome_is_unresolved_and_changes_no_capture_s
 
 
 def test_a_capture_needs_base_contact() -> None:
-    s = scene([unit("I", type="infantry", move=4, position=(10, 10)),
-               unit("E", side="P2", type="wheeled", move=6, position=(13, 10))])
+    s = scene(
+        [
+            unit("I", type="infantry", move=4, position=(10, 10)),
+            unit("E", side="P2", type="wheeled", move=6, position=(13, 10)),
+        ]
+    )
     assert validate(s, {"unit": "I", "type": "capture", "target": "E"}).codes == [
-        "order_not_allowed"]
+        "order_not_allowed"
+    ]
 
 
 def test_a_captor_carries_its_captive_at_the_slower_speed() -> None:
     """Captors move at min(captor, captive) and keep the captive in contact (001 [27])."""
-    s = scene([unit("I", type="infantry", move=6, position=(10, 10)),
-               unit("E", side="P2", type="wheeled", move=4, position=(11, 10), captive_of="I")])
+    s = scene(
+        [
+            unit("I", type="infantry", move=6, position=(10, 10)),
+            unit("E", side="P2", type="wheeled", move=4, position=(11, 10), captive_of="I"),
+        ]
+    )
     ok = validate(s, {"unit": "I", "type": "move", "path": [[10, 14]]})
     assert ok.legal and ok.state_after.unit("E").position == (11.0, 14.0)
     too_far = validate(s, {"unit": "I", "type": "move", "path": [[10, 15]]})
@@ -99,7 +126,12 @@ def test_a_captor_carries_its_captive_at_the_slower_speed() -> None:
 
 
 def test_a_captor_may_only_be_given_move_orders() -> None:
-    s = scene([unit("I", type="infantry", move=6, position=(10, 10)),
-               unit("E", side="P2", type="wheeled", move=4, position=(11, 10), captive_of="I")])
+    s = scene(
+        [
+            unit("I", type="infantry", move=6, position=(10, 10)),
+            unit("E", side="P2", type="wheeled", move=4, position=(11, 10), captive_of="I"),
+        ]
+    )
     assert validate(s, {"unit": "I", "type": "capture", "target": "E"}).codes == [
-        "order_not_allowed"]
+        "order_not_allowed"
+    ]

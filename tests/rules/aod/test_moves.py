@@ -17,8 +17,12 @@ def test_an_illegal_path_is_refused_before_any_breakaway_roll() -> None:
 
 def test_a_mech_breaking_away_from_infantry_pushes_it() -> None:
     """Push damage: non-Quad 'Mechs deal 1 to opposing infantry in contact (000 [17])."""
-    s = scene([unit("M1", move=6, position=(10, 10)),
-               unit("I", side="P2", type="infantry", move=4, position=(11, 10))])
+    s = scene(
+        [
+            unit("M1", move=6, position=(10, 10)),
+            unit("I", side="P2", type="infantry", move=4, position=(11, 10)),
+        ]
+    )
     v = validate(s, {"unit": "M1", "type": "move", "path": [[10, 14]]}, dice=[3])
     assert v.legal
     assert v.rolls[0].needed == "3-6"
@@ -27,8 +31,10 @@ def test_a_mech_breaking_away_from_infantry_pushes_it() -> None:
 
 def test_a_failed_breakaway_spends_the_order_and_entitles_a_free_spin() -> None:
     """AOD-D23: illegal verdict, changed state."""
-    s = scene([unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))],
-              state={"orders_available": 2})
+    s = scene(
+        [unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))],
+        state={"orders_available": 2},
+    )
     v = validate(s, {"unit": "M1", "type": "move", "path": [[10, 14]]}, dice=[2])
     assert v.codes == ["breakaway_failed"]
     after = v.state_after
@@ -38,9 +44,13 @@ def test_a_failed_breakaway_spends_the_order_and_entitles_a_free_spin() -> None:
 
 def test_ending_in_contact_entitles_the_opposing_mech_but_not_a_vehicle() -> None:
     """000 [16, 18]; never vehicles (000 [17])."""
-    s = scene([unit("M1", move=8, position=(5, 10.5)),
-               unit("E", side="P2", position=(10, 10)),
-               unit("V", side="P2", type="tracked", position=(10, 11.0))])
+    s = scene(
+        [
+            unit("M1", move=8, position=(5, 10.5)),
+            unit("E", side="P2", position=(10, 10)),
+            unit("V", side="P2", type="tracked", position=(10, 11.0)),
+        ]
+    )
     # Ends touching both at once: centre 1" from each (radii 0.5).
     v = validate(s, {"unit": "M1", "type": "move", "path": [[10 - math.sqrt(0.75), 10.5]]})
     assert v.legal, v.reasons
@@ -50,19 +60,27 @@ def test_ending_in_contact_entitles_the_opposing_mech_but_not_a_vehicle() -> Non
 def test_a_mech_standing_in_water_reports_heat_loss_and_a_colossal_submerges() -> None:
     """001 HEAT LOSS [22] as events; deep water submerges (000 [33])."""
     water = [square("S1", "shallow_water", 0, 0, 20, 20), square("D1", "deep_water", 20, 0, 30, 20)]
-    s = scene([unit("M1", move=8, position=(10, 10)),
-               unit("C1", type="colossal_mech", move=8, position=(25, 5), diameter=2)], water)
+    s = scene(
+        [
+            unit("M1", move=8, position=(10, 10)),
+            unit("C1", type="colossal_mech", move=8, position=(25, 5), diameter=2),
+        ],
+        water,
+    )
     v = validate(s, {"unit": "M1", "type": "move", "path": [[10, 12]]})
     assert {"type": "water_heat", "unit": "M1", "clicks": -1} == {
-        k: v.events[-1][k] for k in ("type", "unit", "clicks")}
+        k: v.events[-1][k] for k in ("type", "unit", "clicks")
+    }
     c = validate(s, {"unit": "C1", "type": "move", "path": [[25, 7]]})
     assert any(e["type"] == "submerged" for e in c.events)
 
 
 def test_entering_elevated_terrain_ends_repositioned_entirely_on_it() -> None:
     """Stop upon occupying; reposition on, free (000 [33], AOD-D9)."""
-    s = scene([unit("M1", move=8, position=(8, 10), diameter=2)],
-              [square("E1", "elevated", 12, 4, 20, 16)])
+    s = scene(
+        [unit("M1", move=8, position=(8, 10), diameter=2)],
+        [square("E1", "elevated", 12, 4, 20, 16)],
+    )
     v = validate(s, {"unit": "M1", "type": "move", "path": [[12, 10]]})
     assert v.legal and math.isclose(v.cost, 4, abs_tol=0.001)
     x, y = v.state_after.unit("M1").position
@@ -80,17 +98,23 @@ def test_charge_reads_started_in_contact_from_the_turn_state() -> None:
 
 def test_a_captive_carried_into_hindering_terrain_triggers_the_stop() -> None:
     """Hindering rules apply if either base enters hindering terrain (001 [27])."""
-    s = scene([unit("I", type="infantry", move=6, position=(10, 10)),
-               unit("E", side="P2", type="wheeled", move=6, position=(11, 10), captive_of="I")],
-              [square("H1", "hindering", 11.2, 12, 16, 16)])
+    s = scene(
+        [
+            unit("I", type="infantry", move=6, position=(10, 10)),
+            unit("E", side="P2", type="wheeled", move=6, position=(11, 10), captive_of="I"),
+        ],
+        [square("H1", "hindering", 11.2, 12, 16, 16)],
+    )
     v = validate(s, {"unit": "I", "type": "move", "path": [[10, 15]]})
     assert "must_stop_hindering" in v.codes
 
 
 def test_a_vtol_climbs_for_2_inches_and_then_ignores_terrain() -> None:
     """000 [17], [18]; the climb happens at the start (AOD-D26)."""
-    s = scene([unit("V1", type="vtol", move=10, position=(5, 10))],
-              [square("B1", "blocking", 7, 5, 8, 15)])
+    s = scene(
+        [unit("V1", type="vtol", move=10, position=(5, 10))],
+        [square("B1", "blocking", 7, 5, 8, 15)],
+    )
     v = validate(s, {"unit": "V1", "type": "move", "altitude": "cruising", "path": [[11, 10]]})
     assert v.legal and v.cost == 8
     assert v.state_after.unit("V1").get("altitude") == "cruising"

@@ -17,9 +17,11 @@ def judged_ends(state: GameState, count: int = 40) -> int:
 
 
 def captor_and_mech(*more: dict[str, object], move: float = 4) -> list[dict[str, object]]:
-    return [unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
-            unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1",
-                 move=move), *more]
+    return [
+        unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
+        unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1", move=move),
+        *more,
+    ]
 
 
 def test_a_captor_of_a_mech_ends_touching_it_where_it_stays() -> None:
@@ -40,8 +42,10 @@ def test_a_captor_of_a_mech_ends_touching_it_where_it_stays() -> None:
 def test_a_captor_of_a_mech_is_kept_from_bases_and_terrain_beside_it() -> None:
     # 000 [33] blocking; AOD-D8 no passing through bases; the band is cut where another
     # base or blocking terrain leaves no room for the captor's base.
-    state = scene(captor_and_mech(unit("F1", position=(11, 11.3), diameter=1.0)),
-                  [square("B1", "blocking", 11.8, 9, 13, 10.2)])
+    state = scene(
+        captor_and_mech(unit("F1", position=(11, 11.3), diameter=1.0)),
+        [square("B1", "blocking", 11.8, 9, 13, 10.2)],
+    )
     found = reach(state, "M1")
     assert not found.area.is_empty
     assert not found.contains((11, 11.005))  # F1 leaves no room there
@@ -50,8 +54,11 @@ def test_a_captor_of_a_mech_is_kept_from_bases_and_terrain_beside_it() -> None:
 
 def test_a_rect_captor_of_a_mech_stays_unshaded() -> None:
     # A rect captor touching its captive: not shaded, and the answer says so.
-    state = scene([rect_unit("M1", 1, 1.5, type="infantry", position=(10, 10), move=6),
-                   unit("C1", side="P2", position=(11.255, 10), diameter=1.0,
-                        captive_of="M1")])
+    state = scene(
+        [
+            rect_unit("M1", 1, 1.5, type="infantry", position=(10, 10), move=6),
+            unit("C1", side="P2", position=(11.255, 10), diameter=1.0, captive_of="M1"),
+        ]
+    )
     found = reach(state, "M1")
     assert found.area.is_empty and not found.complete and found.horizon == 0

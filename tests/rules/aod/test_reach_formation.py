@@ -13,9 +13,11 @@ def judged_ends(state: GameState, uid: str = "A", count: int = 40) -> int:
 
 
 def trio(move_c: float = 4) -> list[dict[str, object]]:
-    return [unit("A", type="infantry", position=(10, 10), diameter=1.0, move=6),
-            unit("B", type="infantry", position=(11.005, 10), diameter=1.0, move=6),
-            unit("C", type="tracked", position=(10, 11.005), diameter=1.0, move=move_c)]
+    return [
+        unit("A", type="infantry", position=(10, 10), diameter=1.0, move=6),
+        unit("B", type="infantry", position=(11.005, 10), diameter=1.0, move=6),
+        unit("C", type="tracked", position=(10, 11.005), diameter=1.0, move=move_c),
+    ]
 
 
 def test_a_formation_shades_where_its_unit_ends_the_slowest_speed_away() -> None:
@@ -32,10 +34,10 @@ def test_a_formation_shades_where_its_unit_ends_the_slowest_speed_away() -> None
 
 def test_a_formation_keeps_every_member_off_terrain_and_other_bases() -> None:
     # 000 [33] blocking, 000 [32] hindering stop, AOD-D8 bases, for each member's base.
-    state = scene([*trio(move_c=8),
-                   unit("E", side="P2", position=(16, 12), diameter=1.5)],
-                  [square("B1", "blocking", 13, 6, 14, 10.6),
-                   square("H1", "hindering", 6, 13, 9, 16)])
+    state = scene(
+        [*trio(move_c=8), unit("E", side="P2", position=(16, 12), diameter=1.5)],
+        [square("B1", "blocking", 13, 6, 14, 10.6), square("H1", "hindering", 6, 13, 9, 16)],
+    )
     found = reach(state, "A", "formation_move")
     assert not found.complete and 0 < found.horizon < 8  # cut short where it meets them
     assert not found.contains((15, 10))  # B would cross the wall
@@ -44,8 +46,10 @@ def test_a_formation_keeps_every_member_off_terrain_and_other_bases() -> None:
 
 def test_a_formation_the_engine_cannot_pick_or_move_stays_unshaded() -> None:
     # A group of six (the board's selection decides), or a rect member: not shaded.
-    six = [unit(f"U{i}", type="infantry", position=(10 + 1.005 * i, 10), diameter=1.0)
-           for i in range(6)]
+    six = [
+        unit(f"U{i}", type="infantry", position=(10 + 1.005 * i, 10), diameter=1.0)
+        for i in range(6)
+    ]
     assert not reach(scene(six), "U0", "formation_move").complete
     rect = [*trio()[:2], rect_unit("C", 1, 1.5, type="tracked", position=(10, 11.255))]
     found = reach(scene(rect), "A", "formation_move")

@@ -25,8 +25,7 @@ HILL_SHAPE = box(12, 4, 20, 16)
 def legal_ends(state: GameState, zone: Any, count: int = 30, seed: int = 1) -> int:
     """Points of the reach inside `zone`, each judged along reach's path: legal, and the
     unit ends within 0.01" of the point (where the engine puts it, AOD-D9)."""
-    return len(sample_ends(state, "M1", count=count, seed=seed, zone=zone,
-                           ends_where_drawn=True))
+    return len(sample_ends(state, "M1", count=count, seed=seed, zone=zone, ends_where_drawn=True))
 
 
 def test_a_unit_entering_elevated_terrain_ends_where_the_engine_repositions_it() -> None:
@@ -57,8 +56,7 @@ def test_abrupt_elevated_terrain_is_entered_only_through_its_access_without_jump
     inside = found.area.intersection(HILL_SHAPE)
     assert not inside.is_empty
     assert inside.bounds[1] >= 9 - 1e-9 and inside.bounds[3] <= 11 + 1e-9
-    jumper = scene([unit("M1", position=(8, 10), diameter=2.0, move=8, jump_jets=True)],
-                   [cliff])
+    jumper = scene([unit("M1", position=(8, 10), diameter=2.0, move=8, jump_jets=True)], [cliff])
     assert reach(jumper, "M1").area.intersection(HILL_SHAPE).bounds[3] > 12
     assert legal_ends(state, HILL_SHAPE, count=10) == 10
 
@@ -75,13 +73,15 @@ def test_hindering_terrain_joined_to_the_one_it_starts_in_does_not_stop_it() -> 
 def test_with_centre_entry_the_base_may_overlap_hindering_terrain_before_its_centre_stops() -> None:
     # AOD-D3 option hindering_entry "centre": entering is the centre reaching it.
     woods = [square("H1", "hindering", 9, 6, 13, 14)]
-    state = scene([unit("M1", position=(5, 10), diameter=2.0, move=9)], woods,
-                  options={"hindering_entry": "centre"})
+    state = scene(
+        [unit("M1", position=(5, 10), diameter=2.0, move=9)],
+        woods,
+        options={"hindering_entry": "centre"},
+    )
     found = reach(state, "M1")
     assert found.area.distance(Point(9, 10)) < 0.05
     assert not found.area.contains(Point(10, 10))
     assert legal_ends(state, Point(8.5, 10).buffer(1.0)) == 30
-
 
 
 def contact_ends_are_legal(state: GameState, action_type: str, count: int = 24) -> set[str]:
@@ -99,8 +99,11 @@ def contact_ends_are_legal(state: GameState, action_type: str, count: int = 24) 
         p = (q.x, q.y)
         path, keys = found.path_to(p), found.keys_at(p)
         assert path is not None and "target" in keys, p
-        verdict = validate(state, Action("M1", action_type, path_steps(path), params=keys),
-                           make_dice(unresolved=True))
+        verdict = validate(
+            state,
+            Action("M1", action_type, path_steps(path), params=keys),
+            make_dice(unresolved=True),
+        )
         assert verdict.legal, (p, keys, [r.message for r in verdict.reasons])
         after = verdict.state_after.unit("M1")
         assert Point(after.position[:2]).distance(Point(p)) <= 0.01
@@ -111,10 +114,14 @@ def contact_ends_are_legal(state: GameState, action_type: str, count: int = 24) 
 def test_a_charge_shades_base_contact_with_each_target_it_can_reach_and_names_it() -> None:
     # 001 [27-28], AOD-D31: a charge runs into base contact with its target; the end
     # names the target it touches (Reach.keys_at).
-    state = scene([unit("M1", position=(10, 10), diameter=2.0, move=6, run_move=9),
-                   unit("E1", side="P2", position=(16, 10), diameter=2.0),
-                   unit("E2", side="P2", position=(10, 16), diameter=2.0),
-                   unit("E3", side="P2", position=(30, 30), diameter=2.0)])
+    state = scene(
+        [
+            unit("M1", position=(10, 10), diameter=2.0, move=6, run_move=9),
+            unit("E1", side="P2", position=(16, 10), diameter=2.0),
+            unit("E2", side="P2", position=(10, 16), diameter=2.0),
+            unit("E3", side="P2", position=(30, 30), diameter=2.0),
+        ]
+    )
     found = reach(state, "M1", "charge")
     assert found.complete
     assert found.area.distance(Point(13.995, 10)) < 0.005  # touching E1
@@ -126,10 +133,14 @@ def test_a_charge_shades_base_contact_with_each_target_it_can_reach_and_names_it
 
 def test_a_ram_does_not_shade_infantry_and_goes_round_other_bases() -> None:
     # 001 [27]: a ram targets a non-infantry unit; AOD-D8: no passing through bases.
-    state = scene([unit("M1", type="tracked", position=(10, 10), diameter=2.0, move=10),
-                   unit("E1", side="P2", type="tracked", position=(18, 10), diameter=2.0),
-                   unit("F1", position=(14, 10), diameter=2.0),
-                   unit("I1", side="P2", type="infantry", position=(10, 16), diameter=1.0)])
+    state = scene(
+        [
+            unit("M1", type="tracked", position=(10, 10), diameter=2.0, move=10),
+            unit("E1", side="P2", type="tracked", position=(18, 10), diameter=2.0),
+            unit("F1", position=(14, 10), diameter=2.0),
+            unit("I1", side="P2", type="infantry", position=(10, 16), diameter=1.0),
+        ]
+    )
     found = reach(state, "M1", "ram")
     assert found.area.distance(Point(10, 16)) > 1  # infantry: not a ram's target
     assert not found.area.intersection(Point(18, 10).buffer(2.1)).is_empty
@@ -138,20 +149,32 @@ def test_a_ram_does_not_shade_infantry_and_goes_round_other_bases() -> None:
 
 def test_a_unit_that_may_not_be_given_the_order_shades_nothing() -> None:
     # 001 [27]: only 'Mechs assault; a charge is not from base contact at turn start.
-    tank = scene([unit("M1", type="tracked", position=(10, 10), diameter=2.0),
-                  unit("E1", side="P2", position=(14, 10), diameter=2.0)])
+    tank = scene(
+        [
+            unit("M1", type="tracked", position=(10, 10), diameter=2.0),
+            unit("E1", side="P2", position=(14, 10), diameter=2.0),
+        ]
+    )
     assert reach(tank, "M1", "assault_full").area.is_empty
-    engaged = scene([unit("M1", position=(10, 10), diameter=2.0, run_move=9),
-                     unit("E1", side="P2", position=(12, 10), diameter=2.0),
-                     unit("E2", side="P2", position=(10, 16), diameter=2.0)])
+    engaged = scene(
+        [
+            unit("M1", position=(10, 10), diameter=2.0, run_move=9),
+            unit("E1", side="P2", position=(12, 10), diameter=2.0),
+            unit("E2", side="P2", position=(10, 16), diameter=2.0),
+        ]
+    )
     assert reach(engaged, "M1", "charge").area.is_empty
 
 
 def test_a_charge_that_stops_short_is_offered_the_nearest_end_in_contact() -> None:
     # issue 20, ui.md "Moving a piece" 4: the nearest legal alternative of a refused
     # charge (must_end_in_contact, AOD-D31) ends in base contact with its target.
-    state = scene([unit("M1", position=(10, 10), diameter=2.0, move=6, run_move=9),
-                   unit("E1", side="P2", position=(16, 10), diameter=2.0)])
+    state = scene(
+        [
+            unit("M1", position=(10, 10), diameter=2.0, move=6, run_move=9),
+            unit("E1", side="P2", position=(16, 10), diameter=2.0),
+        ]
+    )
     short = Action("M1", "charge", (Waypoint(12.5, 10.5),), params={"target": "E1"})
     assert not validate(state, short, make_dice(unresolved=True)).legal
     offer = nearest_alternative(state, short)
@@ -174,17 +197,32 @@ def test_a_move_past_the_edge_of_a_hill_is_offered_the_repositioned_end() -> Non
 def test_a_captor_shades_its_move_at_the_slower_speed_carrying_its_captive() -> None:
     # 001 [27], AOD-D33: a captor moves at min(captor, captive) and carries the captive
     # rigidly; neither base may go where either may not.
-    state = scene([unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
-                   unit("C1", side="P2", type="infantry", position=(11, 10), diameter=1.0,
-                        move=3, captive_of="M1"),
-                   unit("F1", position=(10, 13), diameter=1.0)],
-                  [square("B1", "blocking", 13, 6, 14, 9)])
+    state = scene(
+        [
+            unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
+            unit(
+                "C1",
+                side="P2",
+                type="infantry",
+                position=(11, 10),
+                diameter=1.0,
+                move=3,
+                captive_of="M1",
+            ),
+            unit("F1", position=(10, 13), diameter=1.0),
+        ],
+        [square("B1", "blocking", 13, 6, 14, 9)],
+    )
     found = reach(state, "M1")
     assert found.complete and found.allowance == 3
     assert found.contains((7.5, 10)) and not found.contains((6.5, 10))
     assert legal_ends(state, Point(10, 10).buffer(3)) == 30
-    mech = scene([unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
-                  unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1")])
+    mech = scene(
+        [
+            unit("M1", type="infantry", position=(10, 10), diameter=1.0, move=6),
+            unit("C1", side="P2", position=(11, 10), diameter=1.0, captive_of="M1"),
+        ]
+    )
     # a captive 'Mech stays: the captor ends touching it (tests/rules/aod/test_reach_captor)
     assert reach(mech, "M1").area.distance(Point(10, 10)) < 0.01
 
@@ -193,8 +231,9 @@ def test_a_vtol_at_noe_shades_the_ends_of_a_climb_over_what_it_could_not_cross()
     # 000 [17-18], AOD-D26: climbing to cruising costs 2" at the start of the path; at
     # cruising it ignores terrain and bases, and may not end on a base. The end names it.
     wall = square("B1", "blocking", 9, 6, 11, 14)
-    state = scene([unit("V1", type="vtol", position=(5, 10), diameter=2.0, move=12,
-                        altitude="noe")], [wall])
+    state = scene(
+        [unit("V1", type="vtol", position=(5, 10), diameter=2.0, move=12, altitude="noe")], [wall]
+    )
     found = reach(state, "V1")
     assert found.contains((14.9, 10))
     assert found.keys_at((14.9, 10)) == {"altitude": "cruising"}
@@ -202,17 +241,21 @@ def test_a_vtol_at_noe_shades_the_ends_of_a_climb_over_what_it_could_not_cross()
     assert not found.contains((15.1, 10))
     path = found.path_to((14.9, 10))
     assert path is not None
-    verdict = validate(state, Action("V1", "move", path_steps(path),
-                                     params=found.keys_at((14.9, 10))),
-                       make_dice(unresolved=True))
+    verdict = validate(
+        state,
+        Action("V1", "move", path_steps(path), params=found.keys_at((14.9, 10))),
+        make_dice(unresolved=True),
+    )
     assert verdict.legal and abs(verdict.cost - 11.9) < 1e-9  # 2" climb + 9.9" flown
 
 
 def test_a_rect_base_turned_a_quarter_first_passes_where_its_side_does_not() -> None:
     # AOD-D21: facing is free; 000 [33]: its swept base (the turn included, AOD-D17) may
     # not overlap blocking terrain. The path reach gives starts with the turn.
-    state = scene([rect_unit("M1", 1, 3, type="tracked", position=(10, 10), move=6)],
-                  [square("B1", "blocking", 10.8, 12, 13, 13)])
+    state = scene(
+        [rect_unit("M1", 1, 3, type="tracked", position=(10, 10), move=6)],
+        [square("B1", "blocking", 10.8, 12, 13, 13)],
+    )
     found = reach(state, "M1")
     assert found.contains((10, 14))
     path = found.path_to((10, 14))

@@ -29,10 +29,14 @@ def feature(kind: str, polygon: list[list[float]], **extra: Any) -> dict[str, An
     return {"id": "T1", "type": kind, "polygon": polygon, **extra}
 
 
-def verdict(kind: str, polygon: list[list[float]], path: list[list[float]],
-            start: tuple[float, float] = (8, 10), **extra: Any) -> tuple[bool, list[str], float]:
-    s = scene([unit("M1", move=12, position=start, diameter=2)],
-              [feature(kind, polygon, **extra)])
+def verdict(
+    kind: str,
+    polygon: list[list[float]],
+    path: list[list[float]],
+    start: tuple[float, float] = (8, 10),
+    **extra: Any,
+) -> tuple[bool, list[str], float]:
+    s = scene([unit("M1", move=12, position=start, diameter=2)], [feature(kind, polygon, **extra)])
     v = validate(s, {"unit": "M1", "type": "move", "path": path})
     return v.legal, v.codes, round(v.cost, 4)
 
@@ -68,8 +72,7 @@ def test_stopping_at_the_elevated_edge_with_a_repeated_vertex_is_legal(how: str)
 
 
 @pytest.mark.parametrize("how", REPEATS)
-def test_abrupt_access_with_a_repeated_vertex_is_judged_as_for_the_clean_polygon(
-        how: str) -> None:
+def test_abrupt_access_with_a_repeated_vertex_is_judged_as_for_the_clean_polygon(how: str) -> None:
     """000 [34], AOD-D34: the crossing must lie on an access segment (here it does)."""
     access = {"access": [[[12, 9], [12, 11]]]}
     for path in ([[12, 10]], [[12, 7.5]]):
@@ -80,8 +83,13 @@ def test_abrupt_access_with_a_repeated_vertex_is_judged_as_for_the_clean_polygon
 def test_a_polygon_of_fewer_than_three_distinct_points_is_malformed() -> None:
     """Contract: a polygon needs an area; repeats do not count as points."""
     from rules import InvalidActionError
-    raw = {"system": "aod", "table": {"width": 36, "height": 36},
-           "terrain": [feature("hindering", [[1, 1], [1, 1], [5, 5], [5, 5]])], "units": []}
+
+    raw = {
+        "system": "aod",
+        "table": {"width": 36, "height": 36},
+        "terrain": [feature("hindering", [[1, 1], [1, 1], [5, 5], [5, 5]])],
+        "units": [],
+    }
     with pytest.raises(InvalidActionError) as err:
         state_from_json(raw)
     assert err.value.key == "terrain[0].polygon"

@@ -9,15 +9,20 @@ TRUCK = dict(type="tracked", move=8, capacity=4, position=(10, 10), facing=0, di
 
 
 def boarding_scene(**truck: object) -> object:
-    return scene([unit("T1", **{**TRUCK, **truck}),
-                  unit("I1", type="infantry", move=4, position=(8.5, 10)),
-                  unit("V1", type="wheeled", move=6, position=(10, 7.5), diameter=2)])
+    return scene(
+        [
+            unit("T1", **{**TRUCK, **truck}),
+            unit("I1", type="infantry", move=4, position=(8.5, 10)),
+            unit("V1", type="wheeled", move=6, position=(10, 7.5), diameter=2),
+        ]
+    )
 
 
 def test_board_moves_the_transport_at_half_speed_and_takes_passengers_off_table() -> None:
     """Boarding: transport moves 1/2 speed (000 [18]); passengers leave the table."""
-    v = validate(boarding_scene(), {"unit": "T1", "type": "board", "passengers": ["I1"],
-                                    "path": [[14, 10]]})
+    v = validate(
+        boarding_scene(), {"unit": "T1", "type": "board", "passengers": ["I1"], "path": [[14, 10]]}
+    )
     assert v.legal, v.reasons
     assert v.allowance == 4
     assert v.state_after.unit("I1").aboard == "T1"
@@ -25,8 +30,10 @@ def test_board_moves_the_transport_at_half_speed_and_takes_passengers_off_table(
 
 
 def test_board_over_half_speed_is_half_speed_exceeded() -> None:
-    v = validate(boarding_scene(), {"unit": "T1", "type": "board", "passengers": ["I1"],
-                                    "path": [[14.5, 10]]})
+    v = validate(
+        boarding_scene(),
+        {"unit": "T1", "type": "board", "passengers": ["I1"], "path": [[14.5, 10]]},
+    )
     assert v.codes == ["half_speed_exceeded"]
 
 
@@ -39,9 +46,13 @@ def test_passenger_must_start_in_contact_with_the_rear() -> None:
 
 def test_load_over_capacity_is_capacity_exceeded() -> None:
     """Infantry cost 1, vehicles 3 (000 [18])."""
-    s = scene([unit("T1", **{**TRUCK, "capacity": 1}),  # rear arc: bearings 135-225
-               unit("I1", type="infantry", move=4, position=(8.5905, 10.513)),
-               unit("I2", type="infantry", move=4, position=(8.5905, 9.487))])
+    s = scene(
+        [
+            unit("T1", **{**TRUCK, "capacity": 1}),  # rear arc: bearings 135-225
+            unit("I1", type="infantry", move=4, position=(8.5905, 10.513)),
+            unit("I2", type="infantry", move=4, position=(8.5905, 9.487)),
+        ]
+    )
     v = validate(s, {"unit": "T1", "type": "board", "passengers": ["I1", "I2"]})
     assert "capacity_exceeded" in v.codes
 
@@ -58,26 +69,45 @@ def loaded_scene() -> object:
 
 
 def test_disembark_after_moving_places_the_passenger_at_the_new_rear() -> None:
-    v = validate(loaded_scene(), {"unit": "T1", "type": "disembark", "unload": "after",
-                                  "path": [[13, 10]],
-                                  "passengers": [{"unit": "I1", "position": [11.5, 10],
-                                                  "facing": 180}]})
+    v = validate(
+        loaded_scene(),
+        {
+            "unit": "T1",
+            "type": "disembark",
+            "unload": "after",
+            "path": [[13, 10]],
+            "passengers": [{"unit": "I1", "position": [11.5, 10], "facing": 180}],
+        },
+    )
     assert v.legal, v.reasons
     assert v.state_after.unit("I1").aboard is None
     assert v.state_after.unit("I1").position == (11.5, 10.0)
 
 
 def test_disembark_away_from_the_rear_is_placement_invalid() -> None:
-    v = validate(loaded_scene(), {"unit": "T1", "type": "disembark", "unload": "before",
-                                  "passengers": [{"unit": "I1", "position": [11.5, 10]}]})
+    v = validate(
+        loaded_scene(),
+        {
+            "unit": "T1",
+            "type": "disembark",
+            "unload": "before",
+            "passengers": [{"unit": "I1", "position": [11.5, 10]}],
+        },
+    )
     assert v.codes == ["placement_invalid"]
 
 
 def test_disembark_off_the_table_is_placement_invalid() -> None:
-    s = scene([unit("T1", **{**TRUCK, "position": (1.2, 10)}),
-               unit("I1", type="infantry", move=4, aboard="T1")])
-    v = validate(s, {"unit": "T1", "type": "disembark",
-                     "passengers": [{"unit": "I1", "position": [-0.3, 10]}]})
+    s = scene(
+        [
+            unit("T1", **{**TRUCK, "position": (1.2, 10)}),
+            unit("I1", type="infantry", move=4, aboard="T1"),
+        ]
+    )
+    v = validate(
+        s,
+        {"unit": "T1", "type": "disembark", "passengers": [{"unit": "I1", "position": [-0.3, 10]}]},
+    )
     assert v.codes == ["placement_invalid"]
 
 

@@ -11,13 +11,28 @@ TURNS = SYSTEMS["aod"].turn_structure
 P1 = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"]}
 
 
-def position(state: dict[str, Any], points: tuple[int, ...] = (),
-             options: dict[str, Any] | None = None) -> dict[str, Any]:
-    units = [{"id": f"M{i}", "side": "P1", "type": "mech", "move": 8, "points": p,
-              "base": {"shape": "circle", "diameter": 2}, "position": [5 + 3 * i, 5]}
-             for i, p in enumerate(points)]
-    return {"system": "aod", "table": {"width": 36, "height": 36, "options": options or {}},
-            "terrain": [], "units": units, "state": state}
+def position(
+    state: dict[str, Any], points: tuple[int, ...] = (), options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    units = [
+        {
+            "id": f"M{i}",
+            "side": "P1",
+            "type": "mech",
+            "move": 8,
+            "points": p,
+            "base": {"shape": "circle", "diameter": 2},
+            "position": [5 + 3 * i, 5],
+        }
+        for i, p in enumerate(points)
+    ]
+    return {
+        "system": "aod",
+        "table": {"width": 36, "height": 36, "options": options or {}},
+        "terrain": [],
+        "units": units,
+        "state": state,
+    }
 
 
 def test_the_header_counts_orders_given_by_points() -> None:
@@ -35,7 +50,8 @@ def test_the_header_says_nothing_where_orders_are_not_limited() -> None:
 
 
 def test_a_side_with_2_of_2_orders_from_points_is_refused_the_next() -> None:
-    refused = TURNS.refusal(P1, position({"orders_used": 2}, (150, 100)), "P1",
-                            {"unit": "M0", "type": "move"})
+    refused = TURNS.refusal(
+        P1, position({"orders_used": 2}, (150, 100)), "P1", {"unit": "M0", "type": "move"}
+    )
     assert refused is not None and refused.code == "no_actions_left"
     assert "2 orders" in refused.message

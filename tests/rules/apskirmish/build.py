@@ -9,12 +9,23 @@ from rules.engine.dice import Dice
 from tests.rules import scenes
 
 
-def soldier(uid: str = "S1", position: tuple[float, float] = (10, 10), facing: float = 0,
-            side: str = "P1", diameter: float = 1.0, **extra: Any) -> dict[str, Any]:
-    u: dict[str, Any] = {"id": uid, "side": side, "type": "soldier",
-                         "base": {"shape": "circle", "diameter": diameter},
-                         "position": list(position), "facing": facing,
-                         "stats": {"PSQ": 6, "INS": 5}}
+def soldier(
+    uid: str = "S1",
+    position: tuple[float, float] = (10, 10),
+    facing: float = 0,
+    side: str = "P1",
+    diameter: float = 1.0,
+    **extra: Any,
+) -> dict[str, Any]:
+    u: dict[str, Any] = {
+        "id": uid,
+        "side": side,
+        "type": "soldier",
+        "base": {"shape": "circle", "diameter": diameter},
+        "position": list(position),
+        "facing": facing,
+        "stats": {"PSQ": 6, "INS": 5},
+    }
     u.update(extra)
     return u
 
@@ -23,15 +34,26 @@ def soldier(uid: str = "S1", position: tuple[float, float] = (10, 10), facing: f
 area = scenes.square
 
 
-def board(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
-          state: dict[str, Any] | None = None, options: dict[str, Any] | None = None,
-          width: float = 36, height: float = 36) -> GameState:
+def board(
+    units: list[dict[str, Any]],
+    terrain: list[dict[str, Any]] | None = None,
+    state: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
+    width: float = 36,
+    height: float = 36,
+) -> GameState:
     return scenes.scene(units, terrain, state, width, height, options, system="apskirmish")
 
 
-def judge(state: GameState, type: str = "move", path: list[Any] | None = None,
-          unit: str = "S1", dice: Dice | list[int] | None = None,
-          outcomes: list[bool] | None = None, **keys: Any) -> Verdict:
+def judge(
+    state: GameState,
+    type: str = "move",
+    path: list[Any] | None = None,
+    unit: str = "S1",
+    dice: Dice | list[int] | None = None,
+    outcomes: list[bool] | None = None,
+    **keys: Any,
+) -> Verdict:
     action: dict[str, Any] = {"unit": unit, "type": type, **keys}
     if path is not None:
         action["path"] = path

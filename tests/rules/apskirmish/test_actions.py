@@ -15,14 +15,18 @@ WALL = [area("W1", "obstacle", 11, 6, 11.5, 14, height=1)]
 
 # -- move over rough ground (004 Rough Terrain) ----------------------------------------
 
-@pytest.mark.parametrize(("on_fail", "position", "cost", "allowance", "threshold"), [
-    ("shorten", [12, 10], 2.0, 2.0, 0),   # 1" off, cut back along the line (APS-D17)
-    ("threshold", [13, 10], 3.0, 3.0, 1),  # +1 Threshold keeps the full move
-    ("stop", [10, 10], 0.0, 3.0, 0),       # stays, AP spent (APS-D21)
-])
-def test_a_failed_terrain_roll_does_what_on_fail_says(on_fail: str, position: list[float],
-                                                      cost: float, allowance: float,
-                                                      threshold: int) -> None:
+
+@pytest.mark.parametrize(
+    ("on_fail", "position", "cost", "allowance", "threshold"),
+    [
+        ("shorten", [12, 10], 2.0, 2.0, 0),  # 1" off, cut back along the line (APS-D17)
+        ("threshold", [13, 10], 3.0, 3.0, 1),  # +1 Threshold keeps the full move
+        ("stop", [10, 10], 0.0, 3.0, 0),  # stays, AP spent (APS-D21)
+    ],
+)
+def test_a_failed_terrain_roll_does_what_on_fail_says(
+    on_fail: str, position: list[float], cost: float, allowance: float, threshold: int
+) -> None:
     state = board([soldier(ap=3)], ROUGH)
     verdict = judge(state, path=[[13, 10]], outcomes=[False], on_fail=on_fail)
     assert verdict.legal
@@ -59,13 +63,18 @@ def test_the_front_line_not_the_base_decides_rough_ground() -> None:
 
 # -- run (004 Running) -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("on_fail", "legal", "position"), [
-    ("shorten", True, [18, 10]),       # held to 8"
-    ("threshold", False, None),        # no Threshold option on a run: 9" > 8" (APS-D10)
-    ("stop", True, [10, 10]),
-])
-def test_a_failed_roll_on_a_run_of_9(on_fail: str, legal: bool,
-                                     position: list[float] | None) -> None:
+
+@pytest.mark.parametrize(
+    ("on_fail", "legal", "position"),
+    [
+        ("shorten", True, [18, 10]),  # held to 8"
+        ("threshold", False, None),  # no Threshold option on a run: 9" > 8" (APS-D10)
+        ("stop", True, [10, 10]),
+    ],
+)
+def test_a_failed_roll_on_a_run_of_9(
+    on_fail: str, legal: bool, position: list[float] | None
+) -> None:
     state = board([soldier(ap=3)], ROUGH)
     verdict = judge(state, "run", [[19, 10]], outcomes=[False], on_fail=on_fail)
     assert verdict.legal is legal
@@ -98,6 +107,7 @@ def test_a_run_with_2_ap_is_no_actions_left() -> None:
 
 # -- bases, table, turn -------------------------------------------------------------------
 
+
 def test_friends_are_passed_enemies_are_not_and_no_base_is_ended_on() -> None:
     friend = soldier("F", (11.5, 10))
     enemy = soldier("E", (11.5, 10), side="P2")
@@ -114,13 +124,14 @@ def test_every_code_that_applies_is_listed_in_line_order() -> None:
 
 
 def test_the_swept_base_may_not_leave_the_table() -> None:
-    assert judge(board([soldier(position=(1, 10))]), path=[[0.2, 10]],
-                 facing=0).codes[0] == "off_table"
+    assert (
+        judge(board([soldier(position=(1, 10))]), path=[[0.2, 10]], facing=0).codes[0]
+        == "off_table"
+    )
 
 
 def test_another_soldiers_activation_is_not_your_turn_except_for_a_dodge() -> None:
-    state = board([soldier(ap=3), soldier("S2", (20, 20), ap=3)],
-                  state={"active_unit": "S2"})
+    state = board([soldier(ap=3), soldier("S2", (20, 20), ap=3)], state={"active_unit": "S2"})
     assert judge(state, path=[[11, 10]]).codes == ["not_your_turn"]
     assert judge(state, "traverse", [[20, 10]]).codes[0] == "not_your_turn"
     assert judge(state, "dodge", source=[5, 10], outcomes=[True]).legal
@@ -139,14 +150,19 @@ def test_a_move_with_only_a_facing_turns_in_place_and_pays_the_fronts_distance()
 
 # -- traverse (004 Obstacles) ---------------------------------------------------------------
 
-@pytest.mark.parametrize(("outcome", "on_fail", "x", "threshold"), [
-    (True, None, 12.0, 0),          # success: touching the far face (APS-D7)
-    (False, None, 10.5, 0),         # "stop" by default: to the near side, t1
-    (False, "shorten", 10.5, 0),    # read as "stop" (APS-D21)
-    (False, "threshold", 12.0, 1),  # +1 Threshold and over
-])
-def test_a_traverse_lands_where_its_roll_and_on_fail_say(outcome: bool, on_fail: str | None,
-                                                         x: float, threshold: int) -> None:
+
+@pytest.mark.parametrize(
+    ("outcome", "on_fail", "x", "threshold"),
+    [
+        (True, None, 12.0, 0),  # success: touching the far face (APS-D7)
+        (False, None, 10.5, 0),  # "stop" by default: to the near side, t1
+        (False, "shorten", 10.5, 0),  # read as "stop" (APS-D21)
+        (False, "threshold", 12.0, 1),  # +1 Threshold and over
+    ],
+)
+def test_a_traverse_lands_where_its_roll_and_on_fail_say(
+    outcome: bool, on_fail: str | None, x: float, threshold: int
+) -> None:
     state = board([soldier(position=(10, 10), stance="prone", ap=1)], WALL)
     keys = {} if on_fail is None else {"on_fail": on_fail}
     verdict = judge(state, "traverse", [[20, 10]], outcomes=[outcome], **keys)
@@ -159,12 +175,15 @@ def test_a_traverse_lands_where_its_roll_and_on_fail_say(outcome: bool, on_fail:
 
 def test_a_traverse_needs_an_obstacle_within_1_inch_edge_to_edge() -> None:
     """APS-D6: inclusive. The wall is 1" from the base edge at centre 9.5, 1.1" at 9.4."""
-    assert judge(board([soldier(position=(9.5, 10))], WALL), "traverse", [[20, 10]],
-                 outcomes=[True]).legal
-    assert judge(board([soldier(position=(9.4, 10))], WALL), "traverse", [[20, 10]],
-                 outcomes=[True]).codes == ["action_not_allowed"]
-    assert judge(board([soldier()], WALL), "traverse", [[10, 20]],
-                 outcomes=[True]).codes == ["action_not_allowed"]
+    assert judge(
+        board([soldier(position=(9.5, 10))], WALL), "traverse", [[20, 10]], outcomes=[True]
+    ).legal
+    assert judge(
+        board([soldier(position=(9.4, 10))], WALL), "traverse", [[20, 10]], outcomes=[True]
+    ).codes == ["action_not_allowed"]
+    assert judge(board([soldier()], WALL), "traverse", [[10, 20]], outcomes=[True]).codes == [
+        "action_not_allowed"
+    ]
 
 
 def test_a_traverse_whose_far_side_is_taken_is_placement_invalid() -> None:
@@ -175,17 +194,18 @@ def test_a_traverse_whose_far_side_is_taken_is_placement_invalid() -> None:
 
 # -- dodge (004 Dodging) -----------------------------------------------------------------
 
+
 def test_a_dodge_moves_1_inch_away_from_the_source_and_keeps_the_facing() -> None:
-    verdict = judge(board([soldier(ap=3, facing=45)]), "dodge", source=[10, 5],
-                    outcomes=[True])
+    verdict = judge(board([soldier(ap=3, facing=45)]), "dodge", source=[10, 5], outcomes=[True])
     unit = after(verdict)
     assert unit["position"] == pytest.approx([10, 11]) and unit["facing"] == 45
     assert unit["ap"] == 2 and unit.get("activated") is not True  # APS-D34
 
 
 def test_an_activated_soldier_dodges_for_1_threshold_and_no_ap() -> None:
-    verdict = judge(board([soldier(ap=0, activated=True)]), "dodge", source=[10, 5],
-                    outcomes=[False])
+    verdict = judge(
+        board([soldier(ap=0, activated=True)]), "dodge", source=[10, 5], outcomes=[False]
+    )
     unit = after(verdict)
     assert verdict.legal and unit["threshold"] == 1 and unit["ap"] == 0
     assert unit["position"] == [10, 10]  # failed: no move, cost paid (APS-D12)

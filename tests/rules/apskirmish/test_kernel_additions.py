@@ -19,17 +19,21 @@ SQUARE = box(0, 0, 2, 2)
 DISC = BaseShape("circle", diameter=1.0)
 
 
-@pytest.mark.parametrize(("line", "over"), [
-    (LineString([(-1, 1), (3, 1)]), True),         # straight across
-    (LineString([(-1, 1), (1, 1)]), True),         # ends inside (APS-D32)
-    (LineString([(-1, 1), (0, 1)]), False),        # ends on the boundary
-    (LineString([(0, -1), (0, 3)]), False),        # runs along a face (APS-D18)
-    (LineString([(-1, 1), (0.0005, 1)]), False),   # 0.0005" in: grazing
-    (LineString([(-1, 1), (0.01, 1)]), True),      # 0.01" in
-    (Point(1, 1), True),                           # a front standing inside
-])
+@pytest.mark.parametrize(
+    ("line", "over"),
+    [
+        (LineString([(-1, 1), (3, 1)]), True),  # straight across
+        (LineString([(-1, 1), (1, 1)]), True),  # ends inside (APS-D32)
+        (LineString([(-1, 1), (0, 1)]), False),  # ends on the boundary
+        (LineString([(0, -1), (0, 3)]), False),  # runs along a face (APS-D18)
+        (LineString([(-1, 1), (0.0005, 1)]), False),  # 0.0005" in: grazing
+        (LineString([(-1, 1), (0.01, 1)]), True),  # 0.01" in
+        (Point(1, 1), True),  # a front standing inside
+    ],
+)
 def test_a_line_passes_over_an_area_when_it_meets_its_interior_by_more_than_0_001(
-        line: LineString | Point, over: bool) -> None:
+    line: LineString | Point, over: bool
+) -> None:
     assert passes_over(line, SQUARE) is over
 
 
@@ -60,11 +64,13 @@ def test_a_base_crosses_a_wall_from_first_touch_to_clear_on_the_far_side() -> No
 
 
 def test_touching_areas_are_crossed_as_one_and_a_base_wide_gap_is_clear() -> None:
-    joined = cross(DISC, Pose(0, 0, 0), (1, 0), 20,
-                   [("A", box(2, -3, 2.5, 3)), ("B", box(2.5, -3, 3, 3))])
+    joined = cross(
+        DISC, Pose(0, 0, 0), (1, 0), 20, [("A", box(2, -3, 2.5, 3)), ("B", box(2.5, -3, 3, 3))]
+    )
     assert joined is not None and joined.far == pytest.approx(3.5, abs=1e-4)
-    apart = cross(DISC, Pose(0, 0, 0), (1, 0), 20,
-                  [("A", box(2, -3, 2.5, 3)), ("B", box(3.5, -3, 4, 3))])
+    apart = cross(
+        DISC, Pose(0, 0, 0), (1, 0), 20, [("A", box(2, -3, 2.5, 3)), ("B", box(3.5, -3, 4, 3))]
+    )
     assert apart is not None and apart.far == pytest.approx(3.0, abs=1e-4)
 
 

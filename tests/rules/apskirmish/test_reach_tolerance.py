@@ -19,8 +19,9 @@ from rules.systems.registry import get_system
 from tests.rules.apskirmish.build import area, board, soldier
 
 
-def judged_points(state: GameState, zone: object, action_type: str = "move",
-                  count: int = 40) -> int:
+def judged_points(
+    state: GameState, zone: object, action_type: str = "move", count: int = 40
+) -> int:
     """Points of the reach in `zone` (and on its edge there), each legal along path_to."""
     found = reach(state, "S1", action_type)
     part = found.area.intersection(zone)
@@ -41,8 +42,9 @@ def judged_points(state: GameState, zone: object, action_type: str = "move",
                 continue
         path = found.path_to(p)
         assert path is not None, p
-        verdict = engine.validate(state, Action("S1", action_type, path_steps(path)),
-                                  make_dice(unresolved=True))
+        verdict = engine.validate(
+            state, Action("S1", action_type, path_steps(path)), make_dice(unresolved=True)
+        )
         assert verdict.legal, (p, path, [r.message for r in verdict.reasons])
         judged += 1
     return judged
@@ -61,8 +63,9 @@ def test_a_base_passes_an_enemy_base_tangent_and_its_front_runs_along_a_face() -
     # 004 Base Blocking; 004 Obstacles, APS-D32: grazing is not crossing.
     state = board([soldier(ap=3), soldier("E1", (12, 11), side="P2")])
     assert reach(state, "S1").area.distance(Point(13, 10)) < 0.01
-    face = board([soldier(ap=3, position=(10, 9.5), facing=90)],
-                 [area("O1", "obstacle", 11, 10, 12, 12)])
+    face = board(
+        [soldier(ap=3, position=(10, 9.5), facing=90)], [area("O1", "obstacle", 11, 10, 12, 12)]
+    )
     assert reach(face, "S1").area.distance(Point(13, 9.5)) < 0.01
     assert judged_points(face, Point(12, 9.5).buffer(0.6)) > 10
 
@@ -104,8 +107,9 @@ def test_a_traverse_shades_where_it_lands_beyond_and_where_a_failure_stops_it() 
         p = (q.x, q.y)
         path = found.path_to(p)
         assert path is not None, p
-        verdict = engine.validate(state, Action("S1", "traverse", path_steps(path)),
-                                  make_dice(unresolved=True))
+        verdict = engine.validate(
+            state, Action("S1", "traverse", path_steps(path)), make_dice(unresolved=True)
+        )
         assert verdict.legal, (p, [r.message for r in verdict.reasons])
     far = board([soldier(ap=3)], [area("O1", "obstacle", 12, 6, 12.5, 14)])
     assert reach(far, "S1", "traverse").area.is_empty  # 1.5" away: beyond 1" (APS-D6)

@@ -16,13 +16,18 @@ def over_rough(options: dict[str, object] | None = None, **extra: object) -> obj
 
 
 @pytest.mark.parametrize(("die", "success"), [(1, True), (6, True), (7, False), (10, False)])
-def test_the_engine_rolls_a_d10_that_succeeds_at_most_the_stat(die: int,
-                                                               success: bool) -> None:
+def test_the_engine_rolls_a_d10_that_succeeds_at_most_the_stat(die: int, success: bool) -> None:
     """APS-D1, default `tests: "d10"`: a Terrain roll is a PSQ roll; PSQ 6 passes on 1-6."""
     verdict = judge(over_rough(), path=[[13, 10]], dice=[die])
     (roll,) = verdict.to_json()["rolls"]
-    assert roll == {"what": "terrain", "result": "success" if success else "fail",
-                    "success": success, "die": "d10", "roll": die, "needed": "1-6"}
+    assert roll == {
+        "what": "terrain",
+        "result": "success" if success else "fail",
+        "success": success,
+        "die": "d10",
+        "roll": die,
+        "needed": "1-6",
+    }
     assert after(verdict)["position"] == ([13, 10] if success else [12, 10])
 
 
@@ -40,8 +45,9 @@ def test_forced_outcomes_override_the_d10_and_the_gm() -> None:
     for options in ({}, {"tests": "gm"}):
         verdict = judge(over_rough(options), path=[[13, 10]], outcomes=[False])
         assert verdict.legal
-        assert verdict.to_json()["rolls"] == [{"what": "terrain", "result": "fail",
-                                               "success": False}]
+        assert verdict.to_json()["rolls"] == [
+            {"what": "terrain", "result": "fail", "success": False}
+        ]
 
 
 def test_with_the_gm_entering_results_the_move_waits_with_roll_required() -> None:
@@ -77,8 +83,9 @@ def test_running_out_of_forced_outcomes_is_dice_exhausted() -> None:
 
 
 def test_no_roll_without_rough_ground_on_the_line() -> None:
-    verdict = judge(board([soldier(ap=3)], [area("R1", "rough", 11, 11, 12, 12)]),
-                    path=[[13, 10]], outcomes=[])
+    verdict = judge(
+        board([soldier(ap=3)], [area("R1", "rough", 11, 11, 12, 12)]), path=[[13, 10]], outcomes=[]
+    )
     assert verdict.legal and verdict.rolls == ()
 
 
@@ -86,9 +93,13 @@ def test_forced_dice_may_give_any_d10_face_but_not_11() -> None:
     from rules import load_scenario
     from rules.model.errors import InvalidActionError
 
-    raw = {"system": "apskirmish", "table": {"width": 24, "height": 24},
-           "units": [soldier()], "dice": [10],
-           "action": {"unit": "S1", "type": "move", "path": [[11, 10]]}}
+    raw = {
+        "system": "apskirmish",
+        "table": {"width": 24, "height": 24},
+        "units": [soldier()],
+        "dice": [10],
+        "action": {"unit": "S1", "type": "move", "path": [[11, 10]]},
+    }
     assert load_scenario(raw).dice == (10,)
     with pytest.raises(InvalidActionError):
         load_scenario({**raw, "dice": [11]})
@@ -97,8 +108,11 @@ def test_forced_dice_may_give_any_d10_face_but_not_11() -> None:
 def test_a_preview_says_what_the_commit_would_roll() -> None:
     """d10 mode: "1-6 on d10" against PSQ 6; the GM's mode: the roll the GM makes."""
     d10 = judge(over_rough(), path=[[13, 10]], dice=make_dice(unresolved=True))
-    assert {k: d10.to_json()["rolls"][0][k] for k in ("die", "needed", "pending")} == \
-        {"die": "d10", "needed": "1-6", "pending": True}
+    assert {k: d10.to_json()["rolls"][0][k] for k in ("die", "needed", "pending")} == {
+        "die": "d10",
+        "needed": "1-6",
+        "pending": True,
+    }
     gm = judge(over_rough({"tests": "gm"}), path=[[13, 10]], dice=make_dice(unresolved=True))
     # The GM reads the stat's value too (apskirmish.md 6, APS-D1: the GM enters the result).
     assert gm.legal and gm.to_json()["rolls"][0]["needed"] == "Terrain roll (Normal PSQ 6)"

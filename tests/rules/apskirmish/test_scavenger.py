@@ -29,15 +29,24 @@ def wall() -> list[dict[str, object]]:
     for west, east in GAPS.values():
         edges += [west, east]
     edges.append(36.0)
-    return [area(f"W{i}", "obstacle", edges[2 * i], WALL_Y[0], edges[2 * i + 1], WALL_Y[1],
-                 height=1.0) for i in range(len(edges) // 2)]
+    return [
+        area(f"W{i}", "obstacle", edges[2 * i], WALL_Y[0], edges[2 * i + 1], WALL_Y[1], height=1.0)
+        for i in range(len(edges) // 2)
+    ]
 
 
 def scavenger_below(gap: str) -> dict[str, object]:
     west, east = GAPS[gap]
     # Centre 2.5" below the wall: the front (1.5" ahead) is 1" short of it.
-    return soldier("SCAV", position=((west + east) / 2, 9.5), facing=90, diameter=3.0,
-                   move=5, ap=3, name="the Scavenger")
+    return soldier(
+        "SCAV",
+        position=((west + east) / 2, 9.5),
+        facing=90,
+        diameter=3.0,
+        move=5,
+        ap=3,
+        name="the Scavenger",
+    )
 
 
 def through(gap: str) -> list[list[float]]:
@@ -74,10 +83,10 @@ def test_a_gap_too_narrow_is_passed_with_a_traverse() -> None:
     west, east = GAPS["C"]
     near = {**scavenger_below("C"), "position": [(west + east) / 2, 10.4]}
     state = board([near], wall())
-    verdict = judge(state, "traverse", [[(west + east) / 2, 20]], unit="SCAV",
-                    outcomes=[True])
+    verdict = judge(state, "traverse", [[(west + east) / 2, 20]], unit="SCAV", outcomes=[True])
     assert verdict.legal, verdict.to_json()
     half_gap = (east - west) / 2
-    landed_y = WALL_Y[1] + math.sqrt(1.5 ** 2 - half_gap ** 2)
-    assert after(verdict, "SCAV")["position"] == pytest.approx([(west + east) / 2, landed_y],
-                                                              abs=1e-3)
+    landed_y = WALL_Y[1] + math.sqrt(1.5**2 - half_gap**2)
+    assert after(verdict, "SCAV")["position"] == pytest.approx(
+        [(west + east) / 2, landed_y], abs=1e-3
+    )

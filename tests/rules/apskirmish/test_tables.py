@@ -29,7 +29,8 @@ def test_a_soldier_moves_its_stance_distance_for_1_ap(stance: str, inches: float
 
 @pytest.mark.parametrize(("stance", "inches"), SEED_TABLE)
 def test_a_tenth_of_an_inch_more_than_the_stance_distance_is_speed_exceeded(
-        stance: str, inches: float) -> None:
+    stance: str, inches: float
+) -> None:
     state = board([soldier(stance=stance, ap=3)])
     verdict = judge(state, path=[[10 + inches + 0.1, 10]])
     assert verdict.codes == ["speed_exceeded"]

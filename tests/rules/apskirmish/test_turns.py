@@ -12,14 +12,22 @@ TURNS = SYSTEMS["apskirmish"].turn_structure
 
 
 def position(*units: dict[str, Any], options: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"system": "apskirmish", "table": {"width": 24, "height": 24,
-                                              "options": options or {}},
-            "terrain": [], "units": list(units), "state": {}}
+    return {
+        "system": "apskirmish",
+        "table": {"width": 24, "height": 24, "options": options or {}},
+        "terrain": [],
+        "units": list(units),
+        "state": {},
+    }
 
 
 def two_a_side() -> dict[str, Any]:
-    return position(soldier("A1", name="Kell", ap_max=4), soldier("A2", (12, 10)),
-                    soldier("B1", (10, 20), side="P2"), soldier("B2", (12, 20), side="P2"))
+    return position(
+        soldier("A1", name="Kell", ap_max=4),
+        soldier("A2", (12, 10)),
+        soldier("B1", (10, 20), side="P2"),
+        soldier("B2", (12, 20), side="P2"),
+    )
 
 
 def unit(pos: dict[str, Any], uid: str) -> dict[str, Any]:
@@ -72,8 +80,9 @@ def test_ending_an_activation_hands_over_and_the_round_ends_when_nobody_is_left(
 
 
 def test_a_side_with_nobody_left_to_activate_passes() -> None:
-    pos = position(soldier("A1"), soldier("B1", (10, 20), side="P2"),
-                   soldier("B2", (12, 20), side="P2"))
+    pos = position(
+        soldier("A1"), soldier("B1", (10, 20), side="P2"), soldier("B2", (12, 20), side="P2")
+    )
     turn, pos = TURNS.begin(["P1", "P2"], pos)
     seen = []
     for _ in range(3):
@@ -101,6 +110,7 @@ def test_on_the_live_table_the_engine_makes_the_soldier_that_acts_the_active_one
     assert moved.legal and moved.state_after.turn["active_unit"] == "A1"
     other = validate(moved.state_after, {"unit": "A2", "type": "move", "path": [[12, 11]]})
     assert other.codes == ["not_your_turn"]
-    dodge = validate(moved.state_after, {"unit": "B1", "type": "dodge", "source": [10, 25]},
-                     outcomes=[True])
+    dodge = validate(
+        moved.state_after, {"unit": "B1", "type": "dodge", "source": [10, 25]}, outcomes=[True]
+    )
     assert dodge.legal and dodge.state_after.turn["active_unit"] == "A1"

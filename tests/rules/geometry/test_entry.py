@@ -15,8 +15,9 @@ WOOD = box(10, 0, 14, 20)
 NEXT_WOOD = box(14, 0, 18, 20)  # touches WOOD along x = 14
 
 
-def track(start: tuple[float, float], *points: tuple[float, float],
-          base: BaseShape = CIRCLE) -> Track:
+def track(
+    start: tuple[float, float], *points: tuple[float, float], base: BaseShape = CIRCLE
+) -> Track:
     return Track.from_steps(base, Pose(*start, 0), [Waypoint(*p) for p in points])
 
 

@@ -16,8 +16,11 @@ from rules.model.actions import Waypoint
 from rules.model.state import BaseShape, Table
 
 RIVER, BRIDGE, WALL = "river", "bridge", "wall"
-FEATURES: list[tuple[str, Polygon]] = [(RIVER, box(2, -5, 8, 5)), (BRIDGE, box(1, -1, 9, 1)),
-                                       (WALL, box(4, -5, 5, 5))]
+FEATURES: list[tuple[str, Polygon]] = [
+    (RIVER, box(2, -5, 8, 5)),
+    (BRIDGE, box(1, -1, 9, 1)),
+    (WALL, box(4, -5, 5, 5)),
+]
 
 
 def bridge_then_lowest(features: Sequence[str]) -> str:

@@ -60,8 +60,9 @@ def test_the_line_of_movement_joins_the_old_and_new_fronts() -> None:
 
 
 def test_a_ray_stops_where_the_base_first_touches_a_terrain_polygon() -> None:
-    hit = first_contact(CIRCLE, Pose(5, 10, 0), (1, 0), 10,
-                        terrain=[("W", box(10, 0, 12, 20))], table=TABLE)
+    hit = first_contact(
+        CIRCLE, Pose(5, 10, 0), (1, 0), 10, terrain=[("W", box(10, 0, 12, 20))], table=TABLE
+    )
     assert hit is not None and (hit.kind, hit.id) == ("terrain", "W")
     assert hit.distance == pytest.approx(4, abs=1e-3)
     assert hit.at == pytest.approx((9, 10), abs=1e-3)
@@ -69,8 +70,14 @@ def test_a_ray_stops_where_the_base_first_touches_a_terrain_polygon() -> None:
 
 def test_a_ray_stops_at_the_nearer_of_a_base_and_a_polygon() -> None:
     other = body_at(CIRCLE, 8, 10, 0)
-    hit = first_contact(CIRCLE, Pose(3, 10, 0), (1, 0), 10,
-                        terrain=[("W", box(10, 0, 12, 20))], bases=[("U2", other)])
+    hit = first_contact(
+        CIRCLE,
+        Pose(3, 10, 0),
+        (1, 0),
+        10,
+        terrain=[("W", box(10, 0, 12, 20))],
+        bases=[("U2", other)],
+    )
     assert hit is not None and (hit.kind, hit.id) == ("base", "U2")
     assert hit.distance == pytest.approx(3, abs=1e-3)
 
@@ -83,8 +90,12 @@ def test_a_ray_stops_at_the_table_edge() -> None:
 
 
 def test_a_clear_ray_finds_nothing() -> None:
-    assert first_contact(CIRCLE, Pose(5, 10, 0), (0, 1), 2,
-                         terrain=[("W", box(10, 0, 12, 20))], table=TABLE) is None
+    assert (
+        first_contact(
+            CIRCLE, Pose(5, 10, 0), (0, 1), 2, terrain=[("W", box(10, 0, 12, 20))], table=TABLE
+        )
+        is None
+    )
 
 
 def test_a_neighbour_touched_at_the_start_stops_the_ray_only_if_it_goes_into_it() -> None:

@@ -18,18 +18,35 @@ from rules.geometry.track import Pose, Track
 coord = st.floats(-8, 8, allow_nan=False)
 
 
-@settings(max_examples=int(os.environ.get("PROP_N", 60)), deadline=None,
-          derandomize=not os.environ.get("PROP_RANDOM"))
-@given(st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
-       st.floats(0.3, 3), st.floats(0.25, 1.5), st.integers(3, 7), st.floats(0, 6.28))
+@settings(
+    max_examples=int(os.environ.get("PROP_N", 60)),
+    deadline=None,
+    derandomize=not os.environ.get("PROP_RANDOM"),
+)
+@given(
+    st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
+    st.floats(0.3, 3),
+    st.floats(0.25, 1.5),
+    st.integers(3, 7),
+    st.floats(0, 6.28),
+)
 def test_first_contact_matches_the_sampled_search(
-        steps: list[tuple[float, float]], size: float, radius: float, corners: int,
-        turn: float) -> None:
-    poly = Polygon([(3 + size * math.cos(turn + 2 * math.pi * k / corners),
-                     1 + size * math.sin(turn + 2 * math.pi * k / corners))
-                    for k in range(corners)])
-    track = Track.from_steps(BaseShape("circle", diameter=2 * radius), Pose(-9, -9, 0),
-                             [Waypoint(x, y) for x, y in steps])
+    steps: list[tuple[float, float]], size: float, radius: float, corners: int, turn: float
+) -> None:
+    poly = Polygon(
+        [
+            (
+                3 + size * math.cos(turn + 2 * math.pi * k / corners),
+                1 + size * math.sin(turn + 2 * math.pi * k / corners),
+            )
+            for k in range(corners)
+        ]
+    )
+    track = Track.from_steps(
+        BaseShape("circle", diameter=2 * radius),
+        Pose(-9, -9, 0),
+        [Waypoint(x, y) for x, y in steps],
+    )
     exact = first_within(track, poly, radius)
     sampled = track.crossing(lambda ts: track.sample_distances(poly, 0.0, ts), 1e-6)
     assert (exact is None) == (sampled is None)
@@ -51,34 +68,56 @@ def test_passing_beside_a_corner_is_no_contact() -> None:
     assert first_within(track, square, 1.0) is None
 
 
-@settings(max_examples=int(os.environ.get("PROP_N", 60)), deadline=None,
-          derandomize=not os.environ.get("PROP_RANDOM"))
-@given(st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
-       st.floats(0.3, 3), st.floats(0.0, 1.5), st.integers(3, 7), st.floats(0, 6.28),
-       st.tuples(coord, coord))
+@settings(
+    max_examples=int(os.environ.get("PROP_N", 60)),
+    deadline=None,
+    derandomize=not os.environ.get("PROP_RANDOM"),
+)
+@given(
+    st.lists(st.tuples(coord, coord), min_size=1, max_size=4),
+    st.floats(0.3, 3),
+    st.floats(0.0, 1.5),
+    st.integers(3, 7),
+    st.floats(0, 6.28),
+    st.tuples(coord, coord),
+)
 def test_first_clear_point_matches_a_dense_search(
-        steps: list[tuple[float, float]], size: float, radius: float, corners: int,
-        turn: float, second: tuple[float, float]) -> None:
+    steps: list[tuple[float, float]],
+    size: float,
+    radius: float,
+    corners: int,
+    turn: float,
+    second: tuple[float, float],
+) -> None:
     """Leaving terrain ("moving from clear", AOD-D4): two possibly overlapping features."""
+
     def star(cx: float, cy: float) -> Polygon:
-        return Polygon([(cx + size * (1 + k % 2) * math.cos(turn + 2 * math.pi * k / corners),
-                         cy + size * (1 + k % 2) * math.sin(turn + 2 * math.pi * k / corners))
-                        for k in range(corners)]).buffer(0)
+        return Polygon(
+            [
+                (
+                    cx + size * (1 + k % 2) * math.cos(turn + 2 * math.pi * k / corners),
+                    cy + size * (1 + k % 2) * math.sin(turn + 2 * math.pi * k / corners),
+                )
+                for k in range(corners)
+            ]
+        ).buffer(0)
+
     polys = [star(0, 0), star(second[0] / 3, second[1] / 3)]
-    track = Track.from_steps(BaseShape("circle", diameter=1), Pose(0, 0, 0),
-                             [Waypoint(x, y) for x, y in steps])
+    track = Track.from_steps(
+        BaseShape("circle", diameter=1), Pose(0, 0, 0), [Waypoint(x, y) for x, y in steps]
+    )
     exact = first_beyond(track, polys, radius)
     # Reference: every 0.001" along the path (the exact search may also find a gap
     # narrower than that, which it then must really be beyond).
-    taus = np.array([track.tau_at_length(s) for s in np.arange(0, track.length, 1e-3)]
-                    + [track.tau_end])
+    taus = np.array(
+        [track.tau_at_length(s) for s in np.arange(0, track.length, 1e-3)] + [track.tau_end]
+    )
     beyond = np.nonzero(np.asarray(min_dist(track, polys, taus)) > radius)[0]
     reference = float(taus[beyond[0]]) if len(beyond) else None
     if exact is None:
         assert reference is None
         return
-    assert float(np.asarray(min_dist(track, polys, np.array([exact + 1e-7])))[0]) \
-        >= radius - 1e-6
+    assert float(np.asarray(min_dist(track, polys, np.array([exact + 1e-7])))[0]) >= radius - 1e-6
     if reference is not None:
         assert track.s_at(exact) <= track.s_at(reference) + 2e-3
 

@@ -27,8 +27,11 @@ def test_a_base_0_05_past_the_edge_is_off_the_table_where_it_crosses() -> None:
 
 def test_line_of_sight_returns_the_features_whose_interior_it_crosses() -> None:
     feats = ["B1", "B2", "H1"]
-    index = FeatureIndex(feats, [box(5, 0, 6, 10), box(5, 20, 6, 30), box(8, 0, 9, 10)],
-                         ["blocking", "blocking", "hindering"])
+    index = FeatureIndex(
+        feats,
+        [box(5, 0, 6, 10), box(5, 20, 6, 30), box(8, 0, 9, 10)],
+        ["blocking", "blocking", "hindering"],
+    )
     assert blockers(index, (0, 5), (10, 5), kinds=["blocking"]) == ["B1"]
     assert blockers(index, (0, 5), (10, 5)) == ["B1", "H1"]
     assert clear_line(index, (0, 15), (10, 15))

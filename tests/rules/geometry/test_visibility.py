@@ -47,14 +47,17 @@ def test_leaving_corners_only_along_tangents_keeps_every_distance(monkeypatch: A
     (a shortest path bends no other way): on a field of obstacles, every corner's
     distance is what the full visibility graph gives."""
     rng = random.Random(3)
-    boxes = [box(x, y, x + rng.uniform(0.5, 3), y + rng.uniform(0.5, 3))
-             for x, y in ((rng.uniform(2, 26), rng.uniform(2, 26)) for _ in range(25))]
+    boxes = [
+        box(x, y, x + rng.uniform(0.5, 3), y + rng.uniform(0.5, 3))
+        for x, y in ((rng.uniform(2, 26), rng.uniform(2, 26)) for _ in range(25))
+    ]
     free = box(0, 0, 30, 30).difference(unary_union(boxes))
     free = max(getattr(free, "geoms", [free]), key=lambda g: g.area)
     start = (1.0, 1.0)
     pruned = VisibilityGraph.build(free, start, 40, UNBOUNDED)
-    monkeypatch.setattr(VisibilityGraph, "_tangent",
-                        lambda self, i, dx, dy: np.ones(len(dx), dtype=bool))
+    monkeypatch.setattr(
+        VisibilityGraph, "_tangent", lambda self, i, dx, dy: np.ones(len(dx), dtype=bool)
+    )
     full = VisibilityGraph.build(free, start, 40, UNBOUNDED)
     assert pruned.nodes == full.nodes
     assert np.allclose(pruned.dist, full.dist, rtol=0, atol=1e-9)

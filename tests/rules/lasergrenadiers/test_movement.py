@@ -9,13 +9,23 @@ from tests.rules.lasergrenadiers.build import act, area, board, piece, then, veh
 
 # -- direction (003 Infantry movement 4-5, Ground vehicle movement 2-3, LG-D12) ---------------
 
-@pytest.mark.parametrize("kind,flags,reverse,sideways", [
-    ("foot", {}, 2, 2), ("foot", {"jointed": True}, 2, 1), ("jetpack", {"jointed": True}, 2, 2),
-    ("grav", {}, 2, 2), ("grav", {"dual_drivers": True}, 1, 2),
-    ("walker", {"jointed": True, "dual_drivers": True}, 1, 1),
-    ("tracked", {"dual_drivers": True}, 1, None), ("wheeled", {}, 2, None)])
+
+@pytest.mark.parametrize(
+    "kind,flags,reverse,sideways",
+    [
+        ("foot", {}, 2, 2),
+        ("foot", {"jointed": True}, 2, 1),
+        ("jetpack", {"jointed": True}, 2, 2),
+        ("grav", {}, 2, 2),
+        ("grav", {"dual_drivers": True}, 1, 2),
+        ("walker", {"jointed": True, "dual_drivers": True}, 1, 1),
+        ("tracked", {"dual_drivers": True}, 1, None),
+        ("wheeled", {}, 2, None),
+    ],
+)
 def test_reverse_and_sideways_cost_their_factor_or_are_refused(
-        kind: str, flags: dict[str, bool], reverse: float, sideways: float | None) -> None:
+    kind: str, flags: dict[str, bool], reverse: float, sideways: float | None
+) -> None:
     """Reverse and sideways are "halved" (x2) but for dual drivers and jointed pieces;
     tracked and wheeled vehicles cannot move sideways."""
     state = board([vehicle("U", kind, 30, (20, 20), **flags)])
@@ -30,8 +40,8 @@ def test_reverse_and_sideways_cost_their_factor_or_are_refused(
 def test_a_diagonal_pays_the_larger_neighbouring_factor() -> None:
     """LG-D12: ahead-diagonal = sideways factor, rear-diagonal = max(reverse, sideways)."""
     state = board([vehicle("U", "grav", 30, (20, 20), dual_drivers=True)])
-    assert act(state, path=[[23, 23]]).cost == pytest.approx(2 * 18 ** 0.5)
-    assert act(state, path=[[17, 23]]).cost == pytest.approx(2 * 18 ** 0.5)
+    assert act(state, path=[[23, 23]]).cost == pytest.approx(2 * 18**0.5)
+    assert act(state, path=[[17, 23]]).cost == pytest.approx(2 * 18**0.5)
     tracked = board([vehicle("U", "tracked", 30, (20, 20))])
     assert act(tracked, path=[[23, 23]]).codes == ["direction_not_allowed"]
 
@@ -47,10 +57,23 @@ def test_a_vertical_segment_has_factor_one_and_counts_its_height() -> None:
 
 # -- turning (LG-D1, LG-D28, LG-D30) -------------------------------------------------------------
 
-@pytest.mark.parametrize("angle,fraction", [(10, 1 / 6), (45, 1 / 6), (46, 1 / 3), (90, 1 / 3),
-                                            (91, 2 / 3), (135, 2 / 3), (136, 5 / 6),
-                                            (180, 5 / 6), (-90, 1 / 3), (270, 1 / 3),
-                                            (360, 0)])
+
+@pytest.mark.parametrize(
+    "angle,fraction",
+    [
+        (10, 1 / 6),
+        (45, 1 / 6),
+        (46, 1 / 3),
+        (90, 1 / 3),
+        (91, 2 / 3),
+        (135, 2 / 3),
+        (136, 5 / 6),
+        (180, 5 / 6),
+        (-90, 1 / 3),
+        (270, 1 / 3),
+        (360, 0),
+    ],
+)
 def test_a_turn_costs_its_band_of_the_rate(angle: float, fraction: float) -> None:
     """LG-D1 bands, upper bounds inclusive; angles normalised to (-180, 180] (LG-D28)."""
     state = board([vehicle("U", "grav", 36, (20, 20))])
@@ -79,8 +102,9 @@ def test_a_facing_key_is_a_final_turn_and_is_charged() -> None:
 
 def test_the_turn_bands_are_a_table_option() -> None:
     """LG-D1: the GM may replace the bands."""
-    state = board([vehicle("U", "grav", 36, (20, 20))],
-                  options={"turn_bands": [[90, 0.25], [180, 0.5]]})
+    state = board(
+        [vehicle("U", "grav", 36, (20, 20))], options={"turn_bands": [[90, 0.25], [180, 0.5]]}
+    )
     assert act(state, path=[{"turn": 60}]).cost == pytest.approx(9)
 
 
@@ -94,14 +118,18 @@ def test_a_piece_that_only_rotates_is_reported_as_rotating_in_place() -> None:
 
 # -- speed bands (LG-D11, LG-D27) -----------------------------------------------------------------
 
-@pytest.mark.parametrize("spent,band", [(0, "stationary"), (4, "slow"), (4.01, "moderate"),
-                                        (8, "moderate"), (8.01, "fast")])
+
+@pytest.mark.parametrize(
+    "spent,band",
+    [(0, "stationary"), (4, "slow"), (4.01, "moderate"), (8, "moderate"), (8.01, "fast")],
+)
 def test_the_speed_band_counts_the_allowance_spent_this_turn(spent: float, band: str) -> None:
     state = board([vehicle("U", "grav", 12, (20, 20))], state={"moved": {"U": spent}})
     assert act(state, path=[]).speed_band == band
 
 
 # -- terrain precedence (LG-D25) and special cases -------------------------------------------------
+
 
 def foot_through(*terrain: dict[str, object], kind: str = "foot", **flags: object) -> float:
     state = board([piece("U", kind, 48, (10, 10), **flags)], list(terrain))
@@ -137,8 +165,10 @@ def test_otherwise_the_lowest_multiplier_governs_and_x_is_lowest() -> None:
     """LG-D25: a low obstacle on a road halves; a wall on a bridge prohibits."""
     road = area("R", "road", 10, 0, 14, 20)
     assert foot_through(road, area("L", "low_obstacle", 11, 0, 13, 20)) == pytest.approx(1 + 4)
-    assert foot_through(area("B", "bridge", 10, 0, 14, 20),
-                        area("W", "high_wall", 11, 0, 13, 20)) == -1
+    assert (
+        foot_through(area("B", "bridge", 10, 0, 14, 20), area("W", "high_wall", 11, 0, 13, 20))
+        == -1
+    )
 
 
 def test_vehicles_enter_buildings_and_stairs_only_with_vehicle_access() -> None:
@@ -151,9 +181,11 @@ def test_vehicles_enter_buildings_and_stairs_only_with_vehicle_access() -> None:
 
 def test_rubble_uses_the_rubble_multiplier_for_every_piece() -> None:
     """LG-D20: table option `rubble_multiplier`."""
-    state = board([piece("U", "jetpack", 24, (10, 10))],
-                  [area("B", "building", 11, 0, 13, 20, rubble=True)],
-                  options={"rubble_multiplier": 0.5})
+    state = board(
+        [piece("U", "jetpack", 24, (10, 10))],
+        [area("B", "building", 11, 0, 13, 20, rubble=True)],
+        options={"rubble_multiplier": 0.5},
+    )
     assert act(state, path=[[14, 10]]).cost == pytest.approx(6)
 
 
@@ -166,17 +198,21 @@ def test_ladders_are_tripled_for_foot_and_closed_to_crew_weapons() -> None:
 
 def test_dense_vegetation_may_be_declared_ordinary() -> None:
     """LG-D18: table option `dense_vegetation`."""
-    state = board([piece("U", "foot", 6, (10, 10))],
-                  [area("D", "dense_vegetation", 11, 0, 13, 20)],
-                  options={"dense_vegetation": "vegetation"})
+    state = board(
+        [piece("U", "foot", 6, (10, 10))],
+        [area("D", "dense_vegetation", 11, 0, 13, 20)],
+        options={"dense_vegetation": "vegetation"},
+    )
     assert act(state, path=[[14, 10]]).cost == pytest.approx(6)
 
 
 # -- altitude and pop-up (003 Altitude limits, 003 Pop-up maneuvers, LG-D22, LG-D23, LG-D36) --
 
+
 def test_surface_pieces_climb_inside_buildings_up_to_the_height() -> None:
-    state = board([piece("U", "foot", 12, (10, 10))], [area("B", "building", 9, 9, 16, 11,
-                                                                height=4)])
+    state = board(
+        [piece("U", "foot", 12, (10, 10))], [area("B", "building", 9, 9, 16, 11, height=4)]
+    )
     assert act(state, path=[[12, 10, 4]]).legal
     assert act(state, path=[[12, 10, 4.5]]).codes == ["altitude_exceeded"]
     assert act(state, path=[[12, 10, 3], [14, 10, 0]]).legal  # climbing is not a pop-up
@@ -185,21 +221,25 @@ def test_surface_pieces_climb_inside_buildings_up_to_the_height() -> None:
 def test_a_pop_up_is_allowed_to_grav_pieces_only() -> None:
     """A hover vehicle rising and dropping again may not; a grav tank may."""
     path = [[12, 10, 1], [14, 10, 0]]
-    assert act(board([vehicle("U", "hover", 30, (10, 10))]), path=path).codes == \
-        ["action_not_allowed"]
+    assert act(board([vehicle("U", "hover", 30, (10, 10))]), path=path).codes == [
+        "action_not_allowed"
+    ]
     grav = act(board([vehicle("U", "grav", 36, (10, 10))]), path=path)
-    assert grav.legal and grav.cost == pytest.approx(2 * 5 ** 0.5)
+    assert grav.legal and grav.cost == pytest.approx(2 * 5**0.5)
     assert act(board([vehicle("U", "hover", 30, (10, 10))]), path=[[12, 10, 1]]).legal
 
 
 def test_an_aircraft_has_no_altitude_limit_and_uses_the_thruster_column() -> None:
     """LG-D22."""
-    state = board([vehicle("U", "tracked", 30, (10, 10), aircraft=True)],
-                  [area("W", "high_wall", 11, 0, 13, 20)])
+    state = board(
+        [vehicle("U", "tracked", 30, (10, 10), aircraft=True)],
+        [area("W", "high_wall", 11, 0, 13, 20)],
+    )
     assert act(state, path=[[14, 10, 20]]).legal
 
 
 # -- bases and the edge (LG-D14, LG-D24) -----------------------------------------------------
+
 
 def test_no_base_may_be_crossed_unless_friendly_bases_are_allowed() -> None:
     units = [piece("U", "foot", 6, (10, 10)), piece("F", "foot", 6, (12, 10))]

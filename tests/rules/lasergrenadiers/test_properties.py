@@ -25,8 +25,18 @@ from tests.rules.test_properties import (
 )
 
 coord = st.floats(-10, 10, allow_nan=False).map(lambda v: round(v, 3))
-TERRAIN = ["soft", "slope", "river", "bridge", "road", "vegetation", "low_obstacle",
-           "high_wall", "building", "ladder"]
+TERRAIN = [
+    "soft",
+    "slope",
+    "river",
+    "bridge",
+    "road",
+    "vegetation",
+    "low_obstacle",
+    "high_wall",
+    "building",
+    "ladder",
+]
 TYPES = ["foot", "jetpack", "crew_weapon", "grav", "hover", "tracked", "walker", "wheeled"]
 #: Directions relative to the facing a step may take (diagonals included, LG-D12).
 HEADINGS = [0.0, 180.0, 90.0, -90.0, 30.0, 150.0]
@@ -35,28 +45,45 @@ HEADINGS = [0.0, 180.0, 90.0, -90.0, 30.0, 150.0]
 @st.composite
 def scenes(draw: Any) -> dict[str, Any]:
     """A small scene around CENTRE on a big table and a path of turns and moves."""
-    terrain = drawn_rectangles(draw, coord, TERRAIN, extras={
-        "slope": {"uphill": st.sampled_from([0.0, 45.0, 100.0, 200.0])}})
+    terrain = drawn_rectangles(
+        draw,
+        coord,
+        TERRAIN,
+        extras={"slope": {"uphill": st.sampled_from([0.0, 45.0, 100.0, 200.0])}},
+    )
     base = drawn_base(draw, draw(st.booleans()))
     facing = draw(st.floats(0, 359))
-    units = [{"id": "U", "side": "P1", "type": draw(st.sampled_from(TYPES)), "move": 12,
-              "dual_drivers": draw(st.booleans()), "base": base,
-              "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
-              "facing": facing}]
+    units = [
+        {
+            "id": "U",
+            "side": "P1",
+            "type": draw(st.sampled_from(TYPES)),
+            "move": 12,
+            "dual_drivers": draw(st.booleans()),
+            "base": base,
+            "position": [CENTRE[0] + draw(coord), CENTRE[1] + draw(coord)],
+            "facing": facing,
+        }
+    ]
     if draw(st.booleans()):
         units[0].update(damage_levels=draw(st.integers(1, 2)))
     units += drawn_others(draw, coord, TYPES, move=6)
     path = drawn_heading_path(draw, units[0]["position"], facing, HEADINGS)
-    return {"system": "lasergrenadiers", "table": {"width": 120, "height": 120},
-            "terrain": terrain, "units": units,
-            "action": {"unit": "U", "type": "move", "path": path}}
+    return {
+        "system": "lasergrenadiers",
+        "table": {"width": 120, "height": 120},
+        "terrain": terrain,
+        "units": units,
+        "action": {"unit": "U", "type": "move", "path": path},
+    }
 
 
 def rotated(scene: dict[str, Any], angle: float, dx: float, dy: float) -> dict[str, Any]:
     """`turned`, with each slope's uphill bearing turned as well."""
     out = turned(scene, angle, dx, dy)
-    out["terrain"] = [dict(t, uphill=(t["uphill"] + angle) % 360) if "uphill" in t else t
-                      for t in out["terrain"]]
+    out["terrain"] = [
+        dict(t, uphill=(t["uphill"] + angle) % 360) if "uphill" in t else t for t in out["terrain"]
+    ]
     return out
 
 
@@ -67,7 +94,8 @@ def judge(scene: dict[str, Any]) -> Any:
 @FAST
 @given(scenes(), st.floats(0, 360), st.floats(-20, 20), st.floats(-20, 20))
 def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
-        scene: dict[str, Any], angle: float, dx: float, dy: float) -> None:
+    scene: dict[str, Any], angle: float, dx: float, dy: float
+) -> None:
     """lasergrenadiers.md 3-6: only distances and angles relative to the facing (and to a
     slope's uphill bearing) matter."""
     a, b = judge(scene), judge(rotated(scene, angle, dx, dy))
@@ -80,7 +108,8 @@ def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
 @FAST
 @given(scenes(), st.floats(0.05, 0.95))
 def test_splitting_a_segment_at_a_collinear_point_never_changes_the_cost(
-        scene: dict[str, Any], f: float) -> None:
+    scene: dict[str, Any], f: float
+) -> None:
     """LG-D4: cost is the sum over segments of length x factor / multiplier."""
     a, b = judge(scene), judge(split_last_segment(scene, f))
     assert math.isclose(a.cost, b.cost, abs_tol=1e-9)
@@ -88,12 +117,16 @@ def test_splitting_a_segment_at_a_collinear_point_never_changes_the_cost(
     assert set(a.codes) == set(b.codes)
 
 
-@settings(max_examples=max(EXAMPLES // 2, 12), deadline=None, derandomize=not RANDOM,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(scenes(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=6,
-                          max_size=6))
+@settings(
+    max_examples=max(EXAMPLES // 2, 12),
+    deadline=None,
+    derandomize=not RANDOM,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(scenes(), st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=6, max_size=6))
 def test_every_point_inside_reach_is_accepted_by_validate_along_path_to(
-        scene: dict[str, Any], samples: list[tuple[float, float]]) -> None:
+    scene: dict[str, Any], samples: list[tuple[float, float]]
+) -> None:
     """Reach is sound: path_to(point) for any point of the area validates as legal."""
     state = state_from_json(scene)
     assume(not overlapping_start(state))
@@ -105,10 +138,23 @@ def test_reach_of_a_grav_tank_in_the_open_is_its_rate_less_the_turn() -> None:
     """A grav tank of 36" facing east: 60 degrees off its facing costs a third (12") of
     the rate, so it reaches 24" there and no further (LG-D1); straight ahead (within 1
     degree, no turn) its full 36", backward 18" (reverse x2)."""
-    state = state_from_json({"system": "lasergrenadiers", "table": {"width": 96, "height": 96},
-                             "units": [{"id": "U", "side": "P1", "type": "grav", "move": 36,
-                                        "base": {"shape": "circle", "diameter": 2},
-                                        "position": [48, 48], "facing": 0}]})
+    state = state_from_json(
+        {
+            "system": "lasergrenadiers",
+            "table": {"width": 96, "height": 96},
+            "units": [
+                {
+                    "id": "U",
+                    "side": "P1",
+                    "type": "grav",
+                    "move": 36,
+                    "base": {"shape": "circle", "diameter": 2},
+                    "position": [48, 48],
+                    "facing": 0,
+                }
+            ],
+        }
+    )
     found = reach(state, "U")
     a = math.radians(60)
     assert found.contains((48 + 23.8 * math.cos(a), 48 + 23.8 * math.sin(a)))

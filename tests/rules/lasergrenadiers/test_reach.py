@@ -15,8 +15,7 @@ def legal_along(state: Any, unit: str, end: tuple[float, float]) -> bool:
     found = reach(state, unit)
     path = found.path_to(end)
     steps = [dict(s) if isinstance(s, dict) else list(s) for s in (path or [])[1:]]
-    return path is not None and validate(state, {"unit": unit, "type": "move",
-                                                 "path": steps}).legal
+    return path is not None and validate(state, {"unit": unit, "type": "move", "path": steps}).legal
 
 
 def test_a_foot_piece_on_a_road_goes_twice_as_far_ahead_and_reverses_at_firm_cost() -> None:
@@ -33,8 +32,10 @@ def test_a_foot_piece_on_a_road_goes_twice_as_far_ahead_and_reverses_at_firm_cos
 def test_a_road_over_soft_ground_is_paid_as_road_and_the_firm_ground_beyond_as_firm() -> None:
     # LG-D25: the road overrides the soft ground under it. A tracked vehicle of 30 on a
     # road over soft ground: 10" of road cost 5, then 25" of firm ground at 1" an inch.
-    state = board([piece(type="tracked", move=30, diameter=2, position=(10, 20))],
-                  [area("S1", "soft", 5, 10, 20, 30), area("R1", "road", 5, 15, 20, 25)])
+    state = board(
+        [piece(type="tracked", move=30, diameter=2, position=(10, 20))],
+        [area("S1", "soft", 5, 10, 20, 30), area("R1", "road", 5, 15, 20, 25)],
+    )
     found = reach(state, "U")
     assert found.contains((44.8, 20)) and not found.contains((45.2, 20))
     assert legal_along(state, "U", (44.8, 20))
@@ -43,8 +44,10 @@ def test_a_road_over_soft_ground_is_paid_as_road_and_the_firm_ground_beyond_as_f
 def test_a_bridge_carries_the_centre_over_the_river_it_overrides() -> None:
     # 003 Terrain 4, 8; LG-D25: the river is prohibited to foot, the bridge over it is a
     # road: 1" firm + 8" bridge (4) + 1" firm = 6 of 6.
-    state = board([piece(position=(11, 20))], [area("W1", "river", 12, 0, 20, 48),
-                                                area("B1", "bridge", 12, 18, 20, 22)])
+    state = board(
+        [piece(position=(11, 20))],
+        [area("W1", "river", 12, 0, 20, 48), area("B1", "bridge", 12, 18, 20, 22)],
+    )
     found = reach(state, "U")
     assert found.contains((20.9, 20)) and legal_along(state, "U", (20.9, 20))
     assert not found.contains((21.2, 20))
@@ -62,8 +65,9 @@ def sound(state: Any, unit: str, action_type: str, points: list[tuple[float, flo
         path = found.path_to(p)
         assert path is not None, p
         steps = [dict(s) if isinstance(s, dict) else list(s) for s in path[1:]]
-        verdict = validate(state, {"unit": unit, "type": action_type, "path": steps,
-                                   **found.keys_at(p)})
+        verdict = validate(
+            state, {"unit": unit, "type": action_type, "path": steps, **found.keys_at(p)}
+        )
         assert verdict.legal, (p, steps, [r.message for r in verdict.reasons])
         n += 1
     return n
@@ -98,14 +102,23 @@ def test_an_overrun_is_not_shaded_for_a_target_it_may_not_run_over() -> None:
 def test_a_foxhole_survivor_may_not_be_ended_on_one_eliminated_may() -> None:
     # 003 Overrun 5: >= 2/3 of A (20 of 30) spent over the base eliminates it; less, it
     # survives and the tank may not end on its base.
-    firm = board([tank(), piece("E1", "crew_weapon", 6, (16, 10), side="P2", diameter=4,
-                                size=3, foxhole=True)])
+    firm = board(
+        [
+            tank(),
+            piece("E1", "crew_weapon", 6, (16, 10), side="P2", diameter=4, size=3, foxhole=True),
+        ]
+    )
     found = reach(firm, "A1", "overrun")
     assert not found.contains((18.5, 10))  # 12 over it on firm ground: it survives
     assert found.contains((19.5, 10))  # clear of its base: legal, it survives
     assert sound(firm, "A1", "overrun", GRID) > 5
-    soft = board([tank(), piece("E1", "crew_weapon", 6, (16, 10), side="P2", diameter=4,
-                                size=3, foxhole=True)], [area("S1", "soft", 14, 5, 18, 15)])
+    soft = board(
+        [
+            tank(),
+            piece("E1", "crew_weapon", 6, (16, 10), side="P2", diameter=4, size=3, foxhole=True),
+        ],
+        [area("S1", "soft", 14, 5, 18, 15)],
+    )
     assert reach(soft, "A1", "overrun").contains((18.5, 10))  # 24 over it: eliminated
     assert sound(soft, "A1", "overrun", [(18.5, 10), (19.5, 10)]) == 2
 

@@ -20,12 +20,26 @@ from tests.rules.lasergrenadiers.build import act, area, board, piece, vehicle
 
 #: The seed's tables as printed.
 SEED_INFANTRY = {"foot": 6, "gravpack": 12, "jetpack": 24, "powered_armor": 12}
-SEED_BASIC = {"grav": 36, "hover": 30, "thruster": 48, "tracked": 30, "walker": 24,
-              "wheeled": 36}
-SEED_ADVANCED = {"grav": (36, 30, 24), "hover": (30, 24, 18), "thruster": (48, 42, 36),
-                 "tracked": (30, 24, 18), "walker": (24, 18, 12), "wheeled": (36, 30, 24)}
-SEED_ALTITUDE = {"foot": 0, "gravpack": 2, "jetpack": 12, "grav": 4, "hover": 1,
-                 "thruster": None, "tracked": 0, "walker": 0, "wheeled": 0}
+SEED_BASIC = {"grav": 36, "hover": 30, "thruster": 48, "tracked": 30, "walker": 24, "wheeled": 36}
+SEED_ADVANCED = {
+    "grav": (36, 30, 24),
+    "hover": (30, 24, 18),
+    "thruster": (48, 42, 36),
+    "tracked": (30, 24, 18),
+    "walker": (24, 18, 12),
+    "wheeled": (36, 30, 24),
+}
+SEED_ALTITUDE = {
+    "foot": 0,
+    "gravpack": 2,
+    "jetpack": 12,
+    "grav": 4,
+    "hover": 1,
+    "thruster": None,
+    "tracked": 0,
+    "walker": 0,
+    "wheeled": 0,
+}
 SEED_DAMAGED = """4 1 1 3 3
 6 1 2 4 5
 8 1 3 5 7
@@ -75,7 +89,8 @@ def test_an_advanced_rate_is_the_allowance_the_roster_gives(kind: str, speed: in
 
 @pytest.mark.parametrize("full_crew,allowed", [(True, 6), (False, 3)])
 def test_a_crew_weapon_moves_six_with_its_full_crew_and_three_without(
-        full_crew: bool, allowed: float) -> None:
+    full_crew: bool, allowed: float
+) -> None:
     """003 Crew-served weapon movement 2-3."""
     state = board([piece("U", "crew_weapon", 6, (10, 10), full_crew=full_crew)])
     assert act(state, path=[[10 + allowed, 10]]).legal
@@ -83,8 +98,9 @@ def test_a_crew_weapon_moves_six_with_its_full_crew_and_three_without(
 
 
 @pytest.mark.parametrize("kind,limit", sorted(SEED_ALTITUDE.items()))
-def test_each_piece_climbs_to_its_altitude_limit_and_no_higher(kind: str,
-                                                               limit: float | None) -> None:
+def test_each_piece_climbs_to_its_altitude_limit_and_no_higher(
+    kind: str, limit: float | None
+) -> None:
     """003 Altitude limits: "Surface" is z = 0; thruster vehicles have no limit."""
     make = vehicle if kind in SEED_BASIC else piece
     state = board([make("U", kind, 48, (10, 10))])
@@ -99,7 +115,8 @@ def test_each_piece_climbs_to_its_altitude_limit_and_no_higher(kind: str,
 
 @pytest.mark.parametrize("row", DAMAGED_ROWS, ids=[str(r[0]) for r in DAMAGED_ROWS])
 def test_the_damaged_turning_table_is_the_seeds_and_the_formula_reproduces_it(
-        row: tuple[int, ...]) -> None:
+    row: tuple[int, ...],
+) -> None:
     """003 Damaged c, all 44 entries; LG-D17: round(rate x fraction), halves up, gives
     each of them."""
     rate, *costs = row
@@ -114,16 +131,22 @@ def test_a_damaged_vehicle_pays_the_tables_turning_cost(row: tuple[int, ...]) ->
     turns of 45, 90, 135 and 180 degrees (one angle in each band, LG-D1)."""
     rate, *costs = row
     for angle, cost in zip(ANGLES, costs, strict=True):
-        state = board([vehicle("U", "grav", 36, (20, 20), damage_levels=1,
-                               current_rate=rate)])
+        state = board([vehicle("U", "grav", 36, (20, 20), damage_levels=1, current_rate=rate)])
         verdict = act(state, path=[{"turn": angle}])
         assert verdict.legal and verdict.cost == pytest.approx(cost), (rate, angle)
 
 
 def test_a_reduced_rate_the_table_lacks_rounds_halves_up() -> None:
     """LG-D17: a rate of 15 turning 90 degrees pays round(5) = 5, 45 degrees round(2.5) = 3."""
-    unit = Unit("U", "P1", "grav", 36, BaseShape("circle", 1.0), (0, 0),
-                props={"damage_levels": 1, "current_rate": 15})
+    unit = Unit(
+        "U",
+        "P1",
+        "grav",
+        36,
+        BaseShape("circle", 1.0),
+        (0, 0),
+        props={"damage_levels": 1, "current_rate": 15},
+    )
     assert turn_cost(unit, 1 / 3) == 5
     assert turn_cost(unit, 1 / 6) == 3
 
@@ -131,25 +154,24 @@ def test_a_reduced_rate_the_table_lacks_rounds_halves_up() -> None:
 #: lasergrenadiers.md 6, as printed (X = None): F, G, J, grav, hover, thruster, tracked,
 #: walker, wheeled. Slope rows: uphill and across.
 NOTES_TERRAIN = {
-    "firm":              (1, 1, 1, 1, 1, 1, 1, 1, 1),
-    "soft":              (.5, 1, 1, 1, 1, 1, .5, .5, .5),
-    "river":             (None, 1, 1, 1, 1, 1, None, None, None),
-    "lake":              (None, 1, 1, 1, 1, 1, None, None, None),
-    "ford":              (.5, 1, 1, 1, 1, 1, .5, .5, .5),
-    "road":              (2, 1, 1, 1, 1, 1, 2, 2, 2),
-    "bridge":            (2, 1, 1, 1, 1, 1, 2, 2, 2),
-    "vegetation":        (.5, .5, .5, .5, .5, .5, .5, .5, .5),
-    "dense_vegetation":  (None,) * 9,
-    "low_obstacle":      (.5, 1, 1, 1, .5, 1, .5, .5, .5),
-    "high_wall":         (None, None, 1, None, None, 1, None, None, None),
-    "antitank_obstacle": (.5, 1, 1, 1, .5, 1, None, .5, None),
-    "building":          (2, 1, 1, 1, 1, 1, 2, 2, 2),
-    "stairs":            (.5, 1, 1, 1, 1, 1, .5, .5, .5),
-    "ladder":            (3, 1, 1, None, None, None, None, None, None),
+    "firm": (1, 1, 1, 1, 1, 1, 1, 1, 1),
+    "soft": (0.5, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5),
+    "river": (None, 1, 1, 1, 1, 1, None, None, None),
+    "lake": (None, 1, 1, 1, 1, 1, None, None, None),
+    "ford": (0.5, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5),
+    "road": (2, 1, 1, 1, 1, 1, 2, 2, 2),
+    "bridge": (2, 1, 1, 1, 1, 1, 2, 2, 2),
+    "vegetation": (0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5),
+    "dense_vegetation": (None,) * 9,
+    "low_obstacle": (0.5, 1, 1, 1, 0.5, 1, 0.5, 0.5, 0.5),
+    "high_wall": (None, None, 1, None, None, 1, None, None, None),
+    "antitank_obstacle": (0.5, 1, 1, 1, 0.5, 1, None, 0.5, None),
+    "building": (2, 1, 1, 1, 1, 1, 2, 2, 2),
+    "stairs": (0.5, 1, 1, 1, 1, 1, 0.5, 0.5, 0.5),
+    "ladder": (3, 1, 1, None, None, None, None, None, None),
 }
-SLOPE_UPHILL = (.5, 1, 1, 1, .5, 1, .5, .5, .5)
-KINDS = ("foot", "gravpack", "jetpack", "grav", "hover", "thruster", "tracked", "walker",
-         "wheeled")
+SLOPE_UPHILL = (0.5, 1, 1, 1, 0.5, 1, 0.5, 0.5, 0.5)
+KINDS = ("foot", "gravpack", "jetpack", "grav", "hover", "thruster", "tracked", "walker", "wheeled")
 #: Features a vehicle enters only with access (LG-D20).
 ACCESS = {"vehicle_access": True}
 
@@ -162,8 +184,7 @@ def two_inches_in(kind: str, terrain: dict[str, object]) -> Verdict:
 
 @pytest.mark.parametrize("row", sorted(NOTES_TERRAIN))
 @pytest.mark.parametrize("column", range(9), ids=KINDS)
-def test_two_inches_inside_a_terrain_cost_two_over_its_multiplier(row: str,
-                                                                   column: int) -> None:
+def test_two_inches_inside_a_terrain_cost_two_over_its_multiplier(row: str, column: int) -> None:
     """003 Terrain 1-13 (lasergrenadiers.md 6): cost per inch = 1 / m; X is prohibited.
     The path runs 2" of its 4" inside the feature."""
     kind = KINDS[column]

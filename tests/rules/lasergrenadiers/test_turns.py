@@ -14,13 +14,24 @@ TURNS = SYSTEMS["lasergrenadiers"].turn_structure
 
 def position(state: dict[str, Any] | None = None) -> dict[str, Any]:
     def unit(uid: str, side: str, **extra: Any) -> dict[str, Any]:
-        return {"id": uid, "side": side, "type": "grav", "move": 36,
-                "base": {"shape": "circle", "diameter": 2}, "position": [10, 10],
-                "facing": 0, **extra}
-    return {"system": "lasergrenadiers", "table": {"width": 48, "height": 48},
-            "terrain": [], "units": [unit("G", "P1", name="Grav tank"), unit("H", "P2"),
-                                     unit("K", "P2")],
-            "state": state or {}}
+        return {
+            "id": uid,
+            "side": side,
+            "type": "grav",
+            "move": 36,
+            "base": {"shape": "circle", "diameter": 2},
+            "position": [10, 10],
+            "facing": 0,
+            **extra,
+        }
+
+    return {
+        "system": "lasergrenadiers",
+        "table": {"width": 48, "height": 48},
+        "terrain": [],
+        "units": [unit("G", "P1", name="Grav tank"), unit("H", "P2"), unit("K", "P2")],
+        "state": state or {},
+    }
 
 
 def test_the_battle_begins_with_the_first_side_and_no_active_piece() -> None:
@@ -48,15 +59,13 @@ def test_ending_the_activation_passes_the_initiative_and_the_piece_is_done() -> 
     turn, pos = TURNS.end_part(turn, pos)
     assert turn["active_side"] == "P2" and not turn.get("active_unit")
     assert pos["state"]["activated"] == ["G"]
-    again = TURNS.refusal({**turn, "active_side": "P1"}, pos, "P1", {"unit": "G",
-                                                                      "type": "move"})
+    again = TURNS.refusal({**turn, "active_side": "P1"}, pos, "P1", {"unit": "G", "type": "move"})
     assert again is not None and again.code == "not_your_turn"
     assert not TURNS.unit_may_take(pos, "G", "move")
 
 
 def test_a_side_with_no_piece_left_passes_and_the_turn_ends_when_none_is_left() -> None:
-    turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 12},
-                                                    "transfers": []}))
+    turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 12}, "transfers": []}))
     for uid, side in (("G", "P1"), ("H", "P2")):
         assert turn["active_side"] == side
         turn, pos = TURNS.end_part(TURNS.acted(turn, pos, {"unit": uid, "type": "move"}), pos)
@@ -77,7 +86,7 @@ def test_the_turn_ends_when_every_side_passes_in_a_row() -> None:
 def test_the_header_shows_the_active_piece_its_allowance_left_and_its_speed_band() -> None:
     turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 24}}))
     turn = TURNS.acted({**turn, "turn": 2}, pos, {"unit": "G", "type": "move"})
-    assert TURNS.summary(turn, pos) == "Turn 2 · P1 to act · Grav tank: 12\" left, moderate"
+    assert TURNS.summary(turn, pos) == 'Turn 2 · P1 to act · Grav tank: 12" left, moderate'
 
 
 def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> None:

@@ -31,30 +31,44 @@ def test_climb_of_a_rect_base_uses_its_extent_across_the_edge() -> None:
     assert verdict.legal and verdict.state_after.unit("M1").position == pytest.approx((13, 10))
 
 
-@pytest.mark.parametrize("extra", [
-    {"free_hands": False}, {"free_hands": True, "used_weapon": True},
-    {"free_hands": True, "type": "track"},
-    {"free_hands": True, "facing": 90},   # the wall is not within 45 degrees of its facing
-    {"free_hands": True, "size_class": 0, "infantry": True, "move": 1,
-     "position": (11, 20)},                # not in base contact
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"free_hands": False},
+        {"free_hands": True, "used_weapon": True},
+        {"free_hands": True, "type": "track"},
+        {"free_hands": True, "facing": 90},  # the wall is not within 45 degrees of its facing
+        {
+            "free_hands": True,
+            "size_class": 0,
+            "infantry": True,
+            "move": 1,
+            "position": (11, 20),
+        },  # not in base contact
+    ],
+)
 def test_climb_is_refused_without_its_conditions(extra: dict[str, object]) -> None:
     """002 Climb Action and MSW-D23: mecha or infantry, two free hands, no weapon used,
     in base contact and facing the feature."""
     unit = mech(size_class=1, position=(11.5, 10))
     unit.update(extra)
     assert judge(board([unit], [BUILDING]), [], type="climb", target="B").codes == [
-        "action_not_allowed"]
+        "action_not_allowed"
+    ]
 
 
 @pytest.mark.parametrize("size_class", [0, 1, 3])
 def test_climb_up_to_two_size_classes_larger(size_class: int) -> None:
     """002 Climb Action: "up to two size class larger than them" (SC 2 building)."""
-    state = board([mech(size_class=size_class, free_hands=True, position=(11.5, 10))],
-                  [area("B", "elevated", 12, 5, 20, 15, size_class=size_class + 2)])
+    state = board(
+        [mech(size_class=size_class, free_hands=True, position=(11.5, 10))],
+        [area("B", "elevated", 12, 5, 20, 15, size_class=size_class + 2)],
+    )
     assert judge(state, [], type="climb", target="B").legal
-    higher = board([mech(size_class=size_class, free_hands=True, position=(11.5, 10))],
-                   [area("B", "elevated", 12, 5, 20, 15, size_class=size_class + 3)])
+    higher = board(
+        [mech(size_class=size_class, free_hands=True, position=(11.5, 10))],
+        [area("B", "elevated", 12, 5, 20, 15, size_class=size_class + 3)],
+    )
     assert judge(higher, [], type="climb", target="B").codes == ["action_not_allowed"]
 
 
@@ -95,8 +109,7 @@ def test_break_away_attacks_come_first_and_a_hit_pins_a_unit_that_moves() -> Non
     """002 Break Away Action, MSW-D11, MSW-D28: one outcome per attacker in units order."""
     foes = [mech("E1", side="P2", position=(11, 10)), mech("E2", side="P2", position=(10, 11))]
     state = board([mech(), *foes])
-    verdict = judge(state, [{"turn": 180}, [8, 10]], type="break_away",
-                    outcomes=[False, True])
+    verdict = judge(state, [{"turn": 180}, [8, 10]], type="break_away", outcomes=[False, True])
     assert verdict.legal, verdict.codes
     attacks = [e for e in verdict.events if e["type"] == "attack_of_opportunity"]
     assert [(a["unit"], a["result"]) for a in attacks] == [("E1", "miss"), ("E2", "hit")]
@@ -123,19 +136,38 @@ def test_a_moving_carrier_unloads_one_unit_at_its_rear_after_its_move() -> None:
     rider = mech("I1", aboard="C1", infantry=True, position=(0, 0))
     other = mech("I2", aboard="C1", infantry=True, position=(0, 0))
     state = board([carrier, rider, other])
-    verdict = judge(state, [[16, 10]], type="carrier_unloading", unit="C1",
-                    unload=[{"unit": "I1", "position": [14.5, 10]}])
+    verdict = judge(
+        state,
+        [[16, 10]],
+        type="carrier_unloading",
+        unit="C1",
+        unload=[{"unit": "I1", "position": [14.5, 10]}],
+    )
     assert verdict.legal, [r.message for r in verdict.reasons]
     assert verdict.allowance == 3
     taken = verdict.state_after.turn["actions_taken"]
-    assert taken == {"C1": [{"phase": 1, "type": "carrier_unloading"}],
-                     "I1": [{"phase": 1, "type": "carrier_unloading"}]}
-    two = judge(state, [[16, 10]], type="carrier_unloading", unit="C1",
-                unload=[{"unit": "I1", "position": [14.5, 10]},
-                        {"unit": "I2", "position": [14.93934, 11.06066]}])
+    assert taken == {
+        "C1": [{"phase": 1, "type": "carrier_unloading"}],
+        "I1": [{"phase": 1, "type": "carrier_unloading"}],
+    }
+    two = judge(
+        state,
+        [[16, 10]],
+        type="carrier_unloading",
+        unit="C1",
+        unload=[
+            {"unit": "I1", "position": [14.5, 10]},
+            {"unit": "I2", "position": [14.93934, 11.06066]},
+        ],
+    )
     assert two.legal  # two infantry weigh one unit (MSW-D19)
-    front = judge(state, [[16, 10]], type="carrier_unloading", unit="C1",
-                  unload=[{"unit": "I1", "position": [17.5, 10]}])
+    front = judge(
+        state,
+        [[16, 10]],
+        type="carrier_unloading",
+        unit="C1",
+        unload=[{"unit": "I1", "position": [17.5, 10]}],
+    )
     assert front.codes == ["placement_invalid"]
 
 
@@ -143,13 +175,21 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
     """MSW-D40: two phases, sides in turn; the turn change resets the per-turn keys,
     refills action points from the roster and turns "this_turn" into "straighten"."""
     structure = SYSTEMS["mswars"].turn_structure
-    position = {"units": [{"id": "A", "side": "P1", "fallen": "this_turn", "action_points": 4},
-                          {"id": "B", "side": "P2"}], "state": {}}
+    position = {
+        "units": [
+            {"id": "A", "side": "P1", "fallen": "this_turn", "action_points": 4},
+            {"id": "B", "side": "P2"},
+        ],
+        "state": {},
+    }
     turn, position = structure.begin(["P1", "P2"], position)
     assert position["state"]["action_points"] == {"A": 4}
     assert structure.summary(turn, position) == "Turn 1 · Phase 1 · P1 to act · 4 AP left"
-    position["state"].update(actions_taken={"A": [{"phase": 1, "type": "run"}]},
-                             free_turn_used={"A": True}, action_points={"A": 2})
+    position["state"].update(
+        actions_taken={"A": [{"phase": 1, "type": "run"}]},
+        free_turn_used={"A": True},
+        action_points={"A": 2},
+    )
     seen = []
     for _ in range(4):
         turn, position = structure.end_part(turn, position)
@@ -161,12 +201,15 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
     assert structure.summary(turn, position) == "Turn 2 · Phase 1 · P2 to act"
 
 
-@pytest.mark.parametrize("path,legal", [
-    ([[12.5, 10], [10, 10]], True),              # one straight step off the edge
-    ([[11.9, 10], [10, 10]], False),             # a second step after landing
-    ([[11.9, 10], [11, 11]], False),             # bends after the edge
-    ([[11, 10], {"turn": 90}], False),           # turns after landing
-])
+@pytest.mark.parametrize(
+    "path,legal",
+    [
+        ([[12.5, 10], [10, 10]], True),  # one straight step off the edge
+        ([[11.9, 10], [10, 10]], False),  # a second step after landing
+        ([[11.9, 10], [11, 11]], False),  # bends after the edge
+        ([[11, 10], {"turn": 90}], False),  # turns after landing
+    ],
+)
 def test_after_the_edge_a_jump_is_one_straight_step(path: list[object], legal: bool) -> None:
     """MSW-D13, MSW-D45: the movement ends as the unit lands, at the end of the step that
     crosses the edge; a path that goes on after it is refused."""
@@ -178,10 +221,15 @@ def test_after_the_edge_a_jump_is_one_straight_step(path: list[object], legal: b
 
 @pytest.mark.parametrize("action_type", ["standard_move", "climb", "jump", "charge"])
 def test_a_unit_aboard_may_only_exit_and_its_ignored_position_is_not_judged(
-        action_type: str) -> None:
+    action_type: str,
+) -> None:
     """Contract UNIT: a unit aboard is off the table; mswars.md 7: it leaves by exiting."""
-    state = board([mech("C1", type="track", carrier=2),
-                   mech("I1", aboard="C1", infantry=True, position=(0, 0))])
+    state = board(
+        [
+            mech("C1", type="track", carrier=2),
+            mech("I1", aboard="C1", infantry=True, position=(0, 0)),
+        ]
+    )
     verdict = judge(state, [[1, 0]], type=action_type, unit="I1", target="C1")
     assert set(verdict.codes) <= {"action_not_allowed", "unknown_unit"}
     assert "action_not_allowed" in verdict.codes

@@ -15,9 +15,13 @@ BUILDING = area("B", "elevated", 12, 5, 20, 15, height=3)  # SC 2
 P1_TO_ACT = {"turn": 1, "phase": 1, "active_side": "P1", "sides": ["P1", "P2"]}
 
 
-def offered(units: list[dict[str, Any]], terrain: list[dict[str, Any]] | None = None,
-            state: dict[str, Any] | None = None, unit: str = "M1",
-            turn: dict[str, Any] | None = None) -> set[str]:
+def offered(
+    units: list[dict[str, Any]],
+    terrain: list[dict[str, Any]] | None = None,
+    state: dict[str, Any] | None = None,
+    unit: str = "M1",
+    turn: dict[str, Any] | None = None,
+) -> set[str]:
     found = available_actions(position(units, terrain, state), unit, turn)
     return {spec.type for spec in found}
 
@@ -44,16 +48,20 @@ def test_manoeuvre_needs_the_combat_manoeuvres_skill() -> None:
     assert "manoeuvre" in offered([mech(skills=["combat_manoeuvres"])])
 
 
-@pytest.mark.parametrize("unit,climbs", [
-    (mech(size_class=1, free_hands=True, position=(11.5, 10)), True),
-    (mech(size_class=1, free_hands=True, position=(11.5, 10), infantry=True), True),
-    (mech(size_class=1, free_hands=True, position=(11.5, 10), type="track"), False),
-    (mech(size_class=1, free_hands=False, position=(11.5, 10)), False),
-    (mech(size_class=1, free_hands=True, used_weapon=True, position=(11.5, 10)), False),
-    (mech(size_class=1, free_hands=True, position=(8, 10)), False),  # not next to it
-])
+@pytest.mark.parametrize(
+    "unit,climbs",
+    [
+        (mech(size_class=1, free_hands=True, position=(11.5, 10)), True),
+        (mech(size_class=1, free_hands=True, position=(11.5, 10), infantry=True), True),
+        (mech(size_class=1, free_hands=True, position=(11.5, 10), type="track"), False),
+        (mech(size_class=1, free_hands=False, position=(11.5, 10)), False),
+        (mech(size_class=1, free_hands=True, used_weapon=True, position=(11.5, 10)), False),
+        (mech(size_class=1, free_hands=True, position=(8, 10)), False),  # not next to it
+    ],
+)
 def test_climb_is_offered_to_a_mecha_or_infantry_with_free_hands_next_to_elevated_terrain(
-        unit: dict[str, Any], climbs: bool) -> None:
+    unit: dict[str, Any], climbs: bool
+) -> None:
     """002 Climb Action, MSW-D23: walker, 4LW or infantry, two free hands, no weapon used,
     in base contact with (and facing) an elevated feature it may climb."""
     assert ("climb" in offered([unit], [BUILDING])) == climbs
@@ -109,8 +117,7 @@ def test_with_no_move_action_left_only_the_standalone_free_turn() -> None:
     assert offered([mech(type="track")], state=moved) == set()
     turned = {**moved, "free_turn_used": {"M1": True}}
     assert offered([mech()], state=turned) == set()
-    assert offered([mech(action_points=0)], state={"action_points": {"M1": 0}}) == \
-        {"standard_move"}
+    assert offered([mech(action_points=0)], state={"action_points": {"M1": 0}}) == {"standard_move"}
 
 
 def test_run_and_charge_are_not_offered_where_the_phase_rules_forbid_them() -> None:

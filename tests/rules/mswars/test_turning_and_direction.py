@@ -9,10 +9,21 @@ from rules.geometry.direction import travel_direction
 from tests.rules.mswars.build import area, board, judge, mech
 
 
-@pytest.mark.parametrize("angle,cost", [(22.5, 0.5), (10, 0.5), (45, 1), (50, 1.5), (90, 2),
-                                        (-90, 2), (180, 4), (270, 2), (-210, 3.5)])
-def test_a_track_pays_half_an_inch_per_half_turn_of_22_5_degrees(angle: float,
-                                                                  cost: float) -> None:
+@pytest.mark.parametrize(
+    "angle,cost",
+    [
+        (22.5, 0.5),
+        (10, 0.5),
+        (45, 1),
+        (50, 1.5),
+        (90, 2),
+        (-90, 2),
+        (180, 4),
+        (270, 2),
+        (-210, 3.5),
+    ],
+)
+def test_a_track_pays_half_an_inch_per_half_turn_of_22_5_degrees(angle: float, cost: float) -> None:
     """002 Turning: 1" per turn of up to 45 degrees, half turns half; MSW-D6 normalises
     the angle to (-180, 180]."""
     assert judge(board([mech(type="track")]), [{"turn": angle}]).cost == pytest.approx(cost)
@@ -31,11 +42,19 @@ def test_turning_costs_as_moving_in_the_terrain_the_unit_is_in() -> None:
     assert judge(state, [{"turn": 90}]).cost == pytest.approx(4)
 
 
-@pytest.mark.parametrize("move_type,angle,cost", [
-    ("walker", 90, 0), ("walker", 180, 2), ("walker", 100, 0.5),
-    ("four_legged_walker", 45, 0), ("four_legged_walker", 90, 1)])
-def test_walkers_turn_90_degrees_free_and_four_legged_walkers_45(move_type: str, angle: float,
-                                                                  cost: float) -> None:
+@pytest.mark.parametrize(
+    "move_type,angle,cost",
+    [
+        ("walker", 90, 0),
+        ("walker", 180, 2),
+        ("walker", 100, 0.5),
+        ("four_legged_walker", 45, 0),
+        ("four_legged_walker", 90, 1),
+    ],
+)
+def test_walkers_turn_90_degrees_free_and_four_legged_walkers_45(
+    move_type: str, angle: float, cost: float
+) -> None:
     """002 Turning free turns; the excess is paid with the same rounding (MSW-D7)."""
     verdict = judge(board([mech(type=move_type)]), [{"turn": angle}])
     assert verdict.legal and verdict.cost == pytest.approx(cost)
@@ -90,29 +109,44 @@ def test_the_facing_key_is_a_final_turn_that_the_free_turn_may_cover() -> None:
     assert walker.cost == pytest.approx(2) and walker.state_after.unit("M1").facing == 90
 
 
-@pytest.mark.parametrize("dx,dy,expected", [
-    (1, 0, "forward"), (-1, 0, "backward"), (0, 1, "sideways"), (0, -1, "sideways"),
-    (1, 1, "diagonal"), (1, 0.0087, "forward"), (1, 0.035, "diagonal"),
-    (-1, 0.0174, "backward"), (0.0174, 1, "sideways")])
+@pytest.mark.parametrize(
+    "dx,dy,expected",
+    [
+        (1, 0, "forward"),
+        (-1, 0, "backward"),
+        (0, 1, "sideways"),
+        (0, -1, "sideways"),
+        (1, 1, "diagonal"),
+        (1, 0.0087, "forward"),
+        (1, 0.035, "diagonal"),
+        (-1, 0.0174, "backward"),
+        (0.0174, 1, "sideways"),
+    ],
+)
 def test_direction_of_travel_is_within_one_degree_of_an_axis_or_diagonal(
-        dx: float, dy: float, expected: str) -> None:
+    dx: float, dy: float, expected: str
+) -> None:
     """MSW-D5 (contract ACTION: within 1 degree)."""
     assert travel_direction(0.0, dx, dy) == expected
 
 
-@pytest.mark.parametrize("move_type,path,cost,codes", [
-    ("walker", [[12, 10]], 2, []),
-    ("walker", [[8, 10]], 4, []),                 # backward x2 for every type
-    ("track", [[8, 10]], 4, []),
-    ("walker", [[10, 12]], 4, []),                # walkers sideways as backwards
-    ("four_legged_walker", [[10, 8]], 4, []),
-    ("track", [[10, 12]], 4, ["direction_not_allowed"]),   # MSW-D33
-    ("wheel", [[10, 12]], 4, ["direction_not_allowed"]),
-    ("hover", [[10, 12]], 4, ["direction_not_allowed"]),
-    ("walker", [[12, 12]], None, ["direction_not_allowed"]),  # diagonal: turn first
-])
-def test_direction_factors_and_refusals(move_type: str, path: list[list[float]],
-                                        cost: float | None, codes: list[str]) -> None:
+@pytest.mark.parametrize(
+    "move_type,path,cost,codes",
+    [
+        ("walker", [[12, 10]], 2, []),
+        ("walker", [[8, 10]], 4, []),  # backward x2 for every type
+        ("track", [[8, 10]], 4, []),
+        ("walker", [[10, 12]], 4, []),  # walkers sideways as backwards
+        ("four_legged_walker", [[10, 8]], 4, []),
+        ("track", [[10, 12]], 4, ["direction_not_allowed"]),  # MSW-D33
+        ("wheel", [[10, 12]], 4, ["direction_not_allowed"]),
+        ("hover", [[10, 12]], 4, ["direction_not_allowed"]),
+        ("walker", [[12, 12]], None, ["direction_not_allowed"]),  # diagonal: turn first
+    ],
+)
+def test_direction_factors_and_refusals(
+    move_type: str, path: list[list[float]], cost: float | None, codes: list[str]
+) -> None:
     """002 Rules: Movement (backwards at double cost), cost table Specials (sideways)."""
     verdict = judge(board([mech(type=move_type)]), path)
     assert verdict.codes == codes
