@@ -118,17 +118,9 @@ export class PieceMenu {
     if (focused) this.node.querySelector(`[data-action="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
 
+  /** The menu's own keys and closing; what opens it is ondemand.js's (it loads this). */
   attach() {
     const { board } = this;
-    board.svg.addEventListener("contextmenu", (e) => {
-      const g = e.target.closest?.(".piece");
-      if (!g) return this.close(false);
-      e.preventDefault();
-      // From the keyboard (the menu key) there is no pointer: beside the piece.
-      const box = g.getBoundingClientRect();
-      const keyed = e.clientX === 0 && e.clientY === 0;
-      this.open(g.dataset.unit, keyed ? box.right : e.clientX, keyed ? box.top + box.height / 2 : e.clientY);
-    });
     // A press anywhere else closes it (the press still does what it does).
     document.addEventListener("pointerdown", (e) => this.isOpen && !this.node.contains(e.target) && this.close(false), { capture: true });
     // Escape closes the menu and does nothing else (not the board's Escape: keys.js).

@@ -13,7 +13,6 @@ import { dist, edgeDistance, footprint, pathPoints } from "./geometry.js";
 import { askLoss, ownLoss } from "./consequences.js";
 import { item } from "./panels/util.js";
 import { reasonNode } from "./preview.js";
-import { offerRuling } from "./record.js";
 import { el } from "./svg.js";
 
 const PREVIEW_MS = 100;
@@ -465,7 +464,8 @@ export class Mover {
       const words = reasons.map((r) => reasonNode(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
       // Kept until the player acts or dismisses it: its offer is taken from it (issue 20).
       const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 0);
-      if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it
+      // The rules refused it: its ruling may be saved (record.js, loaded on demand).
+      if (frame.verdict) import("./record.js").then((record) => record.offerRuling(this.board, box, p.id, p.sent));
       this.refusalBox = box;
     };
     if (stale) this.board.store.whenAt(frame.seq ?? 0, shown, 1500);

@@ -4,7 +4,7 @@ import { Drawing } from "./annotations.js";
 import { Marks } from "./marks.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
-import { PieceMenu } from "./contextmenu.js";
+import { attachRecordButtons, attachTouch, attachTurnNotice, pieceMenu } from "./ondemand.js";
 import { TableCursor } from "./cursor.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
@@ -30,12 +30,9 @@ import { Pieces } from "./pieces.js";
 import { Pings } from "./ping.js";
 import { PointActions } from "./pointpick.js";
 import { Overlay, reasonNode, reasonText } from "./preview.js";
-import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
-import { TouchGestures } from "./touch.js";
-import { TurnNotice } from "./turnnotice.js";
 import { View } from "./view.js";
 import { drawBackdrop } from "../render/backdrop.js";
 import { renderTerrain, setUpTable } from "../render/terrain.js";
@@ -93,9 +90,10 @@ class Board {
     this.inTurn = new InTurn(this); // a group's orders one a piece, where it has no group order
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
-    this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
+    this.menu = null; // a piece's actions (contextmenu.js), once first opened: openMenu
+    this.openMenu = null; // (unit, x, y): right-click, or a long press (touch.js)
     this.marks = new Marks(this); // free markers on pieces: the card's form, the menu's entry
-    this.touch = new TouchGestures(this, this.menu);
+    this.touch = null; // a finger's gestures (touch.js), on a device with touch
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
       seen: () => this.store.seq,
@@ -103,7 +101,7 @@ class Board {
       onStatus: (state, detail) => this.onStatus(state, detail),
     });
     this.store.on("snapshot", () => this.drawAll());
-    new TurnNotice(this.store, config, $("turn-notice-allow")).attach();
+    attachTurnNotice(this.store, config, $("turn-notice-allow"));
     this.store.on("event", ({ frame, before }) => this.onApplied(frame, before));
     this.store.on("history", (frame) => this.logFrame(frame));
     this.wire();
@@ -712,12 +710,12 @@ class Board {
     this.points.attach(this.page);
     this.groupBox.attach(this.svg);
     this.mover.attach();
-    this.menu.attach();
+    this.openMenu = pieceMenu(this);
     this.marks.attach();
-    this.touch.attach();
+    attachTouch(this);
     this.view.attach((e) => !this.activeTool && !this.mover.active && !this.groupBox.starts(e) && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
-    attachRecord(this);
+    attachRecordButtons(this);
     this.conn.connect();
   }
 }

@@ -52,17 +52,17 @@ export function offerRuling(board, box, id, action) {
   box?.append(again);
 }
 
-/** The two buttons: this position (the replayed moment, or the table now), the last ruling. */
-export function attachRecord(board) {
-  const position = document.getElementById("save-position");
-  const ruling = document.getElementById("save-ruling");
-  position?.addEventListener("click", () => {
-    const seq = board.replaySeq ?? board.store.seq;
-    const url = new URL(position.dataset.url, location.href);
-    if (seq >= 0) url.searchParams.set("seq", String(seq));
-    download(url.href, board.toasts);
-  });
-  ruling?.addEventListener("click", () => {
-    if (lastRuling) download(rulingUrl(ruling.dataset.url, lastRuling), board.toasts);
-  });
+/** The position shown (the replayed moment, or the table now), as a scenario file. */
+export function savePosition(board) {
+  const button = document.getElementById("save-position");
+  const seq = board.replaySeq ?? board.store.seq;
+  const url = new URL(button.dataset.url, location.href);
+  if (seq >= 0) url.searchParams.set("seq", String(seq));
+  download(url.href, board.toasts);
+}
+
+/** The last refused order's ruling, as a scenario file. */
+export function saveRuling(board) {
+  const button = document.getElementById("save-ruling");
+  if (lastRuling) download(rulingUrl(button.dataset.url, lastRuling), board.toasts);
 }

@@ -10,9 +10,8 @@ import { dragSlop } from "./drag.js";
 const HOLD_MS = 550; // a long press: about Android's and iOS's own
 
 export class TouchGestures {
-  constructor(board, menu) {
+  constructor(board) {
     this.board = board;
-    this.menu = menu;
     this.fingers = new Map(); // pointer id -> [x, y], for the fingers put on the table
     this.spent = new Set(); // fingers that took part in a pinch: the view's until lifted
     this.pinch = null; // {d, mid} of the last two-finger position
@@ -85,7 +84,7 @@ export class TouchGestures {
     this.hold = null;
     // The press is forgotten: lifting the finger sends nothing.
     this.board.mover.cancel();
-    this.menu.open(unit, x, y);
+    this.board.openMenu(unit, x, y);
   }
 
   stopHold() {

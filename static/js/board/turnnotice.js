@@ -22,6 +22,8 @@ export class TurnNotice {
 
   attach() {
     if (!this.config.turnNotices || !this.supported) return;
+    // Loaded on demand (ondemand.js): the first snapshot may be here already.
+    this.key = keyOf(this.store.turn ?? {});
     this.store.on("snapshot", () => {
       this.key = keyOf(this.store.turn);
     });
