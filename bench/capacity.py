@@ -39,7 +39,6 @@ import gc
 import json
 import math
 import multiprocessing
-import os
 import random
 import statistics
 import sys
@@ -51,18 +50,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.table_rtt import (  # noqa: E402
-    DEFAULT_DB,
     Arrivals,
     Client,
     Game,
     cpu_seconds,
-    ensure_database,
     make_battle,
     make_users,
     open_all,
     percentile,
-    server_env,
     session_cookies,
+    set_up,
     start_server,
 )
 
@@ -421,17 +418,7 @@ def arguments() -> argparse.Namespace:
 
 def main() -> None:
     args = arguments()
-    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
-    if not os.environ.get("REDIS_URL"):
-        sys.exit("REDIS_URL is required: the benchmark runs on the Redis channel layer")
-    if not os.environ["DATABASE_URL"].startswith("postgres"):
-        sys.exit("DATABASE_URL must be PostgreSQL")
-    ensure_database(os.environ["DATABASE_URL"])
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
-    server_env()  # the servers' environment, and their secret key for this process too
-    import django
-
-    django.setup()
+    set_up()
     run = f"c{time.time_ns() % 10**10}"
     print(f"load at start: {load()}", flush=True)
     summary: dict[str, Any] = {

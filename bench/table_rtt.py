@@ -315,6 +315,22 @@ def commit_seconds(battle_id: int, count: int = COMMITS) -> list[float]:
     return times
 
 
+def set_up() -> None:
+    """Django in this process, on PostgreSQL (DATABASE_URL, migrated) and Redis (REDIS_URL)
+    as the servers have them; and the servers' environment."""
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    if not os.environ.get("REDIS_URL"):
+        sys.exit("REDIS_URL is required: the benchmark runs on the Redis channel layer")
+    if not os.environ["DATABASE_URL"].startswith("postgres"):
+        sys.exit("DATABASE_URL must be PostgreSQL")
+    ensure_database(os.environ["DATABASE_URL"])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
+    server_env()  # the servers' environment, and their secret key for this process too
+    import django
+
+    django.setup()
+
+
 # -- clients ------------------------------------------------------------------------------
 
 
@@ -606,17 +622,7 @@ async def latency_row(setup, port: int, n: int, cookies, commit_battle: int) -> 
 
 
 async def main() -> None:
-    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
-    if not os.environ.get("REDIS_URL"):
-        sys.exit("REDIS_URL is required: the benchmark runs on the Redis channel layer")
-    if not os.environ["DATABASE_URL"].startswith("postgres"):
-        sys.exit("DATABASE_URL must be PostgreSQL")
-    ensure_database(os.environ["DATABASE_URL"])
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
-    server_env()  # the servers' environment, and their secret key for this process too
-    import django
-
-    django.setup()
+    set_up()
     # The load generator should not pause the measurement with full collections of
     # what it has loaded (the servers do the same in tabletop/asgi.py).
     gc.freeze()
