@@ -39,6 +39,7 @@ import gc
 import json
 import math
 import multiprocessing
+import queue
 import random
 import statistics
 import sys
@@ -308,19 +309,33 @@ class Crew:
         for process in self.processes:
             process.start()
 
-    def ask(self, *command: Any, per_process: list[Any] | None = None) -> list[Any]:
-        """Sends `command` (and each process's own argument) to all; their answers."""
+    def tell(self, *command: Any, per_process: list[Any] | None = None) -> None:
+        """Sends `command` (and each process's own argument) to all."""
         for i, inbox in enumerate(self.inboxes):
             inbox.put(command + ((per_process[i],) if per_process else ()))
-        answers = []
-        for _ in self.inboxes:
-            kind, value = self.outbox.get(timeout=600)
-            answers.append(value)
+
+    def answers(self) -> list[Any]:
+        """One answer from each process; a process that died fails the step."""
+        answers: list[Any] = []
+        while len(answers) < len(self.inboxes):
+            try:
+                answers.append(self.outbox.get(timeout=5)[1])
+            except queue.Empty:
+                if any(process.exitcode for process in self.processes):
+                    raise RuntimeError("a client process died (its traceback is above)") from None
         return answers
 
-    def join(self) -> None:
+    def ask(self, *command: Any, per_process: list[Any] | None = None) -> list[Any]:
+        self.tell(*command, per_process=per_process)
+        return self.answers()
+
+    def stop(self) -> None:
+        """Waits for the processes to end (they do after "close"), ending any still on."""
         for process in self.processes:
-            process.join(timeout=30)
+            process.join(timeout=30 if process.exitcode is None else 0)
+            if process.is_alive():
+                process.terminate()
+                process.join()
 
 
 def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Namespace) -> dict:
@@ -340,8 +355,9 @@ def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Na
         for group in groups
     ]
     per_table = args.spectators + 2
-    crew = Crew(jobs)
+    crew = None
     try:
+        crew = Crew(jobs)
         # Half the sockets, then all: the RSS they add, without what the first one loads.
         halves = [len(group) // 2 for group in groups]
         settle = 2 + len(tables) * per_table / 500
@@ -355,16 +371,16 @@ def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Na
         start = time.time() + 1
         measure_from = start + args.interval
         until = measure_from + args.duration
-        for inbox in crew.inboxes:
-            inbox.put(("play", start, measure_from, until))
+        crew.tell("play", start, measure_from, until)
         time.sleep(max(0.0, measure_from - time.time()))
         cpu, wall = sum(cpu_seconds(p) for p in pids), time.perf_counter()
-        played: list[Played] = [crew.outbox.get(timeout=600)[1] for _ in crew.inboxes]
+        played: list[Played] = crew.answers()
         cpu, wall = sum(cpu_seconds(p) for p in pids) - cpu, time.perf_counter() - wall
         busy_rss = [rss_kb(p) for p in pids]
         states = [state for answer in crew.ask("close") for state in answer]
-        crew.join()
     finally:
+        if crew is not None:
+            crew.stop()
         for process, _ in servers:
             process.terminate()
             process.wait()
