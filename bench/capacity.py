@@ -19,9 +19,13 @@ ramp, on fresh server processes:
     window, divided by the moves in it (idle sockets' pings and presence included);
   - memory: each process's RSS, and per idle socket the RSS added by the second half of
     the sockets over the first half (so that what the first socket loads is not counted);
-  - the clients' own CPU: the client processes' total and the busiest one's share of a
-    core. Clients run in processes of `--tables-per-client` tables each so that the
-    figures are the server's; a busiest share near 100 % means the client is the limit.
+  - the clients' own CPU: the client processes' total, per move, and the busiest one's
+    share of a core. Clients run in processes of `--tables-per-client` tables each so
+    that the figures are the server's; a busiest share near 1 means the client is the
+    limit;
+  - how long the event loops (the servers', the clients') were ready to run but waited
+    for a core, per move (/proc/<pid>/schedstat): on a shared machine, how much of the
+    latency is other programs' doing.
 Each table's first move of a step is a warm-up (the fresh processes' first parse of the
 position), outside every figure. The ramp, per process count, stops at the first T whose
 act p99 exceeds `--limit-ms` (or that had an error; `--whole-ramp` goes on all the
@@ -39,6 +43,7 @@ import gc
 import json
 import math
 import multiprocessing
+import os
 import queue
 import random
 import statistics
@@ -103,6 +108,11 @@ def client_groups(count: int, per_client: int) -> list[range]:
     return groups
 
 
+def per_move(seconds: float, moves: int) -> float | None:
+    """Milliseconds per move, or None for no move."""
+    return round(seconds * 1000 / moves, 2) if moves else None
+
+
 def distribution(values: list[float]) -> tuple[float | None, float | None]:
     """(p50, p99) in ms, or (None, None) for no values."""
     if not values:
@@ -156,6 +166,8 @@ class Played:
     errors: list[str] = field(default_factory=list)
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    #: Seconds its event loop was ready to run but waited for a core (the kernel's count).
+    waited_s: float = 0.0
 
 
 class Seated:
@@ -222,7 +234,11 @@ async def serve(job: dict[str, Any], inbox: Any, outbox: Any) -> None:
         elif command == "play":
             start, measure_from, until = args
             out = Played()
-            cpu, wall = time.process_time(), time.perf_counter()
+            cpu, wall, waited = (
+                time.process_time(),
+                time.perf_counter(),
+                waited_for_cpu(os.getpid()),
+            )
             await asyncio.gather(
                 *(
                     s.play(start + interval * i / count, measure_from, until, interval, out)
@@ -230,6 +246,7 @@ async def serve(job: dict[str, Any], inbox: Any, outbox: Any) -> None:
                 )
             )
             out.cpu_s, out.wall_s = time.process_time() - cpu, time.perf_counter() - wall
+            out.waited_s = waited_for_cpu(os.getpid()) - waited
             outbox.put(("played", out))
         else:
             for task in pingers:
@@ -289,6 +306,13 @@ def rss_kb(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def waited_for_cpu(pid: int) -> float:
+    """Seconds the process's main thread (its event loop) has been ready to run but waited
+    for a core: /proc/<pid>/schedstat's run-queue time. On a shared machine it tells how
+    much of a latency is other programs' doing."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e9
 
 
 def load() -> str:
@@ -374,8 +398,10 @@ def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Na
         crew.tell("play", start, measure_from, until)
         time.sleep(max(0.0, measure_from - time.time()))
         cpu, wall = sum(cpu_seconds(p) for p in pids), time.perf_counter()
+        waited = sum(waited_for_cpu(p) for p in pids)
         played: list[Played] = crew.answers()
         cpu, wall = sum(cpu_seconds(p) for p in pids) - cpu, time.perf_counter() - wall
+        waited = sum(waited_for_cpu(p) for p in pids) - waited
         busy_rss = [rss_kb(p) for p in pids]
         states = [state for answer in crew.ask("close") for state in answer]
     finally:
@@ -401,17 +427,17 @@ def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Na
         "act_p99_ms": act_p99,
         "fanout_p50_ms": fanout_p50,
         "fanout_p99_ms": fanout_p99,
-        "cpu_ms_per_move": round(cpu * 1000 / moves, 2) if moves else None,
+        "cpu_ms_per_move": per_move(cpu, moves),
         "server_cpu_cores": round(cpu / wall, 2),
+        "server_waited_ms_per_move": per_move(waited, moves),
         "kb_per_idle_socket": per_socket_kb((rss[1], rss[2]), (opened[1], opened[2])),
         "rss_mb_per_process_idle": [round(kb / 1024, 1) for kb in idle_rss],
         "rss_mb_per_process_playing": [round(kb / 1024, 1) for kb in busy_rss],
         "client_processes": len(played),
         "client_cpu_cores": round(sum(p.cpu_s for p in played) / wall, 3),
-        "client_cpu_ms_per_move": round(sum(p.cpu_s for p in played) * 1000 / moves, 2)
-        if moves
-        else None,
+        "client_cpu_ms_per_move": per_move(sum(p.cpu_s for p in played), moves),
         "busiest_client_core_share": round(max(p.cpu_s / p.wall_s for p in played), 3),
+        "client_waited_ms_per_move": per_move(sum(p.waited_s for p in played), moves),
         "errors": len(errors),
         "first_errors": errors[:3],
         "load": load(),

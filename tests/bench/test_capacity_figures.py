@@ -2,7 +2,13 @@
 ramp's capacity, memory per socket, the client processes' shares of the tables and the
 percentiles. Pure functions; nothing here times anything."""
 
-from bench.capacity import client_groups, distribution, largest_within, per_socket_kb
+from bench.capacity import (
+    client_groups,
+    distribution,
+    largest_within,
+    per_move,
+    per_socket_kb,
+)
 
 
 def row(tables: int, act_p99_ms: float | None, errors: int = 0) -> dict:
@@ -39,3 +45,8 @@ def test_distribution_is_p50_and_p99_in_milliseconds():
     seconds = [i / 1000 for i in range(1, 101)]  # 1 ms to 100 ms
     assert distribution(seconds) == (50.5, 99.0)
     assert distribution([]) == (None, None)
+
+
+def test_per_move_is_milliseconds_per_move():
+    assert per_move(1.5, 300) == 5.0
+    assert per_move(1.5, 0) is None
