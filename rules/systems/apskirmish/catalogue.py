@@ -76,9 +76,15 @@ UNIT_SCHEMA: dict[str, Any] = unit_schema(
                 "PSQ": {"type": "integer", "minimum": 0},
                 "INS": {"type": "integer", "minimum": 0},
             },
+            "additionalProperties": {"type": "number"},
             "description": "Physique (Terrain rolls) and Instinct (Traverse, Dodge)",
         },
         "name": {"type": "string", "maxLength": 200},
+        # Table state: what the round has left of the soldier (apskirmish.md 2, 5).
+        "ap": {"type": "number", "minimum": 0, "readOnly": True, "description": "AP left"},
+        "threshold": {"type": "integer", "minimum": 0, "readOnly": True},
+        "activated": {"type": "boolean", "readOnly": True},
+        "running": {"type": "boolean", "readOnly": True},
     },
     # A soldier may go without its (only) type, and without a move (APS-D36).
     required=("base",),
