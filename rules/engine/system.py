@@ -14,6 +14,7 @@ from rules.engine.markers import Markers, markers_in
 from rules.engine.rule_names import named, named_verdict
 from rules.engine.scenario import parse_base, state_to_json
 from rules.engine.turns import TurnStructure
+from rules.engine.unit_schema import check_unit_fields, unit_schema
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.model.actions import Action, parse_action
@@ -182,8 +183,21 @@ class System:
         return kind.label if kind is not None else feature.type.replace("_", " ").capitalize()
 
     def unit_schema(self) -> dict[str, Any]:
-        """What a roster unit of this system may contain (JSON-schema-like dict)."""
-        return {"system": self.key, "fields": {}}
+        """What a unit of this system may contain: a JSON Schema document
+        (rules/engine/unit_schema.py), read by the engine and the roster editor alike.
+        Default: any unit (a system states its keys by overriding this)."""
+        return unit_schema(self.key, {})
+
+    def check_parsed_unit(self, unit: Unit, key: str) -> None:
+        """A parsed unit checked by the system (`check_unit`), then against its unit schema:
+        the check the roster editor makes (rules/engine/unit_schema.py)."""
+        self.check_unit(unit, key)
+        as_json = {**unit.props, "base": unit.base.to_json()}
+        if unit.type:
+            as_json["type"] = unit.type
+        if unit.move_given:
+            as_json["move"] = unit.move
+        check_unit_fields(self.unit_schema(), as_json, key)
 
     # -- what the board offers (the engine still judges every proposal) -----------
     def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:

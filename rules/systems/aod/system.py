@@ -20,7 +20,7 @@ from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
 from rules.systems.aod.offers import offered as offered_orders
 from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
-from rules.systems.aod.parse import check_action_params, check_unit_props
+from rules.systems.aod.parse import check_action_params
 from rules.systems.aod.reach import reach as aod_reach
 from rules.systems.aod.schema import UNIT_SCHEMA
 from rules.systems.aod.turn import check_turn
@@ -63,10 +63,6 @@ class AodSystem(System):
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
-
-    def check_unit(self, unit: Unit, key: str) -> None:
-        super().check_unit(unit, key)
-        check_unit_props(unit, key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)

@@ -22,7 +22,6 @@ from rules.systems.apskirmish.reach import reach as aps_reach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.tables import (
     ON_FAIL,
-    STANCE_MOVE,
     TERRAIN_TYPES,
     TEST_DIE,
     UNIT_TYPES,
@@ -39,19 +38,8 @@ HANDLERS: dict[str, Handler] = {
     "dodge": dodge,
 }
 
+
 #: Unit keys and the types each must have (scenario-format.md, apskirmish).
-UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "stance": (str,),
-    "ap": (int, float),
-    "ap_max": (int, float),
-    "threshold": (int,),
-    "activated": (bool,),
-    "running": (bool,),
-    "stats": (dict,),
-    "name": (str,),
-}
-
-
 class ApskirmishSystem(System):
     key = "apskirmish"
     name = "Action-point skirmish"
@@ -72,22 +60,10 @@ class ApskirmishSystem(System):
     turn_checks = (check_turn,)
 
     def check_unit(self, unit: Unit, key: str) -> None:
-        if unit.type != "":  # a soldier may go without its (only) type
+        # A soldier may go without its (only) type; its keys are the unit schema's
+        # (catalogue.UNIT_SCHEMA, checked after this).
+        if unit.type != "":
             super().check_unit(unit, key)
-        for name, kinds in UNIT_KEYS.items():
-            value: Any = unit.get(name)
-            if value is None:
-                continue
-            if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-                raise InvalidActionError(f"{key}.{name}", f"expected {kinds[0].__name__}")
-        if unit.get("stance") is not None and unit.get("stance") not in STANCE_MOVE:
-            raise InvalidActionError(f"{key}.stance", "expected standing, crouching or prone")
-        for name in ("ap", "ap_max", "threshold"):
-            if unit.get(name) is not None and unit.get(name) < 0:
-                raise InvalidActionError(f"{key}.{name}", "must not be negative")
-        for stat, value in (unit.get("stats") or {}).items():
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise InvalidActionError(f"{key}.stats.{stat}", "expected a number")
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)

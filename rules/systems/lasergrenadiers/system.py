@@ -45,20 +45,6 @@ HANDLERS: dict[str, Handler] = {
 }
 
 #: Unit keys and the types each must have (scenario-format.md, lasergrenadiers section).
-UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "damage_levels": (int,),
-    "current_rate": (int, float),
-    "amphibious": (bool,),
-    "dual_drivers": (bool,),
-    "jointed": (bool,),
-    "armored": (bool,),
-    "size": (int, float),
-    "full_crew": (bool,),
-    "aircraft": (bool,),
-    "capacity": (int,),
-    "foxhole": (bool,),
-    "name": (str,),
-}
 TERRAIN_KEYS: dict[str, tuple[type, ...]] = {
     "uphill": (int, float),
     "wet": (bool,),
@@ -114,18 +100,7 @@ class LaserGrenadiersSystem(System):
 
     def check_unit(self, unit: Unit, key: str) -> None:
         super().check_unit(unit, key)
-        _finite(dict(unit.props), key)
-        for name, kinds in UNIT_KEYS.items():
-            value = unit.get(name)
-            if value is not None:
-                _typed(value, kinds, f"{key}.{name}")
-        level = unit.get("damage_levels")
-        if level is not None and level not in (0, 1, 2):
-            raise InvalidActionError(f"{key}.damage_levels", "expected 0, 1 or 2")
-        for name in ("current_rate", "capacity", "size"):
-            value = unit.get(name)
-            if value is not None and value < 0:
-                raise InvalidActionError(f"{key}.{name}", "must not be negative")
+        _finite(dict(unit.props), key)  # its keys are the unit schema's (catalogue.py)
 
     def check_terrain(self, terrain: Terrain, key: str) -> None:
         super().check_terrain(terrain, key)

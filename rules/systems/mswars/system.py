@@ -9,7 +9,6 @@ from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.reach import Reach
 from rules.engine.system import System
-from rules.engine.unit_fields import check_fields
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
@@ -73,7 +72,6 @@ class MswarsSystem(System):
             )
         if unit.type != "":
             super().check_unit(unit, key)
-        check_fields(unit.props, UNIT_SCHEMA["fields"], key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
