@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from shapely.geometry import Polygon
 
@@ -11,6 +11,7 @@ from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers, markers_in
+from rules.engine.play import Play
 from rules.engine.rule_names import named, named_verdict
 from rules.engine.scenario import parse_base, state_to_json
 from rules.engine.turns import TurnStructure
@@ -20,16 +21,13 @@ from rules.model.actions import Action, parse_action
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 
-if TYPE_CHECKING:
-    from rules.engine.reach import Reach
-
-
 #: Keys that document an action (golden files, bug reports); the rules ignore them.
 DOC_KEYS = frozenset({"cite", "why", "note", "comment", "description"})
 
 
-class System:
-    """One game system. Subclasses set the vocabularies and override the hooks."""
+class System(Play):
+    """One game system. Subclasses set the vocabularies and tables and override the hooks
+    where their rules differ (rules/engine/play.py: how the engine plays an action)."""
 
     key: ClassVar[str] = ""
     #: What players read ("M.S. Wars"), never the key.
@@ -68,6 +66,12 @@ class System:
     #: The system's own names for cited references whose seed names no section (a page,
     #: a decision): {"AOD-D28": "Aquatic units"} (rules/engine/rule_names.py).
     rule_topics: ClassVar[Mapping[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A system that names no `action_types` takes its catalogue's."""
+        super().__init_subclass__(**kwargs)
+        if "action_types" not in cls.__dict__:
+            cls.action_types = frozenset(spec.type for spec in cls.actions)
 
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:
@@ -135,13 +139,6 @@ class System:
             (Violation("unknown_unit", f"no unit {action.unit!r}", None),),
             state_after=state,
         )
-
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """The system's rules for one action by a unit of the state."""
-        raise NotImplementedError
-
-    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        raise NotImplementedError
 
     # -- what a piece shows of its state ----------------------------------------
     def markers(self, position: Mapping[str, Any]) -> Markers:
