@@ -6,17 +6,17 @@ line (scenario-format.md, "Other commands": offers)."""
 
 from __future__ import annotations
 
+from rules.engine.judgement import PathJudgement
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.bases import body_at
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
-from rules.systems.apskirmish.board import ApsPosition, position_of
-from rules.systems.apskirmish.judgement import Judgement
+from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.soldiers import stance, who
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
 
-def check_may_run(j: Judgement, unit: Unit) -> None:
+def check_may_run(j: PathJudgement, unit: Unit) -> None:
     """Only a Standing soldier may run (004 Running)."""
     if stance(unit) != "standing":
         j.add(
@@ -27,7 +27,7 @@ def check_may_run(j: Judgement, unit: Unit) -> None:
         )
 
 
-def check_preconditions(j: Judgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
+def check_preconditions(j: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
     """Every check of `action_type` that does not depend on its line or source."""
     if action_type == "dodge":
         # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
@@ -58,10 +58,10 @@ def offered(state: GameState, unit: Unit) -> tuple[str, ...]:
     for a soldier off the table (the judge knows no such soldier)."""
     if not unit.on_table:
         return ()
-    pos = position_of(state)
+    pos = ApsPosition.of(state)
     out = []
     for action_type in ACTIONS:
-        j = Judgement(state)
+        j = PathJudgement(state)
         check_preconditions(j, pos, unit, action_type)
         if j.legal:
             out.append(action_type)

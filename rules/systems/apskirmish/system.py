@@ -3,22 +3,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from rules.engine.dice import Dice
-from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
-from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
 from rules.systems.apskirmish.preconditions import offered as offered_actions
-from rules.systems.apskirmish.reach import reach as aps_reach
+from rules.systems.apskirmish.reach import straight_reach
+from rules.systems.apskirmish.reach_traverse import traverse_reach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.tables import (
     ON_FAIL,
@@ -29,15 +27,6 @@ from rules.systems.apskirmish.tables import (
 )
 from rules.systems.apskirmish.traverse import traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
-
-Handler = Callable[[ApsPosition, Unit, Action, Dice], Verdict]
-
-HANDLERS: dict[str, Handler] = {
-    "move": straight_move,
-    "run": straight_move,
-    "traverse": traverse,
-    "dodge": dodge,
-}
 
 #: Unit keys and the types each must have (scenario-format.md, apskirmish).
 UNIT_KEYS: dict[str, tuple[type, ...]] = {
@@ -62,7 +51,14 @@ class ApskirmishSystem(System):
     turn_structure = ApsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
-    action_types = frozenset(HANDLERS)
+    handlers = {"move": straight_move, "run": straight_move, "traverse": traverse, "dodge": dodge}
+    position_type = ApsPosition
+    reach_builders = {
+        "move": straight_reach,
+        "run": straight_reach,
+        "traverse": lambda pos, unit, _type: traverse_reach(pos, unit),
+    }
+    piece_word = "soldier"
     action_keys = frozenset({"on_fail", "source", "opt_up"})
     #: A soldier's `move` is optional: the stance table applies without it (APS-D36).
     unit_move_required = False
@@ -103,13 +99,10 @@ class ApskirmishSystem(System):
             raise InvalidActionError(f"{key}.source", "missing: a dodge needs the attack's origin")
         return action
 
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        if unit.aboard is not None:
-            return self.unknown_unit(state, action)  # not on the table: no soldier there
-        return HANDLERS[action.type](position_of(state), unit, action, dice)
-
-    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        return aps_reach(state, unit_id, action_type)
+    def refusal(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        if unit.aboard is not None:  # not on the table: no soldier there
+            return self.unknown_unit(position.state, action)
+        return None
 
     def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
         """The actions whose preconditions the judge would find met (preconditions.py)."""
