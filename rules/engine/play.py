@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, moved_event
+from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.position import Position
 from rules.engine.priced_path import PricedPath, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import Pricing, TerrainAlong
@@ -51,6 +51,8 @@ class Play:
     position_type: ClassVar[type[Position]] = Position
     #: How each shaded action type's reach is built; a type not here is unshaded.
     reach_builders: ClassVar[Mapping[str, ReachBuilder]] = {}
+    #: The action types whose unit ends aboard, off the table: their reach has no area.
+    off_table_ends: ClassVar[frozenset[str]] = frozenset()
     #: What a refusal of reach calls a piece ("no soldier 'X' on the table").
     piece_word: ClassVar[str] = "unit"
     #: Cost per inch of each terrain type (None: a unit may not be there); open ground
@@ -85,6 +87,8 @@ class Play:
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         """Where `unit_id` may end an action of `action_type` (`reach_builders`), built
         once per state and type."""
+        if action_type in self.off_table_ends:
+            return Reach(unit_id, action_type, None, 0.0, lambda p: None)
         build = self.reach_builders.get(action_type)
         if build is None:
             return unshaded(unit_id, action_type)
@@ -157,8 +161,8 @@ class Play:
         return 0.0
 
     def who(self, unit: Unit) -> str:
-        """Hook: the unit in a player's words."""
-        return unit.id
+        """Hook: the unit in a player's words (its roster name, else its id)."""
+        return who(unit)
 
     def check_moved(
         self,

@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from rules.engine.judgement import PathJudgement
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import fmt
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.soldiers import ap_left, who
+from rules.systems.apskirmish.soldiers import ap_left
 from rules.systems.apskirmish.tables import ACTIONS
 
 

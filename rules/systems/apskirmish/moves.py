@@ -18,7 +18,7 @@ from shapely.geometry import LineString
 
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, moved_event
+from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
@@ -37,7 +37,6 @@ from rules.systems.apskirmish.soldiers import (
     after_spending,
     per_ap,
     run_distance,
-    who,
 )
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 

@@ -6,13 +6,13 @@ line (scenario-format.md, "Other commands": offers)."""
 
 from __future__ import annotations
 
-from rules.engine.judgement import PathJudgement
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.bases import body_at
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.soldiers import stance, who
+from rules.systems.apskirmish.soldiers import stance
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.dice import Dice
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
@@ -51,7 +52,7 @@ class ApskirmishSystem(System):
     turn_structure = ApsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
-    handlers = {"move": straight_move, "run": straight_move, "traverse": traverse, "dodge": dodge}
+    handlers = {"traverse": traverse, "dodge": dodge}
     position_type = ApsPosition
     reach_builders = {
         "move": straight_reach,
@@ -66,6 +67,10 @@ class ApskirmishSystem(System):
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
+
+    def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """`move` and `run` are one straight line each (moves.py)."""
+        return straight_move(position, unit, action, dice)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type != "":  # a soldier may go without its (only) type

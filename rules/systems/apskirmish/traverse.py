@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, moved_event
+from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import obstructions
 from rules.engine.verdict import Verdict
@@ -26,7 +26,7 @@ from rules.model.state import Unit
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.rolls import test
-from rules.systems.apskirmish.soldiers import after_spending, per_ap, who
+from rules.systems.apskirmish.soldiers import after_spending, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
 CITE = "004 Obstacles"
