@@ -28,7 +28,7 @@ from rules.systems.lasergrenadiers.accounting import (
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import _overrun_conditions, can_act, enter_board
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
-from rules.systems.lasergrenadiers.terrain import LgPosition, position_of
+from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
 
 #: What a path may still put right in a probe judged with the empty path: the piece ends
@@ -140,7 +140,7 @@ CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
 
 def offered(state: GameState, unit: Unit, catalogue: tuple[str, ...]) -> tuple[str, ...]:
     """The catalogue's types whose preconditions hold for `unit` now."""
-    pos = position_of(state)
+    pos = LgPosition.of(state)
     out = []
     for action_type in catalogue:
         j = Judgement(state)
