@@ -116,6 +116,8 @@ class System(Play):
         (else InvalidActionError), and the unit must be in it (else `unknown_unit`)."""
         if state.system != self.key:
             raise InvalidActionError("system", f"state is for {state.system!r}, not {self.key}")
+        if action.type not in self.action_types:
+            raise InvalidActionError("action.type", f"unknown {self.key} action {action.type!r}")
         unit = state.unit(action.unit)
         if unit is None:
             return self.named(self.unknown_unit(state, action))
