@@ -10,6 +10,7 @@ from shapely.geometry import Polygon
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.markers import Markers, markers_in
 from rules.engine.play import Play
 from rules.engine.rule_names import named, named_verdict
@@ -134,13 +135,7 @@ class System(Play):
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """Hook: the verdict on an action by a unit the state does not hold (contract)."""
-        return Verdict(
-            False,
-            0.0,
-            0.0,
-            (Violation("unknown_unit", f"no unit {action.unit!r}", None),),
-            state_after=state,
-        )
+        return Judgement(state).refuse(Violation("unknown_unit", f"no unit {action.unit!r}", None))
 
     # -- what a piece shows of its state ----------------------------------------
     def markers(self, position: Mapping[str, Any]) -> Markers:

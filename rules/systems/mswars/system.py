@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.unit_fields import check_fields
@@ -90,12 +91,8 @@ class MswarsSystem(System):
         try:
             position.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
         except InvalidActionError as err:
-            return Verdict(
-                False,
-                0.0,
-                0.0,
-                (Violation("malformed", str(err), None, "MSW-D15"),),
-                state_after=position.state,
+            return Judgement(position.state).refuse(
+                Violation("malformed", str(err), None, "MSW-D15")
             )
         return None
 
