@@ -182,22 +182,24 @@ class System(Play):
     # -- what the board offers (the engine still judges every proposal) -----------
     def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
         """The action types `unit` may take now, in catalogue order: those whose
-        preconditions hold (scenario-format.md, "Other commands": offers). A system
-        overrides this with the checks its judge makes before it looks at the path, so
-        that the board offers exactly what the referee would not refuse whatever the path.
+        preconditions hold (scenario-format.md, "Other commands": offers; `may_take`)."""
+        position = self.position_of(state)
+        return tuple(spec.type for spec in self.actions if self.may_take(position, unit, spec))
 
-        Default (a system that states no preconditions): nothing for a unit aboard or off
-        the table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and
-        the turn structure's bookkeeping (`unit_may_take`)."""
+    def may_take(self, position: Any, unit: Unit, spec: ActionSpec) -> bool:
+        """Hook: whether `unit` meets the preconditions of `spec` now. A system overrides
+        this with the checks its judge makes before it looks at the path, so that the
+        board offers exactly what the referee would not refuse whatever the path.
+
+        Default (a system that states no preconditions): not for a unit aboard or off the
+        table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and the
+        turn structure's bookkeeping (`unit_may_take`)."""
         if not unit.on_table:
-            return ()
-        as_json = {"type": unit.type, **unit.props}
-        position = state.memo("engine.offers.json", lambda: state_to_json(state))
-        return tuple(
-            spec.type
-            for spec in self.actions
-            if spec.offered_to(as_json)
-            and self.turn_structure.unit_may_take(position, unit.id, spec.type)
+            return False
+        state: GameState = position.state
+        as_json = state.memo("engine.offers.json", lambda: state_to_json(state))
+        return spec.offered_to({"type": unit.type, **unit.props}) and (
+            self.turn_structure.unit_may_take(as_json, unit.id, spec.type)
         )
 
     def deployment_zones(

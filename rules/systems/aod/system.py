@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.reach import Reach
@@ -17,7 +18,7 @@ from rules.systems.aod.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
-from rules.systems.aod.offers import offered as offered_orders
+from rules.systems.aod.offers import preconditions
 from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
 from rules.systems.aod.parse import check_action_params, check_unit_props
 from rules.systems.aod.reach import reach as aod_reach
@@ -68,9 +69,9 @@ class AodSystem(System):
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return aod_reach(state, unit_id, action_type)
 
-    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
-        """The orders whose preconditions the judge would find met (aod/offers.py)."""
-        return offered_orders(state, unit, tuple(spec.type for spec in self.actions))
+    def may_take(self, position: Ctx, unit: Unit, spec: ActionSpec) -> bool:
+        """The order's preconditions, as the judge finds them (aod/offers.py)."""
+        return not preconditions(position.state, unit, spec.type)
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]

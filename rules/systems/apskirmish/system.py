@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.dice import Dice
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
-from rules.model.state import GameState, Unit
+from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
-from rules.systems.apskirmish.preconditions import offered as offered_actions
+from rules.systems.apskirmish.preconditions import preconditions_hold
 from rules.systems.apskirmish.reach import straight_reach
 from rules.systems.apskirmish.reach_traverse import traverse_reach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
@@ -109,9 +110,10 @@ class ApskirmishSystem(System):
             return self.unknown_unit(position.state, action)
         return None
 
-    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
-        """The actions whose preconditions the judge would find met (preconditions.py)."""
-        return offered_actions(state, unit)
+    def may_take(self, position: ApsPosition, unit: Unit, spec: ActionSpec) -> bool:
+        """Not for a soldier off the table (the judge knows none); else the judge's
+        checks before the line (preconditions.py)."""
+        return unit.on_table and preconditions_hold(position, unit, spec.type)
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

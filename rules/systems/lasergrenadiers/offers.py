@@ -18,7 +18,7 @@ from collections.abc import Callable
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
-from rules.model.state import GameState, Unit
+from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_room,
     remaining,
@@ -138,13 +138,8 @@ CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
 }
 
 
-def offered(state: GameState, unit: Unit, catalogue: tuple[str, ...]) -> tuple[str, ...]:
-    """The catalogue's types whose preconditions hold for `unit` now."""
-    pos = LgPosition.of(state)
-    out = []
-    for action_type in catalogue:
-        j = Judgement(state)
-        can_act(pos, j, unit, Action(unit.id, action_type))
-        if j.legal and CHECKS[action_type](pos, unit):
-            out.append(action_type)
-    return tuple(out)
+def may_take(pos: LgPosition, unit: Unit, action_type: str) -> bool:
+    """Whether the preconditions of `action_type` hold for `unit` now."""
+    j = Judgement(pos.state)
+    can_act(pos, j, unit, Action(unit.id, action_type))
+    return j.legal and CHECKS[action_type](pos, unit)

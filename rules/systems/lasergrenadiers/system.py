@@ -7,6 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers
@@ -15,7 +16,7 @@ from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
-from rules.systems.lasergrenadiers import consequences, moves
+from rules.systems.lasergrenadiers import consequences, moves, offers
 from rules.systems.lasergrenadiers.budget import piece_budget, speed_bands
 from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
@@ -25,7 +26,6 @@ from rules.systems.lasergrenadiers.catalogue import (
 )
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, overrun
-from rules.systems.lasergrenadiers.offers import offered as offered_actions
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import path_reach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
@@ -178,9 +178,9 @@ class LaserGrenadiersSystem(System):
         """A move along a path (003 Movement; moves.py)."""
         return moves.move(position, unit, action)
 
-    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
-        """The actions whose preconditions the judge would find met (offers.py)."""
-        return offered_actions(state, unit, tuple(spec.type for spec in self.actions))
+    def may_take(self, position: LgPosition, unit: Unit, spec: ActionSpec) -> bool:
+        """The judge's checks before the path (offers.py)."""
+        return offers.may_take(position, unit, spec.type)
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]
