@@ -1,3 +1,4 @@
+// @ts-check
 // The battle page's picture of the table: terrain, deployment zones, and the units' bases.
 // While the battle deploys, a member drags the units they may place (the GM any, a player
 // their own) into their side's zone; each drop is sent to the server, which checks the

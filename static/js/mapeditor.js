@@ -1,3 +1,4 @@
+// @ts-check
 // The map editor: terrain drawn with the mouse on an inch grid (ui.md, "Map editor").
 //
 //   Polygon: click corners, finish with the button or Enter.

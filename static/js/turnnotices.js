@@ -1,3 +1,4 @@
+// @ts-check
 // The turn notice settings page: the browser is asked for permission to notify only
 // when the user ticks "browser notification" (a click: browsers ask only on a gesture).
 

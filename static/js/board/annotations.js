@@ -1,3 +1,4 @@
+// @ts-check
 // Table annotations: lines, arrows, circles of a radius in inches and short labels that the
 // players and the GM draw for everyone (D, or the Draw button), and the list of them where
 // their author (or the GM) removes them. They are the table's talk, never its position: the

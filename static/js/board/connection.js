@@ -1,3 +1,4 @@
+// @ts-check
 // The socket to the table: connect, reconnect with backoff, catch up from the last
 // seq applied (the server resumes from `?seq=`), keep presence fresh with pings, and
 // resend commands that were not answered (a resent id is applied once: protocol.md).

@@ -1,3 +1,4 @@
+// @ts-check
 // A piece's menu: right-click a piece (or hold a finger on it, touch.js) for what it may
 // do now. The entries are the action bar's: the bar shows only what the server offers
 // the selected piece (main.js refreshChrome, pointpick.js refresh), so the menu reads

@@ -1,3 +1,4 @@
+// @ts-check
 // The keyboard's point on the table (issue 23, "every action on the board can be reached
 // from the keyboard"): while a tool is on (measure, line of sight, draw) a cross stands on
 // the table; the arrows move it (1″, Shift 0.1″), Enter sets it as the tool's next point

@@ -1,3 +1,4 @@
+// @ts-check
 // Moving a piece: drag and release to commit (`act`), or Enter to carry the selected one
 // (the hint says so), each click a waypoint, Enter or a double click commits. A second
 // click is no pick-up: a drag after it is a drag. Q/E or the handle rotate; Esc cancels,

@@ -1,3 +1,4 @@
+// @ts-check
 // The inch grid and the edge rulers (ui.md, "Grid (G)"): a faint line every inch, a
 // stronger one every 6", and along the table's south and west edges a ruler numbered
 // in inches from the bottom-left corner, as the scenario format counts. The player

@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard shortcuts for the board. Typing in a form field never triggers them. Every
 // action on the board is reachable from here (issue 23): a piece is carried with Enter and
 // stepped with the arrows, or sent to a typed point (keymove.js); with a tool on (measure,

@@ -1,3 +1,4 @@
+// @ts-check
 // Free markers on pieces (issue 23): a word or two in a colour of the palette ("pinned",
 // "objective") that a player puts on their own pieces and the GM on any, from the unit
 // card's form or the piece's menu. They are the table's talk, never its position: the

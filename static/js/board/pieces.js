@@ -1,3 +1,4 @@
+// @ts-check
 // The pieces: true-size bases, facing notch, side colour, a name of constant screen size.
 // Keyed by unit id: an update moves a piece, not the table.
 import { el, meets, moveTo, pxOf, sideColour, userBox } from "./svg.js";

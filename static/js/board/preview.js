@@ -1,3 +1,4 @@
+// @ts-check
 // The server's verdict on a planned move, drawn where it happens, and the reach overlay.
 import { consequenceLines, ownLoss } from "./consequences.js";
 import { fmt, pathPoints, splitAt } from "./geometry.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // Small SVG helpers shared by the board's layers. Text goes in with textContent only.
 import { el } from "../render/terrain.js";
 

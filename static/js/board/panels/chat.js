@@ -1,3 +1,4 @@
+// @ts-check
 // Chat: what people say, as plain text.
 import { appendKeepingScroll, clock, item } from "./util.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The dice log: every roll, the engine's during moves and the players' own.
 // A player rolls a formula ("2d6+1"); the server rolls the dice and records the formula
 // as the roll's label, so every client (and a reload) reads the same total from it.

@@ -1,3 +1,4 @@
+// @ts-check
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
 import { reasonText, ruleNote } from "../preview.js";
 import { words } from "../annotations.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // The pieces as a list (issue 23, "Keyboard and screen readers"): each a button with its
 // name, side, type, states and where it stands, the selected one pressed. Choosing one
 // selects it and puts focus on it on the table, where Enter carries it (drag.js); while an

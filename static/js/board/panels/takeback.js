@@ -1,3 +1,4 @@
+// @ts-check
 // Take-backs (docs/protocol.md, "Take-backs"): a player's "Take back" for their last order
 // while it may be taken back, the opponent's Accept / Decline, and a toast for each outcome.
 // What may be taken back is the server's word (the snapshot's `takeback`), followed through
