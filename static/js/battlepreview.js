@@ -133,7 +133,7 @@ function showInTable(id, position, facing) {
 }
 
 function csrfToken() {
-  return document.querySelector("#deploy-csrf [name=csrfmiddlewaretoken]")?.value ?? "";
+  return /** @type {HTMLInputElement | null} */ (document.querySelector("#deploy-csrf [name=csrfmiddlewaretoken]"))?.value ?? "";
 }
 
 async function send(id, position, facing) {
@@ -157,7 +157,7 @@ function round(value) {
 }
 
 tray?.addEventListener("pointerdown", (event) => {
-  const item = event.target.closest?.("li.tray-unit.placeable");
+  const item = /** @type {HTMLLIElement | null} */ (/** @type {Element} */ (event.target).closest?.("li.tray-unit.placeable"));
   if (!item || event.button !== 0 || !deployUrl) return;
   const { unit } = nodes.get(item.dataset.unit);
   // From the tray there is no grip: the base's centre follows the pointer.
@@ -175,7 +175,7 @@ function overTable(event) {
 }
 
 svg.addEventListener("pointerdown", (event) => {
-  const group = event.target.closest?.("g.unit.placeable");
+  const group = /** @type {SVGGElement | null} */ (/** @type {Element} */ (event.target).closest?.("g.unit.placeable"));
   if (!group || event.button !== 0 || !deployUrl) return;
   const { unit } = nodes.get(group.dataset.unit);
   const [px, py] = tablePoint(svg, event);

@@ -102,7 +102,7 @@ export class TableCursor {
     const pt = svg.createSVGPoint();
     [pt.x, pt.y] = [this.at[0], this.board.height() - this.at[1]];
     const p = pt.matrixTransform(svg.getScreenCTM());
-    return document.elementFromPoint(p.x, p.y)?.closest?.("#board-svg .piece")?.dataset.unit ?? null;
+    return /** @type {SVGElement | null | undefined} */ (document.elementFromPoint(p.x, p.y)?.closest?.("#board-svg .piece"))?.dataset.unit ?? null;
   }
 
   draw() {

@@ -62,6 +62,16 @@ export class Mover {
     this.verdict = null;
     this.offer = null; // the server's nearest legal alternative to the last refused drop
     this.offerRef = 0;
+    // The last preview that asked for the alternative: its plan (JSON), ref and time; and
+    // until when none is asked (the server's limits dropped one). Unset until the first.
+    /** @type {string | undefined} */
+    this.altKey = undefined;
+    /** @type {number | undefined} */
+    this.altRef = undefined;
+    /** @type {number | undefined} */
+    this.altAt = undefined;
+    /** @type {number | undefined} */
+    this.altOff = undefined;
     this.handle = el("g", { class: "rotate-handle", visibility: "hidden" });
     // Only the knob turns: the stem lets presses through to the piece, to move it.
     el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0, "pointer-events": "none" }, this.handle);
@@ -85,7 +95,7 @@ export class Mover {
     const svg = this.board.svg;
     svg.addEventListener("pointerdown", (e) => this.down(e));
     svg.addEventListener("pointermove", (e) => this.move(e));
-    svg.addEventListener("pointerup", (e) => this.up(e));
+    svg.addEventListener("pointerup", () => this.up());
     svg.addEventListener("dblclick", (e) => {
       if (this.plan?.mode === "carry") {
         e.preventDefault();

@@ -21,7 +21,7 @@ export class Grid {
     this.button?.addEventListener("click", () => this.toggle());
     document.addEventListener("keydown", (e) => {
       if (e.key !== "g" && e.key !== "G") return;
-      if (e.target.closest?.("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (/** @type {Element} */ (e.target).closest?.("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
       e.preventDefault();
       this.toggle();
     });

@@ -15,8 +15,8 @@ export class KeyMove {
   constructor(board) {
     this.board = board;
     this.form = $("goto-form");
-    this.x = $("goto-x");
-    this.y = $("goto-y");
+    this.x = /** @type {HTMLInputElement} */ ($("goto-x"));
+    this.y = /** @type {HTMLInputElement} */ ($("goto-y"));
     this.label = $("goto-label");
     this.said = "";
     this.form.addEventListener("submit", (e) => {

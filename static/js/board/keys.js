@@ -26,14 +26,14 @@ export function attachKeys(board) {
     j: () => focusFirst($("event-log")),
   };
   document.addEventListener("keydown", (e) => {
-    const target = e.target;
+    const target = /** @type {Element} */ (e.target);
     // Esc cancels a plan or a pick from a field too (the typed point's, say).
     const typing = Boolean(target.closest?.("input, textarea, select, [contenteditable]"));
     if (e.ctrlKey || e.metaKey || e.altKey || (typing && e.key !== "Escape")) return;
     const mover = board.mover;
     const step = e.shiftKey ? 45 : 15;
     const inch = e.shiftKey ? 0.1 : 1;
-    const piece = target.closest?.(".piece")?.dataset.unit ?? null;
+    const piece = /** @type {SVGElement | null} */ (target.closest?.(".piece"))?.dataset.unit ?? null;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
     switch (key) {

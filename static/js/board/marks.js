@@ -24,7 +24,7 @@ export class Marks {
       this.submit();
     });
     $("unit-badges").addEventListener("click", (e) => {
-      const button = e.target.closest("button[data-unmark]");
+      const button = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (e.target).closest("button[data-unmark]"));
       if (button) board.command({ type: "unmark", marker: Number(button.dataset.unmark) }, "Remove the marker");
     });
   }
@@ -34,7 +34,7 @@ export class Marks {
   submit() {
     const { board } = this;
     const unit = board.pieces.selected;
-    const input = $("mark-text");
+    const input = /** @type {HTMLInputElement} */ ($("mark-text"));
     const text = input.value.trim();
     const most = board.store.limits.marker_chars ?? 24;
     if (!unit) return;
@@ -48,7 +48,7 @@ export class Marks {
       input.focus();
       return;
     }
-    board.command({ type: "mark", unit, text, colour: $("mark-colour").value }, "Add a marker");
+    board.command({ type: "mark", unit, text, colour: /** @type {HTMLSelectElement} */ ($("mark-colour")).value }, "Add a marker");
     input.value = "";
     board.setHint(`Marker “${text}” sent for ${board.store.name(unit)}.`);
   }

@@ -6,7 +6,7 @@ export class Chat {
   constructor(board) {
     this.board = board;
     this.list = document.getElementById("chat-log");
-    this.input = document.getElementById("chat-text");
+    this.input = /** @type {HTMLInputElement} */ (document.getElementById("chat-text"));
     this.seen = new Set();
     document.getElementById("chat-form").addEventListener("submit", (e) => {
       e.preventDefault();

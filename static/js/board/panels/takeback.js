@@ -18,7 +18,7 @@ export function onOffer(frame) {
 export class TakeBack {
   constructor(board) {
     this.board = board;
-    this.button = document.getElementById("take-back");
+    this.button = /** @type {HTMLButtonElement} */ (document.getElementById("take-back"));
     this.box = document.getElementById("takeback-prompt");
     this.order = null; // {seq, actor, kind}: the order its player may ask to take back
     this.request = null; // the request event waiting for an answer
