@@ -1,3 +1,4 @@
+// @ts-check
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
 import { Drawing } from "./annotations.js";
