@@ -25,6 +25,7 @@ from rules.engine.consequences import Consequence, with_consequences
 from rules.engine.dice import Dice, make_dice
 from rules.engine.reach import Reach
 from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
+from rules.engine.terrain_style import UNSTYLED as UNSTYLED_TERRAIN
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.deadline import deadline
@@ -41,6 +42,7 @@ from rules.systems.registry import SYSTEMS, get_system
 __all__ = [
     "COST_UNITS",
     "SYSTEMS",
+    "UNSTYLED_TERRAIN",
     "Action",
     "BaseShape",
     "Consequence",

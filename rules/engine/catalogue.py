@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rules.engine.terrain_style import UNSTYLED, TerrainStyle
+
 #: How an action's path is drawn: a polyline with turns ("free"), one straight line
 #: ("straight"), a single placement point ("placement"), a turn in place, [{"turn": a}]
 #: ("turn"), or none at all ("none").
@@ -185,6 +187,8 @@ class TerrainKind:
     #: What it does to a line of sight drawn across it, for the board's sight tool:
     #: "blocks", "hinders" or "" (nothing). The system's rules of sight stay its own.
     sight: str = ""
+    #: How the board and the battle report draw it (rules/engine/terrain_style.py).
+    style: TerrainStyle = UNSTYLED
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -194,6 +198,7 @@ class TerrainKind:
             "required": list(self.required),
             "help": self.help,
             "sight": self.sight,
+            "style": self.style.to_json(),
         }
 
 

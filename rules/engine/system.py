@@ -13,6 +13,7 @@ from rules.engine.dice import Dice
 from rules.engine.markers import Markers, markers_in
 from rules.engine.rule_names import named, named_verdict
 from rules.engine.scenario import parse_base, state_to_json
+from rules.engine.terrain_style import UNSTYLED, TerrainStyle
 from rules.engine.turns import TurnStructure
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
@@ -143,6 +144,12 @@ class System:
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         raise NotImplementedError
 
+    def standing_forbidden(self, state: GameState, unit: Unit) -> Callable[[Terrain], bool] | None:
+        """Hook: the terrain `unit` may not be set down in (at deployment, as the board asks
+        while a player places it: rules/referee/deployment.py), or None where only the
+        table's edge and the other bases keep it out (default)."""
+        return None
+
     # -- what a piece shows of its state ----------------------------------------
     def markers(self, position: Mapping[str, Any]) -> Markers:
         """Hook: each piece's state markers in a scenario-shaped position: those the
@@ -175,6 +182,12 @@ class System:
         `rules/referee/sight_ruling.py` draws the line and asks this of each feature."""
         kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
         return kind.sight if kind is not None and kind.sight in ("blocks", "hinders") else ""
+
+    def terrain_style(self, terrain_type: str) -> TerrainStyle:
+        """How the board and the battle report draw a terrain type: its kind's style in the
+        catalogue, else the engine's look for a type the system does not style."""
+        kind = next((k for k in self.terrain_kinds if k.type == terrain_type), None)
+        return kind.style if kind is not None else UNSTYLED
 
     def terrain_label(self, feature: Terrain) -> str:
         """A feature's kind in a player's words ("Hindering terrain"), from the catalogue."""

@@ -38,7 +38,7 @@ def require_system(key: str, field: str = "system") -> Any:
 def system_name(key: str) -> str:
     """What players read (the system's name); the key itself only for a system the engine lost."""
     system = _registry().get(key)
-    return (getattr(system, "name", "") or key) if system is not None else key
+    return (system.name or key) if system is not None else key
 
 
 def system_names() -> dict[str, str]:
@@ -92,9 +92,35 @@ def terrain_kinds(key: str) -> list[dict[str, Any]]:
             "keys": ["height", "size_class"],
             "required": [],
             "help": "",
+            "sight": "",
+            "style": unstyled_terrain(),
         }
         for t in sorted(system.terrain_types)
     ]
+
+
+def terrain_style(key: str, terrain_type: str) -> dict[str, str]:
+    """How the board and the battle report draw a terrain type ({"fill", "pattern",
+    "stroke"}): the style in the system's catalogue, the same table the board reads
+    (`terrain_kinds`); the engine's look for a type unstyled or a system the engine lost."""
+    system = _registry().get(key)
+    if system is None:
+        return unstyled_terrain()
+    return dict(system.terrain_style(terrain_type).to_json())
+
+
+def terrain_styles(position: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{terrain type: style} for every type on a scenario-shaped position's map, as its
+    system styles it (`terrain_style`): what the battle report draws with."""
+    key = str(position.get("system", ""))
+    types = {str(feature.get("type", "")) for feature in position.get("terrain", [])}
+    return {t: terrain_style(key, t) for t in sorted(types)}
+
+
+def unstyled_terrain() -> dict[str, str]:
+    """The engine's look for a terrain type its system does not style, on the board and
+    in the report alike."""
+    return dict(rules.UNSTYLED_TERRAIN.to_json())
 
 
 def terrain_types(key: str) -> list[str]:
@@ -124,6 +150,8 @@ def board_config(key: str) -> dict[str, Any]:
         "costSuffix": rules.COST_UNITS.get(unit, f" {unit}"),
         "costSuffixes": dict(rules.COST_UNITS),
         "terrainKinds": terrain_kinds(key),
+        # How the board draws a terrain type its system's kinds do not style.
+        "terrainUnstyled": unstyled_terrain(),
         # Phases change what a player's "end" ends: their part of the phase.
         "phased": bool(require_system(key).turn_structure.phased),
         # What ending a player's part is called in this system ("End activation").

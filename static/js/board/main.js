@@ -252,7 +252,7 @@ class Board {
     const key = JSON.stringify(state.terrain ?? []);
     if (key !== this.terrainKey) {
       this.terrainKey = key;
-      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [] });
+      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [], unstyled: this.config.terrainUnstyled });
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;
