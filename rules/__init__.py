@@ -25,8 +25,8 @@ from rules.engine.consequences import Consequence, with_consequences
 from rules.engine.dice import Dice, make_dice
 from rules.engine.reach import Reach
 from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
-from rules.engine.terrain_style import UNSTYLED as UNSTYLED_TERRAIN
 from rules.engine.system import System
+from rules.engine.terrain_style import UNSTYLED as UNSTYLED_TERRAIN
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.deadline import deadline
 from rules.model.actions import Action, Turn, Waypoint

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind, VerdictNote
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers, markers_in
@@ -41,6 +41,8 @@ class System:
     terrain_kinds: ClassVar[tuple[TerrainKind, ...]] = ()
     #: The system's states a piece shows (rules/engine/markers.py), in the order drawn.
     state_markers: ClassVar[tuple[StateMarker, ...]] = (ABOARD,)
+    #: The notes of its own its verdicts carry (`Verdict.notes`), by key, for the board.
+    verdict_notes: ClassVar[tuple[VerdictNote, ...]] = ()
     #: Who may act now, what a turn or phase change resets, the header line.
     turn_structure: ClassVar[TurnStructure] = TurnStructure()
     #: What `move` and costs count: "in" (inches) or "MP" (movement points).
@@ -169,11 +171,12 @@ class System:
         None where an event's words say it already."""
         return Consequence("roll", roll_words(roll))
 
-    def speed_band_consequence(
-        self, state: GameState, action: Action, band: str
+    def note_consequence(
+        self, state: GameState, action: Action, note: VerdictNote, value: Any
     ) -> Consequence | None:
-        """Hook: the verdict's `speed_band` in words, for systems that report one."""
-        return Consequence("speed_band", f"Speed band: {band.replace('_', ' ')}")
+        """Hook: one of the verdict's notes (`verdict_notes`) in words, its kind the note's
+        key; default: its label and value."""
+        return Consequence(note.key, f"{note.label}: {str(value).replace('_', ' ')}")
 
     def sight(self, feature: Terrain) -> str:
         """What `feature` does to a line of sight drawn across it: "blocks", "hinders" or

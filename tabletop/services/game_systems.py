@@ -152,6 +152,8 @@ def board_config(key: str) -> dict[str, Any]:
         "terrainKinds": terrain_kinds(key),
         # How the board draws a terrain type its system's kinds do not style.
         "terrainUnstyled": unstyled_terrain(),
+        # The notes of its own a verdict carries ([{key, label, help}]), for the unit card.
+        "verdictNotes": [note.to_json() for note in require_system(key).verdict_notes],
         # Phases change what a player's "end" ends: their part of the phase.
         "phased": bool(require_system(key).turn_structure.phased),
         # What ending a player's part is called in this system ("End activation").

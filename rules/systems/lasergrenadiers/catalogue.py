@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine import terrain_style as look
-from rules.engine.catalogue import ABOARD, ActionSpec, ActionVariant, StateMarker, TerrainKind
+from rules.engine.catalogue import (
+    ABOARD,
+    ActionSpec,
+    ActionVariant,
+    StateMarker,
+    TerrainKind,
+    VerdictNote,
+)
 from rules.engine.unit_fields import base_field
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
@@ -230,6 +237,16 @@ UNIT_SCHEMA: dict[str, Any] = {
         },
     },
 }
+
+#: How fast the piece has moved this turn, turning included (stationary, slow, moderate,
+#: fast): every verdict says it (scenario-format.md, lasergrenadiers: "verdict adds
+#: `speed_band`"), the band fire at it and its own fire use.
+SPEED_BAND = VerdictNote(
+    "speed_band",
+    "Speed band",
+    help="Its speed band for fire this turn (003 Movement and fire).",
+)
+VERDICT_NOTES: tuple[VerdictNote, ...] = (SPEED_BAND,)
 
 #: What a piece shows of its state (rules/engine/markers.py), in the order drawn; its
 #: speed band is worked out from the allowance spent (LaserGrenadiersSystem.markers).

@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.engine.catalogue import VerdictNote
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers
@@ -23,6 +24,7 @@ from rules.systems.lasergrenadiers.catalogue import (
     STATE_MARKERS,
     TERRAIN_KINDS,
     UNIT_SCHEMA,
+    VERDICT_NOTES,
 )
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
@@ -101,6 +103,7 @@ class LaserGrenadiersSystem(System):
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
+    verdict_notes = VERDICT_NOTES
     turn_structure = LgTurns(read_piece_budget)
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
@@ -207,10 +210,10 @@ class LaserGrenadiersSystem(System):
             )
         return out
 
-    def speed_band_consequence(
-        self, state: GameState, action: Action, band: str
+    def note_consequence(
+        self, state: GameState, action: Action, note: VerdictNote, value: Any
     ) -> Consequence | None:
-        return consequences.speed_band_consequence(band)
+        return consequences.speed_band_consequence(str(value))
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA
