@@ -10,8 +10,8 @@ The facade the web server uses (documented in docs/rules-engine.md):
         found = reach(state, "M1")                      # cut short, .complete is False
 
 and the board's questions the live table asks (`reach_answer`, `alternative_answer`,
-`offered_in_position`, `sight_ruling`, `placement_obstructions`): the web side imports
-nothing else of rules/ (tests/web/test_engine_facade.py).
+`offered_in_position`, `board_view`, `sight_ruling`, `placement_obstructions`): the web
+side imports nothing else of rules/ (tests/web/test_engine_facade.py).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from rules.geometry.deadline import deadline
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.errors import DiceExhaustedError, InvalidActionError
 from rules.model.state import BaseShape, GameState, Table, Terrain, Unit
+from rules.referee.board_view import board_view
 from rules.referee.deployment import placement_obstructions
 from rules.referee.offers import offered_in_position
 from rules.referee.positions import load_scenario, state_from_json
@@ -63,6 +64,7 @@ __all__ = [
     "Waypoint",
     "action_from_json",
     "alternative_answer",
+    "board_view",
     "deadline",
     "get_system",
     "load_scenario",

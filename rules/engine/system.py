@@ -12,7 +12,7 @@ from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers, markers_in
 from rules.engine.rule_names import named, named_verdict
-from rules.engine.scenario import parse_base, state_to_json
+from rules.engine.scenario import parse_base
 from rules.engine.terrain_style import UNSTYLED, TerrainStyle
 from rules.engine.turns import TurnStructure
 from rules.engine.verdict import Roll, Verdict, Violation
@@ -153,10 +153,10 @@ class System:
         return None
 
     # -- what a piece shows of its state ----------------------------------------
-    def markers(self, position: Mapping[str, Any]) -> Markers:
-        """Hook: each piece's state markers in a scenario-shaped position: those the
-        catalogue declares (`state_markers`); a system adds what it works out (a band)."""
-        return markers_in(self.state_markers, position)
+    def markers(self, state: GameState) -> Markers:
+        """Hook: each piece's state markers in a position: those the catalogue declares
+        (`state_markers`); a system adds what it works out (a band)."""
+        return markers_in(self.state_markers, state)
 
     # -- what an action does besides moving, in words (rules/engine/consequences.py) --
     def event_consequence(
@@ -214,12 +214,11 @@ class System:
         if not unit.on_table:
             return ()
         as_json = {"type": unit.type, **unit.props}
-        position = state.memo("engine.offers.json", lambda: state_to_json(state))
         return tuple(
             spec.type
             for spec in self.actions
             if spec.offered_to(as_json)
-            and self.turn_structure.unit_may_take(position, unit.id, spec.type)
+            and self.turn_structure.unit_may_take(state, unit.id, spec.type)
         )
 
     def deployment_zones(

@@ -170,38 +170,36 @@ def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dic
     return rules.offered_in_position(state, turn)
 
 
-def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
-    """What a snapshot and every table event carry beside the position: the header line
-    and the actions each unit may be offered (docs/protocol.md). Before the battle
-    begins (no side to act yet) there is neither."""
-    states = state_markers(state)
-    if not turn.get("active_side"):
-        return {"summary": "", "actions": {}, "unit_states": states}
-    view = {
-        "summary": summary(state, turn),
-        "actions": available_actions(state, turn),
-        "unit_states": states,
-    }
-    running = active_unit(state, turn)
-    if running is not None:
-        # The unit whose activation runs, for the board to highlight (only where one does).
-        view["active_unit"] = running
-    return view
+def _read(state: dict[str, Any]) -> rules.GameState | None:
+    """The engine's reading of a scenario-shaped position, or None for one it cannot read
+    (a system it lost)."""
+    if state.get("system", "") not in _registry():
+        return None
+    try:
+        return rules.state_from_json(state)
+    except rules.InvalidActionError:
+        return None
+
+
+def table_view(
+    state: dict[str, Any], turn: dict[str, Any], game: rules.GameState | None = None
+) -> dict[str, Any]:
+    """What a snapshot and every table event carry beside the position (docs/protocol.md):
+    the pieces' states and, once a side is to act, the header line, the actions each unit
+    may be offered and the unit whose activation runs (rules.board_view). `game`: the
+    same position as the engine already holds it (an act's verdict), else it is read
+    once here."""
+    game = game or _read(state)
+    if game is None:
+        return {"summary": "", "actions": {}, "unit_states": {}}
+    return rules.board_view(game, turn)
 
 
 def state_markers(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
     """{unit id: [{"key", "label", "help"}]}: the system's states each piece shows (its
     catalogue's `state_markers`: activated, shut down, a speed band), for the board, the
-    unit card and the report; {} for a position of a system the engine lost."""
-    system = _registry().get(state.get("system", ""))
-    return {} if system is None else system.markers(state)
-
-
-def active_unit(state: dict[str, Any], turn: dict[str, Any]) -> str | None:
-    """The unit whose activation runs now (the turn structure's word), or None."""
-    if state.get("system") not in _registry():
-        return None
-    return _turn_structure(state).active_unit(turn, state)
+    unit card and the report; {} for a position the engine cannot read."""
+    return dict(table_view(state, {})["unit_states"])
 
 
 # -- turns ------------------------------------------------------------------------------
@@ -250,9 +248,7 @@ def end_part(
 
 def summary(state: dict[str, Any], turn: dict[str, Any]) -> str:
     """The header's line ("Turn 2 · Phase 1 · P1 to act · 3 AP left"); "" without a turn."""
-    if not turn.get("active_side") or state.get("system") not in _registry():
-        return ""
-    return str(_turn_structure(state).summary(turn, state))
+    return str(table_view(state, turn)["summary"])
 
 
 # -- deployment -------------------------------------------------------------------------

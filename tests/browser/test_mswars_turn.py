@@ -253,7 +253,8 @@ def drawn_terrain_styles(page) -> dict[str, dict[str, str]]:
             const under = document.querySelector(`pattern[id="${id}"] rect`);
             const type = [...shape.classList].find((c) => c.startsWith('terrain-') &&
               c !== 'terrain-feature').slice('terrain-'.length);
-            return [type, { fill: under.getAttribute('fill'), stroke: shape.getAttribute('stroke') }];
+            const stroke = shape.getAttribute('stroke');
+            return [type, { fill: under.getAttribute('fill'), stroke }];
           }))"""
     )
 
