@@ -6,6 +6,7 @@ that the web side needs no code for a system it has never seen.
 """
 
 from typing import ClassVar
+from unittest.mock import ANY
 
 import pytest
 from django.urls import reverse
@@ -148,8 +149,8 @@ class TwoPhases(TurnStructure):
     phases: ClassVar[tuple[object, ...]] = (1, 2)
     reset_each_phase: ClassVar[tuple[str, ...]] = ("spent",)
 
-    def budget(self, turn: dict, position: dict) -> str:
-        return f"{3 - len(position['state'].get('spent', []))} AP left"
+    def budget(self, turn: dict, position: rules.GameState) -> str:
+        return f"{3 - len(position.turn.get('spent', []))} AP left"
 
 
 class MadeUp(System):
@@ -168,7 +169,8 @@ def made_up(monkeypatch: pytest.MonkeyPatch) -> System:
 
 
 def test_a_phased_system_takes_each_side_in_each_phase_and_its_header_says_so(made_up) -> None:
-    position = {"system": "madeup", "units": [], "state": {"spent": ["X"]}}
+    table = {"width": 24, "height": 24}
+    position = {"system": "madeup", "table": table, "units": [], "state": {"spent": ["X"]}}
     turn, position = game_systems.begin(position, ["A", "B"])
     assert game_systems.summary(position, turn) == "Turn 1 · Phase 1 · A to act · 2 AP left"
     turn, position = game_systems.end_part(position, turn)
@@ -261,3 +263,35 @@ def test_pages_show_the_system_by_its_name(client, world: World) -> None:
     client.login(username="gm", password=PASSWORD)
     page = client.get(reverse("campaign", args=[world.home.campaign.pk])).content.decode()
     assert "MechWarrior: Age of Destruction" in page
+
+
+# -- the board hooks read the position the engine holds (issue 24) ---------------------------
+
+
+def test_a_table_event_reads_the_position_the_verdict_left_and_never_its_json_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An act's event carries the header, the offers and the pieces' states, read from the
+    engine's own position after the verdict (`game`), so no hook parses the table's JSON."""
+    position = aod_position(orders_available=2, ordered=["M1"])
+    game = rules.state_from_json(position)
+    expected = game_systems.table_view(position, P1_TO_ACT)
+
+    def no_parse(raw: object) -> rules.GameState:
+        raise AssertionError("the position was parsed again")
+
+    monkeypatch.setattr(rules, "state_from_json", no_parse)
+    view = game_systems.table_view(position, P1_TO_ACT, game)
+    assert view == expected
+    assert view["summary"] == "Turn 1 · P1 to act · 2 orders left"
+    assert view["actions"]["M1"] == [] and "move" in view["actions"]["I1"]
+    assert view["unit_states"] == {"M1": [{"key": "ordered", "label": "ordered", "help": ANY}]}
+
+
+def test_a_position_the_engine_cannot_read_shows_no_header_offers_or_states() -> None:
+    lost = {**aod_position(), "system": "no_such_system"}
+    assert game_systems.table_view(lost, P1_TO_ACT) == {
+        "summary": "",
+        "actions": {},
+        "unit_states": {},
+    }
