@@ -26,6 +26,7 @@ from rules.engine.dice import Dice, make_dice
 from rules.engine.reach import Reach
 from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
 from rules.engine.system import System
+from rules.engine.unit_fields import base_field
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.deadline import deadline
 from rules.model.actions import Action, Turn, Waypoint
@@ -61,6 +62,7 @@ __all__ = [
     "Waypoint",
     "action_from_json",
     "alternative_answer",
+    "base_field",
     "deadline",
     "get_system",
     "load_scenario",

@@ -50,8 +50,21 @@ def system_names() -> dict[str, str]:
 
 
 def unit_schema(key: str) -> dict[str, Any]:
-    """The engine's description of a roster unit: {"fields": {name: {type, enum, ...}}}."""
-    return require_system(key).unit_schema()
+    """The engine's description of a roster unit: {"fields": {name: {type, enum, ...}}}.
+
+    A system that publishes no fields gets its unit types with the scenario format's
+    common keys (a move, a base: scenario-format.md UNIT), so that its rosters can still
+    be made, as its maps can (`terrain_kinds`)."""
+    system = require_system(key)
+    schema = system.unit_schema()
+    if schema["fields"]:
+        return schema
+    common = {
+        "type": {"type": "string", "enum": sorted(system.unit_types), "required": True},
+        "move": {"type": "number", "minimum": 0, "description": "movement allowance"},
+        "base": rules.base_field({"shape": "circle", "diameter": 1.0}),
+    }
+    return {**schema, "fields": common}
 
 
 def unit_types(key: str) -> list[str]:
