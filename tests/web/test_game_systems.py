@@ -20,7 +20,6 @@ from tabletop.services.battles import battle_create, battle_start
 from tabletop.services.errors import ServiceError
 from tabletop.services.maps import map_create
 from tabletop.services.rosters import roster_create, unit_profile_add
-from tabletop.services.unit_schema import unit_errors
 from tests.web.world import MECH, PASSWORD, World
 
 ONE_INCH = {"shape": "circle", "diameter": 1.0}
@@ -188,19 +187,18 @@ def test_the_board_of_a_system_counting_mp_labels_costs_in_mp(made_up) -> None:
     assert config["actions"][0]["label"] == "Stride"
 
 
-def test_a_system_that_publishes_no_unit_fields_gets_the_scenario_formats_common_ones(
+def test_a_system_that_states_no_unit_keys_gets_the_scenario_formats_common_ones(
     made_up,
 ) -> None:
-    schema = game_systems.unit_schema("madeup")
-    assert list(schema["fields"]) == ["type", "move", "base"]
+    assert list(game_systems.roster_fields("madeup")) == ["move", "base"]
     [raider] = game_systems.unit_catalogue("madeup")
     assert raider == {"type": "raider", "label": "Raider", "stats": {"base": ONE_INCH}}
     rect = {"shape": "rect", "width": 1, "length": 2}
-    assert unit_errors(schema, "raider", {"move": 6, "base": rect}) == {}
-    assert unit_errors(schema, "scout", {"move": -1}) == {
+    assert game_systems.unit_errors("madeup", "raider", {"move": 6, "base": rect}) == {}
+    assert game_systems.unit_errors("madeup", "scout", {"move": -1, "speed": 2}) == {
         "unit_type": "Unknown unit type 'scout'; choose one of: raider.",
         "move": "Must be at least 0.",
-        "base": "Required.",
+        "speed": "madeup units have no field 'speed'.",
     }
 
 
