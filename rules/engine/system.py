@@ -17,7 +17,7 @@ from rules.engine.rule_names import named, named_verdict
 from rules.engine.scenario import parse_base
 from rules.engine.terrain_style import UNSTYLED, TerrainStyle
 from rules.engine.turns import TurnStructure
-from rules.engine.unit_schema import check_unit_fields, unit_schema
+from rules.engine.unit_schema import base_field, check_unit_fields, unit_schema
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.model.actions import Action, parse_action
@@ -195,8 +195,18 @@ class System(Play):
     def unit_schema(self) -> dict[str, Any]:
         """What a unit of this system may contain: a JSON Schema document
         (rules/engine/unit_schema.py), read by the engine and the roster editor alike.
-        Default: any unit (a system states its keys by overriding this)."""
-        return unit_schema(self.key, {})
+        Default: the scenario format's common keys (scenario-format.md UNIT), so that a
+        system that states none of its own can still have rosters: a type among its
+        `unit_types`, a move, a base (a system states its keys by overriding this)."""
+        kinds: dict[str, Any] = {"type": "string"}
+        if self.unit_types:
+            kinds["enum"] = sorted(self.unit_types)
+        common = {
+            "type": kinds,
+            "move": {"type": "number", "minimum": 0, "description": "movement allowance"},
+            "base": base_field({"shape": "circle", "diameter": 1.0}),
+        }
+        return unit_schema(self.key, common)
 
     def check_parsed_unit(self, unit: Unit, key: str) -> None:
         """A parsed unit checked by the system (`check_unit`), then against its unit schema:

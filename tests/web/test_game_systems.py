@@ -23,6 +23,7 @@ from tabletop.services.maps import map_create
 from tabletop.services.rosters import roster_create, unit_profile_add
 from tests.web.world import MECH, PASSWORD, World
 
+ONE_INCH = {"shape": "circle", "diameter": 1.0}
 SQUARE = [[10, 10], [14, 10], [14, 14], [10, 14]]
 
 
@@ -159,6 +160,7 @@ class MadeUp(System):
     actions = (ActionSpec("stride", "Stride", drag=True, cost_unit="MP"),)
     turn_structure = TwoPhases()
     cost_unit = "MP"
+    unit_types = frozenset({"raider"})  # and no unit schema of its own
 
 
 @pytest.fixture
@@ -185,6 +187,21 @@ def test_the_board_of_a_system_counting_mp_labels_costs_in_mp(made_up) -> None:
     assert (config["systemName"], config["costSuffix"]) == ("Made-Up Skirmish", " MP")
     assert config["phased"], "a player's end button ends their part of the phase"
     assert config["actions"][0]["label"] == "Stride"
+
+
+def test_a_system_that_states_no_unit_keys_gets_the_scenario_formats_common_ones(
+    made_up,
+) -> None:
+    assert list(game_systems.roster_fields("madeup")) == ["move", "base"]
+    [raider] = game_systems.unit_catalogue("madeup")
+    assert raider == {"type": "raider", "label": "Raider", "stats": {"base": ONE_INCH}}
+    rect = {"shape": "rect", "width": 1, "length": 2}
+    assert game_systems.unit_errors("madeup", "raider", {"move": 6, "base": rect}) == {}
+    assert game_systems.unit_errors("madeup", "scout", {"move": -1, "speed": 2}) == {
+        "unit_type": "Unknown unit type 'scout'; choose one of: raider.",
+        "move": "Must be at least 0.",
+        "speed": "madeup units have no field 'speed'.",
+    }
 
 
 # -- deployment and bases ---------------------------------------------------------------
