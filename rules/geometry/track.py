@@ -10,14 +10,14 @@ what the base sweeps (track_sweeps.py), and where an event first happens along i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from typing import Any
 
 from rules.geometry.bases import Body, body_at
 from rules.geometry.track_path import Motion, Pose, PosePath, motions_from_steps, shortest_turn
 from rules.geometry.track_samples import TrackSamples
-from rules.geometry.track_search import CrossingSearch, Probe
+from rules.geometry.track_search import CrossingSearch
 from rules.geometry.track_sweeps import BOX_MARGIN, NEAR_MARGIN, TrackSweeps
 from rules.model.actions import Step
 from rules.model.state import BaseShape
@@ -92,15 +92,7 @@ class Track(PosePath):
         return self.sweeps.stretches_near(geom, within, shrink)
 
     # -- locating events -------------------------------------------------------------
-    def crossing(
-        self,
-        value: Probe,
-        limit: float,
-        above: bool = False,
-        after: float = 0.0,
-        centre: bool = False,
-        near: Any = None,
-    ) -> float | None:
-        """First tau >= `after` where value(tau) <= limit (or > limit with `above`):
-        `CrossingSearch.crossing`."""
-        return self.search.crossing(value, limit, above, after, centre, near)
+    @property
+    def crossing(self) -> Callable[..., float | None]:
+        """The first tau where a value crosses a limit (`CrossingSearch.crossing`)."""
+        return self.search.crossing
