@@ -24,6 +24,7 @@ import shapely.affinity
 from shapely.geometry import Point, box
 
 from rules.engine.bases_policy import BasePolicy
+from rules.engine.kept_facing import rect_kept_from
 from rules.engine.position import Position
 from rules.engine.reach import Reach
 from rules.geometry import visibility
@@ -66,10 +67,18 @@ def base_barriers(
 
 
 def base_barriers_by_unit(
-    position: Position, unit: Unit, policy: BasePolicy, reach: float, margin: float = MARGIN
+    position: Position,
+    unit: Unit,
+    policy: BasePolicy,
+    reach: float,
+    margin: float = MARGIN,
+    keeps_facing: bool = False,
 ) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
     """`base_barriers`, each with the id of the unit whose base it is (a close combat
-    order's last leg comes into contact with its target's, aod.md 12)."""
+    order's last leg comes into contact with its target's, aod.md 12). `keeps_facing`:
+    the paths searched only translate the unit, so a rect's corners near its start are
+    kept off the bases there by the rect itself (`rect_kept_from`): `around_start`
+    holds only for a circle."""
     sx, sy = unit.position
     r = unit.base.radius
     blocking: list[tuple[str, Any]] = []
@@ -85,6 +94,8 @@ def base_barriers_by_unit(
             end_only.append((other.id, grown(body, full)))
         elif gap > full:
             blocking.append((other.id, grown(body, full)))
+        elif keeps_facing and not unit.base.is_circle:
+            blocking.append((other.id, rect_kept_from(unit, body, margin)))
         elif body.xy is not None:
             blocking.append((other.id, around_start(body.xy, gap)))
         else:

@@ -38,7 +38,7 @@ from rules.geometry.visibility import Work
 from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
-from rules.systems.aod.contact import AodBases
+from rules.systems.aod.contact import AodBases, opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import (
@@ -389,7 +389,11 @@ def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None =
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
-    by_unit = base_barriers_by_unit(ctx, unit, AodBases(cruising=cruising), horizon(unit, budget))
+    # Every path searched below keeps the start facing (a rect turned first, `_rect_turned`,
+    # has its own): a rect is kept from the bases beside it by its own shape.
+    by_unit = base_barriers_by_unit(
+        ctx, unit, AodBases(cruising=cruising), horizon(unit, budget), keeps_facing=True
+    )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     within = None
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
@@ -514,6 +518,14 @@ def _rect_turned(
     # AOD-D17): every shaded order is an ordered move (system.py HANDLERS).
     if not ordered_move(ctx, unit, spun, make_dice(unresolved=True)).legal:
         return []
+    turned = replace(unit, facing=unit.facing + turn)
+    # A foe the turned rect touches that it did not touch before stops it where it turned
+    # (AOD-D6): nothing further is reached this way.
+    policy = AodBases()
+    before = {o.id for o in opposing_contacts(ctx, unit)}
+    after = opposing_contacts(ctx, unit, Pose(*unit.position, turned.facing))
+    if any(o.id not in before and policy.stops_for(unit, o) for o in after):
+        return []
     b = unit.base
     a = math.radians(unit.facing + turn)
     c, s_ = math.cos(a), math.sin(a)
@@ -545,8 +557,10 @@ def _rect_turned(
             hard.append(grown_by_base(t.shape, rect, 0.0))
         else:  # farther than the first window: the circle round the base, cheaper
             hard.append(ctx.grown(t, b.radius + MARGIN))
-    for _, g in by_unit[0]:
-        hard.append(g)  # bases grown by the circle round the base: still conservative
+    # The bases kept from the rect at its new facing (beside the start, its own shape).
+    hard.extend(
+        g for _, g in base_barriers_by_unit(ctx, turned, policy, near, keeps_facing=True)[0]
+    )
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
     elevated = [g for _, g in ground.elevated]
     # A quarter of the bound: where that does not suffice the turned ends are left out

@@ -1,0 +1,72 @@
+"""A base next to the start of a rect mover that keeps its facing, as an obstacle for the
+mover's centre.
+
+The kernel keeps a centre from a base by the circle round the mover's base (`grown`),
+which is conservative, but next to the start that circle may already reach over the
+base, and `around_start` then lets the centre come as near as it starts: right for a
+circle, not for a rect, whose corners swing into the base as the centre goes round
+(aod: a rect 'Mech 0.375" from a friend, its path_to through the friend's base). While
+the rect only translates, the centres where it meets the base are exactly the base
+grown by the rect (a Minkowski sum), and that obstacle may come as near as the rect
+itself is.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import shapely
+from shapely.geometry import Point, Polygon
+
+from rules.geometry.bases import Body, body_at, rect_corners
+from rules.geometry.tolerance import CONTACT
+from rules.model.state import Unit
+
+#: How far inside the start the obstacle may come at most (as `around_start`'s 0.008").
+SHORT = 0.008
+#: Depths the rect may sink into a base it overlaps at its start, tried in turn: each is
+#: under the 0.01" an overlap must exceed.
+DEPTHS = (0.002, 0.004, 0.006, 0.008, 0.0095)
+#: The least room left between the start and the obstacle, for its polygon's corners.
+ROOM = 0.0005
+
+
+def clearance(mover: Unit, body: Body, margin: float) -> float:
+    """How far the rect is kept from `body` (negative: how deep it may sink in it):
+    `margin` where it starts that far, else short of where it starts, and more than
+    0.01" from a base it does not touch yet (a contact that would stop it, aod AOD-D6);
+    one that touches it where it starts may be left, kept under the 0.01" overlap."""
+    x, y = mover.position[:2]
+    gap = body_at(mover.base, x, y, mover.facing).distance(body)
+    if gap > CONTACT:
+        return min(margin, max(gap - SHORT, (gap + CONTACT) / 2))
+    if gap > 0:
+        return gap - SHORT
+    for depth in DEPTHS:
+        if body_at(mover.base, x, y, mover.facing, depth).distance(body) > ROOM:
+            return -depth
+    return -DEPTHS[-1]  # deeper at the start: the obstacle holds it, no reach (sound)
+
+
+def rect_kept_from(mover: Unit, body: Body, margin: float) -> Any:
+    """Where the centre of the rect `mover`, keeping its facing, may not be: where its
+    base grown by `clearance` meets `body`. A circle's part is a polygon round its arc,
+    with as few corners as keep them short of the start."""
+    by = clearance(mover, body, margin)
+    b = mover.base
+    rect = rect_corners(0.0, 0.0, mover.facing, b.width + 2 * by, b.length + 2 * by)
+    if body.xy is None:  # a rect base: the hull of every sum of corners
+        corners = list(body.core.exterior.coords)[:-1]
+        sums = [(px + dx, py + dy) for px, py in corners for dx, dy in rect]
+        return shapely.MultiPoint(sums).convex_hull
+    cx, cy = body.xy
+    core = Polygon([(cx + dx, cy + dy) for dx, dy in rect])
+    start = Point(mover.position[:2])
+    quad_segs = 4
+    while True:
+        # Corners on a circle 1/cos(half the step) out: the chords hold the arc.
+        shape = core.buffer(body.radius / math.cos(math.pi / (4 * quad_segs)), quad_segs)
+        if shape.distance(start) > ROOM or quad_segs >= 64:
+            return shape
+        quad_segs *= 2
