@@ -17,7 +17,7 @@ import math
 from typing import Any
 
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import Point
 
 from rules.geometry.bases import Body, body_at, rect_corners
 from rules.geometry.tolerance import CONTACT
@@ -51,22 +51,23 @@ def clearance(mover: Unit, body: Body, margin: float) -> float:
 
 def rect_kept_from(mover: Unit, body: Body, margin: float) -> Any:
     """Where the centre of the rect `mover`, keeping its facing, may not be: where its
-    base grown by `clearance` meets `body`. A circle's part is a polygon round its arc,
-    with as few corners as keep them short of the start."""
+    base grown by `clearance` (shrunk where that is negative) meets `body`. The sum of
+    the two shapes (the hull of corner sums for a rect, the rect about a circle's centre)
+    is grown round by the circle's radius and the clearance, with corners outside the
+    arcs, and as few of them as keep them short of the start."""
     by = clearance(mover, body, margin)
     b = mover.base
-    rect = rect_corners(0.0, 0.0, mover.facing, b.width + 2 * by, b.length + 2 * by)
-    if body.xy is None:  # a rect base: the hull of every sum of corners
-        corners = list(body.core.exterior.coords)[:-1]
-        sums = [(px + dx, py + dy) for px, py in corners for dx, dy in rect]
-        return shapely.MultiPoint(sums).convex_hull
-    cx, cy = body.xy
-    core = Polygon([(cx + dx, cy + dy) for dx, dy in rect])
+    sink = max(-by, 0.0)
+    rect = rect_corners(0.0, 0.0, mover.facing, b.width - 2 * sink, b.length - 2 * sink)
+    anchors = [body.xy] if body.xy is not None else list(body.core.exterior.coords)[:-1]
+    core = shapely.MultiPoint([(px + dx, py + dy) for px, py in anchors for dx, dy in rect])
+    core = core.convex_hull
+    round_by = body.radius + max(by, 0.0)
     start = Point(mover.position[:2])
     quad_segs = 4
     while True:
         # Corners on a circle 1/cos(half the step) out: the chords hold the arc.
-        shape = core.buffer(body.radius / math.cos(math.pi / (4 * quad_segs)), quad_segs)
+        shape = core.buffer(round_by / math.cos(math.pi / (4 * quad_segs)), quad_segs)
         if shape.distance(start) > ROOM or quad_segs >= 64:
             return shape
         quad_segs *= 2
