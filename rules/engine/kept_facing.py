@@ -32,15 +32,17 @@ DEPTHS = (0.002, 0.004, 0.006, 0.008, 0.0095)
 ROOM = 0.0005
 
 
-def clearance(mover: Unit, body: Body, margin: float) -> float:
+def clearance(mover: Unit, body: Body, margin: float, stops: bool) -> float:
     """How far the rect is kept from `body` (negative: how deep it may sink in it):
-    `margin` where it starts that far, else short of where it starts, and more than
-    0.01" from a base it does not touch yet (a contact that would stop it, aod AOD-D6);
-    one that touches it where it starts may be left, kept under the 0.01" overlap."""
+    `margin` where it starts that far, else short of where it starts. From a base whose
+    contact would stop it (`stops`, aod AOD-D6) that it does not touch yet, more than
+    0.01" (no contact); one it touches where it starts may be left, kept under the 0.01"
+    overlap."""
     x, y = mover.position[:2]
     gap = body_at(mover.base, x, y, mover.facing).distance(body)
     if gap > CONTACT:
-        return min(margin, max(gap - SHORT, (gap + CONTACT) / 2))
+        least = (gap + CONTACT) / 2 if stops else gap - SHORT
+        return min(margin, max(gap - SHORT, least))
     if gap > 0:
         return gap - SHORT
     for depth in DEPTHS:
@@ -49,13 +51,15 @@ def clearance(mover: Unit, body: Body, margin: float) -> float:
     return -DEPTHS[-1]  # deeper at the start: the obstacle holds it, no reach (sound)
 
 
-def rect_kept_from(mover: Unit, body: Body, margin: float) -> Any:
+def rect_kept_from(mover: Unit, body: Body, margin: float, stops: bool) -> Any:
     """Where the centre of the rect `mover`, keeping its facing, may not be: where its
     base grown by `clearance` (shrunk where that is negative) meets `body`. The sum of
     the two shapes (the hull of corner sums for a rect, the rect about a circle's centre)
     is grown round by the circle's radius and the clearance, with corners outside the
-    arcs, and as few of them as keep them short of the start."""
-    by = clearance(mover, body, margin)
+    arcs, as few as keep them short of the start and, where the base touches one whose
+    contact stops it, close enough to the arcs that a path round them stays in contact
+    (separating and touching again would stop it, AOD-D6)."""
+    by = clearance(mover, body, margin, stops)
     b = mover.base
     sink = max(-by, 0.0)
     rect = rect_corners(0.0, 0.0, mover.facing, b.width - 2 * sink, b.length - 2 * sink)
@@ -63,11 +67,13 @@ def rect_kept_from(mover: Unit, body: Body, margin: float) -> Any:
     core = shapely.MultiPoint([(px + dx, py + dy) for px, py in anchors for dx, dy in rect])
     core = core.convex_hull
     round_by = body.radius + max(by, 0.0)
+    # How far out the corners may lie: a path along them stays within 0.01" when in touch.
+    out = CONTACT - ROOM - by if stops and by < CONTACT else math.inf
     start = Point(mover.position[:2])
     quad_segs = 4
     while True:
-        # Corners on a circle 1/cos(half the step) out: the chords hold the arc.
-        shape = core.buffer(round_by / math.cos(math.pi / (4 * quad_segs)), quad_segs)
-        if shape.distance(start) > ROOM or quad_segs >= 64:
+        grow = round_by / math.cos(math.pi / (4 * quad_segs))  # the chords hold the arcs
+        shape = core.buffer(grow, quad_segs)
+        if (grow - round_by <= out and shape.distance(start) > ROOM) or quad_segs >= 64:
             return shape
         quad_segs *= 2

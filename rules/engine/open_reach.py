@@ -95,7 +95,8 @@ def base_barriers_by_unit(
         elif gap > full:
             blocking.append((other.id, grown(body, full)))
         elif keeps_facing and not unit.base.is_circle:
-            blocking.append((other.id, rect_kept_from(unit, body, margin)))
+            stops = policy.stops_for(unit, other)
+            blocking.append((other.id, rect_kept_from(unit, body, margin, stops)))
         elif body.xy is not None:
             blocking.append((other.id, around_start(body.xy, gap)))
         else:

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from shapely.geometry import Point
+
 from rules import GameState, reach, validate
 from tests.rules.reach_sampling import judged_ends as sample_ends
-from tests.rules.scenes import rect_unit, scene, unit
+from tests.rules.scenes import rect_unit, scene, square, unit
 
 
 def legal_ends(state: GameState, uid: str = "U", count: int = 40) -> int:
@@ -52,3 +54,60 @@ def test_a_rect_base_goes_round_a_friendly_base_next_to_its_start() -> None:
 def test_every_end_shaded_for_a_rect_base_beside_a_friend_is_legal() -> None:
     # AOD-D8: every shaded end's path keeps the rect itself off O0's base.
     assert legal_ends(rect_beside_a_friend()) == 40
+
+
+def sound_ends(state: GameState, near: tuple[float, float], count: int = 30) -> int:
+    """Points of the reach within 3" of `near`, on a grid, each judged with reach's path
+    (a breakaway rolled 6). How many there were."""
+    found = reach(state, "U")
+    zone = found.area.intersection(Point(near).buffer(3))
+    x0, y0, x1, y1 = zone.bounds
+    judged = 0
+    for i in range(count):
+        for k in range(count):
+            q = (x0 + (x1 - x0) * i / (count - 1), y0 + (y1 - y0) * k / (count - 1))
+            if not zone.contains(Point(q)):
+                continue
+            path = found.path_to(q)
+            assert path is not None, q
+            steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+            verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
+            assert verdict.legal, (q, path, [r.message for r in verdict.reasons])
+            judged += 1
+    return judged
+
+
+def test_a_rect_base_leaving_a_foe_it_touches_does_not_touch_it_again() -> None:
+    # AOD-D6 (aod.md 5.3): a foe touched at the start may be left (breakaway, 000 [16])
+    # but touching it again ends the move. Going round the foe's base, the path keeps in
+    # contact (the corners of the polygon round its arc within 0.01") or away from it: the
+    # polygon's corners 0.011" out once made it separate and touch again (a random scene).
+    state = scene(
+        [
+            rect_unit("U", 1.856, 1.267, type="hover", position=(60, 60), facing=86.0723420042),
+            unit("E", "P2", "infantry", position=(59.0183207229, 61.6514381597), diameter=1.922),
+        ],
+        width=120,
+        height=120,
+    )
+    found = reach(state, "U")
+    q = (59.9489626796336, 66.7190284921539)
+    path = found.path_to(q)
+    assert path is not None
+    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+    verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
+    assert verdict.legal, [r.message for r in verdict.reasons]
+    assert sound_ends(state, (59.0, 64.0)) > 20
+
+
+def test_a_rect_base_turning_into_hindering_terrain_shades_nothing_beyond() -> None:
+    # 000 [32], AOD-D3: the turn sweeps the rect's corner onto the hindering square, first
+    # contact from clear, so the unit stops there (the turn is swept, AOD-D17): no move
+    # after that turn is legal, and reach shades none.
+    state = scene(
+        [rect_unit("U", 1.6, 2.5, position=(10, 10), facing=0)],
+        [square("H", "hindering", 11, 11, 12, 12)],
+    )
+    after_turn = validate(state, {"unit": "U", "type": "move", "path": [{"turn": 90}, [10, 7]]})
+    assert after_turn.codes == ["must_stop_hindering"]
+    assert not reach(state, "U").contains((10, 7))
