@@ -30,6 +30,10 @@ SHORT = 0.008
 DEPTHS = (0.002, 0.004, 0.006, 0.008, 0.0095)
 #: The least room left between the start and the obstacle, for its polygon's corners.
 ROOM = 0.0005
+#: How far from its start a rect touching a foe may move still touching it (AOD-D6).
+LEAVING = 0.1
+#: How far a rect that has left a foe it touched keeps from it: apart (over 0.01").
+APART = CONTACT + 0.005
 
 
 def clearance(mover: Unit, body: Body, margin: float, stops: bool) -> float:
@@ -53,13 +57,27 @@ def clearance(mover: Unit, body: Body, margin: float, stops: bool) -> float:
 
 def rect_kept_from(mover: Unit, body: Body, margin: float, stops: bool) -> Any:
     """Where the centre of the rect `mover`, keeping its facing, may not be: where its
-    base grown by `clearance` (shrunk where that is negative) meets `body`. The sum of
-    the two shapes (the hull of corner sums for a rect, the rect about a circle's centre)
-    is grown round by the circle's radius and the clearance, with corners outside the
-    arcs, as few as keep them short of the start and, where the base touches one whose
-    contact stops it, close enough to the arcs that a path round them stays in contact
-    (separating and touching again would stop it, AOD-D6)."""
+    base grown by `clearance` (shrunk where that is negative) meets `body`.
+
+    From a base whose contact stops it (`stops`, AOD-D6) and that it touches where it
+    starts, it may move away but not touch it again: going round it, a path could
+    separate and come back (round another obstacle's corner beside it). So within
+    LEAVING of the start it may keep in contact (the polygon's corners then lie within
+    0.01" of the arcs), and beyond that it stays more than 0.01" from the base."""
     by = clearance(mover, body, margin, stops)
+    start = Point(mover.position[:2])
+    if not stops or by >= CONTACT:  # apart where it starts: `clearance` keeps it so
+        return _summed(mover, body, by, start, math.inf)
+    near = _summed(mover, body, by, start, CONTACT - ROOM - by)
+    apart = _summed(mover, body, APART, None, math.inf)
+    return shapely.union_all([near, apart.difference(start.buffer(LEAVING))])
+
+
+def _summed(mover: Unit, body: Body, by: float, start: Point | None, out: float) -> Any:
+    """The rect grown by `by` (shrunk where negative) summed with `body`: the hull of
+    corner sums for a rect, the rect about a circle's centre, grown round by the circle's
+    radius and `by`, with corners outside the arcs, at most `out` beyond them, as few as
+    keep them short of `start` (if given)."""
     b = mover.base
     sink = max(-by, 0.0)
     rect = rect_corners(0.0, 0.0, mover.facing, b.width - 2 * sink, b.length - 2 * sink)
@@ -67,13 +85,11 @@ def rect_kept_from(mover: Unit, body: Body, margin: float, stops: bool) -> Any:
     core = shapely.MultiPoint([(px + dx, py + dy) for px, py in anchors for dx, dy in rect])
     core = core.convex_hull
     round_by = body.radius + max(by, 0.0)
-    # How far out the corners may lie: a path along them stays within 0.01" when in touch.
-    out = CONTACT - ROOM - by if stops and by < CONTACT else math.inf
-    start = Point(mover.position[:2])
     quad_segs = 4
     while True:
         grow = round_by / math.cos(math.pi / (4 * quad_segs))  # the chords hold the arcs
         shape = core.buffer(grow, quad_segs)
-        if (grow - round_by <= out and shape.distance(start) > ROOM) or quad_segs >= 64:
+        clear = start is None or shape.distance(start) > ROOM
+        if (grow - round_by <= out and clear) or quad_segs >= 64:
             return shape
         quad_segs *= 2

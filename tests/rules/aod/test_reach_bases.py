@@ -111,3 +111,27 @@ def test_a_rect_base_turning_into_hindering_terrain_shades_nothing_beyond() -> N
     after_turn = validate(state, {"unit": "U", "type": "move", "path": [{"turn": 90}, [10, 7]]})
     assert after_turn.codes == ["must_stop_hindering"]
     assert not reach(state, "U").contains((10, 7))
+
+
+def test_a_rect_base_leaving_a_foe_round_a_corner_beside_it_does_not_touch_it_again() -> None:
+    # AOD-D6: the blocking square's corner (000 [33]) beside the foe it touches bent the
+    # path away from the foe and back into contact with it. Beyond 0.1" of its start the
+    # rect keeps more than 0.01" from the foe (a random scene).
+    state = scene(
+        [
+            rect_unit("U", 1.744, 2.657, type="tracked", position=(60, 60), facing=193.3700106),
+            unit("E", "P2", "infantry", position=(62.4191388929, 59.5164841831), diameter=1.849),
+            unit("F", "P1", "tracked", position=(61.7599891057, 62.0394142077), diameter=1.373),
+        ],
+        [square("B", "blocking", 62.1721012536, 59.4141531902, 63.6773299732, 61.0697691425)],
+        width=120,
+        height=120,
+    )
+    found = reach(state, "U")
+    q = (62.289576065208884, 56.60997956031953)
+    path = found.path_to(q)
+    assert path is not None
+    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+    verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
+    assert verdict.legal, [r.message for r in verdict.reasons]
+    assert sound_ends(state, (61.5, 57.5)) > 20
