@@ -9,12 +9,22 @@ from typing import Any
 from shapely.geometry import Point
 
 from rules import GameState, reach, validate
+from rules.engine.reach import Reach
 from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
 
 def legal_ends(state: GameState, uid: str = "U", count: int = 40) -> int:
     return len(sample_ends(state, uid, count=count, seed=5))
+
+
+def assert_reached_legally(found: Reach, state: GameState, q: tuple[float, float]) -> None:
+    """Reach's path to `q` is one the referee accepts (a breakaway rolled 6)."""
+    path = found.path_to(q)
+    assert path is not None, q
+    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+    verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
+    assert verdict.legal, (q, path, [r.message for r in verdict.reasons])
 
 
 def rect_beside_a_friend(**more: Any) -> GameState:
@@ -44,11 +54,7 @@ def test_a_rect_base_goes_round_a_friendly_base_next_to_its_start() -> None:
     assert direct.legal
     found = reach(state, "U")
     assert found.contains(q)
-    path = found.path_to(q)
-    assert path is not None
-    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-    verdict = validate(state, {"unit": "U", "type": "move", "path": steps})
-    assert verdict.legal, [r.message for r in verdict.reasons]
+    assert_reached_legally(found, state, q)
 
 
 def test_every_end_shaded_for_a_rect_base_beside_a_friend_is_legal() -> None:
@@ -68,11 +74,7 @@ def sound_ends(state: GameState, near: tuple[float, float], count: int = 30) -> 
             q = (x0 + (x1 - x0) * i / (count - 1), y0 + (y1 - y0) * k / (count - 1))
             if not zone.contains(Point(q)):
                 continue
-            path = found.path_to(q)
-            assert path is not None, q
-            steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-            verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
-            assert verdict.legal, (q, path, [r.message for r in verdict.reasons])
+            assert_reached_legally(found, state, q)
             judged += 1
     return judged
 
@@ -90,13 +92,7 @@ def test_a_rect_base_leaving_a_foe_it_touches_does_not_touch_it_again() -> None:
         width=120,
         height=120,
     )
-    found = reach(state, "U")
-    q = (59.9489626796336, 66.7190284921539)
-    path = found.path_to(q)
-    assert path is not None
-    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-    verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
-    assert verdict.legal, [r.message for r in verdict.reasons]
+    assert_reached_legally(reach(state, "U"), state, (59.9489626796336, 66.7190284921539))
     assert sound_ends(state, (59.0, 64.0)) > 20
 
 
@@ -127,11 +123,5 @@ def test_a_rect_base_leaving_a_foe_round_a_corner_beside_it_does_not_touch_it_ag
         width=120,
         height=120,
     )
-    found = reach(state, "U")
-    q = (62.289576065208884, 56.60997956031953)
-    path = found.path_to(q)
-    assert path is not None
-    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-    verdict = validate(state, {"unit": "U", "type": "move", "path": steps}, dice=[6])
-    assert verdict.legal, [r.message for r in verdict.reasons]
+    assert_reached_legally(reach(state, "U"), state, (62.289576065208884, 56.60997956031953))
     assert sound_ends(state, (61.5, 57.5)) > 20
