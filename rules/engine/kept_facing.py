@@ -1,14 +1,15 @@
-"""A base next to the start of a rect mover that keeps its facing, as an obstacle for the
+"""A base next to the start of a mover that keeps its facing, as an obstacle for the
 mover's centre.
 
 The kernel keeps a centre from a base by the circle round the mover's base (`grown`),
 which is conservative, but next to the start that circle may already reach over the
-base, and `around_start` then lets the centre come as near as it starts: right for a
-circle, not for a rect, whose corners swing into the base as the centre goes round
-(aod: a rect 'Mech 0.375" from a friend, its path_to through the friend's base). While
-the rect only translates, the centres where it meets the base are exactly the base
-grown by the rect (a Minkowski sum), and that obstacle may come as near as the rect
-itself is.
+base, and `around_start` then lets the centre come as near as it starts: not for a
+rect, whose corners swing into the base as the centre goes round (aod: a rect 'Mech
+0.375" from a friend, its path_to through the friend's base), nor for a base whose
+contact would stop the mover (a circle 0.015" from a foe may come within 0.01" of it).
+While the mover only translates, the centres where it meets the base are exactly the
+base grown by the mover's own base (a Minkowski sum), and that obstacle may come as near
+as the mover itself is, by the rules of the contact.
 """
 
 from __future__ import annotations
@@ -36,17 +37,15 @@ LEAVING = 0.1
 APART = CONTACT + 0.005
 
 
-def clearance(mover: Unit, body: Body, margin: float, stops: bool) -> float:
-    """How far the rect is kept from `body` (negative: how deep it may sink in it):
-    `margin` where it starts that far, else short of where it starts. From a base whose
-    contact would stop it (`stops`, aod AOD-D6) that it does not touch yet, more than
-    0.01" (no contact); one it touches where it starts may be left, kept under the 0.01"
-    overlap."""
+def clearance(mover: Unit, body: Body, margin: float) -> float:
+    """How far the base is kept from `body` (negative: how deep it may sink in it):
+    `margin` where it starts that far, else short of where it starts (still apart from
+    a base it does not touch: a foe's contact, distance 0, would stop it, AOD-D6). One
+    it touches where it starts may be left, kept under the 0.01" overlap."""
     x, y = mover.position[:2]
     gap = body_at(mover.base, x, y, mover.facing).distance(body)
     if gap > CONTACT:
-        least = (gap + CONTACT) / 2 if stops else gap - SHORT
-        return min(margin, max(gap - SHORT, least))
+        return min(margin, gap - SHORT)
     if gap > 0:
         return gap - SHORT
     for depth in DEPTHS:
@@ -55,16 +54,16 @@ def clearance(mover: Unit, body: Body, margin: float, stops: bool) -> float:
     return -DEPTHS[-1]  # deeper at the start: the obstacle holds it, no reach (sound)
 
 
-def rect_kept_from(mover: Unit, body: Body, margin: float, stops: bool) -> Any:
-    """Where the centre of the rect `mover`, keeping its facing, may not be: where its
-    base grown by `clearance` (shrunk where that is negative) meets `body`.
+def kept_from(mover: Unit, body: Body, margin: float, stops: bool) -> Any:
+    """Where the centre of `mover`, keeping its facing, may not be: where its base grown
+    by `clearance` (shrunk where that is negative) meets `body`.
 
     From a base whose contact stops it (`stops`, AOD-D6) and that it touches where it
     starts, it may move away but not touch it again: going round it, a path could
     separate and come back (round another obstacle's corner beside it). So within
     LEAVING of the start it may keep in contact (the polygon's corners then lie within
     0.01" of the arcs), and beyond that it stays more than 0.01" from the base."""
-    by = clearance(mover, body, margin, stops)
+    by = clearance(mover, body, margin)
     start = Point(mover.position[:2])
     if not stops or by >= CONTACT:  # apart where it starts: `clearance` keeps it so
         return _summed(mover, body, by, start, math.inf)
@@ -74,17 +73,21 @@ def rect_kept_from(mover: Unit, body: Body, margin: float, stops: bool) -> Any:
 
 
 def _summed(mover: Unit, body: Body, by: float, start: Point | None, out: float) -> Any:
-    """The rect grown by `by` (shrunk where negative) summed with `body`: the hull of
-    corner sums for a rect, the rect about a circle's centre, grown round by the circle's
-    radius and `by`, with corners outside the arcs, at most `out` beyond them, as few as
-    keep them short of `start` (if given)."""
+    """The mover's base grown by `by` (shrunk where negative) summed with `body`: the hull
+    of the sums of their corners (a circle's centre for its corner), grown round by the
+    circles' radii and `by`, with corners outside the arcs, at most `out` beyond them, as
+    few as keep them short of `start` (if given)."""
     b = mover.base
     sink = max(-by, 0.0)
-    rect = rect_corners(0.0, 0.0, mover.facing, b.width - 2 * sink, b.length - 2 * sink)
+    if b.is_circle:
+        own, offsets = b.diameter / 2 - sink, [(0.0, 0.0)]
+    else:
+        own = 0.0
+        offsets = rect_corners(0.0, 0.0, mover.facing, b.width - 2 * sink, b.length - 2 * sink)
     anchors = [body.xy] if body.xy is not None else list(body.core.exterior.coords)[:-1]
-    core = shapely.MultiPoint([(px + dx, py + dy) for px, py in anchors for dx, dy in rect])
-    core = core.convex_hull
-    round_by = body.radius + max(by, 0.0)
+    sums = [(px + dx, py + dy) for px, py in anchors for dx, dy in offsets]
+    core = shapely.MultiPoint(sums).convex_hull
+    round_by = body.radius + own + max(by, 0.0)
     quad_segs = 4
     while True:
         grow = round_by / math.cos(math.pi / (4 * quad_segs))  # the chords hold the arcs

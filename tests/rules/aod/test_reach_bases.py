@@ -125,3 +125,37 @@ def test_a_rect_base_leaving_a_foe_round_a_corner_beside_it_does_not_touch_it_ag
     )
     assert_reached_legally(reach(state, "U"), state, (62.289576065208884, 56.60997956031953))
     assert sound_ends(state, (61.5, 57.5)) > 20
+
+
+def test_a_circle_base_beside_a_rect_foe_goes_round_it_without_touching_it() -> None:
+    # AOD-D6: a rect foe the unit touches where it starts may be left, not touched again.
+    # It was kept from it by a round buffer, as near as it starts: going round the foe's
+    # corner the path left it and touched it again (a random scene).
+    state = scene(
+        [
+            unit("U", type="wheeled", move=6, position=(60, 60), diameter=1.159),
+            rect_unit(
+                "E",
+                0.594,
+                2.319,
+                side="P2",
+                type="tracked",
+                position=(61.3707074047, 58.9274831525),
+                facing=164.3130689406,
+            ),
+            rect_unit(
+                "F",
+                1.864,
+                1.072,
+                side="P2",
+                type="infantry",
+                position=(60.2896250385, 61.7094414645),
+                facing=114.4281473169,
+            ),
+            rect_unit("G", 0.844, 2.735, position=(58.1950386939, 59.1926395319), facing=0.2501629),
+        ],
+        [square("H", "hindering", 59.6816969892, 58.186153513, 61.7905109464, 59.1161640979)],
+        width=120,
+        height=120,
+    )
+    assert_reached_legally(reach(state, "U"), state, (63.37474675619238, 57.69073822568637))
