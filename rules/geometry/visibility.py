@@ -5,9 +5,10 @@ Obstacles are already inflated by the moving base's radius (plus margins), so th
 moving thing is a point. Nodes are the obstacles' vertices; Dijkstra gives the
 shortest distance to each; the reachable region is the union of star polygons
 cast by rays from every reached node with its remaining budget, clipped to free
-space. This is conservative up to the ray spacing (a vertex poking between two
-rays of one node); `path_to` never relies on the region and always returns a
-path whose every segment lies in free space.
+space. It is conservative: a star's rays stop short of any vertex poking between
+two of them (`_short_of_corners`), so each point of a star is seen from its node and
+`path_to` reaches it; `path_to` never relies on the region and always returns a path
+whose every segment lies in free space.
 
 The work is bounded by a count, not a clock (`Work`: visibility tests and corners
 settled), so that a long move on a crowded table costs what a short one does on any
@@ -20,7 +21,7 @@ in increasing distance, testing a segment only when it is the shortest way left
 the length H of that way is a horizon: every corner nearer than H is settled with its
 exact distance, so every point within H of path is in the star of its last corner,
 cast with H less that corner's distance. The region is then exactly "where the centre
-can end within H" (up to the ray spacing, as above), a subset of the truth, and
+can end within H" (up to the ray spacing, never beyond it), a subset of the truth, and
 `horizon` says so (`complete` is False). `path_to` uses settled corners only: its
 paths are legal and within the budget, wherever the point.
 """
@@ -206,8 +207,9 @@ class VisibilityGraph:
         before an edge of free space. Each origin meets only the edges whose boxes come
         within its budget's box (any other lies farther along every ray than the budget,
         so leaving it out changes nothing): all the (origin, edge) pairs at once, then the
-        nearest hit per origin and ray. Neighbouring rays bound each other so that a
-        wedge stays inside free space unless a vertex pokes between two rays."""
+        nearest hit per origin and ray. Neighbouring rays bound each other, and both
+        rays of a wedge stop short of a vertex poking into it, so that each wedge is seen
+        whole from its origin."""
         best = np.repeat(budgets[:, None], RAYS, axis=1)
         star = edge = np.zeros(0, dtype=int)
         if len(self.edges):
