@@ -24,6 +24,7 @@ import shapely.affinity
 from shapely.geometry import Point, box
 
 from rules.engine.bases_policy import BasePolicy
+from rules.engine.kept_facing import kept_from
 from rules.engine.position import Position
 from rules.engine.reach import Reach
 from rules.geometry import visibility
@@ -66,10 +67,18 @@ def base_barriers(
 
 
 def base_barriers_by_unit(
-    position: Position, unit: Unit, policy: BasePolicy, reach: float, margin: float = MARGIN
+    position: Position,
+    unit: Unit,
+    policy: BasePolicy,
+    reach: float,
+    margin: float = MARGIN,
+    keeps_facing: bool = False,
 ) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
     """`base_barriers`, each with the id of the unit whose base it is (a close combat
-    order's last leg comes into contact with its target's, aod.md 12)."""
+    order's last leg comes into contact with its target's, aod.md 12). `keeps_facing`:
+    the paths searched only translate the unit, so the bases near its start are kept
+    from its own base (`kept_from`), as the contact rules say, not by `around_start`,
+    which holds only for a circle and lets it come back into contact."""
     sx, sy = unit.position
     r = unit.base.radius
     blocking: list[tuple[str, Any]] = []
@@ -85,6 +94,9 @@ def base_barriers_by_unit(
             end_only.append((other.id, grown(body, full)))
         elif gap > full:
             blocking.append((other.id, grown(body, full)))
+        elif keeps_facing:
+            stops = policy.stops_for(unit, other)
+            blocking.append((other.id, kept_from(unit, body, margin, stops)))
         elif body.xy is not None:
             blocking.append((other.id, around_start(body.xy, gap)))
         else:

@@ -5,9 +5,10 @@ Obstacles are already inflated by the moving base's radius (plus margins), so th
 moving thing is a point. Nodes are the obstacles' vertices; Dijkstra gives the
 shortest distance to each; the reachable region is the union of star polygons
 cast by rays from every reached node with its remaining budget, clipped to free
-space. This is conservative up to the ray spacing (a vertex poking between two
-rays of one node); `path_to` never relies on the region and always returns a
-path whose every segment lies in free space.
+space. It is conservative: a star's rays stop short of any vertex poking between
+two of them (`_short_of_corners`), so each point of a star is seen from its node and
+`path_to` reaches it; `path_to` never relies on the region and always returns a path
+whose every segment lies in free space.
 
 The work is bounded by a count, not a clock (`Work`: visibility tests and corners
 settled), so that a long move on a crowded table costs what a short one does on any
@@ -20,7 +21,7 @@ in increasing distance, testing a segment only when it is the shortest way left
 the length H of that way is a horizon: every corner nearer than H is settled with its
 exact distance, so every point within H of path is in the star of its last corner,
 cast with H less that corner's distance. The region is then exactly "where the centre
-can end within H" (up to the ray spacing, as above), a subset of the truth, and
+can end within H" (up to the ray spacing, never beyond it), a subset of the truth, and
 `horizon` says so (`complete` is False). `path_to` uses settled corners only: its
 paths are legal and within the budget, wherever the point.
 """
@@ -206,9 +207,11 @@ class VisibilityGraph:
         before an edge of free space. Each origin meets only the edges whose boxes come
         within its budget's box (any other lies farther along every ray than the budget,
         so leaving it out changes nothing): all the (origin, edge) pairs at once, then the
-        nearest hit per origin and ray. Neighbouring rays bound each other so that a
-        wedge stays inside free space unless a vertex pokes between two rays."""
+        nearest hit per origin and ray. Neighbouring rays bound each other, and both
+        rays of a wedge stop short of a vertex poking into it, so that each wedge is seen
+        whole from its origin."""
         best = np.repeat(budgets[:, None], RAYS, axis=1)
+        star = edge = np.zeros(0, dtype=int)
         if len(self.edges):
             lox, hix, loy, hiy, ex, ey = self._edge_table
             ox, oy, b = origins[:, :1], origins[:, 1:], budgets[:, None]
@@ -229,7 +232,36 @@ class VisibilityGraph:
                 best[star[first]] = np.minimum(best[star[first]], nearest)
         before = np.concatenate([best[:, -1:], best[:, :-1]], axis=1)
         after = np.concatenate([best[:, 1:], best[:, :1]], axis=1)
-        return np.minimum(best, np.minimum(before, after)) * 0.999
+        lengths = np.minimum(best, np.minimum(before, after)) * 0.999
+        return self._short_of_corners(origins, lengths, star, edge)
+
+    def _short_of_corners(self, origins: Any, lengths: Any, star: Any, edge: Any) -> Any:
+        """`lengths` (per origin and ray) cut short of every corner of free space that
+        pokes into a star between two rays: a point behind such a corner lies in the
+        star and its origin does not see it (the star would shade what `path_to` cannot
+        reach). Both rays of the wedge are cut to just short of the corner, which leaves
+        it outside; cutting only shrinks wedges, so one pass over the corners suffices.
+        `star`, `edge`: the (origin, edge) pairs near each other, each edge's first
+        point being a corner (every corner starts an edge)."""
+        if not len(star):
+            return lengths
+        vx = self.edges[edge, 0] - origins[star, 0]
+        vy = self.edges[edge, 1] - origins[star, 1]
+        r = np.hypot(vx, vy)
+        k = (np.mod(np.arctan2(vy, vx), 2 * math.pi) // (2 * math.pi / RAYS)).astype(int) % RAYS
+        k1 = (k + 1) % RAYS
+        la, lb = lengths[star, k], lengths[star, k1]
+        ax, ay = la * _RAY_COS[k], la * _RAY_SIN[k]
+        bx, by = lb * _RAY_COS[k1], lb * _RAY_SIN[k1]
+        # The corner and the origin on one side of the line joining the two rays' ends.
+        corner_side = (bx - ax) * (vy - ay) - (by - ay) * (vx - ax)
+        origin_side = (bx - ax) * -ay - (by - ay) * -ax
+        poking = (r > 1e-7) & (corner_side * origin_side > 0)
+        if poking.any():
+            rows, cut = star[poking], 0.999 * r[poking]
+            np.minimum.at(lengths, (rows, k[poking]), cut)
+            np.minimum.at(lengths, (rows, k1[poking]), cut)
+        return lengths
 
     @cached_property
     def _edge_table(self) -> tuple[Any, ...]:

@@ -32,13 +32,14 @@ from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry import visibility
 from rules.geometry.bases import body_at
 from rules.geometry.occupancy import occupies
+from rules.geometry.rotation_sweep import rect_turn_sweep
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import Work
 from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
-from rules.systems.aod.contact import AodBases
+from rules.systems.aod.contact import AodBases, opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import (
@@ -389,7 +390,11 @@ def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None =
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
-    by_unit = base_barriers_by_unit(ctx, unit, AodBases(cruising=cruising), horizon(unit, budget))
+    # Every path searched below keeps the start facing (a rect turned first, `_rect_turned`,
+    # has its own): a rect is kept from the bases beside it by its own shape.
+    by_unit = base_barriers_by_unit(
+        ctx, unit, AodBases(cruising=cruising), horizon(unit, budget), keeps_facing=True
+    )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     within = None
     if ctx.options.cell(rows, "clear") == "proh" and not cruising:
@@ -514,6 +519,9 @@ def _rect_turned(
     # AOD-D17): every shaded order is an ordered move (system.py HANDLERS).
     if not ordered_move(ctx, unit, spun, make_dice(unresolved=True)).legal:
         return []
+    turned = replace(unit, facing=unit.facing + turn)
+    if _stopped_by_turning(ctx, unit, turned, ground):
+        return []
     b = unit.base
     a = math.radians(unit.facing + turn)
     c, s_ = math.cos(a), math.sin(a)
@@ -533,7 +541,10 @@ def _rect_turned(
     sx, sy = unit.position
     hard: list[Any] = []
     rows = (matrix_row(unit),)
-    touched = {t.id for t in ground.touched}
+    # Hindering terrain the turned rect no longer touches is entered anew if touched again
+    # (moving from clear, AOD-D4): it is kept from it like from any other.
+    body = body_at(b, sx, sy, turned.facing)
+    touched = {t.id for t in ground.touched if body.distance(t.shape) <= CONTACT}
     for i in ctx.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
         t = ctx.state.terrain[i]
         cell = ctx.options.cell(rows, t.type)
@@ -545,8 +556,10 @@ def _rect_turned(
             hard.append(grown_by_base(t.shape, rect, 0.0))
         else:  # farther than the first window: the circle round the base, cheaper
             hard.append(ctx.grown(t, b.radius + MARGIN))
-    for _, g in by_unit[0]:
-        hard.append(g)  # bases grown by the circle round the base: still conservative
+    # The bases kept from the rect at its new facing (beside the start, its own shape).
+    hard.extend(
+        g for _, g in base_barriers_by_unit(ctx, turned, AodBases(), near, keeps_facing=True)[0]
+    )
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
     elevated = [g for _, g in ground.elevated]
     # A quarter of the bound: where that does not suffice the turned ends are left out
@@ -571,6 +584,40 @@ def _rect_turned(
         return None if path is None else [start, {"turn": turn}, *path[1:]]
 
     return [replace(found, _path_to=path_to)]
+
+
+def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> bool:
+    """Whether the rect's turn in place (its sweep, AOD-D17) stops it where it stands, so
+    that no move may follow: it comes into contact with a foe it did not touch (AOD-D6),
+    or near hindering terrain it did not touch (entering from clear, 000 [32]; within the
+    margin, and a feature joined to one it touches counts too: a subset of the truth)."""
+    b = unit.base
+    sx, sy = unit.position
+    sweep = shapely.union_all(
+        rect_turn_sweep(sx, sy, unit.facing, turned.facing, b.width, b.length)
+    )
+    policy = AodBases()
+    before = {o.id for o in opposing_contacts(ctx, unit)}
+    far = b.radius + MARGIN
+    for k in ctx.units.query_box(sx - far, sy - far, sx + far, sy + far):
+        other = ctx.on_table[k]
+        if other.id == unit.id or other.id in before:
+            continue
+        if not opposing(unit, other) or not policy.stops_for(unit, other):
+            continue
+        if ctx.bodies[other.id].distance(sweep) <= CONTACT:
+            return True
+    if ctx.options.hindering_entry == "centre":
+        return False  # the centre, which enters by this rule, stays where it is
+    touched = {t.id for t in ground.touched}
+    rows = (matrix_row(unit),)
+    for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
+        t = ctx.state.terrain[i]
+        if t.id in touched or ctx.options.cell(rows, t.type) != "hind":
+            continue
+        if sweep.distance(t.shape) <= MARGIN:
+            return True
+    return False
 
 
 def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import numpy as np
-from shapely.geometry import LineString, box
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.ops import unary_union
 
 from rules.geometry.visibility import VisibilityGraph, Work
@@ -62,3 +62,26 @@ def test_leaving_corners_only_along_tangents_keeps_every_distance(monkeypatch: A
     assert pruned.nodes == full.nodes
     assert np.allclose(pruned.dist, full.dist, rtol=0, atol=1e-9)
     assert pruned.region().symmetric_difference(full.region()).area < 1e-9
+
+
+def test_a_corner_poking_between_two_rays_leaves_no_unreachable_point_in_the_region() -> None:
+    # "One truth on the board" (design.md): every point the region shades has a path.
+    # A spike whose tip points at the start, its whole width between the start's rays at
+    # 0 and 7.5 degrees: neither ray meets it, and the point just past its far side, in
+    # the rays' wedge, is seen from no corner within the budget (found by an aod scene).
+    def at(r: float, degrees: float) -> tuple[float, float]:
+        return (r * math.cos(math.radians(degrees)), r * math.sin(math.radians(degrees)))
+
+    spike = Polygon([at(3, 3.75), at(9.9, 3.0), at(9.9, 4.5)])
+    free = box(-20, -20, 20, 20).difference(spike)
+    g = VisibilityGraph.build(free, (0.0, 0.0), 10.0, UNBOUNDED)
+    region = g.region()
+    behind = at(9.95, 3.75)
+    assert g.path_to(behind) is None
+    assert not region.contains(Point(behind))
+    x0, y0, x1, y1 = region.bounds
+    for i in range(41):
+        for k in range(41):
+            p = (x0 + (x1 - x0) * i / 40, y0 + (y1 - y0) * k / 40)
+            if region.contains(Point(p)):
+                assert g.path_to(p) is not None, p
