@@ -49,9 +49,10 @@ def to_changes(apps: Any, schema_editor: Any) -> None:
                 continue  # kept as a change already
             payload = {k: v for k, v in event.payload.items() if k not in ("_before", "_after")}
             event.payload = changes.stored(payload)
-            if followed != before or event.seq - base_seq >= changes.SNAPSHOT_EVERY:
+            rebase = followed != before
+            if rebase or event.seq - base_seq >= changes.SNAPSHOT_EVERY:
                 event.base, base_seq = before, event.seq
-            event.change = changes.rest(before, after, event.payload)
+            event.change = changes.change_of(before, after, event.payload, rebase=rebase)
             followed = changes.follow(before, event.payload, event.change)
             event.position_before = event.position_after = None
             event.save(update_fields=["payload", "base", "change", "position_before",
