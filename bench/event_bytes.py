@@ -26,19 +26,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path.cwd()))
+sys.path.append(str(Path(__file__).resolve().parent.parent))  # bench.records, from elsewhere
+
+from bench.records import setup_django  # noqa: E402
 
 UNITS_PER_SIDE = 50
 MOVES = int(os.environ.get("BENCH_MOVES", "200"))
 WIDTH, HEIGHT = 100.0, 60.0
-
-
-def setup_django(db: Path) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    os.environ.pop("REDIS_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tabletop.settings")
-    import django
-
-    django.setup()
 
 
 def build() -> tuple[Any, dict[str, Any]]:

@@ -3,6 +3,7 @@ the position at any seq is the last base and the changes since, the same for eve
 reader; battles logged the old way migrate with their history and hashes intact."""
 
 import importlib
+import json
 from types import SimpleNamespace
 from typing import Any
 
@@ -14,12 +15,15 @@ from django.urls import reverse
 
 from tabletop import events
 from tabletop.models import Battle, Event
+from tabletop.models.battle import BattleStatus
 from tabletop.models.event import POSITIONS
+from tabletop.services.battles import battle_deploy, battle_start
 from tabletop.services.table import changes, log
 from tabletop.services.table.command import TABLE_KINDS
+from tabletop.services.table.gm import battle_fiat
 from tabletop.services.table.position import position_hash
 from tabletop.services.table.undo import battle_undo
-from tests.web.test_reports import a_played_battle, actor, end_turn, unit_of
+from tests.web.test_reports import a_played_battle, actor, end_turn, move, table, unit_of
 
 converting = importlib.import_module("tabletop.migrations.0010_event_changes")
 moving_out = importlib.import_module("tabletop.migrations.0004_event_positions")
@@ -172,3 +176,42 @@ def test_an_event_an_old_process_writes_during_the_rolling_restart_is_read_too(
     assert reply["type"] == "ack"
     battle.refresh_from_db()
     assert (battle.state, battle.turn_state) == (seen[7]["state"], seen[7]["turn"])
+
+
+@pytest.mark.django_db
+def test_a_position_changed_outside_the_log_is_kept_by_the_next_table_event(client) -> None:
+    """Deployment and the battle's start change the position with no event: the next table
+    event keeps the position it was made on, and every reader follows the log through it."""
+    battle, users = table()
+    Battle.objects.filter(pk=battle.pk).update(status=BattleStatus.DEPLOYMENT)
+    gm, p1 = actor(battle, users["gm"]), unit_of(battle, "P1")
+    fiat = battle_fiat(
+        battle_id=battle.pk, actor=gm, client_msg_id="f-1", unit_id=p1["id"],
+        position=[p1["position"][0], p1["position"][1] + 1],
+    )  # fmt: skip
+    assert fiat["type"] == "ack"
+    after_fiat = log.position_at(battle, 1)
+    p2 = unit_of(battle, "P2")
+    placed = {p2["id"]: {"position": p2["position"][:2], "facing": 45}}
+    battle_deploy(actor=users["gm"], battle=Battle.objects.get(pk=battle.pk), placements=placed)
+    battle_start(battle=Battle.objects.get(pk=battle.pk))
+    battle.refresh_from_db()
+    started = {"state": battle.state, "turn": battle.turn_state}
+    move(battle, users["p1"], "P1", "m-1", (0, 1))
+    battle.refresh_from_db()
+    client.force_login(users["gm"])
+    cache.clear()
+
+    assert log.position_at(battle, 1) == after_fiat != started
+    assert log.position_before(battle, 2) == started
+    assert log.position_at(battle, 2) == {"state": battle.state, "turn": battle.turn_state}
+    follower = log.Follower.from_start(battle)
+    for event in Event.objects.filter(battle=battle).order_by("seq"):
+        follower.follow(event)
+    assert follower.at == log.position_at(battle, 2), "as the record and the export follow it"
+    _, moved = downloads(client, battle)[1].decode().splitlines()
+    assert json.loads(moved)["turn"] == battle.turn_state
+    reply = battle_undo(battle_id=battle.pk, actor=gm, client_msg_id="u", reason_text="Misclick")
+    assert reply["type"] == "ack"
+    battle.refresh_from_db()
+    assert {"state": battle.state, "turn": battle.turn_state} == started
