@@ -134,6 +134,7 @@ def event_log(request: HttpRequest, battle_id: int) -> HttpResponseBase:
 async def streamed(pieces: Iterator[str]) -> AsyncIterator[str]:
     """`pieces` for the ASGI server: each read in the database's thread as it is sent (a
     plain iterator Django would read whole before sending any)."""
+
     def read() -> str | None:
         return next(pieces, None)
 
