@@ -150,9 +150,14 @@ def measure(db: Path, battle_id: int, what: str) -> dict[str, Any]:
                 "events_jsonl": "battle_events_jsonl"}[what]  # fmt: skip
         response = client.get(reverse(name, args=[battle_id]))
         assert response.status_code == 200, response.status_code
-        body = response.getvalue()  # events.jsonl is streamed
-        digest[what] = hashlib.sha256(body).hexdigest()[:12]
-        return len(body)
+        # events.jsonl is streamed: read as a client would, a piece at a time.
+        pieces = response.streaming_content if response.streaming else [response.content]
+        hashed, size = hashlib.sha256(), 0
+        for piece in pieces:
+            hashed.update(piece)
+            size += len(piece)
+        digest[what] = hashed.hexdigest()[:12]
+        return size
 
     digest: dict[str, str] = {}
     out: dict[str, Any] = {}

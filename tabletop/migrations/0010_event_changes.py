@@ -10,7 +10,8 @@ outside the log: deployment, the battle's start). The positions are then emptied
 board's view (changes.VIEW_ONLY) leaves the payloads; the payloads' position hashes stay
 as they were, and following the changes gives back every position exactly. Every
 battle's `base_seq` is 0: its next table event keeps its base. Reversible (the
-positions written back from the changes).
+positions written back from the changes). An index on (battle, kind, seq): the newest
+events of a kind are found without reading a long log back to them.
 """
 
 from typing import Any
@@ -93,6 +94,10 @@ class Migration(migrations.Migration):
             model_name="event",
             name="change",
             field=models.JSONField(blank=True, default=None, null=True),
+        ),
+        migrations.AddIndex(
+            model_name="event",
+            index=models.Index(fields=["battle", "kind", "seq"], name="event_battle_kind_seq"),
         ),
         migrations.RunPython(to_changes, to_positions),
     ]

@@ -52,7 +52,12 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["battle", "seq"], name="one_event_per_seq"),
         ]
-        indexes = [models.Index(fields=["battle", "client_msg_id"])]
+        indexes = [
+            models.Index(fields=["battle", "client_msg_id"]),
+            # The newest events of a kind (the chat, the dice, the table events) without
+            # reading the whole log back to them: a long battle's board as a new one's.
+            models.Index(fields=["battle", "kind", "seq"], name="event_battle_kind_seq"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.battle_id}#{self.seq} {self.kind}"

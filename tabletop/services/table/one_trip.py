@@ -6,11 +6,11 @@ COMMIT. Here the move is decided on the battle as this process last left it
 (known_battles), and one statement, in a transaction of its own, does the rest: it locks
 the battle row by updating it only where the row is still exactly what the decision read
 (the sequence number, status, spectator delay, position, turn and the seq of its last
-kept base: the sequence check),
-where no answer is stored for the message id (the resend check) and no take-back request
-waits (which the event would have to name as lapsed); only if it updated the row does it
-write the event and the stored answer. It returns once committed, so the answer is still
-sent after the commit, and the event broadcast after it too.
+kept base: the sequence check), where no answer is stored for the message id (the resend
+check) and no take-back request waits (which the event would have to name as lapsed);
+only if it updated the row does it write the event (its change, and the whole position
+when one is due: changes.py) and the stored answer. It returns once committed, so the
+answer is still sent after the commit, and the event broadcast after it too.
 
 When the statement writes nothing (another process moved, a resend, a guess that was
 stale), or the decision needs the database (a client that saw an older sequence number,
