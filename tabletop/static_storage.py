@@ -1,8 +1,12 @@
 """How `collectstatic` writes the static files for production.
 
-Each JS and CSS file is minified first (rjsmin, rcssmin: comments and layout go, the
-code stays as written), so that a browser loads the bytes the board needs and not the
-comments that explain it to us. Then each file gets its content hash in its name and a
+Each JS and CSS file is minified first, so that a browser loads the bytes the board needs
+and not the comments that explain it to us: JS by esbuild (Debian's `esbuild` package),
+one file at a time, never bundled (comments and layout go, and local names are
+shortened: 16% less than a whitespace-only minifier on the board's modules), CSS by
+rcssmin (esbuild's CSS minifier saves under 1% more). esbuild keeps each module's
+`import{a as b}from"./x.js";` statements, which Django's rewriting below still
+recognises. Then each file gets its content hash in its name and a
 far-future cache lifetime, and is compressed ahead of time (ServeStatic: gzip and
 brotli). Django rewrites the references between files to the hashed names: CSS `url()`
 always, and JS module `import ... from "./x.js"` statements only with
@@ -13,16 +17,38 @@ under the plain one. Development (DEBUG, or STATIC_SERVED_BY_THE_APP_FROM_SOURCE
 serves the sources as they are.
 """
 
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import rcssmin
-import rjsmin
+from django.core.exceptions import ImproperlyConfigured
 from django.core.files.base import ContentFile
 from servestatic.storage import CompressedManifestStaticFilesStorage
 
+
+def esbuild_minify(source: str) -> str:
+    """One ES module minified by esbuild as it stands: its imports and exports kept."""
+    esbuild = shutil.which("esbuild")
+    if esbuild is None:
+        raise ImproperlyConfigured(
+            "collectstatic minifies JavaScript with esbuild: apt-get install esbuild"
+        )
+    done = subprocess.run(
+        [esbuild, "--minify", "--charset=utf8", "--legal-comments=none", "--log-level=error"],
+        input=source,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ValueError(f"esbuild could not minify a static file: {done.stderr.strip()}")
+    return done.stdout
+
+
 #: What minifies each kind of file; other files are copied as they are.
-MINIFIERS: dict[str, Callable[[str], str]] = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+MINIFIERS: dict[str, Callable[[str], str]] = {".js": esbuild_minify, ".css": rcssmin.cssmin}
 
 
 def minifier(name: str) -> Callable[[str], str] | None:

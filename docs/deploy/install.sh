@@ -58,10 +58,10 @@ require_root_on_debian
 secret() { "$PYTHON" -c "import secrets; print(secrets.token_$1)"; }
 
 install_packages() {
-    step "Debian packages: nginx postgresql redis-server python3-venv git certbot curl"
+    step "Debian packages: nginx postgresql redis-server python3-venv git certbot curl esbuild"
     export DEBIAN_FRONTEND=noninteractive
     run "$APT_GET" update -qq
-    run "$APT_GET" install -y -qq nginx postgresql redis-server python3-venv git certbot curl
+    run "$APT_GET" install -y -qq nginx postgresql redis-server python3-venv git certbot curl esbuild
 }
 
 create_user_and_code() {

@@ -3,33 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind, VerdictNote
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.markers import Markers, markers_in
+from rules.engine.play import Play
 from rules.engine.rule_names import named, named_verdict
-from rules.engine.scenario import parse_base, state_to_json
+from rules.engine.scenario import parse_base
+from rules.engine.terrain_style import UNSTYLED, TerrainStyle
 from rules.engine.turns import TurnStructure
+from rules.engine.unit_schema import base_field, check_unit_fields, unit_schema
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.model.actions import Action, parse_action
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 
-if TYPE_CHECKING:
-    from rules.engine.reach import Reach
-
-
 #: Keys that document an action (golden files, bug reports); the rules ignore them.
 DOC_KEYS = frozenset({"cite", "why", "note", "comment", "description"})
 
 
-class System:
-    """One game system. Subclasses set the vocabularies and override the hooks."""
+class System(Play):
+    """One game system. Subclasses set the vocabularies and tables and override the hooks
+    where their rules differ (rules/engine/play.py: how the engine plays an action)."""
 
     key: ClassVar[str] = ""
     #: What players read ("M.S. Wars"), never the key.
@@ -40,6 +41,8 @@ class System:
     terrain_kinds: ClassVar[tuple[TerrainKind, ...]] = ()
     #: The system's states a piece shows (rules/engine/markers.py), in the order drawn.
     state_markers: ClassVar[tuple[StateMarker, ...]] = (ABOARD,)
+    #: The notes of its own its verdicts carry (`Verdict.notes`), by key, for the board.
+    verdict_notes: ClassVar[tuple[VerdictNote, ...]] = ()
     #: Who may act now, what a turn or phase change resets, the header line.
     turn_structure: ClassVar[TurnStructure] = TurnStructure()
     #: What `move` and costs count: "in" (inches) or "MP" (movement points).
@@ -68,6 +71,12 @@ class System:
     #: The system's own names for cited references whose seed names no section (a page,
     #: a decision): {"AOD-D28": "Aquatic units"} (rules/engine/rule_names.py).
     rule_topics: ClassVar[Mapping[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A system that names no `action_types` takes its catalogue's."""
+        super().__init_subclass__(**kwargs)
+        if "action_types" not in cls.__dict__:
+            cls.action_types = frozenset(spec.type for spec in cls.actions)
 
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:
@@ -112,6 +121,8 @@ class System:
         (else InvalidActionError), and the unit must be in it (else `unknown_unit`)."""
         if state.system != self.key:
             raise InvalidActionError("system", f"state is for {state.system!r}, not {self.key}")
+        if action.type not in self.action_types:
+            raise InvalidActionError("action.type", f"unknown {self.key} action {action.type!r}")
         unit = state.unit(action.unit)
         if unit is None:
             return self.named(self.unknown_unit(state, action))
@@ -128,26 +139,19 @@ class System:
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """Hook: the verdict on an action by a unit the state does not hold (contract)."""
-        return Verdict(
-            False,
-            0.0,
-            0.0,
-            (Violation("unknown_unit", f"no unit {action.unit!r}", None),),
-            state_after=state,
-        )
+        return Judgement(state).refuse(Violation("unknown_unit", f"no unit {action.unit!r}", None))
 
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """The system's rules for one action by a unit of the state."""
-        raise NotImplementedError
-
-    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        raise NotImplementedError
+    def standing_forbidden(self, state: GameState, unit: Unit) -> Callable[[Terrain], bool] | None:
+        """Hook: the terrain `unit` may not be set down in (at deployment, as the board asks
+        while a player places it: rules/referee/deployment.py), or None where only the
+        table's edge and the other bases keep it out (default)."""
+        return None
 
     # -- what a piece shows of its state ----------------------------------------
-    def markers(self, position: Mapping[str, Any]) -> Markers:
-        """Hook: each piece's state markers in a scenario-shaped position: those the
-        catalogue declares (`state_markers`); a system adds what it works out (a band)."""
-        return markers_in(self.state_markers, position)
+    def markers(self, state: GameState) -> Markers:
+        """Hook: each piece's state markers in a position: those the catalogue declares
+        (`state_markers`); a system adds what it works out (a band)."""
+        return markers_in(self.state_markers, state)
 
     # -- what an action does besides moving, in words (rules/engine/consequences.py) --
     def event_consequence(
@@ -162,11 +166,12 @@ class System:
         None where an event's words say it already."""
         return Consequence("roll", roll_words(roll))
 
-    def speed_band_consequence(
-        self, state: GameState, action: Action, band: str
+    def note_consequence(
+        self, state: GameState, action: Action, note: VerdictNote, value: Any
     ) -> Consequence | None:
-        """Hook: the verdict's `speed_band` in words, for systems that report one."""
-        return Consequence("speed_band", f"Speed band: {band.replace('_', ' ')}")
+        """Hook: one of the verdict's notes (`verdict_notes`) in words, its kind the note's
+        key; default: its label and value."""
+        return Consequence(note.key, f"{note.label}: {str(value).replace('_', ' ')}")
 
     def sight(self, feature: Terrain) -> str:
         """What `feature` does to a line of sight drawn across it: "blocks", "hinders" or
@@ -176,34 +181,63 @@ class System:
         kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
         return kind.sight if kind is not None and kind.sight in ("blocks", "hinders") else ""
 
+    def terrain_style(self, terrain_type: str) -> TerrainStyle:
+        """How the board and the battle report draw a terrain type: its kind's style in the
+        catalogue, else the engine's look for a type the system does not style."""
+        kind = next((k for k in self.terrain_kinds if k.type == terrain_type), None)
+        return kind.style if kind is not None else UNSTYLED
+
     def terrain_label(self, feature: Terrain) -> str:
         """A feature's kind in a player's words ("Hindering terrain"), from the catalogue."""
         kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
         return kind.label if kind is not None else feature.type.replace("_", " ").capitalize()
 
     def unit_schema(self) -> dict[str, Any]:
-        """What a roster unit of this system may contain (JSON-schema-like dict)."""
-        return {"system": self.key, "fields": {}}
+        """What a unit of this system may contain: a JSON Schema document
+        (rules/engine/unit_schema.py), read by the engine and the roster editor alike.
+        Default: the scenario format's common keys (scenario-format.md UNIT), so that a
+        system that states none of its own can still have rosters: a type among its
+        `unit_types`, a move, a base (a system states its keys by overriding this)."""
+        kinds: dict[str, Any] = {"type": "string"}
+        if self.unit_types:
+            kinds["enum"] = sorted(self.unit_types)
+        common = {
+            "type": kinds,
+            "move": {"type": "number", "minimum": 0, "description": "movement allowance"},
+            "base": base_field({"shape": "circle", "diameter": 1.0}),
+        }
+        return unit_schema(self.key, common)
+
+    def check_parsed_unit(self, unit: Unit, key: str) -> None:
+        """A parsed unit checked by the system (`check_unit`), then against its unit schema:
+        the check the roster editor makes (rules/engine/unit_schema.py)."""
+        self.check_unit(unit, key)
+        as_json = {**unit.props, "base": unit.base.to_json()}
+        if unit.type:
+            as_json["type"] = unit.type
+        if unit.move_given:
+            as_json["move"] = unit.move
+        check_unit_fields(self.unit_schema(), as_json, key)
 
     # -- what the board offers (the engine still judges every proposal) -----------
     def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
         """The action types `unit` may take now, in catalogue order: those whose
-        preconditions hold (scenario-format.md, "Other commands": offers). A system
-        overrides this with the checks its judge makes before it looks at the path, so
-        that the board offers exactly what the referee would not refuse whatever the path.
+        preconditions hold (scenario-format.md, "Other commands": offers; `may_take`)."""
+        position = self.position_of(state)
+        return tuple(spec.type for spec in self.actions if self.may_take(position, unit, spec))
 
-        Default (a system that states no preconditions): nothing for a unit aboard or off
-        the table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and
-        the turn structure's bookkeeping (`unit_may_take`)."""
+    def may_take(self, position: Any, unit: Unit, spec: ActionSpec) -> bool:
+        """Hook: whether `unit` meets the preconditions of `spec` now. A system overrides
+        this with the checks its judge makes before it looks at the path, so that the
+        board offers exactly what the referee would not refuse whatever the path.
+
+        Default (a system that states no preconditions): not for a unit aboard or off the
+        table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and the
+        turn structure's bookkeeping (`unit_may_take`)."""
         if not unit.on_table:
-            return ()
-        as_json = {"type": unit.type, **unit.props}
-        position = state.memo("engine.offers.json", lambda: state_to_json(state))
-        return tuple(
-            spec.type
-            for spec in self.actions
-            if spec.offered_to(as_json)
-            and self.turn_structure.unit_may_take(position, unit.id, spec.type)
+            return False
+        return spec.offered_to({"type": unit.type, **unit.props}) and (
+            self.turn_structure.unit_may_take(position.state, unit.id, spec.type)
         )
 
     def deployment_zones(

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from tabletop.models import Battle
 from tabletop.services import game_systems
 from tests.browser.conftest import (
+    ARTIFACTS,
     TIMEOUT_MS,
     Attempts,
     TableByNames,
@@ -231,11 +232,32 @@ def test_the_demo_siege_shows_its_terrain_by_label_and_its_pieces_named_apart(
         expect(header(page)).to_have_text("Turn 1 · Phase 1 · P1 to act · your turn")
         for feature_type in {f["type"] for f in battle.state["terrain"]}:
             expect(page.locator("#legend")).to_contain_text(labels[feature_type])
+        # Each feature in its catalogue style, the one the battle report draws (issue 24).
+        assert drawn_terrain_styles(page) == {
+            t: {k: style[k] for k in ("fill", "stroke")}
+            for t, style in game_systems.terrain_styles(battle.state).items()
+        }
         expect(page.locator(".piece-label")).to_have_count(len(battle.state["units"]))
         assert overprinted_labels(page) == []
         shoot(page, "mswars-demo-siege-of-harrow-flats")
     finally:
         context.close()
+
+
+def drawn_terrain_styles(page) -> dict[str, dict[str, str]]:
+    """{terrain type: {"fill", "stroke"}} as the board drew each feature: the colour under
+    its pattern, and its outline."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('polygon.terrain-feature')]
+          .map((shape) => {
+            const id = shape.getAttribute('fill').match(/url\\(#(.+)\\)/)[1];
+            const under = document.querySelector(`pattern[id="${id}"] rect`);
+            const type = [...shape.classList].find((c) => c.startsWith('terrain-') &&
+              c !== 'terrain-feature').slice('terrain-'.length);
+            const stroke = shape.getAttribute('stroke');
+            return [type, { fill: under.getAttribute('fill'), stroke }];
+          }))"""
+    )
 
 
 # -- issue 20: every M.S. Wars move action through the board -------------------------------
@@ -378,7 +400,7 @@ def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by
     expect(toast).not_to_contain_text("turn to face the way first")
     expect(toast).to_contain_text("Nearest legal end", timeout=TIMEOUT_MS)
     expect(p1.locator(".alternative")).not_to_have_count(0)
-    p1.screenshot(path="/tmp/shots/mswars-facing-refusal-with-alternative.png")
+    p1.screenshot(path=f"{ARTIFACTS}/mswars-facing-refusal-with-alternative.png")
     offered = p1.evaluate("window.tabletop.mover.offer.end")
     p1.keyboard.press("Enter")
     everyone_has(everyone, 2)

@@ -388,7 +388,8 @@ def test_install_twice_then_upgrade_and_roll_back(machine: Machine) -> None:
 
     # Packages, asked of apt.
     apt = (machine.run_dir / "apt-get.log").read_text()
-    assert "install -y -qq nginx postgresql redis-server python3-venv git certbot curl" in apt
+    packages = "nginx postgresql redis-server python3-venv git certbot curl esbuild"
+    assert f"install -y -qq {packages}" in apt
 
     # The code: a clone of the checkout the script ran from, at its commit.
     app = root / "srv/tabletop/app"

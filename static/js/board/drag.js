@@ -1,3 +1,4 @@
+// @ts-check
 // Moving a piece: drag and release to commit (`act`), or Enter to carry the selected one
 // (the hint says so), each click a waypoint, Enter or a double click commits. A second
 // click is no pick-up: a drag after it is a drag. Q/E or the handle rotate; Esc cancels,
@@ -13,7 +14,6 @@ import { dist, edgeDistance, footprint, pathPoints } from "./geometry.js";
 import { askLoss, ownLoss } from "./consequences.js";
 import { item } from "./panels/util.js";
 import { reasonNode } from "./preview.js";
-import { offerRuling } from "./record.js";
 import { el } from "./svg.js";
 
 const PREVIEW_MS = 100;
@@ -62,6 +62,16 @@ export class Mover {
     this.verdict = null;
     this.offer = null; // the server's nearest legal alternative to the last refused drop
     this.offerRef = 0;
+    // The last preview that asked for the alternative: its plan (JSON), ref and time; and
+    // until when none is asked (the server's limits dropped one). Unset until the first.
+    /** @type {string | undefined} */
+    this.altKey = undefined;
+    /** @type {number | undefined} */
+    this.altRef = undefined;
+    /** @type {number | undefined} */
+    this.altAt = undefined;
+    /** @type {number | undefined} */
+    this.altOff = undefined;
     this.handle = el("g", { class: "rotate-handle", visibility: "hidden" });
     // Only the knob turns: the stem lets presses through to the piece, to move it.
     el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0, "pointer-events": "none" }, this.handle);
@@ -85,7 +95,7 @@ export class Mover {
     const svg = this.board.svg;
     svg.addEventListener("pointerdown", (e) => this.down(e));
     svg.addEventListener("pointermove", (e) => this.move(e));
-    svg.addEventListener("pointerup", (e) => this.up(e));
+    svg.addEventListener("pointerup", () => this.up());
     svg.addEventListener("dblclick", (e) => {
       if (this.plan?.mode === "carry") {
         e.preventDefault();
@@ -465,7 +475,8 @@ export class Mover {
       const words = reasons.map((r) => reasonNode(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
       // Kept until the player acts or dismisses it: its offer is taken from it (issue 20).
       const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 0);
-      if (frame.verdict) offerRuling(this.board, box, p.id, p.sent); // the rules refused it
+      // The rules refused it: its ruling may be saved (record.js, loaded on demand).
+      if (frame.verdict) import("./record.js").then((record) => record.offerRuling(this.board, box, p.id, p.sent));
       this.refusalBox = box;
     };
     if (stale) this.board.store.whenAt(frame.seq ?? 0, shown, 1500);

@@ -1,10 +1,11 @@
+// @ts-check
 // The board page: wires the socket, the table store, the SVG layers, the tools and the
 // panels. The server is the referee: this page proposes and shows, it never decides.
 import { Drawing } from "./annotations.js";
 import { Marks } from "./marks.js";
 import { Announcer } from "./announce.js";
 import { newId, Connection } from "./connection.js";
-import { PieceMenu } from "./contextmenu.js";
+import { attachRecordButtons, attachTouch, attachTurnNotice, pieceMenu } from "./ondemand.js";
 import { TableCursor } from "./cursor.js";
 import { Mover } from "./drag.js";
 import { pathPoints } from "./geometry.js";
@@ -30,12 +31,9 @@ import { Pieces } from "./pieces.js";
 import { Pings } from "./ping.js";
 import { PointActions } from "./pointpick.js";
 import { Overlay, reasonNode, reasonText } from "./preview.js";
-import { attachRecord } from "./record.js";
 import { TableStore } from "./state.js";
 import { el } from "./svg.js";
 import { Toasts } from "./toasts.js";
-import { TouchGestures } from "./touch.js";
-import { TurnNotice } from "./turnnotice.js";
 import { View } from "./view.js";
 import { drawBackdrop } from "../render/backdrop.js";
 import { renderTerrain, setUpTable } from "../render/terrain.js";
@@ -93,9 +91,10 @@ class Board {
     this.inTurn = new InTurn(this); // a group's orders one a piece, where it has no group order
     this.keyMove = new KeyMove(this);
     this.pieceList = new PieceList(this);
-    this.menu = new PieceMenu(this); // a piece's actions: right-click, or a long press
+    this.menu = null; // a piece's actions (contextmenu.js), once first opened: openMenu
+    this.openMenu = null; // (unit, x, y): right-click, or a long press (touch.js)
     this.marks = new Marks(this); // free markers on pieces: the card's form, the menu's entry
-    this.touch = new TouchGestures(this, this.menu);
+    this.touch = null; // a finger's gestures (touch.js), on a device with touch
     this.activeUnit = null; // the unit whose activation runs (the server's word), if any
     this.conn = new Connection(config.socket, {
       seen: () => this.store.seq,
@@ -103,7 +102,7 @@ class Board {
       onStatus: (state, detail) => this.onStatus(state, detail),
     });
     this.store.on("snapshot", () => this.drawAll());
-    new TurnNotice(this.store, config, $("turn-notice-allow")).attach();
+    attachTurnNotice(this.store, config, $("turn-notice-allow"));
     this.store.on("event", ({ frame, before }) => this.onApplied(frame, before));
     this.store.on("history", (frame) => this.logFrame(frame));
     this.wire();
@@ -208,18 +207,23 @@ class Board {
     return this.activeTool;
   }
 
-  /** Keeps the `speed_band` of a unit's last committed verdict, for the unit card. */
+  /** Keeps a unit's last committed verdict this turn, for its notes on the unit card. */
   noteVerdict(unitId, verdict) {
-    if (this.bands?.turn !== this.store.turn.turn) this.bands = { turn: this.store.turn.turn, of: new Map() };
-    if (verdict.speed_band) this.bands.of.set(unitId, verdict.speed_band);
+    if (this.verdicts?.turn !== this.store.turn.turn) this.verdicts = { turn: this.store.turn.turn, of: new Map() };
+    this.verdicts.of.set(unitId, verdict);
   }
 
-  /** A unit's speed band: its plan's preview, else its last action's this turn, or null. */
-  speedBand(unitId) {
+  /** What the referee's verdict says of a unit beyond the shared fields (the system's
+   *  `verdictNotes`, e.g. how fast it moved), as [label, value]: its plan's preview, else
+   *  its last action's this turn. */
+  verdictNotes(unitId) {
     const plan = this.mover.plan;
-    if (plan?.unit.id === unitId && this.mover.verdict?.speed_band) return this.mover.verdict.speed_band;
-    if (this.bands?.turn !== this.store.turn.turn) return null;
-    return this.bands.of.get(unitId) ?? null;
+    const preview = plan?.unit.id === unitId ? this.mover.verdict : null;
+    const last = this.verdicts?.turn === this.store.turn.turn ? this.verdicts.of.get(unitId) : null;
+    return (this.config.verdictNotes ?? []).flatMap((note) => {
+      const value = preview?.[note.key] ?? last?.[note.key];
+      return value == null ? [] : [[note.label, value]];
+    });
   }
 
   /** Whether the current action's path may climb for `unit` (the catalogue's `path_z`). */
@@ -252,7 +256,7 @@ class Board {
     const key = JSON.stringify(state.terrain ?? []);
     if (key !== this.terrainKey) {
       this.terrainKey = key;
-      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [] });
+      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [], unstyled: this.config.terrainUnstyled });
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;
@@ -712,12 +716,12 @@ class Board {
     this.points.attach(this.page);
     this.groupBox.attach(this.svg);
     this.mover.attach();
-    this.menu.attach();
+    this.openMenu = pieceMenu(this);
     this.marks.attach();
-    this.touch.attach();
+    attachTouch(this);
     this.view.attach((e) => !this.activeTool && !this.mover.active && !this.groupBox.starts(e) && !e.target.closest(".piece, .rotate-handle"));
     attachKeys(this);
-    attachRecord(this);
+    attachRecordButtons(this);
     this.conn.connect();
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Saving the battle's record from the board (docs/protocol.md, "The record"): the position
 // shown, or the ruling on a refused order, as a scenario file the rules engine reads
 // (`python -m rules check --expect FILE`). The server builds both files; the board only
@@ -52,17 +53,17 @@ export function offerRuling(board, box, id, action) {
   box?.append(again);
 }
 
-/** The two buttons: this position (the replayed moment, or the table now), the last ruling. */
-export function attachRecord(board) {
-  const position = document.getElementById("save-position");
-  const ruling = document.getElementById("save-ruling");
-  position?.addEventListener("click", () => {
-    const seq = board.replaySeq ?? board.store.seq;
-    const url = new URL(position.dataset.url, location.href);
-    if (seq >= 0) url.searchParams.set("seq", String(seq));
-    download(url.href, board.toasts);
-  });
-  ruling?.addEventListener("click", () => {
-    if (lastRuling) download(rulingUrl(ruling.dataset.url, lastRuling), board.toasts);
-  });
+/** The position shown (the replayed moment, or the table now), as a scenario file. */
+export function savePosition(board) {
+  const button = document.getElementById("save-position");
+  const seq = board.replaySeq ?? board.store.seq;
+  const url = new URL(button.dataset.url, location.href);
+  if (seq >= 0) url.searchParams.set("seq", String(seq));
+  download(url.href, board.toasts);
+}
+
+/** The last refused order's ruling, as a scenario file. */
+export function saveRuling(board) {
+  const button = document.getElementById("save-ruling");
+  if (lastRuling) download(rulingUrl(button.dataset.url, lastRuling), board.toasts);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Touch on the table (issue 23, "Tablets and phones"). One finger is the mouse: drag.js
 // and view.js take its pointer events as they come (select, drag with previews, drop,
 // pan the empty table), so a finger's move is judged as the mouse's is, by the same
@@ -10,9 +11,8 @@ import { dragSlop } from "./drag.js";
 const HOLD_MS = 550; // a long press: about Android's and iOS's own
 
 export class TouchGestures {
-  constructor(board, menu) {
+  constructor(board) {
     this.board = board;
-    this.menu = menu;
     this.fingers = new Map(); // pointer id -> [x, y], for the fingers put on the table
     this.spent = new Set(); // fingers that took part in a pinch: the view's until lifted
     this.pinch = null; // {d, mid} of the last two-finger position
@@ -85,7 +85,7 @@ export class TouchGestures {
     this.hold = null;
     // The press is forgotten: lifting the finger sends nothing.
     this.board.mover.cancel();
-    this.menu.open(unit, x, y);
+    this.board.openMenu(unit, x, y);
   }
 
   stopHold() {

@@ -1,3 +1,4 @@
+// @ts-check
 // Play by correspondence: a browser notification when the table hands this user their
 // turn while the board is in the background (document.hidden). Only for a user who
 // opted in on their turn notice settings page (config.turnNotices), only once the
@@ -22,6 +23,8 @@ export class TurnNotice {
 
   attach() {
     if (!this.config.turnNotices || !this.supported) return;
+    // Loaded on demand (ondemand.js): the first snapshot may be here already.
+    this.key = keyOf(this.store.turn ?? {});
     this.store.on("snapshot", () => {
       this.key = keyOf(this.store.turn);
     });

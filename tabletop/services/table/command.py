@@ -120,7 +120,7 @@ def prepare(
         before = {"state": battle.state, "turn": battle.turn_state}
         state = battle.state if change.state is None else change.state
         turn = battle.turn_state if change.turn is None else change.turn
-        public.update(position.patch(battle.state, state, turn))
+        public.update(position.patch(battle.state, state, turn, change.game))
         rebase = battle.base_seq == 0
         if changes.keeps_base(battle):
             kept["base"] = before
