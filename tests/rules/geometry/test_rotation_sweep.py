@@ -110,7 +110,7 @@ def one_pass(
         taus = np.concatenate([[after], taus[taus > after + 1e-12]])
     xs, ys, fs = track.poses(taus)
     values = np.asarray(value(taus), dtype=float)
-    return track._first_crossing(taus, xs, ys, fs, values, value, limit, above, False)
+    return track.search.first_crossing(taus, xs, ys, fs, values, value, limit, above, False)
 
 
 def tau(hit: Any) -> float | None:

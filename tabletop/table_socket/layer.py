@@ -1,0 +1,90 @@
+"""The channel layer as the table's socket uses it: each message straight to its handler,
+and a Redis outage waited out instead of ending the socket with a traceback."""
+
+import asyncio
+import uuid
+from collections.abc import Iterable
+from typing import Any
+
+from channels.consumer import get_handler_name
+
+from tabletop import events
+
+#: How long a new socket waits for Redis before it is closed with 4503.
+LAYER_WAIT_S = 1.0
+
+
+class DirectDispatchMixin:
+    """Dispatches each message straight to its handler.
+
+    Channels (4.2 and later) first hops to the database thread to close stale
+    connections before every message a consumer handles. Here every database call
+    already goes through `database_sync_to_async`, which does that itself, so the hop
+    is pure cost, and on a broadcast it is paid once per socket, one after another in
+    that one thread: 200 spectators meant 200 hops per event (docs/benchmarks.md).
+    """
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class PatientLayer:
+    """The channel layer, but its `receive` waits out a Redis outage (retrying each
+    second) instead of raising: the list layer's receive fails at once while Redis is
+    down, and that ended the socket's consumer with a traceback (an HTTP 500 for a new
+    socket) instead of the close code 4503 (issue 15)."""
+
+    def __init__(self, layer: Any) -> None:
+        self._layer = layer
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._layer, name)
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        # The pub/sub layer subscribes here, and retries for ever while Redis is down.
+        try:
+            return str(await asyncio.wait_for(self._layer.new_channel(prefix), LAYER_WAIT_S))
+        except (*events.LAYER_ERRORS, TimeoutError) as error:
+            events.layer_failed(error)
+            return f"{prefix}unsubscribed.{uuid.uuid4().hex}"  # connect() closes with 4503
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        while True:
+            try:
+                return await self._layer.receive(channel)
+            except events.LAYER_ERRORS as error:
+                events.layer_failed(error)
+                await asyncio.sleep(1)
+
+
+class PatientLayerMixin:
+    """A consumer whose channel layer is a `PatientLayer`."""
+
+    @property
+    def channel_layer(self) -> Any:
+        return self._channel_layer
+
+    @channel_layer.setter
+    def channel_layer(self, layer: Any) -> None:
+        # Channels sets it when a socket opens; a Redis outage must not crash the socket.
+        self._channel_layer = None if layer is None else PatientLayer(layer)
+
+
+async def join_groups(layer: Any, channel_name: str, groups: Iterable[str]) -> None:
+    """Joins the groups (raises events.LAYER_ERRORS while Redis is down)."""
+    await events.layer_reachable()
+    for group in groups:
+        await layer.group_add(group, channel_name)
+
+
+async def leave_groups(layer: Any, channel_name: str, groups: Iterable[str]) -> None:
+    """Leaves the groups; while Redis is down, they forget the channel by themselves
+    (the layer's group expiry)."""
+    try:
+        for group in groups:
+            await layer.group_discard(group, channel_name)
+    except events.LAYER_ERRORS as error:
+        events.layer_failed(error)

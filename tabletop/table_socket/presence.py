@@ -1,0 +1,82 @@
+"""A socket's presence at its table: its place under the user's cap of sockets
+(services/table/sockets.py) and its row in who is here (services/table/presence.py),
+and the table told who is here."""
+
+import asyncio
+import time
+
+from channels.db import database_sync_to_async as db
+
+from tabletop import events
+from tabletop.services.table import presence, sockets
+from tabletop.services.table.actor import Actor
+
+#: How often a busy socket refreshes its presence row (the timeout is 90 s).
+PRESENCE_REFRESH_S = 20.0
+PRESENCE_COALESCE_S = 0.25
+#: (event loop, battle id) with an announcement pending in this process; the tasks.
+_announcing: set[tuple[asyncio.AbstractEventLoop, int]] = set()
+_announcements: set[asyncio.Future] = set()
+
+
+def announce_presence(battle_id: int) -> None:
+    """Tells the table who is here, soon: joins and leaves in a burst (200 spectators
+    arriving for a final) make one announcement per process, not one each."""
+    key = (asyncio.get_running_loop(), battle_id)
+    if key in _announcing:
+        return
+    _announcing.add(key)
+
+    async def announce() -> None:
+        await asyncio.sleep(PRESENCE_COALESCE_S)
+        _announcing.discard(key)
+        rows = await db(presence.present)(key[1])
+        await events.send_presence(key[1], events.presence(rows))
+
+    _announcements.add(task := asyncio.ensure_future(announce()))
+    task.add_done_callback(_announcements.discard)
+
+
+class TablePresence:
+    """One socket's place and presence row at battle `battle_id`."""
+
+    def __init__(self, battle_id: int, user_id: int, channel_name: str) -> None:
+        self.battle_id = battle_id
+        self.user_id = user_id
+        self.channel_name = channel_name
+        self.placed = False
+        self.touched = time.monotonic()
+
+    async def claim(self) -> bool:
+        """A place under the user's cap, taken atomically (raises events.LAYER_ERRORS)."""
+        self.placed = await sockets.claim(self.battle_id, self.user_id, self.channel_name)
+        self.touched = time.monotonic()
+        return self.placed
+
+    async def release(self) -> None:
+        if not self.placed:
+            return
+        self.placed = False
+        try:
+            await sockets.release(self.battle_id, self.user_id, self.channel_name)
+        except events.LAYER_ERRORS as error:
+            events.layer_failed(error)  # the place lapses by itself (sockets.PLACE_TTL_S)
+
+    async def arrived(self, actor: Actor) -> None:
+        """The socket's row says who it is (again, when its rights changed)."""
+        await db(presence.connection_open)(
+            battle_id=self.battle_id, actor=actor, channel_name=self.channel_name
+        )
+
+    async def refresh(self) -> None:
+        """Keeps a busy socket's row and place from timing out."""
+        if time.monotonic() - self.touched > PRESENCE_REFRESH_S:
+            self.touched = time.monotonic()
+            await db(presence.connection_seen)(channel_name=self.channel_name)
+            try:
+                await sockets.keep(self.battle_id, self.user_id, self.channel_name)
+            except events.LAYER_ERRORS as error:
+                events.layer_failed(error)
+
+    async def left(self) -> None:
+        await db(presence.connection_close)(channel_name=self.channel_name)

@@ -1,0 +1,51 @@
+"""When an open socket reads its rights again, and whether it keeps its seat
+(docs/protocol.md, "Rights on an open socket"; tabletop/services/table/rights.py)."""
+
+import time
+
+from channels.db import database_sync_to_async as db
+
+from tabletop.services.table import rights
+from tabletop.services.table.actor import Actor
+
+
+def kept_actor(current: Actor | None, now: Actor | int) -> Actor | int:
+    """The actor the socket goes on as, or the code it is closed with: a new role closes
+    it with 4401, and the board reconnects in that role (a demoted player to the
+    spectators' delayed stream, from a snapshot of the delay's horizon); one no longer a
+    member, or deactivated, is closed with 4403, a login session that ended with 4401
+    (`now` is then that code). New sides (a roster given a side) keep the seat."""
+    if not isinstance(now, Actor) or now == current:
+        return now
+    if current is None or now.role != current.role:
+        return rights.CLOSE_RIGHTS_CHANGED
+    return now
+
+
+class RightsReads:
+    """The reads of one socket's rights, and when the last was."""
+
+    def __init__(self, seat: rights.Seat, battle_id: int) -> None:
+        self.seat = seat
+        self.battle_id = battle_id
+        self.read_at = time.monotonic()
+
+    def fresh(self, older_than: float) -> bool:
+        """The last read is younger than `older_than` seconds (0: never fresh enough)."""
+        return bool(older_than) and time.monotonic() - self.read_at < older_than
+
+    def due(self, every: float) -> bool:
+        """The last read is `every` seconds old: True, and the next one counts as done now."""
+        if time.monotonic() - self.read_at < every:
+            return False
+        self.read_at = time.monotonic()
+        return True
+
+    async def read(self) -> Actor | int:
+        """The socket's actor now, or the code to close it with."""
+        self.read_at = time.monotonic()
+        return await db(rights.socket_rights)(self.seat, self.battle_id)
+
+    def ended(self, message: dict) -> bool:
+        """A notice of changed rights names this socket's login session as ended."""
+        return bool(message.get("ended_session") == rights.session_digest(self.seat.session_key))
