@@ -33,6 +33,9 @@ class Battle(models.Model):
     # Kept beside the state so that the state stays exactly the engine's input.
     unit_labels = models.JSONField(default=dict, blank=True)
     last_seq = models.PositiveBigIntegerField(default=0)
+    # The seq of the newest table event that keeps its whole position (Event.base); 0: the
+    # next one must (none yet, or the position changed outside the log: deployment).
+    base_seq = models.PositiveBigIntegerField(default=0, db_default=0)
     # The map's picture and its place when the battle was set up (as `state` keeps the
     # terrain): a picture changed later on the map leaves this battle's board and report.
     backdrop = models.ForeignKey(

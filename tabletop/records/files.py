@@ -15,6 +15,7 @@ Where the ruling comes from (docs/protocol.md, "Saving a position or a ruling"):
 
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +29,7 @@ from tabletop.selectors import battle_backdrop
 from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import log
-from tabletop.services.table.command import ACTION_KEY
+from tabletop.services.table.command import ACTION_KEY, TABLE_KINDS
 
 
 class NotInRecord(ServiceError):
@@ -97,7 +98,7 @@ def ruling_of_event(battle: Battle, horizon: Horizon, seq: int) -> RecordFile:
     if event is None or seq > horizon.seq:
         raise NotInRecord("There is no order with that number in what you may see.")
     payload = event.payload
-    position = log.position_at(battle, seq - 1)["state"]
+    position = log.position_before(battle, seq)["state"]
     return _ruling(battle, seq, position, payload["action"], payload["verdict"])
 
 
@@ -151,10 +152,27 @@ def _ruling_judged_again(battle: Battle, reply: dict[str, Any], action: Any) -> 
     return _ruling(battle, reply["seq"], position, action, verdict)
 
 
-def event_lines(battle: Battle, horizon: Horizon) -> str:
-    """The log as JSON lines: one event frame (as clients get it) a line, in order."""
+#: Events read at a time for the JSON lines, and lines in each piece of the download.
+LINES_AT_ONCE = 500
+
+
+def event_lines(battle: Battle, horizon: Horizon) -> Iterator[str]:
+    """The log as JSON lines, one event frame (as clients were sent it) a line, in order,
+    LINES_AT_ONCE lines a piece: the events read that many at a time and the position
+    followed through them (log.Follower), so that a long log is never all in memory."""
+    follower = log.Follower.from_start(battle)
     found = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    return "".join(events.canonical(events.event(e)) + "\n" for e in found)
+    lines: list[str] = []
+    for event in found.iterator(chunk_size=LINES_AT_ONCE):
+        frame = events.event(event)
+        if event.kind in TABLE_KINDS:
+            frame.update(follower.unstored(event))
+        lines.append(events.canonical(frame) + "\n")
+        if len(lines) == LINES_AT_ONCE:
+            yield "".join(lines)
+            lines = []
+    if lines:
+        yield "".join(lines)
 
 
 def report_file(battle: Battle, svg: str) -> str:

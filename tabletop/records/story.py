@@ -17,7 +17,6 @@ from tabletop.selectors import battle_backdrop
 from tabletop.services import game_systems
 from tabletop.services.table import annotations, log, piece_markers
 from tabletop.services.table.command import TABLE_KINDS
-from tabletop.services.table.position import apply_patch
 
 Point = tuple[float, float]
 
@@ -240,20 +239,23 @@ def _units(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 @dataclass
 class Table:
-    """The position as the log's events leave it, followed through their public patches
-    (as every client does, position.apply_patch) from the one position read: the first."""
+    """The position as the log's events leave it, followed through their changes (as the
+    log's readers do, log.Follower) from the one position read: the first."""
 
-    state: dict[str, Any]
-    turn: dict[str, Any]
+    follower: log.Follower
+
+    @property
+    def state(self) -> dict[str, Any]:
+        return self.follower.at["state"]
 
     def units(self) -> dict[str, dict[str, Any]]:
         return _units({"state": self.state})
 
     def follow(self, event: Event) -> "Change":
-        """Applies a table event: what it changed, and the turn it was made in."""
-        before, turn = self.units(), _turn(self.turn)
-        self.state, self.turn = apply_patch(self.state, event.payload)
-        return Change(before, self.units(), turn)
+        """Applies a table event: what it changed, and the turns it was made in and left."""
+        before, turn = self.units(), _turn(self.follower.at["turn"])
+        after = self.follower.follow(event)
+        return Change(before, self.units(), turn, _turn(after["turn"]))
 
 
 @dataclass(frozen=True)
@@ -261,6 +263,7 @@ class Change:
     before: dict[str, dict[str, Any]]
     after: dict[str, dict[str, Any]]
     turn: int
+    turn_after: int
 
 
 def _legs(story: Story, event: Event, change: Change) -> None:
@@ -418,9 +421,9 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
     logged = list(query)
     table = [e for e in logged if e.kind in TABLE_KINDS]
     undone = {e.payload.get("undoes") for e in table if e.kind == "undo"}
-    first = log.position_at(battle, 0)
-    followed = Table(first["state"], first["turn"])
-    changes = {event.seq: followed.follow(event) for event in table}
+    followed = Table(log.Follower.from_start(battle))
+    first = followed.follower.at
+    changed = {event.seq: followed.follow(event) for event in table}
     state = first["state"]
     labels = battle.unit_labels
     story = Story(
@@ -446,9 +449,9 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         for side in battle.sides.select_related("roster__owner")
     }
     for event in logged:
-        change = changes.get(event.seq)
+        change = changed.get(event.seq)
         if change is not None:
-            story.turns = max(story.turns, change.turn, _turn(event.payload.get("turn")))
+            story.turns = max(story.turns, change.turn, change.turn_after)
         _takeback(story, event)
         if change is not None and event.kind != "undo" and event.seq not in undone:
             _legs(story, event, change)

@@ -294,7 +294,9 @@ def battle_deploy(*, actor: User, battle: Battle, placements: dict[str, dict[str
         if found:
             raise ServiceError(_obstruction_text(battle, unit_id, found[0]), field=unit_id)
     _require_engine_accepts(battle.state)
-    battle.save(update_fields=["state", "unit_labels"])
+    # A change outside the log: the next table event keeps the whole position (changes.py).
+    battle.base_seq = 0
+    battle.save(update_fields=["state", "unit_labels", "base_seq"])
     return battle
 
 
@@ -334,6 +336,7 @@ def battle_start(*, battle: Battle, actor: User | None = None) -> Battle:
     )
     battle.turn_state, battle.state = game_systems.begin(battle.state, sides)
     battle.status = BattleStatus.ACTIVE
-    battle.save(update_fields=["status", "turn_state", "state"])
+    battle.base_seq = 0  # a change outside the log, as battle_deploy's
+    battle.save(update_fields=["status", "turn_state", "state", "base_seq"])
     campaign_log_add(campaign=battle.campaign, actor=actor, text=f"{battle.name} has begun.")
     return battle

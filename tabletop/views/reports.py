@@ -6,11 +6,20 @@ leak nothing), how far (a spectator of a delayed table: nothing newer than the d
 `records.horizon`), and the file's name. The reading is in `tabletop/records/`.
 """
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from functools import wraps
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+    StreamingHttpResponse,
+)
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 
@@ -24,7 +33,7 @@ from tabletop.services.errors import ServiceError
 from tabletop.services.inputs import JSONTooDeep, load_json
 from tabletop.views.access import SignedInRequest
 
-RecordView = Callable[[SignedInRequest, int], HttpResponse]
+RecordView = Callable[[SignedInRequest, int], HttpResponseBase]
 TOO_MANY = "Too many downloads of battle records: wait a minute, then try again.\n"
 
 
@@ -32,7 +41,7 @@ def record_read(view: RecordView) -> RecordView:
     """A record view: for a logged-in user, so many a minute (429 beyond, in plain words)."""
 
     @wraps(view)
-    def counted(request: SignedInRequest, battle_id: int) -> HttpResponse:
+    def counted(request: SignedInRequest, battle_id: int) -> HttpResponseBase:
         if not cached.read_allowed(request.user):
             response = HttpResponse(TOO_MANY, status=429, content_type="text/plain; charset=utf-8")
             response["Retry-After"] = "60"
@@ -110,12 +119,27 @@ def ruling_file(request: SignedInRequest, battle_id: int) -> HttpResponse:
 
 
 @record_read
-def event_log(request: HttpRequest, battle_id: int) -> HttpResponse:
+def event_log(request: HttpRequest, battle_id: int) -> HttpResponseBase:
+    """The log as JSON lines, streamed: read and sent a piece at a time, however long."""
     battle, _, seen = _reader(request, battle_id)
-    lines = cached.remember(
-        cached.log_key(battle, seen, "events.jsonl"), lambda: files.event_lines(battle, seen)
+    pieces = files.event_lines(battle, seen)
+    response = StreamingHttpResponse(
+        streamed(pieces) if isinstance(request, ASGIRequest) else pieces,
+        content_type="application/jsonl",
     )
-    return _attachment(lines, f"battle-{battle.pk}-events.jsonl", "application/jsonl")
+    response["Content-Disposition"] = f'attachment; filename="battle-{battle.pk}-events.jsonl"'
+    return response
+
+
+async def streamed(pieces: Iterator[str]) -> AsyncIterator[str]:
+    """`pieces` for the ASGI server: each read in the database's thread as it is sent (a
+    plain iterator Django would read whole before sending any)."""
+
+    def read() -> str | None:
+        return next(pieces, None)
+
+    while (piece := await sync_to_async(read, thread_sensitive=True)()) is not None:
+        yield piece
 
 
 @record_read

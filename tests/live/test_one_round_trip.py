@@ -15,7 +15,7 @@ from django.db import connection
 from tabletop import protocol
 from tabletop.consumers import serve_now
 from tabletop.models import Battle, CommandReply, Event
-from tabletop.services.table import known_battles, rights
+from tabletop.services.table import changes, known_battles, log, rights
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.takeback import battle_takeback_ask
 from tests.conftest import need
@@ -82,19 +82,36 @@ def test_a_move_on_a_table_the_process_knows_is_one_round_trip_acknowledged_afte
     assert stored.last_seq == 2
     assert next(u for u in stored.state["units"] if u["id"] == u1)["position"][:2] == [1.5, 5.5]
     second = Event.objects.get(battle=battle, seq=2)
-    first_after = Event.objects.filter(battle=battle, seq=1).values_list(
-        "position_after", flat=True
-    )[0]
     assert (second.kind, second.client_msg_id, second.actor_id) == (
         "act",
         "m-2",
         people["p1"].user_id,
     )
-    assert second.position_before == first_after
-    assert second.position_after == {"state": stored.state, "turn": stored.turn_state}
+    # Its change, which the log follows to the position the battle row has.
+    assert log.position_at(stored, 2) == {"state": stored.state, "turn": stored.turn_state}
+    assert second.change is not None and "units" in second.payload
     assert CommandReply.objects.get(battle=battle, client_msg_id="m-2").reply == reply
     # ... and broadcast to both groups.
     assert [group for group, _ in sent[2:]] == [f"battle-{battle.id}", f"battle-{battle.id}-watch"]
+
+
+def test_a_move_in_one_round_trip_keeps_the_whole_position_when_its_turn_comes(monkeypatch):
+    """A base at every seq: the second move's statement writes it, in its one round trip."""
+    monkeypatch.setattr(changes, "SNAPSHOT_EVERY", 1)
+    battle, people, (u1, u3, u5) = table()
+    with captured_events():
+        act(battle, people["p1"], "m-1", 0, u3, [7.5, 4.5])
+        before = Battle.objects.get(pk=battle.id)
+        with round_trips() as counted:
+            act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+        act(battle, people["p1"], "m-3", 2, u5, [13.5, 4.0])
+    assert counted == [1]
+    stored = Battle.objects.get(pk=battle.id)
+    bases = Event.objects.filter(battle=battle, base__isnull=False).order_by("seq")
+    assert list(bases.values_list("seq", flat=True)) == [1, 2, 3] and stored.base_seq == 3
+    kept = Event.objects.filter(battle=battle, seq=2).values_list("base", flat=True)[0]
+    assert kept == {"state": before.state, "turn": before.turn_state}
+    assert log.position_at(stored, 3) == {"state": stored.state, "turn": stored.turn_state}
 
 
 def test_a_resent_move_gets_its_first_answer_and_moves_nothing_again():
@@ -135,10 +152,8 @@ def test_a_move_decided_on_a_stale_guess_is_decided_again_under_the_lock():
     assert counted[0] > 1
     at, seq = where(battle)
     assert (at[u1], at[u3], seq) == ([1.5, 5.5], [7.5, 4.0], 3)
-    chain = Event.objects.filter(battle=battle).order_by("seq")
-    befores = [e.position_before for e in chain][1:]
-    afters = [e.position_after for e in chain][:-1]
-    assert befores == afters
+    stored = Battle.objects.get(pk=battle.id)
+    assert log.position_at(stored, 3) == {"state": stored.state, "turn": stored.turn_state}
 
 
 def test_a_move_sent_before_another_process_s_move_arrived_is_stale():

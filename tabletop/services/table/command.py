@@ -21,7 +21,7 @@ from tabletop.models import Battle, CommandReply, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import turn_notices
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import known_battles, position, referee, takeback_log
+from tabletop.services.table import changes, known_battles, position, referee, takeback_log
 from tabletop.services.table.actor import Actor
 
 #: Events that change the position; an `act` that saw none of them after its `seen` is current.
@@ -79,6 +79,23 @@ def changed_since(battle: Battle, seen: int) -> bool:
     return Event.objects.filter(battle=battle, seq__gt=seen, kind__in=TABLE_KINDS).exists()
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """A decided change made ready to write: its event (unsaved), the fields of the battle
+    it changes, and what the log does not keep of it."""
+
+    event: Event
+    fields: list[str]
+    #: The position ({"state", "turn"}) before a table event; None for any other.
+    before: dict[str, Any] | None = None
+    #: What clients are sent of a table event that the log does not keep (changes.py).
+    unstored: dict[str, Any] = field(default_factory=dict)
+
+    def frame(self) -> dict[str, Any]:
+        """The event's frame as clients are sent it (once saved: it names its moment)."""
+        return {**events.event(self.event), **self.unstored}
+
+
 def prepare(
     battle: Battle,
     actor: Actor,
@@ -86,12 +103,13 @@ def prepare(
     client_msg_id: str = "",
     *,
     pending: Callable[[Battle], int | None] = takeback_log.pending_request,
-) -> tuple[Event, list[str]]:
-    """The event of `change` (unsaved) and the fields of `battle` it changes, `battle`
-    made what it is after the change. `pending`: the take-back request waiting, which
-    any change to the table ends."""
+) -> Prepared:
+    """The event of `change` (unsaved), `battle` made what it is after the change. A table
+    event keeps its change, not the position (changes.py). `pending`: the take-back
+    request waiting, which any change to the table ends."""
     public: dict[str, Any] = {"actor": actor.name, "role": actor.role, **change.public}
-    positions: dict[str, Any] = {}
+    kept: dict[str, Any] = {}
+    before = None
     fields = ["last_seq"]
     if change.kind in TABLE_KINDS:
         # Any change to the table ends a take-back request still waiting (an acceptance
@@ -103,8 +121,14 @@ def prepare(
         state = battle.state if change.state is None else change.state
         turn = battle.turn_state if change.turn is None else change.turn
         public.update(position.patch(battle.state, state, turn, change.game))
+        rebase = battle.base_seq == 0
+        if changes.keeps_base(battle):
+            kept["base"] = before
+            battle.base_seq = battle.last_seq + 1
+            fields.append("base_seq")
+        after = {"state": state, "turn": turn}
+        kept["change"] = changes.change_of(before, after, changes.stored(public), rebase=rebase)
         battle.state, battle.turn_state = state, turn
-        positions = {"position_before": before, "position_after": {"state": state, "turn": turn}}
         fields += ["state", "turn_state"]
     if change.delay_s is not None:
         battle.spectator_delay_s = change.delay_s
@@ -118,32 +142,33 @@ def prepare(
         seq=battle.last_seq,
         actor_id=actor.user_id,
         kind=change.kind,
-        payload=events.event_payload(public),
+        payload=events.event_payload(public if before is None else changes.stored(public)),
         client_msg_id=client_msg_id,
-        **positions,
+        **kept,
     )
-    return event, fields
+    unstored = {k: v for k, v in public.items() if k in changes.NOT_STORED}
+    return Prepared(event, fields, before, unstored if before is not None else {})
 
 
-def notify_turn(battle: Battle, actor: Actor, event: Event) -> None:
+def notify_turn(battle: Battle, actor: Actor, prepared: Prepared) -> None:
     """A change of whose turn it is mails the players of the side now to act."""
-    if event.position_before is not None:
+    if prepared.before is not None:
         turn_notices.turn_changed(
             battle,
             actor_id=actor.user_id,
-            before=event.position_before["turn"],
+            before=prepared.before["turn"],
             after=battle.turn_state,
         )
 
 
 def append(battle: Battle, actor: Actor, change: Change, client_msg_id: str = "") -> Event:
     """Appends the event of `change` to the locked `battle` and sends it after commit."""
-    event, fields = prepare(battle, actor, change, client_msg_id)
-    event.save()
-    battle.save(update_fields=fields)
-    notify_turn(battle, actor, event)
-    events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
-    return event
+    prepared = prepare(battle, actor, change, client_msg_id)
+    prepared.event.save()
+    battle.save(update_fields=prepared.fields)
+    notify_turn(battle, actor, prepared)
+    events.send_event_on_commit(battle.id, prepared.frame(), battle.spectator_delay_s)
+    return prepared.event
 
 
 def answer_of(

@@ -1,8 +1,10 @@
-"""Reading the event log: what a resuming client missed, and snapshots (also late ones).
+"""Reading the event log: what a resuming client missed, snapshots (also late ones), and
+the position at any sequence number (`position_at`, the one reader of past positions).
 
-A table event keeps the whole position before and after it (on a complex map some 140 KB
-each). Nothing here reads them per event: the log is read without them (the Event
-manager defers them), and a position is read alone, one at a time (`position_at`).
+A table event keeps what it changed, and every changes.SNAPSHOT_EVERY seqs one keeps the
+whole position before it (on a complex map some 140 KB): the log is read without those
+(the Event manager defers them), and a position is read from one of them and the changes
+since (changes.py).
 """
 
 import logging
@@ -11,7 +13,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import JSONField
+from django.db.models import JSONField, Q
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -20,7 +22,13 @@ from tabletop import events, limits
 from tabletop.models import Battle, BattleResult, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, piece_markers, position, takeback_log
+from tabletop.services.table import (
+    annotations,
+    changes,
+    piece_markers,
+    position,
+    takeback_log,
+)
 from tabletop.services.table.command import TABLE_KINDS
 
 HISTORY = 50
@@ -31,14 +39,24 @@ POSITION_CACHE_S = 600
 
 
 def events_after(battle_id: int, seq: int, upto: int | None = None) -> list[dict] | None:
-    """Event frames after `seq` (up to `upto`), in order; None when too many are missing."""
+    """Event frames after `seq` (up to `upto`), in order, as clients were sent them; None
+    when too many are missing."""
     query = Event.objects.filter(battle_id=battle_id, seq__gt=seq).order_by("seq")
     if upto is not None:
         query = query.filter(seq__lte=upto)
     found = list(query[: limits.RESUME_EVENTS + 1])
     if len(found) > limits.RESUME_EVENTS:
         return None
-    return [events.event(e) for e in found]
+    frames = [events.event(e) for e in found]
+    table = [(e, frame) for e, frame in zip(found, frames, strict=True) if e.kind in TABLE_KINDS]
+    if table:
+        follower = Follower(position_at(Battle.objects.defer("state").get(pk=battle_id), seq))
+        for event, frame in table:
+            frame.update(follower.unstored(event))
+        # The board's view, for the position the client ends on (an older one's is moot).
+        at = follower.at
+        table[-1][1].update(game_systems.table_view(at["state"], at["turn"]))
+    return frames
 
 
 def last_seq(battle_id: int) -> int:
@@ -54,24 +72,88 @@ def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:
     return chat[::-1], dice[-HISTORY:]
 
 
-def _kept_at(battle: Battle, seq: int) -> tuple[int, str] | None:
-    """(event id, column) of the position after event `seq`: the last table event's up to
-    it, or before the first; None while no table event keeps one (the battle's own)."""
-    table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS)
-    last = table.filter(seq__lte=seq).order_by("-seq").values_list("id", flat=True).first()
-    if last is not None:
-        return last, "position_after"
-    first = table.order_by("seq").values_list("id", flat=True).first()
-    return None if first is None else (first, "position_before")
+def _last_table_seq(battle: Battle, seq: int) -> int | None:
+    """The seq of the last table event up to `seq`: the one the position after `seq` is
+    after; None when none is (the position is then the one before the first)."""
+    table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS, seq__lte=seq)
+    return table.order_by("-seq").values_list("seq", flat=True).first()
 
 
 def position_at(battle: Battle, seq: int) -> dict[str, Any]:
-    """{"state", "turn"} after event `seq`, from the positions the table events keep: one
-    position read (and kept in the cache: what the log says at `seq` never changes)."""
-    found = _kept_at(battle, seq)
-    if found is None:
-        return {"state": battle.state, "turn": battle.turn_state}
-    return _cached_position(battle, *found)
+    """{"state", "turn"} after event `seq`: the one way every reader reads a past position
+    (replay, undo, the record and its files, a delayed snapshot). The last base kept up to
+    the last table event, followed through the changes since (changes.py): one base read,
+    and kept in the cache (what the log says at `seq` never changes)."""
+    last = _last_table_seq(battle, seq)
+    if last is None:
+        return _before_first(battle)[0]
+    return remember(f"{battle_key(battle)}:position:{last}", lambda: _followed(battle, last))
+
+
+def position_before(battle: Battle, seq: int) -> dict[str, Any]:
+    """The position table event `seq` was made on: the base it keeps, or the position after
+    the event before it (the same unless the position changed outside the log)."""
+    kept_base = Coalesce("base", kept("position_before"))
+    found = Event.objects.filter(battle=battle, seq=seq).values_list(kept_base, flat=True).first()
+    return found if found is not None else position_at(battle, seq - 1)
+
+
+def _before_first(battle: Battle) -> tuple[dict[str, Any], int]:
+    """(the position before the battle's first table event, that event's seq): its base,
+    or the battle's own position (seq 0) while no table event keeps one."""
+    table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS).order_by("seq")
+    found = table.values_list(Coalesce("base", kept("position_before")), "seq").first()
+    return found or ({"state": battle.state, "turn": battle.turn_state}, 0)
+
+
+def _followed(battle: Battle, last: int) -> dict[str, Any]:
+    """The position after table event `last`: from the newest base (or whole position an
+    old release kept) up to it, through the changes since."""
+    table = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS, seq__lte=last)
+    whole = Q(base__isnull=False) | Q(position_after__isnull=False) | Q(payload__has_key="_after")
+    start = table.filter(whole).order_by("-seq").values_list("seq", flat=True).first()
+    rows = table.filter(seq__gte=start or 0).order_by("seq")
+    at: dict[str, Any] = {}
+    for base, after, payload, change in rows.values_list(
+        "base", kept("position_after"), "payload", "change"
+    ):
+        if after is not None:  # an old release's event: the whole position after it
+            at = after
+            continue
+        at = changes.follow(base if base is not None else at, payload, change)
+    return at
+
+
+class Follower:
+    """A position followed through the log's events, in order: how a reader of many
+    events (a resume, the record, the export) has the position after each, reading a base
+    only where the position changed outside the log (changes.REBASE)."""
+
+    def __init__(self, at: dict[str, Any], base_seq: int = 0) -> None:
+        self.at = at
+        #: The seq of the event whose base `at` is (0: none): not read again.
+        self._base_seq = base_seq
+
+    @classmethod
+    def from_start(cls, battle: Battle) -> "Follower":
+        """At the position before the battle's first table event."""
+        return cls(*_before_first(battle))
+
+    def follow(self, event: Event) -> dict[str, Any]:
+        """The position after `event` (a table event changes it; any other leaves it)."""
+        if event.kind not in TABLE_KINDS:
+            return self.at
+        if (event.change or {}).get(changes.REBASE) and event.seq != self._base_seq:
+            base = Event.objects.filter(pk=event.pk).values_list("base", flat=True)[0]
+            self.at = self.at if base is None else base
+        self.at = changes.follow(self.at, event.payload, event.change)
+        return self.at
+
+    def unstored(self, event: Event) -> dict[str, Any]:
+        """Followed through table event `event`: what its frame says that the log does not
+        keep (its engine turn state and turn)."""
+        at = self.follow(event)
+        return {"state": at["state"].get("state", {}), "turn": at["turn"]}
 
 
 def remember(key: str, make: Callable[[], T], timeout: int = POSITION_CACHE_S) -> T:
@@ -98,14 +180,6 @@ def battle_key(battle: Battle, kind: str = "log") -> str:
     return f"{kind}:{battle.pk}:{battle.created_at.timestamp()}"
 
 
-def _cached_position(battle: Battle, event_id: int, column: str) -> dict[str, Any]:
-    """The one position `column` of event `event_id`, read alone."""
-    return remember(
-        f"{battle_key(battle)}:position:{event_id}:{column}",
-        lambda: Event.objects.filter(pk=event_id).values_list(kept(column), flat=True)[0],
-    )
-
-
 def kept(column: str) -> Coalesce:
     """A table event's position `column`, or, for an event that a process of the release
     before migration 0004 wrote during the rolling restart, its payload's `_before` or
@@ -121,10 +195,10 @@ def hash_at(battle: Battle, seq: int, at: dict[str, Any]) -> str:
     def digest() -> str:
         return position.position_hash(at["state"], at["turn"])
 
-    found = _kept_at(battle, seq)
-    if found is None:
+    last = _last_table_seq(battle, seq)
+    if last is None:
         return digest()
-    return remember(f"{battle_key(battle)}:hash:{found[0]}:{found[1]}", digest)
+    return remember(f"{battle_key(battle)}:hash:{last}", digest)
 
 
 def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any], list[dict]]:

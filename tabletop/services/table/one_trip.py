@@ -5,11 +5,12 @@ resend looked up, the take-back request looked up, the event, the battle, the an
 COMMIT. Here the move is decided on the battle as this process last left it
 (known_battles), and one statement, in a transaction of its own, does the rest: it locks
 the battle row by updating it only where the row is still exactly what the decision read
-(the sequence number, status, spectator delay, position and turn: the sequence check),
-where no answer is stored for the message id (the resend check) and no take-back request
-waits (which the event would have to name as lapsed); only if it updated the row does it
-write the event and the stored answer. It returns once committed, so the answer is still
-sent after the commit, and the event broadcast after it too.
+(the sequence number, status, spectator delay, position, turn and the seq of its last
+kept base: the sequence check), where no answer is stored for the message id (the resend
+check) and no take-back request waits (which the event would have to name as lapsed);
+only if it updated the row does it write the event (its change, and the whole position
+when one is due: changes.py) and the stored answer. It returns once committed, so the
+answer is still sent after the commit, and the event broadcast after it too.
 
 When the statement writes nothing (another process moved, a resend, a guess that was
 stale), or the decision needs the database (a client that saw an older sequence number,
@@ -57,12 +58,14 @@ WITH given AS (
     UPDATE {battle} AS b
        SET last_seq = b.last_seq + 1,
            state = given.after -> 'state',
-           turn_state = given.after -> 'turn'
+           turn_state = given.after -> 'turn',
+           base_seq = %(base_seq)s
       FROM given
      WHERE b.id = %(battle)s
        AND b.last_seq = %(seq)s
        AND b.status = %(status)s
        AND b.spectator_delay_s = %(delay)s
+       AND b.base_seq = %(base_was)s
        AND b.state = given.before -> 'state'
        AND b.turn_state = given.before -> 'turn'
        AND NOT EXISTS (
@@ -76,10 +79,10 @@ WITH given AS (
             WHERE newest.kind = 'takeback' AND newest.step = 'asked')
     RETURNING b.last_seq
 ), event AS (
-    INSERT INTO {event} (battle_id, seq, actor_id, kind, payload, position_before,
-                         position_after, client_msg_id, created_at)
+    INSERT INTO {event} (battle_id, seq, actor_id, kind, payload, change, base,
+                         client_msg_id, created_at)
     SELECT %(battle)s, written.last_seq, %(actor)s, %(kind)s, %(payload)s::jsonb,
-           given.before, given.after, %(id)s, %(at)s
+           %(change)s::jsonb, %(base)s::jsonb, %(id)s, %(at)s
       FROM written, given
     RETURNING id
 ), answer AS (
@@ -113,6 +116,7 @@ def _in_one_trip(
         "seq": battle.last_seq,
         "status": battle.status,
         "delay": battle.spectator_delay_s,
+        "base_was": battle.base_seq,
     }
     try:
         with connection.execute_wrapper(_no_queries):
@@ -122,13 +126,14 @@ def _in_one_trip(
             if outcome.delay_s is not None:
                 return None
             # No take-back request waits: the statement checks it.
-            event, _ = command.prepare(battle, actor, outcome, client_msg_id, pending=_none)
+            prepared = command.prepare(battle, actor, outcome, client_msg_id, pending=_none)
             # The turn's notices: nothing to do unless the turn changed hands (then they
             # are read and written under the lock).
-            command.notify_turn(battle, actor, event)
+            command.notify_turn(battle, actor, prepared)
     except NeedsLock:
         return None
     answer, kept = command.answer_of(outcome, client_msg_id, battle.last_seq)
+    event = prepared.event
     event.created_at = timezone.now()
     try:
         with connection.cursor() as cursor:
@@ -136,8 +141,11 @@ def _in_one_trip(
                 _statement(),
                 {
                     **guard,
-                    "before": json.dumps(event.position_before),
-                    "after": json.dumps(event.position_after),
+                    "before": json.dumps(prepared.before),
+                    "after": json.dumps({"state": battle.state, "turn": battle.turn_state}),
+                    "base_seq": battle.base_seq,
+                    "change": _json_or_null(event.change),
+                    "base": _json_or_null(event.base),
                     "actor": actor.user_id,
                     "id": client_msg_id,
                     "kind": event.kind,
@@ -155,5 +163,10 @@ def _in_one_trip(
     event.pk = row[0]
     known_battles.keep(battle)
     # Committed already (the statement was its own transaction): broadcast now.
-    events.send_event_on_commit(battle.id, events.event(event), battle.spectator_delay_s)
+    events.send_event_on_commit(battle.id, prepared.frame(), battle.spectator_delay_s)
     return answer
+
+
+def _json_or_null(value: Any) -> str | None:
+    """A JSON column's parameter: SQL NULL for None (never JSON's `null`)."""
+    return None if value is None else json.dumps(value)

@@ -119,6 +119,7 @@ def battle_takeback_answer(
             return Refusal([reason("battle_not_active", "The battle is not in play.")])
         target = Event.objects.get(battle=battle, seq=order)
         return undo.undoing(
+            battle,
             target,
             f"Take-back: {actor.name} let {asked.actor} take back #{order}",
             takeback={"step": "accepted", **told},

@@ -35,17 +35,16 @@ def battle_undo(
         target = last_undoable(battle)
         if target is None:
             return Refusal([reason("nothing_to_undo", "There is nothing left to undo.")])
-        return undoing(target, reason_text)
+        return undoing(battle, target, reason_text)
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
 
 
-def undoing(target: Event, reason_text: str, **public: Any) -> Change:
-    """The `undo` event that takes `target` back: the position before it, as it kept it.
-    The GM's undo and an accepted take-back (takeback.py, with its own keys) are one."""
-    before = (
-        Event.objects.filter(pk=target.pk).values_list(log.kept("position_before"), flat=True)
-    )[0]
+def undoing(battle: Battle, target: Event, reason_text: str, **public: Any) -> Change:
+    """The `undo` event that takes `target` back: the position before it, as the log
+    reads it. The GM's undo and an accepted take-back (takeback.py, with its own keys)
+    are one."""
+    before = log.position_before(battle, target.seq)
     return Change(
         "undo",
         {"undoes": target.seq, "reason": reason_text, **public},
