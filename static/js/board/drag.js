@@ -77,7 +77,7 @@ export class Mover {
     const b = this.board;
     if (b.readOnly() || !b.store.mayOrder(unit)) return false;
     if (b.fiat()) return true;
-    return b.actionType() !== null && b.offeredDrags(unit.id).length > 0;
+    return b.actions.current !== null && b.actions.offeredDrags(unit.id).length > 0;
   }
 
   attach() {
