@@ -28,9 +28,12 @@ run: $(STAMP)
 	echo ""; echo "Tabletop is listening at http://127.0.0.1:$(PORT)/  (Ctrl-C stops it)"; \
 	wait $$server
 
-# ESLint from the npm registry for the pages' scripts (static/js): the versions
-# tools/eslint/package-lock.json pins, its rules in tools/eslint/eslint.config.mjs.
+# ESLint and TypeScript's checker from the npm registry for the pages' scripts
+# (static/js): the versions tools/eslint/package-lock.json pins, ESLint's rules in
+# tools/eslint/eslint.config.mjs, the checker's (JSDoc types, `// @ts-check`, nothing
+# emitted) in tools/eslint/jsconfig.json.
 ESLINT := tools/eslint/node_modules/.bin/eslint
+TSC := tools/eslint/node_modules/.bin/tsc
 ESLINT_STAMP := tools/eslint/node_modules/.installed
 $(ESLINT_STAMP): tools/eslint/package-lock.json
 	npm ci --prefix tools/eslint --no-audit --no-fund
@@ -43,6 +46,7 @@ lint: $(STAMP) $(ESLINT_STAMP)
 	$(BIN)/mypy
 	$(BIN)/python manage.py makemigrations --check --dry-run
 	$(ESLINT) --config tools/eslint/eslint.config.mjs static/js
+	$(TSC) --noEmit -p tools/eslint/jsconfig.json
 
 # The fast check before a commit: lint and types, then the engine's tests and goldens
 # (no browsers, sockets or servers; `make test` runs everything), the tests in

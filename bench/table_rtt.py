@@ -140,35 +140,72 @@ def ensure_database(url: str) -> None:
 
 def make_table(run: str, spectators: int) -> tuple[int, dict[str, str], dict[str, list[str]]]:
     """A fresh active aod battle; (battle id, session cookie by user name, unit ids by side)."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.sessions.backends.db import SessionStore
+    users = make_users(run, ["gm", "p1", "p2"] + [f"s{i}" for i in range(spectators)])
+    battle_id, units = make_battle(run, users)
+    return battle_id, session_cookies(users), units
 
+
+def make_users(run: str, names: list[str]) -> dict[str, Any]:
+    """Users "{run}-{name}" by name, made in one statement (no password: a session each)."""
+    from django.contrib.auth import get_user_model
+
+    User = get_user_model()
+    users = {}
+    for name in names:
+        user = User(username=f"{run}-{name}")
+        user.set_unusable_password()
+        users[name] = user
+    User.objects.bulk_create(users.values(), batch_size=1000)
+    return users
+
+
+def session_cookies(users: dict[str, Any]) -> dict[str, str]:
+    """A signed-in session for each user, made in one statement; its cookie by name."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.contrib.sessions.backends.base import VALID_KEY_CHARS
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+    from django.utils.crypto import get_random_string
+
+    store = SessionStore()
+    expires = timezone.now() + timedelta(seconds=settings.SESSION_COOKIE_AGE)
+    rows = {}
+    for name, user in users.items():
+        data = {
+            "_auth_user_id": str(user.pk),
+            "_auth_user_backend": "django.contrib.auth.backends.ModelBackend",
+            "_auth_user_hash": user.get_session_auth_hash(),
+        }
+        key = get_random_string(32, VALID_KEY_CHARS)
+        rows[name] = Session(session_key=key, session_data=store.encode(data), expire_date=expires)
+    Session.objects.bulk_create(rows.values(), batch_size=1000)
+    return {name: f"sessionid={row.session_key}" for name, row in rows.items()}
+
+
+def make_battle(
+    run: str, users: dict[str, Any], units_per_side: int = UNITS_PER_SIDE
+) -> tuple[int, dict[str, list[str]]]:
+    """An active aod battle of `users` (gm, p1, p2, the others spectators) on a 72" x 48"
+    table, `units_per_side` mechs a side; (battle id, unit ids by side)."""
     from tabletop.models import Battle
     from tabletop.services.battles import battle_create, battle_start
     from tabletop.services.campaigns import campaign_create, membership_set
     from tabletop.services.maps import map_create
     from tabletop.services.rosters import roster_create, unit_profile_add
 
-    User = get_user_model()
-    names = ["gm", "p1", "p2"] + [f"s{i}" for i in range(spectators)]
-    users = {}
-    for name in names:
-        user = User(username=f"{run}-{name}")
-        user.set_unusable_password()
-        user.save()
-        users[name] = user
     campaign = campaign_create(gm=users["gm"], name=f"bench {run}", system="aod")
-    for name in names[1:]:
-        membership_set(
-            campaign=campaign,
-            user=users[name],
-            role="player" if name in ("p1", "p2") else "spectator",
-        )
+    for name, user in users.items():
+        if name != "gm":
+            role = "player" if name in ("p1", "p2") else "spectator"
+            membership_set(campaign=campaign, user=user, role=role)
     table = map_create(campaign=campaign, name="Table", width=72, height=48, terrain=[])
     sides = []
     for side, owner in (("P1", users["p1"]), ("P2", users["p2"])):
         roster = roster_create(campaign=campaign, owner=owner, name=f"{side} force")
-        for i in range(UNITS_PER_SIDE):
+        for i in range(units_per_side):
             unit_profile_add(
                 roster=roster,
                 name=f"{side} mech {i}",
@@ -189,20 +226,12 @@ def make_table(run: str, spectators: int) -> tuple[int, dict[str, str], dict[str
     battle = battle_start(battle=battle)
     # Enough orders for every unit of a side each turn (the units have no points).
     Battle.objects.filter(pk=battle.pk).update(
-        state={**battle.state, "state": {"orders_available": UNITS_PER_SIDE}}
+        state={**battle.state, "state": {"orders_available": units_per_side}}
     )
-    cookies = {}
-    for name, user in users.items():
-        session = SessionStore()
-        session["_auth_user_id"] = str(user.pk)
-        session["_auth_user_backend"] = "django.contrib.auth.backends.ModelBackend"
-        session["_auth_user_hash"] = user.get_session_auth_hash()
-        session.create()
-        cookies[name] = f"sessionid={session.session_key}"
     units = {
         side: [u["id"] for u in battle.state["units"] if u["side"] == side] for side in ("P1", "P2")
     }
-    return battle.pk, cookies, units
+    return battle.pk, units
 
 
 def free_port() -> int:
@@ -286,6 +315,22 @@ def commit_seconds(battle_id: int, count: int = COMMITS) -> list[float]:
     return times
 
 
+def set_up() -> None:
+    """Django in this process, on PostgreSQL (DATABASE_URL, migrated) and Redis (REDIS_URL)
+    as the servers have them; and the servers' environment."""
+    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
+    if not os.environ.get("REDIS_URL"):
+        sys.exit("REDIS_URL is required: the benchmark runs on the Redis channel layer")
+    if not os.environ["DATABASE_URL"].startswith("postgres"):
+        sys.exit("DATABASE_URL must be PostgreSQL")
+    ensure_database(os.environ["DATABASE_URL"])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
+    server_env()  # the servers' environment, and their secret key for this process too
+    import django
+
+    django.setup()
+
+
 # -- clients ------------------------------------------------------------------------------
 
 
@@ -330,6 +375,8 @@ class Client:
         self.arrivals = arrivals
         self.arrived: dict[int, float] = {}
         self.answers: dict[str, dict] = {}
+        #: When each answer (by its id) arrived, perf_counter time.
+        self.answered_at: dict[str, float] = {}
         self.seq = 0
         self.ws: Any = None
         self.task: asyncio.Task | None = None
@@ -360,7 +407,9 @@ class Client:
             elif kind == "echo":
                 self.arrive(frame["n"], now)
             elif kind in ("ack", "reject", "error"):
-                self.answers[frame.get("id") or frame.get("ref") or ""] = frame
+                answered = frame.get("id") or frame.get("ref") or ""
+                self.answers[answered] = frame
+                self.answered_at[answered] = now
             self.changed.set()
 
     def arrive(self, key: int, now: float) -> None:
@@ -573,17 +622,7 @@ async def latency_row(setup, port: int, n: int, cookies, commit_battle: int) -> 
 
 
 async def main() -> None:
-    os.environ.setdefault("DATABASE_URL", DEFAULT_DB)
-    if not os.environ.get("REDIS_URL"):
-        sys.exit("REDIS_URL is required: the benchmark runs on the Redis channel layer")
-    if not os.environ["DATABASE_URL"].startswith("postgres"):
-        sys.exit("DATABASE_URL must be PostgreSQL")
-    ensure_database(os.environ["DATABASE_URL"])
-    os.environ["DJANGO_SETTINGS_MODULE"] = "tabletop.settings"
-    server_env()  # the servers' environment, and their secret key for this process too
-    import django
-
-    django.setup()
+    set_up()
     # The load generator should not pause the measurement with full collections of
     # what it has loaded (the servers do the same in tabletop/asgi.py).
     gc.freeze()

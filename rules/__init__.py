@@ -26,6 +26,8 @@ from rules.engine.dice import Dice, make_dice
 from rules.engine.reach import Reach
 from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
 from rules.engine.system import System
+from rules.engine.unit_schema import roster_schema
+from rules.engine.unit_schema import unit_problems as schema_problems
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.deadline import deadline
 from rules.model.actions import Action, Turn, Waypoint
@@ -73,6 +75,7 @@ __all__ = [
     "sight_ruling",
     "state_from_json",
     "state_to_json",
+    "unit_problems",
     "validate",
 ]
 
@@ -81,6 +84,15 @@ def action_from_json(raw: Any, system: str | GameState = "aod") -> Action:
     """Parse one ACTION object for a system (raises InvalidActionError naming the key)."""
     key = system.system if isinstance(system, GameState) else system
     return get_system(key).parse_action(raw, "action")
+
+
+def unit_problems(system: str, unit: Any, *, roster: bool = False) -> dict[str, str]:
+    """What `system`'s unit schema refuses in `unit` (a unit's JSON: its type and keys),
+    keyed by field ("move", "base.diameter"), in a player's words; {} if nothing. With
+    `roster`: what a roster may hold (no key the schema does not name, none the table
+    sets). Reading a position makes the same check (System.check_parsed_unit)."""
+    schema = get_system(system).unit_schema()
+    return schema_problems(roster_schema(schema) if roster else schema, unit)
 
 
 def validate(

@@ -19,7 +19,6 @@ from tabletop.services.maps import (
 )
 from tabletop.services.picture import MAX_BYTES as MAX_PICTURE_BYTES
 from tabletop.services.picture import MAX_SIDE as MAX_PICTURE_SIDE
-from tabletop.services.unit_schema import roster_fields
 from tabletop.storable import MESSAGE as UNSTORABLE_MESSAGE
 from tabletop.storable import unstorable_at
 
@@ -205,7 +204,31 @@ def _schema_field(spec: dict[str, Any], type_names: dict[str, str]) -> forms.Fie
         )
     if kind == "boolean":
         return forms.BooleanField(**common)
-    return forms.CharField(max_length=200, **common)
+    if kind == "array":
+        return WordListField(**common)
+    return forms.CharField(max_length=spec.get("maxLength"), **common)
+
+
+class WordListField(forms.CharField):
+    """A schema's list of words ("combat_manoeuvres, jump"), typed with commas between."""
+
+    def prepare_value(self, value: Any) -> Any:
+        return ", ".join(map(str, value)) if isinstance(value, list) else value
+
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
+        text = super().to_python(value) or ""
+        return [word.strip() for word in text.split(",") if word.strip()]
+
+
+def _variants(spec: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """A field of several shapes (a base): each shape (its `shape` constant) and its sizes."""
+    return [
+        (
+            variant["properties"]["shape"]["const"],
+            [dim for dim in variant["properties"] if dim != "shape"],
+        )
+        for variant in spec["oneOf"]
+    ]
 
 
 class UnitForm(forms.Form):
@@ -219,11 +242,11 @@ class UnitForm(forms.Form):
 
     def __init__(self, *args: Any, system: str, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        schema = game_systems.unit_schema(system)
         # The catalogue's names, none chosen in advance: the GM or player picks the type.
         type_names = dict(game_systems.unit_type_choices(system))
         choice_field(self, "unit_type").choices = [("", "Choose a unit type…"), *type_names.items()]
-        self.stat_fields = {k: v for k, v in roster_fields(schema).items() if k != "points"}
+        fields = game_systems.roster_fields(system)
+        self.stat_fields = {k: v for k, v in fields.items() if k != "points"}
         for key, spec in self.stat_fields.items():
             if "oneOf" in spec:
                 self._add_base_fields(key, spec)
@@ -234,15 +257,15 @@ class UnitForm(forms.Form):
                     self.fields[key].required = True
 
     def _add_base_fields(self, key: str, spec: dict[str, Any]) -> None:
-        shapes = [v["shape"] for v in spec["oneOf"]]
+        shapes = [shape for shape, _ in _variants(spec)]
         self.fields[f"{key}_shape"] = forms.ChoiceField(
             label="Base shape", choices=[(s, s) for s in shapes]
         )
-        for variant in spec["oneOf"]:
-            for dim in variant:
-                if dim != "shape" and f"{key}_{dim}" not in self.fields:
+        for shape, dims in _variants(spec):
+            for dim in dims:
+                if f"{key}_{dim}" not in self.fields:
                     self.fields[f"{key}_{dim}"] = forms.FloatField(
-                        label=f"Base {dim} (inches, {variant['shape']})",
+                        label=f"Base {dim} (inches, {shape})",
                         required=False,
                         min_value=0,
                         max_value=MAX_TABLE_INCHES,
@@ -266,14 +289,14 @@ class UnitForm(forms.Form):
         for key, spec in self.stat_fields.items():
             if "oneOf" in spec:
                 shape = data.get(f"{key}_shape")
-                variant = next(v for v in spec["oneOf"] if v["shape"] == shape)
+                dims = dict(_variants(spec))[str(shape)]
                 stats[key] = {"shape": shape}
-                for dim in variant:
-                    if dim != "shape" and data.get(f"{key}_{dim}") is not None:
+                for dim in dims:
+                    if data.get(f"{key}_{dim}") is not None:
                         stats[key][dim] = data[f"{key}_{dim}"]
                 continue
             value = data.get(key)
-            if value in (None, "", False):
+            if value in (None, "", False, []):
                 continue
             stats[key] = value
         return stats

@@ -81,6 +81,12 @@ class PathJudgement(Judgement):
         return super().verdict(None if self.found else after)
 
 
+def who(unit: Unit) -> str:
+    """What players call the unit: its name if the roster gives one, else its id."""
+    name = unit.get("name")
+    return name if isinstance(name, str) and name else unit.id
+
+
 def moved_event(u: Unit) -> dict[str, Any]:
     """The event the board animates: where a unit now stands and faces."""
     return {

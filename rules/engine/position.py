@@ -29,6 +29,11 @@ ThisPosition = TypeVar("ThisPosition", bound="Position")
 class Position:
     state: GameState
 
+    @classmethod
+    def of(cls: type[ThisPosition], state: GameState) -> ThisPosition:
+        """The position of `state` as this class reads it, made once per state."""
+        return state.memo(f"position.{cls.__module__}.{cls.__qualname__}", lambda: cls(state))
+
     @cached_property
     def terrain(self) -> FeatureIndex[Terrain]:
         """The features' index, built once per map (GameState.map_memo)."""

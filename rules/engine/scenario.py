@@ -245,7 +245,7 @@ def position_from_json(raw: Any, find: SystemLookup) -> GameState:
         raw,
         "units",
         lambda item, key: parse_unit(item, key, system.unit_move_required),
-        system.check_unit,
+        system.check_parsed_unit,
     )
     _check_within_table(table, [] if known else terrain, units)
     seen = {u.id for u in units}

@@ -3,33 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from shapely.geometry import Polygon
 
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.markers import Markers, markers_in
+from rules.engine.play import Play
 from rules.engine.rule_names import named, named_verdict
 from rules.engine.scenario import parse_base, state_to_json
 from rules.engine.turns import TurnStructure
+from rules.engine.unit_schema import check_unit_fields, unit_schema
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.model.actions import Action, parse_action
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 
-if TYPE_CHECKING:
-    from rules.engine.reach import Reach
-
-
 #: Keys that document an action (golden files, bug reports); the rules ignore them.
 DOC_KEYS = frozenset({"cite", "why", "note", "comment", "description"})
 
 
-class System:
-    """One game system. Subclasses set the vocabularies and override the hooks."""
+class System(Play):
+    """One game system. Subclasses set the vocabularies and tables and override the hooks
+    where their rules differ (rules/engine/play.py: how the engine plays an action)."""
 
     key: ClassVar[str] = ""
     #: What players read ("M.S. Wars"), never the key.
@@ -68,6 +68,12 @@ class System:
     #: The system's own names for cited references whose seed names no section (a page,
     #: a decision): {"AOD-D28": "Aquatic units"} (rules/engine/rule_names.py).
     rule_topics: ClassVar[Mapping[str, str]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A system that names no `action_types` takes its catalogue's."""
+        super().__init_subclass__(**kwargs)
+        if "action_types" not in cls.__dict__:
+            cls.action_types = frozenset(spec.type for spec in cls.actions)
 
     # -- input checks (raise InvalidActionError naming the key) -----------------
     def check_terrain(self, terrain: Terrain, key: str) -> None:
@@ -112,6 +118,8 @@ class System:
         (else InvalidActionError), and the unit must be in it (else `unknown_unit`)."""
         if state.system != self.key:
             raise InvalidActionError("system", f"state is for {state.system!r}, not {self.key}")
+        if action.type not in self.action_types:
+            raise InvalidActionError("action.type", f"unknown {self.key} action {action.type!r}")
         unit = state.unit(action.unit)
         if unit is None:
             return self.named(self.unknown_unit(state, action))
@@ -128,20 +136,7 @@ class System:
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """Hook: the verdict on an action by a unit the state does not hold (contract)."""
-        return Verdict(
-            False,
-            0.0,
-            0.0,
-            (Violation("unknown_unit", f"no unit {action.unit!r}", None),),
-            state_after=state,
-        )
-
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """The system's rules for one action by a unit of the state."""
-        raise NotImplementedError
-
-    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        raise NotImplementedError
+        return Judgement(state).refuse(Violation("unknown_unit", f"no unit {action.unit!r}", None))
 
     # -- what a piece shows of its state ----------------------------------------
     def markers(self, position: Mapping[str, Any]) -> Markers:
@@ -182,28 +177,43 @@ class System:
         return kind.label if kind is not None else feature.type.replace("_", " ").capitalize()
 
     def unit_schema(self) -> dict[str, Any]:
-        """What a roster unit of this system may contain (JSON-schema-like dict)."""
-        return {"system": self.key, "fields": {}}
+        """What a unit of this system may contain: a JSON Schema document
+        (rules/engine/unit_schema.py), read by the engine and the roster editor alike.
+        Default: any unit (a system states its keys by overriding this)."""
+        return unit_schema(self.key, {})
+
+    def check_parsed_unit(self, unit: Unit, key: str) -> None:
+        """A parsed unit checked by the system (`check_unit`), then against its unit schema:
+        the check the roster editor makes (rules/engine/unit_schema.py)."""
+        self.check_unit(unit, key)
+        as_json = {**unit.props, "base": unit.base.to_json()}
+        if unit.type:
+            as_json["type"] = unit.type
+        if unit.move_given:
+            as_json["move"] = unit.move
+        check_unit_fields(self.unit_schema(), as_json, key)
 
     # -- what the board offers (the engine still judges every proposal) -----------
     def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
         """The action types `unit` may take now, in catalogue order: those whose
-        preconditions hold (scenario-format.md, "Other commands": offers). A system
-        overrides this with the checks its judge makes before it looks at the path, so
-        that the board offers exactly what the referee would not refuse whatever the path.
+        preconditions hold (scenario-format.md, "Other commands": offers; `may_take`)."""
+        position = self.position_of(state)
+        return tuple(spec.type for spec in self.actions if self.may_take(position, unit, spec))
 
-        Default (a system that states no preconditions): nothing for a unit aboard or off
-        the table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and
-        the turn structure's bookkeeping (`unit_may_take`)."""
+    def may_take(self, position: Any, unit: Unit, spec: ActionSpec) -> bool:
+        """Hook: whether `unit` meets the preconditions of `spec` now. A system overrides
+        this with the checks its judge makes before it looks at the path, so that the
+        board offers exactly what the referee would not refuse whatever the path.
+
+        Default (a system that states no preconditions): not for a unit aboard or off the
+        table; else the catalogue's plain eligibility (`ActionSpec.offered_to`) and the
+        turn structure's bookkeeping (`unit_may_take`)."""
         if not unit.on_table:
-            return ()
-        as_json = {"type": unit.type, **unit.props}
-        position = state.memo("engine.offers.json", lambda: state_to_json(state))
-        return tuple(
-            spec.type
-            for spec in self.actions
-            if spec.offered_to(as_json)
-            and self.turn_structure.unit_may_take(position, unit.id, spec.type)
+            return False
+        state: GameState = position.state
+        as_json = state.memo("engine.offers.json", lambda: state_to_json(state))
+        return spec.offered_to({"type": unit.type, **unit.props}) and (
+            self.turn_structure.unit_may_take(as_json, unit.id, spec.type)
         )
 
     def deployment_zones(

@@ -1,3 +1,4 @@
+// @ts-check
 // The battle page's picture of the table: terrain, deployment zones, and the units' bases.
 // While the battle deploys, a member drags the units they may place (the GM any, a player
 // their own) into their side's zone; each drop is sent to the server, which checks the
@@ -132,7 +133,7 @@ function showInTable(id, position, facing) {
 }
 
 function csrfToken() {
-  return document.querySelector("#deploy-csrf [name=csrfmiddlewaretoken]")?.value ?? "";
+  return /** @type {HTMLInputElement | null} */ (document.querySelector("#deploy-csrf [name=csrfmiddlewaretoken]"))?.value ?? "";
 }
 
 async function send(id, position, facing) {
@@ -156,7 +157,7 @@ function round(value) {
 }
 
 tray?.addEventListener("pointerdown", (event) => {
-  const item = event.target.closest?.("li.tray-unit.placeable");
+  const item = /** @type {HTMLLIElement | null} */ (/** @type {Element} */ (event.target).closest?.("li.tray-unit.placeable"));
   if (!item || event.button !== 0 || !deployUrl) return;
   const { unit } = nodes.get(item.dataset.unit);
   // From the tray there is no grip: the base's centre follows the pointer.
@@ -174,7 +175,7 @@ function overTable(event) {
 }
 
 svg.addEventListener("pointerdown", (event) => {
-  const group = event.target.closest?.("g.unit.placeable");
+  const group = /** @type {SVGGElement | null} */ (/** @type {Element} */ (event.target).closest?.("g.unit.placeable"));
   if (!group || event.button !== 0 || !deployUrl) return;
   const { unit } = nodes.get(group.dataset.unit);
   const [px, py] = tablePoint(svg, event);

@@ -1,3 +1,4 @@
+// @ts-check
 // The map editor: terrain drawn with the mouse on an inch grid (ui.md, "Map editor").
 //
 //   Polygon: click corners, finish with the button or Enter.
@@ -25,19 +26,21 @@ const DOUBLE_CLICK_MS = 500;
 // Room around the table for the rulers, in inches.
 const RULER_MARGIN = 1.6;
 
-const form = document.getElementById("map-form");
+/** @typedef {[number, number]} Point a place on the table, in inches */
+
+const form = /** @type {HTMLFormElement} */ (document.getElementById("map-form"));
 const svg = document.getElementById("map-svg");
-const textarea = form.elements.terrain;
-const widthInput = form.elements.width;
-const heightInput = form.elements.height;
-const nameInput = form.elements.name;
+const textarea = /** @type {HTMLTextAreaElement} */ (form.elements.namedItem("terrain"));
+const widthInput = /** @type {HTMLInputElement} */ (form.elements.namedItem("width"));
+const heightInput = /** @type {HTMLInputElement} */ (form.elements.namedItem("height"));
+const nameInput = /** @type {HTMLInputElement} */ (form.elements.namedItem("name"));
 const tools = document.getElementById("editor-tools");
 const status = document.getElementById("tool-status");
 const list = document.getElementById("feature-list");
 const legend = document.getElementById("map-legend");
-const typeSelect = document.getElementById("tool-type");
+const typeSelect = /** @type {HTMLSelectElement} */ (document.getElementById("tool-type"));
 const keyFields = document.getElementById("tool-keys");
-const snapSelect = document.getElementById("tool-snap");
+const snapSelect = /** @type {HTMLSelectElement} */ (document.getElementById("tool-snap"));
 const panel = document.getElementById("feature-panel");
 const cursorAt = document.getElementById("cursor-at");
 // The game system's terrain kinds (the server's): {type, label, keys, required, help}.
@@ -109,6 +112,7 @@ function tidy(value) {
   return Math.round(value * 100) / 100;
 }
 
+/** @param {Point} point @returns {Point} */
 function snapped([x, y]) {
   const [width, height] = size();
   const step = snapStep();
@@ -116,10 +120,12 @@ function snapped([x, y]) {
   return [tidy(Math.min(width, Math.max(0, snap(x)))), tidy(Math.min(height, Math.max(0, snap(y))))];
 }
 
+/** @param {MouseEvent} event @returns {Point} */
 function pointOf(event) {
-  return tablePoint(svg, event);
+  return /** @type {Point} */ (tablePoint(svg, event));
 }
 
+/** @param {Point} point */
 function inside([x, y]) {
   const [width, height] = size();
   return x >= 0 && y >= 0 && x <= width && y <= height;
@@ -226,11 +232,11 @@ function showCursor(point) {
   const [x, y] = snapped(point);
   const [, height] = size();
   cursorAt.textContent = `Cursor: x ${x}″, y ${y}″`;
-  markX?.setAttribute("x1", x);
-  markX?.setAttribute("x2", x);
+  markX?.setAttribute("x1", String(x));
+  markX?.setAttribute("x2", String(x));
   markX?.setAttribute("visibility", "visible");
-  markY?.setAttribute("y1", height - y);
-  markY?.setAttribute("y2", height - y);
+  markY?.setAttribute("y1", String(height - y));
+  markY?.setAttribute("y2", String(height - y));
   markY?.setAttribute("visibility", "visible");
 }
 
@@ -266,11 +272,11 @@ function drawHandles(table, feature) {
 // The map's saved picture (the server's), at the place its form's fields say while the
 // GM types a new one (all four given), so the picture can be lined up before saving.
 const savedBackdrop = JSON.parse(document.getElementById("map-backdrop")?.textContent || "null");
-const pictureForm = document.getElementById("picture-form");
+const pictureForm = /** @type {HTMLFormElement | null} */ (document.getElementById("picture-form"));
 
 function backdrop() {
   if (!savedBackdrop || !pictureForm) return savedBackdrop;
-  const typed = ["x", "y", "width", "height"].map((key) => pictureForm.elements[`picture-${key}`]?.value ?? "");
+  const typed = ["x", "y", "width", "height"].map((key) => /** @type {HTMLInputElement | null} */ (pictureForm.elements.namedItem(`picture-${key}`))?.value ?? "");
   const place = typed.map(Number);
   if (typed.some((v) => v.trim() === "") || place.some((v) => !Number.isFinite(v)) || place[2] <= 0 || place[3] <= 0) return savedBackdrop;
   const [x, y, width, height] = place;
@@ -338,12 +344,12 @@ function drawPanel(terrain) {
   panel.querySelector("#feature-heading").textContent = `Feature ${feature.id}`;
   const typeField = panel.querySelector("#feature-type");
   typeField.replaceChildren(...kinds.map((k) => new Option(k.label, k.type, false, k.type === feature.type)));
-  panel.querySelector("#feature-id").value = feature.id ?? "";
+  /** @type {HTMLInputElement} */ (panel.querySelector("#feature-id")).value = feature.id ?? "";
   const keys = panel.querySelector("#feature-keys");
   keys.replaceChildren(...kind.keys.map((key) => keyInput(key, kind, feature[key])));
   if (!kind.keys.length) keys.textContent = `${kind.label} takes no other keys.`;
   panel.querySelector("#feature-help").textContent = kind.help ?? "";
-  panel.querySelector("#corner-delete").disabled = selectedCorner === null || feature.polygon.length <= 3;
+  /** @type {HTMLButtonElement} */ (panel.querySelector("#corner-delete")).disabled = selectedCorner === null || feature.polygon.length <= 3;
 }
 
 function updateSelected(change) {
@@ -384,23 +390,25 @@ function deleteCorner() {
 }
 
 panel.querySelector("#feature-type").addEventListener("change", (e) => {
+  const typeField = /** @type {HTMLSelectElement} */ (e.target);
   updateSelected((feature) => {
     const before = kindOf(feature.type);
-    feature.type = e.target.value;
+    feature.type = typeField.value;
     const now = kindOf(feature.type);
     for (const key of before.keys) if (!now.keys.includes(key)) delete feature[key];
   });
-  e.target.blur();
+  typeField.blur();
   draw();
 });
 panel.querySelector("#feature-id").addEventListener("change", (e) => {
-  const id = e.target.value.trim().slice(0, 16);
+  const id = /** @type {HTMLInputElement} */ (e.target).value.trim().slice(0, 16);
   if (id) updateSelected((feature) => { feature.id = id; });
 });
 panel.querySelector("#feature-keys").addEventListener("change", (e) => {
-  const key = e.target.dataset?.key;
+  const input = /** @type {HTMLInputElement} */ (e.target);
+  const key = input.dataset?.key;
   if (!key) return;
-  const text = e.target.value.trim();
+  const text = input.value.trim();
   updateSelected((feature) => {
     if (text === "") delete feature[key];
     else feature[key] = keyValue(text);
@@ -411,11 +419,14 @@ panel.querySelector("#feature-delete").addEventListener("click", () => selected 
 
 // -- the mouse ------------------------------------------------------------------------------
 
+/** The buttons that pick a tool (their data-tool names it). */
+const toolButtons = () => /** @type {NodeListOf<HTMLButtonElement>} */ (tools.querySelectorAll("[data-tool]"));
+
 function setTool(name) {
   tool = name;
   corners = [];
   sketch = null;
-  for (const button of tools.querySelectorAll("[data-tool]")) button.setAttribute("aria-pressed", String(button.dataset.tool === name));
+  for (const button of toolButtons()) button.setAttribute("aria-pressed", String(button.dataset.tool === name));
   document.getElementById("tool-finish").hidden = name !== "polygon";
   document.getElementById("tool-cancel").hidden = name !== "polygon";
   svg.dataset.tool = name;
@@ -433,7 +444,7 @@ svg.addEventListener("pointerdown", (event) => {
   if (event.button !== 0) return;
   const point = pointOf(event);
   down = { client: [event.clientX, event.clientY], point };
-  const handle = event.target.closest?.(".corner-handle");
+  const handle = /** @type {SVGElement | null} */ (/** @type {Element} */ (event.target).closest?.(".corner-handle"));
   if (handle) {
     const corner = Number(handle.dataset.corner);
     const last = lastCornerPress;
@@ -499,7 +510,7 @@ svg.addEventListener("pointerup", (event) => {
     status.textContent = `${corners.length} corner${corners.length === 1 ? "" : "s"}; last at (${corner[0]}, ${corner[1]}).`;
     draw();
   } else if (tool === "select") {
-    const shape = event.target.closest?.(".terrain-feature");
+    const shape = /** @type {SVGElement | null} */ (/** @type {Element} */ (event.target).closest?.(".terrain-feature"));
     if (shape) select(Number(shape.dataset.index));
     else {
       selected = null;
@@ -511,7 +522,7 @@ svg.addEventListener("pointerup", (event) => {
 
 svg.addEventListener("pointerleave", () => showCursor(null));
 
-for (const button of tools.querySelectorAll("[data-tool]")) button.addEventListener("click", () => setTool(button.dataset.tool));
+for (const button of toolButtons()) button.addEventListener("click", () => setTool(button.dataset.tool));
 document.getElementById("tool-finish").addEventListener("click", finish);
 document.getElementById("tool-cancel").addEventListener("click", () => {
   corners = [];
@@ -519,7 +530,7 @@ document.getElementById("tool-cancel").addEventListener("click", () => {
   draw();
 });
 document.addEventListener("keydown", (event) => {
-  if (event.target.closest("form, input, select, textarea")) return;
+  if (/** @type {Element} */ (event.target).closest("form, input, select, textarea")) return;
   if (event.key === "Enter" && tool === "polygon") finish();
   if ((event.key === "Delete" || event.key === "Backspace") && selectedCorner !== null) {
     event.preventDefault();
@@ -555,7 +566,8 @@ document.getElementById("map-export").addEventListener("click", () => {
 });
 
 document.getElementById("map-import").addEventListener("change", async (event) => {
-  const [file] = event.target.files;
+  const fileInput = /** @type {HTMLInputElement} */ (event.target);
+  const [file] = fileInput.files;
   if (!file) return;
   try {
     const data = JSON.parse(await file.text());
@@ -572,7 +584,7 @@ document.getElementById("map-import").addEventListener("change", async (event) =
   } catch (error) {
     status.textContent = `${file.name} is not a map file: ${error.message}.`;
   }
-  event.target.value = "";
+  fileInput.value = "";
 });
 
 // -- the new feature's keys ---------------------------------------------------------------------

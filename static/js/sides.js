@@ -1,3 +1,4 @@
+// @ts-check
 // A side's colour, from the one definition in static/css/sides.css (--side-1, --side-2, …):
 // the side's place among the battle's side names in code-point order, as the report counts.
 

@@ -1,7 +1,8 @@
+// @ts-check
 // The turn notice settings page: the browser is asked for permission to notify only
 // when the user ticks "browser notification" (a click: browsers ask only on a gesture).
 
-const box = document.getElementById("id_browser");
+const box = /** @type {HTMLInputElement} */ (document.getElementById("id_browser"));
 const status = document.getElementById("browser-permission");
 
 function say() {

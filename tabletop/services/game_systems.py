@@ -50,12 +50,38 @@ def system_names() -> dict[str, str]:
 
 
 def unit_schema(key: str) -> dict[str, Any]:
-    """The engine's description of a roster unit: {"fields": {name: {type, enum, ...}}}."""
+    """The engine's description of a unit: a JSON Schema document
+    ({"properties": {name: {type, enum, ...}}, "required": [...]})."""
     return require_system(key).unit_schema()
 
 
 def unit_types(key: str) -> list[str]:
-    return list(unit_schema(key)["fields"]["type"]["enum"])
+    return list(unit_schema(key)["properties"]["type"]["enum"])
+
+
+def roster_fields(key: str) -> dict[str, dict[str, Any]]:
+    """The unit schema's fields a roster sets (the unit type is chosen separately; the
+    table sets those marked `readOnly`), each with `required` as the schema says."""
+    schema = unit_schema(key)
+    return {
+        name: {**spec, "required": name in schema.get("required", ())}
+        for name, spec in schema["properties"].items()
+        if name != "type" and not spec.get("readOnly")
+    }
+
+
+def unit_errors(key: str, unit_type: Any, stats: Any) -> dict[str, str]:
+    """Everything the engine's unit schema refuses in a roster unit of `unit_type` with
+    `stats`, keyed by field ("unit_type", "move", "base.diameter"); {} if nothing."""
+    unit = {**stats, "type": unit_type} if isinstance(stats, dict) else {"type": unit_type}
+    problems = rules.unit_problems(key, unit, roster=True)
+    errors = {("unit_type" if f == "type" else f): words for f, words in problems.items()}
+    if not isinstance(stats, dict):  # then only its type can be checked
+        kept = {k: v for k, v in errors.items() if k == "unit_type"}
+        return {**kept, "stats": "The unit's stats are a JSON object."}
+    if "type" in stats:
+        errors["type"] = "The unit type is chosen beside the stats, not among them."
+    return errors
 
 
 def unit_type_choices(key: str) -> list[tuple[str, str]]:
@@ -296,7 +322,7 @@ def unit_catalogue(key: str) -> list[dict[str, Any]]:
     engine's unit schema gives by default ({"type", "label", "stats"}). A field's default
     is its `default`; a move also takes the type's `suggested` rate where the system
     publishes one. Fields only for other types (`for`) are left out."""
-    fields = unit_schema(key)["fields"]
+    fields = unit_schema(key)["properties"]
     # A system may name its types for players ("labels" beside the enum); else the key, as words.
     type_labels = fields["type"].get("labels", {})
     entries = []

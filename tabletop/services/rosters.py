@@ -12,7 +12,6 @@ from tabletop.services import game_systems
 from tabletop.services.errors import InvalidInput, ServiceError
 from tabletop.services.log import campaign_log_add
 from tabletop.services.permissions import require_fielding_member, require_roster_owner
-from tabletop.services.unit_schema import unit_errors
 
 MAX_UNITS_PER_ROSTER = 60
 
@@ -40,10 +39,10 @@ def _clean_unit(
     if isinstance(points, bool) or not isinstance(points, int) or points < 0:
         errors["points"] = "Points are a whole number, 0 or more."
     schema = game_systems.unit_schema(campaign.system)
-    if isinstance(stats, dict) and "points" in schema["fields"] and "points" not in errors:
+    if isinstance(stats, dict) and "points" in schema["properties"] and "points" not in errors:
         # The engine reads a unit's points from its stats (a system may count orders by points).
         stats = {**stats, "points": points}
-    errors.update(unit_errors(schema, unit_type, stats))
+    errors.update(game_systems.unit_errors(campaign.system, unit_type, stats))
     if errors:
         raise InvalidInput({f"{prefix}{k}": v for k, v in errors.items()})
     return name, unit_type, stats, points

@@ -22,7 +22,9 @@ from tests.web.factories import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "artifacts" / "screenshots"
+#: Where the browser tests leave their screenshots (artifacts/ is not in git).
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+SHOTS = ARTIFACTS
 TIMEOUT_MS = 15_000
 EVIL = "<img src=x onerror=alert(1)>"
 

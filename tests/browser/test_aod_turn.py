@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     TIMEOUT_MS,
     Attempts,
     TableByNames,
@@ -31,7 +32,7 @@ from tests.web.factories import make_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = "/tmp/shots"
+SHOTS = str(ARTIFACTS)
 
 MECH = {"type": "mech", "move": 10, "run_move": 15, "base": {"shape": "circle", "diameter": 1.75}}
 FOOT = {"type": "infantry", "move": 4, "base": {"shape": "circle", "diameter": 1.0}}

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     TableByNames,
     drag_piece,
     formation_table,
@@ -52,20 +53,20 @@ def test_an_off_table_drag_warns_asks_once_and_the_log_says_it_left_the_board(ta
     label = p1.locator(".cost-text")
     expect(label).to_contain_text("Grav tank leaves the board: it counts as a loss")
     expect(label).to_have_class(re.compile(r"\bwarn\b"))
-    p1.screenshot(path="/tmp/shots/lg-off-table-warning.png")
+    p1.screenshot(path=f"{ARTIFACTS}/lg-off-table-warning.png")
     p1.mouse.up()
     question = p1.locator("#toasts .confirm-loss")
     expect(question).to_contain_text("Grav tank leaves the board")
     expect(log_lines(p1)).to_have_count(0)  # nothing sent before the answer
     expect(p1.locator(f".piece[data-unit='{tank}']")).to_have_count(1)
-    p1.screenshot(path="/tmp/shots/lg-off-table-confirm.png")
+    p1.screenshot(path=f"{ARTIFACTS}/lg-off-table-confirm.png")
     question.get_by_role("button", name="Confirm move").click()
     expect(log_lines(p1)).to_have_count(1)
     expect(log_lines(p1).last).to_contain_text("Grav tank left the board (a loss)")
     expect(p1.locator("#toasts .confirm-loss")).to_have_count(0)  # asked once
     expect(p1.locator(f".piece[data-unit='{tank}']")).to_have_count(0)
     expect(header(p1)).not_to_contain_text("Grav tank")
-    p1.screenshot(path="/tmp/shots/lg-off-table-after.png")
+    p1.screenshot(path=f"{ARTIFACTS}/lg-off-table-after.png")
 
 
 @pytest.mark.parametrize("table", ["lg"], indirect=True)

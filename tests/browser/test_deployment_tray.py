@@ -4,17 +4,15 @@ onto its zone is deployed through the same referee path (a drop outside the zone
 the player's words, the unit back in the tray); and P1 and P2 are drawn in the same
 colours on the board, the battle page and the battle report."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from tabletop.models import Battle
 from tabletop.services.battles import is_deployed
-from tests.browser.conftest import signed_in_page
+from tests.browser.conftest import ARTIFACTS, signed_in_page
 from tests.browser.test_setup_ux import centre, deploying_battle, page_as, table_point, unit_id
 
-SHOTS = Path("/work/shots/tray")
+SHOTS = ARTIFACTS / "tray"
 
 
 @pytest.fixture(autouse=True)

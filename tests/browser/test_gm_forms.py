@@ -18,6 +18,7 @@ from tabletop.services.campaigns import campaign_create, membership_set
 from tabletop.services.catalogue import catalogue_profile_add
 from tabletop.services.results import battle_result_record
 from tabletop.services.rosters import roster_create
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_setup_ux import (
     deploying_battle,
     downloaded_json,
@@ -28,7 +29,7 @@ from tests.browser.test_setup_ux import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/work/shots/gmforms")
+SHOTS = ARTIFACTS / "gmforms"
 MECH = {"move": 8, "base": {"shape": "circle", "diameter": 1.75}}
 
 

@@ -5,12 +5,12 @@ formation move, 000 [29]), else one order a piece, each proposed in turn and jud
 the server on its own (M.S. Wars has none)."""
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     FOOT,
     TableByNames,
     drag_piece,
@@ -24,7 +24,7 @@ from tests.web.factories import make_mswars_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOT = Path(__file__).resolve().parents[2] / "screenshots" / "group.png"
+SHOT = ARTIFACTS / "group.png"
 
 
 @pytest.fixture

@@ -6,13 +6,13 @@ what the player sees: where the piece ends, what the hint bar and the toasts say
 """
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     TIMEOUT_MS,
     Table,
     drag_piece,
@@ -28,7 +28,7 @@ from tests.web.factories import make_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/tmp/shots")
+SHOTS = ARTIFACTS
 DELAY_S = 3600
 
 

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     TIMEOUT_MS,
     Attempts,
     TableByNames,
@@ -307,7 +308,7 @@ def test_a_drag_past_the_table_edge_warns_asks_once_and_logs_that_the_piece_left
         drag_piece(p1, tank, -6, 0, release=False)
         warning = re.compile(r"leav\w* the (board|table)", re.IGNORECASE)
         expect(p1.locator("#board-page")).to_contain_text(warning, timeout=TIMEOUT_MS)
-        p1.screenshot(path="/tmp/shots/lg-off-table-warning.png")
+        p1.screenshot(path=f"{ARTIFACTS}/lg-off-table-warning.png")
         settle(p1)
         p1.mouse.up()
         # One confirmation: the browser's dialog, or the page's own question.

@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 from tabletop.models import Battle
 from tabletop.services import game_systems
 from tests.browser.conftest import (
+    ARTIFACTS,
     TIMEOUT_MS,
     Attempts,
     TableByNames,
@@ -378,7 +379,7 @@ def test_a_phase_of_move_actions_with_reach_offers_and_a_facing_refusal_taken_by
     expect(toast).not_to_contain_text("turn to face the way first")
     expect(toast).to_contain_text("Nearest legal end", timeout=TIMEOUT_MS)
     expect(p1.locator(".alternative")).not_to_have_count(0)
-    p1.screenshot(path="/tmp/shots/mswars-facing-refusal-with-alternative.png")
+    p1.screenshot(path=f"{ARTIFACTS}/mswars-facing-refusal-with-alternative.png")
     offered = p1.evaluate("window.tabletop.mover.offer.end")
     p1.keyboard.press("Enter")
     everyone_has(everyone, 2)

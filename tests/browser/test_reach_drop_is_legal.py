@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     TIMEOUT_MS,
     TableByNames,
     drag_piece,
@@ -119,7 +120,7 @@ def test_a_drop_on_a_shaded_end_the_plain_leg_cannot_afford_is_the_engines_move(
     drag_piece(p1, walker, 0, -3.5, release=False)
     expect_adopted(p1, "5.5 MP / 6.0 MP", 180)
     settle(p1)
-    p1.screenshot(path="/tmp/shots/reach-drop-walker-turns-first.png")
+    p1.screenshot(path=f"{ARTIFACTS}/reach-drop-walker-turns-first.png")
     p1.mouse.up()
     expect(log_lines(p1)).to_have_count(1, timeout=TIMEOUT_MS)
     expect(log_lines(p1).last).to_contain_text("Walker standard move (5.5 MP)")

@@ -1,16 +1,21 @@
 """Take-backs in the browser: a player moves, asks to take back the move, and the
 opponent accepts (both boards show the piece back where it was) or declines (it stays)."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import TIMEOUT_MS, drag_piece, expected_transform, piece, transform
+from tests.browser.conftest import (
+    ARTIFACTS,
+    TIMEOUT_MS,
+    drag_piece,
+    expected_transform,
+    piece,
+    transform,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 #: The issue's screenshots (not committed).
-SHOTS = Path("/work/shots/takeback")
+SHOTS = ARTIFACTS / "takeback"
 
 
 def shot(page, name: str) -> None:

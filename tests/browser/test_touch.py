@@ -4,12 +4,12 @@ emulation (`has_touch`), fingers put down through the DevTools protocol
 long press or a right-click."""
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import (
+    ARTIFACTS,
     EVIL,
     TIMEOUT_MS,
     Table,
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 TABLET = {"width": 1024, "height": 768}
 PHONE = {"width": 844, "height": 390}  # a phone held sideways
-SHOTS = Path("/work/shots/touch")
+SHOTS = ARTIFACTS / "touch"
 HOLD_MS = 800  # longer than the board's long press
 
 

@@ -10,18 +10,16 @@ the page is in the background: `document.hidden` is the one browser property the
 sets; the server, the socket and the board are all real.
 """
 
-from pathlib import Path
-
 import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from tabletop.services.turn_notices import notice_settings_update
-from tests.browser.conftest import TIMEOUT_MS, go_to_board, signed_in_page
+from tests.browser.conftest import ARTIFACTS, TIMEOUT_MS, go_to_board, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/work/shots/notify")
+SHOTS = ARTIFACTS / "notify"
 
 #: Records every Notification the page makes (its title and options) in window.__notes,
 #: and lets the test send the page to the background (window.__background = true).

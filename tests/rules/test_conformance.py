@@ -45,7 +45,8 @@ def sample_value(field: dict[str, Any]) -> Any:
 def unit_json(
     system: System, uid: str, side: str, unit_type: str, position: tuple[float, float]
 ) -> dict[str, Any]:
-    fields = system.unit_schema().get("fields", {})
+    schema = system.unit_schema()
+    fields = schema.get("properties", {})
     out: dict[str, Any] = {
         "id": uid,
         "side": side,
@@ -56,7 +57,7 @@ def unit_json(
         "facing": 0.0,
     }
     for name, field in fields.items():
-        if name not in UNIT_KEYS and isinstance(field, dict) and field.get("required"):
+        if name not in UNIT_KEYS and name in schema.get("required", ()):
             out[name] = sample_value(field)
     return out
 
@@ -136,7 +137,7 @@ def test_the_terrain_kinds_cover_every_terrain_type(key: str) -> None:
 @pytest.mark.parametrize("key", KEYS)
 def test_the_unit_schema_offers_exactly_the_unit_types(key: str) -> None:
     system = system_of(key)
-    field = system.unit_schema()["fields"]["type"]
+    field = system.unit_schema()["properties"]["type"]
     assert set(field["enum"]) == set(system.unit_types)
     assert len(field["enum"]) == len(system.unit_types)
 

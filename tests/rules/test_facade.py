@@ -28,8 +28,8 @@ def test_aod_is_registered_with_its_unit_schema() -> None:
     assert "aod" in SYSTEMS
     schema = get_system("aod").unit_schema()
     assert schema["system"] == "aod"
-    assert "mech" in schema["fields"]["type"]["enum"]
-    assert schema["fields"]["capacity"]["type"] == "integer"
+    assert "mech" in schema["properties"]["type"]["enum"]
+    assert schema["properties"]["capacity"]["type"] == "integer"
 
 
 def test_an_unknown_system_is_malformed_naming_the_key() -> None:

@@ -102,7 +102,7 @@ def test_an_expired_or_used_invitation_is_refused(world: World) -> None:
             {**MECH, "base": {"shape": "circle", "diameter": -2}},
             10,
             "base.diameter",
-            "at least 0",
+            "more than 0",
         ),
         (
             "mech",

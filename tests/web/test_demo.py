@@ -134,7 +134,7 @@ def test_the_mswars_demo_forces_field_each_kind_of_unit_with_its_stats():
     assert any(u.get("infantry") for u in units)
     assert any(u.get("carrier", 0) > 0 for u in units)
     assert any("combat_manoeuvres" in u.get("skills", []) for u in units)
-    schema = game_systems.unit_schema("mswars")["fields"]
+    schema = game_systems.unit_schema("mswars")["properties"]
     for unit in units:
         assert unit["move"] > 0 and isinstance(unit["size_class"], int) and unit["base"]
         stats = set(unit) - {"id", "side", "position", "facing"}
@@ -173,7 +173,7 @@ def test_the_lasergrenadiers_demo_forces_field_vehicles_a_carrier_infantry_and_a
     assert any(u.get("damage_levels", 0) > 0 for u in units)
     carrier = next(u for u in units if u.get("capacity", 0) > 0)
     assert any(u["side"] == carrier["side"] and u["type"] == "foot" for u in units)
-    schema = game_systems.unit_schema("lasergrenadiers")["fields"]
+    schema = game_systems.unit_schema("lasergrenadiers")["properties"]
     for unit in units:
         assert set(unit) - {"id", "side", "position", "facing"} <= set(schema)
 

@@ -18,7 +18,6 @@ from tabletop.services.battle_setup import Force, Table, UnitEntry, battle_set_u
 from tabletop.services.battles import battle_deploy
 from tabletop.services.campaigns import campaign_create, invitation_create
 from tabletop.services.errors import PermissionDenied, ServiceError
-from tabletop.services.unit_schema import unit_errors
 
 pytestmark = pytest.mark.django_db
 
@@ -122,12 +121,11 @@ def test_a_placement_the_engine_refuses_is_refused_in_a_players_words(where, wor
 
 @pytest.mark.parametrize("system", sorted(rules.SYSTEMS))
 def test_every_catalogue_entry_is_a_unit_its_system_accepts(system: str) -> None:
-    schema = game_systems.unit_schema(system)
     entries = game_systems.unit_catalogue(system)
     assert [e["type"] for e in entries] == game_systems.unit_types(system)
     for entry in entries:
         assert "base" in entry["stats"], entry
-        assert unit_errors(schema, entry["type"], entry["stats"]) == {}, entry
+        assert game_systems.unit_errors(system, entry["type"], entry["stats"]) == {}, entry
 
 
 def test_signing_up_from_an_invitation_link_joins_the_campaign() -> None:

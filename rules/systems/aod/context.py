@@ -10,7 +10,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from rules.engine.position import Position
-from rules.model.state import GameState, Terrain
+from rules.model.state import Terrain
 from rules.systems.aod.options import AodOptions, parse_options
 
 
@@ -48,5 +48,5 @@ class Ctx(Position):
         return self.state.map_memo(f"aod.water.{'|'.join(rows)}", union)
 
 
-def ctx_of(state: GameState) -> Ctx:
-    return state.memo("aod.ctx", lambda: Ctx(state))
+#: The position of a state as aod reads it, made once per state (the kernel's memo).
+ctx_of = Ctx.of

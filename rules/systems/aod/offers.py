@@ -169,8 +169,3 @@ CANDIDATES: dict[str, Check] = {
     "capture": _capture,
     "formation_move": _formation,
 }
-
-
-def offered(state: GameState, unit: Unit, catalogue: tuple[str, ...]) -> tuple[str, ...]:
-    """The catalogue's types whose preconditions hold for `unit` now."""
-    return tuple(t for t in catalogue if not preconditions(state, unit, t))

@@ -1,4 +1,5 @@
-"""Type checks for aod's own unit keys and action keys (malformed -> InvalidActionError)."""
+"""Type checks for aod's own action keys (malformed -> InvalidActionError); its unit keys
+are its unit schema's (schema.py)."""
 
 from __future__ import annotations
 
@@ -7,31 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
-from rules.model.state import Unit
 
 if TYPE_CHECKING:
     from rules.engine.system import System
-
-BOOL_KEYS = ("jump_jets", "evade", "grapple", "shutdown", "salvage")
-NUMBER_KEYS = ("points", "run_move", "attack")
-
-
-def check_unit_props(u: Unit, key: str) -> None:
-    p = u.props
-    for k in BOOL_KEYS:
-        if k in p and not isinstance(p[k], bool):
-            raise InvalidActionError(f"{key}.{k}", "expected true or false")
-    for k in NUMBER_KEYS:
-        if k in p:
-            number(p[k], f"{key}.{k}")
-    for k in ("capacity", "order_tokens"):
-        if k in p and (isinstance(p[k], bool) or not isinstance(p[k], int) or p[k] < 0):
-            raise InvalidActionError(f"{key}.{k}", "expected a non-negative integer")
-    if "altitude" in p and p["altitude"] not in ("noe", "cruising"):
-        raise InvalidActionError(f"{key}.altitude", 'expected "noe" or "cruising"')
-    for k in ("captive_of", "faction", "infantry_mode"):
-        if k in p and not isinstance(p[k], str):
-            raise InvalidActionError(f"{key}.{k}", "expected a string")
 
 
 def _placement(raw: Any, key: str) -> dict[str, Any]:

@@ -4,23 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.unit_fields import base_field
+from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.aod.units import UNIT_TYPES
 
-UNIT_SCHEMA: dict[str, Any] = {
-    "system": "aod",
-    "fields": {
+UNIT_SCHEMA: dict[str, Any] = unit_schema(
+    "aod",
+    {
         "type": {
             "type": "string",
             "enum": sorted(UNIT_TYPES),
-            "required": True,
             # What players read (the roster form, the catalogue); else the key as words.
             "labels": {"vtol": "VTOL"},
         },
         "move": {
             "type": "number",
             "minimum": 0,
-            "required": True,
             "default": 8,
             "suggested": {"infantry": 6},
             "description": "speed value on the dial, inches",
@@ -36,7 +34,11 @@ UNIT_SCHEMA: dict[str, Any] = {
                 },
             },
         ),
-        "faction": {"type": "string", "description": '"Mercenary" joins any faction'},
+        "faction": {
+            "type": "string",
+            "maxLength": 200,
+            "description": '"Mercenary" joins any faction',
+        },
         "points": {"type": "number", "minimum": 0, "description": "150 pts = 1 order"},
         "jump_jets": {"type": "boolean"},
         "evade": {"type": "boolean"},
@@ -57,6 +59,11 @@ UNIT_SCHEMA: dict[str, Any] = {
         "run_move": {"type": "number", "minimum": 0, "description": "run allowance (AOD-D2)"},
         "attack": {"type": "number", "description": "attack value (DFA needs > 0)"},
         "order_tokens": {"type": "integer", "minimum": 0, "maximum": 2},
-        "captive_of": {"type": "string", "description": "id of the captor (table state)"},
+        "captive_of": {
+            "type": "string",
+            "readOnly": True,  # the table sets it, not a roster
+            "description": "id of the captor (table state)",
+        },
     },
-}
+    required=("type", "move", "base"),
+)

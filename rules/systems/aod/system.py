@@ -5,46 +5,28 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict
 from rules.model.actions import Action
-from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.aod import capture, consequences, formation, transport
 from rules.systems.aod.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
-from rules.systems.aod.offers import offered as offered_orders
+from rules.systems.aod.offers import preconditions
 from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
-from rules.systems.aod.parse import check_action_params, check_unit_props
+from rules.systems.aod.parse import check_action_params
 from rules.systems.aod.reach import reach as aod_reach
 from rules.systems.aod.schema import UNIT_SCHEMA
 from rules.systems.aod.turn import check_turn
 from rules.systems.aod.turn_structure import AodTurnStructure
 from rules.systems.aod.units import UNIT_TYPES, matrix_row
 from rules.systems.aod.vent import vent
-
-Handler = Callable[[Ctx, Unit, Action, Dice], Verdict]
-
-HANDLERS: dict[str, Handler] = {
-    "move": ordered_move,
-    "run": ordered_move,
-    "ram": ordered_move,
-    "charge": ordered_move,
-    "dfa": ordered_move,
-    "assault_full": ordered_move,
-    "assault_half": ordered_move,
-    "vent": lambda c, u, a, d: vent(c, u, a),
-    "free_spin": lambda c, u, a, d: free_spin(c, u, a),
-    "board": transport.board,
-    "disembark": transport.disembark,
-    "capture": capture.capture,
-    "formation_move": formation.formation_move,
-}
 
 
 class AodSystem(System):
@@ -56,7 +38,15 @@ class AodSystem(System):
     turn_structure = AodTurnStructure()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = UNIT_TYPES
-    action_types = frozenset(HANDLERS)
+    handlers = {
+        "vent": lambda ctx, unit, action, _dice: vent(ctx, unit, action),
+        "free_spin": lambda ctx, unit, action, _dice: free_spin(ctx, unit, action),
+        "board": transport.board,
+        "disembark": transport.disembark,
+        "capture": capture.capture,
+        "formation_move": formation.formation_move,
+    }
+    position_type = Ctx
     action_keys = frozenset(
         {"target", "altitude", "ranged_attack", "passengers", "unload", "moves", "captive"}
     )
@@ -64,25 +54,20 @@ class AodSystem(System):
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
 
-    def check_unit(self, unit: Unit, key: str) -> None:
-        super().check_unit(unit, key)
-        check_unit_props(unit, key)
-
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
         return check_action_params(self, action, raw, key)
 
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        if action.type not in HANDLERS:
-            raise InvalidActionError("action.type", f"unknown aod action {action.type!r}")
-        return HANDLERS[action.type](ctx_of(state), unit, action, dice)
+    def move(self, position: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """The other orders are one ordered move each (moves.py)."""
+        return ordered_move(position, unit, action, dice)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return aod_reach(state, unit_id, action_type)
 
-    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
-        """The orders whose preconditions the judge would find met (aod/offers.py)."""
-        return offered_orders(state, unit, tuple(spec.type for spec in self.actions))
+    def may_take(self, position: Ctx, unit: Unit, spec: ActionSpec) -> bool:
+        """The order's preconditions, as the judge finds them (aod/offers.py)."""
+        return not preconditions(position.state, unit, spec.type)
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]

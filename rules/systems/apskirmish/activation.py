@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import fmt
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.judgement import Judgement
-from rules.systems.apskirmish.soldiers import ap_left, who
+from rules.systems.apskirmish.soldiers import ap_left
 from rules.systems.apskirmish.tables import ACTIONS
 
 
 def check_turn_and_ap(
-    j: Judgement, pos: ApsPosition, unit: Unit, action_type: str, ap: int | None = None
+    j: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str, ap: int | None = None
 ) -> None:
     """`not_your_turn` while another soldier's activation runs (never for a reaction),
     `no_actions_left` when fewer AP are left than the action needs (when counted)."""

@@ -9,7 +9,7 @@ from typing import Any
 
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.position import Position
-from rules.model.state import GameState, Terrain, Unit
+from rules.model.state import Terrain, Unit
 from rules.systems.apskirmish.rolls import Options, parse_options
 
 
@@ -40,7 +40,3 @@ class ApsPosition(Position):
 
     def obstacle_shapes(self) -> list[tuple[str, Any]]:
         return [(t.id, t.shape) for t in self.obstacles]
-
-
-def position_of(state: GameState) -> ApsPosition:
-    return state.memo("apskirmish.position", lambda: ApsPosition(state))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
-from rules.engine.unit_fields import base_field
+from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.apskirmish.tables import ACTIONS as ACTION_TABLE
 from rules.systems.apskirmish.tables import STANCE_MOVE, UNIT_TYPES
 
@@ -45,19 +45,17 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     ),
 )
 
-UNIT_SCHEMA: dict[str, Any] = {
-    "system": "apskirmish",
-    "fields": {
+UNIT_SCHEMA: dict[str, Any] = unit_schema(
+    "apskirmish",
+    {
         "type": {
             "type": "string",
             "enum": list(UNIT_TYPES),
-            "required": True,
             "description": "soldier",
         },
         "move": {
             "type": "number",
             "minimum": 0,
-            "required": False,
             "description": "inches per AP for a large unit; else the stance table "
             '(standing 3", crouching 2", prone 1")',
         },
@@ -65,27 +63,32 @@ UNIT_SCHEMA: dict[str, Any] = {
         "stance": {
             "type": "string",
             "enum": list(STANCE_MOVE),
-            "required": False,
             "description": "standing, crouching or prone",
         },
         "ap_max": {
             "type": "integer",
             "minimum": 0,
-            "required": False,
             "description": "AP per round (else the table's ap_per_round, 3)",
         },
         "stats": {
             "type": "object",
-            "required": False,
             "properties": {
                 "PSQ": {"type": "integer", "minimum": 0},
                 "INS": {"type": "integer", "minimum": 0},
             },
+            "additionalProperties": {"type": "number"},
             "description": "Physique (Terrain rolls) and Instinct (Traverse, Dodge)",
         },
-        "name": {"type": "string", "required": False},
+        "name": {"type": "string", "maxLength": 200},
+        # Table state: what the round has left of the soldier (apskirmish.md 2, 5).
+        "ap": {"type": "number", "minimum": 0, "readOnly": True, "description": "AP left"},
+        "threshold": {"type": "integer", "minimum": 0, "readOnly": True},
+        "activated": {"type": "boolean", "readOnly": True},
+        "running": {"type": "boolean", "readOnly": True},
     },
-}
+    # A soldier may go without its (only) type, and without a move (APS-D36).
+    required=("base",),
+)
 
 #: What a soldier shows of its state (rules/engine/markers.py), in the order drawn.
 STATE_MARKERS: tuple[StateMarker, ...] = (

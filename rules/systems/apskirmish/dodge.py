@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
 from rules.geometry.raycast import first_contact, ray_track
@@ -23,16 +24,15 @@ from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.judgement import Judgement, moved_event
 from rules.systems.apskirmish.rolls import test
-from rules.systems.apskirmish.soldiers import after_spending, who
+from rules.systems.apskirmish.soldiers import after_spending
 from rules.systems.apskirmish.tables import DODGE_DISTANCE
 
 CITE = "004 Dodging"
 
 
 def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     j.allowance = DODGE_DISTANCE
     source = action.get("source")
     if source is None:

@@ -18,6 +18,7 @@ from shapely.geometry import LineString
 
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
@@ -30,14 +31,12 @@ from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import Unit
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
-from rules.systems.apskirmish.judgement import Judgement, moved_event
 from rules.systems.apskirmish.preconditions import check_may_run
 from rules.systems.apskirmish.rolls import test
 from rules.systems.apskirmish.soldiers import (
     after_spending,
     per_ap,
     run_distance,
-    who,
 )
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 
@@ -93,7 +92,7 @@ def _at(p: tuple[float, float]) -> str:
     return f"({fmt(p[0])}, {fmt(p[1])})"
 
 
-def check_line(j: Judgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
+def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
     """Everything the declared line breaks, each at the first point it happens."""
     movement = front_line(
         unit.base,
@@ -164,7 +163,7 @@ def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
 def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     row = ACTIONS[action.type]
     running = action.type == "run"
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     line = declared_line(unit, action)
     if isinstance(line, str):
         j.add("malformed", line, unit.position, STRAIGHT_CITE)
@@ -219,7 +218,7 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
 
 
 def _after_failed_roll(
-    j: Judgement, unit: Unit, line: Line, action: Action, running: bool
+    j: PathJudgement, unit: Unit, line: Line, action: Action, running: bool
 ) -> tuple[Pose, int]:
     """Where a failed Terrain roll leaves the soldier, and the Threshold it takes."""
     on_fail = action.get("on_fail", "shorten")
@@ -255,7 +254,7 @@ def _after_failed_roll(
 
 
 def _apply(
-    j: Judgement,
+    j: PathJudgement,
     pos: ApsPosition,
     unit: Unit,
     line: Line,

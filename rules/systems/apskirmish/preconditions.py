@@ -6,17 +6,17 @@ line (scenario-format.md, "Other commands": offers)."""
 
 from __future__ import annotations
 
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.bases import body_at
-from rules.model.state import GameState, Unit
+from rules.model.state import Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
-from rules.systems.apskirmish.board import ApsPosition, position_of
-from rules.systems.apskirmish.judgement import Judgement
-from rules.systems.apskirmish.soldiers import stance, who
-from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
+from rules.systems.apskirmish.board import ApsPosition
+from rules.systems.apskirmish.soldiers import stance
+from rules.systems.apskirmish.tables import TRAVERSE_REACH
 
 
-def check_may_run(j: Judgement, unit: Unit) -> None:
+def check_may_run(j: PathJudgement, unit: Unit) -> None:
     """Only a Standing soldier may run (004 Running)."""
     if stance(unit) != "standing":
         j.add(
@@ -27,7 +27,7 @@ def check_may_run(j: Judgement, unit: Unit) -> None:
         )
 
 
-def check_preconditions(j: Judgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
+def check_preconditions(j: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
     """Every check of `action_type` that does not depend on its line or source."""
     if action_type == "dodge":
         # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
@@ -53,16 +53,9 @@ def _obstacle_within_reach(pos: ApsPosition, unit: Unit) -> bool:
     return any(body.distance(t.shape) <= TRAVERSE_REACH + LENGTH_TOL for t in pos.obstacles)
 
 
-def offered(state: GameState, unit: Unit) -> tuple[str, ...]:
-    """The action types whose preconditions hold for `unit` now, in table order; nothing
-    for a soldier off the table (the judge knows no such soldier)."""
-    if not unit.on_table:
-        return ()
-    pos = position_of(state)
-    out = []
-    for action_type in ACTIONS:
-        j = Judgement(state)
-        check_preconditions(j, pos, unit, action_type)
-        if j.legal:
-            out.append(action_type)
-    return tuple(out)
+def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:
+    """Whether the judge would find `action_type`'s preconditions met for a soldier on
+    the table (the board's offers)."""
+    j = PathJudgement(pos.state)
+    check_preconditions(j, pos, unit, action_type)
+    return j.legal

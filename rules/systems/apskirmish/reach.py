@@ -19,14 +19,13 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from rules.engine.open_reach import grown
-from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.engine.reach import Reach
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
-from rules.model.state import GameState, Unit
-from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.model.state import Unit
+from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.reach_sectors import exact_area, turn_to_face_back
-from rules.systems.apskirmish.reach_traverse import traverse_reach
 from rules.systems.apskirmish.soldiers import ap_left, per_ap, run_distance, stance
 from rules.systems.apskirmish.tables import ACTIONS
 
@@ -120,31 +119,7 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
     return out
 
 
-def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    pos = position_of(state)
-    if action_type == "traverse":
-        # Lands past an obstacle, one point per direction (reach_traverse.py).
-        return memoised_reach(
-            state,
-            "apskirmish",
-            unit_id,
-            action_type,
-            lambda unit: traverse_reach(pos, unit),
-            what="soldier",
-        )
-    if action_type not in ("move", "run"):
-        return unshaded(unit_id, action_type)
-    return memoised_reach(
-        state,
-        "apskirmish",
-        unit_id,
-        action_type,
-        lambda unit: _reach(pos, unit, action_type),
-        what="soldier",
-    )
-
-
-def _reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
+def straight_reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
     unit_id = unit.id
     start = unit.position
     length = budget(pos, unit, action_type)

@@ -7,12 +7,6 @@ from rules.model.state import Unit
 from rules.systems.apskirmish.tables import DEFAULT_STANCE, RUN_MOVES, STANCE_MOVE
 
 
-def who(unit: Unit) -> str:
-    """What players call the soldier: its name if the roster gives one."""
-    name = unit.get("name")
-    return name if isinstance(name, str) and name else unit.id
-
-
 def stance(unit: Unit) -> str:
     return str(unit.get("stance", DEFAULT_STANCE))
 

@@ -3,53 +3,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.dice import Dice
-from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
-from rules.model.state import GameState, Unit
-from rules.systems.apskirmish.board import ApsPosition, position_of
+from rules.model.state import Unit
+from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
-from rules.systems.apskirmish.preconditions import offered as offered_actions
-from rules.systems.apskirmish.reach import reach as aps_reach
+from rules.systems.apskirmish.preconditions import preconditions_hold
+from rules.systems.apskirmish.reach import straight_reach
+from rules.systems.apskirmish.reach_traverse import traverse_reach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.tables import (
     ON_FAIL,
-    STANCE_MOVE,
     TERRAIN_TYPES,
     TEST_DIE,
     UNIT_TYPES,
 )
 from rules.systems.apskirmish.traverse import traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
-
-Handler = Callable[[ApsPosition, Unit, Action, Dice], Verdict]
-
-HANDLERS: dict[str, Handler] = {
-    "move": straight_move,
-    "run": straight_move,
-    "traverse": traverse,
-    "dodge": dodge,
-}
-
-#: Unit keys and the types each must have (scenario-format.md, apskirmish).
-UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "stance": (str,),
-    "ap": (int, float),
-    "ap_max": (int, float),
-    "threshold": (int,),
-    "activated": (bool,),
-    "running": (bool,),
-    "stats": (dict,),
-    "name": (str,),
-}
 
 
 class ApskirmishSystem(System):
@@ -62,7 +40,14 @@ class ApskirmishSystem(System):
     turn_structure = ApsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
-    action_types = frozenset(HANDLERS)
+    handlers = {"traverse": traverse, "dodge": dodge}
+    position_type = ApsPosition
+    reach_builders = {
+        "move": straight_reach,
+        "run": straight_reach,
+        "traverse": lambda pos, unit, _type: traverse_reach(pos, unit),
+    }
+    piece_word = "soldier"
     action_keys = frozenset({"on_fail", "source", "opt_up"})
     #: A soldier's `move` is optional: the stance table applies without it (APS-D36).
     unit_move_required = False
@@ -71,23 +56,15 @@ class ApskirmishSystem(System):
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
 
+    def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """`move` and `run` are one straight line each (moves.py)."""
+        return straight_move(position, unit, action, dice)
+
     def check_unit(self, unit: Unit, key: str) -> None:
-        if unit.type != "":  # a soldier may go without its (only) type
+        # A soldier may go without its (only) type; its keys are the unit schema's
+        # (catalogue.UNIT_SCHEMA, checked after this).
+        if unit.type != "":
             super().check_unit(unit, key)
-        for name, kinds in UNIT_KEYS.items():
-            value: Any = unit.get(name)
-            if value is None:
-                continue
-            if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
-                raise InvalidActionError(f"{key}.{name}", f"expected {kinds[0].__name__}")
-        if unit.get("stance") is not None and unit.get("stance") not in STANCE_MOVE:
-            raise InvalidActionError(f"{key}.stance", "expected standing, crouching or prone")
-        for name in ("ap", "ap_max", "threshold"):
-            if unit.get(name) is not None and unit.get(name) < 0:
-                raise InvalidActionError(f"{key}.{name}", "must not be negative")
-        for stat, value in (unit.get("stats") or {}).items():
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise InvalidActionError(f"{key}.stats.{stat}", "expected a number")
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
@@ -103,17 +80,15 @@ class ApskirmishSystem(System):
             raise InvalidActionError(f"{key}.source", "missing: a dodge needs the attack's origin")
         return action
 
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        if unit.aboard is not None:
-            return self.unknown_unit(state, action)  # not on the table: no soldier there
-        return HANDLERS[action.type](position_of(state), unit, action, dice)
+    def refusal(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        if unit.aboard is not None:  # not on the table: no soldier there
+            return self.unknown_unit(position.state, action)
+        return None
 
-    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        return aps_reach(state, unit_id, action_type)
-
-    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
-        """The actions whose preconditions the judge would find met (preconditions.py)."""
-        return offered_actions(state, unit)
+    def may_take(self, position: ApsPosition, unit: Unit, spec: ActionSpec) -> bool:
+        """Not for a soldier off the table (the judge knows none); else the judge's
+        checks before the line (preconditions.py)."""
+        return unit.on_table and preconditions_hold(position, unit, spec.type)
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

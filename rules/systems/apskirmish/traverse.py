@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import obstructions
 from rules.engine.verdict import Verdict
@@ -24,9 +25,8 @@ from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.judgement import Judgement, moved_event
 from rules.systems.apskirmish.rolls import test
-from rules.systems.apskirmish.soldiers import after_spending, per_ap, who
+from rules.systems.apskirmish.soldiers import after_spending, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
 CITE = "004 Obstacles"
@@ -48,7 +48,7 @@ def direction_point(unit: Unit, action: Action) -> tuple[float, float] | str:
 
 
 def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     j.allowance = per_ap(unit)
     target = direction_point(unit, action)
     if isinstance(target, str):

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.model.state import GameState, Unit
-from rules.systems.lasergrenadiers.pieces import allowance_of, damage_level, who
+from rules.systems.lasergrenadiers.pieces import allowance_of, damage_level
 from rules.systems.lasergrenadiers.tables import FAST, SPEED_BANDS, STATIONARY
 
 Transfer = Mapping[str, Any]

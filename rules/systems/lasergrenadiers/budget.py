@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.engine.judgement import who
 from rules.engine.scenario import SystemLookup, position_from_json
 from rules.model.errors import InvalidActionError
 from rules.systems.lasergrenadiers.accounting import moved, remaining, speed_band
-from rules.systems.lasergrenadiers.pieces import who
 
 
 def piece_budget(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ABOARD, ActionSpec, ActionVariant, StateMarker, TerrainKind
-from rules.engine.unit_fields import base_field
+from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
     ADVANCED_RATES,
@@ -147,25 +147,23 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     ),
 )
 
-UNIT_SCHEMA: dict[str, Any] = {
-    "system": "lasergrenadiers",
-    "fields": {
+UNIT_SCHEMA: dict[str, Any] = unit_schema(
+    "lasergrenadiers",
+    {
         "type": {
             "type": "string",
             "enum": list(UNIT_TYPES),
-            "required": True,
             "description": "movement type",
         },
         "move": {
             "type": "number",
             "minimum": 0,
-            "required": True,
             "description": "the original movement rate, inches",
             "suggested": {**INFANTRY_RATES, **BASIC_RATES},
             "advanced": {t: list(r) for t, r in ADVANCED_RATES.items()},
         },
         "base": base_field({"shape": "circle", "diameter": 1.0}),  # a figure's round base
-        "name": {"type": "string"},
+        "name": {"type": "string", "maxLength": 200},
         "damage_levels": {
             "type": "integer",
             "minimum": 0,
@@ -194,7 +192,8 @@ UNIT_SCHEMA: dict[str, Any] = {
             "for": ["foot", "gravpack", "jetpack", "powered_armor", "crew_weapon"],
         },
     },
-}
+    required=("type", "move", "base"),
+)
 
 #: What a piece shows of its state (rules/engine/markers.py), in the order drawn; its
 #: speed band is worked out from the allowance spent (LaserGrenadiersSystem.markers).

@@ -8,6 +8,7 @@ from typing import Any
 from shapely.geometry import LineString, Point
 
 from rules.engine.allowance import needs_message
+from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
@@ -31,7 +32,6 @@ from rules.systems.lasergrenadiers.pieces import (
     altitude_limit,
     is_infantry_or_crew,
     is_vehicle,
-    who,
 )
 from rules.systems.lasergrenadiers.terrain import LgPosition
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from rules.engine.numbers import LENGTH_TOL
 from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
-from rules.model.state import GameState, Unit
+from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_room,
     remaining,
@@ -28,7 +28,7 @@ from rules.systems.lasergrenadiers.accounting import (
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import _overrun_conditions, can_act, enter_board
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
-from rules.systems.lasergrenadiers.terrain import LgPosition, position_of
+from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
 
 #: What a path may still put right in a probe judged with the empty path: the piece ends
@@ -138,13 +138,8 @@ CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
 }
 
 
-def offered(state: GameState, unit: Unit, catalogue: tuple[str, ...]) -> tuple[str, ...]:
-    """The catalogue's types whose preconditions hold for `unit` now."""
-    pos = position_of(state)
-    out = []
-    for action_type in catalogue:
-        j = Judgement(state)
-        can_act(pos, j, unit, Action(unit.id, action_type))
-        if j.legal and CHECKS[action_type](pos, unit):
-            out.append(action_type)
-    return tuple(out)
+def may_take(pos: LgPosition, unit: Unit, action_type: str) -> bool:
+    """Whether the preconditions of `action_type` hold for `unit` now."""
+    j = Judgement(pos.state)
+    can_act(pos, j, unit, Action(unit.id, action_type))
+    return j.legal and CHECKS[action_type](pos, unit)

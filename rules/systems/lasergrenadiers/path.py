@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rules.engine.bases_policy import BasePolicy, check_bases
+from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
@@ -19,7 +20,7 @@ from rules.geometry.track import Pose, Track
 from rules.model.actions import Step, Turn
 from rules.model.state import Point2, Unit
 from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
-from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up, who
+from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
 from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
 from rules.systems.lasergrenadiers.terrain import LgPosition
 

@@ -18,12 +18,6 @@ from rules.systems.lasergrenadiers.tables import (
 )
 
 
-def who(unit: Unit) -> str:
-    """What players call the piece: its roster name if given, else its id."""
-    name = unit.get("name")
-    return name if isinstance(name, str) and name else unit.id
-
-
 def is_vehicle(unit: Unit) -> bool:
     return unit.type in VEHICLES
 

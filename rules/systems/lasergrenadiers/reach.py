@@ -16,7 +16,7 @@ from shapely.geometry import Point, box
 
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
-from rules.engine.reach import Reach, memoised_reach
+from rules.engine.reach import Reach
 from rules.engine.turn_reach import (
     TurnThenStraight,
     axes_allowed,
@@ -27,29 +27,14 @@ from rules.engine.turn_reach import (
     turn_then_straight_reach,
 )
 from rules.model.actions import Action
-from rules.model.state import GameState, Terrain, Unit
+from rules.model.state import Terrain, Unit
 from rules.systems.lasergrenadiers.accounting import coupling_room, remaining, transfers
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import _overrun_conditions, enter_board
 from rules.systems.lasergrenadiers.path import LgBases
 from rules.systems.lasergrenadiers.pieces import allowance_of, altitude_limit, damage_level
 from rules.systems.lasergrenadiers.tables import OVERRIDES
-from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain, position_of
-
-
-def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    if action_type in ("load", "unload"):
-        # The boarding piece ends aboard, off the table; a vehicle loading pieces in
-        # contact, or setting its passengers down in contact with it, does not move
-        # (003 Transport 1, LG-D26, LG-D34): no area.
-        return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-    return memoised_reach(
-        state,
-        "lasergrenadiers",
-        unit_id,
-        action_type,
-        lambda unit: _reach(position_of(state), unit, action_type),
-    )
+from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain
 
 
 def budget_of(pos: LgPosition, unit: Unit) -> float:
@@ -69,7 +54,7 @@ def budget_of(pos: LgPosition, unit: Unit) -> float:
 SHADED = frozenset({"move", "enter_board", "overrun"})
 
 
-def _reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
+def path_reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
     budget = budget_of(pos, unit) if action_type in SHADED else 0.0
     none = nowhere(unit.id, action_type, unit.position, budget)
     view = pos.view(unit)

@@ -4,19 +4,19 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers
-from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
-from rules.systems.lasergrenadiers import consequences
+from rules.systems.lasergrenadiers import consequences, moves, offers
 from rules.systems.lasergrenadiers.budget import piece_budget, speed_bands
 from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
@@ -25,40 +25,15 @@ from rules.systems.lasergrenadiers.catalogue import (
     UNIT_SCHEMA,
 )
 from rules.systems.lasergrenadiers.judgement import Judgement
-from rules.systems.lasergrenadiers.moves import enter_board, move, overrun
-from rules.systems.lasergrenadiers.offers import offered as offered_actions
+from rules.systems.lasergrenadiers.moves import enter_board, overrun
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
-from rules.systems.lasergrenadiers.reach import reach as lg_reach
+from rules.systems.lasergrenadiers.reach import path_reach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
-from rules.systems.lasergrenadiers.terrain import LgPosition, position_of
+from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import load, unload
 from rules.systems.lasergrenadiers.turns import LgTurns, check_turn
 
-Handler = Callable[[LgPosition, Unit, Action], Verdict]
-
-HANDLERS: dict[str, Handler] = {
-    "move": move,
-    "load": load,
-    "unload": unload,
-    "overrun": overrun,
-    "enter_board": enter_board,
-}
-
 #: Unit keys and the types each must have (scenario-format.md, lasergrenadiers section).
-UNIT_KEYS: dict[str, tuple[type, ...]] = {
-    "damage_levels": (int,),
-    "current_rate": (int, float),
-    "amphibious": (bool,),
-    "dual_drivers": (bool,),
-    "jointed": (bool,),
-    "armored": (bool,),
-    "size": (int, float),
-    "full_crew": (bool,),
-    "aircraft": (bool,),
-    "capacity": (int,),
-    "foxhole": (bool,),
-    "name": (str,),
-}
 TERRAIN_KEYS: dict[str, tuple[type, ...]] = {
     "uphill": (int, float),
     "wet": (bool,),
@@ -104,7 +79,17 @@ class LaserGrenadiersSystem(System):
     turn_structure = LgTurns(read_piece_budget)
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
-    action_types = frozenset(HANDLERS)
+    handlers = {
+        "load": lambda pos, unit, action, _dice: load(pos, unit, action),
+        "unload": lambda pos, unit, action, _dice: unload(pos, unit, action),
+        "overrun": lambda pos, unit, action, _dice: overrun(pos, unit, action),
+        "enter_board": lambda pos, unit, action, _dice: enter_board(pos, unit, action),
+    }
+    position_type = LgPosition
+    reach_builders = dict.fromkeys(("move", "overrun", "enter_board"), path_reach)
+    #: A boarding piece ends aboard; a vehicle loading or unloading does not move
+    #: (003 Transport 1, LG-D26, LG-D34): no area.
+    off_table_ends = frozenset({"load", "unload"})
     action_keys = frozenset({"target", "carrier", "passengers"})
     unit_id_keys = frozenset({"target", "carrier"})
     #: Every number in the options and the turn state must be finite first.
@@ -114,18 +99,7 @@ class LaserGrenadiersSystem(System):
 
     def check_unit(self, unit: Unit, key: str) -> None:
         super().check_unit(unit, key)
-        _finite(dict(unit.props), key)
-        for name, kinds in UNIT_KEYS.items():
-            value = unit.get(name)
-            if value is not None:
-                _typed(value, kinds, f"{key}.{name}")
-        level = unit.get("damage_levels")
-        if level is not None and level not in (0, 1, 2):
-            raise InvalidActionError(f"{key}.damage_levels", "expected 0, 1 or 2")
-        for name in ("current_rate", "capacity", "size"):
-            value = unit.get(name)
-            if value is not None and value < 0:
-                raise InvalidActionError(f"{key}.{name}", "must not be negative")
+        _finite(dict(unit.props), key)  # its keys are the unit schema's (catalogue.py)
 
     def check_terrain(self, terrain: Terrain, key: str) -> None:
         super().check_terrain(terrain, key)
@@ -161,32 +135,27 @@ class LaserGrenadiersSystem(System):
                     number(item["facing"], f"{k}.facing")
         return action
 
-    def validate(self, state: GameState, action: Action, dice: Dice) -> Verdict:
-        if state.system != self.key:
-            raise InvalidActionError(
-                "system", f"state is for {state.system!r}, not lasergrenadiers"
-            )
-        unit = state.unit(action.unit)
-        if unit is None:
-            j = Judgement(state)
-            left = action.unit in state.turn.get("left_board", [])
-            j.add(
-                "action_not_allowed" if left else "unknown_unit",
-                f"{action.unit} has left the board: it may not return"
-                if left
-                else f"no unit {action.unit!r}",
-                None,
-                "003 Leaving the board 1" if left else "",
-            )
-            return self.named(j.verdict())
-        return self.named(HANDLERS[action.type](position_of(state), unit, action))
+    def unknown_unit(self, state: GameState, action: Action) -> Verdict:
+        """No such piece, or one that has left the board for good (003 Leaving the board)."""
+        j = Judgement(state)
+        left = action.unit in state.turn.get("left_board", [])
+        j.add(
+            "action_not_allowed" if left else "unknown_unit",
+            f"{action.unit} has left the board: it may not return"
+            if left
+            else f"no unit {action.unit!r}",
+            None,
+            "003 Leaving the board 1" if left else "",
+        )
+        return j.verdict()
 
-    def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        return lg_reach(state, unit_id, action_type)
+    def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """A move along a path (003 Movement; moves.py)."""
+        return moves.move(position, unit, action)
 
-    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
-        """The actions whose preconditions the judge would find met (offers.py)."""
-        return offered_actions(state, unit, tuple(spec.type for spec in self.actions))
+    def may_take(self, position: LgPosition, unit: Unit, spec: ActionSpec) -> bool:
+        """The judge's checks before the path (offers.py)."""
+        return offers.may_take(position, unit, spec.type)
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]

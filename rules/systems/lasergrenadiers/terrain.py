@@ -21,7 +21,7 @@ from rules.geometry.direction import (
     travel_direction,
 )
 from rules.geometry.governed_intervals import governed_feature_at, governed_intervals
-from rules.model.state import GameState, Point2, Terrain, Unit
+from rules.model.state import Point2, Terrain, Unit
 from rules.systems.lasergrenadiers.options import Options, parse_options
 from rules.systems.lasergrenadiers.pieces import column_of, is_vehicle, turn_cost
 from rules.systems.lasergrenadiers.tables import (
@@ -64,10 +64,6 @@ class LgPosition(Position):
             for t, shape in self.near(xy[0], xy[1], xy[0], xy[1])
             if t.type in CLIMBABLE and shape.covers(p)
         ]
-
-
-def position_of(state: GameState) -> LgPosition:
-    return state.memo("lasergrenadiers.position", lambda: LgPosition(state))
 
 
 def uphill(feature: Terrain, heading: float | None) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import obstructions
 from rules.engine.verdict import Verdict
@@ -27,7 +28,7 @@ from rules.systems.lasergrenadiers.changes import after, placed
 from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
 from rules.systems.lasergrenadiers.moves import can_act
 from rules.systems.lasergrenadiers.path import steps_of, walk
-from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle, who
+from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
 CITE = "003 Transport 1"

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict
@@ -15,7 +16,6 @@ from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
-from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.moves import touching
 from rules.systems.mswars.rules_common import applied, has_moved_this_phase, judged_path
 from rules.systems.mswars.terrain import MswarsPosition, is_infantry, opposing
@@ -99,7 +99,9 @@ def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> V
     )
 
 
-def check_carrier_to_enter(pos: MswarsPosition, j: Judgement, unit: Unit, cid: Any) -> Unit | None:
+def check_carrier_to_enter(
+    pos: MswarsPosition, j: PathJudgement, unit: Unit, cid: Any
+) -> Unit | None:
     at = unit.position
     carrier = pos.state.unit(cid) if isinstance(cid, str) else None
     if carrier is None:
@@ -216,7 +218,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     )
 
 
-def check_exit(pos: MswarsPosition, j: Judgement, unit: Unit, carrier: Unit | None) -> None:
+def check_exit(pos: MswarsPosition, j: PathJudgement, unit: Unit, carrier: Unit | None) -> None:
     """Unit Exiting needs a unit aboard a carrier that has made no move action this phase
     (002 Unit Exiting Action, MSW-D45)."""
     if carrier is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
-from rules.engine.unit_fields import base_field
+from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
 from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
 
@@ -96,13 +96,12 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
     ),
 )
 
-UNIT_SCHEMA: dict[str, Any] = {
-    "system": "mswars",
-    "fields": {
+UNIT_SCHEMA: dict[str, Any] = unit_schema(
+    "mswars",
+    {
         "type": {
             "type": "string",
             "enum": list(MOVE_TYPES),
-            "required": True,
             "description": "move type",
             # What players read (the roster form); else the key as words.
             "labels": {"four_legged_walker": "Four-legged walker"},
@@ -110,7 +109,6 @@ UNIT_SCHEMA: dict[str, Any] = {
         "move": {
             "type": "number",
             "minimum": 0,
-            "required": True,
             "default": 6,
             "description": "Move value, movement points (MP)",
         },
@@ -129,7 +127,7 @@ UNIT_SCHEMA: dict[str, Any] = {
         "infantry": {"type": "boolean", "description": "turns 90 degrees per inch"},
         "skills": {
             "type": "array",
-            "items": {"type": "string"},
+            "items": {"type": "string", "maxLength": 200},
             "description": 'e.g. "combat_manoeuvres"',
         },
         "carrier": {"type": "number", "minimum": 0, "description": "units it can carry"},
@@ -141,16 +139,28 @@ UNIT_SCHEMA: dict[str, Any] = {
             "description": "AP per turn (refilled at the turn change)",
         },
         "ap": {"type": "number", "minimum": 0, "description": "AP per turn (same as above)"},
-        "name": {"type": "string"},
+        "name": {"type": "string", "maxLength": 200},
         "fallen": {
             "type": "string",
             "enum": ["this_turn", "straighten"],
             "description": "table state: fell this turn / must straighten up",
         },
         "pinned": {"type": "boolean", "description": "table state (MSW-D11)"},
-        "charge_target": {"type": "string", "description": "table state: last charge"},
+        "charge_target": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "table state: last charge",
+        },
     },
-}
+    required=("move", "base"),
+    # Only infantry may go without a move type: they walk (MSW-D49).
+    conditions=(
+        {
+            "if": {"not": {"properties": {"infantry": {"const": True}}, "required": ["infantry"]}},
+            "then": {"required": ["type"]},
+        },
+    ),
+)
 
 #: What a unit shows of its state (rules/engine/markers.py), in the order drawn.
 STATE_MARKERS: tuple[StateMarker, ...] = (

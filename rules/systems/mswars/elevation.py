@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Roll, Verdict
@@ -17,7 +18,6 @@ from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Terrain, Unit
-from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.rules_common import applied, check_can_act, judged_path
 from rules.systems.mswars.tables import JUMP_MARGIN, MECHA_TYPES
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, is_infantry, move_type
@@ -36,7 +36,7 @@ def in_contact(unit: Unit, polygon: Any) -> bool:
 
 
 def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     check_can_act(pos, j, unit, action)
     if unit.aboard is not None:
         return j.verdict()
@@ -82,7 +82,7 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
     return j.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
 
 
-def climbable(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Terrain | None:
+def climbable(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> Terrain | None:
     """The feature a Climb goes onto, once the unit may climb it: a mecha or infantry with
     free hands and no weapon used, in base contact with elevated terrain of SC at most its
     own + 2 and facing it (002 Climb Action, MSW-D23). Every breach is added to `j`."""
@@ -142,7 +142,7 @@ def climbable(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> 
 
 
 def _climbed_feature(
-    pos: MswarsPosition, j: Judgement, unit: Unit, action: Action
+    pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action
 ) -> Terrain | None:
     """`target` names the feature (a terrain id); else the elevated one the base touches."""
     tid = action.get("target")
@@ -168,7 +168,7 @@ def jump_top(pos: MswarsPosition, unit: Unit) -> Terrain | None:
     return pos.view(unit).top_under(unit.position) if unit.aboard is None else None
 
 
-def check_jump_start(j: Judgement, unit: Unit, top: Terrain | None) -> None:
+def check_jump_start(j: PathJudgement, unit: Unit, top: Terrain | None) -> None:
     """A Jump starts on top of elevated terrain; static units never jump (002 Jump Action)."""
     if move_type(unit) == "static" or top is None:
         j.add(
@@ -225,7 +225,9 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
     return j.verdict(applied(pos.state, unit, "jump", [moved], free_turn=result.price.free_used))
 
 
-def fall(j: Judgement, unit: Unit, feature: Terrain, size: int, unit_size: int, dice: Dice) -> Unit:
+def fall(
+    j: PathJudgement, unit: Unit, feature: Terrain, size: int, unit_size: int, dice: Dice
+) -> Unit:
     """SC d6 damage, no shields, no more actions this turn, Endurance X+1 (002 Falling,
     MSW-D14, MSW-D29, MSW-D42)."""
     results = [dice.d6(f"fall damage from {feature.id}") for _ in range(size)]

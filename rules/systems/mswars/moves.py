@@ -4,13 +4,13 @@ standalone free turn (002 Move Actions; mswars.md sections 5 and 7)."""
 from __future__ import annotations
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action, Turn
 from rules.model.state import Unit
-from rules.systems.mswars.judgement import AFTER, Judgement, moved_event, who
 from rules.systems.mswars.path import free_rotation, normalised_steps
 from rules.systems.mswars.rules_common import applied, judged_path, opposing_contacts, steps_of
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
@@ -41,7 +41,7 @@ def touching(a: Unit, b: Unit) -> bool:
     )
 
 
-def check_move_kind(j: Judgement, unit: Unit, action_type: str, foes: list[Unit]) -> None:
+def check_move_kind(j: PathJudgement, unit: Unit, action_type: str, foes: list[Unit]) -> None:
     """What Break Away and Manoeuvre ask before any path: an opposing unit in base
     contact to break away from, the Combat Manoeuvres skill (002 Move Actions)."""
     at = unit.position
@@ -130,7 +130,7 @@ def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice)
     )
 
 
-def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Unit | None:
+def charge_target(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> Unit | None:
     tid = action.get("target")
     target = pos.state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
@@ -153,7 +153,7 @@ def charge_target(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action)
     return target
 
 
-def attacks_of_opportunity(j: Judgement, unit: Unit, foes: list[Unit], dice: Dice) -> bool:
+def attacks_of_opportunity(j: PathJudgement, unit: Unit, foes: list[Unit], dice: Dice) -> bool:
     """Every opposing unit in base contact attacks first; hits come from `outcomes`, in
     `units` order, else stay unresolved (002 Break Away Action, MSW-D28, MSW-D42)."""
     any_hit = False

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules.engine.judgement import PathJudgement
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.mswars.carriers import check_carrier_to_enter, check_exit, has_units_aboard
 from rules.systems.mswars.elevation import check_jump_start, climbable, jump_top
-from rules.systems.mswars.judgement import Judgement
 from rules.systems.mswars.moves import check_move_kind
 from rules.systems.mswars.path import free_rotation
 from rules.systems.mswars.rules_common import allowance_for, check_can_act, opposing_contacts
@@ -47,14 +47,14 @@ def free_turn_left(pos: MswarsPosition, unit: Unit) -> bool:
     (002 Turning, MSW-D26)."""
     if free_rotation(pos, unit) <= 0:
         return False
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     check_can_act(pos, j, unit, Action(unit.id, "standard_move"), free_turn_only=True)
     return j.legal
 
 
 def _passes(pos: MswarsPosition, unit: Unit, action_type: str, straighten: bool = False) -> bool:
     """Who may act (the checks every proposal meets), then the action's own preconditions."""
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     action = Action(unit.id, action_type)
     check_can_act(pos, j, unit, action, straighten=straighten)
     if j.legal:
@@ -62,26 +62,26 @@ def _passes(pos: MswarsPosition, unit: Unit, action_type: str, straighten: bool 
     return j.legal
 
 
-def _nothing_more(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _nothing_more(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     """Standard Move and Run: check_can_act says it all (contact, phase rules, AP)."""
 
 
-def _move_kind(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _move_kind(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     check_move_kind(j, unit, action.type, opposing_contacts(pos, unit))
 
 
-def _climb(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _climb(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     climbable(pos, j, unit, action)
 
 
-def _jump(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _jump(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     check_jump_start(j, unit, jump_top(pos, unit))
 
 
-def _enter(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _enter(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     """A friendly carrier with room, not yet moved this phase, within half Move."""
     for carrier in _within(pos, unit, action.type):
-        trial = Judgement(pos.state)
+        trial = PathJudgement(pos.state)
         check_carrier_to_enter(pos, trial, unit, carrier.id)
         if trial.legal:
             return
@@ -90,17 +90,17 @@ def _enter(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> Non
     )
 
 
-def _unload(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _unload(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     if not has_units_aboard(pos, unit):
         j.add("action_not_allowed", "no unit aboard", None, "002 Carrier Unloading Action")
 
 
-def _exit(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _exit(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
     check_exit(pos, j, unit, carrier)
 
 
-def _charge(pos: MswarsPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def _charge(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     """An opposing unit on the table within twice Move to charge (002 Charge Move Action)."""
     if not any(opposing(unit, other) for other in _within(pos, unit, action.type)):
         j.add("action_not_allowed", "no opposing unit within reach", None, "002 Charge Move Action")
@@ -114,7 +114,7 @@ def _within(pos: MswarsPosition, unit: Unit, action_type: str) -> list[Unit]:
     return [o for o in pos.on_table if o.id != unit.id and body.distance(pos.bodies[o.id]) <= reach]
 
 
-PRECONDITIONS: dict[str, Callable[[MswarsPosition, Judgement, Unit, Action], None]] = {
+PRECONDITIONS: dict[str, Callable[[MswarsPosition, PathJudgement, Unit, Action], None]] = {
     "break_away": _move_kind,
     "manoeuvre": _move_kind,
     "climb": _climb,

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.priced_path import PricedPath, check_priced_path
 from rules.engine.pricing import normalised
 from rules.geometry.contact import first_overlap
@@ -16,7 +17,6 @@ from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Step, Turn, Waypoint
 from rules.model.state import Terrain, Unit
-from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
 from rules.systems.mswars.terrain import MswarsPosition, UnitView, move_type, unit_size_class
 
@@ -64,7 +64,7 @@ CITES = {
 
 def judge_path(
     pos: MswarsPosition,
-    j: Judgement,
+    j: PathJudgement,
     unit: Unit,
     start: Pose,
     steps: Sequence[Step],
@@ -97,7 +97,7 @@ def judge_path(
 
 
 def _elevated(
-    view: UnitView, j: Judgement, track: Track, start: Pose, jumping_from: Terrain | None
+    view: UnitView, j: PathJudgement, track: Track, start: Pose, jumping_from: Terrain | None
 ) -> None:
     """A unit on the ground may not overlap elevated terrain (it must Climb); one on top
     may not let its centre leave it (it must Jump) (MSW-D24)."""

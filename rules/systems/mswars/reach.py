@@ -23,8 +23,9 @@ import shapely
 from shapely.geometry import Point, box
 
 from rules.engine.dice import make_dice
+from rules.engine.judgement import PathJudgement
 from rules.engine.open_reach import MARGIN, grown
-from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.engine.reach import Reach, unshaded
 from rules.engine.turn_reach import (
     ContactTarget,
     TurnThenStraight,
@@ -42,7 +43,6 @@ from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
 from rules.systems.mswars.elevation import climb
-from rules.systems.mswars.judgement import Judgement
 from rules.systems.mswars.path import MswarsBases, free_rotation
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
@@ -52,7 +52,7 @@ from rules.systems.mswars.rules_common import (
     opposing_contacts,
 )
 from rules.systems.mswars.tables import RUN_LIKE
-from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing, position_of
+from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing
 
 REACHABLE = frozenset(
     {
@@ -66,33 +66,9 @@ REACHABLE = frozenset(
         "carrier_unloading",
     }
 )
-#: Types whose unit ends aboard a carrier, off the table (002 Enter Unit): no area.
-ABOARD = frozenset({"enter_unit"})
 
 
-def reach(state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
-    if action_type in ABOARD:
-        return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-    if action_type == "climb":
-        return memoised_reach(
-            state, "mswars", unit_id, action_type, lambda unit: _climb_reach(state, unit)
-        )
-    if action_type == "unit_exiting":
-        return state.memo(
-            f"mswars.reach.{unit_id}.unit_exiting", lambda: _exiting_reach(state, unit_id)
-        )
-    if action_type not in REACHABLE:
-        return unshaded(unit_id, action_type)
-    return memoised_reach(
-        state,
-        "mswars",
-        unit_id,
-        action_type,
-        lambda unit: _reach(position_of(state), unit, action_type),
-    )
-
-
-def _reach(
+def path_reach(
     pos: MswarsPosition,
     unit: Unit,
     action_type: str,
@@ -100,7 +76,7 @@ def _reach(
     carrier: Unit | None = None,
 ) -> Reach:
     """The reach of one action type; `sweep` and `carrier` for a unit exiting along the
-    carrier's rear edge (`_exiting_reach`): every start within `sweep` of the unit's, the
+    carrier's rear edge (`exiting_reach`): every start within `sweep` of the unit's, the
     carrier behind a line it may not cross."""
     budget = allowance_for(unit, action_type).value if action_type in REACHABLE else 0.0
     none = nowhere(unit.id, action_type, unit.position, budget)
@@ -109,7 +85,7 @@ def _reach(
     except InvalidActionError:
         return none
     view = pos.view(unit)
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     if carrier is None:
         check_can_act(pos, j, unit, Action(unit.id, action_type))
     grow = math.hypot(*sweep)
@@ -403,12 +379,10 @@ def _terrain_barriers(
     return out
 
 
-def _climb_reach(state: GameState, unit: Unit) -> Reach:
+def climb_reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     """002 Climb Action: the engine places the unit on top (the nearest pose inside across
     the contacted edge); a one-point path must match it within 0.01". The area is that
     pose (a disc just short of 0.01"), the path the pose, and `target` the feature."""
-
-    pos = position_of(state)
     verdict = climb(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
     moved = next((e for e in verdict.events if e.get("type") == "moved"), None)
     onto = next((e.get("onto") for e in verdict.events if e.get("type") == "climbed"), None)
@@ -440,7 +414,7 @@ EXIT_STRETCHES = 2
 EXIT_POINTS = 3
 
 
-def _exiting_reach(state: GameState, unit_id: str) -> Reach:
+def exiting_reach(state: GameState, unit_id: str) -> Reach:
     """002 Unit Exiting Action, MSW-D35: placed in base contact with the carrier's rear,
     facing away from it, then up to half Move from there (a turn, then straight). The
     area is the union of the reaches from placements along the rear; `path_to` gives
@@ -454,8 +428,8 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
         # Not aboard a carrier on the table: not shaded.
         return unshaded(unit_id, "unit_exiting")
     facing = (carrier.facing + 180.0) % 360.0
-    pos = position_of(state)
-    j = Judgement(state)
+    pos = MswarsPosition.of(state)
+    j = PathJudgement(state)
     check_can_act(pos, j, unit, Action(unit_id, "unit_exiting"))
     if not j.legal:
         return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
@@ -471,7 +445,7 @@ def _exiting_reach(state: GameState, unit_id: str) -> Reach:
         half = ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
         # A rect carrier stays behind its rear edge's line as the start sweeps along it; a
         # circle's is a base the placed unit touches, as any other (no sweep there).
-        r = _reach(
+        r = path_reach(
             pos,
             out,
             "unit_exiting",

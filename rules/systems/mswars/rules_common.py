@@ -7,6 +7,7 @@ from typing import Any
 
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import bases_touching
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import fmt
 from rules.engine.priced_path import PricedPath, steps_with_final_facing
 from rules.engine.pricing import PathPrice
@@ -14,7 +15,6 @@ from rules.geometry.bases import body_at
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action
 from rules.model.state import GameState, Terrain, Unit
-from rules.systems.mswars.judgement import Judgement, who
 from rules.systems.mswars.path import judge_path
 from rules.systems.mswars.tables import (
     ACTION_COST,
@@ -59,10 +59,10 @@ def judged_path(
     mover: Unit | None = None,
     jumping_from: Terrain | None = None,
     **can_act: bool,
-) -> tuple[Judgement, PricedPath]:
+) -> tuple[PathJudgement, PricedPath]:
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
     placed out of its carrier) with its cost and allowance; static units may not move."""
-    j = Judgement(pos.state)
+    j = PathJudgement(pos.state)
     check_can_act(pos, j, unit, action, **can_act)
     mover = mover or unit
     allowance = allowance_for(unit, action.type)
@@ -91,7 +91,7 @@ def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None)
 
 def check_can_act(
     pos: MswarsPosition,
-    j: Judgement,
+    j: PathJudgement,
     unit: Unit,
     action: Action,
     free_turn_only: bool = False,

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
+from rules.engine.judgement import Judgement
 from rules.engine.reach import Reach
 from rules.engine.system import System
-from rules.engine.unit_fields import check_fields
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
@@ -20,30 +20,14 @@ from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
 from rules.systems.mswars.elevation import climb, jump
 from rules.systems.mswars.moves import move_along_path
 from rules.systems.mswars.offers import offered_types
-from rules.systems.mswars.reach import reach as mswars_reach
+from rules.systems.mswars.reach import REACHABLE, climb_reach, exiting_reach, path_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
 from rules.systems.mswars.terrain import (
     OPTION_SCHEMA,
     MswarsPosition,
     parse_options,
-    position_of,
 )
 from rules.systems.mswars.turns import MswarsTurns, check_turn
-
-Handler = Callable[[MswarsPosition, Unit, Action, Dice], Verdict]
-
-HANDLERS: dict[str, Handler] = {
-    "standard_move": move_along_path,
-    "run": move_along_path,
-    "climb": climb,
-    "break_away": move_along_path,
-    "jump": jump,
-    "manoeuvre": move_along_path,
-    "enter_unit": enter_unit,
-    "carrier_unloading": carrier_unloading,
-    "unit_exiting": unit_exiting,
-    "charge": move_along_path,
-}
 
 
 class MswarsSystem(System):
@@ -59,12 +43,28 @@ class MswarsSystem(System):
     terrain_types = frozenset(TERRAIN_TYPES)
     #: Infantry may also go without a type: they walk (MSW-D2, MSW-D49).
     unit_types = frozenset(MOVE_TYPES)
-    action_types = frozenset(HANDLERS)
+    handlers = {
+        "climb": climb,
+        "jump": jump,
+        "enter_unit": enter_unit,
+        "carrier_unloading": carrier_unloading,
+        "unit_exiting": unit_exiting,
+    }
+    position_type = MswarsPosition
+    reach_builders = {
+        "climb": climb_reach,
+        **dict.fromkeys(REACHABLE - {"unit_exiting"}, path_reach),
+    }
+    off_table_ends = frozenset({"enter_unit"})  # ends aboard its carrier (002 Enter Unit)
     action_keys = frozenset({"target", "carrier", "unload", "placement"})
     unit_id_keys = frozenset({"target", "carrier"})
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
+
+    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """The other types are moves along a path (002 Move Actions; moves.py)."""
+        return move_along_path(position, unit, action, dice)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type == "" and not unit.flag("infantry"):
@@ -73,7 +73,6 @@ class MswarsSystem(System):
             )
         if unit.type != "":
             super().check_unit(unit, key)
-        check_fields(unit.props, UNIT_SCHEMA["fields"], key)
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
@@ -86,19 +85,14 @@ class MswarsSystem(System):
             _placed(raw["placement"], f"{key}.placement", needs_unit=False)
         return action
 
-    def judge(self, state: GameState, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        pos = position_of(state)
+    def refusal(self, position: MswarsPosition, unit: Unit, action: Action) -> Verdict | None:
         try:
-            pos.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
+            position.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
         except InvalidActionError as err:
-            return Verdict(
-                False,
-                0.0,
-                0.0,
-                (Violation("malformed", str(err), None, "MSW-D15"),),
-                state_after=state,
+            return Judgement(position.state).refuse(
+                Violation("malformed", str(err), None, "MSW-D15")
             )
-        return HANDLERS[action.type](pos, unit, action, dice)
+        return None
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]
@@ -109,7 +103,11 @@ class MswarsSystem(System):
         return consequences.roll_consequence(roll)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
-        return mswars_reach(
+        if action_type == "unit_exiting":  # by a unit aboard its carrier
+            return state.memo(
+                f"mswars.reach.{unit_id}.unit_exiting", lambda: exiting_reach(state, unit_id)
+            )
+        return super().reach(
             state, unit_id, "standard_move" if action_type == "move" else action_type
         )
 
@@ -119,7 +117,7 @@ class MswarsSystem(System):
     def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
         """The move actions whose preconditions the judge would find met: the checks a
         proposal meets before any path (mswars.md 4-7; mswars/offers.py)."""
-        pos = position_of(state)
+        pos = MswarsPosition.of(state)
         try:
             pos.elevated_classes  # noqa: B018 - malformed terrain: nothing to offer
         except InvalidActionError:

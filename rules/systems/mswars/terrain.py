@@ -15,7 +15,7 @@ from rules.engine.position import Position
 from rules.engine.pricing import TerrainAlong
 from rules.geometry.direction import BACKWARD, FORWARD, SIDEWAYS, travel_direction
 from rules.model.errors import InvalidActionError
-from rules.model.state import GameState, Point2, Terrain, Unit
+from rules.model.state import Point2, Terrain, Unit
 from rules.systems.mswars.tables import (
     COLUMNS,
     COST_PER_INCH,
@@ -142,10 +142,6 @@ class MswarsPosition(Position):
 
     def view(self, unit: Unit) -> UnitView:
         return self.unit_view(unit, UnitView)
-
-
-def position_of(state: GameState) -> MswarsPosition:
-    return state.memo("mswars.position", lambda: MswarsPosition(state))
 
 
 class UnitView:

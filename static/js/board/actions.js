@@ -1,3 +1,4 @@
+// @ts-check
 // The game system's actions as the board offers them (the server's catalogue): the one
 // the player chose for a drag, each one's gesture for a unit type, its player's word and
 // the unit its costs count in. The board names no action: all of it is the catalogue's.
@@ -54,7 +55,7 @@ export class ActionChoice {
   /** The altitude field's height for the next path points; 0 where it may not climb. */
   altitude(unit) {
     if (!this.mayClimb(unit)) return 0;
-    const z = Number($("altitude")?.value ?? 0);
+    const z = Number(/** @type {HTMLInputElement | null} */ ($("altitude"))?.value ?? 0);
     return Number.isFinite(z) && z > 0 ? Math.round(z * 100) / 100 : 0;
   }
 }

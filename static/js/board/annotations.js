@@ -1,3 +1,4 @@
+// @ts-check
 // Table annotations: lines, arrows, circles of a radius in inches and short labels that the
 // players and the GM draw for everyone (D, or the Draw button), and the list of them where
 // their author (or the GM) removes them. They are the table's talk, never its position: the
@@ -81,13 +82,13 @@ export class Drawing {
     // The typed point's label names the kind (cursor.js): "Point for the circle".
     $("draw-kind").addEventListener("change", () => board.cursor.refreshFields());
     this.list.addEventListener("click", (e) => {
-      const button = e.target.closest("button[data-erase]");
+      const button = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (e.target).closest("button[data-erase]"));
       if (button) this.board.command({ type: "erase", annotation: Number(button.dataset.erase) }, "Remove the annotation");
     });
   }
 
   kind() {
-    return $("draw-kind").value;
+    return /** @type {HTMLSelectElement} */ ($("draw-kind")).value;
   }
 
   /** What the keyboard's point is for (cursor.js, the typed point's label). */
@@ -102,11 +103,11 @@ export class Drawing {
   }
 
   radius() {
-    return Number($("draw-radius").value);
+    return Number(/** @type {HTMLInputElement} */ ($("draw-radius")).value);
   }
 
   text() {
-    return $("draw-text").value.trim();
+    return /** @type {HTMLInputElement} */ ($("draw-text")).value.trim();
   }
 
   /** The table point under a pointer event, rounded to a hundredth of an inch. */

@@ -1,3 +1,4 @@
+// @ts-check
 // What a screen reader hears: two live regions that are on the page from its load (a
 // region made with its text is often not read). Polite for the log, the toasts and the
 // referee's verdict on a plan; assertive for refusals. Each message is a line appended,

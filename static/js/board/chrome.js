@@ -1,3 +1,4 @@
+// @ts-check
 // What stands around the table and follows it: the turn line, the unit card, the action
 // bar (only what the server offers the selected piece now), End turn, the altitude
 // field, the point picks, the piece list, a pending roll, the take-back panel and the
@@ -31,7 +32,7 @@ export class Chrome {
       button.setAttribute("aria-pressed", String(button.dataset.action === actions.current));
     }
     // Disabled while one is in flight: a double click ends one turn, not the next one too.
-    $("end-turn").disabled = board.readOnly() || !store.myTurn() || store.status !== "active" || Boolean(board.ending);
+    /** @type {HTMLButtonElement} */ ($("end-turn")).disabled = board.readOnly() || !store.myTurn() || store.status !== "active" || Boolean(board.ending);
     $("altitude-field").hidden = !movable || !actions.mayClimb(selected);
     board.points.refresh(selected, movable);
     board.keyMove.refresh(selected, movable);

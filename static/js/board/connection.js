@@ -1,3 +1,4 @@
+// @ts-check
 // The socket to the table: connect, reconnect with backoff, catch up from the last
 // seq applied (the server resumes from `?seq=`), keep presence fresh with pings, and
 // resend commands that were not answered (a resent id is applied once: protocol.md).
@@ -19,6 +20,9 @@ export function newId(prefix = "m") {
   const random = crypto.getRandomValues(new Uint32Array(2));
   return `${prefix}-${random[0].toString(36)}${random[1].toString(36)}-${counter}`;
 }
+
+/** The socket board.html opens while the modules load, with the frames it kept meanwhile.
+ * @typedef {{ socket: WebSocket, frames: string[], keep: (message: MessageEvent) => void }} EarlySocket */
 
 export class Connection {
   /** path: "/ws/battles/7/"; seen(): the last seq applied (or -1); onFrame(frame); onStatus(state, detail) */
@@ -50,8 +54,9 @@ export class Connection {
     clearTimeout(this.timer);
     if (this.held) return;
     // The page opened the first socket while the modules loaded (board.html): adopt it.
-    const early = window.tabletopEarly;
-    window.tabletopEarly = null;
+    const page = /** @type {Window & { tabletopEarly?: EarlySocket | null }} */ (window);
+    const early = page.tabletopEarly;
+    page.tabletopEarly = null;
     if (early && early.socket.readyState <= WebSocket.OPEN) {
       this.adopt(early.socket);
       early.socket.removeEventListener("message", early.keep);

@@ -1,3 +1,4 @@
+// @ts-check
 // What a move does besides moving, in the engine's words (the verdict's `consequences`):
 // under the preview, in the log, and a loss of one's own piece asked once (ui.md).
 import { item } from "./panels/util.js";

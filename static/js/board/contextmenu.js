@@ -1,3 +1,4 @@
+// @ts-check
 // A piece's menu: right-click a piece (or hold a finger on it, touch.js) for what it may
 // do now. The entries are the action bar's: the bar shows only what the server offers
 // the selected piece (main.js refreshChrome, pointpick.js refresh), so the menu reads
@@ -28,12 +29,12 @@ export class PieceMenu {
     this.unit = unitId;
     this.at = [x, y];
     this.render();
-    this.node.querySelector("[role=menuitem]")?.focus({ preventScroll: true });
+    /** @type {HTMLButtonElement | null} */ (this.node.querySelector("[role=menuitem]"))?.focus({ preventScroll: true });
   }
 
   /** The bar's buttons shown and enabled for the selected piece now. */
   entries() {
-    return [...document.querySelectorAll(BAR)].filter((b) => !b.hidden && !b.disabled);
+    return [.../** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll(BAR))].filter((b) => !b.hidden && !b.disabled);
   }
 
   render() {
@@ -113,16 +114,16 @@ export class PieceMenu {
   refresh() {
     if (!this.isOpen) return;
     if (this.board.pieces.selected !== this.unit) return void this.close(false);
-    const focused = this.node.contains(document.activeElement) && document.activeElement.dataset.action;
+    const focused = this.node.contains(document.activeElement) && /** @type {HTMLElement} */ (document.activeElement).dataset.action;
     this.render();
-    if (focused) this.node.querySelector(`[data-action="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    if (focused) /** @type {HTMLButtonElement | null} */ (this.node.querySelector(`[data-action="${CSS.escape(focused)}"]`))?.focus({ preventScroll: true });
   }
 
   /** The menu's own keys and closing; what opens it is ondemand.js's (it loads this). */
   attach() {
     const { board } = this;
     // A press anywhere else closes it (the press still does what it does).
-    document.addEventListener("pointerdown", (e) => this.isOpen && !this.node.contains(e.target) && this.close(false), { capture: true });
+    document.addEventListener("pointerdown", (e) => this.isOpen && !this.node.contains(/** @type {Node} */ (e.target)) && this.close(false), { capture: true });
     // Escape closes the menu and does nothing else (not the board's Escape: keys.js).
     document.addEventListener("keydown", (e) => {
       if (e.key !== "Escape" || !this.isOpen) return;
@@ -131,8 +132,8 @@ export class PieceMenu {
       e.stopPropagation();
     }, { capture: true });
     this.node.addEventListener("keydown", (e) => {
-      const items = [...this.node.querySelectorAll("[role=menuitem]")];
-      const at = items.indexOf(document.activeElement);
+      const items = [.../** @type {NodeListOf<HTMLButtonElement>} */ (this.node.querySelectorAll("[role=menuitem]"))];
+      const at = items.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
       const step = { ArrowDown: 1, ArrowUp: -1 }[e.key];
       if (step && items.length) items[(at + step + items.length) % items.length].focus();
       else if (e.key === "Home" || e.key === "End") items.at(e.key === "Home" ? 0 : -1)?.focus();

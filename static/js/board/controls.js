@@ -1,3 +1,4 @@
+// @ts-check
 // The page's controls wired to the board: the action bar, the tools, End turn, zoom,
 // the GM's undo, delay and fiat, the drawers, and the pointer on the table (a click on
 // the empty table clears the selection); then each part attaches its own listeners and
@@ -43,20 +44,20 @@ export function attachControls(board) {
   on("zoom-fit", "click", () => board.view.fit());
   on("undo-form", "submit", (e) => {
     e.preventDefault();
-    const reason = $("undo-reason").value.trim();
+    const reason = /** @type {HTMLInputElement} */ ($("undo-reason")).value.trim();
     if (!reason) return;
     board.command({ type: "undo", reason: reason.slice(0, 200) }, "Undo");
-    $("undo-reason").value = "";
+    /** @type {HTMLInputElement} */ ($("undo-reason")).value = "";
   });
   on("delay-form", "submit", (e) => {
     e.preventDefault();
-    board.command({ type: "set_delay", seconds: Number($("delay-seconds").value) }, "Spectator delay");
+    board.command({ type: "set_delay", seconds: Number(/** @type {HTMLInputElement} */ ($("delay-seconds")).value) }, "Spectator delay");
   });
   on("fiat-toggle", "change", () => {
     board.mover.cancel();
     board.refreshChrome();
   });
-  for (const button of document.querySelectorAll("[data-drawer]")) {
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("[data-drawer]"))) {
     button.addEventListener("click", () => {
       const side = button.dataset.drawer;
       const open = board.page.dataset[side] !== "open";

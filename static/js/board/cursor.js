@@ -1,3 +1,4 @@
+// @ts-check
 // The keyboard's point on the table (issue 23, "every action on the board can be reached
 // from the keyboard"): while a tool is on (measure, line of sight, draw) a cross stands on
 // the table; the arrows move it (1″, Shift 0.1″), Enter sets it as the tool's next point
@@ -101,7 +102,7 @@ export class TableCursor {
     const pt = svg.createSVGPoint();
     [pt.x, pt.y] = [this.at[0], this.board.height() - this.at[1]];
     const p = pt.matrixTransform(svg.getScreenCTM());
-    return document.elementFromPoint(p.x, p.y)?.closest?.("#board-svg .piece")?.dataset.unit ?? null;
+    return /** @type {SVGElement | null | undefined} */ (document.elementFromPoint(p.x, p.y)?.closest?.("#board-svg .piece"))?.dataset.unit ?? null;
   }
 
   draw() {

@@ -1,3 +1,4 @@
+// @ts-check
 // Moving a piece: drag and release to commit (`act`), or Enter to carry the selected one
 // (the hint says so), each click a waypoint, Enter or a double click commits. A second
 // click is no pick-up: a drag after it is a drag. Q/E or the handle rotate; Esc cancels,
@@ -61,6 +62,16 @@ export class Mover {
     this.verdict = null;
     this.offer = null; // the server's nearest legal alternative to the last refused drop
     this.offerRef = 0;
+    // The last preview that asked for the alternative: its plan (JSON), ref and time; and
+    // until when none is asked (the server's limits dropped one). Unset until the first.
+    /** @type {string | undefined} */
+    this.altKey = undefined;
+    /** @type {number | undefined} */
+    this.altRef = undefined;
+    /** @type {number | undefined} */
+    this.altAt = undefined;
+    /** @type {number | undefined} */
+    this.altOff = undefined;
     this.handle = el("g", { class: "rotate-handle", visibility: "hidden" });
     // Only the knob turns: the stem lets presses through to the piece, to move it.
     el("line", { class: "handle-stem", x1: 0, y1: 0, x2: 0, y2: 0, "pointer-events": "none" }, this.handle);
@@ -84,7 +95,7 @@ export class Mover {
     const svg = this.board.svg;
     svg.addEventListener("pointerdown", (e) => this.down(e));
     svg.addEventListener("pointermove", (e) => this.move(e));
-    svg.addEventListener("pointerup", (e) => this.up(e));
+    svg.addEventListener("pointerup", () => this.up());
     svg.addEventListener("dblclick", (e) => {
       if (this.plan?.mode === "carry") {
         e.preventDefault();

@@ -1,3 +1,4 @@
+// @ts-check
 // What the server sends the board (docs/protocol.md), each frame to the part it is for:
 // the table's snapshot and events to the store (and, once applied, to the log, the
 // panels and the pieces' glides), the referee's verdicts to the drag, the reach or the
@@ -26,7 +27,7 @@ export class TableFrames {
         $("gm-panel").hidden = frame.you.role !== "gm";
         if (frame.spectator_delay_s !== undefined) {
           store.delaySetting = frame.spectator_delay_s;
-          $("delay-seconds").value = String(frame.spectator_delay_s);
+          /** @type {HTMLInputElement} */ ($("delay-seconds")).value = String(frame.spectator_delay_s);
         }
         break;
       case "snapshot": {
@@ -98,7 +99,7 @@ export class TableFrames {
     if (frame.kind === "annotate" || frame.kind === "erase") board.drawing.onEvent(frame);
     if (frame.kind === "mark" || frame.kind === "unmark") board.marks.onEvent(frame);
     if (frame.kind === "delay") {
-      if (board.store.me.role === "gm") $("delay-seconds").value = String(frame.seconds);
+      if (board.store.me.role === "gm") /** @type {HTMLInputElement} */ ($("delay-seconds")).value = String(frame.seconds);
       board.status.show();
     }
     if (!TABLE_KINDS.includes(frame.kind) && frame.kind !== "delay") return;

@@ -1,3 +1,4 @@
+// @ts-check
 // Plane geometry for display: distances between bases, paths. Display only: the
 // server's engine is the referee of every rule (line of sight included: los.js asks it).
 

@@ -1,3 +1,4 @@
+// @ts-check
 // The inch grid and the edge rulers (ui.md, "Grid (G)"): a faint line every inch, a
 // stronger one every 6", and along the table's south and west edges a ruler numbered
 // in inches from the bottom-left corner, as the scenario format counts. The player
@@ -20,7 +21,7 @@ export class Grid {
     this.button?.addEventListener("click", () => this.toggle());
     document.addEventListener("keydown", (e) => {
       if (e.key !== "g" && e.key !== "G") return;
-      if (e.target.closest?.("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (/** @type {Element} */ (e.target).closest?.("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
       e.preventDefault();
       this.toggle();
     });

@@ -1,3 +1,4 @@
+// @ts-check
 // Pieces picked together (Shift-click, or a Shift-drag box on the empty table, groupbox.js),
 // which a drag moves as one order where the catalogue has one (a `group` action: a
 // formation move), each piece by the same offset, and elsewhere as one order a piece,

@@ -1,3 +1,4 @@
+// @ts-check
 // Box selection (ui.md, "Groups"): a Shift-drag on the empty table draws a box, and every
 // piece this player may order whose centre lies inside it becomes the group. Only Shift
 // starts a box: a plain drag still pans, Alt-click pings, a tool's press is the tool's,

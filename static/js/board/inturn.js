@@ -1,3 +1,4 @@
+// @ts-check
 // A group's move where the system has no group order, or the action chosen is none: one
 // order a piece, proposed in turn (ui.md, "Groups"). The dragged piece's order is sent as
 // any drag's; then each other piece is proposed where the same move takes it (its own

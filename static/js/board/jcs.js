@@ -1,3 +1,4 @@
+// @ts-check
 // The position hash (docs/protocol.md, snapshot `hash`): sha256 of the JSON
 // Canonicalization Scheme (RFC 8785) of {"state", "turn"}, state.units sorted by id.
 // JCS is defined by ECMAScript itself: numbers as Number.prototype.toString writes them

@@ -1,3 +1,4 @@
+// @ts-check
 // Moving and picking with the keyboard alone (ui.md "Moving a piece"; issue 23): the
 // selected piece is carried (Enter, drag.js) and its ghost stepped with the arrows, or sent
 // to a typed point ("Move to x, y"); the referee's verdict on each step is read out, as the
@@ -14,8 +15,8 @@ export class KeyMove {
   constructor(board) {
     this.board = board;
     this.form = $("goto-form");
-    this.x = $("goto-x");
-    this.y = $("goto-y");
+    this.x = /** @type {HTMLInputElement} */ ($("goto-x"));
+    this.y = /** @type {HTMLInputElement} */ ($("goto-y"));
     this.label = $("goto-label");
     this.said = "";
     this.form.addEventListener("submit", (e) => {

@@ -1,3 +1,4 @@
+// @ts-check
 // Keyboard shortcuts for the board. Typing in a form field never triggers them. Every
 // action on the board is reachable from here (issue 23): a piece is carried with Enter and
 // stepped with the arrows, or sent to a typed point (keymove.js); with a tool on (measure,
@@ -25,14 +26,14 @@ export function attachKeys(board) {
     j: () => focusFirst($("event-log")),
   };
   document.addEventListener("keydown", (e) => {
-    const target = e.target;
+    const target = /** @type {Element} */ (e.target);
     // Esc cancels a plan or a pick from a field too (the typed point's, say).
     const typing = Boolean(target.closest?.("input, textarea, select, [contenteditable]"));
     if (e.ctrlKey || e.metaKey || e.altKey || (typing && e.key !== "Escape")) return;
     const mover = board.mover;
     const step = e.shiftKey ? 45 : 15;
     const inch = e.shiftKey ? 0.1 : 1;
-    const piece = target.closest?.(".piece")?.dataset.unit ?? null;
+    const piece = /** @type {SVGElement | null} */ (target.closest?.(".piece"))?.dataset.unit ?? null;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
     switch (key) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The line-of-sight tool (L), piece or point to piece or point, ruled by the server (a
 // `sight` frame, protocol.md) by the system's rules; this page draws the ruling: green if
 // clear, the features in the way outlined, red beyond the blocking one.

@@ -1,3 +1,4 @@
+// @ts-check
 // The board page: makes the board's parts and hands each what it needs. The server is
 // the referee: this page proposes and shows, it never decides. Its parts, one job each:
 // actions.js (the catalogue's actions, the one chosen), frames.js (what the server sends,
@@ -159,15 +160,15 @@ class Board {
   }
 
   fiat() {
-    return this.store.me.role === "gm" && $("fiat-toggle").checked;
+    return this.store.me.role === "gm" && /** @type {HTMLInputElement} */ ($("fiat-toggle")).checked;
   }
 
   fiatReason() {
-    return $("fiat-reason").value.trim().slice(0, 200);
+    return /** @type {HTMLInputElement} */ ($("fiat-reason")).value.trim().slice(0, 200);
   }
 
   clearFiatReason() {
-    $("fiat-reason").value = "";
+    /** @type {HTMLInputElement} */ ($("fiat-reason")).value = "";
   }
 
   /** Keeps the `speed_band` of a unit's last committed verdict, for the unit card. */
@@ -278,4 +279,4 @@ class Board {
 }
 
 const config = JSON.parse($("board-config").textContent);
-window.tabletop = new Board(config);
+/** @type {Window & { tabletop?: Board }} */ (window).tabletop = new Board(config); // for the tests

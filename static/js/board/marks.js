@@ -1,3 +1,4 @@
+// @ts-check
 // Free markers on pieces (issue 23): a word or two in a colour of the palette ("pinned",
 // "objective") that a player puts on their own pieces and the GM on any, from the unit
 // card's form or the piece's menu. They are the table's talk, never its position: the
@@ -23,7 +24,7 @@ export class Marks {
       this.submit();
     });
     $("unit-badges").addEventListener("click", (e) => {
-      const button = e.target.closest("button[data-unmark]");
+      const button = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (e.target).closest("button[data-unmark]"));
       if (button) board.command({ type: "unmark", marker: Number(button.dataset.unmark) }, "Remove the marker");
     });
   }
@@ -33,7 +34,7 @@ export class Marks {
   submit() {
     const { board } = this;
     const unit = board.pieces.selected;
-    const input = $("mark-text");
+    const input = /** @type {HTMLInputElement} */ ($("mark-text"));
     const text = input.value.trim();
     const most = board.store.limits.marker_chars ?? 24;
     if (!unit) return;
@@ -47,7 +48,7 @@ export class Marks {
       input.focus();
       return;
     }
-    board.command({ type: "mark", unit, text, colour: $("mark-colour").value }, "Add a marker");
+    board.command({ type: "mark", unit, text, colour: /** @type {HTMLSelectElement} */ ($("mark-colour")).value }, "Add a marker");
     input.value = "";
     board.setHint(`Marker “${text}” sent for ${board.store.name(unit)}.`);
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The measuring tool (M): centre to centre and edge to edge, between pieces or points.
 import { dist, edgeDistance, fmt } from "./geometry.js";
 import { Picker } from "./pick.js";

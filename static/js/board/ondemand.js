@@ -1,3 +1,4 @@
+// @ts-check
 // The board's parts a visit may never use, loaded the first time they are needed, so
 // that the page a player waits for carries only what every visit uses (the board bench's
 // budget, docs/benchmarks.md "Board"): the piece menu (on the first right-click or long

@@ -1,3 +1,4 @@
+// @ts-check
 // Two-click picking for the tools: each click takes the piece under the pointer, or the
 // point; the pointer's position stands in for the second pick until it is made. The
 // keyboard's cross (cursor.js) picks through the same two steps (`downAt`, `moveAt`).

@@ -1,3 +1,4 @@
+// @ts-check
 // The pieces: true-size bases, facing notch, side colour, a name of constant screen size.
 // Keyed by unit id: an update moves a piece, not the table.
 import { el, meets, moveTo, pxOf, sideColour, userBox } from "./svg.js";
@@ -60,7 +61,7 @@ export class Pieces {
       const clear = (b, o) => !meets({ x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px }, o);
       if (!svg.getScreenCTM()) return;
       const first = (n) => n.unit.id === this.selected;
-      const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => first(b) - first(a));
+      const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => Number(first(b)) - Number(first(a)));
       nodes.forEach((n) => this.layoutMarks(n, px));
       const marks = nodes.filter((n) => n.marks.childElementCount).map((n) => n.marks);
       const bases = [...nodes.map((n) => n.g.querySelector(".base")), ...svg.querySelectorAll(".terrain-label"), ...marks].map((n) => userBox(svg, n.getBoundingClientRect()));

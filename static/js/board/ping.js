@@ -1,3 +1,4 @@
+// @ts-check
 // Pings: Alt-click on the table (or P, at the tools' cross, the pointer or the selected
 // piece) sends a pulse everyone at the table sees, with the pinger's name. Nothing is
 // kept: the server passes it on (a `point` frame) and forgets it. Spectators watch;

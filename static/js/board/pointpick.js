@@ -1,3 +1,4 @@
+// @ts-check
 // Actions no drag proposes, made of clicks as the catalogue says: a point (`point_keys`,
 // or a "placement" path with no keys), a piece (`unit_keys`; sent with no path), where
 // each unit aboard stands (`placement_keys`), or pieces one by one (`unit_list_keys`:

@@ -1,3 +1,4 @@
+// @ts-check
 // The server's verdict on a planned move, drawn where it happens, and the reach overlay.
 import { consequenceLines, ownLoss } from "./consequences.js";
 import { fmt, pathPoints, splitAt } from "./geometry.js";
@@ -74,9 +75,12 @@ function ruleLine(tag, reason, x) {
 
 /** A verdict's lines as the preview shows them: cost / allowance first, then the reasons
  *  `shown` keeps (as [text, reason]), then what the drop does besides moving. The board
- *  draws them by the ghost; the keyboard's readout says them (keymove.js). */
+ *  draws them by the ghost; the keyboard's readout says them (keymove.js).
+ *  @param {(reason: object) => boolean} [shown]
+ *  @returns {(string | [string, object])[]} */
 export function verdictLines(verdict, store, u = "″", shown = () => true) {
   const left = verdict.allowance - verdict.cost;
+  /** @type {(string | [string, object])[]} */
   const lines = [`${fmt(verdict.cost)}${u} / ${fmt(verdict.allowance)}${u} · ${fmt(Math.max(0, left))}${u} left`];
   for (const reason of verdict.reasons ?? []) if (shown(reason)) lines.push([reasonText(reason, store), reason]);
   // A preview rolls no dice: the roll a drop would make, and what it needs.

@@ -1,3 +1,4 @@
+// @ts-check
 // Saving the battle's record from the board (docs/protocol.md, "The record"): the position
 // shown, or the ruling on a refused order, as a scenario file the rules engine reads
 // (`python -m rules check --expect FILE`). The server builds both files; the board only

@@ -1,3 +1,4 @@
+// @ts-check
 // Replay: the table as it was after a past event, read-only, beside the live one (the
 // log's entries open it; Esc or "Back to live" leaves it). The server gives the position
 // (`positionUrl`); the board draws it as it draws the live table.

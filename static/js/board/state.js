@@ -1,3 +1,4 @@
+// @ts-check
 // The table as this client knows it: the last snapshot plus the events applied in seq
 // order. Only the server changes the table; this module never guesses.
 

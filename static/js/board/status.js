@@ -1,3 +1,4 @@
+// @ts-check
 // The connection's word in the header (live, reconnecting…, offline), and the toast when
 // the table is closed to this page. A delayed spectator's table is "delayed N s".
 const $ = (id) => document.getElementById(id);

@@ -1,3 +1,4 @@
+// @ts-check
 // Small SVG helpers shared by the board's layers. Text goes in with textContent only.
 import { el } from "../render/terrain.js";
 
@@ -63,7 +64,7 @@ export function arrange(layer, nodes) {
     const [x, y] = (node.dataset.at ??= `${node.getAttribute("x")} ${node.getAttribute("y")}`).split(" ").map(Number);
     let box;
     for (let i = 0; i < 26; i++) { // 12 lines up or down; none free: where it was asked
-      moveTo(node, x, y + (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step * (i < 25));
+      moveTo(node, x, y + (i % 2 ? -1 : 1) * Math.ceil(i / 2) * step * Number(i < 25));
       keepInside(node, svg);
       box = node.getBBox();
       if (!taken.some((o) => meets(box, o))) break;

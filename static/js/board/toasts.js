@@ -1,3 +1,4 @@
+// @ts-check
 // Non-blocking notices: a refused move's reasons, connection news, GM results. Each is
 // read out by the announcer (announce.js): an error at once, the others politely.
 import { spokenText } from "./announce.js";

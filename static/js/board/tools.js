@@ -1,3 +1,4 @@
+// @ts-check
 // The table's tools: measure, line of sight and draw (one at a time; the pointer's picks
 // are the tool's while it is on), and reach, the shading of where the selected piece may
 // legally end, asked of the referee (a preview with `reach: true`) and never guessed here.

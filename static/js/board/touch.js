@@ -1,3 +1,4 @@
+// @ts-check
 // Touch on the table (issue 23, "Tablets and phones"). One finger is the mouse: drag.js
 // and view.js take its pointer events as they come (select, drag with previews, drop,
 // pan the empty table), so a finger's move is judged as the mouse's is, by the same

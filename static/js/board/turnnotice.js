@@ -1,3 +1,4 @@
+// @ts-check
 // Play by correspondence: a browser notification when the table hands this user their
 // turn while the board is in the background (document.hidden). Only for a user who
 // opted in on their turn notice settings page (config.turnNotices), only once the

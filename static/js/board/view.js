@@ -1,3 +1,4 @@
+// @ts-check
 // Zoom and pan: the svg's viewBox is the window onto the table. Labels and strokes
 // keep their screen size: the svg carries --px, the inches one screen pixel covers.
 // The view also owns the inch grid and edge rulers (grid.js), which follow the zoom.

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's terrain as SVG: the map editor draws with it now, the live board imports it later.
 //
 //   (other modules load this one by its relative path, ../render/terrain.js, never by

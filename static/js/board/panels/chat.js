@@ -1,3 +1,4 @@
+// @ts-check
 // Chat: what people say, as plain text.
 import { appendKeepingScroll, clock, item } from "./util.js";
 
@@ -5,7 +6,7 @@ export class Chat {
   constructor(board) {
     this.board = board;
     this.list = document.getElementById("chat-log");
-    this.input = document.getElementById("chat-text");
+    this.input = /** @type {HTMLInputElement} */ (document.getElementById("chat-text"));
     this.seen = new Set();
     document.getElementById("chat-form").addEventListener("submit", (e) => {
       e.preventDefault();

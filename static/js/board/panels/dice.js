@@ -1,3 +1,4 @@
+// @ts-check
 // The dice log: every roll, the engine's during moves and the players' own.
 // A player rolls a formula ("2d6+1"); the server rolls the dice and records the formula
 // as the roll's label, so every client (and a reload) reads the same total from it.
@@ -47,8 +48,8 @@ export class DiceLog {
     this.board = board;
     this.list = document.getElementById("dice-log");
     this.form = document.getElementById("roll-form");
-    this.button = this.form.querySelector("button[type='submit']");
-    this.input = document.getElementById("roll-formula");
+    this.button = /** @type {HTMLButtonElement} */ (this.form.querySelector("button[type='submit']"));
+    this.input = /** @type {HTMLInputElement} */ (document.getElementById("roll-formula"));
     this.seen = new Set();
     this.pending = null;
     this.form.addEventListener("submit", (e) => {
@@ -67,7 +68,7 @@ export class DiceLog {
       this.input.reportValidity();
       return;
     }
-    const what = document.getElementById("roll-what").value.trim();
+    const what = /** @type {HTMLInputElement} */ (document.getElementById("roll-what")).value.trim();
     const label = `${formula.text}${what ? ` ${what}` : ""}`.slice(0, 120);
     this.board.command({ type: "roll", dice: formula.dice, sides: formula.sides, what: label }, "roll");
     this.button.disabled = true;

@@ -1,3 +1,4 @@
+// @ts-check
 // The group's cards, side by side in the card panel (ui.md, "Groups"): each member's name,
 // rows and states as its own card shows them, and how a drag will move the group: one
 // order where the catalogue has a group action for it, else one order a piece, in turn.

@@ -1,3 +1,4 @@
+// @ts-check
 // The event log, and its replay scrubber: drag it to see the table at any past seq.
 import { reasonText, ruleNote } from "../preview.js";
 import { words } from "../annotations.js";
@@ -72,12 +73,12 @@ export class EventLog {
   constructor(board) {
     this.board = board;
     this.list = document.getElementById("event-log");
-    this.scrubber = document.getElementById("scrubber");
+    this.scrubber = /** @type {HTMLInputElement} */ (document.getElementById("scrubber"));
     this.out = document.getElementById("scrubber-out");
     this.seen = new Set();
     this.scrubber.addEventListener("input", () => this.goTo(Number(this.scrubber.value)));
     this.list.addEventListener("click", (e) => {
-      const li = e.target.closest("li[data-seq]");
+      const li = /** @type {HTMLLIElement | null} */ (/** @type {Element} */ (e.target).closest("li[data-seq]"));
       if (li) this.goTo(Number(li.dataset.seq));
     });
   }
@@ -93,7 +94,7 @@ export class EventLog {
     if (frame.kind === "act" && frame.verdict?.legal === false) for (const r of frame.verdict.reasons ?? []) ruleNote(what, r);
     li.append(item("span", "seq", `#${frame.seq}`), what, item("time", "at", clock(frame.at)));
     // History may arrive after newer lines: keep the list in seq order.
-    const after = [...this.list.children].find((node) => Number(node.dataset.seq) > frame.seq);
+    const after = [.../** @type {HTMLCollectionOf<HTMLLIElement>} */ (this.list.children)].find((node) => Number(node.dataset.seq) > frame.seq);
     if (after) this.list.insertBefore(li, after);
     else appendKeepingScroll(this.list, li);
   }
@@ -122,7 +123,7 @@ export class EventLog {
     }
     this.out.textContent = `#${seq}`;
     this.board.replay.show(seq);
-    for (const li of this.list.children) li.classList.toggle("current", Number(li.dataset.seq) === seq);
+    for (const li of /** @type {HTMLCollectionOf<HTMLLIElement>} */ (this.list.children)) li.classList.toggle("current", Number(li.dataset.seq) === seq);
   }
 
   toLive() {

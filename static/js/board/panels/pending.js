@@ -1,3 +1,4 @@
+// @ts-check
 // An action waiting for a roll the GM makes (docs/protocol.md, "Rolls the GM makes"):
 // the table keeps it in its turn (`turn.pending`), so every client shows it from the
 // position it holds. The GM enters the result here; everyone else sees the table wait.

@@ -1,3 +1,4 @@
+// @ts-check
 // The pieces as a list (issue 23, "Keyboard and screen readers"): each a button with its
 // name, side, type, states and where it stands, the selected one pressed. Choosing one
 // selects it and puts focus on it on the table, where Enter carries it (drag.js); while an
@@ -12,7 +13,7 @@ export class PieceList {
     this.list = document.getElementById("piece-list");
     this.key = "";
     this.list.addEventListener("click", (e) => {
-      const id = e.target.closest("button[data-unit]")?.dataset.unit;
+      const id = /** @type {HTMLButtonElement | null} */ (/** @type {Element} */ (e.target).closest("button[data-unit]"))?.dataset.unit;
       if (!id || this.board.keyMove.pickPiece(id)) return;
       this.board.select(id);
       this.board.pieces.nodes.get(id)?.g.focus();
@@ -39,7 +40,7 @@ export class PieceList {
     const key = JSON.stringify([lines, selected]);
     if (key === this.key) return;
     this.key = key;
-    const focused = document.activeElement?.closest?.("#piece-list button")?.dataset.unit;
+    const focused = /** @type {HTMLButtonElement | null | undefined} */ (document.activeElement?.closest?.("#piece-list button"))?.dataset.unit;
     this.list.replaceChildren(...lines.map(({ id, text, side }) => {
       const button = item("button", "piece-line", text);
       button.type = "button";
@@ -52,6 +53,6 @@ export class PieceList {
       button.prepend(swatch);
       return item("li").appendChild(button).parentNode;
     }));
-    if (focused) this.list.querySelector(`button[data-unit="${CSS.escape(focused)}"]`)?.focus();
+    if (focused) /** @type {HTMLButtonElement | null} */ (this.list.querySelector(`button[data-unit="${CSS.escape(focused)}"]`))?.focus();
   }
 }

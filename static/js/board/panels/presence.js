@@ -1,3 +1,4 @@
+// @ts-check
 // Who is at the table now.
 import { item } from "./util.js";
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Take-backs (docs/protocol.md, "Take-backs"): a player's "Take back" for their last order
 // while it may be taken back, the opponent's Accept / Decline, and a toast for each outcome.
 // What may be taken back is the server's word (the snapshot's `takeback`), followed through
@@ -17,7 +18,7 @@ export function onOffer(frame) {
 export class TakeBack {
   constructor(board) {
     this.board = board;
-    this.button = document.getElementById("take-back");
+    this.button = /** @type {HTMLButtonElement} */ (document.getElementById("take-back"));
     this.box = document.getElementById("takeback-prompt");
     this.order = null; // {seq, actor, kind}: the order its player may ask to take back
     this.request = null; // the request event waiting for an answer

@@ -1,3 +1,4 @@
+// @ts-check
 // The header: the rules engine's own line for the turn ("Turn 2 · Phase 1 · P1 to act ·
 // 3 AP left"), sent with the snapshot and every table event, and whether it is yours.
 export function turnText(store) {

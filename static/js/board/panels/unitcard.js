@@ -1,3 +1,4 @@
+// @ts-check
 // The unit card: the selected piece's stats and status, and what this client may do with it.
 import { marksOf } from "../pieces.js";
 import { summaryText } from "./turn.js";

@@ -1,3 +1,4 @@
+// @ts-check
 // DOM helpers for the panels: every piece of text goes in as textContent.
 export function item(tag, cls, content) {
   const node = document.createElement(tag);
