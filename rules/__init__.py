@@ -10,8 +10,8 @@ The facade the web server uses (documented in docs/rules-engine.md):
         found = reach(state, "M1")                      # cut short, .complete is False
 
 and the board's questions the live table asks (`reach_answer`, `alternative_answer`,
-`offered_in_position`, `sight_ruling`, `placement_obstructions`): the web side imports
-nothing else of rules/ (tests/web/test_engine_facade.py).
+`offered_in_position`, `board_view`, `sight_ruling`, `placement_obstructions`): the web
+side imports nothing else of rules/ (tests/web/test_engine_facade.py).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from rules.engine.dice import Dice, make_dice
 from rules.engine.reach import Reach
 from rules.engine.scenario import Scenario, scenario_to_json, state_to_json
 from rules.engine.system import System
+from rules.engine.terrain_style import UNSTYLED as UNSTYLED_TERRAIN
 from rules.engine.unit_schema import roster_schema
 from rules.engine.unit_schema import unit_problems as schema_problems
 from rules.engine.verdict import Roll, Verdict, Violation
@@ -33,6 +34,7 @@ from rules.geometry.deadline import deadline
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.errors import DiceExhaustedError, InvalidActionError
 from rules.model.state import BaseShape, GameState, Table, Terrain, Unit
+from rules.referee.board_view import board_view
 from rules.referee.deployment import placement_obstructions
 from rules.referee.offers import offered_in_position
 from rules.referee.positions import load_scenario, state_from_json
@@ -43,6 +45,7 @@ from rules.systems.registry import SYSTEMS, get_system
 __all__ = [
     "COST_UNITS",
     "SYSTEMS",
+    "UNSTYLED_TERRAIN",
     "Action",
     "BaseShape",
     "Consequence",
@@ -63,6 +66,7 @@ __all__ = [
     "Waypoint",
     "action_from_json",
     "alternative_answer",
+    "board_view",
     "deadline",
     "get_system",
     "load_scenario",

@@ -10,6 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from rules.engine.terrain_style import UNSTYLED, TerrainStyle
+from rules.engine.verdict import SHARED_FIELDS
+
 #: How an action's path is drawn: a polyline with turns ("free"), one straight line
 #: ("straight"), a single placement point ("placement"), a turn in place, [{"turn": a}]
 #: ("turn"), or none at all ("none").
@@ -185,6 +188,8 @@ class TerrainKind:
     #: What it does to a line of sight drawn across it, for the board's sight tool:
     #: "blocks", "hinders" or "" (nothing). The system's rules of sight stay its own.
     sight: str = ""
+    #: How the board and the battle report draw it (rules/engine/terrain_style.py).
+    style: TerrainStyle = UNSTYLED
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -194,7 +199,26 @@ class TerrainKind:
             "required": list(self.required),
             "help": self.help,
             "sight": self.sight,
+            "style": self.style.to_json(),
         }
+
+
+@dataclass(frozen=True)
+class VerdictNote:
+    """A note of the system's own its verdicts carry beside the shared fields (how fast a
+    LaserGrenadiers piece moved): its key in the verdict (`Verdict.notes`, and the verdict's
+    JSON), its label for players (the unit card, the preview), a line of help."""
+
+    key: str
+    label: str
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if self.key in SHARED_FIELDS:
+            raise ValueError(f"a verdict note may not be called {self.key!r}: a shared field")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "label": self.label, "help": self.help}
 
 
 #: Where a state marker's key is read: a key of the unit, or a key of the position's

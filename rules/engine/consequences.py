@@ -4,8 +4,8 @@ ui.md, "One truth": "what a move will do besides moving (a roll, a loss, leaving
 table) is said before the drop, and a move that loses the player's own piece asks once".
 The engine says it, so that the board never names a system: a legal verdict gets
 `consequences`, built here from its events, its rolls, the pieces it takes off the table
-and its speed band; each system words its own events through the `System` hooks
-(`event_consequence`, `roll_consequence`, `speed_band_consequence`).
+and the system's notes on it; each system words its own through the `System` hooks
+(`event_consequence`, `roll_consequence`, `note_consequence`).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ if TYPE_CHECKING:
     from rules.engine.system import System
     from rules.model.actions import Action
 
-#: The kinds a consequence may be (docs/rules-engine.md): the board asks the player to
-#: confirm a `loses_unit` before it sends the order; the rest it shows.
-KINDS = frozenset({"loses_unit", "removes_unit", "roll", "breakaway", "speed_band", "effect"})
+#: The kinds a consequence may be (docs/rules-engine.md), beside the key of each of the
+#: system's verdict notes (`System.verdict_notes`): the board asks the player to confirm a
+#: `loses_unit` before it sends the order; the rest it shows.
+KINDS = frozenset({"loses_unit", "removes_unit", "roll", "breakaway", "effect"})
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,11 @@ def consequences(
     for unit in taken_off(state, verdict.state_after):
         if unit.id not in covered:
             out.append(removed(unit, actor))
-    if verdict.speed_band is not None:
-        band = system.speed_band_consequence(state, action, verdict.speed_band)
-        if band is not None:
-            out.append(band)
+    for note in system.verdict_notes:
+        if note.key in verdict.notes:
+            said = system.note_consequence(state, action, note, verdict.notes[note.key])
+            if said is not None:
+                out.append(said)
     return tuple(out)
 
 

@@ -7,16 +7,17 @@ from typing import Any, ClassVar
 
 from shapely.geometry import Polygon
 
-from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
+from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind, VerdictNote
 from rules.engine.consequences import Consequence, roll_words
 from rules.engine.dice import Dice
 from rules.engine.judgement import Judgement
 from rules.engine.markers import Markers, markers_in
 from rules.engine.play import Play
 from rules.engine.rule_names import named, named_verdict
-from rules.engine.scenario import parse_base, state_to_json
+from rules.engine.scenario import parse_base
+from rules.engine.terrain_style import UNSTYLED, TerrainStyle
 from rules.engine.turns import TurnStructure
-from rules.engine.unit_schema import check_unit_fields, unit_schema
+from rules.engine.unit_schema import base_field, check_unit_fields, unit_schema
 from rules.engine.verdict import Roll, Verdict, Violation
 from rules.geometry.bases import body_at
 from rules.model.actions import Action, parse_action
@@ -40,6 +41,8 @@ class System(Play):
     terrain_kinds: ClassVar[tuple[TerrainKind, ...]] = ()
     #: The system's states a piece shows (rules/engine/markers.py), in the order drawn.
     state_markers: ClassVar[tuple[StateMarker, ...]] = (ABOARD,)
+    #: The notes of its own its verdicts carry (`Verdict.notes`), by key, for the board.
+    verdict_notes: ClassVar[tuple[VerdictNote, ...]] = ()
     #: Who may act now, what a turn or phase change resets, the header line.
     turn_structure: ClassVar[TurnStructure] = TurnStructure()
     #: What `move` and costs count: "in" (inches) or "MP" (movement points).
@@ -138,11 +141,17 @@ class System(Play):
         """Hook: the verdict on an action by a unit the state does not hold (contract)."""
         return Judgement(state).refuse(Violation("unknown_unit", f"no unit {action.unit!r}", None))
 
+    def standing_forbidden(self, state: GameState, unit: Unit) -> Callable[[Terrain], bool] | None:
+        """Hook: the terrain `unit` may not be set down in (at deployment, as the board asks
+        while a player places it: rules/referee/deployment.py), or None where only the
+        table's edge and the other bases keep it out (default)."""
+        return None
+
     # -- what a piece shows of its state ----------------------------------------
-    def markers(self, position: Mapping[str, Any]) -> Markers:
-        """Hook: each piece's state markers in a scenario-shaped position: those the
-        catalogue declares (`state_markers`); a system adds what it works out (a band)."""
-        return markers_in(self.state_markers, position)
+    def markers(self, state: GameState) -> Markers:
+        """Hook: each piece's state markers in a position: those the catalogue declares
+        (`state_markers`); a system adds what it works out (a band)."""
+        return markers_in(self.state_markers, state)
 
     # -- what an action does besides moving, in words (rules/engine/consequences.py) --
     def event_consequence(
@@ -157,11 +166,12 @@ class System(Play):
         None where an event's words say it already."""
         return Consequence("roll", roll_words(roll))
 
-    def speed_band_consequence(
-        self, state: GameState, action: Action, band: str
+    def note_consequence(
+        self, state: GameState, action: Action, note: VerdictNote, value: Any
     ) -> Consequence | None:
-        """Hook: the verdict's `speed_band` in words, for systems that report one."""
-        return Consequence("speed_band", f"Speed band: {band.replace('_', ' ')}")
+        """Hook: one of the verdict's notes (`verdict_notes`) in words, its kind the note's
+        key; default: its label and value."""
+        return Consequence(note.key, f"{note.label}: {str(value).replace('_', ' ')}")
 
     def sight(self, feature: Terrain) -> str:
         """What `feature` does to a line of sight drawn across it: "blocks", "hinders" or
@@ -171,6 +181,12 @@ class System(Play):
         kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
         return kind.sight if kind is not None and kind.sight in ("blocks", "hinders") else ""
 
+    def terrain_style(self, terrain_type: str) -> TerrainStyle:
+        """How the board and the battle report draw a terrain type: its kind's style in the
+        catalogue, else the engine's look for a type the system does not style."""
+        kind = next((k for k in self.terrain_kinds if k.type == terrain_type), None)
+        return kind.style if kind is not None else UNSTYLED
+
     def terrain_label(self, feature: Terrain) -> str:
         """A feature's kind in a player's words ("Hindering terrain"), from the catalogue."""
         kind = next((k for k in self.terrain_kinds if k.type == feature.type), None)
@@ -179,8 +195,18 @@ class System(Play):
     def unit_schema(self) -> dict[str, Any]:
         """What a unit of this system may contain: a JSON Schema document
         (rules/engine/unit_schema.py), read by the engine and the roster editor alike.
-        Default: any unit (a system states its keys by overriding this)."""
-        return unit_schema(self.key, {})
+        Default: the scenario format's common keys (scenario-format.md UNIT), so that a
+        system that states none of its own can still have rosters: a type among its
+        `unit_types`, a move, a base (a system states its keys by overriding this)."""
+        kinds: dict[str, Any] = {"type": "string"}
+        if self.unit_types:
+            kinds["enum"] = sorted(self.unit_types)
+        common = {
+            "type": kinds,
+            "move": {"type": "number", "minimum": 0, "description": "movement allowance"},
+            "base": base_field({"shape": "circle", "diameter": 1.0}),
+        }
+        return unit_schema(self.key, common)
 
     def check_parsed_unit(self, unit: Unit, key: str) -> None:
         """A parsed unit checked by the system (`check_unit`), then against its unit schema:
@@ -210,10 +236,8 @@ class System(Play):
         turn structure's bookkeeping (`unit_may_take`)."""
         if not unit.on_table:
             return False
-        state: GameState = position.state
-        as_json = state.memo("engine.offers.json", lambda: state_to_json(state))
         return spec.offered_to({"type": unit.type, **unit.props}) and (
-            self.turn_structure.unit_may_take(as_json, unit.id, spec.type)
+            self.turn_structure.unit_may_take(position.state, unit.id, spec.type)
         )
 
     def deployment_zones(

@@ -4,8 +4,12 @@ The live table keeps two JSON objects: the position (scenario-shaped: `units`,
 `state`, ...) and the table's turn, `{"turn": n, "active_side": s, "sides": [...],
 "phase": p}` (phase where the system has phases; systems add keys such as the
 active unit). The engine owns the rules that change them, so that the board, the
-scenario files and the server agree (design.md, "the life of a move"). Every hook
-takes and returns plain JSON dicts and never mutates its arguments.
+scenario files and the server agree (design.md, "the life of a move"). The hooks that
+change the table or judge a request before the engine (begin, refusal, acted, end_part)
+take and return plain JSON dicts; the hooks of what the board shows (the offers'
+bookkeeping, the header, the active unit) read the position the engine already holds,
+its GameState (scenario-format.md: its `state` is `GameState.turn`). None mutates its
+arguments.
 
 The base class is the common shape "sides in turn, within each phase": the active
 side acts, then ends its part; when every side has ended, the next phase begins;
@@ -17,6 +21,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from rules.engine.verdict import Violation
+from rules.model.state import GameState
 
 Json = dict[str, Any]
 
@@ -61,7 +66,7 @@ class TurnStructure:
             return Violation("not_your_turn", f"It is {active}'s turn, not {side}'s.")
         return None
 
-    def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
+    def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
         """Hook: whether the turn's bookkeeping leaves the unit this action now, so that
         the board offers it (aod: one order a turn). The engine still judges a proposal."""
         return True
@@ -119,7 +124,7 @@ class TurnStructure:
         return sides
 
     # -- what the board shows ----------------------------------------------------
-    def summary(self, turn: Json, position: Json) -> str:
+    def summary(self, turn: Json, position: GameState) -> str:
         """One line for the header, e.g. "Turn 2 · Phase 1 · P1 to act"."""
         parts = [f"Turn {turn.get('turn', 1)}"]
         if turn.get("phase") is not None:
@@ -130,11 +135,11 @@ class TurnStructure:
             parts.append(extra)
         return " · ".join(parts)
 
-    def budget(self, turn: Json, position: Json) -> str:
+    def budget(self, turn: Json, position: GameState) -> str:
         """Hook: what the active side has left, e.g. "2 orders left" or "3 AP left"."""
         return ""
 
-    def active_unit(self, turn: Json, position: Json) -> str | None:
+    def active_unit(self, turn: Json, position: GameState) -> str | None:
         """Hook: the unit whose activation runs now, for the board to highlight; None
         where the system has no activations (or none runs)."""
         return None

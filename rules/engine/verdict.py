@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +70,12 @@ class Roll:
         return out
 
 
+#: The fields every verdict has, which no system's note may be called (`System.verdict_notes`).
+SHARED_FIELDS = frozenset(
+    {"legal", "cost", "allowance", "reasons", "rolls", "events", "consequences"}
+)
+
+
 @dataclass(frozen=True)
 class Verdict:
     legal: bool
@@ -82,9 +89,9 @@ class Verdict:
     #: True when state_after must be stored: every legal verdict, and the one illegal
     #: verdict that still changes the game (a failed breakaway spends the order, AOD-D23).
     changed: bool = False
-    #: How fast the piece is moving this turn, for systems that report it
-    #: (lasergrenadiers: stationary / slow / moderate / fast); None elsewhere.
-    speed_band: str | None = None
+    #: The system's own notes on the action, by the keys its catalogue declares
+    #: (`System.verdict_notes`: lasergrenadiers' `speed_band`), beside the shared fields.
+    notes: Mapping[str, Any] = field(default_factory=dict)
     #: What the action does besides moving, in words, for the preview and the log
     #: (rules/engine/consequences.py); empty where nothing else happens.
     consequences: tuple[Consequence, ...] = ()
@@ -109,8 +116,8 @@ class Verdict:
             "rolls": [r.to_json() for r in self.rolls],
             "events": [dict(e) for e in self.events],
         }
-        if self.speed_band is not None:
-            out["speed_band"] = self.speed_band
+        # A note is a key of the verdict's own (scenario-format.md: "verdict adds `speed_band`").
+        out.update(self.notes)
         if self.consequences:
             out["consequences"] = [c.to_json() for c in self.consequences]
         return out

@@ -63,7 +63,8 @@ def run_scenario(scn: Scenario) -> list[Outcome]:
         before = state
         if verdict.state_after is not None:
             state = verdict.state_after
-        mism = () if expect is None else tuple(compare(verdict, expect, action.unit))
+        notes = tuple(note.key for note in system.verdict_notes)
+        mism = () if expect is None else tuple(compare(verdict, expect, action.unit, notes))
         out.append(Outcome(i, verdict, None, mism, before=before))
     return out
 
@@ -120,8 +121,12 @@ def _angle_close(a: float, b: float) -> bool:
     return min(d, 360.0 - d) <= 0.01
 
 
-def compare(verdict: Verdict, expect: Mapping[str, Any], unit_id: str) -> list[str]:
-    """What differs between a verdict and its EXPECT object (empty list = match)."""
+def compare(
+    verdict: Verdict, expect: Mapping[str, Any], unit_id: str, notes: tuple[str, ...] = ()
+) -> list[str]:
+    """What differs between a verdict and its EXPECT object (empty list = match); `notes`:
+    the keys of the system's verdict notes, each compared where expected (a
+    lasergrenadiers `speed_band`)."""
     diffs: list[str] = []
     got = verdict.to_json()
     codes = verdict.codes
@@ -136,10 +141,9 @@ def compare(verdict: Verdict, expect: Mapping[str, Any], unit_id: str) -> list[s
     for key in ("cost", "allowance"):
         if key in expect and not _close(expect[key], got[key]):
             diffs.append(f"{key}: expected {expect[key]}, got {got[key]}")
-    if "speed_band" in expect and expect["speed_band"] != got.get("speed_band"):
-        diffs.append(
-            f"speed_band: expected {expect['speed_band']!r}, got {got.get('speed_band')!r}"
-        )
+    for key in notes:
+        if key in expect and expect[key] != got.get(key):
+            diffs.append(f"{key}: expected {expect[key]!r}, got {got.get(key)!r}")
     after = verdict.state_after
     unit = after.unit(unit_id) if after is not None else None
     if "position" in expect:

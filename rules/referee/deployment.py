@@ -19,8 +19,7 @@ def placement_obstructions(
     unit = state.unit(unit_id)
     if unit is None:
         return []
-    hook = getattr(get_system(state.system), "standing_forbidden", None)
-    forbidden = hook(state, unit) if hook is not None else None
+    forbidden = get_system(state.system).standing_forbidden(state, unit)
     return obstructions(
         Position(state), unit.base, Pose(x, y, facing), forbidden=forbidden, ignore={unit_id}
     )

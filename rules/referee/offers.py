@@ -9,9 +9,7 @@ table's turn, the turn structure's `refusal` (whose turn, whose activation) appl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec
@@ -47,19 +45,14 @@ def offered_types(
 def offered_in_position(
     position: Mapping[str, Any], table_turn: Mapping[str, Any] | None = None
 ) -> dict[str, list[str]]:
-    """`offered_types` for a scenario-shaped position (the live table's JSON); {} for a
-    position the engine cannot read. The board asks for one position again and again
-    (every unit, every event), so the last few parsed are kept, by their JSON text."""
+    """`offered_types` for a scenario-shaped position (the CLI's, a test's); {} for a
+    position the engine cannot read. The live table asks with the position it already
+    holds (board_view.py), never its JSON again."""
     try:
-        state = _parsed(json.dumps(position, sort_keys=True, default=str))
+        state = state_from_json(position)
     except (InvalidActionError, KeyError):
         return {}
     return offered_types(state, table_turn)
-
-
-@lru_cache(maxsize=8)
-def _parsed(text: str) -> GameState:
-    return state_from_json(json.loads(text))
 
 
 def is_offered(state: GameState, unit_id: str, action_type: str) -> bool:

@@ -21,7 +21,7 @@ const labels = read("battle-labels");
 const placeable = new Set(document.getElementById("battle-placeable") ? read("battle-placeable") : []);
 const { width, height } = state.table;
 const table = setUpTable(svg, width, height);
-renderTerrain(svg, state.terrain ?? [], { width, height, legend: document.getElementById("battle-legend"), kinds: read("battle-kinds") });
+renderTerrain(svg, state.terrain ?? [], { width, height, legend: document.getElementById("battle-legend"), kinds: read("battle-kinds"), unstyled: read("battle-terrain-unstyled") });
 
 const sides = Object.keys(zones).sort();
 const colour = (side) => sideColour(sides, side);

@@ -43,8 +43,10 @@ const keyFields = document.getElementById("tool-keys");
 const snapSelect = /** @type {HTMLSelectElement} */ (document.getElementById("tool-snap"));
 const panel = document.getElementById("feature-panel");
 const cursorAt = document.getElementById("cursor-at");
-// The game system's terrain kinds (the server's): {type, label, keys, required, help}.
+// The game system's terrain kinds (the server's): {type, label, keys, required, help, style},
+// and the engine's look for a type none of them styles.
 const kinds = JSON.parse(document.getElementById("terrain-kinds").textContent);
+const unstyled = JSON.parse(document.getElementById("terrain-unstyled").textContent);
 const kindOf = (type) => kinds.find((k) => k.type === type) ?? { type, label: String(type).replaceAll("_", " "), keys: [], required: [] };
 const NUMERIC_KEYS = new Set(["height", "size_class"]);
 
@@ -297,7 +299,7 @@ function draw() {
   if (selected !== null && selected >= terrain.length) selected = null;
   drawBackdrop(svg, table, backdrop());
   drawGrid(table, width, height);
-  renderTerrain(svg, terrain, { width, height, legend, kinds });
+  renderTerrain(svg, terrain, { width, height, legend, kinds, unstyled });
   // The grid lies over the terrain's fill, under the handles: move it after the terrain.
   table.append(table.querySelector("g.editor-grid"));
   table.querySelectorAll(".terrain-feature").forEach((shape, index) => {

@@ -16,31 +16,11 @@ from tabletop.records.side_colours import side_colour as colour_of
 from tabletop.records.story import Point, Refusal, SideTally, Story
 from tabletop.services.table.marker_palette import COLOURS
 
-#: Terrain fills by type, as the board draws them (static/js/render/terrain.js); an unknown
-#: type gets a stable made-up one.
-TERRAIN_FILLS = {
-    "clear": "#e8efd9", "open": "#e8efd9", "flat": "#e8efd9", "firm": "#e8efd9",
-    "road": "#d9d2c3", "hindering": "#7fb069", "vegetation": "#7fb069",
-    "woodland": "#5f9c4a", "rough": "#c2a878", "soft": "#c9b98f", "difficult": "#b08d57",
-    "very_difficult": "#8c6a3b", "dense_vegetation": "#3f7d32", "blocking": "#5b5f66",
-    "building": "#5b5f66", "high_wall": "#4a4d52", "obstacle": "#8a6f5a",
-    "low_obstacle": "#a38b73", "antitank_obstacle": "#6e5a4a", "shallow_water": "#9cc9e6",
-    "ford": "#9cc9e6", "river": "#4f93c9", "deep_water": "#2f6ea5", "lake": "#2f6ea5",
-    "pond": "#4f93c9", "elevated": "#d6b26e", "hills": "#d6b26e", "slope": "#dcc08a",
-    "abrupt_elevated": "#b8862f",
-}  # fmt: skip
-SPARE_FILLS = ["#b07aa1", "#9c755f", "#76b7b2", "#edc948", "#ff9da7", "#bab0ac", "#59a14f"]
 MARGIN = 1.0
 
 
 def side_colour(story: Story, side: str) -> str:
     return colour_of(story.sides, side)
-
-
-def terrain_fill(kind: str) -> str:
-    if kind in TERRAIN_FILLS:
-        return TERRAIN_FILLS[kind]
-    return SPARE_FILLS[sum(map(ord, kind)) % len(SPARE_FILLS)]
 
 
 def _n(value: float) -> str:
@@ -107,8 +87,10 @@ def _terrain(canvas: Canvas) -> None:
         kind = str(feature.get("type", ""))
         name = str(feature.get("id", ""))
         title = f"<title>{escape(name)} ({escape(kind.replace('_', ' '))})</title>"
-        attrs = {"points": points, "fill": terrain_fill(kind), "fill_opacity": opacity}
-        attrs |= {"stroke": "#3d4348", "stroke_width": "0.05", "data_terrain": name}
+        # Its system's style, the one the board draws (story.terrain_styles).
+        style = canvas.story.terrain_style(kind)
+        attrs = {"points": points, "fill": style["fill"], "fill_opacity": opacity}
+        attrs |= {"stroke": style["stroke"], "stroke_width": "0.05", "data_terrain": name}
         canvas.add(tag("polygon", attrs, title))
         xs = [p[0] for p in feature.get("polygon", [])] or [0]
         ys = [p[1] for p in feature.get("polygon", [])] or [0]

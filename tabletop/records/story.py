@@ -130,6 +130,12 @@ class Story:
     markers: list[dict[str, Any]] = field(default_factory=list)
     #: The system's states each piece shows at the horizon (game_systems.state_markers).
     states: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    #: How each terrain type on the map is drawn, as the board draws it
+    #: (game_systems.terrain_style: {type: {"fill", "pattern", "stroke"}}).
+    terrain_styles: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def terrain_style(self, terrain_type: str) -> dict[str, str]:
+        return self.terrain_styles.get(terrain_type) or game_systems.unstyled_terrain()
 
     def marks_of(self, unit_id: str) -> list[tuple[str, str | None]]:
         """What a piece shows at the horizon, as (text, palette colour name or None): its
@@ -430,6 +436,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
         annotations=annotations.live_at(battle.id, horizon.seq),
         markers=piece_markers.live_at(battle.id, horizon.seq),
         states=game_systems.state_markers(followed.state),
+        terrain_styles=game_systems.terrain_styles(state),
         backdrop=battle_backdrop(battle),
     )
     for side in story.sides:

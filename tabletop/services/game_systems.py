@@ -38,7 +38,7 @@ def require_system(key: str, field: str = "system") -> Any:
 def system_name(key: str) -> str:
     """What players read (the system's name); the key itself only for a system the engine lost."""
     system = _registry().get(key)
-    return (getattr(system, "name", "") or key) if system is not None else key
+    return (system.name or key) if system is not None else key
 
 
 def system_names() -> dict[str, str]:
@@ -118,9 +118,35 @@ def terrain_kinds(key: str) -> list[dict[str, Any]]:
             "keys": ["height", "size_class"],
             "required": [],
             "help": "",
+            "sight": "",
+            "style": unstyled_terrain(),
         }
         for t in sorted(system.terrain_types)
     ]
+
+
+def terrain_style(key: str, terrain_type: str) -> dict[str, str]:
+    """How the board and the battle report draw a terrain type ({"fill", "pattern",
+    "stroke"}): the style in the system's catalogue, the same table the board reads
+    (`terrain_kinds`); the engine's look for a type unstyled or a system the engine lost."""
+    system = _registry().get(key)
+    if system is None:
+        return unstyled_terrain()
+    return dict(system.terrain_style(terrain_type).to_json())
+
+
+def terrain_styles(position: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{terrain type: style} for every type on a scenario-shaped position's map, as its
+    system styles it (`terrain_style`): what the battle report draws with."""
+    key = str(position.get("system", ""))
+    types = {str(feature.get("type", "")) for feature in position.get("terrain", [])}
+    return {t: terrain_style(key, t) for t in sorted(types)}
+
+
+def unstyled_terrain() -> dict[str, str]:
+    """The engine's look for a terrain type its system does not style, on the board and
+    in the report alike."""
+    return dict(rules.UNSTYLED_TERRAIN.to_json())
 
 
 def terrain_types(key: str) -> list[str]:
@@ -150,6 +176,10 @@ def board_config(key: str) -> dict[str, Any]:
         "costSuffix": rules.COST_UNITS.get(unit, f" {unit}"),
         "costSuffixes": dict(rules.COST_UNITS),
         "terrainKinds": terrain_kinds(key),
+        # How the board draws a terrain type its system's kinds do not style.
+        "terrainUnstyled": unstyled_terrain(),
+        # The notes of its own a verdict carries ([{key, label, help}]), for the unit card.
+        "verdictNotes": [note.to_json() for note in require_system(key).verdict_notes],
         # Phases change what a player's "end" ends: their part of the phase.
         "phased": bool(require_system(key).turn_structure.phased),
         # What ending a player's part is called in this system ("End activation").
@@ -166,38 +196,36 @@ def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dic
     return rules.offered_in_position(state, turn)
 
 
-def table_view(state: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
-    """What a snapshot and every table event carry beside the position: the header line
-    and the actions each unit may be offered (docs/protocol.md). Before the battle
-    begins (no side to act yet) there is neither."""
-    states = state_markers(state)
-    if not turn.get("active_side"):
-        return {"summary": "", "actions": {}, "unit_states": states}
-    view = {
-        "summary": summary(state, turn),
-        "actions": available_actions(state, turn),
-        "unit_states": states,
-    }
-    running = active_unit(state, turn)
-    if running is not None:
-        # The unit whose activation runs, for the board to highlight (only where one does).
-        view["active_unit"] = running
-    return view
+def _read(state: dict[str, Any]) -> rules.GameState | None:
+    """The engine's reading of a scenario-shaped position, or None for one it cannot read
+    (a system it lost)."""
+    if state.get("system", "") not in _registry():
+        return None
+    try:
+        return rules.state_from_json(state)
+    except rules.InvalidActionError:
+        return None
+
+
+def table_view(
+    state: dict[str, Any], turn: dict[str, Any], game: rules.GameState | None = None
+) -> dict[str, Any]:
+    """What a snapshot and every table event carry beside the position (docs/protocol.md):
+    the pieces' states and, once a side is to act, the header line, the actions each unit
+    may be offered and the unit whose activation runs (rules.board_view). `game`: the
+    same position as the engine already holds it (an act's verdict), else it is read
+    once here."""
+    game = game or _read(state)
+    if game is None:
+        return {"summary": "", "actions": {}, "unit_states": {}}
+    return rules.board_view(game, turn)
 
 
 def state_markers(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
     """{unit id: [{"key", "label", "help"}]}: the system's states each piece shows (its
     catalogue's `state_markers`: activated, shut down, a speed band), for the board, the
-    unit card and the report; {} for a position of a system the engine lost."""
-    system = _registry().get(state.get("system", ""))
-    return {} if system is None else system.markers(state)
-
-
-def active_unit(state: dict[str, Any], turn: dict[str, Any]) -> str | None:
-    """The unit whose activation runs now (the turn structure's word), or None."""
-    if state.get("system") not in _registry():
-        return None
-    return _turn_structure(state).active_unit(turn, state)
+    unit card and the report; {} for a position the engine cannot read."""
+    return dict(table_view(state, {})["unit_states"])
 
 
 # -- turns ------------------------------------------------------------------------------
@@ -246,9 +274,7 @@ def end_part(
 
 def summary(state: dict[str, Any], turn: dict[str, Any]) -> str:
     """The header's line ("Turn 2 · Phase 1 · P1 to act · 3 AP left"); "" without a turn."""
-    if not turn.get("active_side") or state.get("system") not in _registry():
-        return ""
-    return str(_turn_structure(state).summary(turn, state))
+    return str(table_view(state, turn)["summary"])
 
 
 # -- deployment -------------------------------------------------------------------------

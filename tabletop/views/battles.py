@@ -94,6 +94,7 @@ def _battle_page(
         "units": units,
         "sides": sides,
         "terrain_kinds": game_systems.terrain_kinds(campaign.system),
+        "terrain_unstyled": game_systems.unstyled_terrain(),
         "deploying": battle.status == BattleStatus.DEPLOYMENT,
         # What this member may drag while deploying: the GM any unit, a player their own.
         "placeable": placeable if battle.status == BattleStatus.DEPLOYMENT else [],

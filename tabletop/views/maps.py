@@ -43,6 +43,7 @@ def _editor(
         "form": form,
         "map": battle_map,
         "terrain_kinds": game_systems.terrain_kinds(campaign.system),
+        "terrain_unstyled": game_systems.unstyled_terrain(),
         "picture_form": picture_form or _picture_form(battle_map),
         "backdrop": selectors.map_backdrop(battle_map) if battle_map else None,
     }

@@ -232,11 +232,32 @@ def test_the_demo_siege_shows_its_terrain_by_label_and_its_pieces_named_apart(
         expect(header(page)).to_have_text("Turn 1 · Phase 1 · P1 to act · your turn")
         for feature_type in {f["type"] for f in battle.state["terrain"]}:
             expect(page.locator("#legend")).to_contain_text(labels[feature_type])
+        # Each feature in its catalogue style, the one the battle report draws (issue 24).
+        assert drawn_terrain_styles(page) == {
+            t: {k: style[k] for k in ("fill", "stroke")}
+            for t, style in game_systems.terrain_styles(battle.state).items()
+        }
         expect(page.locator(".piece-label")).to_have_count(len(battle.state["units"]))
         assert overprinted_labels(page) == []
         shoot(page, "mswars-demo-siege-of-harrow-flats")
     finally:
         context.close()
+
+
+def drawn_terrain_styles(page) -> dict[str, dict[str, str]]:
+    """{terrain type: {"fill", "stroke"}} as the board drew each feature: the colour under
+    its pattern, and its outline."""
+    return page.evaluate(
+        """() => Object.fromEntries([...document.querySelectorAll('polygon.terrain-feature')]
+          .map((shape) => {
+            const id = shape.getAttribute('fill').match(/url\\(#(.+)\\)/)[1];
+            const under = document.querySelector(`pattern[id="${id}"] rect`);
+            const type = [...shape.classList].find((c) => c.startsWith('terrain-') &&
+              c !== 'terrain-feature').slice('terrain-'.length);
+            const stroke = shape.getAttribute('stroke');
+            return [type, { fill: under.getAttribute('fill'), stroke }];
+          }))"""
+    )
 
 
 # -- issue 20: every M.S. Wars move action through the board -------------------------------

@@ -222,10 +222,10 @@ def test_the_turn_structure_begins_a_battle_and_reaches_the_next_turn(key: str) 
     position = position_json(system, first_unit_type(system))
     turn, position = structure.begin(list(SIDES), position)
     assert turn["turn"] == 1 and turn["active_side"] in SIDES
-    summaries = [structure.summary(turn, position)]
+    summaries = [structure.summary(turn, state_from_json(position))]
     for _ in range(20):
         turn, position = structure.end_part(turn, position)
-        summaries.append(structure.summary(turn, position))
+        summaries.append(structure.summary(turn, state_from_json(position)))
         assert turn["active_side"] in SIDES
         if turn["turn"] > 1:
             break

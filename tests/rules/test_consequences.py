@@ -104,8 +104,8 @@ def test_the_header_never_names_the_active_piece_once_it_has_left_the_board():
     # header line has no piece to name and the board nothing to highlight.
     structure = get_system("lasergrenadiers").turn_structure
     turn = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"], "active_unit": "T1"}
-    here = {"units": [unit("T1", type="grav", move=36, position=(10, 10))], "state": {}}
-    gone = {"units": [], "state": {"left_board": ["T1"]}}
+    here = scene([unit("T1", type="grav", move=36)], system="lasergrenadiers")
+    gone = scene([], state={"left_board": ["T1"]}, system="lasergrenadiers")
     assert "T1" in structure.summary(turn, here) and structure.active_unit(turn, here) == "T1"
     assert "T1" not in structure.summary(turn, gone)
     assert structure.active_unit(turn, gone) is None

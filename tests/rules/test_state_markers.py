@@ -2,28 +2,41 @@
 on pieces"): read from a scenario-shaped position by the engine, never by the web side."""
 
 import rules
+from tests.rules.scenes import unit
+
+TABLE = {"width": 24, "height": 24}
 
 
 def labels(system: str, position: dict) -> dict[str, list[str]]:
+    """Each piece's marker labels, read from the position as the engine holds it."""
+    state = rules.state_from_json({"system": system, **position})
     return {
         uid: [m["label"] for m in marks]
-        for uid, marks in rules.SYSTEMS[system].markers({"system": system, **position}).items()
+        for uid, marks in rules.SYSTEMS[system].markers(state).items()
     }
 
 
+def pieces(kind: str, *keys: dict) -> list[dict]:
+    """Pieces of one type, a row apart, each with its keys."""
+    return [unit(k["id"], type=kind, position=(5 + 3 * i, 5), **k) for i, k in enumerate(keys)]
+
+
 def test_a_unit_key_shows_by_its_value_and_a_state_list_by_the_ids_it_holds():
-    units = [
+    units = pieces(
+        "soldier",
         {"id": "S1", "stance": "prone", "activated": True},
         {"id": "S2", "stance": "standing", "running": True},
         {"id": "S3", "stance": "crouching", "aboard": "T1"},
-    ]
-    assert labels("apskirmish", {"units": units}) == {
+        {"id": "T1"},  # what S3 is aboard, showing nothing
+    )
+    assert labels("apskirmish", {"table": TABLE, "terrain": [], "units": units}) == {
         "S1": ["activated", "prone"],
         "S2": ["running"],
         "S3": ["crouching", "aboard"],
     }
-    aod = [{"id": "M1", "shutdown": True}, {"id": "M2", "evade": False}, {"id": "M3"}]
-    assert labels("aod", {"units": aod, "state": {"ordered": ["M3"]}}) == {
+    aod = pieces("mech", {"id": "M1", "shutdown": True}, {"id": "M2", "evade": False}, {"id": "M3"})
+    position = {"table": TABLE, "terrain": [], "units": aod, "state": {"ordered": ["M3"]}}
+    assert labels("aod", position) == {
         "M1": ["shut down"],
         "M3": ["ordered"],
     }

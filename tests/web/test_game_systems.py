@@ -6,6 +6,7 @@ that the web side needs no code for a system it has never seen.
 """
 
 from typing import ClassVar
+from unittest.mock import ANY
 
 import pytest
 from django.urls import reverse
@@ -22,6 +23,7 @@ from tabletop.services.maps import map_create
 from tabletop.services.rosters import roster_create, unit_profile_add
 from tests.web.world import MECH, PASSWORD, World
 
+ONE_INCH = {"shape": "circle", "diameter": 1.0}
 SQUARE = [[10, 10], [14, 10], [14, 14], [10, 14]]
 
 
@@ -148,8 +150,8 @@ class TwoPhases(TurnStructure):
     phases: ClassVar[tuple[object, ...]] = (1, 2)
     reset_each_phase: ClassVar[tuple[str, ...]] = ("spent",)
 
-    def budget(self, turn: dict, position: dict) -> str:
-        return f"{3 - len(position['state'].get('spent', []))} AP left"
+    def budget(self, turn: dict, position: rules.GameState) -> str:
+        return f"{3 - len(position.turn.get('spent', []))} AP left"
 
 
 class MadeUp(System):
@@ -158,6 +160,7 @@ class MadeUp(System):
     actions = (ActionSpec("stride", "Stride", drag=True, cost_unit="MP"),)
     turn_structure = TwoPhases()
     cost_unit = "MP"
+    unit_types = frozenset({"raider"})  # and no unit schema of its own
 
 
 @pytest.fixture
@@ -168,7 +171,8 @@ def made_up(monkeypatch: pytest.MonkeyPatch) -> System:
 
 
 def test_a_phased_system_takes_each_side_in_each_phase_and_its_header_says_so(made_up) -> None:
-    position = {"system": "madeup", "units": [], "state": {"spent": ["X"]}}
+    table = {"width": 24, "height": 24}
+    position = {"system": "madeup", "table": table, "units": [], "state": {"spent": ["X"]}}
     turn, position = game_systems.begin(position, ["A", "B"])
     assert game_systems.summary(position, turn) == "Turn 1 · Phase 1 · A to act · 2 AP left"
     turn, position = game_systems.end_part(position, turn)
@@ -183,6 +187,21 @@ def test_the_board_of_a_system_counting_mp_labels_costs_in_mp(made_up) -> None:
     assert (config["systemName"], config["costSuffix"]) == ("Made-Up Skirmish", " MP")
     assert config["phased"], "a player's end button ends their part of the phase"
     assert config["actions"][0]["label"] == "Stride"
+
+
+def test_a_system_that_states_no_unit_keys_gets_the_scenario_formats_common_ones(
+    made_up,
+) -> None:
+    assert list(game_systems.roster_fields("madeup")) == ["move", "base"]
+    [raider] = game_systems.unit_catalogue("madeup")
+    assert raider == {"type": "raider", "label": "Raider", "stats": {"base": ONE_INCH}}
+    rect = {"shape": "rect", "width": 1, "length": 2}
+    assert game_systems.unit_errors("madeup", "raider", {"move": 6, "base": rect}) == {}
+    assert game_systems.unit_errors("madeup", "scout", {"move": -1, "speed": 2}) == {
+        "unit_type": "Unknown unit type 'scout'; choose one of: raider.",
+        "move": "Must be at least 0.",
+        "speed": "madeup units have no field 'speed'.",
+    }
 
 
 # -- deployment and bases ---------------------------------------------------------------
@@ -261,3 +280,35 @@ def test_pages_show_the_system_by_its_name(client, world: World) -> None:
     client.login(username="gm", password=PASSWORD)
     page = client.get(reverse("campaign", args=[world.home.campaign.pk])).content.decode()
     assert "MechWarrior: Age of Destruction" in page
+
+
+# -- the board hooks read the position the engine holds (issue 24) ---------------------------
+
+
+def test_a_table_event_reads_the_position_the_verdict_left_and_never_its_json_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An act's event carries the header, the offers and the pieces' states, read from the
+    engine's own position after the verdict (`game`), so no hook parses the table's JSON."""
+    position = aod_position(orders_available=2, ordered=["M1"])
+    game = rules.state_from_json(position)
+    expected = game_systems.table_view(position, P1_TO_ACT)
+
+    def no_parse(raw: object) -> rules.GameState:
+        raise AssertionError("the position was parsed again")
+
+    monkeypatch.setattr(rules, "state_from_json", no_parse)
+    view = game_systems.table_view(position, P1_TO_ACT, game)
+    assert view == expected
+    assert view["summary"] == "Turn 1 · P1 to act · 2 orders left"
+    assert view["actions"]["M1"] == [] and "move" in view["actions"]["I1"]
+    assert view["unit_states"] == {"M1": [{"key": "ordered", "label": "ordered", "help": ANY}]}
+
+
+def test_a_position_the_engine_cannot_read_shows_no_header_offers_or_states() -> None:
+    lost = {**aod_position(), "system": "no_such_system"}
+    assert game_systems.table_view(lost, P1_TO_ACT) == {
+        "summary": "",
+        "actions": {},
+        "unit_states": {},
+    }

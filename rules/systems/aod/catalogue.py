@@ -7,6 +7,7 @@ keys they need); preconditions that depend on the position stay with the judge.
 
 from __future__ import annotations
 
+from rules.engine import terrain_style as look
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 
 _MECHS = ("mech", "quad_mech", "colossal_mech")
@@ -123,23 +124,36 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    TerrainKind("clear", "Clear terrain"),
+    TerrainKind("clear", "Clear terrain", style=look.OPEN_GROUND),
     TerrainKind(
         "hindering",
         "Hindering terrain",
         sight="hinders",
         help="A unit entering it from clear must stop (000 [32]).",
+        style=look.LIGHT_WOODS,
     ),
     TerrainKind(
-        "blocking", "Blocking terrain", sight="blocks", help="No unit may enter it (000 [33])."
+        "blocking",
+        "Blocking terrain",
+        sight="blocks",
+        help="No unit may enter it (000 [33]).",
+        style=look.BLOCKING,
     ),
-    TerrainKind("shallow_water", "Shallow water", help="Hindering for most units (6.1)."),
-    TerrainKind("deep_water", "Deep water", help="Prohibited to most units (6.1)."),
+    TerrainKind(
+        "shallow_water",
+        "Shallow water",
+        help="Hindering for most units (6.1).",
+        style=look.SHALLOW_WATER,
+    ),
+    TerrainKind(
+        "deep_water", "Deep water", help="Prohibited to most units (6.1).", style=look.DEEP_WATER
+    ),
     TerrainKind(
         "elevated",
         "Elevated terrain",
         keys=("height",),
         help="Stop on climbing it or leaving it (000 [33]).",
+        style=look.HILL,
     ),
     TerrainKind(
         "abrupt_elevated",
@@ -147,6 +161,7 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
         keys=("height", "access"),
         sight="blocks",
         help="Entered only by jump jets or at its access segments (000 [34]).",
+        style=look.CLIFF,
     ),
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import terrain_style as look
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.apskirmish.tables import ACTIONS as ACTION_TABLE
@@ -28,12 +29,13 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
 )
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    TerrainKind("open", "Open ground", help="No effect on movement."),
+    TerrainKind("open", "Open ground", help="No effect on movement.", style=look.OPEN_GROUND),
     TerrainKind(
         "rough",
         "Rough Terrain",
         help="A line of movement over it needs a Terrain roll (Normal PSQ).",
         sight="",
+        style=look.ROUGH,
     ),
     TerrainKind(
         "obstacle",
@@ -42,6 +44,7 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
         help="Movement cannot be measured across it: go around or Traverse. "
         "Height (inches) sets the Traverse difficulty.",
         sight="blocks",
+        style=look.OBSTACLE,
     ),
 )
 

@@ -20,6 +20,7 @@ from typing import Any
 from rules.engine.turns import Json, TurnStructure, without
 from rules.engine.verdict import Violation
 from rules.model.errors import InvalidActionError
+from rules.model.state import GameState
 from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_AP_PER_ROUND
 
 
@@ -32,10 +33,10 @@ def _name(unit: Json) -> str:
     return name if isinstance(name, str) and name else str(unit.get("id"))
 
 
-def active_unit(turn: Json, position: Json) -> str | None:
-    """The soldier whose activation runs: the position's `state.active_unit`, else the
-    table's turn's."""
-    found = (position.get("state") or {}).get("active_unit") or turn.get("active_unit")
+def active_unit(turn: Json, state: Mapping[str, Any]) -> str | None:
+    """The soldier whose activation runs: the position's `state.active_unit` (its turn
+    state), else the table's turn's."""
+    found = state.get("active_unit") or turn.get("active_unit")
     return str(found) if found else None
 
 
@@ -83,7 +84,7 @@ class ApsTurns(TurnStructure):
         if refused is not None or action is None or not action.get("unit"):
             return refused
         unit_id = str(action["unit"])
-        running = active_unit(turn, position)
+        running = active_unit(turn, position.get("state") or {})
         if running and running != unit_id:
             return Violation(
                 "not_your_turn",
@@ -99,14 +100,15 @@ class ApsTurns(TurnStructure):
             )
         return None
 
-    def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
+    def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
         if action_type in ACTIONS and not ACTIONS[action_type].activates:
             return True
-        running = active_unit({}, position)
+        running = active_unit({}, position.turn)
         if running and running != unit_id:
             return False
-        unit = next((u for u in _units(position) if u.get("id") == unit_id), {})
-        return not unit.get("activated") or running == unit_id
+        unit = position.unit(unit_id)
+        activated = unit is not None and unit.on_table and unit.flag("activated")
+        return not activated or running == unit_id
 
     def acted(self, turn: Json, position: Json, action: Json) -> Json:
         """An activation's action makes its soldier the active one (APS-D23)."""
@@ -122,7 +124,7 @@ class ApsTurns(TurnStructure):
         if whole_turn:
             return self.next_turn(turn, position)
         side = turn.get("active_side")
-        running = active_unit(turn, position)
+        running = active_unit(turn, position.get("state") or {})
         if running is None:
             waiting = to_activate(position, str(side))
             running = str(waiting[0]["id"]) if waiting else None
@@ -150,28 +152,29 @@ class ApsTurns(TurnStructure):
         new_turn["active_side"] = self.order(new_turn)[0]
         return new_turn, new_round(position)
 
-    def summary(self, turn: Json, position: Json) -> str:
+    def summary(self, turn: Json, position: GameState) -> str:
         parts = [f"Round {turn.get('turn', 1)}", f"{turn.get('active_side', '?')} to act"]
         extra = self.budget(turn, position)
         if extra:
             parts.append(extra)
         return " · ".join(parts)
 
-    def active_unit(self, turn: Json, position: Json) -> str | None:
-        return active_unit(turn, position)
+    def active_unit(self, turn: Json, position: GameState) -> str | None:
+        return active_unit(turn, position.turn)
 
-    def budget(self, turn: Json, position: Json) -> str:
+    def budget(self, turn: Json, position: GameState) -> str:
         """The active soldier's AP left, or how many soldiers the side has to activate."""
-        running = active_unit(turn, position)
-        unit = next((u for u in _units(position) if u.get("id") == running), None)
-        if unit is not None:
-            ap = unit.get("ap")
+        running = active_unit(turn, position.turn)
+        unit = position.unit(running) if running else None
+        if unit is not None and unit.on_table:
+            ap, name = unit.get("ap"), _name({"id": unit.id, **unit.props})
             return (
-                f"{_name(unit)}: {ap:g} AP left"
-                if isinstance(ap, int | float)
-                else f"{_name(unit)} activating"
+                f"{name}: {ap:g} AP left" if isinstance(ap, int | float) else f"{name} activating"
             )
-        waiting = len(to_activate(position, str(turn.get("active_side"))))
+        side = turn.get("active_side")
+        waiting = sum(
+            1 for u in position.units if u.on_table and u.side == side and not u.flag("activated")
+        )
         return f"{waiting} soldier{'s' if waiting != 1 else ''} to activate"
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.engine.catalogue import ABOARD, ActionSpec, ActionVariant, StateMarker, TerrainKind
+from rules.engine import terrain_style as look
+from rules.engine.catalogue import (
+    ABOARD,
+    ActionSpec,
+    ActionVariant,
+    StateMarker,
+    TerrainKind,
+    VerdictNote,
+)
 from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
@@ -74,9 +82,22 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
     for t, row in ACTION_TABLE.items()
 )
 
+#: Looks of its own where the engine's common ones do not fit (rules/engine/terrain_style.py).
+_BRIDGE = look.TerrainStyle("#bfae8f", "horizontal")
+_ANTITANK = look.TerrainStyle("#6e5a4a", "cross")
+_STAIRS = look.TerrainStyle("#7a7e85", "steps")
+_LADDER = look.TerrainStyle("#7a7e85", "vertical")
+
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    TerrainKind("firm", "Firm ground", help="Normal movement for all (003 Terrain 1)."),
-    TerrainKind("soft", "Soft ground", help="Halved for foot, tracked, walker, wheeled."),
+    TerrainKind(
+        "firm",
+        "Firm ground",
+        help="Normal movement for all (003 Terrain 1).",
+        style=look.OPEN_GROUND,
+    ),
+    TerrainKind(
+        "soft", "Soft ground", help="Halved for foot, tracked, walker, wheeled.", style=look.SOFT
+    ),
     TerrainKind(
         "slope",
         "Slope",
@@ -84,33 +105,49 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
         required=("uphill",),
         help="Halved going uphill (bearing within 90 degrees of `uphill`) for all "
         "but grav, thruster, gravpack and jetpack (LG-D5).",
+        style=look.SLOPE,
     ),
     TerrainKind(
         "river",
         "River or stream",
         help="Crossed only at a bridge or ford; halved for amphibious pieces.",
+        style=look.RUNNING_WATER,
     ),
-    TerrainKind("lake", "Lake or pond", help="As for a river."),
-    TerrainKind("ford", "Ford", help="Overrides a river; halved for foot and ground vehicles."),
+    TerrainKind("lake", "Lake or pond", help="As for a river.", style=look.DEEP_WATER),
+    TerrainKind(
+        "ford",
+        "Ford",
+        help="Overrides a river; halved for foot and ground vehicles.",
+        style=look.SHALLOW_WATER,
+    ),
     TerrainKind(
         "road",
         "Road",
         keys=("wet",),
         help="Doubled for foot and ground vehicles; a wet unpaved road is soft.",
+        style=look.ROAD,
     ),
-    TerrainKind("bridge", "Bridge", help="As for road; overrides a river."),
-    TerrainKind("vegetation", "Vegetation", sight="hinders", help="Halved for all (LG-D6)."),
+    TerrainKind("bridge", "Bridge", help="As for road; overrides a river.", style=_BRIDGE),
+    TerrainKind(
+        "vegetation",
+        "Vegetation",
+        sight="hinders",
+        help="Halved for all (LG-D6).",
+        style=look.LIGHT_WOODS,
+    ),
     TerrainKind(
         "dense_vegetation",
         "Dense vegetation",
         sight="blocks",
         help="Impassable (table option `dense_vegetation`, LG-D18).",
+        style=look.DENSE_WOODS,
     ),
     TerrainKind(
         "low_obstacle",
         "Low obstacle",
         keys=("height",),
         help="Halved but for grav, thruster, gravpack and jetpack.",
+        style=look.LOW_OBSTACLE,
     ),
     TerrainKind(
         "high_wall",
@@ -118,12 +155,14 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
         keys=("height",),
         sight="blocks",
         help="Only thruster vehicles and jetpack troops pass (LG-D7).",
+        style=look.HIGH_WALL,
     ),
     TerrainKind(
         "antitank_obstacle",
         "Antitank obstacle",
         keys=("height",),
         help="Impassable to tracked and wheeled; else as a low obstacle (LG-D19).",
+        style=_ANTITANK,
     ),
     TerrainKind(
         "building",
@@ -132,18 +171,21 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
         sight="blocks",
         help="Doubled for foot; vehicles need `vehicle_access`; rubble uses the "
         "table option `rubble_multiplier` (LG-D20).",
+        style=look.BLOCKING,
     ),
     TerrainKind(
         "stairs",
         "Stairs",
         keys=("height", "vehicle_access"),
         help="Halved for foot; vehicles need `vehicle_access` (LG-D20).",
+        style=_STAIRS,
     ),
     TerrainKind(
         "ladder",
         "Ladder",
         keys=("height",),
         help="Infantry only: tripled on foot, normal with gravpacks (003 Terrain 13).",
+        style=_LADDER,
     ),
 )
 
@@ -194,6 +236,16 @@ UNIT_SCHEMA: dict[str, Any] = unit_schema(
     },
     required=("type", "move", "base"),
 )
+
+#: How fast the piece has moved this turn, turning included (stationary, slow, moderate,
+#: fast): every verdict says it (scenario-format.md, lasergrenadiers: "verdict adds
+#: `speed_band`"), the band fire at it and its own fire use.
+SPEED_BAND = VerdictNote(
+    "speed_band",
+    "Speed band",
+    help="Its speed band for fire this turn (003 Movement and fire).",
+)
+VERDICT_NOTES: tuple[VerdictNote, ...] = (SPEED_BAND,)
 
 #: What a piece shows of its state (rules/engine/markers.py), in the order drawn; its
 #: speed band is worked out from the allowance spent (LaserGrenadiersSystem.markers).

@@ -17,5 +17,6 @@ class Judgement(PathJudgement):
     speed_band: str = "stationary"
 
     def verdict(self, after: GameState | None = None) -> Verdict:
-        """The path-ordered verdict, with the unit's speed band (lasergrenadiers.md 8)."""
-        return replace(super().verdict(after), speed_band=self.speed_band)
+        """The path-ordered verdict, with the unit's speed band (lasergrenadiers.md 8): a
+        verdict note (catalogue.VERDICT_NOTES)."""
+        return replace(super().verdict(after), notes={"speed_band": self.speed_band})

@@ -7,7 +7,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.catalogue import ActionSpec
+from rules.engine.catalogue import ActionSpec, VerdictNote
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
 from rules.engine.markers import Markers
@@ -17,12 +17,14 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences, moves, offers
-from rules.systems.lasergrenadiers.budget import piece_budget, speed_bands
+from rules.systems.lasergrenadiers.accounting import moved, speed_band
 from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
+    SPEED_BAND,
     STATE_MARKERS,
     TERRAIN_KINDS,
     UNIT_SCHEMA,
+    VERDICT_NOTES,
 )
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, overrun
@@ -63,12 +65,6 @@ def _finite_values(values: Mapping[str, Any], key: str) -> None:
     _finite(dict(values), key)
 
 
-def read_piece_budget(position: dict[str, Any], unit_id: str) -> tuple[str, float, str] | None:
-    """A piece's allowance left for the header (LG-D31), the position read by this system:
-    the turn structure is handed this, as it cannot import the system built from it."""
-    return piece_budget(lambda _key: LaserGrenadiersSystem(), position, unit_id)
-
-
 class LaserGrenadiersSystem(System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
@@ -76,7 +72,8 @@ class LaserGrenadiersSystem(System):
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
-    turn_structure = LgTurns(read_piece_budget)
+    verdict_notes = VERDICT_NOTES
+    turn_structure = LgTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
     handlers = {
@@ -162,24 +159,22 @@ class LaserGrenadiersSystem(System):
     ) -> Consequence | None:
         return consequences.event_consequence(state, event)
 
-    def markers(self, position: Mapping[str, Any]) -> Markers:
+    def markers(self, state: GameState) -> Markers:
         """The catalogue's markers, and each piece's speed band once it has spent allowance
-        this turn: the band fire at it uses (003 Movement and fire; lasergrenadiers.md 8)."""
-        out = super().markers(position)
-        for unit_id, band in speed_bands(lambda _key: self, position).items():
-            out.setdefault(unit_id, []).append(
-                {
-                    "key": "speed_band",
-                    "label": f"{band} speed",
-                    "help": "Its speed band for fire this turn (003 Movement and fire).",
-                }
-            )
+        this turn (LG-D11: turning included): the band fire at it uses (003 Movement and
+        fire; lasergrenadiers.md 8)."""
+        out = super().markers(state)
+        for unit in state.units:
+            spent = moved(state, unit.id)
+            if spent > 0:
+                band = {"label": f"{speed_band(unit, spent)} speed", "help": SPEED_BAND.help}
+                out.setdefault(unit.id, []).append({"key": SPEED_BAND.key, **band})
         return out
 
-    def speed_band_consequence(
-        self, state: GameState, action: Action, band: str
+    def note_consequence(
+        self, state: GameState, action: Action, note: VerdictNote, value: Any
     ) -> Consequence | None:
-        return consequences.speed_band_consequence(band)
+        return consequences.speed_band_consequence(str(value))
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

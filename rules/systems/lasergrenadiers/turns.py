@@ -8,29 +8,24 @@ initiative alternates from turn to turn."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from rules.engine.judgement import who
 from rules.engine.numbers import fmt
 from rules.engine.turns import Json, TurnStructure, without
 from rules.engine.verdict import Violation
 from rules.model.errors import InvalidActionError
+from rules.model.state import GameState
+from rules.systems.lasergrenadiers.accounting import moved, remaining, speed_band
 
 CITE = "LG-D31"
-
-#: (name, inches left, speed band) of a piece in a position, None when unreadable.
-PieceBudget = Callable[[Json, str], "tuple[str, float, str] | None"]
 
 
 class LgTurns(TurnStructure):
     reset_each_turn = ("moved", "transfers", "activated", "translated")
     first_side_alternates = True
     end_part_label = "End activation"
-
-    def __init__(self, piece_budget: PieceBudget | None = None) -> None:
-        # The system hands in how to read a piece's allowance (budget.py): reading a
-        # position takes the whole system, which is built from this turn structure.
-        self.piece_budget = piece_budget
 
     # -- who may act now ---------------------------------------------------------------
     def refusal(
@@ -52,8 +47,8 @@ class LgTurns(TurnStructure):
             return Violation("not_your_turn", f"{uid} has already activated this turn", None, CITE)
         return None
 
-    def unit_may_take(self, position: Json, unit_id: str, action_type: str) -> bool:
-        return unit_id not in position.get("state", {}).get("activated", [])
+    def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
+        return unit_id not in position.turn.get("activated", [])
 
     def acted(self, turn: Json, position: Json, action: Json) -> Json:
         """The piece that acted is the active one until its side ends the activation."""
@@ -108,29 +103,23 @@ class LgTurns(TurnStructure):
         return {**new_turn, "passes": 0}, position
 
     # -- what the board shows --------------------------------------------------------------
-    def active_unit(self, turn: Json, position: Json) -> str | None:
-        """The piece whose activation runs (LG-D31), for the board to highlight."""
-        active = turn.get("active_unit")
-        return str(active) if active and on_table(position, str(active)) else None
+    def active_unit(self, turn: Json, position: GameState) -> str | None:
+        """The piece whose activation runs (LG-D31), for the board to highlight: one on
+        the table (in the position and not aboard anything)."""
+        active = position.unit(str(turn.get("active_unit") or ""))
+        return active.id if active is not None and active.on_table else None
 
-    def budget(self, turn: Json, position: Json) -> str:
+    def budget(self, turn: Json, position: GameState) -> str:
         """The active piece's allowance left and speed band: "Grav tank: 12\" left,
         moderate"."""
-        active = turn.get("active_unit")
         # The header never names a piece off the table: one that left the board (a loss,
         # 003 Leaving the board 1) or went aboard has nothing left to show.
-        if not active or not on_table(position, str(active)):
+        active = self.active_unit(turn, position)
+        unit = None if active is None else position.unit(active)
+        if unit is None:
             return ""
-        found = self.piece_budget(position, str(active)) if self.piece_budget else None
-        if found is None:
-            return str(active)
-        name, left, band = found
-        return f'{name}: {fmt(left)}" left, {band}'
-
-
-def on_table(position: Json, unit_id: str) -> bool:
-    """Whether the piece stands on the table: in the position and not aboard anything."""
-    return any(u.get("id") == unit_id and not u.get("aboard") for u in position.get("units", []))
+        left = max(remaining(position, unit), 0.0)
+        return f'{who(unit)}: {fmt(left)}" left, {speed_band(unit, moved(position, unit.id))}'
 
 
 def _unloads(action: Json, active: str, position: Json) -> bool:

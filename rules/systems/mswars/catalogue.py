@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.engine import terrain_style as look
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
@@ -76,14 +77,34 @@ SIGHT: dict[str, str] = {
     "small_walls": "hinders",
 }
 
+#: How the board and the report draw each type (rules/engine/terrain_style.py).
+STYLES: dict[str, look.TerrainStyle] = {
+    "flat": look.OPEN_GROUND,
+    "rough": look.ROUGH,
+    "difficult": look.DIFFICULT,
+    "very_difficult": look.VERY_DIFFICULT,
+    "shallow_water": look.SHALLOW_WATER,
+    "deep_water": look.DEEP_WATER,
+    "elevated": look.HILL,
+    "woodland": look.WOODS,
+    "river": look.RUNNING_WATER,
+    "pond": look.RUNNING_WATER,
+    "fields": look.TerrainStyle("#e3d98f", "horizontal"),
+    "desert": look.TerrainStyle("#ead9a6", "dots"),
+    "hills": look.HILL,
+    "rubble": look.TerrainStyle("#9a8f84", "cross"),
+    "small_walls": look.LOW_OBSTACLE,
+}
+
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    *(TerrainKind(r, _ROW_LABELS[r], sight=SIGHT.get(r, "")) for r in ROWS),
+    *(TerrainKind(r, _ROW_LABELS[r], sight=SIGHT.get(r, ""), style=STYLES[r]) for r in ROWS),
     TerrainKind(
         "elevated",
         "Elevated terrain",
         ("height", "size_class"),
         help='Size class from its height (8" at most) unless given; climb on, jump off.',
         sight=SIGHT["elevated"],
+        style=STYLES["elevated"],
     ),
     *(
         TerrainKind(
@@ -91,6 +112,7 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = (
             _FEATURE_LABELS[f],
             help="Its row depends on the unit's size class.",
             sight=SIGHT.get(f, ""),
+            style=STYLES[f],
         )
         for f in SIZE_CLASS_TERRAIN
     ),

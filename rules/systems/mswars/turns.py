@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.engine.turns import Json, TurnStructure
 from rules.model.errors import InvalidActionError
+from rules.model.state import GameState
 
 TURN_KEYS = ("phase", "actions_taken", "action_points", "free_turn_used")
 
@@ -34,16 +35,12 @@ class MswarsTurns(TurnStructure):
         ]
         return with_roster_points({**position, "units": units})
 
-    def budget(self, turn: Json, position: Json) -> str:
-        points = position.get("state", {}).get("action_points")
-        if not isinstance(points, dict):
+    def budget(self, turn: Json, position: GameState) -> str:
+        points = position.turn.get("action_points")
+        if not isinstance(points, Mapping):
             return ""
         side = turn.get("active_side")
-        mine = [
-            points[u["id"]]
-            for u in position.get("units", [])
-            if u.get("side") == side and u.get("id") in points
-        ]
+        mine = [points[u.id] for u in position.units if u.side == side and u.id in points]
         return f"{sum(mine):g} AP left" if mine else ""
 
 

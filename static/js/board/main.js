@@ -171,18 +171,23 @@ class Board {
     /** @type {HTMLInputElement} */ ($("fiat-reason")).value = "";
   }
 
-  /** Keeps the `speed_band` of a unit's last committed verdict, for the unit card. */
+  /** Keeps a unit's last committed verdict this turn, for its notes on the unit card. */
   noteVerdict(unitId, verdict) {
-    if (this.bands?.turn !== this.store.turn.turn) this.bands = { turn: this.store.turn.turn, of: new Map() };
-    if (verdict.speed_band) this.bands.of.set(unitId, verdict.speed_band);
+    if (this.verdicts?.turn !== this.store.turn.turn) this.verdicts = { turn: this.store.turn.turn, of: new Map() };
+    this.verdicts.of.set(unitId, verdict);
   }
 
-  /** A unit's speed band: its plan's preview, else its last action's this turn, or null. */
-  speedBand(unitId) {
+  /** What the referee's verdict says of a unit beyond the shared fields (the system's
+   *  `verdictNotes`, e.g. how fast it moved), as [label, value]: its plan's preview, else
+   *  its last action's this turn. */
+  verdictNotes(unitId) {
     const plan = this.mover.plan;
-    if (plan?.unit.id === unitId && this.mover.verdict?.speed_band) return this.mover.verdict.speed_band;
-    if (this.bands?.turn !== this.store.turn.turn) return null;
-    return this.bands.of.get(unitId) ?? null;
+    const preview = plan?.unit.id === unitId ? this.mover.verdict : null;
+    const last = this.verdicts?.turn === this.store.turn.turn ? this.verdicts.of.get(unitId) : null;
+    return (this.config.verdictNotes ?? []).flatMap((note) => {
+      const value = preview?.[note.key] ?? last?.[note.key];
+      return value == null ? [] : [[note.label, value]];
+    });
   }
 
   setHint(text) {
@@ -202,7 +207,7 @@ class Board {
     const key = JSON.stringify(state.terrain ?? []);
     if (key !== this.terrainKey) {
       this.terrainKey = key;
-      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [] });
+      renderTerrain(this.svg, state.terrain ?? [], { width, height, legend: $("legend"), idPrefix: "board", kinds: this.config.terrainKinds ?? [], unstyled: this.config.terrainUnstyled });
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;

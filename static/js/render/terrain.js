@@ -12,52 +12,17 @@
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
-// kind: the pattern drawn over the colour.
-const KNOWN_STYLES = {
-  clear: { fill: "#e8efd9", kind: "none" },
-  open: { fill: "#e8efd9", kind: "none" },
-  flat: { fill: "#e8efd9", kind: "none" },
-  firm: { fill: "#e8efd9", kind: "none" },
-  road: { fill: "#d9d2c3", kind: "vertical" },
-  hindering: { fill: "#7fb069", kind: "hatch" },
-  vegetation: { fill: "#7fb069", kind: "hatch" },
-  woodland: { fill: "#5f9c4a", kind: "hatch" },
-  rough: { fill: "#c2a878", kind: "dots" },
-  soft: { fill: "#c9b98f", kind: "dots" },
-  difficult: { fill: "#b08d57", kind: "cross" },
-  very_difficult: { fill: "#8c6a3b", kind: "cross" },
-  dense_vegetation: { fill: "#3f7d32", kind: "cross" },
-  blocking: { fill: "#5b5f66", kind: "grid" },
-  building: { fill: "#5b5f66", kind: "grid" },
-  high_wall: { fill: "#4a4d52", kind: "grid" },
-  obstacle: { fill: "#8a6f5a", kind: "grid" },
-  low_obstacle: { fill: "#a38b73", kind: "vertical" },
-  antitank_obstacle: { fill: "#6e5a4a", kind: "cross" },
-  shallow_water: { fill: "#9cc9e6", kind: "horizontal" },
-  ford: { fill: "#9cc9e6", kind: "horizontal" },
-  river: { fill: "#4f93c9", kind: "waves" },
-  deep_water: { fill: "#2f6ea5", kind: "waves" },
-  lake: { fill: "#2f6ea5", kind: "waves" },
-  pond: { fill: "#4f93c9", kind: "waves" },
-  elevated: { fill: "#d6b26e", kind: "rings" },
-  hills: { fill: "#d6b26e", kind: "rings" },
-  slope: { fill: "#dcc08a", kind: "rings" },
-  abrupt_elevated: { fill: "#b8862f", kind: "steps" },
-};
-const KINDS = ["hatch", "dots", "cross", "grid", "horizontal", "vertical", "waves", "rings", "steps"];
-const COLOURS = ["#b07aa1", "#9c755f", "#76b7b2", "#edc948", "#ff9da7", "#bab0ac", "#59a14f"];
-
 function hash(text) {
   let h = 0;
   for (const ch of text) h = (h * 31 + ch.codePointAt(0)) >>> 0;
   return h;
 }
 
-/** The colour and pattern of a terrain type; an unknown type gets a stable made-up one. */
-export function terrainStyle(type) {
-  if (KNOWN_STYLES[type]) return KNOWN_STYLES[type];
-  const h = hash(String(type));
-  return { fill: COLOURS[h % COLOURS.length], kind: KINDS[h % KINDS.length] };
+/** The colour, pattern and outline of a terrain type: its kind's style in the system's
+ *  catalogue (the engine's, the one the battle report draws too), else the engine's look
+ *  for a type the system does not style (`unstyled`, sent with the kinds). */
+export function terrainStyle(type, kinds = [], unstyled = null) {
+  return (kinds ?? []).find((k) => k.type === type)?.style ?? unstyled;
 }
 
 export function el(name, attrs = {}, parent = null) {
@@ -85,8 +50,8 @@ function drawPatternMarks(pattern, kind) {
   }
 }
 
-/** <pattern> for a terrain type, added to the svg's <defs> once; returns its url(). */
-function patternFor(svg, type, prefix) {
+/** <pattern> for a terrain type drawn in `style`, added to the svg's <defs> once; returns its url(). */
+function patternFor(svg, type, style, prefix) {
   let defs = svg.querySelector("defs");
   if (!defs) {
     defs = el("defs");
@@ -94,10 +59,9 @@ function patternFor(svg, type, prefix) {
   }
   const id = `${prefix}-terrain-${hash(String(type)).toString(36)}`;
   if (!svg.querySelector(`pattern[id="${id}"]`)) {
-    const style = terrainStyle(type);
     const pattern = el("pattern", { id, width: 1, height: 1, patternUnits: "userSpaceOnUse" }, defs);
     el("rect", { width: 1, height: 1, fill: style.fill }, pattern);
-    drawPatternMarks(pattern, style.kind);
+    drawPatternMarks(pattern, style.pattern);
   }
   return `url(#${id})`;
 }
@@ -135,7 +99,8 @@ function points(polygon) {
  * Draws `terrain` (scenario TERRAIN objects) on `svg`.
  * options: width, height (inches; required the first time), legend (an element to fill),
  * idPrefix (for pattern ids when several boards share a page), labels (default true),
- * kinds (the game system's terrain kinds, [{type, label}], for the words players read).
+ * kinds (the game system's terrain kinds, [{type, label, style}], for the words players read
+ * and each type's look), unstyled (the engine's look for a type no kind styles).
  * Returns the <g> holding the terrain.
  */
 export function renderTerrain(svg, terrain, options = {}) {
@@ -148,10 +113,11 @@ export function renderTerrain(svg, terrain, options = {}) {
   layer.replaceChildren();
   for (const feature of terrain) {
     if (!Array.isArray(feature.polygon) || feature.polygon.length < 3) continue;
+    const style = terrainStyle(feature.type, options.kinds, options.unstyled);
     const shape = el("polygon", {
       points: points(feature.polygon),
-      fill: patternFor(svg, feature.type, prefix),
-      stroke: "#30363d",
+      fill: patternFor(svg, feature.type, style, prefix),
+      stroke: style.stroke,
       "stroke-width": 0.08,
       class: `terrain-feature terrain-${feature.type}`,
     }, layer);
@@ -188,7 +154,8 @@ export function renderLegend(container, types, options = {}) {
   for (const type of types) {
     const item = document.createElement("li");
     const swatch = el("svg", { width: 24, height: 24, viewBox: "0 0 2 2", "aria-hidden": "true" });
-    el("rect", { width: 2, height: 2, fill: patternFor(swatch, type, `${options.idPrefix ?? "legend"}-${type}`), stroke: "#30363d", "stroke-width": 0.1 }, swatch);
+    const style = terrainStyle(type, options.kinds, options.unstyled);
+    el("rect", { width: 2, height: 2, fill: patternFor(swatch, type, style, `${options.idPrefix ?? "legend"}-${type}`), stroke: style.stroke, "stroke-width": 0.1 }, swatch);
     const name = document.createElement("span");
     name.textContent = kindLabel(type, options.kinds);
     item.append(swatch, name);

@@ -102,7 +102,7 @@ def prepare(
         before = {"state": battle.state, "turn": battle.turn_state}
         state = battle.state if change.state is None else change.state
         turn = battle.turn_state if change.turn is None else change.turn
-        public.update(position.patch(battle.state, state, turn))
+        public.update(position.patch(battle.state, state, turn, change.game))
         battle.state, battle.turn_state = state, turn
         positions = {"position_before": before, "position_after": {"state": state, "turn": turn}}
         fields += ["state", "turn_state"]

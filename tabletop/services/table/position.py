@@ -10,6 +10,7 @@ from typing import Any
 
 import rfc8785
 
+import rules
 from tabletop.services import game_systems
 
 
@@ -28,9 +29,15 @@ def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:
     return hashlib.sha256(hashed_form(state, turn)).hexdigest()
 
 
-def patch(before: dict[str, Any], after: dict[str, Any], turn: dict[str, Any]) -> dict[str, Any]:
+def patch(
+    before: dict[str, Any],
+    after: dict[str, Any],
+    turn: dict[str, Any],
+    game: rules.GameState | None = None,
+) -> dict[str, Any]:
     """The public keys of a table event that takes `before` to `after` (engine states):
-    the change, and what the board shows after it (header line, actions on offer)."""
+    the change, and what the board shows after it (header line, actions on offer), read
+    from `game`, the engine's own `after` where the verdict left it."""
     old = {u["id"]: u for u in before.get("units", [])}
     new = {u["id"]: u for u in after.get("units", [])}
     return {
@@ -38,7 +45,7 @@ def patch(before: dict[str, Any], after: dict[str, Any], turn: dict[str, Any]) -
         "removed": [uid for uid in old if uid not in new],
         "state": after.get("state", {}),
         "turn": turn,
-        **game_systems.table_view(after, turn),
+        **game_systems.table_view(after, turn, game),
     }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import SYSTEMS
+from rules import SYSTEMS, GameState, state_from_json
 
 TURNS = SYSTEMS["aod"].turn_structure
 P1 = {"turn": 1, "active_side": "P1", "sides": ["P1", "P2"]}
@@ -35,18 +35,25 @@ def position(
     }
 
 
+def read(
+    state: dict[str, Any], points: tuple[int, ...] = (), options: dict[str, Any] | None = None
+) -> GameState:
+    """The position as the engine holds it: the header reads the parsed position."""
+    return state_from_json(position(state, points, options))
+
+
 def test_the_header_counts_orders_given_by_points() -> None:
     # 250 points: ceil(250 / 150) = 2 orders (AOD-D22); one used, one left.
-    assert TURNS.budget(P1, position({"orders_used": 1}, (150, 100))) == "1 order left"
+    assert TURNS.budget(P1, read({"orders_used": 1}, (150, 100))) == "1 order left"
 
 
 def test_the_header_counts_the_gms_orders_first() -> None:
-    assert TURNS.budget(P1, position({"orders_available": 3}, (150,))) == "3 orders left"
+    assert TURNS.budget(P1, read({"orders_available": 3}, (150,))) == "3 orders left"
 
 
 def test_the_header_says_nothing_where_orders_are_not_limited() -> None:
-    assert TURNS.budget(P1, position({})) == ""
-    assert TURNS.budget(P1, position({}, (300,), {"orders_from_points": False})) == ""
+    assert TURNS.budget(P1, read({})) == ""
+    assert TURNS.budget(P1, read({}, (300,), {"orders_from_points": False})) == ""
 
 
 def test_a_side_with_2_of_2_orders_from_points_is_refused_the_next() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import SYSTEMS
+from rules import SYSTEMS, state_from_json
 from tests.rules.apskirmish.build import soldier
 
 TURNS = SYSTEMS["apskirmish"].turn_structure
@@ -46,10 +46,12 @@ def test_the_battle_begins_in_round_1_with_every_soldiers_ap() -> None:
 
 def test_the_header_shows_the_round_the_side_and_the_active_soldiers_ap() -> None:
     turn, pos = TURNS.begin(["P1", "P2"], two_a_side())
-    assert TURNS.summary(turn, pos) == "Round 1 · P1 to act · 2 soldiers to activate"
+    assert (
+        TURNS.summary(turn, state_from_json(pos)) == "Round 1 · P1 to act · 2 soldiers to activate"
+    )
     turn = TURNS.acted(turn, pos, {"unit": "A1", "type": "move"})
     unit(pos, "A1").update(ap=2, activated=True)
-    assert TURNS.summary(turn, pos) == "Round 1 · P1 to act · Kell: 2 AP left"
+    assert TURNS.summary(turn, state_from_json(pos)) == "Round 1 · P1 to act · Kell: 2 AP left"
 
 
 def test_during_an_activation_only_its_soldier_acts_but_anyone_may_dodge() -> None:
@@ -93,9 +95,9 @@ def test_a_side_with_nobody_left_to_activate_passes() -> None:
 
 def test_an_activated_soldier_is_not_offered_an_activation_but_may_dodge() -> None:
     pos = position(soldier("A1", activated=True), soldier("A2", (12, 10)))
-    assert not TURNS.unit_may_take(pos, "A1", "move")
-    assert TURNS.unit_may_take(pos, "A1", "dodge")
-    assert TURNS.unit_may_take(pos, "A2", "move")
+    assert not TURNS.unit_may_take(state_from_json(pos), "A1", "move")
+    assert TURNS.unit_may_take(state_from_json(pos), "A1", "dodge")
+    assert TURNS.unit_may_take(state_from_json(pos), "A2", "move")
 
 
 def test_on_the_live_table_the_engine_makes_the_soldier_that_acts_the_active_one() -> None:

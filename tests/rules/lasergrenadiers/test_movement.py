@@ -112,7 +112,7 @@ def test_a_piece_that_only_rotates_is_reported_as_rotating_in_place() -> None:
     """003 Movement and fire 4."""
     state = board([vehicle("U", "grav", 36, (20, 20))])
     verdict = act(state, path=[{"turn": 120}])
-    assert verdict.speed_band == "moderate"
+    assert verdict.notes["speed_band"] == "moderate"
     assert any(e["type"] == "rotated_in_place" for e in verdict.events)
 
 
@@ -125,7 +125,7 @@ def test_a_piece_that_only_rotates_is_reported_as_rotating_in_place() -> None:
 )
 def test_the_speed_band_counts_the_allowance_spent_this_turn(spent: float, band: str) -> None:
     state = board([vehicle("U", "grav", 12, (20, 20))], state={"moved": {"U": spent}})
-    assert act(state, path=[]).speed_band == band
+    assert act(state, path=[]).notes["speed_band"] == band
 
 
 # -- terrain precedence (LG-D25) and special cases -------------------------------------------------

@@ -102,7 +102,7 @@ def test_verdict_does_not_change_when_the_scene_is_turned_and_moved(
     assert a.legal == b.legal
     assert set(a.codes) == set(b.codes)
     assert math.isclose(a.cost, b.cost, abs_tol=1e-6)
-    assert a.speed_band == b.speed_band
+    assert a.notes == b.notes
 
 
 @FAST

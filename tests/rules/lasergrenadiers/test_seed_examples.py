@@ -29,7 +29,7 @@ def test_the_grav_tank_moves_turns_moves_turns_and_moves_36_inches() -> None:
     verdict = act(grav_tank(), "G", path)
     assert verdict.legal
     assert verdict.cost == pytest.approx(36)
-    assert verdict.speed_band == "fast"
+    assert verdict.notes["speed_band"] == "fast"
 
 
 def test_after_31_inches_the_grav_tank_cannot_turn_45_degrees() -> None:
@@ -63,7 +63,7 @@ def test_the_24_inch_carrier_reduced_to_16_moving_its_full_16_is_moderate() -> N
     state = board([vehicle("C", "tracked", 24, (10, 10), damage_levels=1)])
     verdict = act(state, "C", [[26, 10]])
     assert verdict.legal and verdict.allowance == pytest.approx(16)
-    assert verdict.speed_band == "moderate"
+    assert verdict.notes["speed_band"] == "moderate"
     assert act(state, "C", [[26.5, 10]]).codes == ["speed_exceeded"]
 
 

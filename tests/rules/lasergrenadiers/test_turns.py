@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import SYSTEMS
+from rules import SYSTEMS, state_from_json
 from rules.referee.offers import available_actions
 
 TURNS = SYSTEMS["lasergrenadiers"].turn_structure
@@ -61,7 +61,7 @@ def test_ending_the_activation_passes_the_initiative_and_the_piece_is_done() -> 
     assert pos["state"]["activated"] == ["G"]
     again = TURNS.refusal({**turn, "active_side": "P1"}, pos, "P1", {"unit": "G", "type": "move"})
     assert again is not None and again.code == "not_your_turn"
-    assert not TURNS.unit_may_take(pos, "G", "move")
+    assert not TURNS.unit_may_take(state_from_json(pos), "G", "move")
 
 
 def test_a_side_with_no_piece_left_passes_and_the_turn_ends_when_none_is_left() -> None:
@@ -86,7 +86,10 @@ def test_the_turn_ends_when_every_side_passes_in_a_row() -> None:
 def test_the_header_shows_the_active_piece_its_allowance_left_and_its_speed_band() -> None:
     turn, pos = TURNS.begin(["P1", "P2"], position({"moved": {"G": 24}}))
     turn = TURNS.acted({**turn, "turn": 2}, pos, {"unit": "G", "type": "move"})
-    assert TURNS.summary(turn, pos) == 'Turn 2 · P1 to act · Grav tank: 12" left, moderate'
+    assert (
+        TURNS.summary(turn, state_from_json(pos))
+        == 'Turn 2 · P1 to act · Grav tank: 12" left, moderate'
+    )
 
 
 def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> None:

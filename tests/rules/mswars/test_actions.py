@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import SYSTEMS
+from rules import state_from_json as read
 from rules.model.errors import DiceExhaustedError
 from tests.rules.mswars.build import area, board, judge, mech
 
@@ -175,16 +176,21 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
     """MSW-D40: two phases, sides in turn; the turn change resets the per-turn keys,
     refills action points from the roster and turns "this_turn" into "straighten"."""
     structure = SYSTEMS["mswars"].turn_structure
+    walker = {"type": "walker", "move": 6, "base": {"shape": "circle", "diameter": 2}}
     position = {
+        "system": "mswars",
+        "table": {"width": 36, "height": 36},
+        "terrain": [],
         "units": [
-            {"id": "A", "side": "P1", "fallen": "this_turn", "action_points": 4},
-            {"id": "B", "side": "P2"},
+            {"id": "A", "side": "P1", "fallen": "this_turn", "action_points": 4, **walker},
+            {"id": "B", "side": "P2", **walker, "position": [20, 20]},
         ],
         "state": {},
     }
+    position["units"][0]["position"] = [10, 10]
     turn, position = structure.begin(["P1", "P2"], position)
     assert position["state"]["action_points"] == {"A": 4}
-    assert structure.summary(turn, position) == "Turn 1 · Phase 1 · P1 to act · 4 AP left"
+    assert structure.summary(turn, read(position)) == "Turn 1 · Phase 1 · P1 to act · 4 AP left"
     position["state"].update(
         actions_taken={"A": [{"phase": 1, "type": "run"}]},
         free_turn_used={"A": True},
@@ -198,7 +204,7 @@ def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen
     assert turn["turn"] == 2
     assert position["state"] == {"phase": 1, "action_points": {"A": 4}}
     assert position["units"][0]["fallen"] == "straighten"
-    assert structure.summary(turn, position) == "Turn 2 · Phase 1 · P2 to act"
+    assert structure.summary(turn, read(position)) == "Turn 2 · Phase 1 · P2 to act"
 
 
 @pytest.mark.parametrize(

@@ -29,9 +29,8 @@ export function statRows(board, unit) {
   row("Base", baseText(unit.base));
   row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
   if (unit.position?.length > 2 && unit.position[2] > 0) row("Altitude", `${unit.position[2]}″`);
-  // What the referee's verdict said of its speed (a system's `speed_band`), if it says.
-  const band = board.speedBand?.(unit.id);
-  if (band) row("Speed band", String(band).replaceAll("_", " "));
+  // What the referee's verdict said of it beyond the shared fields (its system's notes).
+  for (const [label, value] of board.verdictNotes?.(unit.id) ?? []) row(label, String(value).replaceAll("_", " "));
   // Other keys as rows; a group of stats ({"PSQ": 4, "INS": 3}) a row each.
   const plain = (v) => v && typeof v === "object" && !Array.isArray(v);
   for (const [k, v] of Object.entries(unit)) if (!SHOWN.has(k) && k !== "aboard") for (const [name, value] of plain(v) ? Object.entries(v) : [[k, v]]) row(name.replaceAll("_", " "), valueText(value));
