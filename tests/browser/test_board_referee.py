@@ -258,9 +258,9 @@ def test_a_stale_refusal_says_who_moved_first(table, open_board):
     # P1's board hears of the GM's move late (a slow network): it sends its order on
     # the table it saw, and the referee refuses it as stale.
     p1.evaluate(
-        """() => { const board = window.tabletop, onFrame = board.onFrame.bind(board);
+        """() => { const frames = window.tabletop.frames, onFrame = frames.on.bind(frames);
                    window.held = [];
-                   board.onFrame = (f) => f.type === "event" && window.hold
+                   frames.on = (f) => f.type === "event" && window.hold
                      ? window.held.push(f) : onFrame(f);
                    window.hold = true;
                    window.release = () => { window.hold = false;

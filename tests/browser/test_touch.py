@@ -114,7 +114,7 @@ def table_point(page, x: float, y: float) -> list[float]:
 def offered_labels(page, unit: str) -> list[str]:
     """The server's offers for a piece, in the catalogue's words."""
     return page.evaluate(
-        "(id) => window.tabletop.store.offered(id).map((t) => window.tabletop.actionLabel(t))",
+        "(id) => window.tabletop.store.offered(id).map((t) => window.tabletop.actions.label(t))",
         unit,
     )
 
@@ -294,14 +294,14 @@ def test_the_right_click_menu_lists_the_offers_and_an_entry_acts(table, open_boa
     piece(p1, table.u1).click(button="right")
     at_once = p1.evaluate(
         """(id) => window.tabletop.store.offered(id).find((t) =>
-             window.tabletop.catalogue.find((a) => a.type === t)?.at_once) ?? null""",
+             window.tabletop.actions.catalogue.find((a) => a.type === t)?.at_once) ?? null""",
         table.u1,
     )
     assert at_once is not None
     menu.locator(f"[data-action='{at_once}']").click()
     expect(menu).to_be_hidden()
     expect(p2.locator("#event-log li")).to_have_count(1, timeout=TIMEOUT_MS)
-    label = p1.evaluate("(t) => window.tabletop.actionLabel(t)", at_once)
+    label = p1.evaluate("(t) => window.tabletop.actions.label(t)", at_once)
     expect(p2.locator("#event-log li").first).to_contain_text(label.lower())
 
     # A right-click on the empty table opens no menu.

@@ -153,8 +153,8 @@ export class Drawing {
     this.layer.replaceChildren();
     this.labels.replaceChildren();
     // A replay shows a past table with the drawings on it then (the position's own list).
-    const replay = this.board.replaySeq !== null;
-    for (const note of replay ? this.board.replay?.annotations ?? [] : this.notes.values()) this.shape(note, this.layer, "annotation");
+    const replay = !this.board.replay.live;
+    for (const note of replay ? this.board.replay.position?.annotations ?? [] : this.notes.values()) this.shape(note, this.layer, "annotation");
     if (replay) return;
     if (this.draft) this.shape(this.draft, this.layer, "annotation draft");
   }

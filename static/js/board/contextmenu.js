@@ -44,7 +44,7 @@ export class PieceMenu {
     const title = item("p", "piece-menu-title", name);
     const items = entries.map((button) => {
       const type = button.dataset.action;
-      const entry = item("button", "piece-menu-item", board.actionLabel(type));
+      const entry = item("button", "piece-menu-item", board.actions.label(type));
       entry.type = "button";
       entry.setAttribute("role", "menuitem");
       entry.dataset.action = type;
@@ -95,7 +95,7 @@ export class PieceMenu {
     this.close(false);
     button.click();
     if (button.closest("#actions") && $("tool-hint").textContent === hint) {
-      board.setHint(`${board.actionLabel(button.dataset.action)}: drag ${board.store.name(unit)} to where it goes.`);
+      board.setHint(`${board.actions.label(button.dataset.action)}: drag ${board.store.name(unit)} to where it goes.`);
     }
   }
 

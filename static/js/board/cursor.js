@@ -19,7 +19,7 @@ export class TableCursor {
   }
 
   tool() {
-    return this.board.activeTool;
+    return this.board.tools.active;
   }
 
   /** The cross's point while a tool is on, else null. */

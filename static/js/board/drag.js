@@ -88,7 +88,7 @@ export class Mover {
     const b = this.board;
     if (b.readOnly() || !b.store.mayOrder(unit)) return false;
     if (b.fiat()) return true;
-    return b.actionType() !== null && b.offeredDrags(unit.id).length > 0;
+    return b.actions.current !== null && b.actions.offeredDrags(unit.id).length > 0;
   }
 
   attach() {
@@ -109,7 +109,7 @@ export class Mover {
   }
 
   down(e) {
-    if (e.button !== 0 || this.board.tool()) return;
+    if (e.button !== 0 || this.board.tools.active) return;
     if (this.offer && e.target.closest?.(".alternative")) {
       e.stopPropagation();
       this.takeOffer();
@@ -146,7 +146,7 @@ export class Mover {
     // A proposed order (inturn.js) is the player's to drag elsewhere, as any piece.
     if (this.press && (!this.plan || this.plan.mode === "proposed") && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > dragSlop(e)) {
       // An action that is a turn in place (a free spin): the drag turns the piece.
-      this.begin(this.press.unit, this.board.spec()?.path === "turn" ? "rotate" : "drag", this.press.grab);
+      this.begin(this.press.unit, this.board.actions.spec()?.path === "turn" ? "rotate" : "drag", this.press.grab);
     }
     // A group's next order, proposed in turn (inturn.js), stays where it was proposed.
     if (!this.plan || this.plan.pending || this.plan.mode === "proposed") return;
@@ -167,7 +167,7 @@ export class Mover {
     if (extra) { // a click on the piece the keys were picked for: the order where it stands
       this.extra = null;
       this.board.clearHint(this.carryHint);
-      return this.board.command({ type: "act", seen: this.board.store.seq, action: extra }, `${this.board.store.name(extra.unit)}: ${this.board.actionLabel(extra.type).toLowerCase()}`);
+      return this.board.command({ type: "act", seen: this.board.store.seq, action: extra }, `${this.board.store.name(extra.unit)}: ${this.board.actions.label(extra.type).toLowerCase()}`);
     }
     // A click without a drag only selects: a hidden pick-up made the next drag a mere
     // waypoint, and the player's move was never sent (issue 20).
@@ -241,12 +241,12 @@ export class Mover {
     const turned = Math.abs(norm(p.facing - start)) > 0.01;
     if (p.rotateOnly) {
       const delta = ((norm(p.facing - start) + 540) % 360) - 180;
-      return { unit: p.unit.id, type: this.board.actionType(), path: [{ turn: round2(delta) }] };
+      return { unit: p.unit.id, type: this.board.actions.current, path: [{ turn: round2(delta) }] };
     }
-    const spec = this.board.spec(p.extra?.type);
+    const spec = this.board.actions.spec(p.extra?.type);
     const points = [...p.waypoints, this.atAltitude(p.ghost)].map((q) => [...q]);
     const legs = facingLegs(p.unit, points, spec);
-    const action = { unit: p.unit.id, type: this.board.actionType(), path: legs.path, ...p.extra };
+    const action = { unit: p.unit.id, type: this.board.actions.current, path: legs.path, ...p.extra };
     if (turned) action.facing = round2(p.facing);
     for (const key of spec?.target_keys ?? []) {
       const target = this.targetOf(p.unit, points, turned ? p.facing : legs.facing);
@@ -259,7 +259,7 @@ export class Mover {
    *  base contact with it, back along the last leg (a ram, a charge; gap under 0.01″). */
   docked(q) {
     const p = this.plan, from = p.waypoints.at(-1) ?? p.origin;
-    if (!this.board.spec(p.extra?.type)?.target_keys?.length) return q;
+    if (!this.board.actions.spec(p.extra?.type)?.target_keys?.length) return q;
     const at = (t) => [from[0] + (q[0] - from[0]) * t, from[1] + (q[1] - from[1]) * t];
     let t = 1;
     for (const u of this.board.store.state.units) {
@@ -291,7 +291,7 @@ export class Mover {
 
   /** A path point at the altitude field's height, [x, y, z], where the piece may climb. */
   atAltitude(point) {
-    const z = this.board.altitude?.(this.plan.unit) ?? 0;
+    const z = this.board.actions.altitude(this.plan.unit) ?? 0;
     return z > 0 ? [point[0], point[1], z] : [point[0], point[1]];
   }
 
@@ -357,7 +357,7 @@ export class Mover {
     const p = this.plan, colour = this.board.pieces.colour(p.unit.side);
     // The ghost faces where the proposal's turns leave it, unless the player turned it.
     const start = p.unit.facing ?? 0;
-    let facing = p.rotateOnly || Math.abs(norm(p.facing - start)) > 0.01 ? p.facing : facingLegs(p.unit, [...p.waypoints, p.ghost], this.board.spec(p.extra?.type)).facing;
+    let facing = p.rotateOnly || Math.abs(norm(p.facing - start)) > 0.01 ? p.facing : facingLegs(p.unit, [...p.waypoints, p.ghost], this.board.actions.spec(p.extra?.type)).facing;
     // The engine's action adopted for this drop: its path and the facing its turns leave.
     const a = this.adoptedFor(), path = a?.path ?? [];
     if (a) facing = a.facing ?? path.reduce((f, s) => (s.turn == null ? f : norm(f + s.turn)), start);
@@ -545,7 +545,7 @@ export class Mover {
     const unit = this.board.store.unit(offer.unit.id);
     this.dropOffer();
     if (!unit) return false;
-    this.board.currentAction = offer.action.type;
+    this.board.actions.current = offer.action.type;
     this.begin(unit, "drag");
     const points = (offer.action.path ?? []).filter(Array.isArray);
     this.plan.waypoints = points.slice(0, -1).map((q) => [...q]);

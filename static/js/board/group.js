@@ -61,9 +61,9 @@ export class Group {
    *  action pressed in the bar since the group was formed is the player's choice. */
   spec(unit) {
     const offered = this.board.store.offered(unit.id);
-    if (this.chosen && !this.board.spec(this.chosen)?.group) return null;
-    const chosen = (a) => a.type === this.board.currentAction || (this.ids.size > 1 && this.ids.has(unit.id));
-    return this.board.catalogue.find((a) => a.group && chosen(a) && (offered === null || offered.includes(a.type))) ?? null;
+    if (this.chosen && !this.board.actions.spec(this.chosen)?.group) return null;
+    const chosen = (a) => a.type === this.board.actions.current || (this.ids.size > 1 && this.ids.has(unit.id));
+    return this.board.actions.catalogue.find((a) => a.group && chosen(a) && (offered === null || offered.includes(a.type))) ?? null;
   }
 
   /** The leader's action as the group's: `moves`, one {unit, path} a piece, leader first. */

@@ -16,7 +16,7 @@ export class GroupBox {
   /** Whether a press starts a box: Shift, the main button, on no piece, nothing else on. */
   starts(e) {
     const b = this.board;
-    return e.shiftKey && !e.altKey && e.button === 0 && !b.tool() && !b.readOnly() && !b.mover.active && !e.target.closest(".piece, .rotate-handle");
+    return e.shiftKey && !e.altKey && e.button === 0 && !b.tools.active && !b.readOnly() && !b.mover.active && !e.target.closest(".piece, .rotate-handle");
   }
 
   attach(svg) {

@@ -92,7 +92,7 @@ export class KeyMove {
     const picking = this.board.points.picking;
     const cross = picking ? null : this.board.cursor.point();
     this.form.hidden = !(picking || cross || (selected && movable && this.mover().mayMove(selected)));
-    this.label.textContent = picking ? `Point for ${picking.spec.label.toLowerCase()}` : cross ? this.board.activeTool.pointWords() : "Move to";
+    this.label.textContent = picking ? `Point for ${picking.spec.label.toLowerCase()}` : cross ? this.board.tools.active.pointWords() : "Move to";
     const shown = cross ?? (selected && !this.mover().active ? selected.position : null);
     if (shown && document.activeElement !== this.x && document.activeElement !== this.y) {
       this.x.value = fmt(shown[0]);

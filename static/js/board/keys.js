@@ -37,12 +37,12 @@ export function attachKeys(board) {
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
     switch (key) {
-      case "m": board.toggleTool("measure"); break;
-      case "l": board.toggleTool("los"); break;
+      case "m": board.tools.toggle("measure"); break;
+      case "l": board.tools.toggle("los"); break;
       // Drawing starts at its options (kind, radius, text); Esc from them is the table's cross.
-      case "d": board.toggleTool("draw"); if (board.activeTool === board.drawing) focusFirst($("draw-kind")); break;
+      case "d": board.tools.toggle("draw"); if (board.tools.active === board.drawing) focusFirst($("draw-kind")); break;
       case "p": board.pings.key(); break;
-      case "r": board.toggleReach(); break;
+      case "r": board.tools.toggleReach(); break;
       case "q": done = board.rotate(step); break;
       case "e": done = board.rotate(-step); break;
       case "w": mover.waypoint(); break;

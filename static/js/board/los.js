@@ -44,7 +44,7 @@ export class Sight {
 
   /** The server's ruling (a `sight` frame): drawn if it answers the last line asked. */
   onRuling(frame) {
-    if (!this.asked || frame.ref !== this.asked.ref || this.board.activeTool !== this) return;
+    if (!this.asked || frame.ref !== this.asked.ref || this.board.tools.active !== this) return;
     const ruling = frame.ruling;
     this.clear(false);
     const h = this.board.height();

@@ -5,7 +5,7 @@
 // then the actor's drag or click sends it, drag.js; a click only, for path "none");
 // `at_once`: sent on the press. A `from_aboard` action is offered on the carrier, for the
 // piece aboard it. A spec's `variants` give other unit types their own gesture
-// (board.spec). No action is named here; the server judges.
+// (board.actions.spec). No action is named here; the server judges.
 import { contactPose } from "./geometry.js";
 import { actionButton } from "./panels/util.js";
 import { el } from "./svg.js";
@@ -18,7 +18,7 @@ export class PointActions {
     this.bar = document.getElementById("point-actions");
     const picked = (a, k) => [a.point_keys, a.unit_keys, a.placement_keys, a.unit_list_keys].some((keys) => keys?.includes(k));
     const picks = (a) => a.at_once || (a.keys?.length ? a.keys.some((k) => picked(a, k)) : a.path === "placement");
-    this.specs = board.catalogue.filter((a) => !a.drag && [a, ...(a.variants ?? []).map((v) => ({ ...a, ...v }))].some(picks));
+    this.specs = board.actions.catalogue.filter((a) => !a.drag && [a, ...(a.variants ?? []).map((v) => ({ ...a, ...v }))].some(picks));
     this.picking = null; // {unit, spec, steps, action} while clicks are awaited
     this.swallowClick = false;
     for (const spec of this.specs) this.bar.append(actionButton(spec, () => this.begin(spec)));
@@ -69,7 +69,7 @@ export class PointActions {
     const store = this.board.store;
     const unit = store.unit(this.board.pieces.selected), actor = unit && this.actor(unit, entry);
     if (!actor) return;
-    const spec = this.board.spec(entry.type, actor); // the gesture for the actor's type
+    const spec = this.board.actions.spec(entry.type, actor); // the gesture for the actor's type
     this.board.mover.cancel();
     this.cancel();
     const action = { unit: actor.id, type: spec.type };
@@ -111,7 +111,7 @@ export class PointActions {
         this.cancel();
         this.board.mover.extra = action;
         // Cleared with the plan, or once the order goes (drag.js).
-        return this.board.setHint((this.board.mover.carryHint = `${this.board.actionLabel(action.type)}: drag ${this.board.store.name(unit.id)} to move, or release to stay; Esc cancels.`));
+        return this.board.setHint((this.board.mover.carryHint = `${this.board.actions.label(action.type)}: drag ${this.board.store.name(unit.id)} to move, or release to stay; Esc cancels.`));
       }
       e.stopPropagation();
       e.preventDefault();

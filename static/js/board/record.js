@@ -56,7 +56,7 @@ export function offerRuling(board, box, id, action) {
 /** The position shown (the replayed moment, or the table now), as a scenario file. */
 export function savePosition(board) {
   const button = document.getElementById("save-position");
-  const seq = board.replaySeq ?? board.store.seq;
+  const seq = board.replay.seq ?? board.store.seq;
   const url = new URL(button.dataset.url, location.href);
   if (seq >= 0) url.searchParams.set("seq", String(seq));
   download(url.href, board.toasts);

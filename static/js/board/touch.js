@@ -75,7 +75,7 @@ export class TouchGestures {
   rest(e) {
     const g = e.target.closest?.(".piece");
     const b = this.board;
-    if (!g || b.tool() || b.points.picking || b.mover.active) return;
+    if (!g || b.tools.active || b.points.picking || b.mover.active) return;
     const { pointerId: id, clientX: x, clientY: y } = e;
     this.hold = { id, x, y, unit: g.dataset.unit, timer: setTimeout(() => this.held(), HOLD_MS) };
   }

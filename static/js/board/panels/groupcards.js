@@ -50,7 +50,7 @@ export class GroupCards {
       return li;
     }));
     const offered = store.offered(unit.id);
-    const may = offered === null ? "" : offered.length ? `May now: ${offered.map((t) => board.actionLabel(t)).join(", ")}.` : "Nothing more is open to it this turn.";
+    const may = offered === null ? "" : offered.length ? `May now: ${offered.map((t) => board.actions.label(t)).join(", ")}.` : "Nothing more is open to it this turn.";
     card.append(name, stats, badges, item("p", "may", may));
     return card;
   }

@@ -11,7 +11,7 @@ export function describe(frame, name, board) {
   switch (frame.kind) {
     case "act": {
       const a = frame.action ?? {};
-      const order = `${who}: ${name(a.unit)} ${a.type ? board.actionLabel(a.type).toLowerCase() : "acts"}`;
+      const order = `${who}: ${name(a.unit)} ${a.type ? board.actions.label(a.type).toLowerCase() : "acts"}`;
       // An act waiting for the GM's roll; the act the GM's result completes follows.
       if (frame.waiting) return `${order}: waits for the GM: ${frame.waiting.prompt ?? "a roll"}`;
       if (frame.verdict?.legal === false) {
@@ -23,13 +23,13 @@ export function describe(frame, name, board) {
       if ((frame.verdict?.events ?? []).some((e) => e.free_turn === true)) {
         return `${who}: ${name(a.unit)} turned in place (free turn)`;
       }
-      const cost = frame.verdict?.cost != null ? ` (${board.cost(Number(frame.verdict.cost).toFixed(1))})` : "";
+      const cost = frame.verdict?.cost != null ? ` (${board.actions.cost(Number(frame.verdict.cost).toFixed(1))})` : "";
       // A path of turns alone went nowhere: "turned in place", not "move (0.0″)".
       const path = a.path ?? [];
       if (path.length && path.every((step) => !Array.isArray(step))) {
         const paid = Number(frame.verdict?.cost ?? 0) > 0 ? cost : "";
         // A turn in place that is an action of its own (a free spin) says which.
-        return board.spec?.(a.type)?.path === "turn" ? `${order}: turned in place${paid}` : `${who}: ${name(a.unit)} turned in place${paid}`;
+        return board.actions.spec(a.type)?.path === "turn" ? `${order}: turned in place${paid}` : `${who}: ${name(a.unit)} turned in place${paid}`;
       }
       // What it did besides moving, in the engine's words: "Grav tank left the board".
       const done = doneTexts(frame.verdict, name);
@@ -106,7 +106,7 @@ export class EventLog {
 
   /** The live seq moved on: the scrubber's end follows it unless a replay is shown. */
   live(seq) {
-    const atEnd = this.board.replaySeq === null;
+    const atEnd = this.board.replay.live;
     this.scrubber.max = String(Math.max(0, seq));
     if (atEnd) {
       this.scrubber.value = this.scrubber.max;
@@ -118,11 +118,11 @@ export class EventLog {
     this.scrubber.value = String(seq);
     if (seq >= this.board.store.seq) {
       this.out.textContent = "live";
-      this.board.showLive();
+      this.board.replay.toLive();
       return;
     }
     this.out.textContent = `#${seq}`;
-    this.board.showReplay(seq);
+    this.board.replay.show(seq);
     for (const li of /** @type {HTMLCollectionOf<HTMLLIElement>} */ (this.list.children)) li.classList.toggle("current", Number(li.dataset.seq) === seq);
   }
 

@@ -78,7 +78,7 @@ export class TakeBack {
   what(request) {
     if (request.order_kind === "turn") return `the end of their turn (#${request.order})`;
     const unit = this.board.store.name(request.unit);
-    return `${unit}'s ${this.board.actionLabel(request.order_type).toLowerCase()} (#${request.order})`;
+    return `${unit}'s ${this.board.actions.label(request.order_type).toLowerCase()} (#${request.order})`;
   }
 
   /** Whether this user answers `request`: the GM, or a player of another side than its own. */
@@ -91,7 +91,7 @@ export class TakeBack {
   show() {
     const board = this.board;
     const store = board.store;
-    const live = board.replaySeq === null && store.status === "active";
+    const live = board.replay.live && store.status === "active";
     const mine = this.order && this.order.actor === store.me.user;
     this.button.hidden = store.me.role !== "player";
     this.button.disabled = !live || !mine || Boolean(this.request) || Boolean(this.sent);

@@ -25,7 +25,7 @@ export function statRows(board, unit) {
   const row = (k, v) => rows.push([k, v]);
   row("Side", unit.side);
   row("Type", String(unit.type ?? "?").replaceAll("_", " "));
-  if (unit.move != null) row("Move", board.cost(unit.move)); // a skirmisher has AP, no move
+  if (unit.move != null) row("Move", board.actions.cost(unit.move)); // a skirmisher has AP, no move
   row("Base", baseText(unit.base));
   row("At", unit.aboard ? `aboard ${store.name(unit.aboard)}` : `${unit.position[0].toFixed(1)}, ${unit.position[1].toFixed(1)} facing ${Math.round(unit.facing ?? 0)}°`);
   if (unit.position?.length > 2 && unit.position[2] > 0) row("Altitude", `${unit.position[2]}″`);
@@ -57,7 +57,7 @@ export class UnitCard {
     // Its states (the system's catalogue) and free markers, the free ones removable by
     // whoever may mark the piece (the server checks it again).
     const mayMark = !this.board.readOnly() && store.mayOrder(unit);
-    const marks = this.board.replaySeq === null ? marksOf(unit, store) : []; // a replay: a past table
+    const marks = this.board.replay.live ? marksOf(unit, store) : []; // a replay: a past table
     $("unit-badges").replaceChildren(...marks.map((m) => {
       const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
       li.title = m.title;
@@ -78,10 +78,10 @@ export class UnitCard {
     $("mark-form").hidden = !mayMark;
     // What it may do now: the server's list for this unit, in the catalogue's words.
     const offered = store.offered(unit.id);
-    const labels = offered === null ? [] : offered.map((type) => this.board.actionLabel(type));
-    const drags = this.board.offeredDrags(unit.id).length > 0;
+    const labels = offered === null ? [] : offered.map((type) => this.board.actions.label(type));
+    const drags = this.board.actions.offeredDrags(unit.id).length > 0;
     let may;
-    if (this.board.readOnly()) may = this.board.replaySeq !== null ? "Replay: read-only." : "Watching: read-only.";
+    if (this.board.readOnly()) may = !this.board.replay.live ? "Replay: read-only." : "Watching: read-only.";
     else if (!store.mayOrder(unit)) may = `${unit.side}'s unit: not yours to order.`;
     else if (store.turn.active_side && store.turn.active_side !== unit.side) may = `Waits: it is ${store.turn.active_side}'s turn.`;
     else if (offered !== null && !labels.length) {
