@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+ACTIONS_JS = Path(__file__).resolve().parents[2] / "static/js/board/actions.js"
 LOG_JS = Path(__file__).resolve().parents[2] / "static/js/board/panels/log.js"
 
 
@@ -20,7 +21,11 @@ def logged(frame: dict[str, Any]) -> str:
         pytest.fail("Node is needed to run the board's log module")
     script = (
         f"import {{ describe }} from {json.dumps(LOG_JS.as_uri())};\n"
-        "const board = { actionLabel: () => 'Standard Move', cost: (v) => `${v} MP` };\n"
+        f"import {{ ActionChoice }} from {json.dumps(ACTIONS_JS.as_uri())};\n"
+        # The board's own catalogue reader (actions.js), with one action and MP costs.
+        "const catalogue = { actions: [{ type: 'standard_move', label: 'Standard Move' }],"
+        " costSuffix: ' MP' };\n"
+        "const board = { actions: new ActionChoice(catalogue, null) };\n"
         f"console.log(describe({json.dumps(frame)}, (id) => id, board));\n"
     )
     done = subprocess.run(
