@@ -15,6 +15,7 @@ from tests.browser.conftest import (
     TIMEOUT_MS,
     Table,
     drag_piece,
+    expected_transform,
     inches_per_px,
     log_lines,
     piece_centre,
@@ -289,6 +290,11 @@ def test_the_gms_fiat_reason_is_for_one_fiat_only(table, open_board):
     expect(log_lines(gm)).to_have_count(1, timeout=TIMEOUT_MS)
     expect(log_lines(gm).first).to_contain_text("by fiat: Knocked over by the cat")
     expect(gm.locator("#fiat-reason")).to_have_value("")
+    # The piece glides to where the fiat put it: the next press must find it there (a
+    # press during the glide may miss it and pan the table instead, CI saw it once).
+    expect(gm.locator(f".piece[data-unit='{table.u2}']")).to_have_attribute(
+        "transform", expected_transform(gm, table.u2), timeout=TIMEOUT_MS
+    )
     drag_piece(gm, table.u2, 0, -2)
     expect(log_lines(gm)).to_have_count(2, timeout=TIMEOUT_MS)
     expect(log_lines(gm).last).not_to_contain_text("Knocked over")
