@@ -168,8 +168,11 @@ async def test_a_hostile_clients_previews_do_not_hold_up_another_battles_pings(o
     # The 50 ms target is a measured figure (printed above; docs/benchmarks.md), not a
     # timed assertion: CI shares its machine (DEVELOPERS.md, "Standards"). What this test
     # holds is the failure the fix removed: previews queued behind each other held the
-    # victim's pings for whole seconds, so no ping may wait as long as a quarter second.
-    assert max(attacked_ms) < 250
+    # victim's pings for whole seconds, so no ping may wait as long as one. (A quarter
+    # second was the bound until a CI run beside the clean-machine test, three workers on
+    # two cores, saw one ping at 319 ms with the rest under 13 ms: the machine's, not the
+    # queue's; the bound still fails on the queue's whole seconds.)
+    assert max(attacked_ms) < 1000
     for client in [*attackers, victim]:
         await client.close()
 
