@@ -155,11 +155,35 @@ def signed_in_page(browser, table: Table, role: str, viewport: dict | None = Non
     return page
 
 
+#: What the board page was doing, read when it did not become ready in time.
+PAGE_STATE = """() => ({
+  ready: document.body.dataset.ready ?? null,
+  board: Boolean(window.tabletop),
+  connection: document.getElementById("conn")?.dataset.state ?? null,
+  said: document.getElementById("conn")?.textContent?.trim() ?? null,
+  early: window.tabletopEarly ? window.tabletopEarly.socket.readyState : null,
+  socket: window.tabletop?.conn?.ws?.readyState ?? null,
+  seq: window.tabletop?.store?.seq ?? null,
+})"""
+
+
 def go_to_board(page, table: Table):
-    """Loads the table's board in the page and waits until it is ready and live."""
+    """Loads the table's board in the page and waits until it is ready and live; if it
+    does not become so, the failure says how far the page got (its modules, its socket,
+    the errors it threw), so that a rare stall in CI can be read."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(table.board_url())
-    page.wait_for_selector("body[data-ready='1']")
-    page.wait_for_selector("#conn[data-state='live']")
+    try:
+        page.wait_for_selector("body[data-ready='1']")
+        page.wait_for_selector("#conn[data-state='live']")
+    except PlaywrightTimeout as timeout:
+        state = page.evaluate(PAGE_STATE)
+        raise AssertionError(
+            f"the board did not become ready and live: {state}; page errors: {errors}"
+        ) from timeout
     return page
 
 
