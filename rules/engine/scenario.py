@@ -45,6 +45,26 @@ UNIT_KEYS = frozenset({"id", "side", "type", "move", "base", "position", "facing
 #: The keys of a position (the rest of a scenario is actions and what to expect).
 POSITION_KEYS = frozenset({"system", "table", "terrain", "units", "state"})
 TERRAIN_KEYS = frozenset({"id", "type", "polygon", "height", "size_class", "access"})
+#: What an EXPECT object may say (scenario-format.md, "EXPECT"; `reasons`, `error` and
+#: `rolls` are this engine's additions, read by rules/referee/check.py), besides the
+#: system's own verdict notes (lasergrenadiers' `speed_band`). Any other key is an error,
+#: so that a typo never passes silently.
+EXPECT_KEYS = frozenset(
+    {
+        "legal",
+        "reason",
+        "reasons",
+        "error",
+        "cost",
+        "allowance",
+        "position",
+        "facing",
+        "state",
+        "units",
+        "events",
+        "rolls",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -362,6 +382,12 @@ def scenario_from_json(raw: Any, find: SystemLookup) -> Scenario:
             raise InvalidActionError(
                 "expect", f"{len(expects)} expectations for {len(actions)} actions"
             )
+        known = EXPECT_KEYS | {note.key for note in system.verdict_notes}
+        for i, expected in enumerate(expects):
+            unknown = sorted(set(expected or {}) - known)
+            if unknown:
+                key = "expect" if single_expect else f"expect[{i}]"
+                raise InvalidActionError(f"{key}.{unknown[0]}", "unknown EXPECT key")
     dice, outcomes = _forced(raw, system.die_faces)
     return Scenario(
         state=state,

@@ -71,6 +71,28 @@ def test_unknown_top_level_key_exits_2_naming_it(tmp_path: Path) -> None:
     assert "colour" in done.stderr
 
 
+def test_unknown_expect_key_exits_2_naming_it(tmp_path: Path) -> None:
+    """scenario-format.md, EXPECT: "Unknown EXPECT keys are an error, so that a typo never
+    passes silently" (a misspelt `cost` would otherwise compare nothing and pass)."""
+    typo = dict(SCENE, expect={"legal": False, "reason": "half_speed_exceeded", "costt": 99})
+    done = run(tmp_path, typo, "--expect")
+    assert done.returncode == 2
+    assert "expect.costt" in done.stderr and done.stdout == ""
+    listed = {k: v for k, v in SCENE.items() if k not in ("action", "expect")}
+    listed["actions"] = [SCENE["action"], SCENE["action"]]
+    listed["expect"] = [{"legal": False}, {"legal": False, "speed_bnd": "fast"}]
+    done = run(tmp_path, listed, "--expect")
+    assert done.returncode == 2 and "expect[1].speed_bnd" in done.stderr
+
+
+def test_a_verdict_note_of_another_system_is_an_unknown_expect_key(tmp_path: Path) -> None:
+    """scenario-format.md, EXPECT: `speed_band` is lasergrenadiers' (its golden files
+    compare it); in an aod file it could only pass unchecked, so it is refused."""
+    scene = dict(SCENE, expect={"legal": False, "speed_band": "fast"})
+    done = run(tmp_path, scene, "--expect")
+    assert done.returncode == 2 and "expect.speed_band" in done.stderr
+
+
 def test_malformed_unit_exits_2_naming_the_key(tmp_path: Path) -> None:
     units = [dict(SCENE["units"][0], base={"shape": "circle", "diameter": "big"})]
     done = run(tmp_path, dict(SCENE, units=units))
