@@ -121,10 +121,12 @@ def test_the_board_and_the_battle_page_have_no_serious_accessibility_violation(t
     assert board == [] and battle == [], summary(board + battle)
 
 
-def test_the_other_pages_have_no_serious_accessibility_violation(table, browser):
+def test_the_other_pages_have_no_accessibility_violation(table, browser):
     """The GM's pages, as the GM sees them (every form shown): the campaigns, a campaign,
     its settings, a roster, the map editor, a new battle, the battle report. Colours are
-    checked by axe's contrast rule wherever it can compute them."""
+    checked by axe's contrast rule wherever it can compute them. None of axe's
+    violations, of any impact (a grid of table options once had an empty corner header:
+    a screen reader announced its column as nothing)."""
     page = signed_in_page(browser, table, "gm")
     campaign = f"{table.base_url}/campaigns/{table.battle.campaign_id}/"
     page.goto(campaign)
@@ -149,5 +151,5 @@ def test_the_other_pages_have_no_serious_accessibility_violation(table, browser)
         found[url] = axe_violations(page)
         print(f"axe, {url.removeprefix(table.base_url)}: {summary(found[url]) or 'none'}")
     page.context.close()
-    serious = {url: summary(severe(v)) for url, v in found.items() if severe(v)}
-    assert serious == {}
+    violated = {url: summary(v) for url, v in found.items() if v}
+    assert violated == {}
