@@ -39,6 +39,22 @@ FOOT = {"type": "infantry", "move": 4, "base": {"shape": "circle", "diameter": 1
 TANK = {"type": "tracked", "move": 6, "base": {"shape": "circle", "diameter": 1.5}}
 
 
+def clipped_actions(page) -> list[str]:
+    """The labels of the action bar's offered actions that are not wholly in view."""
+    return page.evaluate(
+        """() => {
+          return [...document.querySelectorAll(".action-bar .actions button")]
+            .filter((b) => b.offsetParent !== null)
+            .filter((b) => {
+              const box = b.parentElement.getBoundingClientRect();
+              const r = b.getBoundingClientRect();
+              return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+            })
+            .map((b) => b.textContent.trim());
+        }"""
+    )
+
+
 def unit(uid: str, side: str, profile: dict, at: list[float], **extra) -> dict:
     facing = 90 if side == "P1" else 270  # P1 faces north, P2 south
     return {"id": uid, "side": side, **profile, "position": at, "facing": facing, **extra}
@@ -127,6 +143,9 @@ def test_a_turn_of_orders_offers_reach_a_refusal_taken_by_enter_and_no_orders_le
     select(p1, hunter, "Hunter")
     for action in ("move", "run", "assault_half"):
         expect(bar_button(p1, action)).to_be_visible()
+    # All six of a mech's orders fit the bar at 1280 px, none scrolled out of sight
+    # (ui.md, the action bar: "only what the unit may do now", all of it at hand).
+    assert (cut := clipped_actions(p1)) == [], f"actions cut off by the bar's edge: {cut}"
     select(p1, rifles, "Rifles")
     # Only 'Mechs run (001 [17]); infantry on foot in contact may capture (001 [26]).
     expect(bar_button(p1, "run")).to_be_hidden()
