@@ -179,12 +179,14 @@ def _in_one_trip(
             )
             written, seated = cursor.fetchone()
     except IntegrityError:
-        # An answer for this id stored while the statement waited for the row.
+        # An answer for this id stored while the statement waited for the row (the rights
+        # unknown: read again before the locked way).
         written, seated = None, False
+        known_battles.forget(battle_id)
     if assumed is not None and seated:
         assumed.checked = True
     if written is None:
-        if seated:  # the battle was not the row guessed
+        if seated:  # the rights held: the battle was not the row guessed
             known_battles.forget(battle_id)
         return None
     event.pk = written

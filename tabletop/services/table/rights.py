@@ -117,7 +117,7 @@ def _row_columns() -> tuple[str, ...]:
 
 
 #: The sides column a role's rights are made of (a spectator's: none).
-_SIDES = {Role.GM: "all_sides", Role.PLAYER: "own_sides"}
+_SIDES: dict[str, str] = {Role.GM: "all_sides", Role.PLAYER: "own_sides"}
 
 
 def _session_stands(seat: Seat, user: User) -> bool:
@@ -177,8 +177,8 @@ class RightsChanged(Exception):
 @dataclass
 class Assumed:
     """The rights a frame is served on without reading them first: the last read for the
-    seat (`actor`) and the row they were made of (`row`: `_row_columns` and the role's
-    sides). `checked` once the database is known to still have that row."""
+    seat (`actor`, whose sides are the row's), and the columns of the row they were made
+    of (`row`: `_row_columns`). `checked` once the database is known to hold them still."""
 
     seat: Seat
     battle_id: int
