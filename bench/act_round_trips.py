@@ -6,12 +6,13 @@
 Run from a source tree's root, it measures that tree's code (so the same file measures
 another checkout: `cd ../other && python <this tree>/bench/act_round_trips.py`). On the
 table of bench/table_rtt.py (aod, 24 mechs a side), one player moves every unit of its
-side once, as the table's socket would have it served (the rights read again, then the
-act service), the battle's events sent nowhere. For each act after the first two: the
-exchanges with the database server (libpq's trace: one ReadyForQuery each, BEGIN and
-COMMIT included) of the rights, of the act and of the whole frame (both), the wall time
-of the rights, of the act service and of the frame, and the time spent waiting for the
-database in the act service. Prints medians, and last a JSON line.
+side once, each move frame served as the table's socket serves it (`serve_now`: the
+socket's rights and the act service), the battle's events sent nowhere. For each act
+after the first two: the exchanges with the database server of the whole frame (libpq's
+trace: one ReadyForQuery each, BEGIN and COMMIT included), the statements Django sent
+for it, its wall time, the part of it spent waiting for the database, and the CPU time
+of the thread that served it (`time.thread_time`: the server's own work). Prints medians,
+and last a JSON line.
 """
 
 import json
@@ -54,7 +55,7 @@ def main() -> None:
 
     from bench.table_rtt import make_table
     from tabletop import protocol
-    from tabletop.consumers import serve
+    from tabletop.consumers import serve_now
     from tabletop.models import Battle
     from tabletop.services.table import rights
 
@@ -90,30 +91,15 @@ def main() -> None:
                 )
             )
             trace(pgconn, log)
-            start = time.perf_counter()
-            actor = rights.socket_rights(seat, battle_id)
-            ruled = time.perf_counter()
-            rights_trips = untrace(pgconn, log)
-            trace(pgconn, log)
             waited.clear()
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             with connection.execute_wrapper(timed):
-                answer = serve(frame, battle_id=battle_id, actor=actor)
-            done = time.perf_counter()
+                _, answer = serve_now(frame, battle_id=battle_id, user=seat)
+            done, cpu = time.perf_counter(), time.thread_time() - cpu
             trips = untrace(pgconn, log)
-            assert answer["type"] == "ack", answer
+            assert isinstance(answer, dict) and answer["type"] == "ack", answer
             seq = answer["seq"]
-            rows.append(
-                (
-                    trips,
-                    rights_trips,
-                    ruled - start,
-                    done - started,
-                    sum(waited),
-                    trips + rights_trips,
-                    done - started + ruled - start,
-                )
-            )
+            rows.append((trips, len(waited), done - started, sum(waited), cpu))
             time.sleep(0.1)  # paced like bench/table_rtt.py's acts
     rows = rows[2:]  # the first acts parse the position and fill the process's caches
 
@@ -122,15 +108,13 @@ def main() -> None:
 
     out = {
         "acts": len(rows),
-        "frame_round_trips_p50": med(5, 1),
-        "frame_round_trips_max": max(r[5] for r in rows),
-        "frame_ms_p50": med(6),
-        "act_round_trips_p50": med(0, 1),
-        "act_round_trips_max": max(r[0] for r in rows),
-        "rights_round_trips_p50": med(1, 1),
-        "rights_ms_p50": med(2),
-        "act_service_ms_p50": med(3),
-        "act_service_db_ms_p50": med(4),
+        "frame_round_trips_p50": med(0, 1),
+        "frame_round_trips_max": max(r[0] for r in rows),
+        "frame_statements_p50": med(1, 1),
+        "frame_statements_max": max(r[1] for r in rows),
+        "frame_ms_p50": med(2),
+        "frame_db_ms_p50": med(3),
+        "frame_cpu_ms_p50": med(4),
     }
     for name, value in out.items():
         print(f"{name}: {value}")

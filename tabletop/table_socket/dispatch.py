@@ -104,16 +104,39 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
         return service(battle_id=battle_id, actor=actor, client_msg_id=frame.data["id"], **kwargs)
 
 
+#: Frames served on the rights last read for the seat, which their one statement checks
+#: (rights.assumable; one_trip.py): a move is then one round trip on PostgreSQL.
+UNREAD_RIGHTS_FRAMES = frozenset({"act"})
+
+
 def serve_now(
     frame: protocol.Frame, *, battle_id: int, user: rights.Seat
 ) -> tuple[Actor | int, dict[str, Any] | ServiceError | None]:
     """(the user's actor now or the code to close with, the answer or the refusal): the
     login session and the role are read again for every frame, in the same thread as
-    the service, so that a change reaches open sockets."""
-    actor = rights.socket_rights(user, battle_id)
-    if not isinstance(actor, Actor):
-        return actor, ServiceError("You are no longer at this table.", code="forbidden")
+    the service, so that a change reaches open sockets. A move is served on the rights
+    last read instead, which its statement checks before it writes; if they changed, it
+    wrote nothing and is served again on the rights as they are now."""
+    assumed = rights.assumable(user, battle_id) if frame.type in UNREAD_RIGHTS_FRAMES else None
+    if assumed is not None:
+        try:
+            with rights.assuming(assumed):
+                answer = _served(frame, battle_id, assumed.actor)
+            assumed.confirm()  # a refusal made before any statement: its rights read now
+            return assumed.actor, answer
+        except rights.RightsChanged as changed:
+            now = changed.now
+    else:
+        now = rights.socket_rights(user, battle_id)
+    if not isinstance(now, Actor):
+        return now, ServiceError("You are no longer at this table.", code="forbidden")
+    return now, _served(frame, battle_id, now)
+
+
+def _served(
+    frame: protocol.Frame, battle_id: int, actor: Actor
+) -> dict[str, Any] | ServiceError | None:
     try:
-        return actor, serve(frame, battle_id=battle_id, actor=actor)
+        return serve(frame, battle_id=battle_id, actor=actor)
     except ServiceError as refusal:
-        return actor, refusal
+        return refusal

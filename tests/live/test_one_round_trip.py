@@ -7,14 +7,18 @@ import contextlib
 import json
 import tempfile
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
 from django.db import connection
+from django.utils import timezone
 
-from tabletop import protocol
+from tabletop import limits, protocol
 from tabletop.consumers import serve_now
-from tabletop.models import Battle, CommandReply, Event
+from tabletop.models import Battle, CommandReply, Event, Membership, Role, Roster
+from tabletop.services.errors import ServiceError
 from tabletop.services.table import changes, known_battles, log, rights
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.takeback import battle_takeback_ask
@@ -194,8 +198,9 @@ def move_frame(msg_id, seen, unit, to) -> protocol.Frame:
     )
 
 
-def test_a_whole_move_frame_reads_its_rights_and_moves_in_two_round_trips():
-    """As the table's socket serves it: the rights read again (one query) and the act."""
+def test_a_whole_move_frame_checks_its_rights_and_moves_in_one_round_trip():
+    """As the table's socket serves it: the rights its last frame read, checked by the
+    act's one statement, which writes the move only where they still hold."""
     battle, people, (u1, u3, u5) = table()
     seat = seat_of(people["p1"])
     with captured_events():
@@ -204,10 +209,86 @@ def test_a_whole_move_frame_reads_its_rights_and_moves_in_two_round_trips():
             actor, reply = serve_now(
                 move_frame("m-2", 1, u1, [1.5, 5.5]), battle_id=battle.id, user=seat
             )
-    assert counted == [2]
+    assert counted == [1]
     assert actor == people["p1"]
     assert reply == {"type": "ack", "id": "m-2", "seq": 2}
     assert where(battle)[0][u1] == [1.5, 5.5]
+
+
+def _user(battle, name):
+    return Membership.objects.get(campaign_id=battle.campaign_id, user__username=name).user
+
+
+def _quietly(battle, name, seat, change):
+    """A change of the user's rights made in bulk: no notice reaches any socket."""
+    user = _user(battle, name)
+    members = Membership.objects.filter(campaign_id=battle.campaign_id, user=user)
+    users = get_user_model().objects.filter(pk=user.pk)
+    sessions = Session.objects.filter(session_key=seat.session_key)
+    {
+        "deactivated": lambda: users.update(is_active=False),
+        "new password": lambda: users.update(password="md5$other$0"),
+        "renamed": lambda: users.update(username=f"{name}-renamed"),
+        "logged out": lambda: sessions.delete(),
+        "expired": lambda: sessions.update(expire_date=timezone.now() - timedelta(seconds=1)),
+        "removed": lambda: members.delete(),
+        "demoted": lambda: members.update(role=Role.SPECTATOR),
+        "made gm": lambda: members.update(role=Role.GM),
+        "side given away": lambda: Roster.objects.filter(
+            campaign_id=battle.campaign_id, owner=user
+        ).update(owner=_user(battle, "gm")),
+    }[change]()
+
+
+#: (who, a change made without a notice, the move frame's outcome: the code its socket is
+#: closed with or the role and sides it is served as, then the answer's type or code)
+QUIET_CHANGES = [
+    ("p1", "deactivated", limits.CLOSE_FORBIDDEN, "forbidden"),
+    ("p1", "new password", rights.CLOSE_RIGHTS_CHANGED, "forbidden"),
+    ("p1", "logged out", rights.CLOSE_RIGHTS_CHANGED, "forbidden"),
+    ("p1", "expired", rights.CLOSE_RIGHTS_CHANGED, "forbidden"),
+    ("p1", "removed", limits.CLOSE_FORBIDDEN, "forbidden"),
+    ("p1", "demoted", ("spectator", set()), "forbidden"),
+    ("p1", "side given away", ("player", set()), "reject"),
+    ("p1", "renamed", ("player", {"P1"}), "ack"),
+    # Refused on the rights last read (a spectator does not act), before any statement.
+    ("spectator", "made gm", ("gm", {"P1", "P2"}), "ack"),
+]
+
+
+@pytest.mark.parametrize(("who", "change", "seated", "answered"), QUIET_CHANGES)
+def test_a_move_frame_finds_a_change_of_rights_made_without_a_notice(who, change, seated, answered):
+    """The rights a move frame is served on without a read are the ones its socket's last
+    frame read: a change since, which sent no notice, is found by the move's statement
+    (or read before anything is written), and the move is served on the rights as they
+    are now, exactly as if they had been read first. Nothing is written on the old ones."""
+    battle, people, (u1, u3, u5) = table()
+    seat = seat_of(people[who])
+    first = "m-1" if who == "p1" else None
+    with captured_events():
+        if first:
+            serve_now(move_frame(first, 0, u3, [7.5, 4.5]), battle_id=battle.id, user=seat)
+        else:
+            assert rights.socket_rights(seat, battle.id) == people[who]
+        seen = where(battle)[1]
+        _quietly(battle, who, seat, change)
+        actor, reply = serve_now(
+            move_frame("m-2", seen, u1, [1.5, 5.5]), battle_id=battle.id, user=seat
+        )
+    assert actor == rights.socket_rights(seat, battle.id)  # as read now
+    if isinstance(seated, int):
+        assert actor == seated
+    else:
+        assert (actor.role, set(actor.sides)) == seated
+    got = reply.code if isinstance(reply, ServiceError) else reply["type"]
+    assert got == answered
+    moved = answered == "ack"
+    assert where(battle) == (
+        {**where(battle)[0], u1: [1.5, 5.5] if moved else [1.5, 1.5]},
+        seen + moved,
+    )
+    if moved:
+        assert Event.objects.get(battle=battle, seq=seen + 1).payload["actor"] == actor.name
 
 
 def test_each_role_s_rights_are_read_in_one_round_trip():

@@ -9,15 +9,20 @@ the battle row by updating it only where the row is still exactly what the decis
 kept base: the sequence check), where no answer is stored for the message id (the resend
 check) and no take-back request waits (which the event would have to name as lapsed);
 only if it updated the row does it write the event (its change, and the whole position
-when one is due: changes.py) and the stored answer. It returns once committed, so the
-answer is still sent after the commit, and the event broadcast after it too.
+when one is due: changes.py) and the stored answer. Served on rights not read first
+(rights.assumed: the socket's move frame), it also writes only where the seat's row is
+still the one they were made of, so that the whole frame is one round trip. It returns
+once committed, so the answer is still sent after the commit, and the event broadcast
+after it too.
 
 When the statement writes nothing (another process moved, a resend, a guess that was
 stale), or the decision needs the database (a client that saw an older sequence number,
 a change of turn that mails notices: any query under `_no_queries`), or it is a refusal
 (which stores only its answer), the command runs the locked way from the start: it is
 decided again there, dice included. Nothing of the first decision was stored or shown,
-so this is one roll, never a second chance.
+so this is one roll, never a second chance. Rights not yet checked are read again
+before it (rights.Assumed.confirm): if they changed, nothing is written and the frame is
+served again on them.
 """
 
 import json
@@ -28,7 +33,7 @@ from django.utils import timezone
 
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
-from tabletop.services.table import command, known_battles
+from tabletop.services.table import command, known_battles, rights
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import TABLE_KINDS, Change, Decide
 
@@ -48,11 +53,18 @@ def _none(battle: Battle) -> None:
     return None
 
 
-def _statement() -> str:
+#: The seat check of a move served on rights already read: always passes.
+_READ_RIGHTS = "SELECT 1"
+
+
+def _statement(seat_check: str = _READ_RIGHTS) -> str:
+    """`seat_check`: a SELECT of a row when the rights the move is served on still hold."""
     battle, event, reply = (m._meta.db_table for m in (Battle, Event, CommandReply))
     kinds = ", ".join(f"'{kind}'" for kind in _REQUEST_KINDS)
     return f"""
-WITH given AS (
+WITH seat AS (
+    {seat_check}
+), given AS (
     SELECT %(before)s::jsonb AS before, %(after)s::jsonb AS after
 ), written AS (
     UPDATE {battle} AS b
@@ -68,6 +80,7 @@ WITH given AS (
        AND b.base_seq = %(base_was)s
        AND b.state = given.before -> 'state'
        AND b.turn_state = given.before -> 'turn'
+       AND EXISTS (SELECT 1 FROM seat)
        AND NOT EXISTS (
            SELECT 1 FROM {reply} AS r
             WHERE r.battle_id = b.id AND r.actor_id = %(actor)s AND r.client_msg_id = %(id)s)
@@ -89,25 +102,33 @@ WITH given AS (
     INSERT INTO {reply} (battle_id, actor_id, client_msg_id, reply, created_at)
     SELECT %(battle)s, %(actor)s, %(id)s, %(reply)s::jsonb, %(at)s FROM written
 )
-SELECT id FROM event
+SELECT (SELECT id FROM event), EXISTS (SELECT 1 FROM seat)
 """
 
 
 def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> dict[str, Any]:
     """command.run's answer, in one round trip when the move allows (see above). `decide`
     must read no more of the battle than the statement checks (a move's does not)."""
+    assumed = rights.assumed()
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
-        answer = _in_one_trip(battle_id, actor, client_msg_id, decide)
+        answer = _in_one_trip(battle_id, actor, client_msg_id, decide, assumed)
         if answer is not None:
             return answer
+    if assumed is not None:
+        assumed.confirm()  # RightsChanged, with nothing written, when they changed
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
 
 
 def _in_one_trip(
-    battle_id: int, actor: Actor, client_msg_id: str, decide: Decide
+    battle_id: int,
+    actor: Actor,
+    client_msg_id: str,
+    decide: Decide,
+    assumed: rights.Assumed | None,
 ) -> dict[str, Any] | None:
     """The answer, written and committed by one statement; None when the locked way must
-    answer (nothing is written then)."""
+    answer (nothing is written then). `assumed`: the rights `actor` is, unread, which the
+    statement checks (and marks checked when they hold)."""
     battle = known_battles.get(battle_id)
     if battle is None:
         return None
@@ -135,11 +156,13 @@ def _in_one_trip(
     answer, kept = command.answer_of(outcome, client_msg_id, battle.last_seq)
     event = prepared.event
     event.created_at = timezone.now()
+    seat_check, seat_params = (_READ_RIGHTS, {}) if assumed is None else assumed.check_sql()
     try:
         with connection.cursor() as cursor:
             cursor.execute(
-                _statement(),
+                _statement(seat_check),
                 {
+                    **seat_params,
                     **guard,
                     "before": json.dumps(prepared.before),
                     "after": json.dumps({"state": battle.state, "turn": battle.turn_state}),
@@ -154,13 +177,19 @@ def _in_one_trip(
                     "at": event.created_at,
                 },
             )
-            row = cursor.fetchone()
+            written, seated = cursor.fetchone()
     except IntegrityError:
-        row = None  # an answer for this id stored while the statement waited for the row
-    if row is None:
+        # An answer for this id stored while the statement waited for the row (the rights
+        # unknown: read again before the locked way).
+        written, seated = None, False
         known_battles.forget(battle_id)
+    if assumed is not None and seated:
+        assumed.checked = True
+    if written is None:
+        if seated:  # the rights held: the battle was not the row guessed
+            known_battles.forget(battle_id)
         return None
-    event.pk = row[0]
+    event.pk = written
     known_battles.keep(battle)
     # Committed already (the statement was its own transaction): broadcast now.
     events.send_event_on_commit(battle.id, prepared.frame(), battle.spectator_delay_s)

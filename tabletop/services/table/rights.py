@@ -9,9 +9,15 @@ the channel-layer group of the user's sockets (`events.user_group`, in every pro
 and each of them reads its rights again (docs/protocol.md, "Rights on an open socket").
 """
 
+import contextlib
+import contextvars
 import hashlib
 import json
-from dataclasses import dataclass
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
@@ -20,8 +26,8 @@ from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.models import User
 from django.contrib.auth.signals import user_logged_out
 from django.contrib.sessions.models import Session
-from django.db import transaction
-from django.db.models import Aggregate, OuterRef, Subquery, TextField
+from django.db import connection, transaction
+from django.db.models import Aggregate, OuterRef, QuerySet, Subquery, TextField
 from django.db.models.signals import post_delete, post_save, pre_save
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -75,7 +81,7 @@ def _sides(battle_id: int, **owned: Any) -> Subquery:
     )
 
 
-def _seat_row(seat: Seat, battle_id: int) -> User | None:
+def _seat_query(seat: Seat, battle_id: int) -> QuerySet:
     """The seat's user (only what the rights need: never the battle's row, whose position
     can be large), with, read in the same query (one round trip per frame: issue 25): its
     login session's data (None when ended or expired), its role in the battle's campaign
@@ -97,8 +103,21 @@ def _seat_row(seat: Seat, battle_id: int) -> User | None:
             all_sides=_sides(battle_id),
             own_sides=_sides(battle_id, roster__owner_id=OuterRef("pk")),
         )
-        .first()
     )
+
+
+def _seat_row(seat: Seat, battle_id: int) -> User | None:
+    return _seat_query(seat, battle_id).first()
+
+
+def _row_columns() -> tuple[str, ...]:
+    """The columns of the seat's row its rights are made of, but the sides (the role's
+    own: `_SIDES`), which are compared as sets."""
+    return (get_user_model().USERNAME_FIELD, "password", "is_active", "session_data", "role")
+
+
+#: The sides column a role's rights are made of (a spectator's: none).
+_SIDES: dict[str, str] = {Role.GM: "all_sides", Role.PLAYER: "own_sides"}
 
 
 def _session_stands(seat: Seat, user: User) -> bool:
@@ -119,8 +138,19 @@ def socket_rights(seat: Seat, battle_id: int) -> Actor | int:
     """The seat at the battle's table as the database has it now, or the code its socket
     is closed with: 4401 when its login session ended (the board reconnects, and a browser
     still logged in gets its new session's rights), 4403 when the user is no longer a
-    member of the campaign or their account is deactivated. One query (`_seat_row`)."""
+    member of the campaign or their account is deactivated. One query (`_seat_row`).
+    The rights read are kept for the seat (`assumable`)."""
     user = _seat_row(seat, battle_id)
+    now = _rights_of(seat, user)
+    if isinstance(now, Actor):
+        assert user is not None
+        _keep(seat, battle_id, now, user)
+    else:
+        _forget(seat, battle_id)
+    return now
+
+
+def _rights_of(seat: Seat, user: User | None) -> Actor | int:
     if user is None or not user.is_active:
         return limits.CLOSE_FORBIDDEN
     if not _session_stands(seat, user):
@@ -128,8 +158,128 @@ def socket_rights(seat: Seat, battle_id: int) -> Actor | int:
     role = user.role  # type: ignore[attr-defined]
     if role is None:
         return limits.CLOSE_FORBIDDEN
-    sides = {Role.GM: user.all_sides, Role.PLAYER: user.own_sides}.get(role)  # type: ignore[attr-defined]
+    sides = getattr(user, _SIDES[role]) if role in _SIDES else None
     return Actor(user.pk, user.get_username(), role, frozenset(json.loads(sides or "[]")))
+
+
+# -- rights assumed, and checked by the statement that writes ------------------------------
+
+
+class RightsChanged(Exception):
+    """The rights a frame was served on are no longer the database's (nothing was written):
+    `now`, the seat's rights as read again, or the code its socket is closed with."""
+
+    def __init__(self, now: Actor | int) -> None:
+        super().__init__(now)
+        self.now = now
+
+
+@dataclass
+class Assumed:
+    """The rights a frame is served on without reading them first: the last read for the
+    seat (`actor`, whose sides are the row's), and the columns of the row they were made
+    of (`row`: `_row_columns`). `checked` once the database is known to hold them still."""
+
+    seat: Seat
+    battle_id: int
+    actor: Actor
+    row: dict[str, Any]
+    checked: bool = field(default=False)
+
+    def check_sql(self) -> tuple[str, dict[str, Any]]:
+        """A SELECT (and its named parameters) of one row when the seat's row is still
+        `row`, of none otherwise: the seat's query (`_seat_query`), compared column by
+        column, the sides as sets (the rights hold them as a set; the aggregate's order
+        is not fixed)."""
+        sql, params = _seat_query(self.seat, self.battle_id).query.sql_with_params()
+        named = _named(sql, params, "seat")
+        quote = connection.ops.quote_name
+        wheres = [f"seat.{quote(c)} = %(seat_{c})s" for c in _row_columns()]
+        given = {f"seat_{c}": self.row[c] for c in _row_columns()}
+        sides = _SIDES.get(self.actor.role)
+        if sides is not None:
+            wheres.append(
+                f"COALESCE(seat.{quote(sides)}, '[]')::jsonb @> %(seat_sides)s::jsonb"
+                f" AND COALESCE(seat.{quote(sides)}, '[]')::jsonb <@ %(seat_sides)s::jsonb"
+            )
+            given["seat_sides"] = json.dumps(sorted(self.actor.sides))
+        where = " AND ".join(wheres)
+        return f"SELECT 1 FROM ({named[0]}) AS seat WHERE {where}", {**named[1], **given}
+
+    def confirm(self) -> None:
+        """The rights read again unless checked already; RightsChanged when they are not
+        `actor` any more. Before anything is written on them."""
+        if self.checked:
+            return
+        now = socket_rights(self.seat, self.battle_id)
+        self.checked = True
+        if now != self.actor:
+            raise RightsChanged(now)
+
+
+def _named(sql: str, params: Any, prefix: str) -> tuple[str, dict[str, Any]]:
+    """Django's SQL with `%s` parameters as named ones (`%(<prefix><n>)s`), so that it
+    can sit in a statement of named parameters."""
+    values = iter(params)
+    named: dict[str, Any] = {}
+
+    def name(placeholder: re.Match) -> str:
+        if placeholder.group() == "%%":
+            return "%%"
+        key = f"{prefix}{len(named)}"
+        named[key] = next(values)
+        return f"%({key})s"
+
+    return re.sub(r"%%|%s", name, sql), named
+
+
+#: Rights kept per process: one per seat at a live table is enough.
+SIZE = 4096
+
+_read: OrderedDict[tuple[Seat, int], tuple[Actor, dict[str, Any]]] = OrderedDict()
+_lock = threading.Lock()
+_assumed: contextvars.ContextVar[Assumed | None] = contextvars.ContextVar(
+    "assumed_rights", default=None
+)
+
+
+def _keep(seat: Seat, battle_id: int, actor: Actor, user: User) -> None:
+    row = {c: getattr(user, c) for c in _row_columns()}
+    with _lock:
+        _read[seat, battle_id] = (actor, row)
+        _read.move_to_end((seat, battle_id))
+        while len(_read) > SIZE:
+            _read.popitem(last=False)
+
+
+def _forget(seat: Seat, battle_id: int) -> None:
+    with _lock:
+        _read.pop((seat, battle_id), None)
+
+
+def assumable(seat: Seat, battle_id: int) -> Assumed | None:
+    """The rights last read for the seat at the battle, to serve a frame on, on
+    PostgreSQL (whose statement checks them); None when none are kept, or on SQLite."""
+    if connection.vendor != "postgresql":
+        return None
+    with _lock:
+        kept = _read.get((seat, battle_id))
+    return None if kept is None else Assumed(seat, battle_id, kept[0], kept[1])
+
+
+@contextlib.contextmanager
+def assuming(rights: Assumed) -> Iterator[None]:
+    """Serves what runs inside on `rights`, unread (`assumed`)."""
+    token = _assumed.set(rights)
+    try:
+        yield
+    finally:
+        _assumed.reset(token)
+
+
+def assumed() -> Assumed | None:
+    """The rights the frame being served is served on unread, or None (read already)."""
+    return _assumed.get()
 
 
 # -- notices -------------------------------------------------------------------------
