@@ -22,9 +22,8 @@ from rules.engine.reach_template import Features, ReachTemplate
 from rules.engine.turn_reach import turn_then_straight_reach
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
-from rules.systems.lasergrenadiers.accounting import coupling_room, remaining, transfers
-from rules.systems.lasergrenadiers.judgement import Judgement
-from rules.systems.lasergrenadiers.moves import _overrun_conditions, enter_board
+from rules.systems.lasergrenadiers.accounting import left_to_spend, transfers
+from rules.systems.lasergrenadiers.moves import enter_board, overrun_targets
 from rules.systems.lasergrenadiers.path import LgBases
 from rules.systems.lasergrenadiers.pieces import allowance_of, altitude_limit, damage_level
 from rules.systems.lasergrenadiers.tables import OVERRIDES
@@ -40,7 +39,7 @@ class LgReach(ReachTemplate):
         """What is left, within the transport inequalities and damaged transports
         (003 Transport 6)."""
         state = position.state
-        budget = min(remaining(state, unit), coupling_room(state, unit)) - LENGTH_TOL
+        budget = left_to_spend(state, unit) - LENGTH_TOL
         if any(e.get("vehicle") == unit.id for e in transfers(state)):
             level = damage_level(unit)
             if level == 2:
@@ -125,16 +124,8 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
     view = pos.view(unit)
     ends, owners = [], []
     sx, sy = unit.position
-    for target in pos.on_table:
-        if (
-            target.id == unit.id
-            or target.side == unit.side
-            or math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius
-        ):
-            continue
-        j = Judgement(pos.state)
-        _overrun_conditions(j, unit, target)
-        if not j.legal:
+    for target in overrun_targets(pos, unit):
+        if math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius:
             continue
         body = pos.bodies[target.id].polygon()
         worst, best = _multipliers_at(view, target)
