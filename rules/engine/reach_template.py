@@ -16,6 +16,7 @@ kernel shades (`shaded_types`) and overrides a hook only where its rules differ:
   - `reach_features`: the terrain near the unit;
   - `reach_barriers`: where its centre may not go (default: features it may not enter);
   - `reach_rates`: features dearer and cheaper than open ground, with their costs;
+  - `reach_minimum`: what the action must cost at least (a run);
   - `reach_table`: the table's edge, crossed or only not ended beyond;
   - `reach_bases`: which bases it may cross (default: `base_policy`);
   - `steering`: what turning costs and where it goes without turning (default: the
@@ -130,13 +131,14 @@ class ReachTemplate:
         ]
         dear, cheap = self.reach_rates(position, unit, near)
         steering, free = self.steering(position, unit), self.free_rotation(position, unit)
+        open_ground = self.terrain_rates(position, unit).rate(None)
         # A rect base touching another (a carrier beside its troopers) may not turn where
         # it stands, but may still go straight off along its axes.
         return TurnThenStraight(
             start=unit.position,
             facing=unit.facing,
             budget=budget,
-            base_rate=1.0,
+            base_rate=1.0 if open_ground is None else open_ground,
             turn_cost=lambda angle: steering.turn_cost(angle, 1.0, free),
             barriers=[*barriers, *crossing_table, *blocking],
             end_only=[*end_only, *ending_table],
@@ -144,8 +146,13 @@ class ReachTemplate:
             cheap=cheap,
             # Forward, backward, sideways as `direction` allows: no turn first.
             axes=axes_allowed(steering, unit.facing),
+            minimum=self.reach_minimum(unit, action_type),
             may_turn=turn_sweeps_clear(unit, bodies, MARGIN),
         )
+
+    def reach_minimum(self, unit: Unit, action_type: str) -> float | None:
+        """Hook: what the action must cost at least (a run, more than a move), or None."""
+        return None
 
     def may_leave(self, position: Any, unit: Unit) -> bool:
         """Hook: whether the unit may move at all from where it stands (default: its
@@ -181,12 +188,13 @@ class ReachTemplate:
         """Hook: the features dearer than open ground (grown by the margin) and cheaper
         (shrunk by it), each with its cost per inch (default: `terrain_rates`)."""
         rates = self.terrain_rates(position, unit)
+        open_ground = rates.rate(None) or 1.0
         dear, cheap = [], []
         for t, shape in near:
             rate = rates.rate(t)
-            if rate is None or rate == 1.0:
+            if rate is None or rate == open_ground:
                 continue
-            if rate > 1.0:
+            if rate > open_ground:
                 dear.append((shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0), rate))
             else:
                 inner = shape.buffer(-MARGIN, join_style="mitre", mitre_limit=3.0)
@@ -208,7 +216,8 @@ class ReachTemplate:
 
     def steering(self, position: Any, unit: Unit) -> Steering:
         """Hook: what turning costs the unit and which ways it may go without turning
-        (default: its `terrain_rates`)."""
+        (default: its `terrain_rates`; a turn is priced at the open-ground rate, so a
+        system whose turns cost by the ground it stands on gives its own)."""
         return self.terrain_rates(position, unit)
 
     # -- what the template reads of the move's hooks (Play) -----------------------

@@ -192,12 +192,8 @@ def _multipliers_at(view: UnitTerrain, target: Unit) -> tuple[float, float]:
     feature = view.feature_at(x, y)
     if feature is None:
         return 1.0, 1.0
-    level = view.multiplier(feature, None) or 1.0
-    up = (
-        view.multiplier(feature, float(feature.props["uphill"])) or 1.0
-        if feature.type == "slope" and isinstance(feature.props.get("uphill"), int | float)
-        else level
-    )
+    level, up = _level_and_uphill(view, feature)
+    level, up = level or 1.0, up or 1.0
     return min(level, up), max(level, up)
 
 
@@ -227,17 +223,19 @@ def _behind(start: tuple[float, float], g: Any) -> Any:
     return shapely.convex_hull(shapely.union_all([g, far]))
 
 
+def _level_and_uphill(view: UnitTerrain, t: Terrain) -> tuple[float | None, float | None]:
+    """A feature's multiplier on the level and going uphill (the same but on a slope,
+    LG-D5)."""
+    level = view.multiplier(t, None)
+    if t.type == "slope" and isinstance(t.props.get("uphill"), int | float):
+        return level, view.multiplier(t, float(t.props["uphill"]))
+    return level, level
+
+
 def _worst(view: UnitTerrain, t: Terrain) -> float | None:
     """The dearest multiplier of a feature whatever the heading (a slope as uphill)."""
-    level = view.multiplier(t, None)
-    up = (
-        view.multiplier(t, float(t.props["uphill"]))
-        if t.type == "slope" and isinstance(t.props.get("uphill"), int | float)
-        else level
-    )
-    if level is None or up is None:
-        return None
-    return min(level, up)
+    level, up = _level_and_uphill(view, t)
+    return None if level is None or up is None else min(level, up)
 
 
 def _prohibited(view: UnitTerrain, near: Features) -> list[Any]:
