@@ -8,8 +8,9 @@ variants override a few predicates of one board):
 - `handlers`: the action types with rules of their own; every other type of the
   catalogue is a move along a path, played by `move`;
 - `position_type`: what the system reads of a position (a `Position` subclass);
-- `reach_builders`: how each shaded action type's reach is built; other types are
-  unshaded;
+- `shaded_types`: the action types whose reach the kernel's template shades
+  (rules/engine/reach_template.py, driven by hooks of its own); `reach_builders`: a
+  system's own builder for a type; other types are unshaded;
 - the move's hooks: `check_may_move` (turn structure, preconditions), `allowance`,
   `terrain_rates` (from the `terrain_costs` table, `direction` and `turn_cost`),
   `free_rotation`, `base_policy`, `path_cites`, `check_moved` (where it ends) and
@@ -29,6 +30,7 @@ from rules.engine.position import Position
 from rules.engine.priced_path import PricedPath, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import Pricing, TerrainAlong
 from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.engine.reach_template import ReachTemplate
 from rules.engine.verdict import Verdict
 from rules.geometry.track import Pose
 from rules.model.actions import Action
@@ -40,7 +42,7 @@ Handler = Callable[..., Verdict]
 ReachBuilder = Callable[..., Reach]
 
 
-class Play:
+class Play(ReachTemplate):
     """The template methods of `System` (rules/engine/system.py) and their hooks."""
 
     key: ClassVar[str] = ""
@@ -85,11 +87,15 @@ class Play:
         return None
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        """Where `unit_id` may end an action of `action_type` (`reach_builders`), built
-        once per state and type."""
+        """Where `unit_id` may end an action of `action_type` (`shaded_reach`, or the
+        type's `reach_builders`), built once per state and type."""
         if action_type in self.off_table_ends:
             return Reach(unit_id, action_type, None, 0.0, lambda p: None)
-        build = self.reach_builders.get(action_type)
+        build = (
+            self.shaded_reach
+            if action_type in self.shaded_types
+            else self.reach_builders.get(action_type)
+        )
         if build is None:
             return unshaded(unit_id, action_type)
         position = self.position_of(state)

@@ -240,6 +240,12 @@ class System(Play):
             self.turn_structure.unit_may_take(position.state, unit.id, spec.type)
         )
 
+    def may_take_type(self, position: Any, unit: Unit, action_type: str) -> bool:
+        """Whether `unit` may take `action_type` now (`may_take` of its catalogue entry):
+        the reach of a type the board does not offer is nowhere."""
+        spec = next((s for s in self.actions if s.type == action_type), None)
+        return spec is not None and self.may_take(position, unit, spec)
+
     def deployment_zones(
         self, width: float, height: float, sides: Sequence[str], depth: float
     ) -> dict[str, list[list[float]]]:

@@ -48,6 +48,21 @@ def test_the_engine_judges_its_moves(installed: rules.System) -> None:
     assert too_far.reasons[0].message == 'S1 needs 10" but has 8"'
 
 
+def test_the_kernel_shades_its_reach_from_its_tables(installed: rules.System) -> None:
+    # TS 1-2 (the scenario's rules): 8" at 1" an inch in the open, 2" in woods, never in
+    # lava; the kernel's reach template asks the system for nothing but its tables.
+    state = rules.state_from_json(json.loads(SCENARIO.read_text()))
+    reach = installed.reach(state, "S1", "move")
+    assert reach.complete and reach.allowance == 8
+    assert reach.contains((5.5, 12)) and reach.contains((2, 18))
+    assert not reach.contains((10, 12)) and not reach.contains((6, 20))
+    for end in [(5.5, 12), (2, 18), (1, 5), (6.5, 12.5)]:
+        path = reach.path_to(end)
+        assert path is not None
+        steps = [list(s) if isinstance(s, tuple) else s for s in path[1:]]
+        assert rules.validate(state, {"unit": "S1", "type": "move", "path": steps}).legal
+
+
 def test_the_command_line_plays_its_scenario() -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SITE), *sys.path])}
     command = [sys.executable, "-m", "rules", "check", "--expect", str(SCENARIO)]

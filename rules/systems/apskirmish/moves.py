@@ -29,9 +29,9 @@ from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import Unit
-from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
+from rules.systems.apskirmish.activation import after_activation_action
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
-from rules.systems.apskirmish.preconditions import check_may_run
+from rules.systems.apskirmish.preconditions import check_preconditions
 from rules.systems.apskirmish.rolls import test
 from rules.systems.apskirmish.soldiers import (
     after_spending,
@@ -171,9 +171,7 @@ def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> V
     full = run_distance(unit) if running else per_ap(unit)
     j.allowance = full
     j.cost = measured(unit, line.start, line.end)
-    check_turn_and_ap(j, pos, unit, action.type)
-    if running:
-        check_may_run(j, unit)
+    check_preconditions(j, pos, unit, action.type)
     if j.cost > full + LENGTH_TOL:
         cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
         at = line.end_at(cut).xy if cut is not None else line.start.xy

@@ -15,19 +15,21 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
+from shapely.geometry import GeometryCollection, Point, Polygon
 
 from rules.engine.open_reach import grown
 from rules.engine.reach import Reach
+from rules.engine.reach_template import ReachTemplate
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.reach_sectors import exact_area, turn_to_face_back
-from rules.systems.apskirmish.soldiers import ap_left, per_ap, run_distance, stance
-from rules.systems.apskirmish.tables import ACTIONS
+from rules.systems.apskirmish.reach_sectors import exact_area, exits, turn_to_face_back
+from rules.systems.apskirmish.reach_traverse import traverse_reach
+from rules.systems.apskirmish.soldiers import per_ap, run_distance
 
 #: Rays cast around the centre.
 RAYS = 240
@@ -36,36 +38,6 @@ MARGIN = 0.03
 #: How far off the area an end may be and still be taken (an alternative's end is
 #: rounded to thousandths; the exact areas keep 0.0015" of the tolerance for it).
 HAIR = 0.0008
-
-
-def budget(pos: ApsPosition, unit: Unit, action_type: str) -> float:
-    """How far the front may go this action, 0 when the soldier may not take it."""
-    row = ACTIONS.get(action_type)
-    if row is None or action_type not in ("move", "run"):
-        return 0.0
-    active = pos.state.turn.get("active_unit")
-    left = ap_left(unit)
-    if (active and active != unit.id) or (left is not None and left < row.ap):
-        return 0.0
-    if action_type == "run":
-        return run_distance(unit) if stance(unit) == "standing" else 0.0
-    return per_ap(unit)
-
-
-def _exit_distance(
-    start: tuple[float, float],
-    direction: tuple[float, float],
-    box: tuple[float, float, float, float],
-) -> float:
-    """How far a point goes along `direction` before it leaves `box` (inside it)."""
-    out = math.inf
-    for axis in (0, 1):
-        d = direction[axis]
-        if d > 1e-12:
-            out = min(out, (box[2 + axis] - start[axis]) / d)
-        elif d < -1e-12:
-            out = min(out, (box[axis] - start[axis]) / d)
-    return max(out, 0.0)
 
 
 def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
@@ -96,12 +68,8 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
     free_box = (reach_of, reach_of, table.width - reach_of, table.height - reach_of)
     angles = [2 * math.pi * k / RAYS for k in range(RAYS)]
     directions = [(math.cos(a), math.sin(a)) for a in angles]
-    out = [
-        min(length, _exit_distance((sx, sy), d, free_box))
-        if free_box[0] <= sx <= free_box[2] and free_box[1] <= sy <= free_box[3]
-        else 0.0
-        for d in directions
-    ]
+    cosines, sines = np.array(directions).T
+    out = [min(length, float(d)) for d in exits(sx, sy, cosines, sines, free_box)]
     if blocked is not None:
         lines = shapely.linestrings(
             [[(sx, sy), (sx + d[0] * length, sy + d[1] * length)] for d in directions]
@@ -119,14 +87,7 @@ def _ray_lengths(pos: ApsPosition, unit: Unit, length: float) -> list[float]:
     return out
 
 
-def straight_reach(pos: ApsPosition, unit: Unit, action_type: str) -> Reach:
-    unit_id = unit.id
-    start = unit.position
-    length = budget(pos, unit, action_type)
-    if length <= 0:
-        return Reach(
-            unit_id, action_type, Point(start), 0.0, lambda p: [start] if p == start else None
-        )
+def straight_reach(pos: ApsPosition, unit: Unit, action_type: str, length: float) -> Reach:
     # To the tolerance: gaps the base's own width, tangent passes, a front along a face,
     # and a round base's ends turned to face back (reach_sectors.py). The ray wedges
     # below remain for a start the exact cones cannot leave (a base already overlapping
@@ -187,3 +148,35 @@ def _with_turns(unit: Unit, action_type: str, length: float, area: Any, turned: 
         return None
 
     return Reach(unit_id, action_type, whole, length, path_to)
+
+
+class ApsReach(ReachTemplate):
+    """The kernel's reach template (rules/engine/reach_template.py) for a soldier: the
+    actions it may take now are the judge's preconditions (preconditions.py, through
+    `may_take`: whose activation, AP, a run's stance, an obstacle within 1"); the
+    regions are this system's own, one straight line measured front to front (004
+    Standard Movement) or a Traverse's landings (reach_traverse.py)."""
+
+    shaded_types = frozenset({"move", "run", "traverse"})
+
+    def reach_budget(self, position: ApsPosition, unit: Unit, action_type: str) -> float:
+        """How far the front may go: the stance distance, or a run's three of them
+        (APS-D25); a Traverse has no distance limit (APS-D31)."""
+        if action_type == "traverse":
+            return 0.0
+        return run_distance(unit) if action_type == "run" else per_ap(unit)
+
+    def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
+        start = unit.position
+        if action_type == "traverse":
+            return Reach(unit.id, action_type, GeometryCollection(), 0.0, lambda p: None)
+        return Reach(
+            unit.id, action_type, Point(start), 0.0, lambda p: [start] if p == start else None
+        )
+
+    def reach_region(
+        self, position: ApsPosition, unit: Unit, action_type: str, budget: float
+    ) -> Reach | None:
+        if action_type == "traverse":
+            return traverse_reach(position, unit)
+        return straight_reach(position, unit, action_type, budget) if budget > 0 else None

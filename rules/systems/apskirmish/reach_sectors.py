@@ -38,7 +38,7 @@ import shapely.affinity
 from shapely.geometry import Point, Polygon
 
 from rules.engine.open_reach import grown_by_base
-from rules.geometry.front import front_distance
+from rules.geometry.front import front_point
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 
@@ -183,8 +183,8 @@ def _cone_lengths(
     edge0 = np.full(len(a0), float(length))
     edge1 = np.full(len(a0), float(length))
     if box is not None:
-        edge0 = np.minimum(edge0, _exit(x, y, c0, s0, box))
-        edge1 = np.minimum(edge1, _exit(x, y, c1, s1, box))
+        edge0 = np.minimum(edge0, exits(x, y, c0, s0, box))
+        edge1 = np.minimum(edge1, exits(x, y, c1, s1, box))
     rho = np.minimum(edge0, edge1)
     if edges is None or not len(edges):
         return rho, np.maximum(edge0, edge1)
@@ -215,7 +215,7 @@ def _cone_lengths(
     return np.minimum(rho, best), np.maximum(edge0, edge1)
 
 
-def _exit(x: float, y: float, c: Any, s: Any, box: tuple[float, float, float, float]) -> Any:
+def exits(x: float, y: float, c: Any, s: Any, box: tuple[float, float, float, float]) -> Any:
     """How far from (x, y) along (c, s) before leaving `box` (0 when outside it)."""
     x0, y0, x1, y1 = box
     if not (x0 <= x <= x1 and y0 <= y <= y1):
@@ -224,14 +224,6 @@ def _exit(x: float, y: float, c: Any, s: Any, box: tuple[float, float, float, fl
         tx = np.where(c > 1e-12, (x1 - x) / c, np.where(c < -1e-12, (x0 - x) / c, np.inf))
         ty = np.where(s > 1e-12, (y1 - y) / s, np.where(s < -1e-12, (y0 - y) / s, np.inf))
     return np.maximum(np.minimum(tx, ty), 0.0)
-
-
-def front_start(unit: Unit) -> tuple[float, float]:
-    """The front point at the start (APS-D15)."""
-    b = unit.base
-    reach = b.diameter / 2 if b.is_circle else b.length / 2
-    f = math.radians(unit.facing)
-    return unit.position[0] + reach * math.cos(f), unit.position[1] + reach * math.sin(f)
 
 
 def _swept_by(unit: Unit) -> tuple[Any, float]:
@@ -313,7 +305,7 @@ def exact_area(pos: ApsPosition, unit: Unit, length: float) -> tuple[Any, Any]:
     inset = r if b.is_circle else b.radius
     box = (inset, inset, table.width - inset, table.height - inset)
     sx, sy = unit.position
-    fx, fy = front_start(unit)
+    fx, fy = front_point(unit.base, unit.position[0], unit.position[1], unit.facing)
     way = stars((sx, sy), longest, blocked, box)
     line = stars((fx, fy), length + fr if b.is_circle else length, front_blocked, None)
     straight = _straight(way, line, length, (sx - fx, sy - fy))
@@ -353,17 +345,10 @@ def _at_bearings(stars_: Stars, a0: Any, a1: Any) -> Any:
 def turn_to_face_back(unit: Unit, end: tuple[float, float]) -> float:
     """The turn (degrees, the short way) that faces the base at `end` toward the front's
     start: the front then ends its radius nearer it (APS-D4)."""
-    fx, fy = front_start(unit)
+    fx, fy = front_point(unit.base, unit.position[0], unit.position[1], unit.facing)
     facing = math.degrees(math.atan2(fy - end[1], fx - end[0]))
     turn = (facing - unit.facing + 180.0) % 360.0 - 180.0
     return 180.0 if turn == -180.0 else turn
 
 
-def front_moved(unit: Unit, end: tuple[float, float], turn: float) -> float:
-    """The measured distance of the move to `end` with that turn (APS-D15)."""
-    return front_distance(
-        unit.base, (*unit.position[:2], unit.facing), (end[0], end[1], unit.facing + turn)
-    )
-
-
-__all__: Sequence[str] = ("exact_area", "turn_to_face_back", "front_moved", "stars")
+__all__: Sequence[str] = ("exact_area", "exits", "turn_to_face_back", "stars")

@@ -30,8 +30,7 @@ from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.soldiers import ap_left
-from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
+from rules.systems.apskirmish.tables import TRAVERSE_REACH
 
 #: Bearing between rays, in degrees, and the band's half-width.
 STEP = 6.0
@@ -40,15 +39,9 @@ HALF = 0.001
 
 def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
     start = unit.position
-    nothing = Reach(unit.id, "traverse", shapely.GeometryCollection(), 0.0, lambda p: None)
-    active = pos.state.turn.get("active_unit")
-    left = ap_left(unit)
-    if (active and active != unit.id) or (left is not None and left < ACTIONS["traverse"].ap):
-        return nothing
     here = body_at(unit.base, *start, unit.facing)
+    # The obstacles within 1" (APS-D6): the template asks only where one is (`may_take`).
     near = [t for t in pos.obstacles if here.distance(t.shape) <= TRAVERSE_REACH + LENGTH_TOL]
-    if not near:
-        return nothing
     bearings = _bearings(unit, near, STEP if unit.base.is_circle else 2 * STEP)
     landings = [_landing(pos, unit, b) for b in bearings]
     pieces: list[Any] = []

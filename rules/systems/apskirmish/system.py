@@ -17,8 +17,7 @@ from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_K
 from rules.systems.apskirmish.dodge import dodge
 from rules.systems.apskirmish.moves import straight_move
 from rules.systems.apskirmish.preconditions import preconditions_hold
-from rules.systems.apskirmish.reach import straight_reach
-from rules.systems.apskirmish.reach_traverse import traverse_reach
+from rules.systems.apskirmish.reach import ApsReach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.tables import (
     ON_FAIL,
@@ -30,7 +29,7 @@ from rules.systems.apskirmish.traverse import traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
 
-class ApskirmishSystem(System):
+class ApskirmishSystem(ApsReach, System):
     key = "apskirmish"
     name = "Action-point skirmish"
     cost_unit = "in"
@@ -42,11 +41,6 @@ class ApskirmishSystem(System):
     unit_types = frozenset(UNIT_TYPES)
     handlers = {"traverse": traverse, "dodge": dodge}
     position_type = ApsPosition
-    reach_builders = {
-        "move": straight_reach,
-        "run": straight_reach,
-        "traverse": lambda pos, unit, _type: traverse_reach(pos, unit),
-    }
     piece_word = "soldier"
     action_keys = frozenset({"on_fail", "source", "opt_up"})
     #: A soldier's `move` is optional: the stance table applies without it (APS-D36).

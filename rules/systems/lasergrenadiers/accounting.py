@@ -152,6 +152,12 @@ def coupling_room(state: GameState, unit: Unit) -> float:
     return room
 
 
+def left_to_spend(state: GameState, unit: Unit) -> float:
+    """Allowance the piece may still spend this turn: what is left, within the transport
+    inequalities (lasergrenadiers.md 2, 9)."""
+    return min(remaining(state, unit), coupling_room(state, unit))
+
+
 def damaged_transport_breach(vehicle: Unit, spent: float, translated: bool) -> str | None:
     """After (or before) a transfer this turn, a damaged transport may move only slowly
     (level 1: up to `move`/3 of the original rate) or not at all (level 2: no translation,

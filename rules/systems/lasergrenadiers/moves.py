@@ -302,6 +302,18 @@ def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
         )
 
 
+def overrun_targets(pos: LgPosition, unit: Unit) -> list[Unit]:
+    """The pieces on the table `unit` may overrun, whatever its path (003 Overrun 1-2, 5)."""
+    out = []
+    for target in pos.on_table:
+        if target.id != unit.id:
+            j = Judgement(pos.state)
+            _overrun_conditions(j, unit, target)
+            if j.legal:
+                out.append(target)
+    return out
+
+
 def _cost_over(
     pos: LgPosition, unit: Unit, target: Unit, walked: Walked, body: Any
 ) -> tuple[float, float]:

@@ -20,13 +20,13 @@ from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
-    coupling_room,
+    left_to_spend,
     remaining,
     transfers,
     with_transfer,
 )
 from rules.systems.lasergrenadiers.judgement import Judgement
-from rules.systems.lasergrenadiers.moves import _overrun_conditions, can_act, enter_board
+from rules.systems.lasergrenadiers.moves import can_act, enter_board, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
@@ -36,15 +36,9 @@ from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer
 PATH_MAY_MEND = frozenset({"must_end_in_contact"})
 
 
-def _left(pos: LgPosition, unit: Unit) -> float:
-    """Allowance the piece may still spend: what is left, within the transport
-    inequalities (lasergrenadiers.md 2, 9)."""
-    return min(remaining(pos.state, unit), coupling_room(pos.state, unit))
-
-
 def _may_move(pos: LgPosition, unit: Unit) -> bool:
     """Some allowance left to move or turn (003 Turning 3)."""
-    return _left(pos, unit) > LENGTH_TOL
+    return left_to_spend(pos.state, unit) > LENGTH_TOL
 
 
 #: How `enter_board` refuses an entry point, whatever path follows it (lasergrenadiers.md
@@ -63,15 +57,7 @@ def _may_enter(pos: LgPosition, unit: Unit) -> bool:
 
 def _may_overrun(pos: LgPosition, unit: Unit) -> bool:
     """Some piece on the table it may overrun (003 Overrun 1-2, 5), allowance left."""
-    if not _may_move(pos, unit):
-        return False
-    for target in pos.state.units:
-        if target.id != unit.id and target.on_table:
-            j = Judgement(pos.state)
-            _overrun_conditions(j, unit, target)
-            if j.legal:
-                return True
-    return False
+    return _may_move(pos, unit) and any(overrun_targets(pos, unit))
 
 
 def _may_load(pos: LgPosition, unit: Unit) -> bool:

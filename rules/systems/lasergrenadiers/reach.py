@@ -1,8 +1,9 @@
-"""Reach for `move` on the ground plane: turn in place to face the point (the turn band
-paid), then straight ahead (the kernel's turn-then-straight reach). Terrain costs at most
-its dearest multiplier (a slope as if uphill, LG-D5), prohibited terrain and other bases
-stop the centre, the table edge is kept, and the allowance is what is left this turn,
-within the transport inequalities (lasergrenadiers.md 2, 5, 6, 9)."""
+"""Reach for `move`, `enter_board` and `overrun` on the ground plane: the kernel's
+template (rules/engine/reach_template.py: turn in place to face the point, the turn band
+paid, then straight ahead), with what is this system's own: the allowance left this turn
+within the transport inequalities (lasergrenadiers.md 2, 9), terrain at most its dearest
+multiplier (a slope as if uphill, LG-D5) where no overriding feature lies (LG-D25), an
+entry from the table edge, and an overrun's ends beyond its target."""
 
 from __future__ import annotations
 
@@ -17,113 +18,76 @@ from shapely.geometry import Point, box
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
-from rules.engine.turn_reach import (
-    TurnThenStraight,
-    axes_allowed,
-    base_barriers,
-    nowhere,
-    table_barrier,
-    turn_sweeps_clear,
-    turn_then_straight_reach,
-)
+from rules.engine.reach_template import Features, ReachTemplate
+from rules.engine.turn_reach import turn_then_straight_reach
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
-from rules.systems.lasergrenadiers.accounting import coupling_room, remaining, transfers
-from rules.systems.lasergrenadiers.judgement import Judgement
-from rules.systems.lasergrenadiers.moves import _overrun_conditions, enter_board
+from rules.systems.lasergrenadiers.accounting import left_to_spend, transfers
+from rules.systems.lasergrenadiers.moves import enter_board, overrun_targets
 from rules.systems.lasergrenadiers.path import LgBases
 from rules.systems.lasergrenadiers.pieces import allowance_of, altitude_limit, damage_level
 from rules.systems.lasergrenadiers.tables import OVERRIDES
 from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain
 
 
-def budget_of(pos: LgPosition, unit: Unit) -> float:
-    """What is left, within the transport inequalities and damaged transports."""
-    state = pos.state
-    budget = min(remaining(state, unit), coupling_room(state, unit)) - LENGTH_TOL
-    if any(e.get("vehicle") == unit.id for e in transfers(state)):
-        level = damage_level(unit)
-        if level == 2:
-            return 0.0
-        if level == 1:
-            budget = min(budget, unit.move / 3 - state.turn.get("moved", {}).get(unit.id, 0))
-    return max(budget, 0.0)
+class LgReach(ReachTemplate):
+    """The template's hooks where LaserGrenadiers' rules differ."""
 
+    shaded_types = frozenset({"move", "enter_board", "overrun"})
 
-#: The types whose ends this module shades.
-SHADED = frozenset({"move", "enter_board", "overrun"})
+    def reach_budget(self, position: LgPosition, unit: Unit, action_type: str) -> float:
+        """What is left, within the transport inequalities and damaged transports
+        (003 Transport 6)."""
+        state = position.state
+        budget = left_to_spend(state, unit) - LENGTH_TOL
+        if any(e.get("vehicle") == unit.id for e in transfers(state)):
+            level = damage_level(unit)
+            if level == 2:
+                return 0.0
+            if level == 1:
+                budget = min(budget, unit.move / 3 - state.turn.get("moved", {}).get(unit.id, 0))
+        return max(budget, 0.0)
 
+    def may_leave(self, position: LgPosition, unit: Unit) -> bool:
+        """Not from terrain it may not be in, nor from above its altitude limit."""
+        limit = altitude_limit(unit)
+        return position.view(unit).rate_at(*unit.position)[0] is not None and (
+            limit is None or (unit.z or 0.0) <= limit + LENGTH_TOL
+        )
 
-def path_reach(pos: LgPosition, unit: Unit, action_type: str) -> Reach:
-    budget = budget_of(pos, unit) if action_type in SHADED else 0.0
-    none = nowhere(unit.id, action_type, unit.position, budget)
-    view = pos.view(unit)
-    limit = altitude_limit(unit)
-    start_rate, _ = view.rate_at(*unit.position)
-    if (
-        action_type not in SHADED
-        or budget <= 0
-        or start_rate is None
-        or unit.id in pos.state.turn.get("left_board", [])
-        or (limit is not None and (unit.z or 0.0) > limit + LENGTH_TOL)
-    ):
-        return none
-    if action_type == "enter_board":
-        return _enter_board(pos, unit, budget) or none
-    if action_type == "overrun":
-        return _overrun(pos, unit, budget) or none
-    spec = _spec(pos, unit, budget)
-    if spec is None:
-        return none
-    return turn_then_straight_reach(unit.id, action_type, spec)
+    def reach_region(
+        self, position: LgPosition, unit: Unit, action_type: str, budget: float
+    ) -> Reach | None:
+        if budget <= 0 or not self.may_leave(position, unit):
+            return None
+        if action_type == "enter_board":
+            return _enter_board(self, position, unit, budget)
+        if action_type == "overrun":
+            return _overrun(self, position, unit, budget)
+        return super().reach_region(position, unit, action_type, budget)
 
+    def reach_barriers(self, position: LgPosition, unit: Unit, near: Features) -> list[Any]:
+        return _prohibited(position.view(unit), near)
 
-def _spec(
-    pos: LgPosition,
-    unit: Unit,
-    budget: float,
-    ignore: frozenset[str] = frozenset(),
-    entering: bool = False,
-) -> TurnThenStraight | None:
-    """The turn-then-straight question for a piece of `budget` inches: None where it may
-    not move from where it stands. `ignore`: bases it may run over (an overrun's target);
-    `entering`: it starts on the table edge and must end wholly on (003 Off-board
-    movement): the table beyond the edge may be crossed, not ended in."""
-    view = pos.view(unit)
-    far = budget + 2 * unit.base.radius + 2
-    sx, sy = unit.position
-    near = pos.near(sx - far, sy - far, sx + far, sy + far)
-    barriers = _prohibited(view, near)
-    table = _beyond_table(pos, unit) if entering else table_barrier(pos.state.table, unit, MARGIN)
-    blocking, end_only = base_barriers(
-        pos,
-        unit,
-        LgBases(ignore=ignore, pass_friendly=pos.options.pass_friendly_bases),
-        far,
-        MARGIN,
-    )
-    bodies = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id and o.id not in ignore]
-    if table is None or any(g.contains(Point(unit.position)) for g in barriers + blocking):
-        return None
-    if entering:
-        end_only, table = [*end_only, table], None
-    dear, cheap = _rates(view, near)
-    # A rect base touching another (a carrier beside its troopers) may not turn where it
-    # stands, but may still drive straight off along its axes (lasergrenadiers.md 4): along
-    # its facing, backward or sideways, within 1 degree, at that direction's factor.
-    return TurnThenStraight(
-        start=unit.position,
-        facing=unit.facing,
-        budget=budget,
-        base_rate=1.0,
-        turn_cost=lambda a: view.turn_cost(a),
-        barriers=[*barriers, *([table] if table is not None else []), *blocking],
-        end_only=end_only,
-        dear=dear,
-        cheap=cheap,
-        axes=axes_allowed(view, unit.facing),
-        may_turn=turn_sweeps_clear(unit, bodies, MARGIN),
-    )
+    def reach_rates(
+        self, position: LgPosition, unit: Unit, near: Features
+    ) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
+        return _rates(position.view(unit), near)
+
+    def reach_table(
+        self, position: LgPosition, unit: Unit, action_type: str
+    ) -> tuple[list[Any], list[Any]] | None:
+        """An entry from the table edge (003 Off-board movement) must end wholly on: the
+        table beyond the edge may be crossed, not ended in."""
+        if action_type == "enter_board" and (unit.z or 0.0) <= LENGTH_TOL:
+            return [], [_beyond_table(position, unit)]
+        return super().reach_table(position, unit, action_type)
+
+    def reach_bases(self, position: LgPosition, ignore: frozenset[str]) -> LgBases:
+        return LgBases(ignore=ignore, pass_friendly=position.options.pass_friendly_bases)
+
+    def steering(self, position: LgPosition, unit: Unit) -> UnitTerrain:
+        return position.view(unit)
 
 
 def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
@@ -134,23 +98,22 @@ def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
     return big.difference(box(r, r, table.width - r, table.height - r))
 
 
-def _enter_board(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
+def _enter_board(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     """003 Off-board movement, 003 Leaving the board: from its entry point on the edge the
     piece moves as for `move` (a turn there, then straight), coming wholly onto the
     table; the entry point must be one it may use (its side's entry area). A lander
-    above the table moves from there."""
-
+    above the table moves from there: a path point without a height keeps the one before
+    it, so the piece may fly level from where it starts, as a move; a descent is dearer
+    (its 3-D length, LG-D16) and ends over a point of the same area (003 Assault
+    landings 4a)."""
     probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
     if {r.code for r in probe.reasons} - {"off_table"}:
         return None
-    # From above the table (003 Assault landings 4a): a path point without a height keeps
-    # the one before it, so the piece may fly level from where it starts, as a move; a
-    # descent is dearer (its 3-D length, LG-D16) and ends over a point of the same area.
-    spec = _spec(pos, unit, budget, entering=(unit.z or 0.0) <= LENGTH_TOL)
+    spec = play.straight_ahead(pos, unit, "enter_board", budget)
     return None if spec is None else turn_then_straight_reach(unit.id, "enter_board", spec)
 
 
-def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
+def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     """003 Overrun attacks: straight into and over a target (after a turn), ending beyond
     it, its base crossed at 3x the cost per inch of the terrain it stands on (LG-D9). Each
     target's ends: the reach with its base crossable and the budget less 3x the longest
@@ -161,16 +124,8 @@ def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
     view = pos.view(unit)
     ends, owners = [], []
     sx, sy = unit.position
-    for target in pos.on_table:
-        if (
-            target.id == unit.id
-            or target.side == unit.side
-            or math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius
-        ):
-            continue
-        j = Judgement(pos.state)
-        _overrun_conditions(j, unit, target)
-        if not j.legal:
+    for target in overrun_targets(pos, unit):
+        if math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius:
             continue
         body = pos.bodies[target.id].polygon()
         worst, best = _multipliers_at(view, target)
@@ -179,7 +134,9 @@ def _overrun(pos: LgPosition, unit: Unit, budget: float) -> Reach | None:
         # dearest rate there, less what the reach already charged for it (at least the
         # cheapest rate under the base).
         extra = across * max(0.0, 3.0 / worst - _cheapest_under(view, pos, body))
-        spec = _spec(pos, unit, budget - extra - 0.01, ignore=frozenset({target.id}))
+        spec = play.straight_ahead(
+            pos, unit, "overrun", budget - extra - 0.01, ignore=frozenset({target.id})
+        )
         if spec is None or spec.budget <= 0:
             continue
         spec = replace(spec, axes=[a for a in spec.axes if a[0] == 0.0])
@@ -235,12 +192,8 @@ def _multipliers_at(view: UnitTerrain, target: Unit) -> tuple[float, float]:
     feature = view.feature_at(x, y)
     if feature is None:
         return 1.0, 1.0
-    level = view.multiplier(feature, None) or 1.0
-    up = (
-        view.multiplier(feature, float(feature.props["uphill"])) or 1.0
-        if feature.type == "slope" and isinstance(feature.props.get("uphill"), int | float)
-        else level
-    )
+    level, up = _level_and_uphill(view, feature)
+    level, up = level or 1.0, up or 1.0
     return min(level, up), max(level, up)
 
 
@@ -270,20 +223,22 @@ def _behind(start: tuple[float, float], g: Any) -> Any:
     return shapely.convex_hull(shapely.union_all([g, far]))
 
 
+def _level_and_uphill(view: UnitTerrain, t: Terrain) -> tuple[float | None, float | None]:
+    """A feature's multiplier on the level and going uphill (the same but on a slope,
+    LG-D5)."""
+    level = view.multiplier(t, None)
+    if t.type == "slope" and isinstance(t.props.get("uphill"), int | float):
+        return level, view.multiplier(t, float(t.props["uphill"]))
+    return level, level
+
+
 def _worst(view: UnitTerrain, t: Terrain) -> float | None:
     """The dearest multiplier of a feature whatever the heading (a slope as uphill)."""
-    level = view.multiplier(t, None)
-    up = (
-        view.multiplier(t, float(t.props["uphill"]))
-        if t.type == "slope" and isinstance(t.props.get("uphill"), int | float)
-        else level
-    )
-    if level is None or up is None:
-        return None
-    return min(level, up)
+    level, up = _level_and_uphill(view, t)
+    return None if level is None or up is None else min(level, up)
 
 
-def _prohibited(view: UnitTerrain, near: list[tuple[Terrain, Any]]) -> list[Any]:
+def _prohibited(view: UnitTerrain, near: Features) -> list[Any]:
     """Where the centre may not go: X features, less the parts a feature that overrides
     them and that the piece may enter covers (a bridge over a river, LG-D25)."""
     out = []
@@ -304,7 +259,7 @@ def _prohibited(view: UnitTerrain, near: list[tuple[Terrain, Any]]) -> list[Any]
 
 
 def _rates(
-    view: UnitTerrain, near: list[tuple[Terrain, Any]]
+    view: UnitTerrain, near: Features
 ) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
     """The features dearer than firm ground (grown by the margin) and cheaper (a road or
     bridge, 003 Terrain 7-8, LG-D32: shrunk by it), each with its cost per inch. A

@@ -29,7 +29,7 @@ from rules.systems.lasergrenadiers.catalogue import (
 from rules.systems.lasergrenadiers.judgement import Judgement
 from rules.systems.lasergrenadiers.moves import enter_board, overrun
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
-from rules.systems.lasergrenadiers.reach import path_reach
+from rules.systems.lasergrenadiers.reach import LgReach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
 from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import load, unload
@@ -65,7 +65,7 @@ def _finite_values(values: Mapping[str, Any], key: str) -> None:
     _finite(dict(values), key)
 
 
-class LaserGrenadiersSystem(System):
+class LaserGrenadiersSystem(LgReach, System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
     cost_unit = "in"
@@ -83,7 +83,6 @@ class LaserGrenadiersSystem(System):
         "enter_board": lambda pos, unit, action, _dice: enter_board(pos, unit, action),
     }
     position_type = LgPosition
-    reach_builders = dict.fromkeys(("move", "overrun", "enter_board"), path_reach)
     #: A boarding piece ends aboard; a vehicle loading or unloading does not move
     #: (003 Transport 1, LG-D26, LG-D34): no area.
     off_table_ends = frozenset({"load", "unload"})

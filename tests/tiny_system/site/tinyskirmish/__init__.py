@@ -1,7 +1,8 @@
 """Tiny Skirmish: a game system that lives only in the tests, installed by its entry point
 (site/tinyskirmish-0.1.dist-info) like any third party's. Scouts move their `move` in
 inches, open ground 1" an inch, woods 2", marsh 3"; no one enters lava. The kernel plays
-the move (rules/engine/play.py): the system gives its tables."""
+the move (rules/engine/play.py) and shades its reach (rules/engine/reach_template.py):
+the system gives its tables."""
 
 from __future__ import annotations
 
@@ -20,4 +21,5 @@ class TinySkirmish(System):
     terrain_types = frozenset(RATES)
     unit_types = frozenset({"scout"})
     terrain_costs = RATES
+    shaded_types = frozenset({"move"})
     path_cites = {"prohibited_terrain": "TS 2", "off_table": "TS 1", "move": "TS 1"}
