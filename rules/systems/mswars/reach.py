@@ -24,13 +24,12 @@ from shapely.geometry import Point, box
 
 from rules.engine.dice import make_dice
 from rules.engine.judgement import PathJudgement
-from rules.engine.open_reach import MARGIN, grown
+from rules.engine.open_reach import MARGIN, base_barriers_by_unit, grown
 from rules.engine.reach import Reach, unshaded
 from rules.engine.turn_reach import (
     ContactTarget,
     TurnThenStraight,
     axes_allowed,
-    base_barriers,
     contact_reach,
     contact_with_all,
     nowhere,
@@ -114,13 +113,19 @@ def path_reach(
     ignore = {t.id for t in targets} | ({carrier.id} if carrier is not None else set())
     if action_type == "manoeuvre":
         ignore |= {o.id for o in foes}
-    blocking, end_only = base_barriers(
+    # A rect base beside another may not turn where it stands (`may_turn`), so it keeps
+    # its facing and the bases by its start are kept from its own shape (`kept_from`),
+    # not from the circle round it: drifting up to 1 degree along an axis (MSW-D5), a long
+    # rect's end would cut into a base beside it (002 Rules: Movement).
+    by_unit = base_barriers_by_unit(
         pos,
         unit,
         MswarsBases(ignore=frozenset(ignore)),
         budget + 2 * unit.base.radius + 2 + grow,
         MARGIN + grow,
+        keeps_facing=not unit.base.is_circle,
     )
+    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     if carrier is not None:
         depth = unit.base.radius if unit.base.is_circle else float(unit.base.length or 0) / 2
         blocking.append(_behind_rear(carrier, depth))
