@@ -70,10 +70,6 @@ def _move_kind(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action
     check_move_kind(j, unit, action.type, opposing_contacts(pos, unit))
 
 
-def _climb(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
-    climbable(pos, j, unit, action)
-
-
 def _jump(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     check_jump_start(j, unit, jump_top(pos, unit))
 
@@ -114,10 +110,12 @@ def _within(pos: MswarsPosition, unit: Unit, action_type: str) -> list[Unit]:
     return [o for o in pos.on_table if o.id != unit.id and body.distance(pos.bodies[o.id]) <= reach]
 
 
-PRECONDITIONS: dict[str, Callable[[MswarsPosition, PathJudgement, Unit, Action], None]] = {
+#: Each adds to the judgement what keeps the action from being offered (what it returns
+#: is not read).
+PRECONDITIONS: dict[str, Callable[[MswarsPosition, PathJudgement, Unit, Action], object]] = {
     "break_away": _move_kind,
     "manoeuvre": _move_kind,
-    "climb": _climb,
+    "climb": climbable,
     "jump": _jump,
     "enter_unit": _enter,
     "carrier_unloading": _unload,
