@@ -162,10 +162,10 @@ def test_a_rect_beside_another_base_reaches_only_ends_the_referee_accepts(
 ) -> None:
     """002 Rules: Movement: the swept base may not overlap another unit's base; a rect that
     may not turn where it stands (its corners would swing into the base beside it) goes
-    along its axes within 1 degree (MSW-D5), keeping its facing, so a long rect drifting
-    0.9 degrees towards a base beside it may overlap it (it did, shaded: kept from it by
-    the circle round the start, not by its own shape). Every shaded end drawn along the
-    wedges' edges is reached by a path validate accepts."""
+    along its axes within 1 degree (MSW-D5), keeping its facing, so a rect drifting 0.9
+    degrees towards a base beside it may overlap it (reach shaded such ends while it kept
+    the centre from that base by a circle round the start, not by the rect's own shape).
+    Every shaded end drawn along the wedges' edges is reached by a path validate accepts."""
     state = state_from_json(scene)
     found = reach(state, "U", action_type)
     x, y = scene["units"][0]["position"]
