@@ -57,13 +57,11 @@ def _passes(pos: MswarsPosition, unit: Unit, action_type: str, straighten: bool 
     j = PathJudgement(pos.state)
     action = Action(unit.id, action_type)
     check_can_act(pos, j, unit, action, straighten=straighten)
-    if j.legal:
-        PRECONDITIONS.get(action_type, _nothing_more)(pos, j, unit, action)
+    # Standard Move and Run have none: check_can_act says it all (contact, phase rules, AP).
+    own = PRECONDITIONS.get(action_type)
+    if j.legal and own is not None:
+        own(pos, j, unit, action)
     return j.legal
-
-
-def _nothing_more(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
-    """Standard Move and Run: check_can_act says it all (contact, phase rules, AP)."""
 
 
 def _move_kind(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
