@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from rules.engine import terrain_style as look
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
-from rules.systems.mswars.tables import MOVE_TYPES, ROWS, SIZE_CLASS_TERRAIN
+from rules.systems.mswars.tables import MOVE_TYPES
 
 #: Picked on the board (002 Enter Unit, 002 Carrier Unloading Action): a unit in base
 #: contact enters the carrier clicked, with no path; a carrier that stays sets down the
@@ -45,77 +46,55 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
     for t, row in ACTION_TABLE.items()
 )
 
-_ROW_LABELS = {
-    "flat": "Flat Ground",
-    "rough": "Rough Ground",
-    "difficult": "Difficult Terrain",
-    "very_difficult": "Very Difficult Terrain",
-    "shallow_water": "Shallow Water",
-    "deep_water": "Deep Water",
-}
-_FEATURE_LABELS = {
-    "woodland": "Woodland / Forest / Jungle",
-    "river": "River / Lake",
-    "pond": "Pond",
-    "fields": "Fields / Barren Ground",
-    "desert": "Desert",
-    "hills": "Hills",
-    "rubble": "Building Rubble",
-    "small_walls": "Small Walls and Fences",
-}
-
-#: What each terrain type does to the board's line-of-sight tool. Not in the seed: 002 is
+#: The cost table's rows (002 cost table) and the named features, whose row depends on
+#: the unit's size class (002 Terrain): (label, sight, style), by terrain type, in the
+#: order of tables.py.
+#: Sight is what each type does to the board's line-of-sight tool. Not in the seed: 002 is
 #: the movement post and says nothing of sight, so this is what a player would expect.
 #: Hills and elevated terrain stand in the way; woodland, rubble and walls hide part of
 #: what is behind them; open ground, water and the plain cost rows (which say how hard
-#: the going is, not how tall) hide nothing.
-SIGHT: dict[str, str] = {
-    "elevated": "blocks",
-    "hills": "blocks",
-    "woodland": "hinders",
-    "rubble": "hinders",
-    "small_walls": "hinders",
+#: the going is, not how tall) hide nothing. Style is how the board and the report draw
+#: each type (rules/engine/terrain_style.py).
+_ROW_KINDS: dict[str, tuple[str, str, look.TerrainStyle]] = {
+    "flat": ("Flat Ground", "", look.OPEN_GROUND),
+    "difficult": ("Difficult Terrain", "", look.DIFFICULT),
+    "very_difficult": ("Very Difficult Terrain", "", look.VERY_DIFFICULT),
+    "rough": ("Rough Ground", "", look.ROUGH),
+    "shallow_water": ("Shallow Water", "", look.SHALLOW_WATER),
+    "deep_water": ("Deep Water", "", look.DEEP_WATER),
+}
+_FEATURE_KINDS: dict[str, tuple[str, str, look.TerrainStyle]] = {
+    "woodland": ("Woodland / Forest / Jungle", "hinders", look.WOODS),
+    "river": ("River / Lake", "", look.RUNNING_WATER),
+    "pond": ("Pond", "", look.RUNNING_WATER),
+    "fields": ("Fields / Barren Ground", "", look.TerrainStyle("#e3d98f", "horizontal")),
+    "desert": ("Desert", "", look.TerrainStyle("#ead9a6", "dots")),
+    "hills": ("Hills", "blocks", look.HILL),
+    "rubble": ("Building Rubble", "hinders", look.TerrainStyle("#9a8f84", "cross")),
+    "small_walls": ("Small Walls and Fences", "hinders", look.LOW_OBSTACLE),
 }
 
-#: How the board and the report draw each type (rules/engine/terrain_style.py).
-STYLES: dict[str, look.TerrainStyle] = {
-    "flat": look.OPEN_GROUND,
-    "rough": look.ROUGH,
-    "difficult": look.DIFFICULT,
-    "very_difficult": look.VERY_DIFFICULT,
-    "shallow_water": look.SHALLOW_WATER,
-    "deep_water": look.DEEP_WATER,
-    "elevated": look.HILL,
-    "woodland": look.WOODS,
-    "river": look.RUNNING_WATER,
-    "pond": look.RUNNING_WATER,
-    "fields": look.TerrainStyle("#e3d98f", "horizontal"),
-    "desert": look.TerrainStyle("#ead9a6", "dots"),
-    "hills": look.HILL,
-    "rubble": look.TerrainStyle("#9a8f84", "cross"),
-    "small_walls": look.LOW_OBSTACLE,
-}
+
+def _kinds(
+    table: dict[str, tuple[str, str, look.TerrainStyle]], help: str = ""
+) -> Iterator[TerrainKind]:
+    return (
+        TerrainKind(t, label, help=help, sight=sight, style=style)
+        for t, (label, sight, style) in table.items()
+    )
+
 
 TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    *(TerrainKind(r, _ROW_LABELS[r], sight=SIGHT.get(r, ""), style=STYLES[r]) for r in ROWS),
+    *_kinds(_ROW_KINDS),
     TerrainKind(
         "elevated",
         "Elevated terrain",
         ("height", "size_class"),
         help='Size class from its height (8" at most) unless given; climb on, jump off.',
-        sight=SIGHT["elevated"],
-        style=STYLES["elevated"],
+        sight="blocks",
+        style=look.HILL,
     ),
-    *(
-        TerrainKind(
-            f,
-            _FEATURE_LABELS[f],
-            help="Its row depends on the unit's size class.",
-            sight=SIGHT.get(f, ""),
-            style=STYLES[f],
-        )
-        for f in SIZE_CLASS_TERRAIN
-    ),
+    *_kinds(_FEATURE_KINDS, "Its row depends on the unit's size class."),
 )
 
 UNIT_SCHEMA: dict[str, Any] = unit_schema(

@@ -6,13 +6,14 @@ from __future__ import annotations
 from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.priced_path import steps_with_final_facing
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action, Turn
 from rules.model.state import Unit
 from rules.systems.mswars.path import free_rotation, normalised_steps
-from rules.systems.mswars.rules_common import applied, judged_path, opposing_contacts, steps_of
+from rules.systems.mswars.rules_common import applied, judged_path, opposing_contacts
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
 
@@ -21,7 +22,7 @@ def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> 
     """A standard move made only of one turn step that the free turn covers (MSW-D26)."""
     steps = [
         s
-        for s in normalised_steps(steps_of(unit, action))
+        for s in normalised_steps(steps_with_final_facing(unit, action))
         if not (isinstance(s, Turn) and s.angle == 0)
     ]
     free = free_rotation(pos, unit)

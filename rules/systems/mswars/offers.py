@@ -57,21 +57,15 @@ def _passes(pos: MswarsPosition, unit: Unit, action_type: str, straighten: bool 
     j = PathJudgement(pos.state)
     action = Action(unit.id, action_type)
     check_can_act(pos, j, unit, action, straighten=straighten)
-    if j.legal:
-        PRECONDITIONS.get(action_type, _nothing_more)(pos, j, unit, action)
+    # Standard Move and Run have none: check_can_act says it all (contact, phase rules, AP).
+    own = PRECONDITIONS.get(action_type)
+    if j.legal and own is not None:
+        own(pos, j, unit, action)
     return j.legal
-
-
-def _nothing_more(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
-    """Standard Move and Run: check_can_act says it all (contact, phase rules, AP)."""
 
 
 def _move_kind(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
     check_move_kind(j, unit, action.type, opposing_contacts(pos, unit))
-
-
-def _climb(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
-    climbable(pos, j, unit, action)
 
 
 def _jump(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
@@ -114,10 +108,12 @@ def _within(pos: MswarsPosition, unit: Unit, action_type: str) -> list[Unit]:
     return [o for o in pos.on_table if o.id != unit.id and body.distance(pos.bodies[o.id]) <= reach]
 
 
-PRECONDITIONS: dict[str, Callable[[MswarsPosition, PathJudgement, Unit, Action], None]] = {
+#: Each adds to the judgement what keeps the action from being offered (what it returns
+#: is not read).
+PRECONDITIONS: dict[str, Callable[[MswarsPosition, PathJudgement, Unit, Action], object]] = {
     "break_away": _move_kind,
     "manoeuvre": _move_kind,
-    "climb": _climb,
+    "climb": climbable,
     "jump": _jump,
     "enter_unit": _enter,
     "carrier_unloading": _unload,

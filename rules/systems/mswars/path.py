@@ -1,21 +1,20 @@
-"""One base along one path under mswars.md sections 2-5: MP by terrain, direction and
-turning, "Can't" terrain, elevated terrain, other bases, the table edge, the allowance."""
+"""One base along one path under mswars.md sections 2-5, beyond the kernel's priced-path
+checks (`rules_common.judged_path` runs both): the free turn, the bases it may pass, turns
+the short way, the rules its refusals cite, and elevated terrain."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import ClassVar
 
-from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.judgement import PathJudgement, who
-from rules.engine.priced_path import PricedPath, check_priced_path
 from rules.engine.pricing import normalised
 from rules.geometry.contact import first_overlap
 from rules.geometry.sweeps import first_beyond
 from rules.geometry.tolerance import EVENT
 from rules.geometry.track import Pose, Track
-from rules.model.actions import Step, Turn, Waypoint
+from rules.model.actions import Step, Turn
 from rules.model.state import Terrain, Unit
 from rules.systems.mswars.tables import FREE_TURN, PASSABLE_TYPES
 from rules.systems.mswars.terrain import MswarsPosition, UnitView, move_type, unit_size_class
@@ -62,41 +61,7 @@ CITES = {
 }
 
 
-def judge_path(
-    pos: MswarsPosition,
-    j: PathJudgement,
-    unit: Unit,
-    start: Pose,
-    steps: Sequence[Step],
-    allowance: Allowance,
-    *,
-    jumping_from: Terrain | None = None,
-) -> PricedPath:
-    """The kernel's priced-path checks with mswars's prices and bases, plus elevated
-    terrain (MSW-D24)."""
-    view = pos.view(unit)
-    steps = normalised_steps(steps)
-    xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
-    ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
-    pricing = view.along((min(xs), min(ys), max(xs), max(ys)))  # the centre path's box
-    result, found = check_priced_path(
-        pos,
-        unit,
-        start,
-        steps,
-        pricing,
-        allowance,
-        MswarsBases(),
-        cites=CITES,
-        name=who(unit),
-        free_rotation=free_rotation(pos, unit),
-    )
-    j.found += found
-    _elevated(view, j, result.track, start, jumping_from)
-    return result
-
-
-def _elevated(
+def check_elevated(
     view: UnitView, j: PathJudgement, track: Track, start: Pose, jumping_from: Terrain | None
 ) -> None:
     """A unit on the ground may not overlap elevated terrain (it must Climb); one on top

@@ -24,13 +24,12 @@ from shapely.geometry import Point, box
 
 from rules.engine.dice import make_dice
 from rules.engine.judgement import PathJudgement
-from rules.engine.open_reach import MARGIN, grown
+from rules.engine.open_reach import MARGIN, base_barriers_by_unit, grown
 from rules.engine.reach import Reach, unshaded
 from rules.engine.turn_reach import (
     ContactTarget,
     TurnThenStraight,
     axes_allowed,
-    base_barriers,
     contact_reach,
     contact_with_all,
     nowhere,
@@ -38,6 +37,7 @@ from rules.engine.turn_reach import (
     turn_sweeps_clear,
     turn_then_straight_reach,
 )
+from rules.geometry.bases import rect_corners
 from rules.model.actions import Action
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
@@ -114,16 +114,21 @@ def path_reach(
     ignore = {t.id for t in targets} | ({carrier.id} if carrier is not None else set())
     if action_type == "manoeuvre":
         ignore |= {o.id for o in foes}
-    blocking, end_only = base_barriers(
+    # A rect base beside another may not turn where it stands (`may_turn`), so it keeps
+    # its facing and the bases by its start are kept from its own shape (`kept_from`),
+    # not from the circle round it: drifting up to 1 degree along an axis (MSW-D5), a long
+    # rect's end would cut into a base beside it (002 Rules: Movement).
+    by_unit = base_barriers_by_unit(
         pos,
         unit,
         MswarsBases(ignore=frozenset(ignore)),
         budget + 2 * unit.base.radius + 2 + grow,
         MARGIN + grow,
+        keeps_facing=not unit.base.is_circle,
     )
+    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
     if carrier is not None:
-        depth = unit.base.radius if unit.base.is_circle else float(unit.base.length or 0) / 2
-        blocking.append(_behind_rear(carrier, depth))
+        blocking.append(_behind_rear(carrier, _half_depth(unit)))
     if jumping and top is not None:
         # 002 Jump Action, MSW-D13: off the edge in one straight line (the turn first, on
         # top), landing with the base wholly off the feature; the movement ends there. A
@@ -208,13 +213,9 @@ def _rect_keeps_contact(found: Reach, unit: Unit, foes: list[Any]) -> Reach:
     corners' sums, grown by the base's radius): the ends are the bands 0.008" outside to
     0.006" inside those sums, less where the straight line would cut deeper than 0.007"
     into one. Not complete (a slide round a corner takes several legs): said so."""
-    f = math.radians(unit.facing)
-    c, s_ = math.cos(f), math.sin(f)
-    hl, hw = float(unit.base.length or 0.0) / 2, float(unit.base.width or 0.0) / 2
-    rect = [
-        (c * dx - s_ * dy, s_ * dx + c * dy)
-        for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
-    ]
+    rect = rect_corners(
+        0.0, 0.0, unit.facing, float(unit.base.width or 0.0), float(unit.base.length or 0.0)
+    )
 
     def grown(body: Any) -> Any:
         pts = shapely.get_coordinates(body.core)
@@ -254,26 +255,14 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     if top is not None and top not in rider_view.elevated():
         return unshaded(carrier.id, "carrier_unloading")
     r_u = rider.base.radius  # the circle round a rect rider: its room is judged by it
-    depth = r_u if rider.base.is_circle else float(rider.base.length or 0.0) / 2
-    back = (
-        (carrier.base.radius if carrier.base.is_circle else float(carrier.base.length or 0.0) / 2)
-        + depth
-        + 0.004
-    )
+    back = _half_depth(carrier) + _half_depth(rider) + 0.004
     sx, sy = carrier.position[:2]
     far = found.allowance + back + 2 * r_u + 2
     box_ = (sx - far, sy - far, sx + far, sy + far)
-    bad: list[Any] = []
+    bad = _kept_out(pos, rider_view, rider_view.near(*box_), top, r_u)
     if top is not None:
         # On the carrier's level: the centre within its top (002 Carrier Unloading).
         bad.append(box(-1e3, -1e3, 1e3, 1e3).difference(top.shape.buffer(-MARGIN)))
-    for t, _ in rider_view.near(*box_):
-        if top is not None and t.id == top.id:
-            continue
-        if rider_view.row(t) == ELEVATED:
-            bad.append(pos.grown(t, r_u + MARGIN))
-        elif rider_view.rate(t) is None:
-            bad.append(pos.grown(t, MARGIN))
     w, h = pos.state.table.width, pos.state.table.height
     edge = r_u + MARGIN
     bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge, h - edge)))
@@ -341,8 +330,7 @@ def _behind_rear(carrier: Unit, r: float) -> Any:
     f = math.radians(carrier.facing)
     fx, fy = math.cos(f), math.sin(f)
     cx, cy = carrier.position[:2]
-    half = carrier.base.radius if carrier.base.is_circle else float(carrier.base.length or 0.0) / 2
-    back = half + r - 0.004
+    back = _half_depth(carrier) + r - 0.004
     ox, oy = cx - back * fx, cy - back * fy
     big = 1e3
     sx, sy = -fy, fx
@@ -363,20 +351,34 @@ def _terrain_barriers(
     terrain (its centre may not enter), and beyond the top it stands on (unless it jumps
     off it)."""
     view = pos.view(unit)
-    r = unit.base.radius
     top = view.top_under(unit.position)
+    out = _kept_out(pos, view, _near(pos, unit, budget), top, unit.base.radius, grow)
+    if top is not None and not jumping:
+        w, h = pos.state.table.width, pos.state.table.height
+        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN - grow)))
+    return out
+
+
+def _kept_out(
+    pos: MswarsPosition, view: Any, near: list[Any], top: Any, r: float, grow: float = 0.0
+) -> list[Any]:
+    """Where the centre of a base of circumradius `r` may not be among the features `near`:
+    by elevated terrain other than the `top` it stands on (its base may not touch it),
+    in "Can't" terrain (MSW-D22, MSW-D24); each grown by `grow` too."""
     out = []
-    for t, _ in _near(pos, unit, budget):
+    for t, _ in near:
         if t is top:
             continue
         if view.row(t) == ELEVATED:
             out.append(pos.grown(t, r + MARGIN + grow))
         elif view.rate(t) is None:
             out.append(pos.grown(t, MARGIN + grow))
-    if top is not None and not jumping:
-        w, h = pos.state.table.width, pos.state.table.height
-        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN - grow)))
     return out
+
+
+def _half_depth(unit: Unit) -> float:
+    """How far a base reaches behind its centre: a circle's radius, half a rect's length."""
+    return unit.base.radius if unit.base.is_circle else float(unit.base.length or 0.0) / 2
 
 
 def climb_reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
@@ -434,13 +436,13 @@ def exiting_reach(state: GameState, unit_id: str) -> Reach:
     if not j.legal:
         return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
     found: list[Reach] = []
-    complete = True
+    skipped = False
     rect = not unit.base.is_circle
     for a, b in _rear_stretches(carrier, unit):
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         out = replace(unit, aboard=None).moved(mid, facing)
         if any(placement_at_rear(pos, carrier, replace(out, position=p), []) for p in (a, b)):
-            complete = False
+            skipped = True
             continue
         half = ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
         # A rect carrier stays behind its rear edge's line as the start sweeps along it; a
@@ -455,20 +457,14 @@ def exiting_reach(state: GameState, unit_id: str) -> Reach:
         if isinstance(r.area, Point) or r.area is None or r.area.is_empty:
             continue
         found.append(r)
-    if not carrier.base.is_circle and not found:
-        complete = False
-    if carrier.base.is_circle or rect:
-        # placements at points of the rear arc, not along it; a rect unit moves without
-        # turning first (see `_reach`)
-        complete = False
-    start = unit.position
     if not found:
-        # Nowhere found: where the search was whole that is the truth; else not shaded.
-        return (
-            nowhere(unit_id, "unit_exiting", start, 0.0)
-            if complete
-            else unshaded(unit_id, "unit_exiting")
-        )
+        # Nowhere found: not shaded (the answer says it is exact to no length of path).
+        return unshaded(unit_id, "unit_exiting")
+    # Whole only for a round unit along a rect carrier's rear edge, every stretch searched:
+    # a round carrier's placements are points of its rear arc, not along it, and a rect
+    # unit moves without turning first (see `path_reach`).
+    complete = not skipped and not carrier.base.is_circle and not rect
+    start = unit.position
     area = shapely.union_all([r.area for r in found])
 
     def path_to(q: tuple[float, float]) -> list[Any] | None:
@@ -511,28 +507,15 @@ def _rear_stretches(
     f = math.radians(carrier.facing)
     fx, fy = math.cos(f), math.sin(f)
     sx, sy = -fy, fx
-    if not unit.base.is_circle:
-        gap = float(unit.base.length or 0.0) / 2 + 0.004
-        if carrier.base.is_circle:
-            back = carrier.base.radius + gap
-            span = max(float(unit.base.width or 0.0) - 0.04, 0.0)
-            k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
-            ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
-            cuts = [span * i / k for i in range(k + 1)]
-            return [
-                ((ox + t0 * sx, oy + t0 * sy), (ox + t1 * sx, oy + t1 * sy))
-                for t0, t1 in zip(cuts, cuts[1:], strict=False)
-            ]
-    else:
-        gap = unit.base.radius + 0.004
-    if carrier.base.is_circle:
-        rho = carrier.base.radius + gap
+    gap = _half_depth(unit) + 0.004
+    back = _half_depth(carrier) + gap
+    if carrier.base.is_circle and unit.base.is_circle:
         half = math.radians(44.0)
         angles = [f + math.pi - half + 2 * half * i / (EXIT_POINTS - 1) for i in range(EXIT_POINTS)]
-        return [((cx + rho * math.cos(a), cy + rho * math.sin(a)),) * 2 for a in angles]
-    width = float(carrier.base.width or 0.0)
-    back = float(carrier.base.length or 0.0) / 2 + gap
-    span = max(width - 0.04, 0.0)
+        return [((cx + back * math.cos(a), cy + back * math.sin(a)),) * 2 for a in angles]
+    # Along the rear edge: a rect carrier's, or a rect unit's own behind a round carrier.
+    edge = unit if carrier.base.is_circle else carrier
+    span = max(float(edge.base.width or 0.0) - 0.04, 0.0)
     k = max(1, min(EXIT_STRETCHES, math.ceil(span / EXIT_STRETCH)))
     ox, oy = cx - back * fx - span / 2 * sx, cy - back * fy - span / 2 * sy
     cuts = [span * i / k for i in range(k + 1)]

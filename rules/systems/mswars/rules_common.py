@@ -9,13 +9,19 @@ from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import bases_touching
 from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import fmt
-from rules.engine.priced_path import PricedPath, steps_with_final_facing
+from rules.engine.priced_path import PricedPath, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import PathPrice
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose, Track
-from rules.model.actions import Action
+from rules.model.actions import Action, Waypoint
 from rules.model.state import GameState, Terrain, Unit
-from rules.systems.mswars.path import judge_path
+from rules.systems.mswars.path import (
+    CITES,
+    MswarsBases,
+    check_elevated,
+    free_rotation,
+    normalised_steps,
+)
 from rules.systems.mswars.tables import (
     ACTION_COST,
     ACTIONS,
@@ -25,7 +31,7 @@ from rules.systems.mswars.tables import (
     RUN_LIKE,
 )
 from rules.systems.mswars.terrain import MswarsPosition, opposing
-from rules.systems.mswars.turns import acted_in, after_actions, entries, phase_of
+from rules.systems.mswars.turns import acted_in, entries, phase_of
 
 MOVE_CITE = "002 Rules: Movement"
 
@@ -47,10 +53,6 @@ def allowance_for(unit: Unit, action_type: str) -> Allowance:
     return base.halve(f"{row.label} at half Move", row.cite) if row.allowance == "half" else base
 
 
-#: The path with the `facing` key read as a final turn, charged (MSW-D31).
-steps_of = steps_with_final_facing
-
-
 def judged_path(
     pos: MswarsPosition,
     unit: Unit,
@@ -61,7 +63,9 @@ def judged_path(
     **can_act: bool,
 ) -> tuple[PathJudgement, PricedPath]:
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
-    placed out of its carrier) with its cost and allowance; static units may not move."""
+    placed out of its carrier) with its cost and allowance: the kernel's priced-path checks
+    with mswars's prices and bases, the `facing` key read as a final turn, charged
+    (MSW-D31), plus elevated terrain (MSW-D24); static units may not move."""
     j = PathJudgement(pos.state)
     check_can_act(pos, j, unit, action, **can_act)
     mover = mover or unit
@@ -69,9 +73,24 @@ def judged_path(
     start = Pose(*mover.position, mover.facing)
     if mover.aboard is not None:  # off the table: it has no path (refused above)
         return j, PricedPath(PathPrice(()), Track(mover.base, start, ()))
-    result = judge_path(
-        pos, j, mover, start, steps_of(mover, action), allowance, jumping_from=jumping_from
+    steps = normalised_steps(steps_with_final_facing(mover, action))
+    xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
+    ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
+    view = pos.view(mover)
+    result, found = check_priced_path(
+        pos,
+        mover,
+        start,
+        steps,
+        view.along((min(xs), min(ys), max(xs), max(ys))),  # the centre path's box
+        allowance,
+        MswarsBases(),
+        cites=CITES,
+        name=who(mover),
+        free_rotation=free_rotation(pos, mover),
     )
+    j.found += found
+    check_elevated(view, j, result.track, start, jumping_from)
     if pos.view(unit).immobile and result.track.motions:
         j.add(
             "action_not_allowed",
@@ -221,16 +240,22 @@ def applied(
     others: list[tuple[str, dict[str, Any]]] | None = None,
     spends: bool = True,
 ) -> GameState:
-    """The state after a legal move action: units replaced, entry appended, AP spent."""
-    phase = phase_of(state.turn)
+    """The state after a legal move action: units replaced, entries appended (the unit's
+    unless it `spends` none, and `others`), AP spent, the free turn marked used."""
+    turn = dict(state.turn)
     made: list[tuple[str, dict[str, Any]]] = []
     if spends:
-        made.append((unit.id, {"phase": phase, "type": action_type, **(extra or {})}))
+        made.append((unit.id, {"phase": phase_of(turn), "type": action_type, **(extra or {})}))
     made.extend(others or [])
-    turn = after_actions(
-        state.turn,
-        made,
-        (unit.id, ACTION_COST[action_type]) if spends else None,
-        unit.id if free_turn else None,
-    )
+    if made:
+        taken = {k: list(v) for k, v in state.turn.get("actions_taken", {}).items()}
+        for unit_id, entry in made:
+            taken.setdefault(unit_id, []).append(entry)
+        turn["actions_taken"] = taken
+    points = dict(state.turn.get("action_points", {}))
+    if spends and unit.id in points:
+        points[unit.id] = points[unit.id] - ACTION_COST[action_type]
+        turn["action_points"] = points
+    if free_turn:
+        turn["free_turn_used"] = {**state.turn.get("free_turn_used", {}), unit.id: True}
     return state.with_units(*changed).with_turn(**turn)

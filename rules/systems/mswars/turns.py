@@ -75,29 +75,6 @@ def acted_in(turn: Mapping[str, Any], unit_id: str, phase: int) -> list[Mapping[
     return [e for e in entries(turn, unit_id) if e.get("phase") == phase]
 
 
-def after_actions(
-    turn: Mapping[str, Any],
-    made: list[tuple[str, dict[str, Any]]],
-    spend: tuple[str, int] | None,
-    free_turn_of: str | None,
-) -> dict[str, Any]:
-    """The turn state after move actions: entries appended, AP spent, free turn marked."""
-    out = dict(turn)
-    if made:
-        taken = {k: list(v) for k, v in turn.get("actions_taken", {}).items()}
-        for unit_id, entry in made:
-            taken.setdefault(unit_id, []).append(entry)
-        out["actions_taken"] = taken
-    if spend is not None:
-        points = dict(turn.get("action_points", {}))
-        if spend[0] in points:
-            points[spend[0]] = points[spend[0]] - spend[1]
-            out["action_points"] = points
-    if free_turn_of is not None:
-        out["free_turn_used"] = {**turn.get("free_turn_used", {}), free_turn_of: True}
-    return out
-
-
 def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
     phase = turn.get("phase", 1)
     if phase not in (1, 2) or isinstance(phase, bool):
