@@ -13,8 +13,8 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from tabletop import events
-from tabletop.models import Battle, Event
-from tabletop.records import files
+from tabletop.models import Battle, Event, EventRow
+from tabletop.records import cached, files, story
 from tabletop.services.table import changes, dice, log
 from tabletop.services.table.chat import battle_chat
 from tabletop.services.table.command import TABLE_KINDS
@@ -119,3 +119,82 @@ def same_names(svg: bytes) -> bytes:
     order they first appear in it."""
     ids: dict[bytes, bytes] = {}
     return re.sub(rb"\bU[0-9]+\b", lambda m: ids.setdefault(m[0], b"U%d" % (len(ids) + 1)), svg)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["battle_report_svg", "battle_events_jsonl"])
+def test_a_long_battles_record_makes_no_model_instance_per_event(
+    client, long_battle, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    battle, users = long_battle
+    client.force_login(users["gm"])
+    cache.clear()
+    made = []
+    monkeypatch.setattr(Event, "__init__", counted(Event.__init__, made))
+
+    assert client.get(reverse(name, args=[battle.pk])).status_code == 200
+    b"".join(client.get(reverse(name, args=[battle.pk])))
+
+    assert len(made) <= 1, "the events are read as rows of values (at most one, for undo)"
+
+
+@pytest.mark.django_db
+def test_the_report_looks_at_the_units_each_event_names_not_every_unit(
+    client, long_battle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle, users = long_battle
+    client.force_login(users["gm"])
+    cache.clear()
+    looked: list[Any] = []
+    monkeypatch.setattr(story, "_on_table", counted(story._on_table, looked))
+    table_events = Event.objects.filter(battle=battle, kind__in=TABLE_KINDS).count()
+
+    assert client.get(reverse("battle_report_svg", args=[battle.pk])).status_code == 200
+
+    assert len(looked) <= 2 * table_events, "the unit it moved, before and after, not every unit"
+
+
+@pytest.mark.django_db
+def test_a_second_download_reads_only_the_events_of_the_last_unfinished_piece(
+    client, long_battle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    battle, users = long_battle
+    client.force_login(users["gm"])
+    cache.clear()
+    first = download(client, battle, "battle_events_jsonl")
+
+    read: list[int] = []
+    rows = EventRow.read
+    monkeypatch.setattr(EventRow, "read", lambda *args: counted(rows, read, lambda r: r.seq)(*args))
+    again = download(client, battle, "battle_events_jsonl")
+
+    assert again == first
+    last_piece = battle.last_seq // files.LINES_AT_ONCE * files.LINES_AT_ONCE
+    assert 0 < last_piece < battle.last_seq
+    assert read == list(range(last_piece + 1, battle.last_seq + 1)), "the unfinished piece's"
+    # Past the horizon of the first: the kept pieces serve it too, the new events follow on.
+    end_turn(battle, users[unit_side(battle)], "e-last")
+    cache.delete(cached.piece_key(battle, "lines", 0))
+    battle.refresh_from_db()
+    assert download(client, battle, "battle_events_jsonl") == lines_read_the_plain_way(battle)
+
+
+def unit_side(battle: Battle) -> str:
+    """The player whose turn it is."""
+    return {"P1": "p1", "P2": "p2"}[Battle.objects.get(pk=battle.pk).turn_state["active_side"]]
+
+
+def counted(function: Any, calls: list[Any], each: Any = None) -> Any:
+    """`function`, noting its calls' arguments in `calls` (`each`: the items it returns,
+    as `each` makes of them)."""
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        found = function(*args, **kwargs)
+        if each is None:
+            calls.append(args)
+            return found
+        found = list(found)
+        calls.extend(each(item) for item in found)
+        return iter(found)
+
+    return spy
