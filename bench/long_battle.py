@@ -10,6 +10,8 @@ its peak resident memory rose), for both battles, and the ratio long / new:
 - `report`: GET /battles/<id>/report/ (the GM: the whole log);
 - `events_jsonl`: GET /battles/<id>/events.jsonl, read to its end.
 
+Each read is made twice in its process; `again` is the second (what the cache keeps).
+
     .venv/bin/python bench/long_battle.py
 
 SQLite in a temporary directory, the in-memory cache (`BENCH_LONG=5000`, `BENCH_NEW=20`).
@@ -58,9 +60,11 @@ def main() -> None:
         rss = (figures[n][f"{what}_rss_mb"] for n in ("new", "long"))
         ratio = round(long / new, 2) if new else None
         figures[f"{what}_ratio"] = ratio
+        again = [figures[n][f"{what}_again_cpu_s"] for n in ("new", "long")]
         print(
             f"  {what:13} new {new:6.3f} s  long {long:6.3f} s  ratio {ratio}   "
-            f"memory +{next(rss):5.1f} MB / +{next(rss):5.1f} MB",
+            f"memory +{next(rss):5.1f} MB / +{next(rss):5.1f} MB   "
+            f"again {again[0]:6.3f} s / {again[1]:6.3f} s",
             flush=True,
         )
     print(json.dumps(figures))

@@ -24,7 +24,7 @@ from django.db import transaction
 from redis.exceptions import RedisError
 
 from tabletop import limits, metrics
-from tabletop.models import Event
+from tabletop.models import Event, EventRow
 
 PROTOCOL_VERSION = 1
 #: How long a command's thread waits for its broadcast to be handed to the channel layer.
@@ -391,7 +391,7 @@ def event_payload(public: dict[str, Any], **private: Any) -> dict[str, Any]:
     return {**public, **{PRIVATE_PREFIX + k: v for k, v in private.items()}}
 
 
-def event(ev: Event) -> dict[str, Any]:
+def event(ev: Event | EventRow) -> dict[str, Any]:
     """The frame of a stored event, as every client gets it (actor and role are in the payload)."""
     frame: dict[str, Any] = {
         "type": "event",

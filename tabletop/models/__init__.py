@@ -4,7 +4,7 @@ from tabletop.models.annotation import Annotation
 from tabletop.models.battle import Battle, BattleSide
 from tabletop.models.campaign import Campaign, Invitation, Membership, Role
 from tabletop.models.catalogue import CatalogueProfile
-from tabletop.models.event import Event
+from tabletop.models.event import Event, EventRow
 from tabletop.models.log import CampaignLogEntry
 from tabletop.models.map import Map
 from tabletop.models.map_image import MapImage
@@ -24,6 +24,7 @@ __all__ = [
     "CampaignLogEntry",
     "CommandReply",
     "Event",
+    "EventRow",
     "Invitation",
     "Map",
     "MapImage",

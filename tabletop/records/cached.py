@@ -21,7 +21,7 @@ from tabletop.records.horizon import Horizon
 from tabletop.services.table.command import TABLE_KINDS
 from tabletop.services.table.log import battle_key, remember
 
-__all__ = ["log_key", "read_allowed", "remember", "settled", "story_key"]
+__all__ = ["log_key", "piece_key", "read_allowed", "remember", "settled", "story_key"]
 #: Record reads one user may make a minute (report page, report SVG, event log, files).
 READS_PER_MINUTE = 30
 
@@ -29,6 +29,12 @@ READS_PER_MINUTE = 30
 def log_key(battle: Battle, horizon: Horizon, what: str) -> str:
     """Under this key: what is built from the log alone, up to the horizon's event."""
     return f"{battle_key(battle, 'record')}:{what}:{horizon.seq}"
+
+
+def piece_key(battle: Battle, what: str, first: int) -> str:
+    """Under this key: a piece of what is built from the log alone, from the event after
+    `first` on (a piece is kept once the log holds all of its events)."""
+    return f"{battle_key(battle, 'record')}:{what}:after:{first}"
 
 
 def story_key(battle: Battle, horizon: Horizon, what: str) -> str:

@@ -17,12 +17,14 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.models import User
 
 from tabletop import events
-from tabletop.models import Battle, CommandReply, Event, MapImage
+from tabletop.models import Battle, CommandReply, Event, EventRow, MapImage
+from tabletop.records import cached
 from tabletop.records.horizon import Horizon
 from tabletop.records.report_svg import embed_backdrop
 from tabletop.selectors import battle_backdrop
@@ -152,27 +154,56 @@ def _ruling_judged_again(battle: Battle, reply: dict[str, Any], action: Any) -> 
     return _ruling(battle, reply["seq"], position, action, verdict)
 
 
-#: Events read at a time for the JSON lines, and lines in each piece of the download.
+#: Sequence numbers in each piece of the JSON lines download: read together and, once the
+#: log holds all of them, kept in the cache for every later download.
 LINES_AT_ONCE = 500
 
 
 def event_lines(battle: Battle, horizon: Horizon) -> Iterator[str]:
-    """The log as JSON lines, one event frame (as clients were sent it) a line, in order,
-    LINES_AT_ONCE lines a piece: the events read that many at a time and the position
-    followed through them (log.Follower), so that a long log is never all in memory."""
-    follower = log.Follower.from_start(battle)
-    found = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    lines: list[str] = []
-    for event in found.iterator(chunk_size=LINES_AT_ONCE):
-        frame = events.event(event)
-        if event.kind in TABLE_KINDS:
-            frame.update(follower.unstored(event))
-        lines.append(events.canonical(frame) + "\n")
-        if len(lines) == LINES_AT_ONCE:
-            yield "".join(lines)
-            lines = []
-    if lines:
-        yield "".join(lines)
+    """The log as JSON lines, one event frame (as clients were sent it) a line, in order, a
+    piece of LINES_AT_ONCE sequence numbers at a time, so that a long log is never all in
+    memory. A whole piece never changes (the log only grows): it is kept in the cache, and
+    a later download, at any horizon past it, reads none of its events again."""
+    lines = _Lines(battle)
+    for first in range(0, horizon.seq, LINES_AT_ONCE):
+        last = min(first + LINES_AT_ONCE, horizon.seq)
+        if last - first < LINES_AT_ONCE:
+            piece = lines.piece(first, last)
+        else:
+            key = cached.piece_key(battle, "lines", first)
+            piece = cached.remember(key, partial(lines.piece, first, last))
+        if piece:
+            yield piece
+
+
+class _Lines:
+    """The JSON lines of a battle's log, a piece at a time: its events read as rows and the
+    position followed through them (log.Follower) from the start of the piece read first
+    (log.position_at), on through the pieces read after it."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.follower: log.Follower | None = None
+        #: The seq the follower's position is after.
+        self.followed = 0
+
+    def piece(self, first: int, last: int) -> str:
+        """The lines of the events after `first` up to `last`."""
+        if self.follower is None or self.followed != first:
+            self.follower = (
+                log.Follower(log.position_at(self.battle, first))
+                if first
+                else log.Follower.from_start(self.battle)
+            )
+        found = Event.objects.filter(battle=self.battle, seq__gt=first, seq__lte=last)
+        lines = []
+        for event in EventRow.read(found.order_by("seq"), LINES_AT_ONCE):
+            frame = events.event(event)
+            if event.kind in TABLE_KINDS:
+                frame.update(self.follower.unstored(event))
+            lines.append(events.canonical(frame) + "\n")
+        self.followed = last
+        return "".join(lines)
 
 
 def report_file(battle: Battle, svg: str) -> str:

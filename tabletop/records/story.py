@@ -6,16 +6,18 @@ Undone changes are not part of the story: an act taken back by the GM (and the u
 itself) draws no path, so that a path is what the units really did.
 """
 
+import itertools
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop.models import Battle, CommandReply, Event
+from tabletop.models import Battle, CommandReply, Event, EventRow
 from tabletop.models.roster import UnitStatus
 from tabletop.records.horizon import Horizon
 from tabletop.selectors import battle_backdrop
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, log, piece_markers
+from tabletop.services.table import annotations, changes, log, piece_markers
 from tabletop.services.table.command import TABLE_KINDS
 
 Point = tuple[float, float]
@@ -240,9 +242,19 @@ def _units(position: dict[str, Any]) -> dict[str, dict[str, Any]]:
 @dataclass
 class Table:
     """The position as the log's events leave it, followed through their changes (as the
-    log's readers do, log.Follower) from the one position read: the first."""
+    log's readers do, log.Follower) from the one position read: the first. Its units are
+    kept by id too, and an event that changes only the units its payload names (nearly
+    every one) is looked at only in them, not in every unit on the table."""
 
     follower: log.Follower
+    #: The units at the follower's position by id, and each one's place in the table's
+    #: order (a unit new to the table goes last, as position.apply_patch puts it).
+    placed: dict[str, dict[str, Any]] = field(init=False)
+    order: dict[str, int] = field(init=False)
+    places: Iterator[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._read_units()
 
     @property
     def state(self) -> dict[str, Any]:
@@ -251,11 +263,51 @@ class Table:
     def units(self) -> dict[str, dict[str, Any]]:
         return _units({"state": self.state})
 
-    def follow(self, event: Event) -> "Change":
-        """Applies a table event: what it changed, and the turns it was made in and left."""
-        before, turn = self.units(), _turn(self.follower.at["turn"])
+    def _read_units(self) -> None:
+        self.placed = self.units()
+        self.order = {unit_id: n for n, unit_id in enumerate(self.placed)}
+        self.places = itertools.count(len(self.order))
+
+    def follow(self, event: EventRow) -> "Change":
+        """Applies a table event: what it changed, and the turns it was made in and left;
+        its units before and after: those it names (changed, removed, or given a path),
+        or every unit where it may have changed more."""
+        turn = _turn(self.follower.at["turn"])
         after = self.follower.follow(event)
-        return Change(before, self.units(), turn, _turn(after["turn"]))
+        payload, before = event.payload, self.placed
+        if not _changes_only_its_units(event):
+            self._read_units()  # a new dict: `before` is changed no more
+            return Change(before, dict(self.placed), turn, _turn(after["turn"]))
+        changed = {unit["id"]: unit for unit in payload.get("units", [])}
+        removed = payload.get("removed", [])
+        moved = _paths(payload.get("action") or {}) if event.kind == "act" else {}
+        named = [*changed, *removed, *moved]
+        was = {unit_id: before[unit_id] for unit_id in named if unit_id in before}
+        for unit_id in removed:
+            self.placed.pop(unit_id, None)
+            self.order.pop(unit_id, None)
+        for unit_id, unit in changed.items():
+            if unit_id not in self.placed:
+                self.order[unit_id] = next(self.places)
+            self.placed[unit_id] = unit
+        now = sorted((u for u in set(named) if u in self.placed), key=self.order.__getitem__)
+        return Change(was, {u: self.placed[u] for u in now}, turn, _turn(after["turn"]))
+
+
+def _changes_only_its_units(event: EventRow) -> bool:
+    """Whether table event `event` leaves every unit its payload does not name as it was:
+    its change reads no base and touches no unit (changes.delta), and it does not remove
+    and bring back the same unit at once."""
+    change = event.change or {}
+    if change.get(changes.REBASE):
+        return False
+    if any("state" in change.get(how, ()) for how in ("set", "drop", "add")):
+        return False
+    inner = change.get("in", {}).get("state", {})
+    if any("units" in inner.get(how, ()) for how in ("set", "drop", "add", "in")):
+        return False
+    removed = event.payload.get("removed", [])
+    return not any(unit["id"] in removed for unit in event.payload.get("units", []))
 
 
 @dataclass(frozen=True)
@@ -266,7 +318,7 @@ class Change:
     turn_after: int
 
 
-def _legs(story: Story, event: Event, change: Change) -> None:
+def _legs(story: Story, event: EventRow, change: Change) -> None:
     payload = event.payload
     before, after, turn = change.before, change.after, change.turn
     paths = _paths(payload.get("action") or {}) if event.kind == "act" else {}
@@ -288,7 +340,7 @@ def _legs(story: Story, event: Event, change: Change) -> None:
             story.losses.append(Loss(unit_id, side, where, "removed", turn))
 
 
-def _act(story: Story, event: Event, turn: int) -> None:
+def _act(story: Story, event: EventRow, turn: int) -> None:
     payload = event.payload
     verdict = payload.get("verdict") or {}
     unit_id = str((payload.get("action") or {}).get("unit", ""))
@@ -314,7 +366,7 @@ def _act(story: Story, event: Event, turn: int) -> None:
         _roll(story, event, roll, side, turn, by_engine=True)
 
 
-def _takeback(story: Story, event: Event) -> None:
+def _takeback(story: Story, event: EventRow) -> None:
     """A step of a take-back, as its event tells it: a request and its refusal or
     withdrawal (`takeback` events), its acceptance (the `undo` that names it), or its lapse
     (a change to the table while it waited)."""
@@ -346,7 +398,9 @@ def _takeback(story: Story, event: Event) -> None:
         story.takebacks.append(TakeBack(event.seq, turn, request, order, "lapsed", asked_by, ""))
 
 
-def _roll(story: Story, event: Event, roll: dict, side: str, turn: int, *, by_engine: bool) -> None:
+def _roll(
+    story: Story, event: EventRow, roll: dict, side: str, turn: int, *, by_engine: bool
+) -> None:
     result = roll.get("result")
     line = RollLine(
         event.seq,
@@ -418,7 +472,7 @@ def battle_story(battle: Battle, horizon: Horizon) -> Story:
     """The battle as far as the reader may see it (`horizon`). One position is read, the
     first; the log's events are read without theirs, and the table followed through them."""
     query = Event.objects.filter(battle=battle, seq__lte=horizon.seq).order_by("seq")
-    logged = list(query)
+    logged = list(EventRow.read(query))
     table = [e for e in logged if e.kind in TABLE_KINDS]
     undone = {e.payload.get("undoes") for e in table if e.kind == "undo"}
     followed = Table(log.Follower.from_start(battle))

@@ -19,7 +19,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from tabletop import events, limits
-from tabletop.models import Battle, BattleResult, Event
+from tabletop.models import Battle, BattleResult, Event, EventRow
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
 from tabletop.services.table import (
@@ -139,7 +139,7 @@ class Follower:
         """At the position before the battle's first table event."""
         return cls(*_before_first(battle))
 
-    def follow(self, event: Event) -> dict[str, Any]:
+    def follow(self, event: Event | EventRow) -> dict[str, Any]:
         """The position after `event` (a table event changes it; any other leaves it)."""
         if event.kind not in TABLE_KINDS:
             return self.at
@@ -149,7 +149,7 @@ class Follower:
         self.at = changes.follow(self.at, event.payload, event.change)
         return self.at
 
-    def unstored(self, event: Event) -> dict[str, Any]:
+    def unstored(self, event: Event | EventRow) -> dict[str, Any]:
         """Followed through table event `event`: what its frame says that the log does not
         keep (its engine turn state and turn)."""
         at = self.follow(event)
