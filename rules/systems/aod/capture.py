@@ -39,7 +39,7 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     def no(msg: str, cite: str) -> Verdict:
         return j.refuse(Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite))
 
-    pre = check_order(state, unit, "capture", ctx.options)
+    pre = check_order(state, unit, "capture")
     if pre:
         return j.refuse(*pre)
     if action.translates:

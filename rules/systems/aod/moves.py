@@ -97,10 +97,6 @@ def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Viola
 
 def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
     """Whether `action.target` may be the target of this order (001 [27-28], 000 [18])."""
-    return _target_problems(ctx, unit, action)
-
-
-def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
     tid = action.get("target")
 
     def no(msg: str, cite: str) -> list[Violation]:
@@ -133,7 +129,7 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     pre, plan = order_preconditions(ctx, unit, action)
     target: Unit | None = None
     if action.type in TARGETED:
-        target, tprob = _target_problems(ctx, unit, action)
+        target, tprob = target_problems(ctx, unit, action)
         pre += tprob
     pre += start_contact_problems(ctx, unit, action.type)
     captive = captive_of(state, unit.id)
@@ -156,7 +152,7 @@ def order_preconditions(
     ctx: Ctx, unit: Unit, action: Action
 ) -> tuple[list[Violation], vtol.VtolPlan]:
     """Whether the unit may be given this order (sections 3, 12) and its VTOL plan (10)."""
-    pre = check_order(ctx.state, unit, action.type, ctx.options)
+    pre = check_order(ctx.state, unit, action.type)
     plan, problems = vtol.plan(unit, action)
     return pre + problems, plan
 

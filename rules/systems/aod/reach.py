@@ -604,7 +604,7 @@ def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> 
 def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:
     """The order's own preconditions (sections 3, 12): who may be given it, the turn's
     orders, a charge or full assault from base contact (001 [27]), a DFA with no attack."""
-    if check_order(ctx.state, unit, action_type, ctx.options):
+    if check_order(ctx.state, unit, action_type):
         return True
     if start_contact_problems(ctx, unit, action_type):
         return True

@@ -14,7 +14,7 @@ from rules.systems.aod.turn import order_given
 
 def vent(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     j = Judgement(ctx.state)
-    pre = check_order(ctx.state, unit, "vent", ctx.options)
+    pre = check_order(ctx.state, unit, "vent")
     if action.translates:
         pre.append(
             Violation(
