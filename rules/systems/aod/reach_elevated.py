@@ -198,58 +198,26 @@ def _bands(
         while last < len(cx) and (size == 0 or size + len(cx[last]) <= CHUNK):
             size += len(cx[last])
             last += 1
-        if size and expired():
-            return bands, max(0.0, away[order[first]] - depth - HI)
         if size:
-            bands.extend(
-                _chunk_bands(
-                    feat,
-                    sign,
-                    depth,
-                    graph,
-                    limit,
-                    barriers,
-                    jump_jets,
-                    poly,
-                    starts,
-                    dirs,
-                    *(np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge)),
-                )
+            if expired():
+                return bands, max(0.0, away[order[first]] - depth - HI)
+            x, y, u_x, u_y, k_of = (
+                np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge)
             )
+            # A cheap first cut: the leg's start within the limit of some settled corner,
+            # as the crow flies from it (a lower bound of the path `reachable` then finds).
+            ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
+            ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
+            if feat.type == "abrupt_elevated" and not jump_jets:
+                ok &= _on_access(feat, x, y)
+            ok &= _leg_clear(feat, x, y, u_x, u_y, depth, barriers, ok)
+            rows = np.nonzero(ok)[0]
+            if len(rows):
+                before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
+                ok[rows] = reachable(graph, before, limit)
+            bands.extend(_runs(ok, x, y, u_x, u_y, k_of, dirs, depth))
         first = last
     return bands, None
-
-
-def _chunk_bands(
-    feat: Terrain,
-    sign: float,
-    depth: float,
-    graph: VisibilityGraph,
-    limit: float,
-    barriers: Barriers,
-    jump_jets: bool,
-    poly: Polygon,
-    starts: list[tuple[float, float]],
-    dirs: list[tuple[float, float, float]],
-    x: Any,
-    y: Any,
-    u_x: Any,
-    u_y: Any,
-    k_of: Any,
-) -> list[LegBand]:
-    """The bands of the samples of some whole edges of `_bands`' feature."""
-    # A cheap first cut: the leg's start within the limit of some settled corner, as the
-    # crow flies from it (a lower bound of the path `reachable` then finds).
-    ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
-    ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
-    if feat.type == "abrupt_elevated" and not jump_jets:
-        ok &= _on_access(feat, x, y)
-    ok &= _leg_clear(feat, x, y, u_x, u_y, depth, barriers, ok)
-    rows = np.nonzero(ok)[0]
-    if len(rows):
-        before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
-        ok[rows] = reachable(graph, before, limit)
-    return _runs(ok, x, y, u_x, u_y, k_of, starts, dirs, depth)
 
 
 def _nearest_is_aimed(
@@ -317,7 +285,6 @@ def _runs(
     u_x: Any,
     u_y: Any,
     k_of: Any,
-    starts: list[tuple[float, float]],
     dirs: list[tuple[float, float, float]],
     depth: float,
 ) -> list[LegBand]:
