@@ -17,7 +17,7 @@ from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering
-from rules.systems.aod.orders import check_order
+from rules.systems.aod.orders import check_order, refused
 from rules.systems.aod.transport import disembarked_events, placement_problems
 from rules.systems.aod.turn import AodTurn, order_given
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
@@ -26,7 +26,7 @@ CITE = "000 [29]"
 
 
 def _bad(u: Unit, msg: str, cite: str = CITE, code: str = "formation_invalid") -> Violation:
-    return Violation(code, f"{u.id}: {msg}", u.position, cite)
+    return refused(u, msg, cite, code)
 
 
 def grouped(units: list[Unit]) -> list[Unit]:

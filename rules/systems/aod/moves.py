@@ -25,7 +25,7 @@ from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.movement import MoveRequest, check_move
-from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.orders import captive_of, check_order, refused
 from rules.systems.aod.run import run_allowance
 from rules.systems.aod.turn import AodTurn, order_given
 from rules.systems.aod.units import (
@@ -100,7 +100,7 @@ def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, 
     tid = action.get("target")
 
     def no(msg: str, cite: str) -> list[Violation]:
-        return [Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite)]
+        return [refused(unit, msg, cite)]
 
     if not isinstance(tid, str):
         return None, no(f"{action.type} needs a target", CITES[action.type])

@@ -20,7 +20,7 @@ from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.formation import formation_mates, member_problems, touching_groups
 from rules.systems.aod.free_spin import spin_entitlement
 from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
-from rules.systems.aod.orders import captive_of, check_order, passengers
+from rules.systems.aod.orders import captive_of, check_order, passengers, refused
 from rules.systems.aod.transport import boarding_problem
 from rules.systems.aod.turn import AodTurn
 
@@ -45,7 +45,7 @@ def preconditions(state: GameState, unit: Unit, action_type: str) -> list[Violat
 
 
 def _no(unit: Unit, why: str, cite: str) -> list[Violation]:
-    return [Violation("order_not_allowed", f"{unit.id}: {why}", unit.position, cite)]
+    return [refused(unit, why, cite)]
 
 
 def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:

@@ -99,13 +99,18 @@ def _aboard(state: GameState) -> dict[str, list[Unit]]:
     return out
 
 
+def refused(unit: Unit, msg: str, cite: str, code: str = "order_not_allowed") -> Violation:
+    """Why the order given to `unit` is refused, placed where it stands."""
+    return Violation(code, f"{unit.id}: {msg}", unit.position, cite)
+
+
 def check_order(
     state: GameState, unit: Unit, action: str, unit_ids: tuple[str, ...] = ()
 ) -> list[Violation]:
     """Everything about *whether* this order may be given (not the path)."""
 
     def no(msg: str, cite: str, code: str = "order_not_allowed") -> list[Violation]:
-        return [Violation(code, f"{unit.id}: {msg}", unit.position, cite)]
+        return [refused(unit, msg, cite, code)]
 
     turn = AodTurn.of(state.turn)
     if unit.aboard is not None:

@@ -8,6 +8,7 @@ which bases it may cross (section 5); the kernel's open reach does the rest.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,7 +30,7 @@ from rules.engine.open_reach import (
 )
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry import visibility
-from rules.geometry.bases import body_at
+from rules.geometry.bases import body_at, rect_corners
 from rules.geometry.occupancy import occupies
 from rules.geometry.rotation_sweep import rect_turn_sweep
 from rules.geometry.tolerance import CONTACT
@@ -64,52 +65,43 @@ from rules.systems.aod.units import (
 )
 
 #: The orders whose end the area shades: a move that may end anywhere it can reach (a
-#: captor's too, `_captor_reach`), and the close combat orders, which end in contact with
-#: a target (reach_contact.py). The others: see `reach`.
+#: captor's too, `_captor`), and the close combat orders, which end in contact with a
+#: target (reach_contact.py). The others: see `_builder`.
 SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    build = _builder(state, unit_id, action_type)
+    if build is None:
+        return unshaded(unit_id, action_type)
+    return memoised_reach(state, "aod", unit_id, action_type, build)
+
+
+def _builder(state: GameState, unit_id: str, action_type: str) -> Callable[[Unit], Reach] | None:
+    """How the ends of this order are found, or None where they are not shaded (a captor's
+    other orders, a disembark from a rect transport: the kernel keeps a mover from a base
+    it touches at its start only as far as its centre is from it, which for a rect
+    touching along its rear edge lets a path sweep through the passengers just set down;
+    complete false, horizon 0)."""
     captive = captive_of(state, unit_id)
     if captive is not None and action_type == "move":
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: _captor(state, unit, captive)
-        )
+        return lambda unit: _captor(state, unit, captive)
     if action_type == "formation_move":
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: formation_reach(ctx_of(state), unit)
-        )
-    if action_type == "board" and captive is None:
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: _board_reach(state, unit)
-        )
-    carrier = state.unit(unit_id)
-    if (
-        action_type == "disembark"
-        and captive is None
-        and carrier is not None
-        and carrier.base.is_circle
-    ):
+        return lambda unit: formation_reach(ctx_of(state), unit)
+    if captive is not None:
+        return None
+    if action_type == "board":
+        return lambda unit: _board_reach(state, unit)
+    if action_type == "disembark":
+        carrier = state.unit(unit_id)
+        if carrier is None or not carrier.base.is_circle:
+            return None
         if is_cruising(carrier):
-            return memoised_reach(
-                state,
-                "aod",
-                unit_id,
-                action_type,
-                lambda unit: _cruising_disembark_reach(state, unit),
-            )
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: _disembark_reach(state, unit)
-        )
-    if action_type not in SHADED or captive is not None:
-        # disembark from a rect transport: the kernel keeps a mover from a base it
-        # touches at its start only as far as its centre is from it, which for a rect
-        # touching along its rear edge lets a path sweep through the passengers just set
-        # down. Not shaded: complete false, horizon 0.
-        return unshaded(unit_id, action_type)
-    return memoised_reach(
-        state, "aod", unit_id, action_type, lambda _unit: _reach(state, unit_id, action_type)
-    )
+            return lambda unit: _cruising_disembark_reach(state, unit)
+        return lambda unit: _disembark_reach(state, unit)
+    if action_type in SHADED:
+        return lambda _unit: _reach(state, unit_id, action_type)
+    return None
 
 
 def boarders(state: GameState, transport: Unit) -> list[str]:
@@ -505,15 +497,8 @@ def _rect_turned(
     if _stopped_by_turning(ctx, unit, turned, ground):
         return []
     b = unit.base
-    a = math.radians(unit.facing + turn)
-    c, s_ = math.cos(a), math.sin(a)
-    hl, hw = b.length / 2 + MARGIN, b.width / 2 + MARGIN
-    rect = Polygon(
-        [
-            (c * dx - s_ * dy, s_ * dx + c * dy)
-            for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
-        ]
-    )
+    grown = (b.width + 2 * MARGIN, b.length + 2 * MARGIN)
+    rect = Polygon(rect_corners(0.0, 0.0, turned.facing, *grown))
     corners = np.array(rect.exterior.coords)[:-1]
     ex, ey = float(np.abs(corners[:, 0]).max()), float(np.abs(corners[:, 1]).max())
     table = ctx.state.table

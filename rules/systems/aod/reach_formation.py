@@ -36,7 +36,6 @@ from rules.geometry.bases import body_at
 from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import inflate
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
@@ -89,7 +88,6 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     obstacles: list[Any] = []
     w, h = state.table.width, state.table.height
     lo_x, lo_y, hi_x, hi_y = -math.inf, -math.inf, math.inf, math.inf
-    inflated: dict[tuple[str, float], Any] = {}
     for m in members:
         rows = (matrix_row(m),)
         if ctx.options.cell(rows, "clear") == "proh":
@@ -108,10 +106,7 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
                 body.distance(t.shape) <= CONTACT or occupies(t.shape, *m.position)
             ):
                 return unshaded(unit.id, TYPE)
-            key = (t.id, r)
-            if key not in inflated:
-                inflated[key] = inflate(t.shape, r + MARGIN)
-            mine.append(inflated[key])
+            mine.append(ctx.grown(t, r + MARGIN))
         centres: list[tuple[float, float]] = []
         radii: list[float] = []
         for k in ctx.units.query_box(mx - far, my - far, mx + far, my + far):
