@@ -10,7 +10,7 @@ from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
-from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.orders import captive_of, check_order, refused
 from rules.systems.aod.turn import order_given
 from rules.systems.aod.units import is_captive, is_vtol
 from rules.systems.aod.water import same_water
@@ -37,9 +37,9 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     j = Judgement(state)
 
     def no(msg: str, cite: str) -> Verdict:
-        return j.refuse(Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite))
+        return j.refuse(refused(unit, msg, cite))
 
-    pre = check_order(state, unit, "capture", ctx.options)
+    pre = check_order(state, unit, "capture")
     if pre:
         return j.refuse(*pre)
     if action.translates:

@@ -10,6 +10,7 @@ import shapely
 from shapely.geometry.base import BaseGeometry
 
 from rules.engine.position import Position
+from rules.geometry.occupancy import occupies
 from rules.model.state import Terrain
 from rules.systems.aod.options import AodOptions, parse_options
 
@@ -25,6 +26,13 @@ class Ctx(Position):
     @cached_property
     def has_water(self) -> bool:
         return any(t.type in ("shallow_water", "deep_water") for t in self.state.terrain)
+
+    def occupied(self, x: float, y: float, types: tuple[str, ...]) -> list[Terrain]:
+        """The features of these types that the centre dot at (x, y) occupies: inside the
+        polygon or on its boundary (000 [32], AOD-D18)."""
+        near = self.terrain.query_box(x - 0.01, y - 0.01, x + 0.01, y + 0.01)
+        found = [self.state.terrain[i] for i in near]
+        return [t for t in found if t.type in types and occupies(t.shape, x, y)]
 
     def forbidden_to(self, rows: tuple[str, ...]) -> Callable[[Terrain], bool]:
         """Terrain a unit of these matrix rows may not stand in: blocking and prohibited

@@ -17,25 +17,58 @@ from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering
-from rules.systems.aod.orders import check_order
+from rules.systems.aod.orders import check_order, refused
 from rules.systems.aod.transport import disembarked_events, placement_problems
-from rules.systems.aod.turn import order_given
+from rules.systems.aod.turn import AodTurn, order_given
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
 
 CITE = "000 [29]"
 
 
 def _bad(u: Unit, msg: str, cite: str = CITE, code: str = "formation_invalid") -> Violation:
-    return Violation(code, f"{u.id}: {msg}", u.position, cite)
+    return refused(u, msg, cite, code)
 
 
 def grouped(units: list[Unit]) -> list[Unit]:
     """Members whose base touches no other member's base (000 [29], AOD-D12)."""
-    bodies = {u.id: body_at(u.base, *u.position, u.facing) for u in units}
+    return [g[0] for g in touching_groups(units) if len(g) == 1]
+
+
+def touching_groups(units: list[Unit]) -> list[list[Unit]]:
+    """The units split into groups in which each base touches another, one after another
+    (000 [29], AOD-D12): the first unit's group first."""
+    bodies = [body_at(u.base, *u.position, u.facing) for u in units]
+    seen = [False] * len(units)
+    groups: list[list[Unit]] = []
+    for start in range(len(units)):
+        if seen[start]:
+            continue
+        seen[start], stack, group = True, [start], []
+        while stack:
+            i = stack.pop()
+            group.append(units[i])
+            for k in range(len(units)):
+                if not seen[k] and bodies[i].distance(bodies[k]) <= CONTACT:
+                    seen[k] = True
+                    stack.append(k)
+        groups.append(group)
+    return groups
+
+
+def formation_mates(ctx: Ctx, unit: Unit) -> list[Unit]:
+    """The units that may join a formation `unit` is given now: each may be a member
+    (`member_problems`), none has had an order this turn, none is across an abrupt edge
+    from it (000 [34])."""
+    ordered = set(AodTurn.of(ctx.state.turn).ordered)
+    level = abrupt_at(ctx, unit)
     return [
-        u
-        for u in units
-        if not any(o.id != u.id and bodies[u.id].distance(bodies[o.id]) <= CONTACT for o in units)
+        m
+        for m in ctx.state.units
+        if m.id != unit.id
+        and m.on_table
+        and m.id not in ordered
+        and not member_problems(ctx, m)
+        and abrupt_at(ctx, m) == level
     ]
 
 
@@ -62,7 +95,8 @@ def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
     return out
 
 
-def _membership(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Violation]:
+def membership_problems(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Violation]:
+    """Why these units may not form one formation led by `leader` (000 [29], [34])."""
     out: list[Violation] = []
     if not 3 <= len(members) <= 5:
         out.append(_bad(leader, f"a formation has 3 to 5 members, not {len(members)}"))
@@ -99,12 +133,12 @@ def formation_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if any(m is None for m in members):
         return j.refuse(Violation("unknown_unit", "formation lists an unknown unit", None))
     ms = [m for m in members if m is not None]
-    pre = check_order(state, unit, "formation_move", ctx.options, ids)
+    pre = check_order(state, unit, "formation_move", ids)
     if unit.id not in ids:
         pre.append(_bad(unit, "the unit given the order must be listed in moves"))
     if len(set(ids)) != len(ids):
         pre.append(_bad(unit, "a member is listed twice"))
-    pre += _membership(ctx, unit, ms)
+    pre += membership_problems(ctx, unit, ms)
     for e in entries:
         if e.unit != unit.id and (e.get("passengers") or e.get("unload")):
             pre.append(

@@ -25,7 +25,7 @@ from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.movement import MoveRequest, check_move
-from rules.systems.aod.orders import captive_of, check_order
+from rules.systems.aod.orders import captive_of, check_order, refused
 from rules.systems.aod.run import run_allowance
 from rules.systems.aod.turn import AodTurn, order_given
 from rules.systems.aod.units import (
@@ -97,14 +97,10 @@ def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Viola
 
 def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
     """Whether `action.target` may be the target of this order (001 [27-28], 000 [18])."""
-    return _target_problems(ctx, unit, action)
-
-
-def _target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
     tid = action.get("target")
 
     def no(msg: str, cite: str) -> list[Violation]:
-        return [Violation("order_not_allowed", f"{unit.id}: {msg}", unit.position, cite)]
+        return [refused(unit, msg, cite)]
 
     if not isinstance(tid, str):
         return None, no(f"{action.type} needs a target", CITES[action.type])
@@ -133,7 +129,7 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     pre, plan = order_preconditions(ctx, unit, action)
     target: Unit | None = None
     if action.type in TARGETED:
-        target, tprob = _target_problems(ctx, unit, action)
+        target, tprob = target_problems(ctx, unit, action)
         pre += tprob
     pre += start_contact_problems(ctx, unit, action.type)
     captive = captive_of(state, unit.id)
@@ -156,7 +152,7 @@ def order_preconditions(
     ctx: Ctx, unit: Unit, action: Action
 ) -> tuple[list[Violation], vtol.VtolPlan]:
     """Whether the unit may be given this order (sections 3, 12) and its VTOL plan (10)."""
-    pre = check_order(ctx.state, unit, action.type, ctx.options)
+    pre = check_order(ctx.state, unit, action.type)
     plan, problems = vtol.plan(unit, action)
     return pre + problems, plan
 

@@ -13,17 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.engine.verdict import Violation
-from rules.geometry.bases import body_at
-from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.aod.capture import target_problem as capture_target_problem
 from rules.systems.aod.context import Ctx, ctx_of
-from rules.systems.aod.elevation import abrupt_at
-from rules.systems.aod.formation import member_problems
+from rules.systems.aod.formation import formation_mates, member_problems, touching_groups
 from rules.systems.aod.free_spin import spin_entitlement
 from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
-from rules.systems.aod.orders import captive_of, check_order, passengers
+from rules.systems.aod.orders import captive_of, check_order, passengers, refused
 from rules.systems.aod.transport import boarding_problem
 from rules.systems.aod.turn import AodTurn
 
@@ -37,7 +34,7 @@ def preconditions(state: GameState, unit: Unit, action_type: str) -> list[Violat
     ctx = ctx_of(state)
     if action_type == "free_spin":  # not an order (000 FREE SPINS)
         return spin_entitlement(ctx, unit)
-    found = check_order(state, unit, action_type, ctx.options)
+    found = check_order(state, unit, action_type)
     if found:
         return found
     found = start_contact_problems(ctx, unit, action_type)
@@ -48,7 +45,7 @@ def preconditions(state: GameState, unit: Unit, action_type: str) -> list[Violat
 
 
 def _no(unit: Unit, why: str, cite: str) -> list[Violation]:
-    return [Violation("order_not_allowed", f"{unit.id}: {why}", unit.position, cite)]
+    return [refused(unit, why, cite)]
 
 
 def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
@@ -116,17 +113,7 @@ def _formation(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
 
 def _formation_possible(ctx: Ctx, unit: Unit) -> bool:
     """Some 3 to 5 eligible units, `unit` among them, in which each touches another."""
-    ordered = set(AodTurn.of(ctx.state.turn).ordered)
-    level = abrupt_at(ctx, unit)
-    mates = [
-        m
-        for m in ctx.state.units
-        if m.id != unit.id
-        and m.on_table
-        and m.id not in ordered
-        and not member_problems(ctx, m)
-        and abrupt_at(ctx, m) == level
-    ]
+    mates = formation_mates(ctx, unit)
     own = unit.get("faction")
     factions = (
         {own} if own not in (None, "Mercenary") else {m.get("faction") for m in mates} | {None}
@@ -142,22 +129,7 @@ def _groups_allow(group: list[Unit]) -> bool:
     """Whether the touching groups of `group` (its first unit the leader) hold a formation
     with the leader in it and no member alone: the leader's group has 3 or more, or it
     has 2 and another group 2 or more (4 or 5 members, AOD-D12)."""
-    bodies = [body_at(u.base, *u.position, u.facing) for u in group]
-    seen = [False] * len(group)
-    sizes: list[int] = []
-    for start in range(len(group)):
-        if seen[start]:
-            continue
-        seen[start], stack, size = True, [start], 0
-        while stack:
-            i = stack.pop()
-            size += 1
-            for k in range(len(group)):
-                if not seen[k] and bodies[i].distance(bodies[k]) <= CONTACT:
-                    seen[k] = True
-                    stack.append(k)
-        sizes.append(size)
-    leader, others = sizes[0], sizes[1:]
+    leader, *others = [len(g) for g in touching_groups(group)]
     return leader >= FORMATION_SIZE[0] or (leader == 2 and any(s >= 2 for s in others))
 
 

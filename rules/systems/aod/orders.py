@@ -3,12 +3,10 @@
 
 from __future__ import annotations
 
-import math
-
 from rules.engine.verdict import Violation
 from rules.model.state import GameState, Unit
-from rules.systems.aod.options import AodOptions
 from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn_structure import Orders
 from rules.systems.aod.units import (
     capacity,
     infantry_mode,
@@ -77,27 +75,6 @@ def _who(action: str, u: Unit) -> tuple[str, str] | None:
     return None
 
 
-def orders_available(state: GameState, side: str, turn: AodTurn, options: AodOptions) -> int | None:
-    """state.orders_available, else ceil(points / 150) (001 [13], AOD-D22); None = unlimited."""
-    if turn.orders_available is not None:
-        return int(turn.orders_available)
-    if not options.orders_from_points:
-        return None
-    points = state.memo("aod.points", lambda: _points_by_side(state))
-    if side not in points:
-        return None
-    return math.ceil(points[side] / 150 - 1e-9)
-
-
-def _points_by_side(state: GameState) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for u in state.units:
-        p = u.get("points")
-        if isinstance(p, int | float) and not isinstance(p, bool):
-            out[u.side] = out.get(u.side, 0.0) + float(p)
-    return out
-
-
 def captive_of(state: GameState, captor_id: str) -> Unit | None:
     """The captive a captor holds (001 [27]: only one at a time)."""
     captives = state.memo(
@@ -122,13 +99,18 @@ def _aboard(state: GameState) -> dict[str, list[Unit]]:
     return out
 
 
+def refused(unit: Unit, msg: str, cite: str, code: str = "order_not_allowed") -> Violation:
+    """Why the order given to `unit` is refused, placed where it stands."""
+    return Violation(code, f"{unit.id}: {msg}", unit.position, cite)
+
+
 def check_order(
-    state: GameState, unit: Unit, action: str, options: AodOptions, unit_ids: tuple[str, ...] = ()
+    state: GameState, unit: Unit, action: str, unit_ids: tuple[str, ...] = ()
 ) -> list[Violation]:
     """Everything about *whether* this order may be given (not the path)."""
 
     def no(msg: str, cite: str, code: str = "order_not_allowed") -> list[Violation]:
-        return [Violation(code, f"{unit.id}: {msg}", unit.position, cite)]
+        return [refused(unit, msg, cite, code)]
 
     turn = AodTurn.of(state.turn)
     if unit.aboard is not None:
@@ -156,7 +138,8 @@ def check_order(
         problem = _colossal(turn, unit.id, action)
         if problem:
             return no(problem, "001 [CCURoW]")
-    avail = orders_available(state, unit.side, turn, options)
+    # 150 points of force give 1 order (001 [13], AOD-D22): as the turn structure counts.
+    avail = state.memo("aod.orders", lambda: Orders.of_state(state)).available(unit.side)
     if avail is not None and turn.orders_used >= avail:
         return no(
             f"no orders left this turn ({turn.orders_used} of {avail} used)",

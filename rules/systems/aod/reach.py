@@ -8,6 +8,7 @@ which bases it may cross (section 5); the kernel's open reach does the rest.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,12 +26,11 @@ from rules.engine.open_reach import (
     horizon,
     open_reach,
     open_reach_with_graph,
-    search_graph,
     union_reach,
 )
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry import visibility
-from rules.geometry.bases import body_at
+from rules.geometry.bases import body_at, rect_corners
 from rules.geometry.occupancy import occupies
 from rules.geometry.rotation_sweep import rect_turn_sweep
 from rules.geometry.tolerance import CONTACT
@@ -49,7 +49,7 @@ from rules.systems.aod.moves import (
     start_contact_problems,
 )
 from rules.systems.aod.orders import captive_of, check_order, passengers
-from rules.systems.aod.reach_contact import Surroundings, contact_ends
+from rules.systems.aod.reach_contact import contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
@@ -65,60 +65,43 @@ from rules.systems.aod.units import (
 )
 
 #: The orders whose end the area shades: a move that may end anywhere it can reach (a
-#: captor's too, `_captor_reach`), and the close combat orders, which end in contact with
-#: a target (reach_contact.py). The others: see `reach`.
+#: captor's too, `_captor`), and the close combat orders, which end in contact with a
+#: target (reach_contact.py). The others: see `_builder`.
 SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 
 def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
+    build = _builder(state, unit_id, action_type)
+    if build is None:
+        return unshaded(unit_id, action_type)
+    return memoised_reach(state, "aod", unit_id, action_type, build)
+
+
+def _builder(state: GameState, unit_id: str, action_type: str) -> Callable[[Unit], Reach] | None:
+    """How the ends of this order are found, or None where they are not shaded (a captor's
+    other orders, a disembark from a rect transport: the kernel keeps a mover from a base
+    it touches at its start only as far as its centre is from it, which for a rect
+    touching along its rear edge lets a path sweep through the passengers just set down;
+    complete false, horizon 0)."""
     captive = captive_of(state, unit_id)
     if captive is not None and action_type == "move":
-        if is_mech(captive):
-            return memoised_reach(
-                state,
-                "aod",
-                unit_id,
-                action_type,
-                lambda unit: _captor_of_a_mech(state, unit, captive),
-            )
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: _captor_reach(state, unit, captive)
-        )
+        return lambda unit: _captor(state, unit, captive)
     if action_type == "formation_move":
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: formation_reach(ctx_of(state), unit)
-        )
-    if action_type == "board" and captive is None:
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: _board_reach(state, unit)
-        )
-    carrier = state.unit(unit_id)
-    if (
-        action_type == "disembark"
-        and captive is None
-        and carrier is not None
-        and carrier.base.is_circle
-    ):
+        return lambda unit: formation_reach(ctx_of(state), unit)
+    if captive is not None:
+        return None
+    if action_type == "board":
+        return lambda unit: _board_reach(state, unit)
+    if action_type == "disembark":
+        carrier = state.unit(unit_id)
+        if carrier is None or not carrier.base.is_circle:
+            return None
         if is_cruising(carrier):
-            return memoised_reach(
-                state,
-                "aod",
-                unit_id,
-                action_type,
-                lambda unit: _cruising_disembark_reach(state, unit),
-            )
-        return memoised_reach(
-            state, "aod", unit_id, action_type, lambda unit: _disembark_reach(state, unit)
-        )
-    if action_type not in SHADED or captive is not None:
-        # disembark from a rect transport: the kernel keeps a mover from a base it
-        # touches at its start only as far as its centre is from it, which for a rect
-        # touching along its rear edge lets a path sweep through the passengers just set
-        # down. Not shaded: complete false, horizon 0.
-        return unshaded(unit_id, action_type)
-    return memoised_reach(
-        state, "aod", unit_id, action_type, lambda _unit: _reach(state, unit_id, action_type)
-    )
+            return lambda unit: _cruising_disembark_reach(state, unit)
+        return lambda unit: _disembark_reach(state, unit)
+    if action_type in SHADED:
+        return lambda _unit: _reach(state, unit_id, action_type)
+    return None
 
 
 def boarders(state: GameState, transport: Unit) -> list[str]:
@@ -151,7 +134,7 @@ def _board_reach(state: GameState, unit: Unit) -> Reach:
     take the order is refused whatever the path: nowhere."""
     ids = boarders(state, unit)
     if not ids:
-        return Reach(unit.id, "board", GeometryCollection(), 0.0, lambda p: None)
+        return _nowhere(unit.id, "board")
     leaving = [state.units_by_id[i] for i in ids]
     leaving += [c for i in ids if (c := captive_of(state, i)) is not None]
     loaded = state.with_units(*[replace(p, aboard=unit.id) for p in leaving])
@@ -209,11 +192,10 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     false, horizon 0). Nowhere where the passengers cannot all be set down."""
     placed = set_down(state, unit)
     if not placed:
-        return Reach(unit.id, "disembark", GeometryCollection(), 0.0, lambda p: None, cut_at=0.0)
+        return unshaded(unit.id, "disembark")
     # Three quarters of the bound: the placements are judged first, and the reach says
     # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
-    three_quarters = Work(visibility.WORK.tests * 3 // 4, visibility.WORK.corners * 3 // 4)
-    found = _reach(state.with_units(*placed), unit.id, "disembark", three_quarters)
+    found = _reach(state.with_units(*placed), unit.id, "disembark", _share_of_work(3, 4))
     keys = {
         "unload": "before",
         "passengers": [
@@ -243,8 +225,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     if not placed:
         return unshaded(unit.id, "disembark")
     # Three quarters of the bound, as `_disembark_reach`: the places are judged after.
-    three_quarters = Work(visibility.WORK.tests * 3 // 4, visibility.WORK.corners * 3 // 4)
-    found = _reach(state, unit.id, "disembark", three_quarters)
+    found = _reach(state, unit.id, "disembark", _share_of_work(3, 4))
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
     ctx = ctx_of(state)
@@ -299,83 +280,89 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     return Reach(unit.id, "disembark", area, found.allowance, path_to, 0.0, keys_at)
 
 
-def _captor_of_a_mech(state: GameState, unit: Unit, captive: Unit) -> Reach:
+def _captor(state: GameState, unit: Unit, captive: Unit) -> Reach:
+    """A captor's move (001 [27], AOD-D33): at the slower of the two speeds, halved where
+    either base starts touching hindering terrain, neither base where either unit's
+    matrix row forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
+    ctx = ctx_of(state)
+    if _refused_whatever_the_path(ctx, unit, "move"):
+        return _nowhere(unit.id, "move")
+    rows = (matrix_row(unit), matrix_row(captive))
+    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
+    allowance = replace(base_allowance(ctx, unit, "move"), base=min(unit.move, captive.move))
+    budget = halve_for_hindering(ctx, rows, tracks, allowance).value
+    if is_mech(captive):
+        return _captor_of_a_mech(ctx, unit, captive, rows, budget)
+    return _captor_carrying(ctx, unit, captive, rows, budget)
+
+
+def _captor_of_a_mech(
+    ctx: Ctx, unit: Unit, captive: Unit, rows: tuple[str, ...], budget: float
+) -> Reach:
     """A captor of a 'Mech (001 [27], AOD-D33): the captive 'Mech may not move, so the
-    captor's move must end in base contact with it where it stands, at the slower of the
-    two speeds, its base kept from what either unit's matrix row forbids. The ends are the
+    captor's move must end in base contact with it where it stands. The ends are the
     captive's contact band reached by a legal path (reach_contact.contact_ends, the band
     of close combat, with the captive as its one 'target'; captives are neither friend nor
     foe, so touching it stops nothing, 001 [26]), a subset of the truth. A captor
     touching hindering terrain or standing on elevated terrain is not shaded (its stops
     there with two rows are not computed here), nor a rect captor (the kernel keeps a
     mover from a base it touches at its start only as far as its centre is from it)."""
-    ctx = ctx_of(state)
-    if _refused_whatever_the_path(ctx, unit, "move"):
-        return Reach(unit.id, "move", GeometryCollection(), 0.0, lambda p: None)
-    rows = (matrix_row(unit), matrix_row(captive))
-    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
-    allowance = replace(base_allowance(ctx, unit, "move"), base=min(unit.move, captive.move))
-    budget = halve_for_hindering(ctx, rows, tracks, allowance).value
     ground = _terrain(ctx, unit, rows, budget)
     if ground.touched or ground.standing_on is not None or not unit.base.is_circle:
         return unshaded(unit.id, "move")
     by_unit = base_barriers_by_unit(ctx, unit, AodBases(), horizon(unit, budget))
-    within = None
-    if ctx.options.cell(rows, "clear") == "proh":
-        within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
+    within = _kept_to_water(ctx, rows, unit.base.radius)
     elevated = [g for _, g in ground.elevated]
-    r = unit.base.radius
-    table = state.table
-    graph = search_graph(
-        ctx, unit, budget, ground.hard + elevated + [g for _, g in by_unit[0]], within
+    found = contact_ends(
+        ctx, unit, "move", budget, ground.hard, by_unit, elevated, within, only=captive.id
     )
-    around = Surroundings(
-        ground.hard,
-        by_unit[0],
-        by_unit[1],
-        elevated,
-        (r, r, table.width - r, table.height - r),
-        within,
-    )
-    found = contact_ends(ctx, unit, "move", graph, budget, around, only=captive.id)
     # The band's last legs are found from the graph's corners near it; round a captive
     # the captor starts touching (its obstacle a many-cornered ring) stretches of the far
     # side are missed: sound, not the whole truth, and said so (complete false, horizon 0).
     return replace(found, cut_at=0.0, _keys_at=None)
 
 
-def _captor_reach(state: GameState, unit: Unit, captive: Unit) -> Reach:
-    """A captor's move (001 [27], AOD-D33): at the slower of the two speeds, the captive
-    carried rigidly, neither base where either unit may not go. The pair is swept by the
-    circle round the captor's centre that holds both bases, kept from everything either
-    may not touch (hindering it would stop at included); a pair already touching
-    hindering terrain, or whose captor could be given no move, shades nothing."""
-    ctx = ctx_of(state)
-    nothing = Reach(unit.id, "move", GeometryCollection(), 0.0, lambda p: None)
-    if _refused_whatever_the_path(ctx, unit, "move"):
-        return nothing
-    rows = (matrix_row(unit), matrix_row(captive))
-    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
-    slower = min(unit.move, captive.move)
-    allowance = replace(base_allowance(ctx, unit, "move"), base=slower)
-    budget = halve_for_hindering(ctx, rows, tracks, allowance).value
+def _captor_carrying(
+    ctx: Ctx, unit: Unit, captive: Unit, rows: tuple[str, ...], budget: float
+) -> Reach:
+    """A captor carrying its captive rigidly (AOD-D33). The pair is swept by the circle
+    round the captor's centre that holds both bases, kept from everything either may not
+    touch (hindering it would stop at included); a pair already touching hindering
+    terrain shades nothing."""
     apart = math.dist(unit.position[:2], captive.position[:2])
     radius = max(unit.base.radius, apart + captive.base.radius) + 0.001
     pair = replace(unit, base=BaseShape("circle", diameter=2 * radius))
     ground = _terrain(ctx, pair, rows, budget)
     if ground.touched or ground.standing_on is not None:
-        return nothing
+        return _nowhere(unit.id, "move")
     by_unit = base_barriers_by_unit(
         ctx, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
     )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
-    within = None
-    if ctx.options.cell(rows, "clear") == "proh":
-        within = ctx.water_union(rows).buffer(-(radius + MARGIN))  # AOD-D28
+    within = _kept_to_water(ctx, rows, radius)
     elevated = [g for _, g in ground.elevated]
     return open_reach(
         ctx, pair, "move", budget, ground.hard + elevated + blocking, end_only, within
     )
+
+
+def _nowhere(unit_id: str, action_type: str) -> Reach:
+    """No end at all: the order is refused whatever its path."""
+    return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
+
+
+def _kept_to_water(ctx: Ctx, rows: tuple[str, ...], radius: float) -> Any:
+    """Where the centre of a unit whose row prohibits clear (aquatic) may be: its water
+    shrunk by the base and a margin (AOD-D28); None for every other unit."""
+    if ctx.options.cell(rows, "clear") != "proh":
+        return None
+    return ctx.water_union(rows).buffer(-(radius + MARGIN))
+
+
+def _share_of_work(num: int, den: int) -> Work:
+    """A share of the reach's bound on work (`visibility.WORK`) for a search that adds to
+    another: where it does not suffice, its ends are left out (the reach stays sound)."""
+    return Work(visibility.WORK.tests * num // den, visibility.WORK.corners * num // den)
 
 
 def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
@@ -383,7 +370,7 @@ def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None =
     unit = state.units_by_id[unit_id]
     if _refused_whatever_the_path(ctx, unit, action_type):
         # Nowhere: validate refuses this order before it looks at the path (001 orders).
-        return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
+        return _nowhere(unit_id, action_type)
     rows = (matrix_row(unit),)
     still = Track(unit.base, Pose(*unit.position, unit.facing), ())
     budget = halve_for_hindering(ctx, rows, [still], base_allowance(ctx, unit, action_type)).value
@@ -396,9 +383,7 @@ def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None =
         ctx, unit, AodBases(cruising=cruising), horizon(unit, budget), keeps_facing=True
     )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
-    within = None
-    if ctx.options.cell(rows, "clear") == "proh" and not cruising:
-        within = ctx.water_union(rows).buffer(-(unit.base.radius + MARGIN))  # AOD-D28
+    within = None if cruising else _kept_to_water(ctx, rows, unit.base.radius)
     if cruising:
         return open_reach_with_graph(
             ctx, unit, action_type, budget, blocking, end_only, within, work=work
@@ -443,18 +428,7 @@ def _on_the_ground(
     elevated = [g for t, g in ground.elevated if t is not on]
     if action_type in TARGETED:
         # Close combat: only ends in contact with a target count (AOD-D31).
-        table = state.table
-        r = unit.base.radius
-        graph = search_graph(ctx, unit, budget, ground.hard + elevated + blocking, within)
-        around = Surroundings(
-            ground.hard,
-            by_unit[0],
-            by_unit[1],
-            elevated,
-            (r, r, table.width - r, table.height - r),
-            within,
-        )
-        return contact_ends(ctx, unit, action_type, graph, budget, around)
+        return contact_ends(ctx, unit, action_type, budget, ground.hard, by_unit, elevated, within)
     main, graph = open_reach_with_graph(
         ctx,
         unit,
@@ -523,15 +497,8 @@ def _rect_turned(
     if _stopped_by_turning(ctx, unit, turned, ground):
         return []
     b = unit.base
-    a = math.radians(unit.facing + turn)
-    c, s_ = math.cos(a), math.sin(a)
-    hl, hw = b.length / 2 + MARGIN, b.width / 2 + MARGIN
-    rect = Polygon(
-        [
-            (c * dx - s_ * dy, s_ * dx + c * dy)
-            for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
-        ]
-    )
+    grown = (b.width + 2 * MARGIN, b.length + 2 * MARGIN)
+    rect = Polygon(rect_corners(0.0, 0.0, turned.facing, *grown))
     corners = np.array(rect.exterior.coords)[:-1]
     ex, ey = float(np.abs(corners[:, 0]).max()), float(np.abs(corners[:, 1]).max())
     table = ctx.state.table
@@ -564,7 +531,6 @@ def _rect_turned(
     elevated = [g for _, g in ground.elevated]
     # A quarter of the bound: where that does not suffice the turned ends are left out
     # (the reach stays sound, and exact to what the first search says).
-    quarter = Work(visibility.WORK.tests // 4, visibility.WORK.corners // 4)
     found, _ = open_reach_with_graph(
         ctx,
         point,
@@ -573,7 +539,7 @@ def _rect_turned(
         hard + elevated,
         [g for _, g in by_unit[1]],
         within,
-        work=quarter,
+        work=_share_of_work(1, 4),
     )
     if not found.complete or found.area is None or found.area.is_empty or found.area.area < 1e-9:
         return []
@@ -623,7 +589,7 @@ def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> 
 def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:
     """The order's own preconditions (sections 3, 12): who may be given it, the turn's
     orders, a charge or full assault from base contact (001 [27]), a DFA with no attack."""
-    if check_order(ctx.state, unit, action_type, ctx.options):
+    if check_order(ctx.state, unit, action_type):
         return True
     if start_contact_problems(ctx, unit, action_type):
         return True
@@ -724,8 +690,7 @@ def _through_touching_hindering(
         keep = group.buffer(inner - MARGIN)
     within = keep if within is None else within.intersection(keep)
     hard = [g for k, g in enumerate(ground.hard) if k not in set(ground.joined_at)]
-    half = Work(visibility.WORK.tests // 2, visibility.WORK.corners // 2)
     found, _ = open_reach_with_graph(
-        ctx, unit, action_type, budget, hard + others, end_only, within, work=half
+        ctx, unit, action_type, budget, hard + others, end_only, within, work=_share_of_work(1, 2)
     )
     return found

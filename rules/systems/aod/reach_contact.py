@@ -19,15 +19,14 @@ band of two rects turned to each other is not computed here).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from rules.engine.open_reach import MARGIN, reachable_via
+from rules.engine.open_reach import MARGIN, reachable_via, search_graph
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
 from rules.geometry.deadline import expired
@@ -35,7 +34,7 @@ from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import abrupt_at
-from rules.systems.aod.reach_elevated import meets, near_enough, segments
+from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
 from rules.systems.aod.units import is_captive, is_cruising, is_infantry, opposing
 from rules.systems.aod.water import water_at
 
@@ -44,9 +43,6 @@ from rules.systems.aod.water import water_at
 #: short at the next one's band (sized on bench/worst_case.py's board: a charge of 48"
 #: costs what a move's reach does).
 CONTACT_WORK = 400
-#: How far off a band an end may be and still be taken (an alternative's end is rounded
-#: to thousandths): within it the gap is still 0.001" to 0.009", contact.
-HAIR = 0.0009
 #: Sample spacing along a target's contact band.
 STEP = 0.05
 #: The band: gaps to the target's base, and the gap the samples are judged at.
@@ -67,51 +63,39 @@ def may_target(ctx: Ctx, unit: Unit, other: Unit, action_type: str) -> bool:
     return abrupt_at(ctx, other) is None and abrupt_at(ctx, unit) is None
 
 
-@dataclass(frozen=True)
-class _Piece:
-    area: Any
-    target: str
-    core: Any  # what the gap is measured from (see `_gap_to`)
-    leg: float
-
-
-@dataclass(frozen=True)
-class Surroundings:
-    """What a last leg may not meet, as for reach_elevated.Barriers, but with each base
-    named: `hard` terrain areas, `blocking` and `end_only` bases (id, area), elevated
-    areas, the table's box for the centre, and `within` (an aquatic unit's water)."""
-
-    hard: Sequence[Any]
-    blocking: Sequence[tuple[str, Any]]
-    end_only: Sequence[tuple[str, Any]]
-    elevated: Sequence[Any]
-    box: tuple[float, float, float, float]
-    within: Any = None
-
-
 def contact_ends(
     ctx: Ctx,
     unit: Unit,
     action_type: str,
-    graph: VisibilityGraph | None,
     budget: float,
-    around: Surroundings,
+    hard: list[Any],
+    by_unit: tuple[list[tuple[str, Any]], list[tuple[str, Any]]],
+    elevated: list[Any],
+    within: Any,
     only: str | None = None,
 ) -> Reach:
     """The reach of a close combat order: the contact bands of its possible targets; or,
-    with `only`, the band of that one unit (a captor's captive 'Mech, 001 [27])."""
-    pieces: list[_Piece] = []
+    with `only`, the band of that one unit (a captor's captive 'Mech, 001 [27]). The
+    last legs may not meet `hard` (terrain areas), the bases `by_unit` (those it may not
+    cross, and those it may only not end on, each with its unit's id) or the `elevated`
+    areas, and keep to the table and to `within` (an aquatic unit's water)."""
+    blocking, end_only = by_unit
+    graph = search_graph(ctx, unit, budget, hard + elevated + [g for _, g in blocking], within)
+    bands: list[LegBand] = []
     cut = math.inf if graph is None or graph.complete else graph.horizon
     if graph is not None:
         limit_of = min(budget, graph.horizon)
         sx, sy = unit.position
-        hard = list(around.hard) + [g for _, g in around.blocking]
+        r = unit.base.radius
+        table = ctx.state.table
+        box = (r, r, table.width - r, table.height - r)
+        at_hard = {uid: len(hard) + k for k, (uid, _) in enumerate(blocking)}
+        hard = hard + [g for _, g in blocking]
         hard_tree = shapely.STRtree(hard) if hard else None
-        ends = [g for _, g in around.end_only]
+        ends = [g for _, g in end_only]
         end_tree = shapely.STRtree(ends) if ends else None
-        elev_tree = shapely.STRtree(list(around.elevated)) if around.elevated else None
-        at_hard = {uid: len(around.hard) + k for k, (uid, _) in enumerate(around.blocking)}
-        at_end = {uid: k for k, (uid, _) in enumerate(around.end_only)}
+        elev_tree = shapely.STRtree(list(elevated)) if elevated else None
+        at_end = {uid: k for k, (uid, _) in enumerate(end_only)}
         targets = []
         for other in ctx.state.units:
             if (
@@ -133,15 +117,16 @@ def contact_ends(
                 # this target's band are all found.
                 cut = min(cut, max(away, 0.0))
                 break
-            pieces.extend(
-                _target_pieces(
+            bands.extend(
+                _target_bands(
                     tid,
                     core,
                     grow,
                     leg,
                     graph,
                     limit_of - leg - 0.01,
-                    around,
+                    box,
+                    within,
                     hard_tree,
                     at_hard.get(tid, -1),
                     end_tree,
@@ -151,46 +136,7 @@ def contact_ends(
                 )
             )
     cut_at = None if cut == math.inf else cut
-    if not pieces:
-        return Reach(
-            unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at
-        )
-    area = shapely.union_all([p.area for p in pieces])
-    tree = shapely.STRtree([p.area for p in pieces])
-    assert graph is not None
-    search = graph
-
-    def piece_at(p: tuple[float, float]) -> tuple[_Piece, list[tuple[float, float]]] | None:
-        here = Point(p)
-        for i in tree.query(here.buffer(HAIR)):
-            piece = pieces[int(i)]
-            if piece.area.distance(here) > HAIR:
-                continue
-            line = shapely.shortest_line(piece.core, Point(p))
-            (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
-            n = math.hypot(qx - cx, qy - cy)
-            if n < 1e-9:
-                continue
-            start = (p[0] + piece.leg * (qx - cx) / n, p[1] + piece.leg * (qy - cy) / n)
-            path = search.path_to(start)
-            if path is None or _length(path) > budget - piece.leg + 1e-9:
-                continue
-            return piece, [*path, (float(p[0]), float(p[1]))]
-        return None
-
-    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
-        found = piece_at(p)
-        return None if found is None else found[1]
-
-    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
-        found = piece_at(p)
-        return {} if found is None else {"target": found[0].target}
-
-    return Reach(unit.id, action_type, area, budget, path_to, cut_at, keys_at)
-
-
-def _length(path: Sequence[tuple[float, float]]) -> float:
-    return sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
+    return bands_reach(unit.id, action_type, graph, budget, bands, cut_at)
 
 
 def _gap_to(unit: Unit, body: Body) -> tuple[Any, float, float]:
@@ -223,21 +169,22 @@ def _gap_to(unit: Unit, body: Body) -> tuple[Any, float, float]:
     return Polygon(pts), body.radius, leg
 
 
-def _target_pieces(
+def _target_bands(
     target: str,
     core: Any,
     grow: float,
     leg: float,
     graph: VisibilityGraph,
     limit: float,
-    around: Surroundings,
+    box: tuple[float, float, float, float],
+    within: Any,
     hard_tree: Any,
     hard_skip: int,
     end_tree: Any,
     end_skip: int,
     elev_tree: Any,
     spent: list[int],
-) -> list[_Piece]:
+) -> list[LegBand]:
     """The bands around one target: samples at gap MID, judged, then runs of good ones."""
     if limit <= 0:
         return []
@@ -255,7 +202,7 @@ def _target_pieces(
     # The leg runs from `leg` outside the sample in to the band's near side.
     sx, sy = x + leg * nx, y + leg * ny
     ok = good & near_enough(graph, sx, sy, limit)
-    x0, y0, x1, y1 = around.box
+    x0, y0, x1, y1 = box
     for t in (leg, LO - MID):
         px, py = x + t * nx, y + t * ny
         ok &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
@@ -265,8 +212,8 @@ def _target_pieces(
         clear = ~meets(hard_tree, legs, skip=hard_skip) & ~meets(elev_tree, legs)
         tips = segments(x[rows], y[rows], -nx[rows], -ny[rows], MID - HI, MID - LO)
         clear &= ~meets(end_tree, tips, skip=end_skip)
-        if around.within is not None:
-            clear &= shapely.covers(around.within, legs)
+        if within is not None:
+            clear &= shapely.covers(within, legs)
         ok[rows] = clear
     rows = np.nonzero(ok)[0]
     if len(rows):
@@ -326,7 +273,7 @@ def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) ->
 
 def _runs(
     target: str, core: Any, grow: float, leg: float, ok: Any, x: Any, y: Any, nx: Any, ny: Any
-) -> list[_Piece]:
+) -> list[LegBand]:
     """A band piece per run of two or more consecutive good samples (the ring closes)."""
     n = len(ok)
     if ok.all():
@@ -354,5 +301,19 @@ def _runs(
             poly = poly.buffer(0)
         if poly.is_empty:
             continue
-        pieces.append(_Piece(poly, target, core, leg))
+        pieces.append(LegBand(poly, leg, _straight_from(core, leg), {"target": target}))
     return pieces
+
+
+def _straight_from(core: Any, leg: float) -> Callable[[tuple[float, float]], Any]:
+    """A band's leg start for an end: `leg` straight out from the target's core."""
+
+    def start_of(p: tuple[float, float]) -> tuple[float, float] | None:
+        line = shapely.shortest_line(core, Point(p))
+        (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
+        n = math.hypot(qx - cx, qy - cy)
+        if n < 1e-9:
+            return None
+        return (p[0] + leg * (qx - cx) / n, p[1] + leg * (qy - cy) / n)
+
+    return start_of

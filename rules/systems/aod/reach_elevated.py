@@ -28,7 +28,7 @@ bases: a rect's first pose entirely on depends on the angle it crosses at.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -43,6 +43,7 @@ from rules.engine.reach import Reach
 from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Terrain, Unit
+from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
 
 #: Sample spacing along an edge, and the leg's length before the edge (its start lies
 #: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
@@ -54,9 +55,6 @@ CHUNK = 2000
 #: at T, or one 0.005" step past it where its distance test rounds the other way; either
 #: is within 0.0075" of every point of the band, inside the 0.01" it allows (AOD-D9).
 LO, HI = -0.0025, 0.0075
-#: How far off a band an end may be and still be taken (an alternative's end is rounded
-#: to thousandths): still within 0.0085" of the engine's placement.
-HAIR = 0.0009
 #: The engine's repositioning: candidates every 0.005", "entirely on / off" within 0.01".
 _REPOSITION_STEP = 0.005
 _WITHIN = 0.01
@@ -68,14 +66,6 @@ def target_depth(radius: float) -> float:
     `_reposition`'s first candidate at which the base is within 0.01" of it."""
     ds = np.arange(0.0, 2 * radius + 0.1, _REPOSITION_STEP)
     return float(ds[np.nonzero(ds >= radius - _WITHIN)[0][0]])
-
-
-@dataclass(frozen=True)
-class _Band:
-    area: Any
-    a: tuple[float, float]  # the stretch's first edge point
-    along: tuple[float, float]  # unit vector along the edge
-    u: tuple[float, float]  # the direction of the last leg (across the edge)
 
 
 @dataclass
@@ -115,7 +105,7 @@ def elevated_ends(
     r = unit.base.radius
     depth = target_depth(r)
     crossings = [(on, -1.0)] if on is not None else [(f, 1.0) for f in features]
-    bands: list[_Band] = []
+    bands: list[LegBand] = []
     # Where the graph was cut short, its horizon bounds the legs' starts too: the bands
     # stay within what the reach is exact to (and cost no more than it did).
     limit = min(budget, graph.horizon) - LEG - 0.01
@@ -140,37 +130,9 @@ def elevated_ends(
         if cut is not None:  # the deadline stopped it within this feature
             cut_at = min([cut] + [away for away, _, _ in near[k + 1 :]])
             break
-    if not bands:
-        return (
-            None
-            if cut_at is None
-            else Reach(
-                unit.id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at
-            )
-        )
-    area = shapely.union_all([b.area for b in bands])
-    tree = shapely.STRtree([b.area for b in bands])
-
-    def path_to(p: tuple[float, float]) -> list[tuple[float, float]] | None:
-        here = Point(p)
-        for i in tree.query(here.buffer(HAIR)):
-            b = bands[int(i)]
-            if b.area.distance(here) > HAIR:
-                continue
-            t = (p[0] - b.a[0]) * b.along[0] + (p[1] - b.a[1]) * b.along[1]
-            c = (b.a[0] + t * b.along[0], b.a[1] + t * b.along[1])
-            before = (c[0] - LEG * b.u[0], c[1] - LEG * b.u[1])
-            path = graph.path_to(before)
-            if path is None or _length(path) > budget - LEG + 1e-9:
-                continue
-            return [*path, (float(p[0]), float(p[1]))]
+    if not bands and cut_at is None:
         return None
-
-    return Reach(unit.id, action_type, area, budget, path_to, cut_at)
-
-
-def _length(path: Sequence[tuple[float, float]]) -> float:
-    return sum(math.dist(a, b) for a, b in zip(path, path[1:], strict=False))
+    return bands_reach(unit.id, action_type, graph, budget, bands, cut_at)
 
 
 def _bands(
@@ -181,7 +143,7 @@ def _bands(
     limit: float,
     barriers: Barriers,
     jump_jets: bool,
-) -> tuple[list[_Band], float | None]:
+) -> tuple[list[LegBand], float | None]:
     """The bands of one feature: entered (sign 1, the leg goes inward) or left (-1),
     where the leg's start is reached within `limit`; and None, or, where a caller's
     deadline stopped them, the path length within which every band is found."""
@@ -220,7 +182,7 @@ def _bands(
         ux.append(np.full(len(ts), -dy * sign))
         uy.append(np.full(len(ts), dx * sign))
         edge.append(np.full(len(ts), k))
-    bands: list[_Band] = []
+    bands: list[LegBand] = []
     # Whole edges at a time, nearest first, about CHUNK samples each: a caller's deadline
     # (issue 21) is checked between them, and what is left is at least as far as its
     # nearest sample less the band's depth (a path is never shorter than the crow flies).
@@ -236,81 +198,26 @@ def _bands(
         while last < len(cx) and (size == 0 or size + len(cx[last]) <= CHUNK):
             size += len(cx[last])
             last += 1
-        if size and expired():
-            return bands, max(0.0, away[order[first]] - depth - HI)
         if size:
-            bands.extend(
-                _chunk_bands(
-                    feat,
-                    sign,
-                    depth,
-                    graph,
-                    limit,
-                    barriers,
-                    jump_jets,
-                    poly,
-                    starts,
-                    dirs,
-                    *(np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge)),
-                )
+            if expired():
+                return bands, max(0.0, away[order[first]] - depth - HI)
+            x, y, u_x, u_y, k_of = (
+                np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge)
             )
+            # A cheap first cut: the leg's start within the limit of some settled corner,
+            # as the crow flies from it (a lower bound of the path `reachable` then finds).
+            ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
+            ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
+            if feat.type == "abrupt_elevated" and not jump_jets:
+                ok &= _on_access(feat, x, y)
+            ok &= _leg_clear(feat, x, y, u_x, u_y, depth, barriers, ok)
+            rows = np.nonzero(ok)[0]
+            if len(rows):
+                before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
+                ok[rows] = reachable(graph, before, limit)
+            bands.extend(_runs(ok, x, y, u_x, u_y, k_of, dirs, depth))
         first = last
     return bands, None
-
-
-def _chunk_bands(
-    feat: Terrain,
-    sign: float,
-    depth: float,
-    graph: VisibilityGraph,
-    limit: float,
-    barriers: Barriers,
-    jump_jets: bool,
-    poly: Polygon,
-    starts: list[tuple[float, float]],
-    dirs: list[tuple[float, float, float]],
-    x: Any,
-    y: Any,
-    u_x: Any,
-    u_y: Any,
-    k_of: Any,
-) -> list[_Band]:
-    """The bands of the samples of some whole edges of `_bands`' feature."""
-    # A cheap first cut: the leg's start within the limit of some settled corner, as the
-    # crow flies from it (a lower bound of the path `reachable` then finds).
-    ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
-    ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
-    if feat.type == "abrupt_elevated" and not jump_jets:
-        ok &= _on_access(feat, x, y)
-    ok &= _leg_clear(feat, x, y, u_x, u_y, depth, barriers, ok)
-    rows = np.nonzero(ok)[0]
-    if len(rows):
-        before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
-        ok[rows] = reachable(graph, before, limit)
-    return _runs(ok, x, y, u_x, u_y, k_of, starts, dirs, depth)
-
-
-def near_enough(graph: VisibilityGraph, x: Any, y: Any, limit: float) -> Any:
-    """Per point, whether some settled corner lies within `limit` less its distance."""
-    done = np.flatnonzero(np.asarray(graph.settled, dtype=bool))
-    if not len(done):
-        return np.zeros(len(x), dtype=bool)
-    xy = np.array(graph.nodes)[done]
-    left = limit - np.array(graph.dist)[done]
-    keep = left > 0
-    xy, left = xy[keep], left[keep]
-    ok = np.zeros(len(x), dtype=bool)
-    if not len(xy):
-        return ok
-    x0, x1, y0, y1 = np.min(x), np.max(x), np.min(y), np.max(y)
-    gx = np.maximum(np.maximum(x0 - xy[:, 0], xy[:, 0] - x1), 0.0)
-    gy = np.maximum(np.maximum(y0 - xy[:, 1], xy[:, 1] - y1), 0.0)
-    near = np.hypot(gx, gy) <= left  # corners whose budget reaches the points' box
-    xy, left = xy[near], left[near]
-    for k in range(0, len(xy), 64):
-        gaps = np.hypot(x[:, None] - xy[None, k : k + 64, 0], y[:, None] - xy[None, k : k + 64, 1])
-        ok |= np.any(gaps <= left[None, k : k + 64], axis=1)
-    return ok
 
 
 def _nearest_is_aimed(
@@ -371,32 +278,6 @@ def _leg_clear(
     return out
 
 
-def segments(x: Any, y: Any, u_x: Any, u_y: Any, t0: float, t1: float) -> Any:
-    return shapely.linestrings(
-        np.stack(
-            [
-                np.stack([x + t0 * u_x, y + t0 * u_y], axis=1),
-                np.stack([x + t1 * u_x, y + t1 * u_y], axis=1),
-            ],
-            axis=1,
-        )
-    )
-
-
-def meets(tree: Any, lines: Any, skip: int = -1) -> Any:
-    """Per line, whether it meets one of the tree's shapes (but the one at `skip`)."""
-    hit = np.zeros(len(lines), dtype=bool)
-    if tree is None or not len(lines):
-        return hit
-    li, gi = tree.query(lines)  # boxes that meet, then the exact test on those pairs
-    keep = gi != skip
-    li, gi = li[keep], gi[keep]
-    if len(li):
-        meets = shapely.intersects(lines[li], tree.geometries[gi])
-        hit[np.unique(li[meets])] = True
-    return hit
-
-
 def _runs(
     ok: Any,
     x: Any,
@@ -404,13 +285,12 @@ def _runs(
     u_x: Any,
     u_y: Any,
     k_of: Any,
-    starts: list[tuple[float, float]],
     dirs: list[tuple[float, float, float]],
     depth: float,
-) -> list[_Band]:
+) -> list[LegBand]:
     """A band per run of consecutive good samples along one edge (a lone sample gets a
     band 0.002" long)."""
-    bands: list[_Band] = []
+    bands: list[LegBand] = []
     n = len(ok)
     i = 0
     while i < n:
@@ -432,6 +312,19 @@ def _runs(
             (b[0] + hi * u[0], b[1] + hi * u[1]),
             (a[0] + hi * u[0], a[1] + hi * u[1]),
         ]
-        bands.append(_Band(Polygon(ring), a, (dx, dy), u))
+        bands.append(LegBand(Polygon(ring), LEG, _aimed_from(a, (dx, dy), u)))
         i = j + 1
     return bands
+
+
+def _aimed_from(
+    a: tuple[float, float], along: tuple[float, float], u: tuple[float, float]
+) -> Callable[[tuple[float, float]], tuple[float, float]]:
+    """A band's leg start for an end: LEG before the edge point the leg is aimed at (the
+    end's foot on the edge line through `a` along `along`), back along `u`."""
+
+    def start_of(p: tuple[float, float]) -> tuple[float, float]:
+        t = (p[0] - a[0]) * along[0] + (p[1] - a[1]) * along[1]
+        return (a[0] + t * along[0] - LEG * u[0], a[1] + t * along[1] - LEG * u[1])
+
+    return start_of

@@ -36,15 +36,17 @@ from rules.geometry.bases import body_at
 from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import inflate
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
-from rules.systems.aod.elevation import abrupt_at
-from rules.systems.aod.formation import member_problems
+from rules.systems.aod.formation import (
+    formation_mates,
+    member_problems,
+    membership_problems,
+    touching_groups,
+)
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.orders import check_order
-from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import matrix_row
 
 #: Straight lines in the fan (a chord between two is at most 0.002" inside the arc at
@@ -58,36 +60,15 @@ TYPE = "formation_move"
 def members_of(ctx: Ctx, unit: Unit) -> list[Unit] | None:
     """The touching group of eligible units that holds `unit` (`unit` first, then by id),
     or None where it is not one formation of 3 to 5 of one faction."""
-    state = ctx.state
-    ordered = set(AodTurn.of(state.turn).ordered)
-    level = abrupt_at(ctx, unit)
-    eligible = [
-        m
-        for m in state.units
-        if m.id != unit.id
-        and m.on_table
-        and m.aboard is None
-        and m.id not in ordered
-        and not member_problems(ctx, m)
-        and abrupt_at(ctx, m) == level
-    ]
-    bodies = {u.id: body_at(u.base, *u.position, u.facing) for u in [unit, *eligible]}
-    group, todo = [unit], [unit]
-    while todo:
-        u = todo.pop()
-        for m in eligible:
-            if m not in group and bodies[u.id].distance(bodies[m.id]) <= CONTACT:
-                group.append(m)
-                todo.append(m)
-    factions = {m.get("faction") for m in group} - {None, "Mercenary"}
-    if not 3 <= len(group) <= 5 or len(factions) > 1:
+    group = touching_groups([unit, *formation_mates(ctx, unit)])[0]
+    if membership_problems(ctx, unit, group):
         return None
     return [unit, *sorted(group[1:], key=lambda m: m.id)]
 
 
 def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     state = ctx.state
-    if check_order(state, unit, TYPE, ctx.options) or member_problems(ctx, unit):
+    if check_order(state, unit, TYPE) or member_problems(ctx, unit):
         return Reach(unit.id, TYPE, GeometryCollection(), 0.0, lambda p: None)
     members = members_of(ctx, unit)
     if members is None or not all(m.base.is_circle for m in members):
@@ -107,7 +88,6 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     obstacles: list[Any] = []
     w, h = state.table.width, state.table.height
     lo_x, lo_y, hi_x, hi_y = -math.inf, -math.inf, math.inf, math.inf
-    inflated: dict[tuple[str, float], Any] = {}
     for m in members:
         rows = (matrix_row(m),)
         if ctx.options.cell(rows, "clear") == "proh":
@@ -126,10 +106,7 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
                 body.distance(t.shape) <= CONTACT or occupies(t.shape, *m.position)
             ):
                 return unshaded(unit.id, TYPE)
-            key = (t.id, r)
-            if key not in inflated:
-                inflated[key] = inflate(t.shape, r + MARGIN)
-            mine.append(inflated[key])
+            mine.append(ctx.grown(t, r + MARGIN))
         centres: list[tuple[float, float]] = []
         radii: list[float] = []
         for k in ctx.units.query_box(mx - far, my - far, mx + far, my + far):

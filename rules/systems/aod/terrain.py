@@ -22,7 +22,7 @@ from rules.geometry.entry import first_entry_from_clear
 from rules.geometry.occupancy import first_occupancy_change, occupies
 from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
-from rules.model.state import Terrain
+from rules.model.state import Point2, Terrain
 from rules.systems.aod.context import Ctx
 
 CELL_CODES = {
@@ -40,6 +40,10 @@ class TerrainOutcome:
     end: Pose | None = None
     cost_cap: float | None = None
     elevated_hit: Hit | None = None
+
+    def add(self, s: float, code: str, message: str, at: Point2 | None, cite: str) -> None:
+        """A violation first met `s` along the path."""
+        self.violations.append((s, Violation(code, message, at, cite)))
 
 
 def cells_near(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[tuple[Terrain, str]]:
@@ -70,17 +74,8 @@ def check_cells(
         hit = first_overlap(track, t.shape)
         code, what, cite = CELL_CODES[cell]
         at = hit.at if hit else None
-        out.violations.append(
-            (
-                hit.s if hit else 0.0,
-                Violation(
-                    code,
-                    f"{uid} moves into {t.id} ({t.type.replace('_', ' ')}), {what}, at {_pt(at)}",
-                    at,
-                    cite,
-                ),
-            )
-        )
+        why = f"{uid} moves into {t.id} ({t.type.replace('_', ' ')}), {what}, at {_pt(at)}"
+        out.add(hit.s if hit else 0.0, code, why, at, cite)
     if ctx.options.cell(rows, "clear") == "proh":
         _stay_inside(ctx, rows, track, uid, out)
 
@@ -101,17 +96,8 @@ def _stay_inside(
         return
     hit = first_overlap(track, outside)
     at = hit.at if hit else track.start.xy
-    out.violations.append(
-        (
-            hit.s if hit else 0.0,
-            Violation(
-                "prohibited_terrain",
-                f"{uid} may only move in water but leaves it at {_pt(at)}",
-                at,
-                "000 [16], AOD-D28",
-            ),
-        )
-    )
+    why = f"{uid} may only move in water but leaves it at {_pt(at)}"
+    out.add(hit.s if hit else 0.0, "prohibited_terrain", why, at, "000 [16], AOD-D28")
 
 
 def hindering_features(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[Terrain]:
@@ -154,19 +140,11 @@ def check_hindering(
         return
     hit, feat = entry
     if track.length > hit.s + CONTACT:
-        over = track.length - hit.s
-        out.violations.append(
-            (
-                hit.s,
-                Violation(
-                    "must_stop_hindering",
-                    f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
-                    f'{_pt(hit.at)} but goes {fmt(over)}" further',
-                    hit.at,
-                    "000 [32], AOD-D4",
-                ),
-            )
+        why = (
+            f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
+            f'{_pt(hit.at)} but goes {fmt(track.length - hit.s)}" further'
         )
+        out.add(hit.s, "must_stop_hindering", why, hit.at, "000 [32], AOD-D4")
 
 
 # -- elevated terrain (6.4, 6.5) ------------------------------------------------
@@ -197,18 +175,11 @@ def check_elevated(
     verb = "occupying" if entering else "leaving"
     cite = "000 [34]" if feat.type == "abrupt_elevated" else "000 [33]"
     if feat.type == "abrupt_elevated" and not jump_jets and not _on_access(feat, hit.at):
-        out.violations.append(
-            (
-                hit.s,
-                Violation(
-                    "prohibited_terrain",
-                    f"{unit_id} crosses abrupt elevated terrain {feat.id} at "
-                    f"{_pt(hit.at)}, not at an access point and without jump jets",
-                    hit.at,
-                    "000 [34], AOD-D34",
-                ),
-            )
+        why = (
+            f"{unit_id} crosses abrupt elevated terrain {feat.id} at "
+            f"{_pt(hit.at)}, not at an access point and without jump jets"
         )
+        out.add(hit.s, "prohibited_terrain", why, hit.at, "000 [34], AOD-D34")
     direction = _direction_at(track, hit.tau)
     target = _reposition(ctx, track, hit, feat, entering, direction)
     end = track.end
@@ -217,31 +188,15 @@ def check_elevated(
         target is not None and math.hypot(end.x - target.x, end.y - target.y) <= CONTACT
     )
     if not (ends_at_crossing or ends_repositioned):
-        out.violations.append(
-            (
-                hit.s,
-                Violation(
-                    "must_stop_hindering",
-                    f"{unit_id} must stop upon {verb} elevated terrain {feat.id} at {_pt(hit.at)}",
-                    hit.at,
-                    f"{cite}, AOD-D38",
-                ),
-            )
-        )
+        why = f"{unit_id} must stop upon {verb} elevated terrain {feat.id} at {_pt(hit.at)}"
+        out.add(hit.s, "must_stop_hindering", why, hit.at, f"{cite}, AOD-D38")
         return
     if target is None:
-        out.violations.append(
-            (
-                hit.s,
-                Violation(
-                    "placement_invalid",
-                    f"{unit_id} cannot be repositioned entirely "
-                    f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)}",
-                    hit.at,
-                    f"{cite}, AOD-D9",
-                ),
-            )
+        why = (
+            f"{unit_id} cannot be repositioned entirely "
+            f"{'on' if entering else 'off'} elevated terrain {feat.id} from {_pt(hit.at)}"
         )
+        out.add(hit.s, "placement_invalid", why, hit.at, f"{cite}, AOD-D9")
         return
     out.end = Pose(target.x, target.y, end.facing)
     out.cost_cap = hit.s

@@ -18,7 +18,7 @@ from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
-from rules.systems.aod.orders import captive_of, passengers
+from rules.systems.aod.orders import captive_of, passengers, refused
 from rules.systems.aod.turn import AodTurn
 from rules.systems.aod.units import (
     capacity,
@@ -33,10 +33,6 @@ from rules.systems.aod.units import (
 def load_cost(u: Unit) -> int:
     """Infantry 1, vehicle 3 (000 [18])."""
     return 1 if is_infantry(u) else 3
-
-
-def _no(unit: Unit, msg: str, cite: str, code: str = "order_not_allowed") -> Violation:
-    return Violation(code, f"{unit.id}: {msg}", unit.position, cite)
 
 
 def _passenger_kind_problem(p: Unit) -> str | None:
@@ -72,7 +68,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     pre, plan = order_preconditions(ctx, unit, action)
     ids = action.get("passengers", [])
     if not ids or not all(isinstance(x, str) for x in ids):
-        pre.append(_no(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
+        pre.append(refused(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
         ids = []
     turn = AodTurn.of(state.turn)
     boarding: list[Unit] = []
@@ -83,7 +79,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             continue
         why = boarding_problem(ctx, unit, p, turn)
         if why:
-            pre.append(_no(p, why, "001 [18], 000 [18], 000 [19], AOD-D29"))
+            pre.append(refused(p, why, "001 [18], 000 [18], 000 [19], AOD-D29"))
             continue
         boarding.append(p)
         captive = captive_of(state, pid)
@@ -92,7 +88,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     load = sum(load_cost(u) for u in passengers(state, unit.id) + boarding)
     if load > capacity(unit):
         pre.append(
-            _no(
+            refused(
                 unit,
                 f"load {load} exceeds capacity {capacity(unit)}",
                 "000 [18]",
@@ -119,7 +115,7 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     ]
     if not placements or len(placements) != len(action.get("passengers", [])):
         pre.append(
-            _no(unit, 'disembark needs "passengers": [{unit, position, facing}]', "001 [19]")
+            refused(unit, 'disembark needs "passengers": [{unit, position, facing}]', "001 [19]")
         )
     unload = action.get("unload", "after")
     carried = passengers(state, unit.id)
@@ -130,16 +126,18 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         if p is None:
             pre.append(Violation("unknown_unit", f"no unit {pl['unit']!r}", None))
         elif p.id not in carried_ids:
-            pre.append(_no(p, f"is not aboard {unit.id}", "001 [18]"))
+            pre.append(refused(p, f"is not aboard {unit.id}", "001 [18]"))
         elif is_cruising(unit) and not p.flag("jump_jets"):
-            pre.append(_no(p, "only jump-jet passengers leave a VTOL at cruising", "000 [19]"))
+            pre.append(refused(p, "only jump-jet passengers leave a VTOL at cruising", "000 [19]"))
         else:
             leaving.append(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)))
     if unit.flag("salvage") and {u.id for u in leaving} != carried_ids:
-        pre.append(_no(unit, "a salvage transport must disembark all its passengers", "001 [19]"))
+        pre.append(
+            refused(unit, "a salvage transport must disembark all its passengers", "001 [19]")
+        )
     track = track_for(unit, action.path, action.facing)
     if is_cruising(unit) and unload == "before" and track.translates:
-        pre.append(_no(unit, "a VTOL at cruising may not move after disembarking", "000 [19]"))
+        pre.append(refused(unit, "a VTOL at cruising may not move after disembarking", "000 [19]"))
     allowance = base_allowance(ctx, unit, "disembark")
     j.cost, j.allowance = track.length + plan.surcharge, allowance.value
     if pre:

@@ -4,26 +4,19 @@ from __future__ import annotations
 
 from rules.engine.judgement import Judgement, moved_event
 from rules.engine.path_checks import track_for
-from rules.engine.verdict import Verdict, Violation
+from rules.engine.verdict import Verdict
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
-from rules.systems.aod.orders import check_order
+from rules.systems.aod.orders import check_order, refused
 from rules.systems.aod.turn import order_given
 
 
 def vent(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     j = Judgement(ctx.state)
-    pre = check_order(ctx.state, unit, "vent", ctx.options)
+    pre = check_order(ctx.state, unit, "vent")
     if action.translates:
-        pre.append(
-            Violation(
-                "order_not_allowed",
-                f"{unit.id}: a vent order has no movement",
-                unit.position,
-                "001 [22]",
-            )
-        )
+        pre.append(refused(unit, "a vent order has no movement", "001 [22]"))
     if pre:
         return j.refuse(*pre)
     end = track_for(unit, action.path, action.facing).end

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.geometry.occupancy import occupies
 from rules.model.state import Terrain, Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.units import is_mech
@@ -17,12 +16,7 @@ def water_at(ctx: Ctx, x: float, y: float) -> Terrain | None:
     """The water feature the centre dot occupies (deep water wins over shallow)."""
     if not ctx.has_water:
         return None
-    found = [
-        t
-        for i in ctx.terrain.query_box(x - 0.01, y - 0.01, x + 0.01, y + 0.01)
-        if (t := ctx.state.terrain[i])
-        if t.type in WATER and occupies(t.shape, x, y)
-    ]
+    found = ctx.occupied(x, y, WATER)
     found.sort(key=lambda t: t.type != "deep_water")
     return found[0] if found else None
 
