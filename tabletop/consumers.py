@@ -48,6 +48,8 @@ RIGHTS_RECHECK_S = 30.0
 #: A `ping` reads the rights again if the last read is this old: a flood of pings costs
 #: no more than one read a second (a `resume` always reads them).
 PING_RECHECK_S = 1.0
+#: The sockets leaving in this process (a task is kept only weakly by the event loop).
+_leaving: set[asyncio.Future] = set()
 
 
 def _signed_in(scope: Mapping[str, Any]) -> User | None:
@@ -71,6 +73,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
     actor: Actor | None = None
     revoked = closed = counted = False
     presence: TablePresence | None = None
+    leaving: asyncio.Future | None = None
 
     async def connect(self) -> None:
         self.battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
@@ -153,8 +156,32 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         await self.accept()
         await self.close(code=code)
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # The server may end a consumer without its `disconnect`: Daphne cancels one
+            # still busy `application_close_timeout` (10 s) after its client left (a
+            # handshake abandoned while the server is slow), and every one of a process
+            # that stops. Its place would stay taken until it lapsed (90 s).
+            await asyncio.shield(self.leave_table())
+
     async def disconnect(self, code: int) -> None:
-        self.closed = True
+        # Shielded: a cancellation on the way (as above) does not stop it half done.
+        await asyncio.shield(self.leave_table())
+
+    def leave_table(self) -> asyncio.Future:
+        """The socket's leaving: its place, limits, groups and presence row given back,
+        once, however the consumer ends (a task: it finishes even if the consumer is
+        cancelled meanwhile)."""
+        if self.leaving is None:
+            self.closed = True
+            self.leaving = asyncio.ensure_future(self._leave())
+            _leaving.add(self.leaving)
+            self.leaving.add_done_callback(_leaving.discard)
+        return self.leaving
+
+    async def _leave(self) -> None:
         if self.counted:
             self.counted = False
             metrics.SOCKETS.dec()

@@ -123,7 +123,9 @@ def _database_url_of_test_db() -> str:
     return f"sqlite:///{db['NAME']}"
 
 
-def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> subprocess.Popen:
+def start_asgi_server(
+    port: int, extra_env: dict[str, str] | None = None, daphne_options: tuple[str, ...] = ()
+) -> subprocess.Popen:
     """Starts Daphne serving the app on `port`, sharing the test database."""
     env = {
         **os.environ,
@@ -138,6 +140,7 @@ def start_asgi_server(port: int, extra_env: dict[str, str] | None = None) -> sub
             sys.executable,
             "-m",
             "daphne",
+            *daphne_options,
             "-b",
             "127.0.0.1",
             "-p",

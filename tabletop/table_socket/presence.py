@@ -44,21 +44,34 @@ class TablePresence:
         self.battle_id = battle_id
         self.user_id = user_id
         self.channel_name = channel_name
-        self.placed = False
+        #: The claim of the place, once made (True: taken).
+        self.claiming: asyncio.Future[bool] | None = None
         self.touched = time.monotonic()
 
     async def claim(self) -> bool:
         """A place under the user's cap, taken atomically (raises events.LAYER_ERRORS)."""
-        self.placed = await sockets.claim(self.battle_id, self.user_id, self.channel_name)
+        # A task, shielded: a socket cancelled while its claim is under way (the server
+        # ends a consumer whose client left) must know whether it took the place, to give
+        # it back (`release`); a claim cut off midway may have taken it unseen.
+        self.claiming = asyncio.ensure_future(
+            sockets.claim(self.battle_id, self.user_id, self.channel_name)
+        )
+        placed = await asyncio.shield(self.claiming)
         self.touched = time.monotonic()
-        return self.placed
+        return placed
 
     async def release(self) -> None:
-        if not self.placed:
+        """Gives the place back, if the claim took it (waiting for a claim under way)."""
+        claiming, self.claiming = self.claiming, None
+        if claiming is None:
             return
-        self.placed = False
         try:
-            await sockets.release(self.battle_id, self.user_id, self.channel_name)
+            taken = await claiming
+        except events.LAYER_ERRORS:
+            taken = True  # it may have timed out after taking the place: give it back
+        try:
+            if taken:
+                await sockets.release(self.battle_id, self.user_id, self.channel_name)
         except events.LAYER_ERRORS as error:
             events.layer_failed(error)  # the place lapses by itself (sockets.PLACE_TTL_S)
 

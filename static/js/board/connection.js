@@ -12,6 +12,12 @@ const RIGHTS_CHANGED = 4401;
 const REFUSED = 1006; // a handshake the server refused (not a member: HTTP 403) reads so
 const TOO_MANY_SOCKETS = 4409;
 const DEGRADED = 4503; // the server's message service (Redis) is down: retry
+// A handshake not answered by then is given up and tried again as a lost socket is: a
+// server or proxy that took the connection and hung (a process stopping with it in its
+// queue) would leave the page "connecting" for ever, as browsers set no limit of their
+// own. Longer than the server's own limit (Daphne refuses a handshake its app has not
+// accepted within 5 s), so that a server that is merely slow answers first.
+const HANDSHAKE_MS = 8000;
 
 let counter = 0;
 /** A client message id, unique per user and battle. */
@@ -93,9 +99,17 @@ export class Connection {
   adopt(ws) {
     this.ws = ws;
     this.onStatus(this.attempt ? "reconnecting" : "connecting");
-    ws.addEventListener("open", () => this.opened(ws));
+    // Closing a socket still connecting fails it: its close event (1006) reconnects.
+    const handshake = setTimeout(() => {
+      if (ws.readyState === WebSocket.CONNECTING) ws.close();
+    }, HANDSHAKE_MS);
+    ws.addEventListener("open", () => {
+      clearTimeout(handshake);
+      this.opened(ws);
+    });
     ws.addEventListener("message", (message) => this.receive(message.data));
     ws.addEventListener("close", (event) => {
+      clearTimeout(handshake);
       if (this.ws !== ws) return;
       clearInterval(this.pinger);
       // After 4401 a refused handshake means no access any more (logged out, removed).

@@ -60,6 +60,11 @@ async def claim(battle_id: int, user_id: int, channel_name: str) -> bool:
     `limits.USER_SOCKETS` are taken. Raises `events.LAYER_ERRORS` when Redis is down."""
     if not settings.REDIS_URL:
         return _claim_here(battle_id, user_id, channel_name, time.monotonic())
+    # Held from before the script runs: a process that stops, or a Redis that times out,
+    # while the answer is on the way may leave the place taken unseen; the exit gives it
+    # back all the same (removing a place the script did not take is harmless).
+    held = (_key(battle_id, user_id), channel_name)
+    _held.add(held)
     client = _client()
     try:
         script = client.register_script(_CLAIM)
@@ -69,8 +74,8 @@ async def claim(battle_id: int, user_id: int, channel_name: str) -> bool:
         )
     finally:
         await client.aclose()
-    if taken:
-        _held.add((_key(battle_id, user_id), channel_name))
+    if not taken:
+        _held.discard(held)
     return bool(taken)
 
 
