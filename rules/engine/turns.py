@@ -42,6 +42,8 @@ class TurnStructure:
     #: What the board's button that ends a player's part says ("End activation");
     #: None: "End turn", or "End phase" where the system has phases (see `end_label`).
     end_part_label: ClassVar[str | None] = None
+    #: What the header calls a turn ("Round" in apskirmish, APS-D23).
+    turn_word: ClassVar[str] = "Turn"
 
     @property
     def phased(self) -> bool:
@@ -126,7 +128,7 @@ class TurnStructure:
     # -- what the board shows ----------------------------------------------------
     def summary(self, turn: Json, position: GameState) -> str:
         """One line for the header, e.g. "Turn 2 · Phase 1 · P1 to act"."""
-        parts = [f"Turn {turn.get('turn', 1)}"]
+        parts = [f"{self.turn_word} {turn.get('turn', 1)}"]
         if turn.get("phase") is not None:
             parts.append(f"Phase {turn['phase']}")
         parts.append(f"{turn.get('active_side', '?')} to act")

@@ -17,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine.turns import Json, TurnStructure, without
+from rules.engine.activations import ActivationTurns
+from rules.engine.turns import Json
 from rules.engine.verdict import Violation
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState
@@ -31,17 +32,6 @@ def _units(position: Json) -> list[Json]:
 def _name(unit: Json) -> str:
     name = unit.get("name")
     return name if isinstance(name, str) and name else str(unit.get("id"))
-
-
-def active_unit(turn: Json, state: Mapping[str, Any]) -> str | None:
-    """The soldier whose activation runs: the position's `state.active_unit` (its turn
-    state), else the table's turn's."""
-    found = state.get("active_unit") or turn.get("active_unit")
-    return str(found) if found else None
-
-
-def to_activate(position: Json, side: str) -> list[Json]:
-    return [u for u in _units(position) if u.get("side") == side and not u.get("activated")]
 
 
 def round_ap(unit: Json, position: Json) -> Any:
@@ -66,105 +56,70 @@ def new_round(position: Json) -> Json:
     }
 
 
-class ApsTurns(TurnStructure):
-    #: A player ends one soldier's activation, not a turn (APS-D23).
-    end_part_label = "End activation"
+class ApsTurns(ActivationTurns):
+    """Rounds of single-soldier activations; the soldier keeps its `activated` flag
+    (apskirmish.md 2), and the position its `state.active_unit` (APS-D3)."""
 
-    def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
-        turn: Json = {"turn": 1, "active_side": sides[0], "sides": list(sides)}
-        return turn, new_round(position)
+    turn_word = "Round"
+    cite = "APS-D23"
 
-    def refusal(
-        self, turn: Json, position: Json, side: str, action: Json | None = None
-    ) -> Violation | None:
-        kind = None if action is None else action.get("type")
-        if kind in ACTIONS and not ACTIONS[kind].activates:
-            return None  # a Dodge is a reaction, out of turn (004 Dodging)
-        refused = super().refusal(turn, position, side, action)
-        if refused is not None or action is None or not action.get("unit"):
-            return refused
-        unit_id = str(action["unit"])
-        running = active_unit(turn, position.get("state") or {})
-        if running and running != unit_id:
-            return Violation(
-                "not_your_turn",
-                f"{running} is activating; end its activation before another soldier acts.",
-                cite="APS-D23",
-            )
+    def activates(self, action_type: Any) -> bool:
+        """A Dodge is a reaction, out of turn (004 Dodging, APS-D34)."""
+        return action_type not in ACTIONS or ACTIONS[action_type].activates
+
+    def running(self, turn: Json, state: Mapping[str, Any]) -> str | None:
+        """The position's `state.active_unit` (its turn state), else the table's turn's."""
+        found = state.get("active_unit") or turn.get("active_unit")
+        return str(found) if found else None
+
+    def refused_again(self, position: Json, unit_id: str) -> Violation | None:
         unit = next((u for u in _units(position) if u.get("id") == unit_id), {})
-        if unit.get("activated") and running != unit_id:
-            return Violation(
-                "action_not_allowed",
-                f"{_name(unit)} has already activated this round.",
-                cite="APS-D23",
-            )
-        return None
+        if not unit.get("activated"):
+            return None
+        return Violation(
+            "action_not_allowed",
+            f"{_name(unit)} has already activated this round.",
+            None,
+            self.cite,
+        )
 
-    def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
-        if action_type in ACTIONS and not ACTIONS[action_type].activates:
-            return True
-        running = active_unit({}, position.turn)
-        if running and running != unit_id:
-            return False
+    def has_activated(self, position: GameState, unit_id: str) -> bool:
         unit = position.unit(unit_id)
-        activated = unit is not None and unit.on_table and unit.flag("activated")
-        return not activated or running == unit_id
+        return unit is not None and unit.on_table and unit.flag("activated")
 
-    def acted(self, turn: Json, position: Json, action: Json) -> Json:
-        """An activation's action makes its soldier the active one (APS-D23)."""
-        kind = action.get("type")
-        if kind in ACTIONS and ACTIONS[kind].activates and action.get("unit"):
-            return {**turn, "active_unit": action["unit"]}
-        return turn
+    def waiting(self, position: Json, side: str) -> list[str]:
+        return [
+            str(u["id"])
+            for u in _units(position)
+            if u.get("side") == side and not u.get("activated")
+        ]
 
-    def end_part(
-        self, turn: Json, position: Json, *, whole_turn: bool = False
-    ) -> tuple[Json, Json]:
-        """The activation ends; the next side with a soldier to activate picks one."""
-        if whole_turn:
-            return self.next_turn(turn, position)
-        side = turn.get("active_side")
-        running = active_unit(turn, position.get("state") or {})
-        if running is None:
-            waiting = to_activate(position, str(side))
-            running = str(waiting[0]["id"]) if waiting else None
+    def mark_activated(self, position: Json, unit_id: str) -> Json:
         units = [
-            {**u, "activated": True} if u.get("id") == running else u
+            {**u, "activated": True} if u.get("id") == unit_id else u
             for u in position.get("units", [])
         ]
-        position = {
-            **position,
-            "units": units,
-            "state": {**(position.get("state") or {}), "active_unit": None},
-        }
-        new_turn = without(turn, ("active_unit",))
-        sides = self.order(turn)
-        start = sides.index(side) if side in sides else -1
-        for step in range(1, len(sides) + 1):
-            candidate = sides[(start + step) % len(sides)]
-            if to_activate(position, candidate):
-                return {**new_turn, "active_side": candidate}, position
-        return self.next_turn(new_turn, position)
+        return {**position, "units": units}
 
-    def next_turn(self, turn: Json, position: Json) -> tuple[Json, Json]:
-        new_turn = without(turn, ("active_unit",))
-        new_turn["turn"] = int(turn.get("turn", 1)) + 1
-        new_turn["active_side"] = self.order(new_turn)[0]
-        return new_turn, new_round(position)
+    def stands_in(self, position: Json, side: str) -> str | None:
+        """A side that ends its part without having picked a soldier has its first soldier
+        not yet activated stand for its activation, so that a round always ends."""
+        waiting = self.waiting(position, side)
+        return waiting[0] if waiting else None
 
-    def summary(self, turn: Json, position: GameState) -> str:
-        parts = [f"Round {turn.get('turn', 1)}", f"{turn.get('active_side', '?')} to act"]
-        extra = self.budget(turn, position)
-        if extra:
-            parts.append(extra)
-        return " · ".join(parts)
+    def activation_ended(self, position: Json) -> Json:
+        return {**position, "state": {**(position.get("state") or {}), "active_unit": None}}
 
-    def active_unit(self, turn: Json, position: GameState) -> str | None:
-        return active_unit(turn, position.turn)
+    def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
+        turn, position = super().begin(sides, position)
+        return turn, new_round(position)
+
+    def new_turn_units(self, position: Json) -> Json:
+        return new_round(position)
 
     def budget(self, turn: Json, position: GameState) -> str:
         """The active soldier's AP left, or how many soldiers the side has to activate."""
-        running = active_unit(turn, position.turn)
+        running = self.running(turn, position.turn)
         unit = position.unit(running) if running else None
         if unit is not None and unit.on_table:
             ap, name = unit.get("ap"), _name({"id": unit.id, **unit.props})

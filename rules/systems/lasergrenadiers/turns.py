@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.engine.activations import ActivationTurns
 from rules.engine.judgement import who
 from rules.engine.numbers import fmt
-from rules.engine.turns import Json, TurnStructure, without
+from rules.engine.turns import Json
 from rules.engine.verdict import Violation
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState
@@ -22,69 +23,30 @@ from rules.systems.lasergrenadiers.accounting import moved, remaining, speed_ban
 CITE = "LG-D31"
 
 
-class LgTurns(TurnStructure):
+class LgTurns(ActivationTurns):
+    """Activations of single pieces; the turn state keeps `activated` (LG-D37)."""
+
     reset_each_turn = ("moved", "transfers", "activated", "translated")
     first_side_alternates = True
-    end_part_label = "End activation"
+    cite = CITE
+    all_passing_ends_turn = True
 
-    # -- who may act now ---------------------------------------------------------------
-    def refusal(
-        self, turn: Json, position: Json, side: str, action: Json | None = None
-    ) -> Violation | None:
-        refused = super().refusal(turn, position, side, action)
-        if refused is not None or not action or not action.get("unit"):
-            return refused
-        active = turn.get("active_unit")
-        uid = action["unit"]
-        if active and uid != active and not _unloads(action, active, position):
-            return Violation(
-                "not_your_turn",
-                f"{active} is active: end its activation before {uid} acts",
-                None,
-                CITE,
-            )
-        if not active and uid in position.get("state", {}).get("activated", []):
-            return Violation("not_your_turn", f"{uid} has already activated this turn", None, CITE)
-        return None
+    def acts_for_running(self, action: Json, running: str, position: Json) -> bool:
+        return _unloads(action, running, position)
 
-    def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
-        return unit_id not in position.turn.get("activated", [])
+    def refused_again(self, position: Json, unit_id: str) -> Violation | None:
+        if unit_id not in position.get("state", {}).get("activated", []):
+            return None
+        return Violation("not_your_turn", f"{unit_id} has already activated this turn", None, CITE)
 
-    def acted(self, turn: Json, position: Json, action: Json) -> Json:
-        """The piece that acted is the active one until its side ends the activation."""
-        if not action.get("unit") or turn.get("active_unit"):
-            return turn
-        return {**turn, "active_unit": action["unit"], "passes": 0}
+    def has_activated(self, position: GameState, unit_id: str) -> bool:
+        return unit_id in position.turn.get("activated", [])
 
-    # -- changes -----------------------------------------------------------------------
-    def end_part(
-        self, turn: Json, position: Json, *, whole_turn: bool = False
-    ) -> tuple[Json, Json]:
-        """End the activation (or pass) and hand the initiative on; the turn ends when no
-        piece is left to any side or every side has passed in a row."""
-        if whole_turn:
-            return self.next_turn(without(turn, ("active_unit", "passes")), position)
-        state = dict(position.get("state", {}))
-        active = turn.get("active_unit")
-        passes = 0 if active else int(turn.get("passes", 0)) + 1
-        if active:
-            state["activated"] = [*state.get("activated", []), active]
-        position = {**position, "state": state}
-        sides = self.order(turn)
-        current = turn.get("active_side")
-        start = sides.index(current) if current in sides else -1
-        left = {s: self.pieces_left(position, s) for s in sides}
-        new_turn = {**without(turn, ("active_unit",)), "passes": passes}
-        if not any(left.values()) or passes >= len(sides):
-            return self.next_turn(without(new_turn, ("passes",)), position)
-        for k in range(1, len(sides) + 1):
-            side = sides[(start + k) % len(sides)]
-            if left[side]:
-                new_turn["active_side"] = side
-                return new_turn, position
-        return self.next_turn(without(new_turn, ("passes",)), position)
+    def mark_activated(self, position: Json, unit_id: str) -> Json:
+        state = position.get("state", {})
+        return {**position, "state": {**state, "activated": [*state.get("activated", []), unit_id]}}
 
-    def pieces_left(self, position: Json, side: str) -> list[str]:
+    def waiting(self, position: Json, side: str) -> list[str]:
         """Pieces of `side` that may still activate this turn (on the table or aboard)."""
         state = position.get("state", {})
         done = set(state.get("activated", [])) | set(state.get("left_board", []))
@@ -94,21 +56,7 @@ class LgTurns(TurnStructure):
             if u.get("side") == side and u.get("id") not in done
         ]
 
-    def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
-        turn, position = super().begin(sides, position)
-        return {**turn, "passes": 0}, position
-
-    def next_turn(self, turn: Json, position: Json) -> tuple[Json, Json]:
-        new_turn, position = super().next_turn(without(turn, ("active_unit",)), position)
-        return {**new_turn, "passes": 0}, position
-
     # -- what the board shows --------------------------------------------------------------
-    def active_unit(self, turn: Json, position: GameState) -> str | None:
-        """The piece whose activation runs (LG-D31), for the board to highlight: one on
-        the table (in the position and not aboard anything)."""
-        active = position.unit(str(turn.get("active_unit") or ""))
-        return active.id if active is not None and active.on_table else None
-
     def budget(self, turn: Json, position: GameState) -> str:
         """The active piece's allowance left and speed band: "Grav tank: 12\" left,
         moderate"."""
