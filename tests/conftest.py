@@ -183,7 +183,7 @@ def stop_asgi_server(process: subprocess.Popen) -> None:
         process.wait()
     # Shown with a failing test's captured output, so that a hang can be read.
     if log := server_log(process):
-        sys.stderr.write(f"--- daphne :{process.args[-3]} stderr (end) ---\n{log}\n")
+        sys.stderr.write(f"--- daphne :{process.args[-2]} stderr (end) ---\n{log}\n")
     process.log.close()  # type: ignore[attr-defined]
 
 
