@@ -259,7 +259,7 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
                     "own_ms_per_move": round(entry[2] / count * 1000, 3),
                     "cumulative_ms_per_move": round(entry[3] / count * 1000, 3),
                 }
-            for (file, line, fn), entry in top
+                for (file, line, fn), entry in top
             ]
 
         out["profile_own"] = listed(sorted(entries, key=lambda kv: -kv[1][2])[:profile])
