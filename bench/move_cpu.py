@@ -21,8 +21,13 @@ thread's CPU time (`time.thread_time`, not wall time: the machine is shared):
     database client's work), and of it `event_ms` (command.prepare: the patch, the
     board view, the position hash), `board_view_ms` (game_systems.table_view) and
     `hash_ms` (position.position_hash), with their calls per move;
-  - `fanout_ms`: the four consumers' handling of the broadcast.
-Medians over the moves after the first two (which parse the position and fill caches).
+  - `reading_ms`: the engine's readings of a position (rules.state_from_json), with
+    their calls per move;
+  - `fanout_ms`: the four consumers' handling of the broadcast;
+  - `snapshot_ms` (not part of the move): a socket joining after it (log.snapshot).
+Medians over the moves after the first two (which parse the position and fill caches),
+and means (`_mean_ms`: one move in units + 1 is an end of turn, which a median leaves
+out); calls are means per move.
 Then, with `--profile N`, a cProfile of the same kind of moves (outside the timed ones):
 its N top entries by own time, with calls per move. The last line is one JSON object.
 """
@@ -53,8 +58,7 @@ COUNTED = (
     ("tabletop.services.table.position", "position_hash", "hash"),
     ("tabletop.events", "canonical", "canonical"),
     ("tabletop.services.table.rights", "socket_rights", "rights"),
-    ("rules.referee.offers", "offered_types", "offers"),
-    ("rules.referee.offers", "state_to_json", "offers_position_json"),
+    ("rules", "state_from_json", "reading"),
 )
 
 
@@ -124,7 +128,7 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
     from bench.table_rtt import make_battle, make_users, session_cookies
     from tabletop import protocol
     from tabletop.models import Battle
-    from tabletop.services.table import rights
+    from tabletop.services.table import log, rights
     from tabletop.table_socket.dispatch import serve_now
 
     call_command("migrate", verbosity=0)
@@ -187,7 +191,7 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
     # The broadcast, sent after the commit, is kept here instead.
     mock.patch("tabletop.events.deliver", sends.extend).start()
 
-    def move() -> tuple[float, float]:
+    def move(join: bool = True) -> tuple[float, float, float, dict[str, Any]]:
         frame, mover = next_frame()
         sends.clear()
         started = time.thread_time()
@@ -200,21 +204,22 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
         fan_out(sends)
         done = time.thread_time()
         assert len(sent) - before == len(sockets), (len(sent) - before, sends)
-        return served - started, done - fanned
+        counted = {
+            **{f"{k}_s": v for k, v in counter.seconds.items()},
+            **{f"{k}_calls": v for k, v in counter.calls.items()},
+        }
+        # A socket joining now: its snapshot (not part of the move, nor of its counts).
+        joined = time.thread_time()
+        if join:
+            log.snapshot(battle_id)
+        return served - started, done - fanned, time.thread_time() - joined, counted
 
     rows = []
     for i in range(moves):
         counter.reset()
-        serve_s, fanout_s = move()
+        serve_s, fanout_s, snapshot_s, counted = move()
         if i >= 2:
-            rows.append(
-                {
-                    "serve": serve_s,
-                    "fanout": fanout_s,
-                    **{f"{k}_s": v for k, v in counter.seconds.items()},
-                    **{f"{k}_calls": v for k, v in counter.calls.items()},
-                }
-            )
+            rows.append({"serve": serve_s, "fanout": fanout_s, "snapshot": snapshot_s, **counted})
         time.sleep(0.02)
 
     def med(key: str, scale: float = 1000) -> float:
@@ -232,21 +237,27 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
         "hash_ms": med("hash_s"),
         "canonical_ms": med("canonical_s"),
         "rights_ms": med("rights_s"),
-        "offers_ms": med("offers_s"),
-        "offers_position_json_ms": med("offers_position_json_s"),
+        "reading_ms": med("reading_s"),
+        "snapshot_ms": med("snapshot"),
         "serve_plus_fanout_ms": round(
             statistics.median(r["serve"] + r["fanout"] for r in rows) * 1000, 3
         ),
     }
-    for label in ("event", "board_view", "hash", "canonical", "rights", "offers_position_json"):
-        out[f"{label}_calls_per_move"] = statistics.median(r.get(f"{label}_calls", 0) for r in rows)
+    for label in ("event", "board_view", "hash", "canonical", "rights", "reading"):
+        out[f"{label}_calls_per_move"] = round(
+            statistics.mean(r.get(f"{label}_calls", 0) for r in rows), 3
+        )
+    # Means too: one move in (units + 1) is an end of turn, which the medians leave out.
+    for key in ("serve", "fanout", "board_view_s", "hash_s", "reading_s", "snapshot"):
+        name = key.removesuffix("_s")
+        out[f"{name}_mean_ms"] = round(statistics.mean(r.get(key, 0) for r in rows) * 1000, 3)
     if profile:
         # Thread CPU time, not wall time: a wait for the database is no cost here.
         profiler = cProfile.Profile(time.thread_time)
         count = max(10, moves // 2)
         for _ in range(count):
             profiler.enable()
-            move()
+            move(join=False)
             profiler.disable()
         stats = pstats.Stats(profiler)
         entries = stats.stats.items()  # type: ignore[attr-defined]
