@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import math
 import os
 import pstats
 import statistics
@@ -100,6 +101,8 @@ def consumer(battle_id: int, seat: Any, role: str, sent: list[str]) -> Any:
     socket.base_send = base_send
     socket.battle_id = battle_id
     socket.rights = RightsReads(seat, battle_id)
+    # Its rights' re-read every RIGHTS_RECHECK_S is a read of its own, not the move's.
+    socket.rights.read_at = math.inf
     socket.watching = role == "spectator"
     socket.delivery = EventDelivery(
         battle_id,
