@@ -132,13 +132,21 @@ def _step(battle, actor, n: int, dy: float) -> dict:
     )
 
 
-def test_an_end_of_turn_is_read_once_and_the_next_act_is_judged_on_that_reading(readings):
+def _moved(readings) -> tuple[Battle, dict, dict]:
+    """(battle, actors, the event frame) once P1 moved on a fresh table: reading the
+    position the battle began with, and nothing else."""
     battle, _ = make_table_sync(orders=3)
     people = actors(battle)
     readings["n"] = 0  # setting the battle up read it too
-    with captured_events():
+    with captured_events() as sent:
         assert _step(battle, people["p1"], 1, 1)["type"] == "ack"
-        assert readings["n"] == 1  # the position the battle began with
+    assert readings["n"] == 1
+    return battle, people, json.loads(sent[0][1]["text"])
+
+
+def test_an_end_of_turn_is_read_once_and_the_next_act_is_judged_on_that_reading(readings):
+    battle, people, _ = _moved(readings)
+    with captured_events():
         ended = battle_end_turn(battle_id=battle.id, actor=people["p1"], client_msg_id="e-1")
         assert ended["type"] == "ack"
         assert readings["n"] == 2  # the position after the end of the turn, for its view
@@ -147,11 +155,8 @@ def test_an_end_of_turn_is_read_once_and_the_next_act_is_judged_on_that_reading(
 
 
 def test_an_event_beside_the_position_leaves_it_read(readings):
-    battle, _ = make_table_sync(orders=3)
-    people = actors(battle)
-    readings["n"] = 0  # setting the battle up read it too
+    battle, people, _ = _moved(readings)
     with captured_events():
-        assert _step(battle, people["p1"], 1, 1)["type"] == "ack"
         battle_chat(battle_id=battle.id, actor=people["p2"], client_msg_id="c-1", text="hm")
     assert Battle.objects.get(pk=battle.id).last_seq == 2
     # The chat line's seq holds the position the act left: judged without reading it.
@@ -165,11 +170,7 @@ def test_an_event_beside_the_position_leaves_it_read(readings):
 
 
 def test_a_snapshot_after_an_act_reads_nothing_and_asks_no_offers(readings):
-    battle, _ = make_table_sync(orders=3)
-    with captured_events() as sent:
-        reply = _step(battle, actors(battle)["p1"], 1, 1)
-    assert reply["type"] == "ack"
-    event = json.loads(sent[0][1]["text"])
+    battle, _, event = _moved(readings)
     readings.update(n=0, offers=0)
     frame, _ = log.snapshot(battle.id)
     assert readings == {"n": 0, "offers": 0}

@@ -18,6 +18,7 @@ tests/web/test_canonical_json.py checks the bytes against `rfc8785.dumps`.
 
 import json
 import math
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import rfc8785
@@ -52,26 +53,26 @@ def _settled(value: Any) -> Any:
     if kind is float:
         return _number(value)
     if kind is dict:
-        out = None
-        for key, item in value.items():
+        for key in value:
             if type(key) is not str or not (key.isascii() or max(key) <= "\uffff"):
                 raise _Slow
-            settled = _settled(item)
-            if settled is not item:
-                if out is None:
-                    out = dict(value)
-                out[key] = settled
-        return value if out is None else out
+        return _with_settled(value, value.items(), dict)
     if kind is list or kind is tuple:
-        items = None
-        for i, item in enumerate(value):
-            settled = _settled(item)
-            if settled is not item:
-                if items is None:
-                    items = list(value)
-                items[i] = settled
-        return value if items is None else items
+        return _with_settled(value, enumerate(value), list)
     raise _Slow
+
+
+def _with_settled(value: Any, entries: Iterable[tuple[Any, Any]], copy: Callable) -> Any:
+    """`value` (a dict or a list, its `entries` (place, item)) with each item settled: a
+    `copy` made only once an item changes."""
+    out = None
+    for place, item in entries:
+        settled = _settled(item)
+        if settled is not item:
+            if out is None:
+                out = copy(value)
+            out[place] = settled
+    return value if out is None else out
 
 
 def _number(value: float) -> float | int:
