@@ -8,6 +8,7 @@ caller, or kept from the verdict that made it: none reads the table's JSON again
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +20,15 @@ from rules.systems.registry import get_system
 def board_view(state: GameState, turn: Mapping[str, Any]) -> dict[str, Any]:
     """{"summary", "actions", "unit_states"} and, where an activation runs, "active_unit"
     for `state` and the table's `turn`. Before the battle begins (no side to act yet)
-    there is neither header nor offers."""
+    there is neither header nor offers.
+
+    Asked once per position and turn: the state keeps it, so that the snapshots of a
+    position whose event already carried it (a socket joining, resuming) cost nothing."""
+    key = "engine.board_view:" + json.dumps(dict(turn), sort_keys=True, default=repr)
+    return dict(state.memo(key, lambda: _view(state, turn)))
+
+
+def _view(state: GameState, turn: Mapping[str, Any]) -> dict[str, Any]:
     system = get_system(state.system)
     markers = system.markers(state)
     if not turn.get("active_side"):

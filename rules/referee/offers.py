@@ -23,23 +23,35 @@ from rules.systems.registry import get_system
 def offered_types(
     state: GameState, table_turn: Mapping[str, Any] | None = None
 ) -> dict[str, list[str]]:
-    """{unit id: [action types]} for every unit of `state`, in catalogue order."""
-    system = get_system(state.system)
-    structure = system.turn_structure
-    turn = None if table_turn is None else dict(table_turn)
-    position = None if turn is None else state_to_json(state)
-    out: dict[str, list[str]] = {}
-    for unit in state.units:
-        kinds = list(system.offered(state, unit))
-        if turn is not None and position is not None:
-            kinds = [
-                kind
-                for kind in kinds
-                if structure.refusal(turn, position, unit.side, {"unit": unit.id, "type": kind})
-                is None
-            ]
-        out[unit.id] = kinds
-    return out
+    """{unit id: [action types]} for every unit of `state`, in catalogue order. What the
+    system offers without the table's turn is asked once per position (`is_offered` and
+    the board's view of the same position share it); the turn's refusals apply on top."""
+    offers = _offered_now(state)
+    if table_turn is None:
+        return {unit_id: list(kinds) for unit_id, kinds in offers.items()}
+    structure = get_system(state.system).turn_structure
+    turn = dict(table_turn)
+    position = state_to_json(state)
+    sides = {unit.id: unit.side for unit in state.units}
+    return {
+        unit_id: [
+            kind
+            for kind in kinds
+            if structure.refusal(turn, position, sides[unit_id], {"unit": unit_id, "type": kind})
+            is None
+        ]
+        for unit_id, kinds in offers.items()
+    }
+
+
+def _offered_now(state: GameState) -> dict[str, tuple[str, ...]]:
+    """{unit id: the system's offers}, whatever the table's turn; kept on the state."""
+
+    def offers() -> dict[str, tuple[str, ...]]:
+        system = get_system(state.system)
+        return {unit.id: tuple(system.offered(state, unit)) for unit in state.units}
+
+    return state.memo("engine.offered_now", offers)
 
 
 def offered_in_position(
@@ -59,8 +71,7 @@ def is_offered(state: GameState, unit_id: str, action_type: str) -> bool:
     """Whether `unit_id` is offered `action_type` now, asked once per position. Reach and
     the nearest alternative read it, so that the board never shades nor proposes a move
     of a type the referee would refuse whatever its path (issue 20, "One truth")."""
-    offers = state.memo("engine.offered_now", lambda: offered_types(state))
-    return action_type in offers.get(unit_id, ())
+    return action_type in _offered_now(state).get(unit_id, ())
 
 
 def available_actions(

@@ -196,7 +196,7 @@ def available_actions(state: dict[str, Any], turn: dict[str, Any] | None) -> dic
     return rules.offered_in_position(state, turn)
 
 
-def _read(state: dict[str, Any]) -> rules.GameState | None:
+def engine_state(state: dict[str, Any]) -> rules.GameState | None:
     """The engine's reading of a scenario-shaped position, or None for one it cannot read
     (a system it lost)."""
     if state.get("system", "") not in _registry():
@@ -215,7 +215,7 @@ def table_view(
     may be offered and the unit whose activation runs (rules.board_view). `game`: the
     same position as the engine already holds it (an act's verdict), else it is read
     once here."""
-    game = game or _read(state)
+    game = game or engine_state(state)
     if game is None:
         return {"summary": "", "actions": {}, "unit_states": {}}
     return rules.board_view(game, turn)

@@ -141,3 +141,35 @@ def test_the_table_turn_offers_nothing_to_the_side_not_to_act() -> None:
     turn = {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]}
     offers = offered_types(scenario.state, turn)
     assert offers["M1"] == [] and offers["I1"] == [] and "move" in offers["M9"]
+
+
+def test_one_position_asks_the_system_its_offers_once(monkeypatch) -> None:
+    # scenario-format.md, "Other commands" (offers) and issue 20's one truth: the board's
+    # view of a position (with the table's turn), its reach and its nearest alternative
+    # read the same offers, so the system is asked them once per position, and the view
+    # itself is made once per position and turn.
+    from rules.referee.board_view import board_view
+    from rules.referee.offers import is_offered
+    from rules.systems.registry import get_system
+
+    scenario, _ = judged(GOLDEN / "aod/03_two_of_two_orders_used_no_unit_is_offered_a_move.json")
+    state = scenario.state
+    system = get_system(state.system)
+    asked: Counter[str] = Counter()
+    real = type(system).offered
+
+    def counted(self, state, unit):
+        asked[unit.id] += 1
+        return real(self, state, unit)
+
+    monkeypatch.setattr(type(system), "offered", counted)
+    turn = {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]}
+    first = board_view(state, turn)
+    assert board_view(state, turn) == first
+    # Reach asks without the table's turn (the referee's own preconditions only).
+    assert is_offered(state, "M9", "move") and is_offered(state, "M1", "move")
+    assert offered_types(state) == {u.id: list(real(system, state, u)) for u in state.units}
+    assert set(asked.values()) == {1} and set(asked) == {u.id for u in state.units}
+    # The turn still decides what is offered: P1's units are offered nothing in P2's turn.
+    assert first["actions"]["M1"] == [] and "move" in first["actions"]["M9"]
+    assert board_view(state, {**turn, "active_side": "P1"})["actions"]["M9"] == []

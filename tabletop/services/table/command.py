@@ -111,6 +111,8 @@ def prepare(
     kept: dict[str, Any] = {}
     before = None
     fields = ["last_seq"]
+    seq = battle.last_seq + 1
+    game: rules.GameState | None = None
     if change.kind in TABLE_KINDS:
         # Any change to the table ends a take-back request still waiting (an acceptance
         # names it itself): the event says so, for the boards, a replay and the record.
@@ -120,7 +122,10 @@ def prepare(
         before = {"state": battle.state, "turn": battle.turn_state}
         state = battle.state if change.state is None else change.state
         turn = battle.turn_state if change.turn is None else change.turn
-        public.update(position.patch(battle.state, state, turn, change.game))
+        # The engine's state after it: the verdict's, or read once here (an end of turn, a
+        # fiat) and kept, like the verdict's, for the judgements at the new seq.
+        game = change.game if change.game is not None else referee.readable((battle.id, seq), state)
+        public.update(position.patch(battle.state, state, turn, game))
         rebase = battle.base_seq == 0
         if changes.keeps_base(battle):
             kept["base"] = before
@@ -134,9 +139,13 @@ def prepare(
         battle.spectator_delay_s = change.delay_s
         fields.append("spectator_delay_s")
     public["hash"] = position.position_hash(battle.state, battle.turn_state)
-    battle.last_seq += 1
-    if change.game is not None:
-        referee.positions.keep((battle.id, battle.last_seq), battle.state, change.game)
+    if before is None:
+        # The position is unchanged (chat, dice, a drawing): its engine state serves the
+        # new seq as it did the last one.
+        game = referee.positions.find((battle.id, battle.last_seq), battle.state)
+    battle.last_seq = seq
+    if game is not None:
+        referee.positions.keep((battle.id, seq), battle.state, game)
     event = Event(
         battle=battle,
         seq=battle.last_seq,

@@ -27,6 +27,7 @@ from tabletop.services.table import (
     changes,
     piece_markers,
     position,
+    referee,
     takeback_log,
 )
 from tabletop.services.table.command import TABLE_KINDS
@@ -55,7 +56,8 @@ def events_after(battle_id: int, seq: int, upto: int | None = None) -> list[dict
             frame.update(follower.unstored(event))
         # The board's view, for the position the client ends on (an older one's is moot).
         at = follower.at
-        table[-1][1].update(game_systems.table_view(at["state"], at["turn"]))
+        game = referee.readable((battle_id, table[-1][0].seq), at["state"])
+        table[-1][1].update(game_systems.table_view(at["state"], at["turn"], game))
     return frames
 
 
@@ -235,7 +237,9 @@ def snapshot(battle_id: int, *, watching: bool = False) -> tuple[dict[str, Any],
         markers=piece_markers.live_at(battle.id, seq),
     )
     # The engine's words for the position, as every table event carries them (position.patch).
-    frame.update(game_systems.table_view(at["state"], at["turn"]))
+    # Read once per position in this process, and its view once: kept with the position.
+    game = referee.readable((battle.id, seq), at["state"])
+    frame.update(game_systems.table_view(at["state"], at["turn"], game))
     # The order that may be taken back and the request waiting, as of the snapshot's seq.
     frame["takeback"] = takeback_log.take_backs(battle, seq).as_json()
     return frame, later

@@ -8,10 +8,9 @@ the engine's words for them (the header line, the actions each unit is offered).
 import hashlib
 from typing import Any
 
-import rfc8785
-
 import rules
 from tabletop.services import game_systems
+from tabletop.services.table import canonical_json
 
 
 def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:
@@ -21,7 +20,7 @@ def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:
     (10.0 is `10`, 1e-05 is `0.00001`) and strings as UTF-8, so a browser reproduces it
     exactly (static/js/board/jcs.js); Python's own JSON (`\\u` escapes, `1e-05`) did not."""
     units = sorted(state.get("units", []), key=lambda u: str(u.get("id")).encode("utf-16-be"))
-    return rfc8785.dumps({"state": {**state, "units": units}, "turn": turn})
+    return canonical_json.dumps({"state": {**state, "units": units}, "turn": turn})
 
 
 def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:

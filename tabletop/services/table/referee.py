@@ -15,6 +15,7 @@ from typing import Any
 
 import rules
 from rules import Action, reach_answer
+from tabletop.services import game_systems
 from tabletop.services.errors import ServiceError
 
 log = logging.getLogger(__name__)
@@ -71,14 +72,20 @@ class ParsedPositions:
         self._lock = threading.Lock()
 
     def get(self, key: tuple[int, int], state: dict[str, Any]) -> rules.GameState:
+        game = self.find(key, state)
+        if game is None:
+            game = _parse(state)
+            self.keep(key, state, game)
+        return game
+
+    def find(self, key: tuple[int, int], state: dict[str, Any]) -> rules.GameState | None:
+        """The kept engine state of `state` under `key`; None when none is kept."""
         with self._lock:
             kept = self._kept.get(key)
             if kept is not None and kept[0] == state:
                 self._kept.move_to_end(key)
                 return kept[1]
-        game = _parse(state)
-        self.keep(key, state, game)
-        return game
+        return None
 
     def keep(self, key: tuple[int, int], state: dict[str, Any], game: rules.GameState) -> None:
         with self._lock:
@@ -89,6 +96,18 @@ class ParsedPositions:
 
 
 positions = ParsedPositions()
+
+
+def readable(key: tuple[int, int], state: dict[str, Any]) -> rules.GameState | None:
+    """The engine's state of `state` (battle id, sequence number `key`), as kept or read
+    now and kept for the judgements and snapshots that follow; None for a position the
+    engine cannot read (its board shows no offers: game_systems.table_view)."""
+    game = positions.find(key, state)
+    if game is None:
+        game = game_systems.engine_state(state)
+        if game is not None:
+            positions.keep(key, state, game)
+    return game
 
 
 def _parse(state: dict[str, Any]) -> rules.GameState:
