@@ -19,7 +19,7 @@ from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering
 from rules.systems.aod.orders import check_order, refused
 from rules.systems.aod.transport import disembarked_events, placement_problems
-from rules.systems.aod.turn import AodTurn, order_given
+from rules.systems.aod.turn import order_given, turn_of
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
 
 CITE = "000 [29]"
@@ -59,7 +59,7 @@ def formation_mates(ctx: Ctx, unit: Unit) -> list[Unit]:
     """The units that may join a formation `unit` is given now: each may be a member
     (`member_problems`), none has had an order this turn, none is across an abrupt edge
     from it (000 [34])."""
-    ordered = set(AodTurn.of(ctx.state.turn).ordered)
+    ordered = set(turn_of(ctx.state).ordered)
     level = abrupt_at(ctx, unit)
     return [
         m

@@ -13,7 +13,7 @@ from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.context import Ctx
 from rules.systems.aod.terrain import CELL_CODES
-from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row, opposing
 
 
@@ -45,7 +45,7 @@ def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
                 "000 [17]",
             )
         ]
-    if unit.id not in AodTurn.of(ctx.state.turn).free_spin_pending:
+    if unit.id not in turn_of(ctx.state).free_spin_pending:
         return [
             Violation(
                 "no_free_spin",
@@ -71,7 +71,7 @@ def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
     entitlement = spin_entitlement(ctx, unit)
     if entitlement:
         return j.refuse(*entitlement)
-    turn = AodTurn.of(ctx.state.turn)
+    turn = turn_of(ctx.state)
     track = track_for(unit, action.path, action.facing)
     for t, _, _ in ctx.terrain.near(track.swept()):
         cell = ctx.options.cell((matrix_row(unit),), t.type)

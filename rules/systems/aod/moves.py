@@ -27,7 +27,7 @@ from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.movement import MoveRequest, check_move
 from rules.systems.aod.orders import captive_of, check_order, refused
 from rules.systems.aod.run import run_allowance
-from rules.systems.aod.turn import AodTurn, order_given
+from rules.systems.aod.turn import order_given, turn_of
 from rules.systems.aod.units import (
     can_free_spin,
     is_captive,
@@ -73,7 +73,7 @@ def base_allowance(ctx: Ctx, unit: Unit, action_type: str) -> Allowance:
 
 def started_in_contact(ctx: Ctx, unit: Unit) -> bool:
     """state.started_in_contact, else the current position (AOD-D36)."""
-    listed = AodTurn.of(ctx.state.turn).started_in_contact
+    listed = turn_of(ctx.state).started_in_contact
     if listed is not None:
         return unit.id in listed
     return bool(opposing_contacts(ctx, unit))

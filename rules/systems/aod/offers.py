@@ -22,7 +22,7 @@ from rules.systems.aod.free_spin import spin_entitlement
 from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
 from rules.systems.aod.orders import captive_of, check_order, passengers, refused
 from rules.systems.aod.transport import boarding_problem
-from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn import turn_of
 
 #: Formations have 3 to 5 members (000 [29]).
 FORMATION_SIZE = (3, 5)
@@ -63,7 +63,7 @@ def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
 
 def _board(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
     """Some unit that may board it now: friendly, unordered, at its rear (001 [18])."""
-    turn = AodTurn.of(ctx.state.turn)
+    turn = turn_of(ctx.state)
     if any(
         boarding_problem(ctx, unit, p, turn) is None
         for p in ctx.state.units

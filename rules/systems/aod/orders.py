@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.engine.verdict import Violation
 from rules.model.state import GameState, Unit
-from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn import AodTurn, turn_of
 from rules.systems.aod.turn_structure import Orders
 from rules.systems.aod.units import (
     capacity,
@@ -112,7 +112,7 @@ def check_order(
     def no(msg: str, cite: str, code: str = "order_not_allowed") -> list[Violation]:
         return [refused(unit, msg, cite, code)]
 
-    turn = AodTurn.of(state.turn)
+    turn = turn_of(state)
     if unit.aboard is not None:
         return no(f"is aboard {unit.aboard}; passengers may not be given orders", "000 [18]")
     if is_captive(unit):

@@ -53,7 +53,7 @@ from rules.systems.aod.reach_contact import contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
-from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import (
     capacity,
     is_cruising,
@@ -110,7 +110,7 @@ def boarders(state: GameState, transport: Unit) -> list[str]:
     001 [18]), in id order, each while its load (a captor's with its captive, 000 [18])
     still fits the capacity left."""
     ctx = ctx_of(state)
-    turn = AodTurn.of(state.turn)
+    turn = turn_of(state)
     room = capacity(transport) - sum(load_cost(u) for u in passengers(state, transport.id))
     out: list[str] = []
     for p in sorted(state.units, key=lambda u: u.id):

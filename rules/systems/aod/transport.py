@@ -19,7 +19,7 @@ from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers, refused
-from rules.systems.aod.turn import AodTurn
+from rules.systems.aod.turn import AodTurn, turn_of
 from rules.systems.aod.units import (
     capacity,
     is_cruising,
@@ -70,7 +70,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     if not ids or not all(isinstance(x, str) for x in ids):
         pre.append(refused(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
         ids = []
-    turn = AodTurn.of(state.turn)
+    turn = turn_of(state)
     boarding: list[Unit] = []
     for pid in ids:
         p = state.unit(pid)

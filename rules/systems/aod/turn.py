@@ -52,6 +52,12 @@ class AodTurn:
         )
 
 
+def turn_of(state: GameState) -> AodTurn:
+    """The position's turn state, read once per position (the offers of every unit on
+    the board ask it for each unit and each order type)."""
+    return state.memo("aod_turn", lambda: AodTurn.of(state.turn))
+
+
 def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
     for k, v in turn.items():
         if k in ("orders_used", "orders_available"):

@@ -62,3 +62,29 @@ def test_a_side_with_2_of_2_orders_from_points_is_refused_the_next() -> None:
     )
     assert refused is not None and refused.code == "no_actions_left"
     assert "2 orders" in refused.message
+
+
+def test_the_board_reads_a_positions_order_count_once(monkeypatch) -> None:
+    """Section 3 (orders per turn, 001 [13]) is asked of every unit for every order type
+    when the board's offers are made; the turn state is read once per position."""
+    import json
+    from pathlib import Path
+
+    from rules import load_scenario
+    from rules.referee.board_view import board_view
+    from rules.systems.aod.turn import AodTurn
+
+    golden = Path(__file__).parents[1] / "golden" / "aod"
+    state = load_scenario(
+        json.loads(
+            (golden / "03_two_of_two_orders_used_no_unit_is_offered_a_move.json").read_text()
+        )
+    ).state
+    reads = []
+    real = AodTurn.of.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        AodTurn, "of", classmethod(lambda cls, turn: reads.append(1) or real(cls, turn))
+    )
+    view = board_view(state, {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]})
+    assert len(state.units) > 1 and "move" in view["actions"]["M9"]
+    assert len(reads) == 1
