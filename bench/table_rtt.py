@@ -434,17 +434,22 @@ class Client:
             self.task.cancel()
 
 
+#: The board's reconnect backoff (static/js/board/connection.js, BACKOFF_MS), in seconds.
+BOARD_BACKOFF_S = (0.3, 1.0, 2.0, 4.0, 8.0)
+
+
 async def open_all(clients: list[Client]) -> None:
-    """Opens the sockets 20 at a time; one refused under load is tried again, three times."""
+    """Opens the sockets 20 at a time; a handshake refused or dropped under load is tried
+    again as the board does (its backoff), five times."""
 
     async def open_one(c: Client) -> None:
-        for attempt in range(3):
+        for attempt, pause in enumerate(BOARD_BACKOFF_S):
             try:
                 return await c.open()
             except Exception:
-                if attempt == 2:
+                if attempt == len(BOARD_BACKOFF_S) - 1:
                     raise
-                await asyncio.sleep(1)
+                await asyncio.sleep(pause)
 
     for i in range(0, len(clients), 20):
         await asyncio.gather(*(open_one(c) for c in clients[i : i + 20]))
