@@ -233,8 +233,11 @@ async def test_previews_over_the_engine_budget_are_limited_when_they_arrive(tabl
     ]
     assert [f["ref"] for _, f in judged] == ["a-0"]
     assert max(at for at, _ in refused) < 0.3, "a refusal waited for a judgement"
-    # Before issue 15 every ping waited behind the judgements (p50 289 ms, p99 310 ms).
-    assert percentile(ping_ms, 99) < 100, ping_ms
+    # Before issue 15 every ping waited behind the judgements (p50 289 ms, p99 310 ms):
+    # now the pings go on beside the 300 ms judgement, none held as long as it. (Not a
+    # fixed 100 ms: one slow ping, 103 ms, on a machine twice as slow was CI's failure.)
+    assert statistics.median(ping_ms) < 50, ping_ms
+    assert percentile(ping_ms, 99) < 300, ping_ms
     await victim.close()
 
 
