@@ -95,3 +95,13 @@ def test_a_bad_base_is_said_in_a_players_words_not_the_librarys(
     base: Any, field: str, words: str
 ) -> None:
     assert unit_problems("aod", {"type": "mech", "move": 8, "base": base}) == {field: words}
+
+
+def test_mswars_table_state_is_not_a_roster_field() -> None:
+    """mswars.md section 2: `fallen`, `pinned` and `charge_target` are keys the system adds
+    as the battle goes (a fall `002 Rules: Movement`, Pinning MSW-D11, the last charge): a
+    position may hold them, a roster (and so the roster form) may not."""
+    mech = {"type": "walker", "move": 8, "base": {"shape": "circle", "diameter": 1.75}}
+    state = {"fallen": "straighten", "pinned": True, "charge_target": "E1"}
+    assert unit_problems("mswars", {**mech, **state}) == {}
+    assert set(unit_problems("mswars", {**mech, **state}, roster=True)) == set(state)

@@ -144,12 +144,14 @@ UNIT_SCHEMA: dict[str, Any] = unit_schema(
         "fallen": {
             "type": "string",
             "enum": ["this_turn", "straighten"],
+            "readOnly": True,
             "description": "table state: fell this turn / must straighten up",
         },
-        "pinned": {"type": "boolean", "description": "table state (MSW-D11)"},
+        "pinned": {"type": "boolean", "readOnly": True, "description": "table state (MSW-D11)"},
         "charge_target": {
             "type": "string",
             "maxLength": 200,
+            "readOnly": True,
             "description": "table state: last charge",
         },
     },
