@@ -17,7 +17,7 @@ from tabletop import selectors
 from tabletop.models import Battle, Membership
 from tabletop.records.horizon import horizon
 from tabletop.services import game_systems
-from tabletop.services.table import annotations, log, marker_palette
+from tabletop.services.table import annotations, log, marker_palette, piece_markers
 from tabletop.services.turn_notices import notice_settings_of
 
 
@@ -60,15 +60,22 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
 
 @login_required
 def board_position(request: HttpRequest, battle_id: int, seq: int) -> JsonResponse:
-    """The table after event `seq` ({"seq", "state", "turn", "annotations"}), for the
-    replay scrubber: the drawings on the table at that moment are shown with it. A
-    spectator sees no further than the broadcast delay lets them."""
+    """The table after event `seq` ({"seq", "state", "turn", "annotations", "markers",
+    "unit_states"}), for the replay scrubber: the drawings, the free markers and the
+    pieces' states on the table at that moment are shown with it, as a snapshot shows
+    today's. A spectator sees no further than the broadcast delay lets them."""
     battle, membership = _battle_for(request, battle_id)
     # The record views' horizon: one query, not a delayed snapshot built to learn its seq.
     if seq > horizon(battle, membership.role).seq:
         raise Http404("That event has not happened yet.")
     at = log.position_at(battle, seq)
-    drawn = annotations.live_at(battle.pk, seq)
     return JsonResponse(
-        {"seq": seq, "state": at["state"], "turn": at["turn"], "annotations": drawn}
+        {
+            "seq": seq,
+            "state": at["state"],
+            "turn": at["turn"],
+            "annotations": annotations.live_at(battle.pk, seq),
+            "markers": piece_markers.live_at(battle.pk, seq),
+            "unit_states": game_systems.state_markers(at["state"]),
+        }
     )

@@ -109,6 +109,35 @@ def test_states_and_markers_show_on_the_piece_its_card_and_everyones_board(shut_
     expect(tags(p2, table.u2, "free")).to_have_count(1)
 
 
+def test_a_replay_shows_the_markers_and_states_of_its_moment(shut_down, open_board):
+    """A marker put (event #1) and taken off (#2): the replay of #1 shows it on the piece,
+    in its words and on its card (read-only), beside the states of that position; back
+    to live, it is gone again."""
+    table = shut_down
+    p1 = open_board("p1")
+    piece = p1.locator(f".piece[data-unit='{table.u1}']")
+    mark_from_menu(p1, table.u1, "pinned", "magenta")
+    expect(words(p1, table.u1, "free")).to_have_text(["pinned"], timeout=TIMEOUT_MS)
+    piece.click()
+    p1.locator("#unit-badges li.marker button.unmark").click()
+    expect(tags(p1, table.u1, "free")).to_have_count(0, timeout=TIMEOUT_MS)
+    expect(p1.locator("#event-log li")).to_have_count(2, timeout=TIMEOUT_MS)
+
+    p1.locator("#event-log li[data-seq='1']").click()
+    expect(p1.locator("#replay-text")).to_contain_text("after event #1")
+    expect(words(p1, table.u1, "free")).to_have_text(["pinned"], timeout=TIMEOUT_MS)
+    expect(words(p1, table.u2, "state")).to_have_text(["shut down"])
+    assert piece.get_attribute("aria-label").endswith(", pinned")
+    piece.click()
+    expect(p1.locator("#unit-badges li.marker")).to_have_text("pinned")
+    expect(p1.locator("#unit-badges button.unmark")).to_have_count(0)
+    shoot(p1, "replay-markers")
+
+    p1.locator("#replay-live").click()
+    expect(tags(p1, table.u1, "free")).to_have_count(0, timeout=TIMEOUT_MS)
+    expect(words(p1, table.u2, "state")).to_have_text(["shut down"])
+
+
 def test_a_marker_too_long_is_stopped_on_the_board_in_words(table, open_board):
     p1 = open_board("p1")
     p1.locator(f".piece[data-unit='{table.u1}']").click()

@@ -23,6 +23,7 @@ from tabletop.services.table.act import battle_act
 from tabletop.services.table.actor import Actor, actor_for
 from tabletop.services.table.annotations import battle_annotate, battle_erase
 from tabletop.services.table.gm import battle_set_delay
+from tabletop.services.table.piece_markers import battle_mark, battle_unmark
 from tabletop.services.table.turn_end import battle_end_turn
 from tests.web.factories import make_battle_sync
 
@@ -508,6 +509,43 @@ def test_the_replay_of_a_moment_shows_the_drawings_on_the_table_then(client) -> 
 
     assert [drawings(seq) for seq in (1, 4)] == [[], []]
     assert drawings(2) == drawings(3) == [{"seq": 2, "by": "p1", **arrow}]
+
+
+@pytest.mark.django_db
+def test_the_replay_of_a_moment_shows_the_markers_and_states_on_the_pieces_then(client) -> None:
+    """A free marker put at seq 2 and taken off at seq 4 is on the replay at 2 and 3 only;
+    the pieces' states are those of the replayed position (P1's mech "ordered" after its
+    move, 001 [1]), not today's."""
+    battle, users = table()
+    p1 = unit_of(battle, "P1")["id"]
+    move(battle, users["p1"], "P1", "m-1", (0, 3))
+    marked = battle_mark(
+        battle_id=battle.pk,
+        actor=actor(battle, users["p1"]),
+        client_msg_id="k-1",
+        unit=p1,
+        text="pinned",
+        colour="magenta",
+    )
+    assert marked["type"] == "ack", marked
+    end_turn(battle, users["p1"], "e-1")
+    battle_unmark(
+        battle_id=battle.pk, actor=actor(battle, users["gm"]), client_msg_id="u", marker=2
+    )
+    client.force_login(users["p2"])
+
+    def at(seq: int) -> dict[str, Any]:
+        return client.get(reverse("board_at", args=[battle.pk, seq])).json()
+
+    assert [at(seq)["markers"] for seq in (1, 4)] == [[], []]
+    pinned = {"seq": 2, "by": "p1", "unit": p1, "text": "pinned", "colour": "magenta"}
+    assert at(2)["markers"] == at(3)["markers"] == [pinned]
+
+    def labels(seq: int) -> dict[str, list[str]]:
+        return {unit: [s["label"] for s in shown] for unit, shown in at(seq)["unit_states"].items()}
+
+    assert labels(1) == {p1: ["ordered"]}
+    assert labels(4) != labels(1)
 
 
 @pytest.mark.django_db

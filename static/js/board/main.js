@@ -147,6 +147,11 @@ class Board {
     return this.replay.position?.state ?? this.store.state;
   }
 
+  /** Whose pieces' states and markers are shown: the table's now, or the replay's. */
+  get marking() {
+    return this.replay.live ? this.store : this.replay;
+  }
+
   shownUnit(id) {
     return this.shownState()?.units.find((u) => u.id === id) ?? null;
   }
@@ -211,7 +216,7 @@ class Board {
       if (!(state.terrain ?? []).length) $("legend").replaceChildren(item("p", "empty", "Open ground: no terrain."));
     }
     this.overlay.height = height;
-    this.pieces.live = this.replay.live;
+    this.pieces.marking = this.marking;
     this.pieces.render(state.units, height);
     this.drawing.render();
     this.markActive();

@@ -47,7 +47,9 @@ export class Pieces {
     this.selected = null;
     this.height = 0;
     this.animating = new Map();
-    this.live = true; // a replay shows a past table: today's states and markers are not on it
+    // Whose states and markers the pieces show: the store's (the table now), or a
+    // replay's (the moment shown): marksOf reads either.
+    this.marking = store;
     new MutationObserver(() => this.declutter()).observe(labels.ownerSVGElement, { attributeFilter: ["viewBox"] });
   }
 
@@ -132,7 +134,7 @@ export class Pieces {
   updateLabel(node) {
     const { unit } = node;
     const name = this.store.name(unit.id);
-    const marks = this.live ? marksOf(unit, this.store) : [];
+    const marks = marksOf(unit, this.marking);
     node.label.textContent = name.length > 22 ? `${name.slice(0, 21)}…` : name;
     const words = marks.map((m) => m.text);
     node.g.querySelector("title").textContent = `${name} (${unit.side}, ${unit.type ?? "unit"})${words.length ? ": " + words.join(", ") : ""}`;

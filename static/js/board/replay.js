@@ -15,6 +15,24 @@ export class Replay {
     return this.seq === null;
   }
 
+  // The pieces' states and free markers at the moment shown (the server's answer gives
+  // them as a snapshot gives today's), read as the store's are (pieces.js marksOf).
+
+  /** The system's states a piece showed then. */
+  statesOf(id) {
+    return this.position?.unit_states?.[id] ?? [];
+  }
+
+  /** The free markers on a piece then, oldest first. */
+  marksOf(id) {
+    return (this.position?.markers ?? []).filter((m) => m.unit === id);
+  }
+
+  /** A palette colour by name: the table's palette. */
+  markerColour(name) {
+    return this.board.store.markerColour(name);
+  }
+
   async show(seq) {
     const { board } = this;
     board.mover.cancel();

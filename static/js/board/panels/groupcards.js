@@ -44,7 +44,7 @@ export class GroupCards {
     const stats = item("dl", "stats");
     for (const [k, v] of statRows(board, unit)) stats.append(item("dt", "", k), item("dd", "", v));
     const badges = item("ul", "badges");
-    badges.append(...marksOf(unit, store).map((m) => {
+    badges.append(...marksOf(unit, board.marking).map((m) => {
       const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
       if (m.kind === "free") (li.style.background = m.fill), (li.style.color = m.ink);
       return li;

@@ -4,7 +4,7 @@
 // selects it and puts focus on it on the table, where Enter carries it (drag.js); while an
 // action waits for a piece (pointpick.js), choosing one picks it.
 import { fmt } from "../geometry.js";
-import { pieceText } from "../pieces.js";
+import { marksOf, pieceText } from "../pieces.js";
 import { item } from "./util.js";
 
 export class PieceList {
@@ -35,7 +35,7 @@ export class PieceList {
     const lines = units.map((u) => {
       const where = u.aboard ? `aboard ${store.name(u.aboard)}` : `at ${fmt(u.position[0])}, ${fmt(u.position[1])} facing ${Math.round(u.facing ?? 0)}°`;
       const mine = store.mayOrder(u) && store.me.role !== "gm" ? ", yours" : "";
-      return { id: u.id, text: `${pieceText(u, store)}, ${where}${u.id === active ? ", activated now" : ""}${mine}`, side: u.side };
+      return { id: u.id, text: `${pieceText(u, store, marksOf(u, this.board.marking))}, ${where}${u.id === active ? ", activated now" : ""}${mine}`, side: u.side };
     });
     const key = JSON.stringify([lines, selected]);
     if (key === this.key) return;

@@ -57,7 +57,7 @@ export class UnitCard {
     // Its states (the system's catalogue) and free markers, the free ones removable by
     // whoever may mark the piece (the server checks it again).
     const mayMark = !this.board.readOnly() && store.mayOrder(unit);
-    const marks = this.board.replay.live ? marksOf(unit, store) : []; // a replay: a past table
+    const marks = marksOf(unit, this.board.marking);
     $("unit-badges").replaceChildren(...marks.map((m) => {
       const li = item("li", m.kind === "state" ? "badge" : "marker", m.text);
       li.title = m.title;
