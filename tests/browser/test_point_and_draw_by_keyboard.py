@@ -134,6 +134,29 @@ def test_a_player_measures_pings_and_draws_with_the_keyboard_alone(table: Table,
     assert errors == []
 
 
+def test_the_cross_keeps_in_a_zoomed_view(table: Table, open_board):
+    """Zoomed in about six times, the arrows walk the measure's cross to the table's east
+    and north edges: the view pans with it, so the cross never leaves the screen."""
+    p1 = open_board("p1")
+    svg = p1.locator("#board-svg")
+    before = svg.get_attribute("viewBox")
+    press(p1, "=", 8)
+    expect(svg).not_to_have_attribute("viewBox", before)
+    p1.keyboard.press("m")
+    cross = p1.locator(".table-cursor")
+    expect(cross).to_be_visible()
+    screen = svg.bounding_box()
+    for key in ("ArrowRight", "ArrowUp"):
+        for _ in range(5):
+            press(p1, key, 10)
+            at = cross.bounding_box()
+            assert screen["x"] <= at["x"] and at["x"] + at["width"] <= screen["x"] + screen["width"]
+            assert (
+                screen["y"] <= at["y"] and at["y"] + at["height"] <= screen["y"] + screen["height"]
+            )
+    shoot(p1, "keyboard-cross-zoomed")
+
+
 def test_measure_and_line_of_sight_between_pieces_reached_by_tab(table: Table, open_board):
     p1 = open_board("p1")
     go_to_piece(p1, table.u1)

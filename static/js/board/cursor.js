@@ -68,6 +68,7 @@ export class TableCursor {
     if (!this.tool()) return false;
     const { width = 0, height = 0 } = this.board.shownState()?.table ?? {};
     this.at = [Math.min(Math.max(point[0], 0), width), Math.min(Math.max(point[1], 0), height)].map(round);
+    this.board.view.keepInView(this.at);
     this.draw();
     const picker = this.tool().picker;
     picker.moveAt(picker.pickFor(this.pieceAt(), this.at));

@@ -60,6 +60,7 @@ export class KeyMove {
     const plan = this.carried();
     if (!plan) return false;
     plan.ghost = point; // where: read with the referee's verdict (readVerdict), not before
+    this.board.view.keepInView(point);
     this.mover().changed();
     return true;
   }

@@ -84,6 +84,18 @@ export class View {
     this.apply();
   }
 
+  /** Pans, never zooms, just enough that a table point (inches, y up) stands `margin`
+   *  inches inside the view: what the keyboard moves (the cross, the ghost) never walks
+   *  out of a zoomed view. */
+  keepInView([x, y], margin = Math.min(1, this.box.w / 10)) {
+    const { box } = this, down = this.table.h - y;
+    const left = Math.min(Math.max(box.x, x + margin - box.w), x - margin);
+    const top = Math.min(Math.max(box.y, down + margin - box.h), down - margin);
+    if (left === box.x && top === box.y) return;
+    this.box = { ...box, x: left, y: top };
+    this.apply();
+  }
+
   /** Wheel zoom, drag on empty table to pan, two-finger pinch. */
   attach(isFree) {
     const svg = this.svg;
