@@ -15,11 +15,14 @@ from tests.browser.conftest import (
     TableByNames,
     drag_piece,
     formation_table,
+    go_to_board,
     log_lines,
     position_of,
     settle,
+    signed_in_page,
     table_by_names,
 )
+from tests.browser.test_touch import HOLD_MS, TABLET, Fingers
 from tests.web.factories import make_mswars_battle_sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -93,6 +96,36 @@ def test_a_shift_drag_box_picks_exactly_the_pieces_of_yours_inside(table, open_b
     shift_box(p1, (20.0, 20.0), (24.0, 24.0))
     assert grouped(p1) == set()
     expect(p1.locator("#tool-hint")).to_have_text("Group: no piece of yours in the box.")
+
+
+@pytest.mark.parametrize("table", ["aod"], indirect=True)
+def test_a_finger_held_on_the_empty_table_draws_the_box(table, browser):
+    """A hand has no Shift (ui.md, "Groups"): a finger held still on the empty table
+    starts the box, sliding draws it, lifting picks the pieces of yours inside; a finger
+    that moves at once still pans, and picks nothing."""
+    tablet = go_to_board(signed_in_page(browser, table, "p1", TABLET, has_touch=True), table)
+    try:
+        fingers = Fingers(tablet)
+        view = tablet.locator("#board-svg").get_attribute("viewBox")
+        corner, other = screen_point(tablet, 9.2, 9.2), screen_point(tablet, 11.6, 17.0)
+        fingers.put(corner)
+        tablet.wait_for_timeout(HOLD_MS)
+        expect(tablet.locator("#tool-hint")).to_contain_text("slide the finger")
+        fingers.slide(other)
+        expect(tablet.locator(".group-box")).to_have_count(1)
+        fingers.lift()
+        assert grouped(tablet) == {"I0", "I1"}
+        expect(tablet.locator("#tool-hint")).to_contain_text("Group: Rifles 1, Rifles 2")
+        assert tablet.locator("#board-svg").get_attribute("viewBox") == view  # no pan
+        expect(tablet.locator(".group-box")).to_have_count(0)
+
+        fingers.put(screen_point(tablet, 20.0, 20.0))
+        fingers.slide(screen_point(tablet, 24.0, 14.0))
+        fingers.lift()
+        assert tablet.locator("#board-svg").get_attribute("viewBox") != view  # it panned
+        assert grouped(tablet) == {"I0", "I1"}  # the group stands
+    finally:
+        tablet.context.close()
 
 
 @pytest.mark.parametrize("table", ["aod"], indirect=True)

@@ -1,8 +1,9 @@
 // @ts-check
 // Box selection (ui.md, "Groups"): a Shift-drag on the empty table draws a box, and every
 // piece this player may order whose centre lies inside it becomes the group. Only Shift
-// starts a box: a plain drag still pans, Alt-click pings, a tool's press is the tool's,
-// and touch (no Shift) keeps its one-finger pan.
+// starts a box: a plain drag still pans, Alt-click pings, a tool's press is the tool's.
+// A finger has no Shift: held still on the empty table it starts the box (touch.js), and
+// a finger that moves at once keeps its one-finger pan.
 import { dragSlop } from "./drag.js";
 import { el } from "./svg.js";
 
@@ -13,10 +14,22 @@ export class GroupBox {
     this.rect = null;
   }
 
-  /** Whether a press starts a box: Shift, the main button, on no piece, nothing else on. */
+  /** Whether a press starts a box: Shift, the main button, where a box may start. */
   starts(e) {
+    return e.shiftKey && !e.altKey && e.button === 0 && this.mayStart(e);
+  }
+
+  /** Whether a box may start at a press: on no piece, with nothing else on. */
+  mayStart(e) {
     const b = this.board;
-    return e.shiftKey && !e.altKey && e.button === 0 && !b.tools.active && !b.readOnly() && !b.mover.active && !e.target.closest(".piece, .rotate-handle");
+    return !b.tools.active && !b.readOnly() && !b.mover.active && !e.target.closest(".piece, .rotate-handle");
+  }
+
+  /** A box from a client point (a finger held there, touch.js): the pointer's next moves
+   *  draw it. */
+  startAt(x, y) {
+    this.start = { x, y, at: this.board.view.svgPoint(x, y) };
+    this.board.setHint("Group: slide the finger to draw the box, lift it to pick every piece of yours inside.");
   }
 
   attach(svg) {

@@ -5,7 +5,8 @@
 // code. What a hand has and a mouse has not lives here: a second finger makes the
 // gesture the view's, pan and pinch-zoom (a drag in hand is dropped, nothing sent), and
 // a finger held still on a piece opens the piece's menu (contextmenu.js), as a
-// right-click does.
+// right-click does, and held still on the empty table starts a box (groupbox.js), as a
+// Shift-drag does: the finger then draws it, and lifting it picks the group.
 import { dragSlop } from "./drag.js";
 
 const HOLD_MS = 550; // a long press: about Android's and iOS's own
@@ -71,18 +72,26 @@ export class TouchGestures {
     return { d: Math.hypot(a[0] - b[0], a[1] - b[1]), mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
   }
 
-  /** A finger on a piece: held still long enough, it opens the piece's menu. */
+  /** A finger on a piece, or on the empty table where a box may start: held still long
+   *  enough, it opens the piece's menu, or starts the box. */
   rest(e) {
-    const g = e.target.closest?.(".piece");
+    const unit = e.target.closest?.(".piece")?.dataset.unit ?? null;
     const b = this.board;
-    if (!g || b.tools.active || b.points.picking || b.mover.active) return;
+    if (b.tools.active || b.points.picking || b.mover.active) return;
+    if (!unit && !b.groupBox.mayStart(e)) return;
     const { pointerId: id, clientX: x, clientY: y } = e;
-    this.hold = { id, x, y, unit: g.dataset.unit, timer: setTimeout(() => this.held(), HOLD_MS) };
+    this.hold = { id, x, y, unit, timer: setTimeout(() => this.held(), HOLD_MS) };
   }
 
   held() {
-    const { unit, x, y } = this.hold;
+    const { id, unit, x, y } = this.hold;
     this.hold = null;
+    if (!unit) {
+      // The finger is the box's now, no longer the view's pan.
+      this.board.view.release(id);
+      this.board.groupBox.startAt(x, y);
+      return;
+    }
     // The press is forgotten: lifting the finger sends nothing.
     this.board.mover.cancel();
     this.board.openMenu(unit, x, y);

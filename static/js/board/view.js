@@ -12,6 +12,7 @@ export class View {
     this.box = { x: 0, y: 0, w: 1, h: 1 };
     this.table = { w: 1, h: 1 };
     this.listeners = [];
+    this.pointers = new Map();
     this.grid = new Grid(this);
     new ResizeObserver(() => this.apply()).observe(svg);
   }
@@ -96,6 +97,12 @@ export class View {
     this.apply();
   }
 
+  /** A pointer that pans no longer: another gesture took it (a finger's box, touch.js). */
+  release(pointerId) {
+    this.pointers.delete(pointerId);
+    if (!this.pointers.size) this.svg.classList.remove("panning");
+  }
+
   /** Wheel zoom, drag on empty table to pan, two-finger pinch. */
   attach(isFree) {
     const svg = this.svg;
@@ -103,7 +110,7 @@ export class View {
       e.preventDefault();
       this.zoomAt(Math.exp(-e.deltaY * 0.0015), e.clientX, e.clientY);
     }, { passive: false });
-    const pointers = new Map();
+    const pointers = this.pointers; // pointer id -> its last client point, while it pans
     let pinch = 0;
     svg.addEventListener("pointerdown", (e) => {
       if (!(e.button === 1 || (e.button === 0 && isFree(e)))) return;
