@@ -54,6 +54,7 @@ from rules.engine.turn_reach import (
     turn_sweeps_clear,
     turn_then_straight_reach,
 )
+from rules.geometry.bases import Body
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
 
@@ -142,6 +143,11 @@ class ReachTemplate:
             keeps_facing=self.rect_kept_by_its_shape and not unit.base.is_circle,
         )
         blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
+        swept = Body(None, unit.base.radius + grow, unit.position)
+        if grow and any(position.bodies[i].distance(swept) <= MARGIN for i, _ in by_unit[0]):
+            # A base this near is kept from the middle start only (`around_start`,
+            # `kept_from`), not from every start along the sweep: not searched at once.
+            return None
         start = Point(unit.position)
         if table is None or any(g.contains(start) for g in barriers + confined + blocking):
             return None

@@ -489,6 +489,9 @@ def exiting_reach(play: MswarsReach, state: GameState, unit_id: str) -> Reach:
             continue
         r = _exit_from(play, pos, out, carrier)
         if r is None or isinstance(r.area, Point) or r.area is None or r.area.is_empty:
+            # Not searched from every start along it (a base or an edge by the middle
+            # start): the ends from its other starts are not shaded, so not complete.
+            skipped = True
             continue
         found.append(r)
     if not found:
