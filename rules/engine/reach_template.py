@@ -20,7 +20,14 @@ kernel shades (`shaded_types`) and overrides a hook only where its rules differ:
   - `reach_table`: the table's edge, crossed or only not ended beyond;
   - `reach_bases`: which bases it may cross (default: `base_policy`);
   - `steering`: what turning costs and where it goes without turning (default: the
-    `terrain_rates`' `turn_cost` and `direction`).
+    `terrain_rates`' `turn_cost` and `direction`);
+  - `reach_confines`: what the action itself keeps the centre from, or from ending in
+    (default: nothing; a unit on a top that may not leave it but by jumping off);
+  - `may_turn_in_place`: whether it may turn where it stands (default: its base sweeps
+    clear of every other base);
+  - `reach_sweep`: half the segment along which its start may lie (default: none; a
+    unit set down anywhere along a stretch of its carrier's rear searches from every
+    start on it at once).
 
 A system whose units go another way keeps the template and overrides `reach_region`
 (apskirmish: one straight line measured front to front, 004 Standard Movement).
@@ -28,6 +35,7 @@ A system whose units go another way keeps the template and overrides `reach_regi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -35,7 +43,7 @@ from shapely.geometry import Point
 
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
-from rules.engine.open_reach import MARGIN, base_barriers
+from rules.engine.open_reach import MARGIN, base_barriers_by_unit
 from rules.engine.pricing import TerrainRates
 from rules.engine.reach import Reach
 from rules.engine.turn_reach import (
@@ -46,6 +54,7 @@ from rules.engine.turn_reach import (
     turn_sweeps_clear,
     turn_then_straight_reach,
 )
+from rules.geometry.bases import Body
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
 
@@ -68,6 +77,10 @@ class ReachTemplate:
     #: (`shaded_reach`); others come from `reach_builders`, or are unshaded.
     shaded_types: ClassVar[frozenset[str]] = frozenset()
     base_policy: ClassVar[BasePolicy]
+    #: Whether a rect base is kept from the bases by its start by its own shape rather
+    #: than by the circle round it (`base_barriers_by_unit`'s `keeps_facing`): right
+    #: where such a base may not turn there (`may_turn_in_place`), so only slides.
+    rect_kept_by_its_shape: ClassVar[bool] = False
 
     # -- the template -------------------------------------------------------------
     def shaded_reach(self, position: Any, unit: Unit, action_type: str) -> Reach:
@@ -113,41 +126,52 @@ class ReachTemplate:
         off the table). `ignore`: bases it may run over (an overrun's target)."""
         if budget <= 0 or not self.may_leave(position, unit):
             return None
-        far = budget + 2 * unit.base.radius + 2
+        sweep = self.reach_sweep(position, unit, action_type)
+        grow = math.hypot(*sweep)
+        far = budget + 2 * unit.base.radius + 2 + grow
         near = self.reach_features(position, unit, far)
         barriers = self.reach_barriers(position, unit, near)
+        confined, kept_off = self.reach_confines(position, unit, action_type)
         table = self.reach_table(position, unit, action_type)
-        blocking, end_only = base_barriers(
-            position, unit, self.reach_bases(position, ignore), far, MARGIN
+        # Every start along the sweep must be clear of a base: the bases grown by it too.
+        by_unit = base_barriers_by_unit(
+            position,
+            unit,
+            self.reach_bases(position, ignore),
+            far,
+            MARGIN + grow,
+            keeps_facing=self.rect_kept_by_its_shape and not unit.base.is_circle,
         )
+        blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
+        swept = Body(None, unit.base.radius + grow, unit.position)
+        if grow and any(position.bodies[i].distance(swept) <= MARGIN for i, _ in by_unit[0]):
+            # A base this near is kept from the middle start only (`around_start`,
+            # `kept_from`), not from every start along the sweep: not searched at once.
+            return None
         start = Point(unit.position)
-        if table is None or any(g.contains(start) for g in barriers + blocking):
+        if table is None or any(g.contains(start) for g in barriers + confined + blocking):
             return None
         crossing_table, ending_table = table
-        bodies = [
-            position.bodies[o.id]
-            for o in position.on_table
-            if o.id != unit.id and o.id not in ignore
-        ]
         dear, cheap = self.reach_rates(position, unit, near)
         steering, free = self.steering(position, unit), self.free_rotation(position, unit)
         open_ground = self.terrain_rates(position, unit).rate(None)
-        # A rect base touching another (a carrier beside its troopers) may not turn where
-        # it stands, but may still go straight off along its axes.
         return TurnThenStraight(
             start=unit.position,
             facing=unit.facing,
             budget=budget,
             base_rate=1.0 if open_ground is None else open_ground,
             turn_cost=lambda angle: steering.turn_cost(angle, 1.0, free),
-            barriers=[*barriers, *crossing_table, *blocking],
-            end_only=[*end_only, *ending_table],
+            barriers=[*barriers, *confined, *crossing_table, *blocking],
+            end_only=[*end_only, *kept_off, *ending_table],
             dear=dear,
             cheap=cheap,
             # Forward, backward, sideways as `direction` allows: no turn first.
             axes=axes_allowed(steering, unit.facing),
             minimum=self.reach_minimum(unit, action_type),
-            may_turn=turn_sweeps_clear(unit, bodies, MARGIN),
+            # A rect base touching another (a carrier beside its troopers) may not turn
+            # where it stands, but may still go straight off along its axes.
+            may_turn=self.may_turn_in_place(position, unit, action_type, ignore),
+            sweep=sweep,
         )
 
     def reach_minimum(self, unit: Unit, action_type: str) -> float | None:
@@ -219,6 +243,32 @@ class ReachTemplate:
         (default: its `terrain_rates`; a turn is priced at the open-ground rate, so a
         system whose turns cost by the ground it stands on gives its own)."""
         return self.terrain_rates(position, unit)
+
+    def reach_confines(
+        self, position: Any, unit: Unit, action_type: str
+    ) -> tuple[list[Any], list[Any]]:
+        """Hook: (where this action keeps the centre from going, where from ending), beyond
+        the terrain, the bases and the table (default: nowhere)."""
+        return [], []
+
+    def may_turn_in_place(
+        self, position: Any, unit: Unit, action_type: str, ignore: frozenset[str]
+    ) -> bool:
+        """Hook: whether the unit may turn where it stands (default: its base sweeps clear
+        of every other base but those in `ignore`, which it may run over)."""
+        bodies = [
+            position.bodies[o.id]
+            for o in position.on_table
+            if o.id != unit.id and o.id not in ignore
+        ]
+        return turn_sweeps_clear(unit, bodies, MARGIN)
+
+    def reach_sweep(self, position: Any, unit: Unit, action_type: str) -> tuple[float, float]:
+        """Hook: half the segment along which the unit's start may lie, the start in its
+        middle (`TurnThenStraight.sweep`; default: none). The template grows the bases
+        and the features it looks at by its length; a system that sweeps grows what its
+        own hooks return (barriers, rates, the table) by it as well."""
+        return (0.0, 0.0)
 
     # -- what the template reads of the move's hooks (Play) -----------------------
     def allowance(self, position: Any, unit: Unit, action: Action) -> Allowance:

@@ -17,19 +17,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import shapely
 from shapely.geometry import Point, box
 
+from rules.engine.allowance import Allowance
+from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import make_dice
 from rules.engine.judgement import PathJudgement
-from rules.engine.open_reach import MARGIN, base_barriers_by_unit, grown
+from rules.engine.open_reach import MARGIN, grown
 from rules.engine.reach import Reach, unshaded
+from rules.engine.reach_template import Features, ReachTemplate, Steering
 from rules.engine.turn_reach import (
     ContactTarget,
-    TurnThenStraight,
-    axes_allowed,
     contact_reach,
     contact_with_all,
     nowhere,
@@ -43,7 +44,8 @@ from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
 from rules.systems.mswars.elevation import climb
-from rules.systems.mswars.path import MswarsBases, free_rotation
+from rules.systems.mswars.path import MswarsBases
+from rules.systems.mswars.path import free_rotation as free_turn
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
     allowance_for,
@@ -52,7 +54,7 @@ from rules.systems.mswars.rules_common import (
     opposing_contacts,
 )
 from rules.systems.mswars.tables import RUN_LIKE
-from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, opposing
+from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, UnitView, opposing
 
 REACHABLE = frozenset(
     {
@@ -68,141 +70,203 @@ REACHABLE = frozenset(
 )
 
 
-def path_reach(
-    pos: MswarsPosition,
-    unit: Unit,
-    action_type: str,
-    sweep: tuple[float, float] = (0.0, 0.0),
-    carrier: Unit | None = None,
-) -> Reach:
-    """The reach of one action type; `sweep` and `carrier` for a unit exiting along the
-    carrier's rear edge (`exiting_reach`): every start within `sweep` of the unit's, the
-    carrier behind a line it may not cross."""
-    budget = allowance_for(unit, action_type).value if action_type in REACHABLE else 0.0
-    none = nowhere(unit.id, action_type, unit.position, budget)
-    try:
-        pos.elevated_classes  # noqa: B018 - malformed terrain: no reach
-    except InvalidActionError:
-        return none
-    view = pos.view(unit)
-    j = PathJudgement(pos.state)
-    if carrier is None:
-        check_can_act(pos, j, unit, Action(unit.id, action_type))
-    grow = math.hypot(*sweep)
-    start_rate = _dearest_rate(view, unit.position, sweep)
-    top = view.top_under(unit.position)
-    if (
-        action_type not in REACHABLE
-        or not j.legal
-        or view.immobile
-        or not start_rate
-        or (action_type == "break_away" and not opposing_contacts(pos, unit))
-        or (action_type == "jump" and top is None)
-    ):
-        return none
-    foes = opposing_contacts(pos, unit)
-    # A rect base in contact keeps its facing (a turn would swing its corners into the
-    # bases it touches): it slides along its axes (`_rect_keeps_contact`).
-    rect_sliding = action_type == "manoeuvre" and bool(foes) and not unit.base.is_circle
-    targets = _charge_targets(pos, unit, budget) if action_type == "charge" else []
-    # A rect base's charge: its contact depends on its facing at the end, so only ends
-    # reached facing them (a turn first, no axis move) count (reach_rect_charge.py).
-    rect_charge_ = action_type == "charge" and not unit.base.is_circle
-    jumping = action_type == "jump"
-    barriers = _terrain_barriers(pos, unit, budget + grow, jumping=jumping, grow=grow)
-    table = table_barrier(pos.state.table, unit, MARGIN + grow)
-    ignore = {t.id for t in targets} | ({carrier.id} if carrier is not None else set())
-    if action_type == "manoeuvre":
-        ignore |= {o.id for o in foes}
-    # A rect base beside another may not turn where it stands (`may_turn`), so it keeps
-    # its facing and the bases by its start are kept from its own shape (`kept_from`),
-    # not from the circle round it: drifting up to 1 degree along an axis (MSW-D5), a long
+class MswarsReach(ReachTemplate):
+    """The kernel's reach template (rules/engine/reach_template.py) where M.S. Wars'
+    rules differ: who may act (mswars.md 4-7), the turn paid by the terrain the unit
+    stands on (002 Turning), elevated terrain and the top it stands on (MSW-D24), the
+    bases it may pass (MSW-D8), and the ends of a Charge, a Manoeuvre in contact and a
+    Carrier Unloading."""
+
+    shaded_types = REACHABLE - {"unit_exiting"}
+    base_policy: ClassVar[BasePolicy] = MswarsBases()
+    # A rect base beside another may not turn where it stands (`may_turn_in_place`), so
+    # it keeps its facing and the bases by its start are kept from its own shape, not
+    # from the circle round it: drifting up to 1 degree along an axis (MSW-D5), a long
     # rect's end would cut into a base beside it (002 Rules: Movement).
-    by_unit = base_barriers_by_unit(
-        pos,
-        unit,
-        MswarsBases(ignore=frozenset(ignore)),
-        budget + 2 * unit.base.radius + 2 + grow,
-        MARGIN + grow,
-        keeps_facing=not unit.base.is_circle,
-    )
-    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
-    if carrier is not None:
-        blocking.append(_behind_rear(carrier, _half_depth(unit)))
-    if jumping and top is not None:
-        # 002 Jump Action, MSW-D13: off the edge in one straight line (the turn first, on
-        # top), landing with the base wholly off the feature; the movement ends there. A
-        # jump from too high is a Fall, not a refusal (MSW-D29): its ends are shaded too.
-        end_only = [
-            *end_only,
-            top.shape.buffer(unit.base.radius + MARGIN, join_style="mitre", mitre_limit=3.0),
-        ]
-    near = [pos.bodies[o.id] for o in pos.on_table if o.id != unit.id]
-    if table is None or any(g.intersects(Point(unit.position)) for g in barriers + blocking):
-        return none
-    if grow:
-        # Every start along the sweep must be clear: the table shrunk by the sweep too.
-        w, h = pos.state.table.width, pos.state.table.height
-        r0 = unit.base.radius + MARGIN + grow
-        x0, y0 = unit.position[:2]
-        if not (r0 <= x0 <= w - r0 and r0 <= y0 <= h - r0):
-            return none
-    free = free_rotation(pos, unit)
-    flat = float(view.rate_of_row("flat") or 1.0)
-    spec = TurnThenStraight(
-        start=unit.position,
-        facing=unit.facing,
-        budget=budget,
-        base_rate=flat,
-        turn_cost=lambda a: view.turn_cost(a, start_rate, free),
-        barriers=[*barriers, table, *blocking],
-        end_only=end_only,
-        dear=[
-            (t.shape.buffer(grow) if grow else t.shape, rate)
-            for t, _ in _near(pos, unit, budget + grow)
-            if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None and rate > flat
-        ],
-        minimum=unit.move + 0.01 if action_type in RUN_LIKE else None,
-        # Forward (x1), backward (x2) and, for walkers, sideways (x2): no turn first (002
-        # Rules: Movement, "Specials"; MSW-D5, MSW-D33).
-        axes=[] if rect_charge_ else axes_allowed(view, unit.facing),
-        # A rect unit set down at a carrier's rear keeps its facing: turning there would
-        # swing its corners into the carrier (and the line it keeps behind assumes it).
-        may_turn=turn_sweeps_clear(unit, near, MARGIN)
-        and (carrier is None or unit.base.is_circle)
-        and not rect_sliding,
-        sweep=sweep,
-    )
-    found = turn_then_straight_reach(unit.id, action_type, spec)
-    if action_type == "carrier_unloading":
-        return _unloading(pos, unit, found)
-    if rect_sliding:
-        return _rect_keeps_contact(found, unit, [pos.bodies[o.id] for o in foes])
-    if action_type == "manoeuvre" and foes:
-        # 002 Manoeuvre Action: ends in base contact with every opposing unit it touched
-        # at the start: sliding straight along their edges (not complete: going round a
-        # corner or a round base takes several legs).
-        return contact_with_all(
+    rect_kept_by_its_shape = True
+
+    # -- the move's hooks the template reads ------------------------------------------
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        return allowance_for(unit, action.type)
+
+    def free_rotation(self, position: MswarsPosition, unit: Unit) -> float:
+        return free_turn(position, unit)
+
+    # -- the template's hooks -----------------------------------------------------------
+    def may_take_type(self, position: MswarsPosition, unit: Unit, action_type: str) -> bool:
+        """The judge's checks before any path (check_can_act): not a static unit, a Break
+        Away from an opposing unit in contact, a Jump from a top; malformed terrain: no."""
+        try:
+            position.elevated_classes  # noqa: B018 - malformed terrain: no reach
+        except InvalidActionError:
+            return False
+        j = PathJudgement(position.state)
+        check_can_act(position, j, unit, Action(unit.id, action_type))
+        view = position.view(unit)
+        return not (
+            not j.legal
+            or view.immobile
+            or (action_type == "break_away" and not opposing_contacts(position, unit))
+            or (action_type == "jump" and view.top_under(unit.position) is None)
+        )
+
+    def may_leave(self, position: MswarsPosition, unit: Unit) -> bool:
+        """Not from "Can't" terrain, anywhere along the sweep (MSW-D25)."""
+        view = position.view(unit)
+        return _dearest_rate(view, unit.position, _exit_sweep(position, unit)) is not None
+
+    def reach_region(
+        self, position: MswarsPosition, unit: Unit, action_type: str, budget: float
+    ) -> Reach | None:
+        foes = opposing_contacts(position, unit)
+        targets = _charge_targets(position, unit, budget) if action_type == "charge" else []
+        ignore = {t.id for t in targets} | (
+            {o.id for o in foes} if action_type == "manoeuvre" else set()
+        )
+        spec = self.straight_ahead(position, unit, action_type, budget, frozenset(ignore))
+        if spec is None:
+            return None
+        # A rect base's charge: its contact depends on its facing at the end, so only ends
+        # reached facing them (a turn first, no axis move) count (reach_rect_charge.py).
+        rect_charge_ = action_type == "charge" and not unit.base.is_circle
+        if rect_charge_:
+            spec = replace(spec, axes=[])
+        found = turn_then_straight_reach(unit.id, action_type, spec)
+        if action_type == "carrier_unloading":
+            return _unloading(position, unit, found)
+        if action_type == "manoeuvre" and foes and not unit.base.is_circle:
+            # A rect base in contact keeps its facing (a turn would swing its corners
+            # into the bases it touches): it slides along its axes.
+            return _rect_keeps_contact(found, unit, [position.bodies[o.id] for o in foes])
+        if action_type == "manoeuvre" and foes:
+            # 002 Manoeuvre Action: ends in base contact with every opposing unit it
+            # touched at the start: sliding straight along their edges (not complete:
+            # going round a corner or a round base takes several legs).
+            return contact_with_all(
+                found,
+                unit.position,
+                unit.base.radius,
+                [ContactTarget(o.id, *_core(position, o), {}) for o in foes],
+            )
+        if action_type != "charge":
+            return found
+        if rect_charge_:
+            return rect_charge(found, unit, [(t.id, position.bodies[t.id]) for t in targets])
+        # 002 Charge Move Action: like a Run, ending in base contact with its target; each
+        # opposing unit is a target, and an end names the one it touches (`keys_at`).
+        return contact_reach(
             found,
             unit.position,
             unit.base.radius,
-            [ContactTarget(o.id, pos.bodies[o.id].core, pos.bodies[o.id].radius, {}) for o in foes],
+            [ContactTarget(t.id, *_core(position, t), {"target": t.id}) for t in targets],
         )
-    if action_type != "charge":
-        return found
-    if rect_charge_:
-        return rect_charge(found, unit, [(t.id, pos.bodies[t.id]) for t in targets])
-    # 002 Charge Move Action: like a Run, ending in base contact with its target; each
-    # opposing unit is a target, and an end names the one it touches (`keys_at`).
-    return contact_reach(
-        found,
-        unit.position,
-        unit.base.radius,
-        [
-            ContactTarget(t.id, pos.bodies[t.id].core, pos.bodies[t.id].radius, {"target": t.id})
-            for t in targets
-        ],
-    )
+
+    def reach_barriers(self, position: MswarsPosition, unit: Unit, near: Features) -> list[Any]:
+        """Elevated features it is not on (its base may not touch them) and "Can't"
+        terrain (its centre may not enter) (MSW-D22, MSW-D24)."""
+        view = position.view(unit)
+        top = view.top_under(unit.position)
+        grow = math.hypot(*_exit_sweep(position, unit))
+        return _kept_out(position, view, near, top, unit.base.radius, grow)
+
+    def reach_confines(
+        self, position: MswarsPosition, unit: Unit, action_type: str
+    ) -> tuple[list[Any], list[Any]]:
+        """Beyond the top it stands on (MSW-D24), unless it jumps off it: then its landing
+        wholly off it (002 Jump Action, MSW-D13; a jump from too high is a Fall, not a
+        refusal, MSW-D29: its ends are shaded too); a unit set down at a rect carrier's
+        rear (or a rect unit at a round one's) stays behind the rear's line."""
+        top = position.view(unit).top_under(unit.position)
+        grow = math.hypot(*_exit_sweep(position, unit))
+        barriers, end_only = [], []
+        if top is not None and action_type == "jump":
+            end_only.append(
+                top.shape.buffer(unit.base.radius + MARGIN, join_style="mitre", mitre_limit=3.0)
+            )
+        elif top is not None:
+            w, h = position.state.table.width, position.state.table.height
+            beyond = box(-1e3, -1e3, w + 1e3, h + 1e3)
+            barriers.append(beyond.difference(top.shape.buffer(-MARGIN - grow)))
+        carrier = _rear_line_of(position, unit) if action_type == "unit_exiting" else None
+        if carrier is not None:
+            barriers.append(_behind_rear(carrier, _half_depth(unit)))
+        return barriers, end_only
+
+    def reach_rates(
+        self, position: MswarsPosition, unit: Unit, near: Features
+    ) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
+        """Features dearer than Flat Ground (002 cost table; an elevated top counts as
+        Flat Ground, MSW-D24); none is cheaper."""
+        view = position.view(unit)
+        grow = math.hypot(*_exit_sweep(position, unit))
+        flat = float(view.rate_of_row("flat") or 1.0)
+        dear = [
+            (t.shape.buffer(grow) if grow else t.shape, rate)
+            for t, _ in near
+            if view.row(t) != ELEVATED and (rate := view.rate(t)) is not None and rate > flat
+        ]
+        return dear, []
+
+    def reach_table(
+        self, position: MswarsPosition, unit: Unit, action_type: str
+    ) -> tuple[list[Any], list[Any]] | None:
+        """On the table (002 Rules: Movement), from every start along the sweep."""
+        grow = math.hypot(*_exit_sweep(position, unit))
+        table = table_barrier(position.state.table, unit, MARGIN + grow)
+        if table is None:
+            return None
+        if grow:
+            w, h = position.state.table.width, position.state.table.height
+            r0 = unit.base.radius + MARGIN + grow
+            x0, y0 = unit.position[:2]
+            if not (r0 <= x0 <= w - r0 and r0 <= y0 <= h - r0):
+                return None
+        return [table], []
+
+    def reach_bases(self, position: MswarsPosition, ignore: frozenset[str]) -> MswarsBases:
+        return MswarsBases(ignore=ignore)
+
+    def steering(self, position: MswarsPosition, unit: Unit) -> Steering:
+        """A turn costs by the terrain under the centre where it turns (002 Turning): the
+        dearest along the sweep."""
+        view = position.view(unit)
+        rate = _dearest_rate(view, unit.position, _exit_sweep(position, unit))
+        return _TurnWhereItStands(view, 1.0 if rate is None else rate)
+
+    def may_turn_in_place(
+        self, position: MswarsPosition, unit: Unit, action_type: str, ignore: frozenset[str]
+    ) -> bool:
+        """A rect base may not turn where it would swing into any other base, even one it
+        charges, touches or was set down behind (002 Rules: Movement)."""
+        bodies = [position.bodies[o.id] for o in position.on_table if o.id != unit.id]
+        return turn_sweeps_clear(unit, bodies, MARGIN)
+
+    def reach_sweep(
+        self, position: MswarsPosition, unit: Unit, action_type: str
+    ) -> tuple[float, float]:
+        return _exit_sweep(position, unit)
+
+    def reach_minimum(self, unit: Unit, action_type: str) -> float | None:
+        """A Run or Charge must cost more than Move (MSW-D32)."""
+        return unit.move + 0.01 if action_type in RUN_LIKE else None
+
+
+class _TurnWhereItStands:
+    """A unit's directions, and its turns priced at `rate` (the terrain it turns in)."""
+
+    def __init__(self, view: UnitView, rate: float) -> None:
+        self.view, self.rate = view, rate
+
+    def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
+        return self.view.direction(facing, dx, dy)
+
+    def turn_cost(self, angle: float, rate: float, free: float) -> float:
+        return self.view.turn_cost(angle, self.rate, free)
+
+
+def _core(position: MswarsPosition, unit: Unit) -> tuple[Any, float]:
+    body = position.bodies[unit.id]
+    return body.core, body.radius
 
 
 def _rect_keeps_contact(found: Reach, unit: Unit, foes: list[Any]) -> Reach:
@@ -306,12 +370,6 @@ def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit
     ]
 
 
-def _near(pos: MswarsPosition, unit: Unit, budget: float) -> list[tuple[Any, Any]]:
-    sx, sy = unit.position
-    far = budget + 2 * unit.base.radius + 2
-    return pos.view(unit).near(sx - far, sy - far, sx + far, sy + far)
-
-
 def _dearest_rate(view: Any, at: tuple[float, float], sweep: tuple[float, float]) -> float | None:
     """The rate under the centre where it turns: at `at`, or the dearest along the sweep
     (None: "Can't" somewhere on it)."""
@@ -344,23 +402,8 @@ def _behind_rear(carrier: Unit, r: float) -> Any:
     )
 
 
-def _terrain_barriers(
-    pos: MswarsPosition, unit: Unit, budget: float, jumping: bool = False, grow: float = 0.0
-) -> list[Any]:
-    """Elevated features the unit is not on (its base may not touch them), "Can't"
-    terrain (its centre may not enter), and beyond the top it stands on (unless it jumps
-    off it)."""
-    view = pos.view(unit)
-    top = view.top_under(unit.position)
-    out = _kept_out(pos, view, _near(pos, unit, budget), top, unit.base.radius, grow)
-    if top is not None and not jumping:
-        w, h = pos.state.table.width, pos.state.table.height
-        out.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(top.shape.buffer(-MARGIN - grow)))
-    return out
-
-
 def _kept_out(
-    pos: MswarsPosition, view: Any, near: list[Any], top: Any, r: float, grow: float = 0.0
+    pos: MswarsPosition, view: Any, near: Features, top: Any, r: float, grow: float = 0.0
 ) -> list[Any]:
     """Where the centre of a base of circumradius `r` may not be among the features `near`:
     by elevated terrain other than the `top` it stands on (its base may not touch it),
@@ -416,7 +459,7 @@ EXIT_STRETCHES = 2
 EXIT_POINTS = 3
 
 
-def exiting_reach(state: GameState, unit_id: str) -> Reach:
+def exiting_reach(play: MswarsReach, state: GameState, unit_id: str) -> Reach:
     """002 Unit Exiting Action, MSW-D35: placed in base contact with the carrier's rear,
     facing away from it, then up to half Move from there (a turn, then straight). The
     area is the union of the reaches from placements along the rear; `path_to` gives
@@ -444,17 +487,11 @@ def exiting_reach(state: GameState, unit_id: str) -> Reach:
         if any(placement_at_rear(pos, carrier, replace(out, position=p), []) for p in (a, b)):
             skipped = True
             continue
-        half = ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
-        # A rect carrier stays behind its rear edge's line as the start sweeps along it; a
-        # circle's is a base the placed unit touches, as any other (no sweep there).
-        r = path_reach(
-            pos,
-            out,
-            "unit_exiting",
-            sweep=half,
-            carrier=None if carrier.base.is_circle and not rect else carrier,
-        )
-        if isinstance(r.area, Point) or r.area is None or r.area.is_empty:
+        r = _exit_from(play, pos, out, carrier)
+        if r is None or isinstance(r.area, Point) or r.area is None or r.area.is_empty:
+            # Not searched from every start along it (a base or an edge by the middle
+            # start): the ends from its other starts are not shaded, so not complete.
+            skipped = True
             continue
         found.append(r)
     if not found:
@@ -492,6 +529,60 @@ def exiting_reach(state: GameState, unit_id: str) -> Reach:
         None if complete else 0.0,
         keys_at,
     )
+
+
+def _exit_from(play: MswarsReach, pos: MswarsPosition, out: Unit, carrier: Unit) -> Reach | None:
+    """The reach of `out`, set down at the middle of a stretch of the carrier's rear, from
+    every start along that stretch (`_exit_sweep`), or None where it may not move."""
+    budget = allowance_for(out, "unit_exiting").value
+    try:
+        pos.elevated_classes  # noqa: B018 - malformed terrain: no reach
+    except InvalidActionError:
+        return None
+    behind = _rear_line_of(pos, out)
+    if behind is None:
+        # A round unit at a round carrier's rear: the carrier is a base it touches, as any
+        # other, and the placement is judged as a start of its own.
+        j = PathJudgement(pos.state)
+        check_can_act(pos, j, out, Action(out.id, "unit_exiting"))
+        if not j.legal:
+            return None
+    if pos.view(out).immobile:
+        return None
+    ignore = frozenset() if behind is None else frozenset({carrier.id})
+    spec = play.straight_ahead(pos, out, "unit_exiting", budget, ignore)
+    return None if spec is None else turn_then_straight_reach(out.id, "unit_exiting", spec)
+
+
+def _exit_carrier(pos: MswarsPosition, unit: Unit) -> Unit | None:
+    """The carrier of a unit being set down out of it (`unit` off its carrier, the state
+    still holding it aboard), or None."""
+    held = pos.state.unit(unit.id)
+    if unit.aboard is not None or held is None or held.aboard is None:
+        return None
+    return pos.state.unit(held.aboard)
+
+
+def _rear_line_of(pos: MswarsPosition, unit: Unit) -> Unit | None:
+    """The carrier whose rear's line a unit set down behind it may not cross: a rect
+    carrier's, or a round one's behind a rect unit (its rear edge's tangent)."""
+    carrier = _exit_carrier(pos, unit)
+    if carrier is None or (carrier.base.is_circle and unit.base.is_circle):
+        return None
+    return carrier
+
+
+def _exit_sweep(pos: MswarsPosition, unit: Unit) -> tuple[float, float]:
+    """Half the stretch of the carrier's rear whose middle `unit` is set down at: the
+    unit exiting may start anywhere along it (002 Unit Exiting Action); (0, 0) for any
+    other unit, or a point of a round carrier's rear arc."""
+    carrier = _exit_carrier(pos, unit)
+    if carrier is None:
+        return (0.0, 0.0)
+    for a, b in _rear_stretches(carrier, unit):
+        if ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2) == tuple(unit.position[:2]):
+            return ((b[0] - a[0]) / 2, (b[1] - a[1]) / 2)
+    return (0.0, 0.0)
 
 
 def _rear_stretches(

@@ -20,7 +20,7 @@ from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
 from rules.systems.mswars.elevation import climb, jump
 from rules.systems.mswars.moves import move_along_path
 from rules.systems.mswars.offers import offered_types
-from rules.systems.mswars.reach import REACHABLE, climb_reach, exiting_reach, path_reach
+from rules.systems.mswars.reach import MswarsReach, climb_reach, exiting_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
 from rules.systems.mswars.terrain import (
     OPTION_SCHEMA,
@@ -30,7 +30,7 @@ from rules.systems.mswars.terrain import (
 from rules.systems.mswars.turns import MswarsTurns, check_turn
 
 
-class MswarsSystem(System):
+class MswarsSystem(MswarsReach, System):
     key = "mswars"
     name = "M.S. Wars"
     #: The cost table is the terrain table of the seed (002 cost table).
@@ -51,10 +51,7 @@ class MswarsSystem(System):
         "unit_exiting": unit_exiting,
     }
     position_type = MswarsPosition
-    reach_builders = {
-        "climb": climb_reach,
-        **dict.fromkeys(REACHABLE - {"unit_exiting"}, path_reach),
-    }
+    reach_builders = {"climb": climb_reach}
     off_table_ends = frozenset({"enter_unit"})  # ends aboard its carrier (002 Enter Unit)
     action_keys = frozenset({"target", "carrier", "unload", "placement"})
     unit_id_keys = frozenset({"target", "carrier"})
@@ -105,7 +102,7 @@ class MswarsSystem(System):
     def reach(self, state: GameState, unit_id: str, action_type: str = "standard_move") -> Reach:
         if action_type == "unit_exiting":  # by a unit aboard its carrier
             return state.memo(
-                f"mswars.reach.{unit_id}.unit_exiting", lambda: exiting_reach(state, unit_id)
+                f"mswars.reach.{unit_id}.unit_exiting", lambda: exiting_reach(self, state, unit_id)
             )
         return super().reach(
             state, unit_id, "standard_move" if action_type == "move" else action_type

@@ -180,3 +180,92 @@ def test_a_rect_beside_another_base_reaches_only_ends_the_referee_accepts(
         steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
         v = validate(state, {"unit": "U", "type": action_type, "path": steps})
         assert v.legal, (p, path, [r.message for r in v.reasons])
+
+
+@st.composite
+def unit_exiting_beside_a_base(draw: Any) -> dict[str, Any]:
+    """A rect carrier with a unit aboard (round or rect, often wide enough that its rear
+    is searched in two stretches) and another base behind its rear, anywhere along it and
+    near: what a start swept along the rear may come near."""
+    facing = draw(st.floats(0, 359))
+    width = draw(st.sampled_from([2.0, 3.0, 4.5, 6.0]))
+    carrier = {
+        "id": "C",
+        "side": "P1",
+        "type": "track",
+        "move": 6,
+        "carrier": 2,
+        "base": {"shape": "rect", "width": width, "length": 3},
+        "position": list(CENTRE),
+        "facing": facing,
+    }
+    rider = {
+        "id": "U",
+        "side": "P1",
+        "type": draw(st.sampled_from(["walker", "track"])),
+        "move": draw(st.sampled_from([4, 8])),
+        "base": draw(
+            st.sampled_from(
+                [
+                    {"shape": "circle", "diameter": 0.5},
+                    {"shape": "circle", "diameter": 1.0},
+                    {"shape": "rect", "width": 1.0, "length": 1.5},
+                ]
+            )
+        ),
+        "position": [0, 0],
+        "facing": 0,
+        "aboard": "C",
+    }
+    other_base = draw(
+        st.sampled_from([{"shape": "circle", "diameter": 0.5}, {"shape": "circle", "diameter": 1}])
+    )
+    radius = other_base["diameter"] / 2
+    behind = 1.5 + radius + draw(st.floats(0.02, 2.5))  # from the carrier's centre
+    aside = draw(st.floats(-(width / 2 + 1.5), width / 2 + 1.5))
+    f = math.radians(facing)
+    x, y = CENTRE
+    other = {
+        "id": "O",
+        "side": draw(st.sampled_from(["P1", "P2"])),
+        "type": "walker",
+        "move": 6,
+        "base": other_base,
+        "position": [
+            x - behind * math.cos(f) - aside * math.sin(f),
+            y - behind * math.sin(f) + aside * math.cos(f),
+        ],
+        "facing": 0,
+    }
+    return {
+        "system": "mswars",
+        "table": {"width": 120, "height": 120},
+        "units": [carrier, rider, other],
+    }
+
+
+@FAST
+@given(unit_exiting_beside_a_base())
+def test_a_unit_exiting_reaches_only_ends_the_referee_accepts(scene: dict[str, Any]) -> None:
+    """002 Unit Exiting Action, MSW-D35: the unit is set down touching the carrier's rear,
+    then moves up to half Move; its swept base may not overlap another base, nor end on
+    one (002 Rules: Movement). The reach searches each stretch of the rear at once, every
+    start along it: a base near one end of a stretch must keep the ends from every start,
+    not only the middle one's. Every shaded end is reached by the path and placement the
+    reach gives, and validate accepts them."""
+    state = state_from_json(scene)
+    found = reach(state, "U", "unit_exiting")
+    if found.area is None or found.area.is_empty:
+        return
+    x0, y0, x1, y1 = found.area.bounds
+    for u in range(1, 10):
+        for v in range(1, 10):
+            p = (x0 + (x1 - x0) * u / 10, y0 + (y1 - y0) * v / 10)
+            if not found.area.contains(Point(p)):
+                continue
+            path = found.path_to(p)
+            assert path is not None, p
+            steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
+            action = {"unit": "U", "type": "unit_exiting", "path": steps, **found.keys_at(p)}
+            v_ = validate(state, action)
+            assert v_.legal, (p, action, [r.message for r in v_.reasons])
