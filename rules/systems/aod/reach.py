@@ -426,13 +426,11 @@ def _on_the_ground(
         inside = on.shape.buffer(-0.005)
         within = inside if within is None else within.intersection(inside)
     elevated = [g for t, g in ground.elevated if t is not on]
-    if action_type in TARGETED:
-        # Close combat: only ends in contact with a target count (AOD-D31).
-        return contact_ends(ctx, unit, action_type, budget, ground.hard, by_unit, elevated, within)
     others = ground.hard + elevated + blocking
     r = unit.base.radius
     room = shapely.box(r, r, state.table.width - r, state.table.height - r)
-    left = _left_behind(
+    # The terrain it starts touching, once left, as hard as any other (AOD-D4).
+    hard = ground.hard + _left_behind(
         ctx,
         unit.base,
         unit.facing,
@@ -442,8 +440,11 @@ def _on_the_ground(
         others,
         room if within is None else room.intersection(within),
     )
+    if action_type in TARGETED:
+        # Close combat: only ends in contact with a target count (AOD-D31).
+        return contact_ends(ctx, unit, action_type, budget, hard, by_unit, elevated, within)
     main, graph = open_reach_with_graph(
-        ctx, unit, action_type, budget, others + left, end_only, within, work=work
+        ctx, unit, action_type, budget, hard + elevated + blocking, end_only, within, work=work
     )
     parts = [main]
     if not unit.base.is_circle and action_type in ("move", "run", "assault_half") and main.complete:
@@ -457,10 +458,9 @@ def _on_the_ground(
             )
         )
     if graph is not None and unit.base.is_circle and (ground.elevated or on is not None):
-        r = unit.base.radius
         table = state.table
         barriers = Barriers(
-            ground.hard + blocking,
+            hard + blocking,
             end_only,
             ground.elevated,
             (r, r, table.width - r, table.height - r),
