@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 from shapely.geometry import Point, box
@@ -14,7 +15,10 @@ from rules import GameState, reach, validate
 from rules.engine.dice import make_dice
 from rules.model.actions import Action, Waypoint
 from rules.referee.alternative import nearest_alternative, path_steps
+from rules.systems.aod import reach as aod_reach
+from rules.systems.aod.context import ctx_of
 from rules.systems.aod.reach_elevated import target_depth
+from rules.systems.aod.units import matrix_row
 from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
@@ -136,12 +140,11 @@ def test_a_rect_that_turns_clear_of_the_wood_it_touches_and_back_is_not_shaded_o
     state = scene([rect], [wood], width=30, height=30)
     turned = validate(state, {"unit": "M1", "type": "move", "path": [{"turn": 90}, [9.7, 15.2]]})
     assert "must_stop_hindering" in turned.codes
-    # Once shaded by way of that turn (a reach-vs-referee fuzz): now by a legal path.
-    end = (4.5415, 12.6569)
-    path = reach(state, "M1").path_to(end)
-    assert path is not None and {"turn": 90.0} not in path
-    steps = [s if isinstance(s, dict) else list(s) for s in path[1:]]
-    assert validate(state, {"unit": "M1", "type": "move", "path": steps}).legal
+    # Reach's ends after that turn (a reach-vs-referee fuzz once found one shaded): none.
+    ctx = ctx_of(state)
+    m1 = state.units_by_id["M1"]
+    ground = aod_reach._terrain(ctx, m1, (matrix_row(m1),), 6.0)
+    assert aod_reach._stopped_by_turning(ctx, m1, replace(m1, facing=123), ground)
     assert legal_ends(state, box(0, 0, 30, 30), count=60) == 60
 
 
