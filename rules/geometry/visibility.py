@@ -123,7 +123,7 @@ class VisibilityGraph:
         return g
 
     @staticmethod
-    def star(free: Any, origin: tuple[float, float], budget: float, rays: int = 360) -> Any:
+    def star(free: Any, origin: tuple[float, float], budget: float, rays: int = 180) -> Any:
         """The part of the polygon `free` that `origin` (inside it) sees within `budget`,
         as a union of thin wedges with their apex at `origin`, each wholly in `free`: so
         the straight line from `origin` to any point of it lies in it. The wedges reach
@@ -159,6 +159,11 @@ class VisibilityGraph:
         short = np.minimum(first[:, :1], first[:, 1:])
         a = np.stack([np.cos(angles), np.sin(angles)], axis=1)
         b = np.roll(a, -1, axis=0)
+        shapely.prepare(free)
+        tips = origin + first[:, :1] * a
+        outline = shapely.Polygon(tips)
+        if outline.is_valid and shapely.covers(free, outline):
+            return outline  # every wedge whole: the outline through the tips
         kept: list[Any] = []
         todo = np.arange(rays)
         for shrink in (None, 1.0, 0.999, 0.99, 0.9, 0.5, 0.2):

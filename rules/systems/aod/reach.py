@@ -30,7 +30,7 @@ from rules.engine.open_reach import (
 )
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry import visibility
-from rules.geometry.bases import body_at, rect_corners
+from rules.geometry.bases import bodies_at, body_at, rect_corners
 from rules.geometry.occupancy import occupies
 from rules.geometry.rotation_sweep import rect_turn_sweep
 from rules.geometry.tolerance import CONTACT, LENGTH, ROTATION_STEP
@@ -609,7 +609,8 @@ def _clear_while_turning(unit: Unit, turned: Unit, touched: list[Terrain]) -> bo
     sweep = math.radians(abs(turned.facing - unit.facing)) * b.radius
     n = max(2, math.ceil(sweep / ROTATION_STEP))
     angles = np.linspace(unit.facing, turned.facing, n + 1)
-    cores = [body_at(b, *unit.position, float(a)).core for a in angles]
+    xs, ys = np.full(n + 1, unit.position[0]), np.full(n + 1, unit.position[1])
+    cores, _ = bodies_at(b, xs, ys, angles)
     gaps = shapely.distance(cores, shapely.union_all([t.shape for t in touched]))
     return bool((gaps > CONTACT - ROTATION_STEP).any())
 
@@ -652,8 +653,10 @@ def _left_behind(
         near = [grown_by_base(s, inner, 0.0) for s in shapes]
         meets = [grown_by_base(s, outer, 0.0) for s in shapes]
     free = room.intersection(shapely.union_all(near))
-    if obstacles:
-        free = free.difference(shapely.union_all(obstacles))
+    shapely.prepare(free)
+    nearby = [g for g in obstacles if free.intersects(g)]
+    if nearby:
+        free = free.difference(shapely.union_all(nearby))
     here = Point(start)
     piece = next((g for g in getattr(free, "geoms", [free]) if g.covers(here)), None)
     met = shapely.union_all(meets)
