@@ -38,10 +38,10 @@ def first_entry_from_clear(
         clear_from = first_beyond(track, list(features), grow + (LENGTH if by_centre else CONTACT))
         if clear_from is None:
             return None
-        entries = [
-            first_within(track, g, grow + (LENGTH if by_centre else EVENT), clear_from)
-            for g in features
-        ]
+        # Entering is reaching a feature (distance 0, section 4), by the centre too: the
+        # 0.001" that makes the centre clear is no entry, else the clear point would be
+        # its own entry and no move could leave (AOD-D3 option, AOD-D4).
+        entries = [first_within(track, g, grow + EVENT, clear_from) for g in features]
         found = [t for t in entries if t is not None]
         hit = hit_at(track, min(found) if found else None)
     else:

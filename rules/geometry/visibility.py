@@ -122,6 +122,63 @@ class VisibilityGraph:
         g._dijkstra(WORK if work is None else work)
         return g
 
+    @staticmethod
+    def star(free: Any, origin: tuple[float, float], budget: float, rays: int = 180) -> Any:
+        """The part of the polygon `free` that `origin` (inside it) sees within `budget`,
+        as a union of thin wedges with their apex at `origin`, each wholly in `free`: so
+        the straight line from `origin` to any point of it lies in it. The wedges reach
+        the edge of `free` within float noise where it bulges away from `origin` (its
+        rays are cut at their first edge, not short of it), narrowing where a corner
+        pokes between two rays. A system keeps a path there until it leaves for good
+        (aod: hindering terrain a unit starts touching, AOD-D4)."""
+        segs = [
+            np.hstack([cs, np.roll(cs, -1, axis=0)])
+            for poly in getattr(free, "geoms", [free])
+            if not poly.is_empty
+            for ring in [poly.exterior, *poly.interiors]
+            for cs in [np.array(ring.coords)[:-1]]
+        ]
+        angles = np.linspace(0, 2 * math.pi, rays, endpoint=False)
+        dx, dy = np.cos(angles)[:, None], np.sin(angles)[:, None]
+        lengths = np.full(rays, float(budget))
+        if segs:
+            e = np.vstack(segs)
+            wx, wy = (e[:, 0] - origin[0])[None, :], (e[:, 1] - origin[1])[None, :]
+            ex, ey = (e[:, 2] - e[:, 0])[None, :], (e[:, 3] - e[:, 1])[None, :]
+            den = dx * ey - dy * ex
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = (wx * ey - wy * ex) / den
+                u = (wx * dy - wy * dx) / den
+            hit = (np.abs(den) > 1e-12) & (t > 1e-9) & (u >= -1e-9) & (u <= 1 + 1e-9)
+            lengths = np.minimum(lengths, np.where(hit, t, np.inf).min(axis=1))
+        # Each wedge first as far as both its rays go (neighbours then share their tips,
+        # and the outline has no steps), then, where that is not wholly in free space,
+        # as far as the shorter one, shrinking.
+        lengths = lengths * (1 - 1e-7)
+        first = np.stack([lengths, np.roll(lengths, -1)], axis=1)
+        short = np.minimum(first[:, :1], first[:, 1:])
+        a = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        b = np.roll(a, -1, axis=0)
+        shapely.prepare(free)
+        tips = origin + first[:, :1] * a
+        outline = shapely.Polygon(tips)
+        if outline.is_valid and shapely.covers(free, outline):
+            return outline  # every wedge whole: the outline through the tips
+        kept: list[Any] = []
+        todo = np.arange(rays)
+        for shrink in (None, 1.0, 0.999, 0.99, 0.9, 0.5, 0.2):
+            m = first[todo] if shrink is None else np.repeat(short[todo] * shrink, 2, axis=1)
+            o = np.broadcast_to(np.asarray(origin, dtype=float), (len(todo), 2))
+            tris = shapely.polygons(
+                np.stack([o, o + m[:, :1] * a[todo], o + m[:, 1:] * b[todo], o], axis=1)
+            )
+            seen = shapely.covers(free, tris)
+            kept.extend(tris[seen])
+            todo = todo[~seen]
+            if not len(todo):
+                break
+        return shapely.union_all(kept) if kept else Point(origin)
+
     def _visible(self, a: tuple[float, float], targets: list[int]) -> list[int]:
         if not targets:
             return []

@@ -30,12 +30,12 @@ from rules.engine.open_reach import (
 )
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.geometry import visibility
-from rules.geometry.bases import body_at, rect_corners
+from rules.geometry.bases import bodies_at, body_at, rect_corners
 from rules.geometry.occupancy import occupies
 from rules.geometry.rotation_sweep import rect_turn_sweep
-from rules.geometry.tolerance import CONTACT
+from rules.geometry.tolerance import CONTACT, LENGTH, ROTATION_STEP
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import Work
+from rules.geometry.visibility import VisibilityGraph, Work, inflate
 from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
@@ -426,35 +426,41 @@ def _on_the_ground(
         inside = on.shape.buffer(-0.005)
         within = inside if within is None else within.intersection(inside)
     elevated = [g for t, g in ground.elevated if t is not on]
+    others = ground.hard + elevated + blocking
+    r = unit.base.radius
+    room = shapely.box(r, r, state.table.width - r, state.table.height - r)
+    # The terrain it starts touching, once left, as hard as any other (AOD-D4).
+    hard = ground.hard + _left_behind(
+        ctx,
+        unit.base,
+        unit.facing,
+        unit.position,
+        ground.touched,
+        budget,
+        others,
+        room if within is None else room.intersection(within),
+    )
     if action_type in TARGETED:
         # Close combat: only ends in contact with a target count (AOD-D31).
-        return contact_ends(ctx, unit, action_type, budget, ground.hard, by_unit, elevated, within)
+        return contact_ends(ctx, unit, action_type, budget, hard, by_unit, elevated, within)
     main, graph = open_reach_with_graph(
-        ctx,
-        unit,
-        action_type,
-        budget,
-        ground.hard + elevated + blocking,
-        end_only,
-        within,
-        work=work,
+        ctx, unit, action_type, budget, hard + elevated + blocking, end_only, within, work=work
     )
     parts = [main]
     if not unit.base.is_circle and action_type in ("move", "run", "assault_half") and main.complete:
         # Only where the search was not cut short: a second search would double the
         # bound's cost, and a reach cut short already says it is not the whole truth.
         parts.extend(_rect_turned(ctx, unit, action_type, budget, ground, by_unit, within))
-    if ground.joined:
+    if ground.touched:  # moving within it bends round its corners (the star is straight)
         parts.append(
             _through_touching_hindering(
                 ctx, unit, action_type, budget, ground, elevated + blocking, end_only, within
             )
         )
     if graph is not None and unit.base.is_circle and (ground.elevated or on is not None):
-        r = unit.base.radius
         table = state.table
         barriers = Barriers(
-            ground.hard + blocking,
+            hard + blocking,
             end_only,
             ground.elevated,
             (r, r, table.width - r, table.height - r),
@@ -505,11 +511,12 @@ def _rect_turned(
     room = shapely.box(ex, ey, table.width - ex, table.height - ey)
     within = room if within is None else within.intersection(room)
     near = horizon(unit, budget)
-    sx, sy = unit.position
+    sx, sy = start_xy = unit.position
     hard: list[Any] = []
     rows = (matrix_row(unit),)
     # Hindering terrain the turned rect no longer touches is entered anew if touched again
-    # (moving from clear, AOD-D4): it is kept from it like from any other.
+    # (moving from clear, AOD-D4): it is kept from it like from any other; what it still
+    # touches may be left, not met again (`_left_behind`, below).
     body = body_at(b, sx, sy, turned.facing)
     touched = {t.id for t in ground.touched if body.distance(t.shape) <= CONTACT}
     for i in ctx.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
@@ -529,6 +536,8 @@ def _rect_turned(
     )
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
     elevated = [g for _, g in ground.elevated]
+    still = [t for t in ground.touched if t.id in touched]
+    hard += _left_behind(ctx, b, turned.facing, start_xy, still, budget, hard + elevated, within)
     # A quarter of the bound: where that does not suffice the turned ends are left out
     # (the reach stays sound, and exact to what the first search says).
     found, _ = open_reach_with_graph(
@@ -575,6 +584,8 @@ def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> 
             return True
     if ctx.options.hindering_entry == "centre":
         return False  # the centre, which enters by this rule, stays where it is
+    if _clear_while_turning(unit, turned, ground.touched):
+        return True
     touched = {t.id for t in ground.touched}
     rows = (matrix_row(unit),)
     for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
@@ -584,6 +595,74 @@ def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> 
         if sweep.distance(t.shape) <= MARGIN:
             return True
     return False
+
+
+def _clear_while_turning(unit: Unit, turned: Unit, touched: list[Terrain]) -> bool:
+    """Whether the rect, turning in place, may come clear of the hindering terrain it
+    touches and end touching it again: it would enter it from clear there and have to
+    stop (000 [32], AOD-D4). Its poses every ROTATION_STEP of corner travel each stay
+    within 0.01" less that step of the terrain, or it may (a subset of the truth)."""
+    b = unit.base
+    end = body_at(b, *unit.position, turned.facing)
+    if not any(end.distance(t.shape) <= CONTACT for t in touched):
+        return False  # ends clear of it: met again later, it is kept from it (`hard`)
+    sweep = math.radians(abs(turned.facing - unit.facing)) * b.radius
+    n = max(2, math.ceil(sweep / ROTATION_STEP))
+    angles = np.linspace(unit.facing, turned.facing, n + 1)
+    xs, ys = np.full(n + 1, unit.position[0]), np.full(n + 1, unit.position[1])
+    cores, _ = bodies_at(b, xs, ys, angles)
+    gaps = shapely.distance(cores, shapely.union_all([t.shape for t in touched]))
+    return bool((gaps > CONTACT - ROTATION_STEP).any())
+
+
+def _left_behind(
+    ctx: Ctx,
+    base: BaseShape,
+    facing: float,
+    start: tuple[float, float],
+    touched: list[Terrain],
+    budget: float,
+    obstacles: list[Any],
+    room: Any,
+) -> list[Any]:
+    """The obstacle that keeps a base from meeting again hindering terrain it touches
+    at its start (`touched`) once it has left it: having left it, it moves from clear,
+    and touching it again would stop it (000 [32], AOD-D4). Moving while still touching
+    it is never clear, so free: where the base touches it (`near`, a subset: the base
+    within 0.01" of it, or the centre within 0.001" by the AOD-D3 option) the centre
+    may go, but only along straight lines from its start (the star it sees there, within
+    `room` and clear of `obstacles`). Beyond that it keeps out of where the base would
+    meet the terrain (`meets`, a superset: distance 0, or the centre on it). A shortest
+    path comes back into a star about its start only along its first straight leg, so
+    a path of the search touches the terrain only before it leaves it for good.
+    `base` at `facing` keeps its facing along these paths."""
+    if not touched:
+        return []
+    shapes = [t.shape for t in touched]
+    if ctx.options.hindering_entry == "centre":
+        near = [s.buffer(LENGTH - 0.0001, quad_segs=16) for s in shapes]
+        meets = [inflate(s, 0.0003) for s in shapes]
+    elif base.is_circle:
+        # Chords within 0.0004" inside the arcs (`grown_by_base`): within 0.0086" of
+        # it the base touches it; beyond 0.0044" less that, it does not meet it.
+        near = [grown_by_base(s, None, base.radius + CONTACT - 0.001) for s in shapes]
+        meets = [grown_by_base(s, None, base.radius + 0.0044) for s in shapes]
+    else:
+        inner = Polygon(rect_corners(0.0, 0.0, facing, base.width + 0.014, base.length + 0.014))
+        outer = Polygon(rect_corners(0.0, 0.0, facing, base.width + 0.008, base.length + 0.008))
+        near = [grown_by_base(s, inner, 0.0) for s in shapes]
+        meets = [grown_by_base(s, outer, 0.0) for s in shapes]
+    free = room.intersection(shapely.union_all(near))
+    shapely.prepare(free)
+    nearby = [g for g in obstacles if free.intersects(g)]
+    if nearby:
+        free = free.difference(shapely.union_all(nearby))
+    here = Point(start)
+    piece = next((g for g in getattr(free, "geoms", [free]) if g.covers(here)), None)
+    met = shapely.union_all(meets)
+    if piece is None:
+        return [met]
+    return [met.difference(VisibilityGraph.star(piece, start, budget))]
 
 
 def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:

@@ -41,9 +41,11 @@ from shapely.geometry.polygon import orient
 from rules.engine.open_reach import reachable
 from rules.engine.reach import Reach
 from rules.geometry.deadline import expired
+from rules.geometry.tolerance import LENGTH
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Terrain, Unit
 from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
+from rules.systems.aod.terrain import ACCESS_WITHIN
 
 #: Sample spacing along an edge, and the leg's length before the edge (its start lies
 #: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
@@ -55,6 +57,11 @@ CHUNK = 2000
 #: at T, or one 0.005" step past it where its distance test rounds the other way; either
 #: is within 0.0075" of every point of the band, inside the 0.01" it allows (AOD-D9).
 LO, HI = -0.0025, 0.0075
+#: How far from the edge point a leg aims at the referee may place its crossing: where the
+#: centre comes within 0.001" of the polygon (AOD-D18), or leaves that, along a leg
+#: square to the edge; twice that for the root's rounding. Reach's access test keeps
+#: this much inside the referee's `ACCESS_WITHIN`, its one figure (AOD-D34).
+_CROSSED_NEAR = 2 * LENGTH
 #: The engine's repositioning: candidates every 0.005", "entirely on / off" within 0.01".
 _REPOSITION_STEP = 0.005
 _WITHIN = 0.01
@@ -250,7 +257,7 @@ def _on_access(feat: Terrain, x: Any, y: Any) -> Any:
     if not feat.access:
         return np.zeros(len(x), dtype=bool)
     segs = shapely.multilinestrings([[list(a), list(b)] for a, b in feat.access])
-    return shapely.distance(segs, shapely.points(x, y)) <= 0.005
+    return shapely.distance(segs, shapely.points(x, y)) <= ACCESS_WITHIN - _CROSSED_NEAR
 
 
 def _leg_clear(

@@ -25,6 +25,10 @@ from rules.geometry.track import Pose, Track
 from rules.model.state import Point2, Terrain
 from rules.systems.aod.context import Ctx
 
+#: How near an access segment the centre path must cross an abrupt elevated edge: "within
+#: 0.01"" (aod.md 6.5, AOD-D34). The referee's and reach's one figure.
+ACCESS_WITHIN = CONTACT
+
 CELL_CODES = {
     "block": ("blocking_terrain", "which blocks movement", "000 [33]"),
     "proh": ("prohibited_terrain", "which it may not enter", "000 [33], AOD-D14"),
@@ -204,7 +208,7 @@ def check_elevated(
 
 def _on_access(feat: Terrain, at: tuple[float, float]) -> bool:
     p = Point(at)
-    return any(LineString([a, b]).distance(p) <= CONTACT for a, b in feat.access)
+    return any(LineString([a, b]).distance(p) <= ACCESS_WITHIN for a, b in feat.access)
 
 
 def _direction_at(track: Track, tau: float) -> tuple[float, float]:

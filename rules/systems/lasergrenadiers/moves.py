@@ -392,6 +392,14 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     return finish(pos, j, unit, walked)
 
 
+def entry_probe(pos: LgPosition, unit: Unit) -> Verdict:
+    """`enter_board` judged with no path: how the entry point itself fares (on an edge,
+    the side's entry area, a landing from above, 003 Off-board movement, 003 Assault
+    landings). The board's offers and the reach both ask it; judged once per position."""
+    key = f"lasergrenadiers.entry_probe.{unit.id}.{unit.position!r}.{unit.z!r}"
+    return pos.state.memo(key, lambda: enter_board(pos, unit, Action(unit.id, "enter_board")))
+
+
 def _entry_area(pos: LgPosition, j: Judgement, unit: Unit) -> None:
     """On the owner's entry area; with `delayed_entry`, anywhere on an edge but the
     opponent's entry area (003 Off-board movement 4)."""

@@ -26,7 +26,7 @@ from rules.systems.lasergrenadiers.accounting import (
     with_transfer,
 )
 from rules.systems.lasergrenadiers.judgement import Judgement
-from rules.systems.lasergrenadiers.moves import can_act, enter_board, overrun_targets
+from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
@@ -51,8 +51,7 @@ def _may_enter(pos: LgPosition, unit: Unit) -> bool:
     from above within the allowance, 003 Assault landings, 003 Off-board movement)."""
     if not _may_move(pos, unit):
         return False
-    probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
-    return not {r.code for r in probe.reasons} & ENTRY_POINT_CODES
+    return not {r.code for r in entry_probe(pos, unit).reasons} & ENTRY_POINT_CODES
 
 
 def _may_overrun(pos: LgPosition, unit: Unit) -> bool:

@@ -20,10 +20,9 @@ from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
 from rules.engine.reach_template import Features, ReachTemplate
 from rules.engine.turn_reach import turn_then_straight_reach
-from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
 from rules.systems.lasergrenadiers.accounting import left_to_spend, transfers
-from rules.systems.lasergrenadiers.moves import enter_board, overrun_targets
+from rules.systems.lasergrenadiers.moves import entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.path import LgBases
 from rules.systems.lasergrenadiers.pieces import allowance_of, altitude_limit, damage_level
 from rules.systems.lasergrenadiers.tables import OVERRIDES
@@ -106,8 +105,8 @@ def _enter_board(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> R
     it, so the piece may fly level from where it starts, as a move; a descent is dearer
     (its 3-D length, LG-D16) and ends over a point of the same area (003 Assault
     landings 4a)."""
-    probe = enter_board(pos, unit, Action(unit.id, "enter_board"))
-    if {r.code for r in probe.reasons} - {"off_table"}:
+    # The probe the board's offers ran for this position (`may_take_type`), not run again.
+    if {r.code for r in entry_probe(pos, unit).reasons} - {"off_table"}:
         return None
     spec = play.straight_ahead(pos, unit, "enter_board", budget)
     return None if spec is None else turn_then_straight_reach(unit.id, "enter_board", spec)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import Any
 
 from shapely.geometry import Point, box
@@ -14,7 +15,10 @@ from rules import GameState, reach, validate
 from rules.engine.dice import make_dice
 from rules.model.actions import Action, Waypoint
 from rules.referee.alternative import nearest_alternative, path_steps
+from rules.systems.aod import reach as aod_reach
+from rules.systems.aod.context import ctx_of
 from rules.systems.aod.reach_elevated import target_depth
+from rules.systems.aod.units import matrix_row
 from tests.rules.reach_sampling import judged_ends as sample_ends
 from tests.rules.scenes import rect_unit, scene, square, unit
 
@@ -61,6 +65,20 @@ def test_abrupt_elevated_terrain_is_entered_only_through_its_access_without_jump
     assert legal_ends(state, HILL_SHAPE, count=10) == 10
 
 
+def test_an_abrupt_edge_crossed_within_the_referees_figure_of_an_access_is_shaded() -> None:
+    # 000 [34], AOD-D34: the crossing within 0.01" of an access segment (aod.md 6.5). The
+    # edge crossed 0.006" past the segment's end: the referee accepts it, and reach
+    # shades it (it once kept within 0.005", a figure of its own).
+    cliff = square("A1", "abrupt_elevated", 12, 4, 20, 16, access=[[[12, 9], [12, 11.014]]])
+    state = scene([unit("M1", position=(8, 10), diameter=2.0, move=8)], [cliff])
+    found = reach(state, "M1")
+    assert found.contains((12.99, 11.019))
+    path = found.path_to((12.99, 11.019))
+    assert path is not None and path[-2][1] == 11.019  # crosses at (12, 11.019)
+    steps = [list(q) for q in path[1:]]
+    assert validate(state, {"unit": "M1", "type": "move", "path": steps}).legal
+
+
 def test_hindering_terrain_joined_to_the_one_it_starts_in_does_not_stop_it() -> None:
     # 000 [32], AOD-D4: never clear, so never entering from clear.
     woods = [square("H1", "hindering", 8, 6, 12, 14), square("H2", "hindering", 12, 6, 16, 14)]
@@ -68,6 +86,66 @@ def test_hindering_terrain_joined_to_the_one_it_starts_in_does_not_stop_it() -> 
     found = reach(state, "M1")
     assert found.contains((13.9, 10)) and found.horizon == 4  # half speed
     assert legal_ends(state, Point(13.5, 10).buffer(1.5)) == 30
+
+
+#: A wood with a notch from the north: its two arms face each other across clear ground.
+U_WOOD = {
+    "id": "H1",
+    "type": "hindering",
+    "polygon": [[8, 6], [20, 6], [20, 14], [17, 14], [17, 9], [11, 9], [11, 14], [8, 14]],
+}
+
+
+def test_a_unit_that_leaves_the_wood_it_starts_in_is_not_shaded_back_into_it() -> None:
+    # 000 [32], AOD-D4: a unit that leaves hindering terrain and meets it again moves
+    # from clear, so it must stop there: across the notch into the other arm is refused,
+    # and reach (which once took the wood it starts in for open ground) does not shade
+    # it. Within the wood, round the notch, it goes on (never clear).
+    state = scene([unit("M1", position=(9.5, 12), diameter=1.0, move=16)], [U_WOOD])
+    across = validate(state, {"unit": "M1", "type": "move", "path": [[17.4, 12]]})
+    assert "must_stop_hindering" in across.codes
+    found = reach(state, "M1")
+    assert not found.contains((17.4, 12))
+    assert found.contains((14, 7.5)) and found.contains((14, 12)) and found.contains((5, 12))
+    assert legal_ends(state, box(0, 0, 36, 36), count=60) == 60
+
+
+def test_with_centre_entry_a_unit_in_hindering_terrain_may_leave_it() -> None:
+    # AOD-D3 option "centre", AOD-D4: the centre leaving the wood is clear once more than
+    # 0.001" out (AOD-D18), and enters only on reaching it again (section 4), so the
+    # point where it becomes clear is no entry (the referee once refused every move
+    # out of a wood this way).
+    woods = [square("H1", "hindering", 10, 8, 14, 12)]
+    state = scene(
+        [unit("M1", position=(12, 10), diameter=1.25, move=10)],
+        woods,
+        options={"hindering_entry": "centre"},
+    )
+    for end in ([12, 14], [16.9, 10]):
+        verdict = validate(state, {"unit": "M1", "type": "move", "path": [end]})
+        assert verdict.legal, [r.message for r in verdict.reasons]
+    found = reach(state, "M1")
+    assert found.contains((12, 14)) and found.contains((16.9, 10))
+    assert legal_ends(state, box(0, 0, 36, 36), count=60) == 60
+
+
+def test_a_rect_that_turns_clear_of_the_wood_it_touches_and_back_is_not_shaded_on() -> None:
+    # 000 [32], AOD-D4, AOD-D17: a rect touching a wood, turned a quarter in place, swings
+    # clear of it and touches it again: it enters it from clear at its start and must
+    # stop there, so no move may follow the turn.
+    wood = square("H0", "hindering", 10.6996531222091, 12.522289975224975, 13.8339722, 17.8637)
+    rect = rect_unit(
+        "M1", 1.0, 2.0, move=12, position=(9.899653122209099, 15.29045311543816), facing=33
+    )
+    state = scene([rect], [wood], width=30, height=30)
+    turned = validate(state, {"unit": "M1", "type": "move", "path": [{"turn": 90}, [9.7, 15.2]]})
+    assert "must_stop_hindering" in turned.codes
+    # Reach's ends after that turn (a reach-vs-referee fuzz once found one shaded): none.
+    ctx = ctx_of(state)
+    m1 = state.units_by_id["M1"]
+    ground = aod_reach._terrain(ctx, m1, (matrix_row(m1),), 6.0)
+    assert aod_reach._stopped_by_turning(ctx, m1, replace(m1, facing=123), ground)
+    assert legal_ends(state, box(0, 0, 30, 30), count=60) == 60
 
 
 def test_with_centre_entry_the_base_may_overlap_hindering_terrain_before_its_centre_stops() -> None:

@@ -29,9 +29,12 @@ def test_coming_from_clear_the_entry_is_the_first_contact() -> None:
 
 
 def test_by_centre_the_entry_is_where_the_centre_reaches_the_feature() -> None:
-    """The centre is on the boundary within 0.001" (AOD-D18): 4.999" of path."""
+    """Entering is the centre reaching the feature (AOD-D3 option; section 4: distance
+    0): 5" of path. Clear is the centre farther than 0.001" (not occupying, AOD-D18), so
+    the point where a centre leaving a wood becomes clear is no entry of its own."""
     entry = first_entry_from_clear(track((5, 10), (15, 10)), [WOOD], by_centre=True)
-    assert entry is not None and entry[0].s == pytest.approx(4.999, abs=1e-4)
+    assert entry is not None and entry[0].s == pytest.approx(5.0, abs=1e-4)
+    assert first_entry_from_clear(track((12, 10), (4, 10)), [WOOD], by_centre=True) is None
 
 
 def test_moving_from_one_touching_feature_into_the_next_is_no_entry() -> None:

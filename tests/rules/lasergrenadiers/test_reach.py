@@ -144,3 +144,22 @@ def test_a_lander_above_the_table_flies_level_or_descends_within_its_reach() -> 
     assert found.contains((24, 24)) and found.contains((70.9, 24))
     assert validate(state, {"unit": "L1", "type": "enter_board", "path": [[24, 24, 0]]}).legal
     assert sound(state, "L1", "enter_board", GRID) > 50
+
+
+def test_an_entry_reach_judges_its_entry_point_once(monkeypatch: Any) -> None:
+    # 003 Off-board movement: the entry point is judged by `enter_board` with no path;
+    # the board's offers (may_take) and the reach's region both need that verdict, and
+    # the reach asks the one the offers computed for this position.
+    from rules.systems.lasergrenadiers import moves
+
+    calls: list[str] = []
+    judged = moves.enter_board
+
+    def counted(pos: Any, unit: Any, action: Any) -> Any:
+        calls.append(unit.id)
+        return judged(pos, unit, action)
+
+    monkeypatch.setattr(moves, "enter_board", counted)
+    state = board([piece("J", "jetpack", 24, (0, 10), facing=0)])
+    assert reach(state, "J", "enter_board").contains((23.9, 10))
+    assert calls == ["J"]
