@@ -457,6 +457,17 @@ def measure_step(
     }
 
 
+def failed_or(step: Any, tables: list[dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """A step's row, or one that says it failed: a client process died opening its
+    sockets (every handshake of one refused or dropped, retried as the board does), so
+    no move was played and the tables are as they were for the next step."""
+    try:
+        return dict(step(tables, *args))
+    except RuntimeError as error:
+        return {"tables": len(tables), "failed": str(error), "errors": 1, "act_p99_ms": None,
+                "load": load()}  # fmt: skip
+
+
 def arguments() -> argparse.Namespace:
     def numbers(text: str) -> list[int]:
         return [int(n) for n in text.split(",")]
@@ -496,10 +507,10 @@ def main() -> None:
         for count in args.tables:
             step = tables[:count]
             if BEFORE:
-                row = measure_step(step, processes, args, BEFORE)
+                row = failed_or(measure_step, step, processes, args, BEFORE)
                 summary.setdefault("before", []).append(row)
                 print(f"before: {json.dumps(row)}", flush=True)
-            row = measure_step(step, processes, args)
+            row = failed_or(measure_step, step, processes, args)
             tables[:count] = step
             rows.append(row)
             print(json.dumps(row), flush=True)

@@ -19,8 +19,10 @@ from django.db.models.sql.compiler import SQLCompiler
 from django.utils import timezone
 
 from tabletop import consumers, limits
+from tabletop.models import TableConnection
 from tabletop.services.table import rights, sockets
 from tabletop.services.table.actor import Actor
+from tabletop.table_socket import presence
 from tests.live.helpers import in_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,15 +42,27 @@ def compilations(monkeypatch):
     return made
 
 
-async def test_a_ping_that_reads_the_rights_builds_no_sql(table, compilations, monkeypatch):
-    monkeypatch.setattr(consumers, "PING_RECHECK_S", 1e-9)  # every ping reads them again
+def _last_seen(battle_id: int) -> list:
+    return sorted(TableConnection.objects.filter(battle_id=battle_id).values_list("last_seen"))
+
+
+async def test_a_ping_that_reads_the_rights_and_keeps_the_row_builds_no_sql(
+    table, compilations, monkeypatch
+):
+    # Every ping reads the rights again and refreshes the socket's presence row.
+    monkeypatch.setattr(consumers, "PING_RECHECK_S", 1e-9)
+    monkeypatch.setattr(presence, "PRESENCE_REFRESH_S", 1e-9)
     await table.p1.send({"type": "ping"})  # the thread's first read builds its SQL
     await table.p1.get("pong")
+    seen = await in_thread(_last_seen)(table.battle.id)
+    while presence._announcements:  # who is here, told once the sockets opened: not a ping's
+        await asyncio.sleep(0.05)
     compilations.clear()
     for _ in range(3):
         await table.p1.send({"type": "ping"})
         assert (await table.p1.get("pong"))["type"] == "pong"
     assert compilations == []
+    assert await in_thread(_last_seen)(table.battle.id) > seen  # the row was kept
 
 
 def _same_sql(user_id: int, session_key: str, battle_id: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
+from django.db.models.sql import UpdateQuery
 
 
 @dataclass(frozen=True)
@@ -37,12 +38,17 @@ class _Bound:
     """One thread's compilation on one database: the SQL, where each argument goes in
     its parameters, and what the ORM needs to read its rows."""
 
-    def __init__(self, build: Callable[..., QuerySet], stands: tuple[Stand, ...], alias: str):
-        queryset = build(*(s.value for s in stands))
+    def __init__(
+        self, build: Callable[..., QuerySet | UpdateQuery], stands: tuple[Stand, ...], alias: str
+    ):
+        built = build(*(s.value for s in stands))
+        query = built if isinstance(built, UpdateQuery) else built.query
+        if isinstance(query, UpdateQuery) and query.related_updates:
+            raise ValueError("an update of one table only")
         self.connection = connections[alias]
-        self.compiler = queryset.query.get_compiler(using=alias)
+        self.compiler = query.get_compiler(using=alias)
         self.sql, params = self.compiler.as_sql()
-        self.model = queryset.model
+        self.model = query.model
         self.alias = alias
         adapt = self.connection.ops.adapt_datetimefield_value
         #: Per parameter: (argument index, whether an instant adapted as a datetime
@@ -74,6 +80,12 @@ class _Bound:
                 bound.append(adapt(args[index]) if value else args[index])
         return bound
 
+    def execute(self, args: tuple[Any, ...]) -> int:
+        """Runs an update; the number of rows it changed."""
+        with self.connection.cursor() as cursor:
+            cursor.execute(self.sql, self.params(args))
+            return cursor.rowcount
+
     def rows(self, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """The rows, their values converted as the ORM converts them."""
         with self.connection.cursor() as cursor:
@@ -97,11 +109,20 @@ class _Bound:
         return made
 
 
-class CompiledQuery:
-    """`build(*arguments)`'s queryset, compiled once per thread and database; each
-    argument is given a stand-in (`stands`) that the compiled parameters must hold."""
+def update_query(queryset: QuerySet, **values: Any) -> UpdateQuery:
+    """The query `queryset.update(**values)` runs (as `QuerySet.update` makes it), unrun."""
+    query = queryset.query.chain(UpdateQuery)
+    query.add_update_values(values)
+    query.clear_select_clause()
+    return query
 
-    def __init__(self, build: Callable[..., QuerySet], *stands: Stand) -> None:
+
+class CompiledQuery:
+    """`build(*arguments)`'s queryset (or update: `update_query`), compiled once per
+    thread and database; each argument is given a stand-in (`stands`) that the compiled
+    parameters must hold."""
+
+    def __init__(self, build: Callable[..., QuerySet | UpdateQuery], *stands: Stand) -> None:
         if len({(type(s.value), s.value) for s in stands}) != len(stands):
             raise ValueError("each argument needs a stand-in of its own")
         self.build = build
@@ -121,6 +142,10 @@ class CompiledQuery:
 
     def rows(self, *args: Any) -> list[tuple[Any, ...]]:
         return self.bound().rows(args)
+
+    def execute(self, *args: Any) -> int:
+        """Runs the update; the number of rows it changed."""
+        return self.bound().execute(args)
 
     def first(self, *args: Any) -> Model | None:
         """The first model instance (of a query of at most one row), or None."""
