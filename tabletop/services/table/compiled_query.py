@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
@@ -43,12 +43,13 @@ class _Bound:
     ):
         built = build(*(s.value for s in stands))
         query = built if isinstance(built, UpdateQuery) else built.query
-        if isinstance(query, UpdateQuery) and query.related_updates:
+        if isinstance(query, UpdateQuery) and query.get_related_updates():
             raise ValueError("an update of one table only")
         self.connection = connections[alias]
         self.compiler = query.get_compiler(using=alias)
         self.sql, params = self.compiler.as_sql()
-        self.model = query.model
+        assert query.model is not None
+        self.model: type[Model] = query.model
         self.alias = alias
         adapt = self.connection.ops.adapt_datetimefield_value
         #: Per parameter: (argument index, whether an instant adapted as a datetime
@@ -111,7 +112,7 @@ class _Bound:
 
 def update_query(queryset: QuerySet, **values: Any) -> UpdateQuery:
     """The query `queryset.update(**values)` runs (as `QuerySet.update` makes it), unrun."""
-    query = queryset.query.chain(UpdateQuery)
+    query = cast(UpdateQuery, queryset.query.chain(UpdateQuery))
     query.add_update_values(values)
     query.clear_select_clause()
     return query
