@@ -32,6 +32,10 @@ act p99 exceeds `--limit-ms` (or that had an error; `--whole-ramp` goes on all t
 same); the largest T before it is the capacity. Tables are made once per process count
 (bulk: users and sessions in one statement each) and played on through the ramp.
 
+`BENCH_BEFORE=<another checkout>` measures its code beside this one's in the same run:
+each step is played on that tree's servers, then on this one's, on the same tables
+(its rows are printed first, marked "before"; the capacity is this tree's).
+
 The last line printed is one JSON object with the headline figures.
 """
 
@@ -64,6 +68,7 @@ from bench.table_rtt import (  # noqa: E402
     make_users,
     open_all,
     percentile,
+    server_env,
     session_cookies,
     set_up,
     start_server,
@@ -73,6 +78,8 @@ from bench.table_rtt import (  # noqa: E402
 GAME_STATE = ("side", "index", "n", "stepped", "direction", "xs")
 #: The board's own ping period (static/js/board/connection.js, PING_MS).
 PING_S = 25.0
+#: Another source tree whose code is measured beside this one's, step by step.
+BEFORE = os.environ.get("BENCH_BEFORE", "")
 
 
 # -- figures: pure functions --------------------------------------------------------------
@@ -362,10 +369,16 @@ class Crew:
                 process.join()
 
 
-def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Namespace) -> dict:
-    """One step of the ramp: the tables on `processes` fresh Daphne processes. The
-    tables' game states are updated in place for the next step."""
-    servers = [start_server(app="tabletop.asgi:application") for _ in range(processes)]
+def measure_step(
+    tables: list[dict[str, Any]], processes: int, args: argparse.Namespace, tree: str = ""
+) -> dict:
+    """One step of the ramp: the tables on `processes` fresh Daphne processes (of the
+    source tree `tree`, or this one). The tables' game states are updated in place for
+    the next step."""
+    where: dict[str, Any] = {}
+    if tree:
+        where = {"cwd": Path(tree), "env": {**server_env(), "PYTHONPATH": str(Path(tree))}}
+    servers = [start_server(app="tabletop.asgi:application", **where) for _ in range(processes)]
     pids = [s.pid for s, _ in servers]
     groups = client_groups(len(tables), args.tables_per_client)
     jobs = [
@@ -444,6 +457,17 @@ def measure_step(tables: list[dict[str, Any]], processes: int, args: argparse.Na
     }
 
 
+def failed_or(step: Any, tables: list[dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """A step's row, or one that says it failed: a client process died opening its
+    sockets (every handshake of one refused or dropped, retried as the board does), so
+    no move was played and the tables are as they were for the next step."""
+    try:
+        return dict(step(tables, *args))
+    except RuntimeError as error:
+        return {"tables": len(tables), "failed": str(error), "errors": 1, "act_p99_ms": None,
+                "load": load()}  # fmt: skip
+
+
 def arguments() -> argparse.Namespace:
     def numbers(text: str) -> list[int]:
         return [int(n) for n in text.split(",")]
@@ -482,7 +506,11 @@ def main() -> None:
         rows = []
         for count in args.tables:
             step = tables[:count]
-            row = measure_step(step, processes, args)
+            if BEFORE:
+                row = failed_or(measure_step, step, processes, args, BEFORE)
+                summary.setdefault("before", []).append(row)
+                print(f"before: {json.dumps(row)}", flush=True)
+            row = failed_or(measure_step, step, processes, args)
             tables[:count] = step
             rows.append(row)
             print(json.dumps(row), flush=True)

@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-import redis.asyncio
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
@@ -25,6 +24,7 @@ from redis.exceptions import RedisError
 
 from tabletop import limits, metrics
 from tabletop.models import Event, EventRow
+from tabletop.redis_clients import loop_client
 
 PROTOCOL_VERSION = 1
 #: How long a command's thread waits for its broadcast to be handed to the channel layer.
@@ -158,11 +158,7 @@ async def layer_reachable() -> None:
     hosts = settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {}).get("hosts", [])
     if not hosts or not isinstance(hosts[0], str):
         return  # the in-memory layer (tests, a single process): nothing to reach
-    client = redis.asyncio.Redis.from_url(hosts[0], socket_connect_timeout=1, socket_timeout=1)
-    try:
-        await client.ping()
-    finally:
-        await client.aclose()
+    await loop_client(hosts[0]).ping()
 
 
 def canonical(value: Any) -> str:

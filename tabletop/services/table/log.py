@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.core.cache import cache
-from django.db.models import JSONField, Q
+from django.db.models import JSONField, Q, QuerySet
 from django.db.models.fields.json import KeyTransform
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -31,6 +31,7 @@ from tabletop.services.table import (
     takeback_log,
 )
 from tabletop.services.table.command import TABLE_KINDS
+from tabletop.services.table.compiled_query import STAND_ID, CompiledQuery
 
 HISTORY = 50
 logger = logging.getLogger(__name__)
@@ -61,8 +62,17 @@ def events_after(battle_id: int, seq: int, upto: int | None = None) -> list[dict
     return frames
 
 
+def _last_seq_query(battle_id: int) -> QuerySet:
+    return Battle.objects.filter(pk=battle_id).values_list("last_seq")
+
+
+#: Built once per thread: every socket's ping reads it (delivery.catch_up).
+_LAST_SEQ = CompiledQuery(_last_seq_query, STAND_ID)
+
+
 def last_seq(battle_id: int) -> int:
-    return Battle.objects.filter(pk=battle_id).values_list("last_seq", flat=True).first() or 0
+    rows = _LAST_SEQ.rows(battle_id)
+    return (rows[0][0] if rows else 0) or 0
 
 
 def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:

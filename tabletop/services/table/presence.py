@@ -1,12 +1,19 @@
 """Who is connected to a table, in which role: one row per open socket, in any process."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db.models import Count
+from django.db.models.sql import UpdateQuery
 from django.utils import timezone
 
 from tabletop.models import TableConnection
 from tabletop.services.table.actor import Actor
+from tabletop.services.table.compiled_query import (
+    STAND_NOW,
+    STAND_TEXT,
+    CompiledQuery,
+    update_query,
+)
 
 #: A socket silent for this long (its process died without closing it) no longer counts.
 TIMEOUT = timedelta(seconds=90)
@@ -24,8 +31,16 @@ def connection_open(*, battle_id: int, actor: Actor, channel_name: str) -> None:
     )
 
 
+def _seen(channel_name: str, now: datetime) -> UpdateQuery:
+    return update_query(TableConnection.objects.filter(channel_name=channel_name), last_seen=now)
+
+
+#: Built once per thread: every busy socket's row is refreshed with it (as it pings).
+_SEEN = CompiledQuery(_seen, STAND_TEXT, STAND_NOW)
+
+
 def connection_seen(*, channel_name: str) -> None:
-    TableConnection.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+    _SEEN.execute(channel_name, timezone.now())
 
 
 def connection_close(*, channel_name: str) -> None:

@@ -18,6 +18,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from importlib import import_module
 from typing import Any
 
@@ -35,6 +36,13 @@ from django.utils.crypto import constant_time_compare
 from tabletop import events, limits
 from tabletop.models import BattleSide, Membership, Role
 from tabletop.services.table.actor import Actor
+from tabletop.services.table.compiled_query import (
+    STAND_ID,
+    STAND_NOW,
+    STAND_OTHER_ID,
+    STAND_TEXT,
+    CompiledQuery,
+)
 
 #: Close code: the socket's rights changed (a new role, or its login session ended):
 #: the board reconnects at once and is told its new role, or refused with 4403.
@@ -81,21 +89,20 @@ def _sides(battle_id: int, **owned: Any) -> Subquery:
     )
 
 
-def _seat_query(seat: Seat, battle_id: int) -> QuerySet:
+def _seat_query(user_id: int, session_key: str, battle_id: int, now: datetime) -> QuerySet:
     """The seat's user (only what the rights need: never the battle's row, whose position
     can be large), with, read in the same query (one round trip per frame: issue 25): its
-    login session's data (None when ended or expired), its role in the battle's campaign
-    (None when not a member, or no such battle), the battle's sides and its own. The
-    session is read from Django's session table: the sessions are stored in the database
-    (settings.SESSION_ENGINE, Django's default)."""
-    now = timezone.now()
-    session = Session.objects.filter(session_key=seat.session_key or "", expire_date__gt=now)
+    login session's data (None when ended or expired at `now`), its role in the battle's
+    campaign (None when not a member, or no such battle), the battle's sides and its own.
+    The session is read from Django's session table: the sessions are stored in the
+    database (settings.SESSION_ENGINE, Django's default)."""
+    session = Session.objects.filter(session_key=session_key, expire_date__gt=now)
     role = Membership.objects.filter(
         user_id=OuterRef("pk"), campaign__battles__id=battle_id
     ).values("role")
     return (
         get_user_model()
-        ._default_manager.filter(pk=seat.user_id)
+        ._default_manager.filter(pk=user_id)
         .only("pk", "password", "is_active", get_user_model().USERNAME_FIELD)
         .annotate(
             session_data=Subquery(session.values("session_data")[:1]),
@@ -106,8 +113,18 @@ def _seat_query(seat: Seat, battle_id: int) -> QuerySet:
     )
 
 
+#: The seat's query, built once per thread: every frame of every socket reads it, and
+#: building it cost several times its round trip.
+_SEAT_QUERY = CompiledQuery(_seat_query, STAND_ID, STAND_TEXT, STAND_OTHER_ID, STAND_NOW)
+
+
+def _seat_args(seat: Seat, battle_id: int) -> tuple[int, str, int, datetime]:
+    return seat.user_id, seat.session_key or "", battle_id, timezone.now()
+
+
 def _seat_row(seat: Seat, battle_id: int) -> User | None:
-    return _seat_query(seat, battle_id).first()
+    """The seat's row (`_seat_query`): at most one, its user's key being given."""
+    return _SEAT_QUERY.first(*_seat_args(seat, battle_id))  # type: ignore[return-value]
 
 
 def _row_columns() -> tuple[str, ...]:
@@ -191,7 +208,7 @@ class Assumed:
         `row`, of none otherwise: the seat's query (`_seat_query`), compared column by
         column, the sides as sets (the rights hold them as a set; the aggregate's order
         is not fixed)."""
-        sql, params = _seat_query(self.seat, self.battle_id).query.sql_with_params()
+        sql, params = _SEAT_QUERY.sql_with_params(*_seat_args(self.seat, self.battle_id))
         named = _named(sql, params, "seat")
         quote = connection.ops.quote_name
         wheres = [f"seat.{quote(c)} = %(seat_{c})s" for c in _row_columns()]

@@ -19,6 +19,7 @@ import redis.asyncio
 from django.conf import settings
 
 from tabletop import limits
+from tabletop.redis_clients import loop_client
 from tabletop.services.table.presence import TIMEOUT
 
 #: Seconds a claimed place lasts without a refresh.
@@ -39,6 +40,15 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1
 """
 
+# KEYS[1]: the user's set at the table; ARGV: channel name, ttl. One round trip: a place
+# still held is refreshed (XX: one that lapsed is not taken again) by Redis's clock.
+_KEEP = """
+local now = redis.call('TIME')
+redis.call('ZADD', KEYS[1], 'XX', tonumber(now[1]) + tonumber(now[2]) / 1000000, ARGV[1])
+redis.call('EXPIRE', KEYS[1], tonumber(ARGV[2]))
+return 1
+"""
+
 #: This process's places when there is no Redis: (battle, user) -> channel -> claimed at.
 _places: dict[tuple[int, int], dict[str, float]] = {}
 #: The places this process holds in Redis: given back when it exits.
@@ -50,9 +60,7 @@ def _key(battle_id: int, user_id: int) -> str:
 
 
 def _client() -> redis.asyncio.Redis:
-    return redis.asyncio.Redis.from_url(
-        settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
-    )
+    return loop_client(settings.REDIS_URL)
 
 
 async def claim(battle_id: int, user_id: int, channel_name: str) -> bool:
@@ -65,15 +73,10 @@ async def claim(battle_id: int, user_id: int, channel_name: str) -> bool:
     # back all the same (removing a place the script did not take is harmless).
     held = (_key(battle_id, user_id), channel_name)
     _held.add(held)
-    client = _client()
-    try:
-        script = client.register_script(_CLAIM)
-        taken = await script(
-            keys=[_key(battle_id, user_id)],
-            args=[channel_name, limits.USER_SOCKETS, PLACE_TTL_S],
-        )
-    finally:
-        await client.aclose()
+    taken = await _client().register_script(_CLAIM)(
+        keys=[_key(battle_id, user_id)],
+        args=[channel_name, limits.USER_SOCKETS, PLACE_TTL_S],
+    )
     if not taken:
         _held.discard(held)
     return bool(taken)
@@ -97,14 +100,9 @@ async def keep(battle_id: int, user_id: int, channel_name: str) -> None:
         if channel_name in places:  # a place that lapsed is not taken again
             places[channel_name] = time.monotonic()
         return
-    client = _client()
-    try:
-        key = _key(battle_id, user_id)
-        now = await client.time()
-        await client.zadd(key, {channel_name: now[0] + now[1] / 1e6}, xx=True)
-        await client.expire(key, PLACE_TTL_S)
-    finally:
-        await client.aclose()
+    await _client().register_script(_KEEP)(
+        keys=[_key(battle_id, user_id)], args=[channel_name, PLACE_TTL_S]
+    )
 
 
 async def release(battle_id: int, user_id: int, channel_name: str) -> None:
@@ -115,11 +113,7 @@ async def release(battle_id: int, user_id: int, channel_name: str) -> None:
         if not places:
             _places.pop((battle_id, user_id), None)
         return
-    client = _client()
-    try:
-        await client.zrem(_key(battle_id, user_id), channel_name)
-    finally:
-        await client.aclose()
+    await _client().zrem(_key(battle_id, user_id), channel_name)
     # Only now: a process stopping meanwhile (its loop ends this task) gives it back at exit.
     _held.discard((_key(battle_id, user_id), channel_name))
 
