@@ -465,12 +465,15 @@ async def open_all(clients: list[Client], *, joined: bool = False) -> None:
             await c.close()
             raise ConnectionError("the socket closed before its snapshot")
 
+    # The board goes on trying at its longest pause; a join waited for goes on longer.
+    pauses = BOARD_BACKOFF_S + (BOARD_BACKOFF_S[-1:] * 5 if joined else ())
+
     async def open_one(c: Client) -> None:
-        for attempt, pause in enumerate(BOARD_BACKOFF_S):
+        for attempt, pause in enumerate(pauses):
             try:
                 return await join(c)
             except Exception:
-                if attempt == len(BOARD_BACKOFF_S) - 1:
+                if attempt == len(pauses) - 1:
                     raise
                 await asyncio.sleep(pause)
 
