@@ -34,14 +34,17 @@ class DirectDispatchMixin:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # AsyncConsumer.__call__ as Channels has it, with dispatch_in_turn for its loop.
-        self.scope = scope
-        self.channel_layer = get_channel_layer(self.channel_layer_alias)
+        consumer: Any = self  # an AsyncConsumer: its attributes, set as Channels sets them
+        consumer.scope = scope
+        consumer.channel_layer = layer = get_channel_layer(consumer.channel_layer_alias)
         sources = [receive]
-        if self.channel_layer is not None:
-            self.channel_name = await self.channel_layer.new_channel()
-            self.channel_receive = functools.partial(self.channel_layer.receive, self.channel_name)
-            sources.append(self.channel_receive)
-        self.base_send = send
+        if layer is not None:
+            consumer.channel_name = await consumer.channel_layer.new_channel()
+            consumer.channel_receive = functools.partial(
+                consumer.channel_layer.receive, consumer.channel_name
+            )
+            sources.append(consumer.channel_receive)
+        consumer.base_send = send
         try:
             await dispatch_in_turn(sources, self.dispatch)
         except StopConsumer:
