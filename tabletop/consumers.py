@@ -227,7 +227,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         await self.delivery.ping(message)
 
     async def table_presence(self, message: dict[str, Any]) -> None:
-        await self.send_json(message["frame"])
+        await self.send(text_data=message["text"])
 
     async def table_rights(self, message: dict[str, Any]) -> None:
         """The user's rights changed (rights.rights_changed): read again at once; the

@@ -191,8 +191,9 @@ def send_event_on_commit(battle_id: int, frame: dict[str, Any], delay_s: int) ->
 
 def send_point(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
     """A ping to everyone at the table at once: the GM and players now; the spectators'
-    sockets hold it their delay from `sent` (it has no seq to wait behind)."""
-    message = {"type": "table.point", "frame": frame}
+    sockets hold it their delay from `sent` (it has no seq to wait behind). Its text is
+    written here, once, not by each receiving socket."""
+    message = {"type": "table.point", "text": canonical(frame)}
     deliver(
         [
             (players_group(battle_id), message),
@@ -202,8 +203,11 @@ def send_point(battle_id: int, frame: dict[str, Any], delay_s: int) -> None:
 
 
 async def send_presence(battle_id: int, frame: dict[str, Any]) -> None:
+    """Who is here, to everyone at the table: its text written once here (it names every
+    socket's user, so at a table of 200 spectators each socket writing and the channel
+    layer decoding its own copy cost more than the event itself)."""
     layer = channel_layer()
-    message = {"type": "table.presence", "frame": frame}
+    message = {"type": "table.presence", "text": canonical(frame)}
     try:
         await layer.group_send(players_group(battle_id), message)
         await layer.group_send(watchers_group(battle_id), message)

@@ -193,15 +193,15 @@ class EventDelivery:
         if self.watching:
             wait = message.get("sent", 0) + message.get("delay_s", 0) - time.time()
         if wait <= 0:
-            await self.send_json(message["frame"])
+            await self.send(message["text"])
             return
         if len(self.held_pings) >= HELD_PINGS:
             return  # a pulse is no record: under a long delay, the oldest few will do
-        task = asyncio.ensure_future(self.send_later(message["frame"], wait))
+        task = asyncio.ensure_future(self.send_later(message["text"], wait))
         self.held_pings.add(task)
         task.add_done_callback(self.held_pings.discard)
 
-    async def send_later(self, frame: dict[str, Any], wait: float) -> None:
+    async def send_later(self, text: str, wait: float) -> None:
         await asyncio.sleep(wait)
         if not self.stopped:
-            await self.send_json(frame)
+            await self.send(text)

@@ -2,11 +2,14 @@
 and a Redis outage waited out instead of ending the socket with a traceback."""
 
 import asyncio
+import functools
 import uuid
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.layers import get_channel_layer
 
 from tabletop import events
 
@@ -15,20 +18,81 @@ LAYER_WAIT_S = 1.0
 
 
 class DirectDispatchMixin:
-    """Dispatches each message straight to its handler.
+    """Dispatches each message straight to its handler, from one loop per socket.
 
     Channels (4.2 and later) first hops to the database thread to close stale
     connections before every message a consumer handles. Here every database call
     already goes through `database_sync_to_async`, which does that itself, so the hop
     is pure cost, and on a broadcast it is paid once per socket, one after another in
     that one thread: 200 spectators meant 200 hops per event (docs/benchmarks.md).
+
+    And Channels' loop (`await_many_dispatch`) makes a task for every message a socket
+    receives and waits on it with `asyncio.wait`: on a broadcast, one task per socket,
+    a quarter of the event loop's work for each socket's copy. `dispatch_in_turn` reads
+    the same two sources from one task each for the socket's life.
     """
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # AsyncConsumer.__call__ as Channels has it, with dispatch_in_turn for its loop.
+        consumer: Any = self  # an AsyncConsumer: its attributes, set as Channels sets them
+        consumer.scope = scope
+        consumer.channel_layer = layer = get_channel_layer(consumer.channel_layer_alias)
+        sources = [receive]
+        if layer is not None:
+            consumer.channel_name = await consumer.channel_layer.new_channel()
+            consumer.channel_receive = functools.partial(
+                consumer.channel_layer.receive, consumer.channel_name
+            )
+            sources.append(consumer.channel_receive)
+        consumer.base_send = send
+        try:
+            await dispatch_in_turn(sources, self.dispatch)
+        except StopConsumer:
+            pass
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
+
+
+async def dispatch_in_turn(
+    sources: list[Callable[[], Awaitable[dict[str, Any]]]],
+    dispatch: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    """Hands each message of `sources` (the client's frames, the channel layer's) to
+    `dispatch` one at a time, as they arrive, as Channels' `await_many_dispatch` does; a
+    source that fails fails the loop. One reading task per source, not one per message."""
+    arrived: asyncio.Queue[tuple[dict[str, Any] | None, BaseException | None]] = asyncio.Queue()
+
+    async def read(source: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        try:
+            while True:
+                arrived.put_nowait((await source(), None))
+        except asyncio.CancelledError:
+            # Cancelled from outside the loop below: the socket ends, as it did when
+            # Channels' loop found its receiving task cancelled.
+            arrived.put_nowait((None, asyncio.CancelledError()))
+            raise
+        except Exception as error:
+            arrived.put_nowait((None, error))
+
+    readers = [asyncio.ensure_future(read(source)) for source in sources]
+    try:
+        while True:
+            message, error = await arrived.get()
+            if error is not None:
+                raise error
+            assert message is not None
+            await dispatch(message)
+    finally:
+        for reader in readers:
+            reader.cancel()
+            try:
+                await reader
+            except asyncio.CancelledError:
+                pass
 
 
 class PatientLayer:

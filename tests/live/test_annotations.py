@@ -178,11 +178,14 @@ def test_a_ping_is_broadcast_with_the_name_and_never_stored():
         battle_point(battle_id=battle.id, actor=people["p2"], at=[12.5, 30])
     (players, to_players), (watchers, to_watchers) = sent
     assert (players, watchers) == (f"battle-{battle.id}", f"battle-{battle.id}-watch")
-    assert to_players == {
-        "type": "table.point",
-        "frame": {"type": "point", "user": "p2", "role": "player", "at": [12.5, 30]},
+    assert to_players["type"] == "table.point"
+    assert json.loads(to_players["text"]) == {
+        "type": "point",
+        "user": "p2",
+        "role": "player",
+        "at": [12.5, 30],
     }
-    assert to_watchers["frame"] == to_players["frame"] and to_watchers["delay_s"] == 0
+    assert to_watchers["text"] == to_players["text"] and to_watchers["delay_s"] == 0
     assert not Event.objects.exists()
     assert Battle.objects.get(pk=battle.id).last_seq == 0
 
