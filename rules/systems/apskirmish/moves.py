@@ -64,16 +64,20 @@ class Line:
         return Pose(s.x + (e.x - s.x) * fraction, s.y + (e.y - s.y) * fraction, e.facing)
 
 
+def points_after_start(unit: Unit, action: Action) -> list[Waypoint]:
+    """The path's points; a first point equal to the start is ignored (contract)."""
+    points = [s for s in action.path if isinstance(s, Waypoint)]
+    x, y = unit.position[0], unit.position[1]
+    first = points[0] if points else None
+    if first and math.isclose(first.x, x, abs_tol=1e-9) and math.isclose(first.y, y, abs_tol=1e-9):
+        return points[1:]
+    return points
+
+
 def declared_line(unit: Unit, action: Action) -> Line | str:
     """The action's line, or why it is malformed (more than one point, APS-D24)."""
     start = Pose(unit.position[0], unit.position[1], unit.facing)
-    points = [s for s in action.path if isinstance(s, Waypoint)]
-    if (
-        points
-        and math.isclose(points[0].x, start.x, abs_tol=1e-9)
-        and math.isclose(points[0].y, start.y, abs_tol=1e-9)
-    ):
-        points = points[1:]  # a first point equal to the start is ignored (contract)
+    points = points_after_start(unit, action)
     if len(points) > 1:
         return f"a {action.type} is one straight line: give at most one point, not {len(points)}"
     turns = tuple(s for s in action.path if isinstance(s, Turn))
@@ -85,7 +89,11 @@ def declared_line(unit: Unit, action: Action) -> Line | str:
 
 
 def measured(unit: Unit, start: Pose, end: Pose) -> float:
-    return front_distance(unit.base, (start.x, start.y, start.facing), (end.x, end.y, end.facing))
+    return front_distance(unit.base, _pose(start), _pose(end))
+
+
+def _pose(p: Pose) -> tuple[float, float, float]:
+    return (p.x, p.y, p.facing)
 
 
 def _at(p: tuple[float, float]) -> str:
@@ -94,11 +102,7 @@ def _at(p: tuple[float, float]) -> str:
 
 def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
     """Everything the declared line breaks, each at the first point it happens."""
-    movement = front_line(
-        unit.base,
-        (line.start.x, line.start.y, line.start.facing),
-        (line.end.x, line.end.y, line.end.facing),
-    )
+    movement = front_line(unit.base, _pose(line.start), _pose(line.end))
     crossed: set[str] = set()
     for feature in pos.obstacles:
         over = first_over(movement, feature.shape)
@@ -150,11 +154,7 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
 def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
     """A Terrain roll is needed when the line of movement traces over rough ground
     (004 Rough Terrain); a front that does not move traces nothing."""
-    movement = front_line(
-        unit.base,
-        (line.start.x, line.start.y, line.start.facing),
-        (line.end.x, line.end.y, line.end.facing),
-    )
+    movement = front_line(unit.base, _pose(line.start), _pose(line.end))
     if not isinstance(movement, LineString):
         return False
     return any(passes_over(movement, t.shape) for t in pos.rough)
