@@ -12,9 +12,11 @@ variants override a few predicates of one board):
   (rules/engine/reach_template.py, driven by hooks of its own); `reach_builders`: a
   system's own builder for a type; other types are unshaded;
 - the move's hooks: `check_may_move` (turn structure, preconditions), `allowance`,
-  `terrain_rates` (from the `terrain_costs` table, `direction` and `turn_cost`),
-  `free_rotation`, `base_policy`, `path_cites`, `check_moved` (where it ends) and
-  `after_move` (the state a legal move leaves).
+  `measure_path` (what the path costs and breaks; by default priced by `terrain_rates`,
+  from the `terrain_costs` table, `direction` and `turn_cost`, with `free_rotation`,
+  `base_policy` and `path_cites`), `check_moved` (where it ends), `end_of_move` (the
+  rolls a legal path makes, which may move its end), `move_events` and `after_move`
+  (the state a legal move leaves).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.position import Position
-from rules.engine.priced_path import PricedPath, check_priced_path, steps_with_final_facing
+from rules.engine.priced_path import PricedTrack, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import Pricing, TerrainAlong
 from rules.engine.reach import Reach, memoised_reach, unshaded
 from rules.engine.reach_template import ReachTemplate
@@ -115,6 +117,38 @@ class Play(ReachTemplate):
         judgement = PathJudgement(position.state)
         self.check_may_move(judgement, position, unit, action)
         allowance = self.allowance(position, unit, action)
+        priced = self.measure_path(judgement, position, unit, action, allowance)
+        judgement.cost, judgement.allowance = priced.cost, allowance.value
+        self.check_moved(judgement, position, unit, action, priced)
+        if not judgement.legal:
+            return judgement.verdict()
+        moved = self.end_of_move(judgement, position, unit, action, priced, dice)
+        if not judgement.legal:
+            return judgement.verdict()
+        judgement.events += self.move_events(unit, moved)
+        return judgement.verdict(self.after_move(position, unit, action, moved))
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: Any, unit: Unit, action: Action
+    ) -> None:
+        """Hook: what the turn structure and the action's preconditions refuse."""
+
+    def allowance(self, position: Any, unit: Unit, action: Action) -> Allowance:
+        """Hook: how far the unit may go (default: its `move`)."""
+        return Allowance(unit.move, cite=self.path_cites.get("move", ""))
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: Any,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedTrack:
+        """Hook: what the action's path costs and where it ends, with every finding on
+        it added to `judgement` at its place along the path (default: the path priced
+        step by step by `pricing`, checked for the terrain and directions it refuses,
+        the table edge, other bases under `base_policy` and the allowance)."""
         priced, found = check_priced_path(
             position,
             unit,
@@ -128,22 +162,7 @@ class Play(ReachTemplate):
             free_rotation=self.free_rotation(position, unit),
         )
         judgement.found += found
-        judgement.cost, judgement.allowance = priced.cost, allowance.value
-        moved = unit.moved(priced.end.xy, priced.end.facing)
-        self.check_moved(judgement, position, unit, action, priced)
-        if not judgement.legal:
-            return judgement.verdict()
-        judgement.events.append(moved_event(moved))
-        return judgement.verdict(self.after_move(position, unit, action, moved))
-
-    def check_may_move(
-        self, judgement: PathJudgement, position: Any, unit: Unit, action: Action
-    ) -> None:
-        """Hook: what the turn structure and the action's preconditions refuse."""
-
-    def allowance(self, position: Any, unit: Unit, action: Action) -> Allowance:
-        """Hook: how far the unit may go (default: its `move`)."""
-        return Allowance(unit.move, cite=self.path_cites.get("move", ""))
+        return priced
 
     def pricing(self, position: Any, unit: Unit) -> Pricing:
         """Hook: the prices of a path (default: `terrain_rates` of the features)."""
@@ -176,9 +195,29 @@ class Play(ReachTemplate):
         position: Any,
         unit: Unit,
         action: Action,
-        priced: PricedPath,
+        priced: PricedTrack,
     ) -> None:
         """Hook: what the system's rules refuse in the path or where it ends."""
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: Any,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """Hook: the unit as a legal path leaves it, once the rolls the move makes are
+        resolved: a roll may move the end, change the cost or allowance judged, or add
+        reasons (a result the GM must give), and the unit may carry what the move spends
+        (default: no roll; the unit at the path's end)."""
+        return unit.moved(priced.end.xy, priced.end.facing)
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        """Hook: the events of a legal move, for the board to animate (default: where the
+        unit now stands and faces, even where it has not moved)."""
+        return [moved_event(moved)]
 
     def after_move(self, position: Any, unit: Unit, action: Action, moved: Unit) -> GameState:
         """Hook: the state a legal move leaves (default: the unit moved)."""

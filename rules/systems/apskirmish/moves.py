@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from shapely.geometry import LineString
 
+from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, moved_event, who
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.play import Play
+from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
 from rules.geometry.front import front_distance, front_line
@@ -28,16 +32,12 @@ from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn, Waypoint
-from rules.model.state import Unit
+from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.activation import after_activation_action
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.preconditions import check_preconditions
 from rules.systems.apskirmish.rolls import test
-from rules.systems.apskirmish.soldiers import (
-    after_spending,
-    per_ap,
-    run_distance,
-)
+from rules.systems.apskirmish.soldiers import after_spending, per_ap, run_distance
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 
 STRAIGHT_CITE = "APS-D5"
@@ -64,16 +64,20 @@ class Line:
         return Pose(s.x + (e.x - s.x) * fraction, s.y + (e.y - s.y) * fraction, e.facing)
 
 
+def points_after_start(unit: Unit, action: Action) -> list[Waypoint]:
+    """The path's points; a first point equal to the start is ignored (contract)."""
+    points = [s for s in action.path if isinstance(s, Waypoint)]
+    x, y = unit.position[0], unit.position[1]
+    first = points[0] if points else None
+    if first and math.isclose(first.x, x, abs_tol=1e-9) and math.isclose(first.y, y, abs_tol=1e-9):
+        return points[1:]
+    return points
+
+
 def declared_line(unit: Unit, action: Action) -> Line | str:
     """The action's line, or why it is malformed (more than one point, APS-D24)."""
     start = Pose(unit.position[0], unit.position[1], unit.facing)
-    points = [s for s in action.path if isinstance(s, Waypoint)]
-    if (
-        points
-        and math.isclose(points[0].x, start.x, abs_tol=1e-9)
-        and math.isclose(points[0].y, start.y, abs_tol=1e-9)
-    ):
-        points = points[1:]  # a first point equal to the start is ignored (contract)
+    points = points_after_start(unit, action)
     if len(points) > 1:
         return f"a {action.type} is one straight line: give at most one point, not {len(points)}"
     turns = tuple(s for s in action.path if isinstance(s, Turn))
@@ -85,7 +89,11 @@ def declared_line(unit: Unit, action: Action) -> Line | str:
 
 
 def measured(unit: Unit, start: Pose, end: Pose) -> float:
-    return front_distance(unit.base, (start.x, start.y, start.facing), (end.x, end.y, end.facing))
+    return front_distance(unit.base, _pose(start), _pose(end))
+
+
+def _pose(p: Pose) -> tuple[float, float, float]:
+    return (p.x, p.y, p.facing)
 
 
 def _at(p: tuple[float, float]) -> str:
@@ -94,11 +102,7 @@ def _at(p: tuple[float, float]) -> str:
 
 def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
     """Everything the declared line breaks, each at the first point it happens."""
-    movement = front_line(
-        unit.base,
-        (line.start.x, line.start.y, line.start.facing),
-        (line.end.x, line.end.y, line.end.facing),
-    )
+    movement = front_line(unit.base, _pose(line.start), _pose(line.end))
     crossed: set[str] = set()
     for feature in pos.obstacles:
         over = first_over(movement, feature.shape)
@@ -150,69 +154,137 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
 def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
     """A Terrain roll is needed when the line of movement traces over rough ground
     (004 Rough Terrain); a front that does not move traces nothing."""
-    movement = front_line(
-        unit.base,
-        (line.start.x, line.start.y, line.start.facing),
-        (line.end.x, line.end.y, line.end.facing),
-    )
+    movement = front_line(unit.base, _pose(line.start), _pose(line.end))
     if not isinstance(movement, LineString):
         return False
     return any(passes_over(movement, t.shape) for t in pos.rough)
 
 
-def straight_move(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    row = ACTIONS[action.type]
-    running = action.type == "run"
-    j = PathJudgement(pos.state)
-    line = declared_line(unit, action)
-    if isinstance(line, str):
+@dataclass(frozen=True)
+class MeasuredLine(PricedTrack):
+    """A declared line as the kernel's move reads it: its swept base, and its cost, the
+    distance the front moves (004 Standard Movement)."""
+
+    line: Line
+    track: Track
+    distance: float
+
+    @property
+    def cost(self) -> float:
+        return self.distance
+
+    @property
+    def end(self) -> Pose:
+        return self.line.end
+
+
+class StraightMoves(Play):
+    """`move` and `run` as the kernel plays a move (rules/engine/play.py), each one
+    straight line measured front to front: these are the hooks where its rules differ."""
+
+    def refusal(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        """A `move` or `run` of more than one point is malformed (APS-D24), refused
+        before anything else is judged."""
+        line = None if action.type in self.handlers else declared_line(unit, action)
+        if not isinstance(line, str):
+            return super().refusal(position, unit, action)
+        j = PathJudgement(position.state)
         j.add("malformed", line, unit.position, STRAIGHT_CITE)
         return j.verdict()
-    full = run_distance(unit) if running else per_ap(unit)
-    j.allowance = full
-    j.cost = measured(unit, line.start, line.end)
-    check_preconditions(j, pos, unit, action.type)
-    if j.cost > full + LENGTH_TOL:
-        cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
-        at = line.end_at(cut).xy if cut is not None else line.start.xy
-        j.add(
-            "speed_exceeded",
-            f'{who(unit)} would move {fmt(j.cost)}" front to front but has {fmt(full)}"',
-            at,
-            row.cite,
-            0.0 if cut is None else cut,
-        )
-    check_line(j, pos, unit, line)
-    if not j.legal:
-        return j.verdict()
-    end = line.end
-    threshold = 0
-    still_running: bool | None = True if running else None
-    if crosses_rough(pos, unit, line):
-        roll = test(
-            dice,
-            pos.options,
-            unit,
-            "terrain",
-            "whether the move over rough ground keeps its full length",
-        )
-        j.rolls.append(roll)
-        if roll.waiting:
-            j.add(
-                "roll_required",
-                f"{who(unit)}'s line of movement passes over rough "
-                "ground: the GM must give the Terrain roll's result",
-                unit.position,
-                "004 Rough Terrain, APS-D1",
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
+    ) -> None:
+        check_preconditions(judgement, position, unit, action.type)
+
+    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
+        """The stance distance, or a run's three of them (APS-D14, APS-D25)."""
+        full = run_distance(unit) if action.type == "run" else per_ap(unit)
+        return Allowance(full, cite=ACTIONS[action.type].cite)
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: ApsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> MeasuredLine:
+        """The declared line judged whole (APS-D29): its distance against the full
+        allowance, then everything it breaks (`check_line`)."""
+        line = declared_line(unit, action)
+        assert not isinstance(line, str)  # `refusal` refused it before any judging
+        cost, full = measured(unit, line.start, line.end), allowance.value
+        if cost > full + LENGTH_TOL:
+            cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
+            at = line.end_at(cut).xy if cut is not None else line.start.xy
+            judgement.add(
+                "speed_exceeded",
+                f'{who(unit)} would move {fmt(cost)}" front to front but has {fmt(full)}"',
+                at,
+                allowance.cite,
+                0.0 if cut is None else cut,
             )
-            return j.verdict()
-        if roll.success is False:
-            end, threshold = _after_failed_roll(j, unit, line, action, running)
-            if running:
-                still_running = False
-            if not j.legal:
-                return j.verdict()
-    return _apply(j, pos, unit, line, end, row.ap, threshold, still_running)
+        check_line(judgement, position, unit, line)
+        return MeasuredLine(line, line.track(unit), cost)
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: ApsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """The Terrain roll a line over rough ground makes, what a failure does
+        (`on_fail`), the AP the action spends and a run's Running token."""
+        assert isinstance(priced, MeasuredLine)  # what `measure_path` gives
+        j, line, running = judgement, priced.line, action.type == "run"
+        end, threshold = line.end, 0
+        if crosses_rough(position, unit, line):
+            roll = test(
+                dice,
+                position.options,
+                unit,
+                "terrain",
+                "whether the move over rough ground keeps its full length",
+            )
+            j.rolls.append(roll)
+            if roll.waiting:
+                j.add(
+                    "roll_required",
+                    f"{who(unit)}'s line of movement passes over rough "
+                    "ground: the GM must give the Terrain roll's result",
+                    unit.position,
+                    "004 Rough Terrain, APS-D1",
+                )
+                return unit
+            if roll.success is False:
+                end, threshold = _after_failed_roll(j, unit, line, action, running)
+                running = False  # a failed run is not Running (004 Running)
+        if end != line.end and end != line.start:
+            # A cut-back move ends somewhere new: its base may not overlap another there.
+            short = Line(line.start, end, line.turns, line.facing)
+            found, _ = check_bases(position, unit, short.track(unit), end, FriendsPass())
+            for _, violation in found:
+                if violation.code == "base_overlap":
+                    j.add(violation.code, violation.message, violation.at, violation.cite)
+        if not j.legal:
+            return unit
+        moved = unit if end == line.start else unit.moved(end.xy, end.facing)
+        moved = after_spending(moved, ACTIONS[action.type].ap, True, threshold)
+        return moved.with_props(running=running) if action.type == "run" else moved
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        """A soldier that stays put (a failed roll with "stop") shows no move."""
+        still = moved.position == unit.position and moved.facing == unit.facing
+        return [] if still else super().move_events(unit, moved)
+
+    def after_move(
+        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        return after_activation_action(position.state.with_units(moved), unit)
 
 
 def _after_failed_roll(
@@ -249,31 +321,3 @@ def _after_failed_roll(
     end = line.end_at(cut)
     j.cost = measured(unit, line.start, end)
     return end, 0
-
-
-def _apply(
-    j: PathJudgement,
-    pos: ApsPosition,
-    unit: Unit,
-    line: Line,
-    end: Pose,
-    ap: int,
-    threshold: int,
-    running: bool | None,
-) -> Verdict:
-    if end != line.end and end != line.start:
-        # A cut-back move ends somewhere new: its base may not overlap another there.
-        short = Line(line.start, end, line.turns, line.facing)
-        found, _ = check_bases(pos, unit, short.track(unit), end, FriendsPass())
-        for _, violation in found:
-            if violation.code == "base_overlap":
-                j.add(violation.code, violation.message, violation.at, violation.cite)
-        if not j.legal:
-            return j.verdict()
-    moved = unit if end == line.start else unit.moved(end.xy, end.facing)
-    moved = after_spending(moved, ap, activates=True, extra_threshold=threshold)
-    if running is not None:
-        moved = moved.with_props(running=running)
-    if moved.position != unit.position or moved.facing != unit.facing:
-        j.events.append(moved_event(moved))
-    return j.verdict(after_activation_action(pos.state.with_units(moved), unit))

@@ -29,7 +29,6 @@ from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.reach_sectors import exact_area, exits, turn_to_face_back
 from rules.systems.apskirmish.reach_traverse import traverse_reach
-from rules.systems.apskirmish.soldiers import per_ap, run_distance
 
 #: Rays cast around the centre.
 RAYS = 240
@@ -160,11 +159,11 @@ class ApsReach(ReachTemplate):
     shaded_types = frozenset({"move", "run", "traverse"})
 
     def reach_budget(self, position: ApsPosition, unit: Unit, action_type: str) -> float:
-        """How far the front may go: the stance distance, or a run's three of them
-        (APS-D25); a Traverse has no distance limit (APS-D31)."""
+        """How far the front may go: the move's allowance (moves.py); a Traverse has no
+        distance limit (APS-D31)."""
         if action_type == "traverse":
             return 0.0
-        return run_distance(unit) if action_type == "run" else per_ap(unit)
+        return super().reach_budget(position, unit, action_type)
 
     def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
         start = unit.position

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec
-from rules.engine.dice import Dice
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
@@ -15,7 +14,7 @@ from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import dodge
-from rules.systems.apskirmish.moves import straight_move
+from rules.systems.apskirmish.moves import StraightMoves
 from rules.systems.apskirmish.preconditions import preconditions_hold
 from rules.systems.apskirmish.reach import ApsReach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
@@ -29,7 +28,7 @@ from rules.systems.apskirmish.traverse import traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
 
-class ApskirmishSystem(ApsReach, System):
+class ApskirmishSystem(ApsReach, StraightMoves, System):
     key = "apskirmish"
     name = "Action-point skirmish"
     cost_unit = "in"
@@ -49,10 +48,6 @@ class ApskirmishSystem(ApsReach, System):
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
-
-    def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """`move` and `run` are one straight line each (moves.py)."""
-        return straight_move(position, unit, action, dice)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         # A soldier may go without its (only) type; its keys are the unit schema's
@@ -77,7 +72,7 @@ class ApskirmishSystem(ApsReach, System):
     def refusal(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
         if unit.aboard is not None:  # not on the table: no soldier there
             return self.unknown_unit(position.state, action)
-        return None
+        return super().refusal(position, unit, action)
 
     def may_take(self, position: ApsPosition, unit: Unit, spec: ActionSpec) -> bool:
         """Not for a soldier off the table (the judge knows none); else the judge's

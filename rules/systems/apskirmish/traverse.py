@@ -21,10 +21,11 @@ from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
-from rules.model.actions import Action, Waypoint
+from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
+from rules.systems.apskirmish.moves import points_after_start
 from rules.systems.apskirmish.rolls import test
 from rules.systems.apskirmish.soldiers import after_spending, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
@@ -35,13 +36,7 @@ CITE = "004 Obstacles"
 def direction_point(unit: Unit, action: Action) -> tuple[float, float] | str:
     """The path's one point (a first point equal to the start is ignored), or why the
     action is malformed."""
-    points = [s for s in action.path if isinstance(s, Waypoint)]
-    if (
-        points
-        and math.isclose(points[0].x, unit.position[0], abs_tol=1e-9)
-        and math.isclose(points[0].y, unit.position[1], abs_tol=1e-9)
-    ):
-        points = points[1:]
+    points = points_after_start(unit, action)
     if len(points) != 1:
         return f"a traverse gives one point, the direction of crossing (APS-D20), not {len(points)}"
     return (points[0].x, points[0].y)
