@@ -15,6 +15,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+#: The hashers of the product's settings, as the servers the tests start have them.
+PRODUCT_PASSWORD_HASHERS = list(django_settings.PASSWORD_HASHERS)
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -91,6 +96,20 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+class QuickPBKDF2PasswordHasher(PBKDF2PasswordHasher):
+    """Django's PBKDF2 at one iteration, for the users a test makes for a server in
+    another process to sign in: that server (the product's hashers) verifies the hash by
+    the iterations written in it, and upgrades it at a sign-in as it would an old one.
+    The real count cost half a second of CPU for each user, four for each table."""
+
+    iterations = 1
+
+
+#: For tests whose users sign in at a server in another process: the quick hasher makes
+#: new hashes, the product's verify them.
+QUICK_PASSWORD_HASHERS = ["tests.conftest.QuickPBKDF2PasswordHasher", *PRODUCT_PASSWORD_HASHERS]
+
+
 @pytest.fixture
 def redis_url() -> str:
     """The Redis the channel layer should use; needs REDIS_URL and a live server."""
@@ -105,7 +124,7 @@ def redis_url() -> str:
     return url
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def chromium_path() -> str:
     need("Chromium", Path(CHROMIUM).exists() or bool(shutil.which("chromium")), CHROMIUM)
     return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
@@ -127,8 +146,12 @@ def start_asgi_server(
     port: int, extra_env: dict[str, str] | None = None, daphne_options: tuple[str, ...] = ()
 ) -> subprocess.Popen:
     """Starts Daphne serving the app on `port`, sharing the test database."""
+    # Not the leave some browser tests give their own sync calls (tests/browser): the
+    # server keeps Django's check that no request or consumer touches the database
+    # from its event loop.
+    inherited = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env = {
-        **os.environ,
+        **inherited,
         "DATABASE_URL": _database_url_of_test_db(),
         "DJANGO_SETTINGS_MODULE": "tabletop.settings",
         **(extra_env or {}),
@@ -187,15 +210,38 @@ def stop_asgi_server(process: subprocess.Popen) -> None:
     process.log.close()  # type: ignore[attr-defined]
 
 
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[str]:
-    """A real Daphne process serving the app on the test database; yields its base URL.
-
-    Data a test creates must be committed (this fixture implies transactional_db).
-    """
-    port = free_port()
-    process = start_asgi_server(port)
+@pytest.fixture(scope="module")
+def module_asgi_server(django_db_setup: None) -> Iterator[subprocess.Popen]:
+    """One Daphne process for a test module's tests that ask for `asgi_server`: starting
+    one (Django, the engine, shapely) took most of a browser test's time on a loaded CI
+    machine. It keeps nothing a test could see: the database is emptied after each test
+    (transactional_db) without resetting its ids, so a later test's battles and users are
+    new to the process's per-battle and per-user state, as the Redis database is."""
+    process = start_asgi_server(free_port())
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield process
     finally:
         stop_asgi_server(process)
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, module_asgi_server: subprocess.Popen) -> Iterator[str]:
+    """A real Daphne process serving the app on the test database; yields its base URL.
+
+    Data a test creates must be committed (this fixture implies transactional_db). The
+    process is the module's (module_asgi_server); what it wrote to stderr during the test
+    is shown with a failing test's output.
+    """
+    process = module_asgi_server
+    if process.poll() is not None:
+        raise RuntimeError(f"the module's daphne exited: {server_log(process)}")
+    # Read with pread: the file's offset is the server's too (its stderr), a seek would
+    # move where it writes.
+    log = process.log.fileno()  # type: ignore[attr-defined]
+    start = os.fstat(log).st_size
+    try:
+        yield f"http://127.0.0.1:{process.args[-2]}"
+    finally:
+        end = os.fstat(log).st_size
+        if written := os.pread(log, end - start, start).decode(errors="replace")[-4000:]:
+            sys.stderr.write(f"--- daphne :{process.args[-2]} stderr (this test) ---\n{written}\n")

@@ -4,6 +4,7 @@ Data is made (and committed) before the browser starts: Playwright's sync API ru
 event loop, inside which Django refuses synchronous database access.
 """
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from django.test import Client
 
 from tabletop.models import Battle
 from tests.browser.csp import CSPWatchedBrowser
+from tests.conftest import QUICK_PASSWORD_HASHERS
 from tests.web.factories import (
     make_apskirmish_battle_sync,
     make_battle_sync,
@@ -27,6 +29,13 @@ ARTIFACTS = ROOT / "artifacts" / "screenshots"
 SHOTS = ARTIFACTS
 TIMEOUT_MS = 15_000
 EVIL = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(settings) -> None:
+    """The users the tests make sign in at Daphne, another process with the product's
+    hashers: they get hashes those verify, made quickly (tests/conftest.py)."""
+    settings.PASSWORD_HASHERS = QUICK_PASSWORD_HASHERS
 
 
 @dataclass
@@ -122,18 +131,45 @@ def apskirmish_table(asgi_server: str) -> TableByNames:
     return table_by_names(asgi_server, battle, users, "Kell", "Handler")
 
 
-@pytest.fixture
-def browser(chromium_path: str) -> Iterator[CSPWatchedBrowser]:
+@pytest.fixture(scope="module")
+def module_chromium(chromium_path: str) -> Iterator[Any]:
+    """One Chromium (and Playwright driver) for a test module: launching them took
+    seconds of each browser test on a loaded CI machine. Each test has its own contexts
+    (cookies, storage, pages), which `browser` closes after it.
+
+    While the driver runs, Playwright's sync API marks an event loop running in this
+    thread between its calls, and Django refuses plain database calls there: the tests
+    make and read their data with plain calls, so Django is told they are safe for the
+    module's duration (the servers the tests start do not inherit this: tests/conftest.py).
+    """
     from playwright.sync_api import sync_playwright
 
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     with sync_playwright() as p:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
         chromium = p.chromium.launch(executable_path=chromium_path, args=["--no-sandbox"])
-        watched = CSPWatchedBrowser(chromium)
         try:
-            yield watched
+            yield chromium
         finally:
             chromium.close()
-        assert watched.violations == [], "Content-Security-Policy violations"
+    if before is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+@pytest.fixture
+def browser(module_chromium: Any) -> Iterator[CSPWatchedBrowser]:
+    """The module's Chromium as this test's: the contexts the test opens are closed after
+    it, and any Content-Security-Policy violation in them fails it."""
+    assert module_chromium.is_connected(), "the module's Chromium is gone"
+    watched = CSPWatchedBrowser(module_chromium)
+    try:
+        yield watched
+    finally:
+        for context in watched.contexts_opened:
+            context.close()
+    assert watched.violations == [], "Content-Security-Policy violations"
 
 
 def signed_in_page(browser, table: Table, role: str, viewport: dict | None = None, **options):

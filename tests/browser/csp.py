@@ -20,9 +20,12 @@ class CSPWatchedBrowser:
     def __init__(self, chromium: Any):
         self._chromium = chromium
         self.violations: list[str] = []
+        #: Every context made through this object, for the `browser` fixture to close.
+        self.contexts_opened: list[Any] = []
 
     def new_context(self, **kwargs: Any) -> Any:
         context = self._chromium.new_context(**kwargs)
+        self.contexts_opened.append(context)
         context.expose_binding(
             "__cspViolation", lambda source, text: self.violations.append(str(text))
         )

@@ -4,7 +4,6 @@ onto its zone is deployed through the same referee path (a drop outside the zone
 the player's words, the unit back in the tray); and P1 and P2 are drawn in the same
 colours on the board, the battle page and the battle report."""
 
-import pytest
 from playwright.sync_api import expect
 
 from tabletop.models import Battle
@@ -13,11 +12,6 @@ from tests.browser.conftest import ARTIFACTS, signed_in_page
 from tests.browser.test_setup_ux import centre, deploying_battle, page_as, table_point, unit_id
 
 SHOTS = ARTIFACTS / "tray"
-
-
-@pytest.fixture(autouse=True)
-def _database_between_browser_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def drag_from_tray(page, unit: str, to: tuple[float, float]) -> None:

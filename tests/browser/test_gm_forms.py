@@ -4,7 +4,8 @@ players pick from, a roster file imported twice, a corrected result, and the map
 rulers, cursor coordinates, double-click on a corner and "Save map".
 
 The test bodies read and write the database between browser steps: Playwright's sync API
-runs an event loop in this thread, so Django is told those plain calls are safe here.
+runs an event loop in this thread, so Django is told those plain calls are safe here
+(module_chromium, tests/browser/conftest.py).
 """
 
 import json
@@ -31,11 +32,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SHOTS = ARTIFACTS / "gmforms"
 MECH = {"move": 8, "base": {"shape": "circle", "diameter": 1.75}}
-
-
-@pytest.fixture(autouse=True)
-def _database_between_browser_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def shot(page, name: str, locator=None) -> None:

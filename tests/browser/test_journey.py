@@ -20,11 +20,6 @@ from tests.browser.test_setup_ux import MECH, PASSWORD, drag_unit_to, page_as, t
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.fixture(autouse=True)
-def _database_between_browser_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
 def board_ready(page) -> None:
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#conn[data-state='live']")

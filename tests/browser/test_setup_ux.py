@@ -3,7 +3,8 @@ sees when they join from a link, deploy by dragging, draw a map with the mouse, 
 roster from the catalogue, roll dice, toggle the grid, and read the board's chrome.
 
 The test bodies read and write the database between browser steps: Playwright's sync API
-runs an event loop in this thread, so Django is told those plain calls are safe here.
+runs an event loop in this thread, so Django is told those plain calls are safe here
+(module_chromium, tests/browser/conftest.py).
 """
 
 import json
@@ -38,11 +39,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MECH = {"move": 8, "base": {"shape": "circle", "diameter": 1.75}}
 PASSWORD = "pw-setup-2026"
-
-
-@pytest.fixture(autouse=True)
-def _database_between_browser_steps(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def page_as(browser, base: str, user=None, viewport: dict | None = None):

@@ -1,5 +1,6 @@
 import pytest
 
+from tests.conftest import QUICK_PASSWORD_HASHERS
 from tests.web.world import World, build_world
 
 
@@ -7,11 +8,13 @@ from tests.web.world import World, build_world
 def fast_password_hashing(request: pytest.FixtureRequest) -> None:
     """Every test signs people in; the real hasher's deliberate slowness buys nothing here.
 
-    Not for browser tests: their server is another process, with the real hashers.
+    Browser tests' users sign in at a server in another process, with the product's
+    hashers: they get hashes those verify, made quickly (tests/conftest.py).
     """
-    if request.node.get_closest_marker("browser"):
-        return
     settings = request.getfixturevalue("settings")
+    if request.node.get_closest_marker("browser"):
+        settings.PASSWORD_HASHERS = QUICK_PASSWORD_HASHERS
+        return
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
