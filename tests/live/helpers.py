@@ -160,9 +160,11 @@ async def unconnected(
 
 
 async def table_communicator(
-    battle_id: int, user, query: str = "", timeout: float = 1, cookie: bytes | None = None
+    battle_id: int, user, query: str = "", timeout: float = 5, cookie: bytes | None = None
 ) -> WebsocketCommunicator:
-    """A communicator connected to the battle's table as `user`, no frame read yet."""
+    """A communicator connected to the battle's table as `user`, no frame read yet. The
+    handshake is waited for up to `timeout` (it must come: a second was too short for a
+    worker's first socket on a loaded CI machine)."""
     communicator = await unconnected(battle_id, user, query, cookie)
     connected, code = await communicator.connect(timeout=timeout)
     assert connected, code
