@@ -267,15 +267,21 @@ def test_a_stale_refusal_says_who_moved_first(table, open_board):
                    window.release = () => { window.hold = false;
                                             window.held.splice(0).forEach(onFrame); }; }"""
     )
+    record_frames(p1)
     gm.locator("#fiat-toggle").check()
     drag_piece(gm, table.u2, 0, -2)
     expect(log_lines(gm)).to_have_count(1, timeout=TIMEOUT_MS)
     drag_piece(p1, table.u1, 0, 3)
-    p1.wait_for_timeout(300)
+    # The GM's move is released to P1's board once its order is on the wire, on the
+    # table it saw (a fixed pause lost that race on a loaded CI machine).
+    p1.wait_for_function("() => window.sent.some((f) => f.type === 'act')", timeout=TIMEOUT_MS)
+    assert [frame["seen"] for frame in sent(p1, "act")] == [0]
     p1.evaluate("window.release()")
 
     toast = p1.locator(".toast-error").last
-    expect(toast).to_contain_text("gm moved first; your board is up to date, try again")
+    expect(toast).to_contain_text(
+        "gm moved first; your board is up to date, try again", timeout=TIMEOUT_MS
+    )
     expect(toast).not_to_contain_text("changed after")
 
 
