@@ -3,17 +3,25 @@ standalone free turn (002 Move Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
+from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
-from rules.engine.priced_path import steps_with_final_facing
+from rules.engine.play import Play
+from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action, Turn
-from rules.model.state import Unit
+from rules.model.state import GameState, Unit
 from rules.systems.mswars.path import free_rotation, normalised_steps
-from rules.systems.mswars.rules_common import applied, judged_path, opposing_contacts
+from rules.systems.mswars.rules_common import (
+    allowance_for,
+    applied,
+    check_can_act,
+    measured_path,
+    opposing_contacts,
+)
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
 
@@ -62,73 +70,151 @@ def check_move_kind(j: PathJudgement, unit: Unit, action_type: str, foes: list[U
         )
 
 
-def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    if is_standalone_free_turn(pos, unit, action):
-        # 0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26).
-        j, result = judged_path(pos, unit, action, free_turn_only=True)
-        spends = False
-    else:
-        spends = True
-        straighten = (
-            unit.get("fallen") == "straighten"
-            and action.type == "standard_move"
-            and not action.path
-            and action.facing is None
+class MswarsMoves(Play):
+    """The move actions along a path as the kernel plays a move (rules/engine/play.py):
+    these are the hooks where mswars's rules differ. The standalone free turn is no move
+    action (MSW-D26): it is judged on its own."""
+
+    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        if is_standalone_free_turn(position, unit, action):
+            return free_turn(position, unit, action)
+        return super().move(position, unit, action, dice)
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
+    ) -> None:
+        check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
+
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        """Off the table a unit has no path, and nothing to measure it against."""
+        if unit.aboard is not None:
+            return Allowance(0.0)
+        return allowance_for(unit, action.type)
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedPath:
+        return measured_path(judgement, position, unit, action, allowance)
+
+    def check_moved(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+    ) -> None:
+        """What each action asks of the unit and where it ends (002 Move Actions); a unit
+        aboard is refused by check_can_act, with nothing more to judge."""
+        if unit.aboard is not None:
+            return
+        j = judgement
+        foes = opposing_contacts(position, unit)
+        check_move_kind(j, unit, action.type, foes)
+        if action.type in RUN_LIKE and priced.cost <= unit.move + LENGTH_TOL:
+            j.add(
+                "action_not_allowed",
+                f"a {LABEL[action.type]} must cost more than Move: "
+                f"{who(unit)} spends {fmt(priced.cost)} MP of Move {fmt(unit.move)} MP",
+                priced.end.xy,
+                "002 Move Actions: Run, MSW-D32",
+                AFTER,
+            )
+        moved = unit.moved(priced.end.xy, priced.end.facing)
+        target = charge_target(position, j, unit, action) if action.type == "charge" else None
+        lost = [o.id for o in foes if not touching(moved, o)]
+        if action.type == "manoeuvre" and lost:
+            j.add(
+                "must_end_in_contact",
+                f"a Manoeuvre must end in base contact with {', '.join(lost)}",
+                moved.position,
+                "002 Manoeuvre Action",
+                AFTER,
+            )
+        if target is not None and not touching(moved, target):
+            j.add(
+                "must_end_in_contact",
+                f"{who(unit)} must end its Charge in base contact with {target.id}",
+                moved.position,
+                "002 Charge Move Action",
+                AFTER,
+            )
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """A fallen unit stands up; a unit breaking away takes its Attacks of Opportunity,
+        and is Pinned if one hits and it moves; a charge records its target."""
+        j = judgement
+        moved = unit.moved(priced.end.xy, priced.end.facing)
+        if unit.get("fallen") == "straighten":
+            moved = moved.with_props(fallen=None)
+            j.events.append({"type": "straightened", "unit": unit.id})
+        foes = opposing_contacts(position, unit) if action.type == "break_away" else []
+        if attacks_of_opportunity(j, unit, foes, dice) and priced.track.translates:
+            moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
+            j.events.append({"type": "pinned", "unit": unit.id})
+        if action.type == "charge":
+            moved = moved.with_props(charge_target=action.get("target"))
+        return moved
+
+    def after_move(
+        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        return applied(
+            position.state,
+            unit,
+            action.type,
+            [moved],
+            free_turn=turns_freely(position, unit, action),
         )
-        j, result = judged_path(pos, unit, action, straighten=straighten)
-    if unit.aboard is not None:
-        return j.verdict()  # off the table: refused by check_can_act, nothing more to judge
-    foes = opposing_contacts(pos, unit)
-    check_move_kind(j, unit, action.type, foes)
-    if action.type in RUN_LIKE and result.cost <= unit.move + LENGTH_TOL:
-        j.add(
-            "action_not_allowed",
-            f"a {LABEL[action.type]} must cost more than Move: "
-            f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP",
-            result.end.xy,
-            "002 Move Actions: Run, MSW-D32",
-            AFTER,
-        )
-    moved = unit.moved(result.end.xy, result.end.facing)
-    target = charge_target(pos, j, unit, action) if action.type == "charge" else None
-    if action.type == "manoeuvre" and [o for o in foes if not touching(moved, o)]:
-        lost = ", ".join(o.id for o in foes if not touching(moved, o))
-        j.add(
-            "must_end_in_contact",
-            f"a Manoeuvre must end in base contact with {lost}",
-            moved.position,
-            "002 Manoeuvre Action",
-            AFTER,
-        )
-    if target is not None and not touching(moved, target):
-        j.add(
-            "must_end_in_contact",
-            f"{who(unit)} must end its Charge in base contact with {target.id}",
-            moved.position,
-            "002 Charge Move Action",
-            AFTER,
-        )
+
+
+def straightens(unit: Unit, action: Action) -> bool:
+    """A fallen unit straightens up with a Standard Move of an empty path (MSW-D46)."""
+    return (
+        unit.get("fallen") == "straighten"
+        and action.type == "standard_move"
+        and not action.path
+        and action.facing is None
+    )
+
+
+def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
+    """Whether a legal move spends the phase's free turn: any turn it makes while the turn
+    is still free does (002 Turning, MSW-D7)."""
+    steps = normalised_steps(steps_with_final_facing(unit, action))
+    turned = any(isinstance(s, Turn) and s.angle != 0 for s in steps)
+    return turned and free_rotation(pos, unit) > 0
+
+
+def free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> Verdict:
+    """0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26)."""
+    j = PathJudgement(pos.state)
+    check_can_act(pos, j, unit, action, free_turn_only=True)
+    allowance = allowance_for(unit, action.type)
+    result = measured_path(j, pos, unit, action, allowance)
+    j.cost, j.allowance = result.cost, allowance.value
     if not j.legal:
         return j.verdict()
-    if unit.get("fallen") == "straighten" and spends:
-        moved = moved.with_props(fallen=None)
-        j.events.append({"type": "straightened", "unit": unit.id})
-    if (
-        action.type == "break_away"
-        and attacks_of_opportunity(j, unit, foes, dice)
-        and result.track.translates
-    ):
-        moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
-        j.events.append({"type": "pinned", "unit": unit.id})
-    if target is not None:
-        moved = moved.with_props(charge_target=target.id)
-    # A standalone free turn says so: the log reads "turned in place", not a 0 MP move.
-    j.events.append(moved_event(moved) if spends else {**moved_event(moved), "free_turn": True})
-    return j.verdict(
-        applied(
-            pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=spends
-        )
+    moved = unit.moved(result.end.xy, result.end.facing)
+    # It says so: the log reads "turned in place", not a 0 MP move.
+    j.events.append({**moved_event(moved), "free_turn": True})
+    state = applied(
+        pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=False
     )
+    return j.verdict(state)
 
 
 def charge_target(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> Unit | None:
