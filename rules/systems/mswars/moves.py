@@ -3,6 +3,9 @@ standalone free turn (002 Move Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
@@ -10,10 +13,9 @@ from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
 from rules.engine.verdict import Verdict
-from rules.geometry.bases import body_at
-from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action, Turn
 from rules.model.state import GameState, Unit
+from rules.systems.mswars.carriers import check_entered
 from rules.systems.mswars.path import free_rotation, normalised_steps
 from rules.systems.mswars.rules_common import (
     allowance_for,
@@ -21,6 +23,7 @@ from rules.systems.mswars.rules_common import (
     check_can_act,
     measured_path,
     opposing_contacts,
+    touching,
 )
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
@@ -40,13 +43,6 @@ def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> 
         and len(steps) == 1
         and isinstance(steps[0], Turn)
         and 0 < abs(steps[0].angle) <= free + 1e-9
-    )
-
-
-def touching(a: Unit, b: Unit) -> bool:
-    return (
-        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
-        <= CONTACT
     )
 
 
@@ -144,6 +140,8 @@ class MswarsMoves(Play):
                 "002 Charge Move Action",
                 AFTER,
             )
+        if action.type == "enter_unit":
+            check_entered(position, j, unit, action.get("carrier"), moved)
 
     def end_of_move(
         self,
@@ -167,7 +165,15 @@ class MswarsMoves(Play):
             j.events.append({"type": "pinned", "unit": unit.id})
         if action.type == "charge":
             moved = moved.with_props(charge_target=action.get("target"))
+        if action.type == "enter_unit":
+            moved = replace(moved, aboard=action.get("carrier"))
         return moved
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        """A unit entering its carrier moves to it, then boards (002 Enter Unit)."""
+        if moved.aboard is None:
+            return super().move_events(unit, moved)
+        return [moved_event(moved), {"type": "boarded", "unit": unit.id, "carrier": moved.aboard}]
 
     def after_move(
         self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
@@ -178,6 +184,7 @@ class MswarsMoves(Play):
             action.type,
             [moved],
             free_turn=turns_freely(position, unit, action),
+            extra={"carrier": moved.aboard} if moved.aboard is not None else None,
         )
 
 

@@ -14,7 +14,7 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
-from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
+from rules.systems.mswars.carriers import carrier_unloading, unit_exiting
 from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.mswars.elevation import climb, jump
 from rules.systems.mswars.moves import MswarsMoves
@@ -45,7 +45,6 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
     handlers = {
         "climb": climb,
         "jump": jump,
-        "enter_unit": enter_unit,
         "carrier_unloading": carrier_unloading,
         "unit_exiting": unit_exiting,
     }
