@@ -226,9 +226,10 @@ def check_exit(pos: MswarsPosition, j: PathJudgement, unit: Unit, carrier: Unit 
         )
 
 
-def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    """Placed at the carrier's rear (`placement`, else the first path point facing away,
-    MSW-D35), then up to half Move from there."""
+def set_down(pos: MswarsPosition, unit: Unit, action: Action) -> tuple[Unit, Action, Pose | None]:
+    """A unit exiting as it is placed at its carrier's rear (`placement`, else the first
+    path point facing away, MSW-D35), the rest of its move (up to half Move from there),
+    and its placement (None where the action gives none)."""
     carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
     path = list(action.path)
     placement = action.get("placement")
@@ -243,10 +244,16 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
     out = replace(unit, aboard=None).moved(
         start.xy if start else unit.position, start.facing if start else unit.facing
     )
-    j, result = judged_path(pos, unit, replace(action, path=tuple(path)), mover=out)
+    return out, replace(action, path=tuple(path)), start
+
+
+def check_exited(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+    """The carrier lets the unit out, and its placement is at the carrier's rear."""
+    carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
     check_exit(pos, j, unit, carrier)
     if carrier is None:
-        return j.verdict()
+        return
+    out, _, start = set_down(pos, unit, action)
     problems = ["no placement given"] if start is None else placement_at_rear(pos, carrier, out, [])
     if problems:
         j.add(
@@ -255,17 +262,3 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
             out.position,
             f"{EXIT}, MSW-D35",
         )
-    if not j.legal:
-        return j.verdict()
-    moved = out.moved(result.end.xy, result.end.facing)
-    j.events += [{"type": "exited", "unit": unit.id, "carrier": carrier.id}, moved_event(moved)]
-    return j.verdict(
-        applied(
-            pos.state,
-            unit,
-            "unit_exiting",
-            [moved],
-            free_turn=result.price.free_used,
-            extra={"carrier": carrier.id},
-        )
-    )

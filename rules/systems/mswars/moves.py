@@ -15,7 +15,7 @@ from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_f
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, Turn
 from rules.model.state import GameState, Unit
-from rules.systems.mswars.carriers import check_entered
+from rules.systems.mswars.carriers import check_entered, check_exited, set_down
 from rules.systems.mswars.path import free_rotation, normalised_steps
 from rules.systems.mswars.rules_common import (
     allowance_for,
@@ -83,7 +83,7 @@ class MswarsMoves(Play):
 
     def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
         """Off the table a unit has no path, and nothing to measure it against."""
-        if unit.aboard is not None:
+        if mover_of(position, unit, action)[0].aboard is not None:
             return Allowance(0.0)
         return allowance_for(unit, action.type)
 
@@ -95,7 +95,8 @@ class MswarsMoves(Play):
         action: Action,
         allowance: Allowance,
     ) -> PricedPath:
-        return measured_path(judgement, position, unit, action, allowance)
+        mover, moving = mover_of(position, unit, action)
+        return measured_path(judgement, position, unit, moving, allowance, mover=mover)
 
     def check_moved(
         self,
@@ -106,7 +107,10 @@ class MswarsMoves(Play):
         priced: PricedTrack,
     ) -> None:
         """What each action asks of the unit and where it ends (002 Move Actions); a unit
-        aboard is refused by check_can_act, with nothing more to judge."""
+        aboard is refused by check_can_act, with nothing more to judge, unless it exits."""
+        if action.type == "unit_exiting":
+            check_exited(position, judgement, unit, action)
+            return
         if unit.aboard is not None:
             return
         j = judgement
@@ -155,7 +159,7 @@ class MswarsMoves(Play):
         """A fallen unit stands up; a unit breaking away takes its Attacks of Opportunity,
         and is Pinned if one hits and it moves; a charge records its target."""
         j = judgement
-        moved = unit.moved(priced.end.xy, priced.end.facing)
+        moved = mover_of(position, unit, action)[0].moved(priced.end.xy, priced.end.facing)
         if unit.get("fallen") == "straighten":
             moved = moved.with_props(fallen=None)
             j.events.append({"type": "straightened", "unit": unit.id})
@@ -170,22 +174,39 @@ class MswarsMoves(Play):
         return moved
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        """A unit entering its carrier moves to it, then boards (002 Enter Unit)."""
-        if moved.aboard is None:
-            return super().move_events(unit, moved)
-        return [moved_event(moved), {"type": "boarded", "unit": unit.id, "carrier": moved.aboard}]
+        """A unit entering its carrier moves to it, then boards (002 Enter Unit); a unit
+        exiting leaves it, then moves (002 Unit Exiting Action)."""
+        if moved.aboard is not None:
+            boarded = {"type": "boarded", "unit": unit.id, "carrier": moved.aboard}
+            return [moved_event(moved), boarded]
+        if unit.aboard is not None:
+            exited = {"type": "exited", "unit": unit.id, "carrier": unit.aboard}
+            return [exited, moved_event(moved)]
+        return super().move_events(unit, moved)
 
     def after_move(
         self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
     ) -> GameState:
+        """The move action entered in the turn's record, with the carrier a unit entered
+        or exited (what keeps that carrier to Carrier Unloading this phase)."""
+        carrier = moved.aboard or unit.aboard
         return applied(
             position.state,
             unit,
             action.type,
             [moved],
-            free_turn=turns_freely(position, unit, action),
-            extra={"carrier": moved.aboard} if moved.aboard is not None else None,
+            free_turn=turns_freely(position, *mover_of(position, unit, action)),
+            extra={"carrier": carrier} if carrier is not None else None,
         )
+
+
+def mover_of(pos: MswarsPosition, unit: Unit, action: Action) -> tuple[Unit, Action]:
+    """The unit that moves and the move it makes: a unit exiting moves once it is set down
+    at its carrier's rear (`set_down`)."""
+    if action.type == "unit_exiting":
+        out, rest, _ = set_down(pos, unit, action)
+        return out, rest
+    return unit, action
 
 
 def straightens(unit: Unit, action: Action) -> bool:

@@ -14,7 +14,7 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
-from rules.systems.mswars.carriers import carrier_unloading, unit_exiting
+from rules.systems.mswars.carriers import carrier_unloading
 from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.mswars.elevation import climb, jump
 from rules.systems.mswars.moves import MswarsMoves
@@ -46,7 +46,6 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
         "climb": climb,
         "jump": jump,
         "carrier_unloading": carrier_unloading,
-        "unit_exiting": unit_exiting,
     }
     position_type = MswarsPosition
     reach_builders = {"climb": climb_reach}
