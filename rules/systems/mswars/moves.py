@@ -1,5 +1,6 @@
-"""Move actions along a path: Standard Move, Run, Break Away, Manoeuvre, Charge, and the
-standalone free turn (002 Move Actions; mswars.md sections 5 and 7)."""
+"""Move actions along a path, as the kernel plays a move: Standard Move, Run, Break Away,
+Manoeuvre, Charge, Enter Unit and Unit Exiting; and the standalone free turn, which is no
+move action (002 Move Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from rules.systems.mswars.rules_common import (
     allowance_for,
     applied,
     check_can_act,
+    judged_path,
     measured_path,
     opposing_contacts,
     touching,
@@ -229,11 +231,7 @@ def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
 
 def free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> Verdict:
     """0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26)."""
-    j = PathJudgement(pos.state)
-    check_can_act(pos, j, unit, action, free_turn_only=True)
-    allowance = allowance_for(unit, action.type)
-    result = measured_path(j, pos, unit, action, allowance)
-    j.cost, j.allowance = result.cost, allowance.value
+    j, result = judged_path(pos, unit, action, free_turn_only=True)
     if not j.legal:
         return j.verdict()
     moved = unit.moved(result.end.xy, result.end.facing)

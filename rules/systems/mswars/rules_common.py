@@ -61,12 +61,13 @@ def judged_path(
     *,
     mover: Unit | None = None,
     jumping_from: Terrain | None = None,
+    **can_act: bool,
 ) -> tuple[PathJudgement, PricedPath]:
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
     placed out of its carrier) with its cost and allowance (`measured_path`): what the
     actions with rules of their own judge before those rules."""
     j = PathJudgement(pos.state)
-    check_can_act(pos, j, unit, action)
+    check_can_act(pos, j, unit, action, **can_act)
     allowance = allowance_for(unit, action.type)
     result = measured_path(j, pos, unit, action, allowance, mover=mover, jumping_from=jumping_from)
     if (mover or unit).aboard is None:
