@@ -159,7 +159,8 @@ class MswarsMoves(Play):
         dice: Dice,
     ) -> Unit:
         """A fallen unit stands up; a unit breaking away takes its Attacks of Opportunity,
-        and is Pinned if one hits and it moves; a charge records its target."""
+        and is Pinned if one hits and it moves; a charge records its target; a unit
+        entering ends aboard its carrier, one exiting where its move from the rear ends."""
         j = judgement
         moved = mover_of(position, unit, action)[0].moved(priced.end.xy, priced.end.facing)
         if unit.get("fallen") == "straighten":
