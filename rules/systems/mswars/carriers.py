@@ -16,8 +16,12 @@ from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
-from rules.systems.mswars.moves import touching
-from rules.systems.mswars.rules_common import applied, has_moved_this_phase, judged_path
+from rules.systems.mswars.rules_common import (
+    applied,
+    has_moved_this_phase,
+    judged_path,
+    touching,
+)
 from rules.systems.mswars.terrain import MswarsPosition, is_infantry, opposing
 from rules.systems.mswars.turns import phase_of
 
@@ -70,12 +74,10 @@ def placement_at_rear(
     return problems
 
 
-def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j, result = judged_path(pos, unit, action)
-    if unit.aboard is not None:
-        return j.verdict()
-    carrier = check_carrier_to_enter(pos, j, unit, action.get("carrier"))
-    moved = unit.moved(result.end.xy, result.end.facing)
+def check_entered(pos: MswarsPosition, j: PathJudgement, unit: Unit, cid: Any, moved: Unit) -> None:
+    """Enter Unit boards a friendly carrier with room, which has made no move action this
+    phase, from base contact with it (002 Enter Unit, MSW-D17, MSW-D18, MSW-D38)."""
+    carrier = check_carrier_to_enter(pos, j, unit, cid)
     if carrier is not None and not touching(moved, carrier):
         j.add(
             "must_end_in_contact",
@@ -84,19 +86,6 @@ def enter_unit(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> V
             ENTER,
             AFTER,
         )
-    if not j.legal or carrier is None:
-        return j.verdict()
-    j.events += [moved_event(moved), {"type": "boarded", "unit": unit.id, "carrier": carrier.id}]
-    return j.verdict(
-        applied(
-            pos.state,
-            unit,
-            "enter_unit",
-            [replace(moved, aboard=carrier.id)],
-            free_turn=result.price.free_used,
-            extra={"carrier": carrier.id},
-        )
-    )
 
 
 def check_carrier_to_enter(
@@ -237,9 +226,10 @@ def check_exit(pos: MswarsPosition, j: PathJudgement, unit: Unit, carrier: Unit 
         )
 
 
-def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    """Placed at the carrier's rear (`placement`, else the first path point facing away,
-    MSW-D35), then up to half Move from there."""
+def set_down(pos: MswarsPosition, unit: Unit, action: Action) -> tuple[Unit, Action, Pose | None]:
+    """A unit exiting as it is placed at its carrier's rear (`placement`, else the first
+    path point facing away, MSW-D35), the rest of its move (up to half Move from there),
+    and its placement (None where the action gives none)."""
     carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
     path = list(action.path)
     placement = action.get("placement")
@@ -254,10 +244,16 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
     out = replace(unit, aboard=None).moved(
         start.xy if start else unit.position, start.facing if start else unit.facing
     )
-    j, result = judged_path(pos, unit, replace(action, path=tuple(path)), mover=out)
+    return out, replace(action, path=tuple(path)), start
+
+
+def check_exited(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+    """The carrier lets the unit out, and its placement is at the carrier's rear."""
+    carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
     check_exit(pos, j, unit, carrier)
     if carrier is None:
-        return j.verdict()
+        return
+    out, _, start = set_down(pos, unit, action)
     problems = ["no placement given"] if start is None else placement_at_rear(pos, carrier, out, [])
     if problems:
         j.add(
@@ -266,17 +262,3 @@ def unit_exiting(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) ->
             out.position,
             f"{EXIT}, MSW-D35",
         )
-    if not j.legal:
-        return j.verdict()
-    moved = out.moved(result.end.xy, result.end.facing)
-    j.events += [{"type": "exited", "unit": unit.id, "carrier": carrier.id}, moved_event(moved)]
-    return j.verdict(
-        applied(
-            pos.state,
-            unit,
-            "unit_exiting",
-            [moved],
-            free_turn=result.price.free_used,
-            extra={"carrier": carrier.id},
-        )
-    )

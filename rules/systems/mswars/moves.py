@@ -1,19 +1,32 @@
-"""Move actions along a path: Standard Move, Run, Break Away, Manoeuvre, Charge, and the
-standalone free turn (002 Move Actions; mswars.md sections 5 and 7)."""
+"""Move actions along a path, as the kernel plays a move: Standard Move, Run, Break Away,
+Manoeuvre, Charge, Enter Unit and Unit Exiting; and the standalone free turn, which is no
+move action (002 Move Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
+from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
-from rules.engine.priced_path import steps_with_final_facing
+from rules.engine.play import Play
+from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
 from rules.engine.verdict import Verdict
-from rules.geometry.bases import body_at
-from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action, Turn
-from rules.model.state import Unit
+from rules.model.state import GameState, Unit
+from rules.systems.mswars.carriers import check_entered, check_exited, set_down
 from rules.systems.mswars.path import free_rotation, normalised_steps
-from rules.systems.mswars.rules_common import applied, judged_path, opposing_contacts
+from rules.systems.mswars.rules_common import (
+    allowance_for,
+    applied,
+    check_can_act,
+    judged_path,
+    measured_path,
+    opposing_contacts,
+    touching,
+)
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
 
@@ -32,13 +45,6 @@ def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> 
         and len(steps) == 1
         and isinstance(steps[0], Turn)
         and 0 < abs(steps[0].angle) <= free + 1e-9
-    )
-
-
-def touching(a: Unit, b: Unit) -> bool:
-    return (
-        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
-        <= CONTACT
     )
 
 
@@ -62,73 +68,180 @@ def check_move_kind(j: PathJudgement, unit: Unit, action_type: str, foes: list[U
         )
 
 
-def move_along_path(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    if is_standalone_free_turn(pos, unit, action):
-        # 0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26).
-        j, result = judged_path(pos, unit, action, free_turn_only=True)
-        spends = False
-    else:
-        spends = True
-        straighten = (
-            unit.get("fallen") == "straighten"
-            and action.type == "standard_move"
-            and not action.path
-            and action.facing is None
+class MswarsMoves(Play):
+    """The move actions along a path as the kernel plays a move (rules/engine/play.py):
+    these are the hooks where mswars's rules differ. The standalone free turn is no move
+    action (MSW-D26): it is judged on its own."""
+
+    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        if is_standalone_free_turn(position, unit, action):
+            return free_turn(position, unit, action)
+        return super().move(position, unit, action, dice)
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
+    ) -> None:
+        check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
+
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        """Off the table a unit has no path, and nothing to measure it against."""
+        if mover_of(position, unit, action)[0].aboard is not None:
+            return Allowance(0.0)
+        return allowance_for(unit, action.type)
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedPath:
+        mover, moving = mover_of(position, unit, action)
+        return measured_path(judgement, position, unit, moving, allowance, mover=mover)
+
+    def check_moved(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+    ) -> None:
+        """What each action asks of the unit and where it ends (002 Move Actions); a unit
+        aboard is refused by check_can_act, with nothing more to judge, unless it exits."""
+        if action.type == "unit_exiting":
+            check_exited(position, judgement, unit, action)
+            return
+        if unit.aboard is not None:
+            return
+        j = judgement
+        foes = opposing_contacts(position, unit)
+        check_move_kind(j, unit, action.type, foes)
+        if action.type in RUN_LIKE and priced.cost <= unit.move + LENGTH_TOL:
+            j.add(
+                "action_not_allowed",
+                f"a {LABEL[action.type]} must cost more than Move: "
+                f"{who(unit)} spends {fmt(priced.cost)} MP of Move {fmt(unit.move)} MP",
+                priced.end.xy,
+                "002 Move Actions: Run, MSW-D32",
+                AFTER,
+            )
+        moved = unit.moved(priced.end.xy, priced.end.facing)
+        target = charge_target(position, j, unit, action) if action.type == "charge" else None
+        lost = [o.id for o in foes if not touching(moved, o)]
+        if action.type == "manoeuvre" and lost:
+            j.add(
+                "must_end_in_contact",
+                f"a Manoeuvre must end in base contact with {', '.join(lost)}",
+                moved.position,
+                "002 Manoeuvre Action",
+                AFTER,
+            )
+        if target is not None and not touching(moved, target):
+            j.add(
+                "must_end_in_contact",
+                f"{who(unit)} must end its Charge in base contact with {target.id}",
+                moved.position,
+                "002 Charge Move Action",
+                AFTER,
+            )
+        if action.type == "enter_unit":
+            check_entered(position, j, unit, action.get("carrier"), moved)
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """A fallen unit stands up; a unit breaking away takes its Attacks of Opportunity,
+        and is Pinned if one hits and it moves; a charge records its target; a unit
+        entering ends aboard its carrier, one exiting where its move from the rear ends."""
+        j = judgement
+        moved = mover_of(position, unit, action)[0].moved(priced.end.xy, priced.end.facing)
+        if unit.get("fallen") == "straighten":
+            moved = moved.with_props(fallen=None)
+            j.events.append({"type": "straightened", "unit": unit.id})
+        foes = opposing_contacts(position, unit) if action.type == "break_away" else []
+        if attacks_of_opportunity(j, unit, foes, dice) and priced.track.translates:
+            moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
+            j.events.append({"type": "pinned", "unit": unit.id})
+        if action.type == "charge":
+            moved = moved.with_props(charge_target=action.get("target"))
+        if action.type == "enter_unit":
+            moved = replace(moved, aboard=action.get("carrier"))
+        return moved
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        """A unit entering its carrier moves to it, then boards (002 Enter Unit); a unit
+        exiting leaves it, then moves (002 Unit Exiting Action)."""
+        if moved.aboard is not None:
+            boarded = {"type": "boarded", "unit": unit.id, "carrier": moved.aboard}
+            return [moved_event(moved), boarded]
+        if unit.aboard is not None:
+            exited = {"type": "exited", "unit": unit.id, "carrier": unit.aboard}
+            return [exited, moved_event(moved)]
+        return super().move_events(unit, moved)
+
+    def after_move(
+        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        """The move action entered in the turn's record, with the carrier a unit entered
+        or exited (what keeps that carrier to Carrier Unloading this phase)."""
+        carrier = moved.aboard or unit.aboard
+        return applied(
+            position.state,
+            unit,
+            action.type,
+            [moved],
+            free_turn=turns_freely(position, *mover_of(position, unit, action)),
+            extra={"carrier": carrier} if carrier is not None else None,
         )
-        j, result = judged_path(pos, unit, action, straighten=straighten)
-    if unit.aboard is not None:
-        return j.verdict()  # off the table: refused by check_can_act, nothing more to judge
-    foes = opposing_contacts(pos, unit)
-    check_move_kind(j, unit, action.type, foes)
-    if action.type in RUN_LIKE and result.cost <= unit.move + LENGTH_TOL:
-        j.add(
-            "action_not_allowed",
-            f"a {LABEL[action.type]} must cost more than Move: "
-            f"{who(unit)} spends {fmt(result.cost)} MP of Move {fmt(unit.move)} MP",
-            result.end.xy,
-            "002 Move Actions: Run, MSW-D32",
-            AFTER,
-        )
-    moved = unit.moved(result.end.xy, result.end.facing)
-    target = charge_target(pos, j, unit, action) if action.type == "charge" else None
-    if action.type == "manoeuvre" and [o for o in foes if not touching(moved, o)]:
-        lost = ", ".join(o.id for o in foes if not touching(moved, o))
-        j.add(
-            "must_end_in_contact",
-            f"a Manoeuvre must end in base contact with {lost}",
-            moved.position,
-            "002 Manoeuvre Action",
-            AFTER,
-        )
-    if target is not None and not touching(moved, target):
-        j.add(
-            "must_end_in_contact",
-            f"{who(unit)} must end its Charge in base contact with {target.id}",
-            moved.position,
-            "002 Charge Move Action",
-            AFTER,
-        )
+
+
+def mover_of(pos: MswarsPosition, unit: Unit, action: Action) -> tuple[Unit, Action]:
+    """The unit that moves and the move it makes: a unit exiting moves once it is set down
+    at its carrier's rear (`set_down`)."""
+    if action.type == "unit_exiting":
+        out, rest, _ = set_down(pos, unit, action)
+        return out, rest
+    return unit, action
+
+
+def straightens(unit: Unit, action: Action) -> bool:
+    """A fallen unit straightens up with a Standard Move of an empty path (MSW-D46)."""
+    return (
+        unit.get("fallen") == "straighten"
+        and action.type == "standard_move"
+        and not action.path
+        and action.facing is None
+    )
+
+
+def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
+    """Whether a legal move spends the phase's free turn: any turn it makes while the turn
+    is still free does (002 Turning, MSW-D7)."""
+    steps = normalised_steps(steps_with_final_facing(unit, action))
+    turned = any(isinstance(s, Turn) and s.angle != 0 for s in steps)
+    return turned and free_rotation(pos, unit) > 0
+
+
+def free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> Verdict:
+    """0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26)."""
+    j, result = judged_path(pos, unit, action, free_turn_only=True)
     if not j.legal:
         return j.verdict()
-    if unit.get("fallen") == "straighten" and spends:
-        moved = moved.with_props(fallen=None)
-        j.events.append({"type": "straightened", "unit": unit.id})
-    if (
-        action.type == "break_away"
-        and attacks_of_opportunity(j, unit, foes, dice)
-        and result.track.translates
-    ):
-        moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
-        j.events.append({"type": "pinned", "unit": unit.id})
-    if target is not None:
-        moved = moved.with_props(charge_target=target.id)
-    # A standalone free turn says so: the log reads "turned in place", not a 0 MP move.
-    j.events.append(moved_event(moved) if spends else {**moved_event(moved), "free_turn": True})
-    return j.verdict(
-        applied(
-            pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=spends
-        )
+    moved = unit.moved(result.end.xy, result.end.facing)
+    # It says so: the log reads "turned in place", not a 0 MP move.
+    j.events.append({**moved_event(moved), "free_turn": True})
+    state = applied(
+        pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=False
     )
+    return j.verdict(state)
 
 
 def charge_target(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> Unit | None:

@@ -1,5 +1,5 @@
 """One base along one path under mswars.md sections 2-5, beyond the kernel's priced-path
-checks (`rules_common.judged_path` runs both): the free turn, the bases it may pass, turns
+checks (`rules_common.measured_path` runs both): the free turn, the bases it may pass, turns
 the short way, the rules its refusals cite, and elevated terrain."""
 
 from __future__ import annotations

@@ -187,8 +187,8 @@ class MswarsReach(ReachTemplate):
             w, h = position.state.table.width, position.state.table.height
             beyond = box(-1e3, -1e3, w + 1e3, h + 1e3)
             barriers.append(beyond.difference(top.shape.buffer(-MARGIN - grow)))
-        carrier = _rear_line_of(position, unit) if action_type == "unit_exiting" else None
-        if carrier is not None:
+        carrier = _exit_carrier(position, unit) if action_type == "unit_exiting" else None
+        if carrier is not None and _has_rear_line(carrier, unit):
             barriers.append(_behind_rear(carrier, _half_depth(unit)))
         return barriers, end_only
 
@@ -539,8 +539,8 @@ def _exit_from(play: MswarsReach, pos: MswarsPosition, out: Unit, carrier: Unit)
         pos.elevated_classes  # noqa: B018 - malformed terrain: no reach
     except InvalidActionError:
         return None
-    behind = _rear_line_of(pos, out)
-    if behind is None:
+    behind = _has_rear_line(carrier, out)
+    if not behind:
         # A round unit at a round carrier's rear: the carrier is a base it touches, as any
         # other, and the placement is judged as a start of its own.
         j = PathJudgement(pos.state)
@@ -549,7 +549,7 @@ def _exit_from(play: MswarsReach, pos: MswarsPosition, out: Unit, carrier: Unit)
             return None
     if pos.view(out).immobile:
         return None
-    ignore = frozenset() if behind is None else frozenset({carrier.id})
+    ignore = frozenset({carrier.id}) if behind else frozenset()
     spec = play.straight_ahead(pos, out, "unit_exiting", budget, ignore)
     return None if spec is None else turn_then_straight_reach(out.id, "unit_exiting", spec)
 
@@ -563,13 +563,11 @@ def _exit_carrier(pos: MswarsPosition, unit: Unit) -> Unit | None:
     return pos.state.unit(held.aboard)
 
 
-def _rear_line_of(pos: MswarsPosition, unit: Unit) -> Unit | None:
-    """The carrier whose rear's line a unit set down behind it may not cross: a rect
-    carrier's, or a round one's behind a rect unit (its rear edge's tangent)."""
-    carrier = _exit_carrier(pos, unit)
-    if carrier is None or (carrier.base.is_circle and unit.base.is_circle):
-        return None
-    return carrier
+def _has_rear_line(carrier: Unit, unit: Unit) -> bool:
+    """Whether a unit set down behind the carrier has a rear line it may not cross: a rect
+    carrier's rear edge, or a round one's tangent behind a rect unit. A round unit at a
+    round carrier is set down at points of its rear arc instead (MSW-D27)."""
+    return not (carrier.base.is_circle and unit.base.is_circle)
 
 
 def _exit_sweep(pos: MswarsPosition, unit: Unit) -> tuple[float, float]:
@@ -600,7 +598,7 @@ def _rear_stretches(
     sx, sy = -fy, fx
     gap = _half_depth(unit) + 0.004
     back = _half_depth(carrier) + gap
-    if carrier.base.is_circle and unit.base.is_circle:
+    if not _has_rear_line(carrier, unit):
         half = math.radians(44.0)
         angles = [f + math.pi - half + 2 * half * i / (EXIT_POINTS - 1) for i in range(EXIT_POINTS)]
         return [((cx + back * math.cos(a), cy + back * math.sin(a)),) * 2 for a in angles]

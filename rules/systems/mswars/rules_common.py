@@ -12,6 +12,7 @@ from rules.engine.numbers import fmt
 from rules.engine.priced_path import PricedPath, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import PathPrice
 from rules.geometry.bases import body_at
+from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Waypoint
 from rules.model.state import GameState, Terrain, Unit
@@ -63,16 +64,35 @@ def judged_path(
     **can_act: bool,
 ) -> tuple[PathJudgement, PricedPath]:
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
-    placed out of its carrier) with its cost and allowance: the kernel's priced-path checks
-    with mswars's prices and bases, the `facing` key read as a final turn, charged
-    (MSW-D31), plus elevated terrain (MSW-D24); static units may not move."""
+    placed out of its carrier) with its cost and allowance (`measured_path`): what the
+    actions with rules of their own judge before those rules."""
     j = PathJudgement(pos.state)
     check_can_act(pos, j, unit, action, **can_act)
-    mover = mover or unit
     allowance = allowance_for(unit, action.type)
+    result = measured_path(j, pos, unit, action, allowance, mover=mover, jumping_from=jumping_from)
+    if (mover or unit).aboard is None:
+        j.cost, j.allowance = result.cost, allowance.value
+    return j, result
+
+
+def measured_path(
+    j: PathJudgement,
+    pos: MswarsPosition,
+    unit: Unit,
+    action: Action,
+    allowance: Allowance,
+    *,
+    mover: Unit | None = None,
+    jumping_from: Terrain | None = None,
+) -> PricedPath:
+    """The path of `mover` (the unit itself, or the unit placed out of its carrier), every
+    finding on it added to `j`: the kernel's priced-path checks with mswars's prices and
+    bases, the `facing` key read as a final turn, charged (MSW-D31), plus elevated terrain
+    (MSW-D24); static units may not move."""
+    mover = mover or unit
     start = Pose(*mover.position, mover.facing)
-    if mover.aboard is not None:  # off the table: it has no path (refused above)
-        return j, PricedPath(PathPrice(()), Track(mover.base, start, ()))
+    if mover.aboard is not None:  # off the table: it has no path (check_can_act refuses it)
+        return PricedPath(PathPrice(()), Track(mover.base, start, ()))
     steps = normalised_steps(steps_with_final_facing(mover, action))
     xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
     ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
@@ -98,8 +118,15 @@ def judged_path(
             unit.position,
             "002 Turning",
         )
-    j.cost, j.allowance = result.cost, allowance.value
-    return j, result
+    return result
+
+
+def touching(a: Unit, b: Unit) -> bool:
+    """Bases in contact, within 0.01" (002 Rules: Movement)."""
+    return (
+        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
+        <= CONTACT
+    )
 
 
 def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None) -> list[Unit]:

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.consequences import Consequence
-from rules.engine.dice import Dice
 from rules.engine.judgement import Judgement
 from rules.engine.reach import Reach
 from rules.engine.system import System
@@ -15,10 +14,10 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
-from rules.systems.mswars.carriers import carrier_unloading, enter_unit, unit_exiting
+from rules.systems.mswars.carriers import carrier_unloading
 from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.mswars.elevation import climb, jump
-from rules.systems.mswars.moves import move_along_path
+from rules.systems.mswars.moves import MswarsMoves
 from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import MswarsReach, climb_reach, exiting_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
@@ -30,7 +29,7 @@ from rules.systems.mswars.terrain import (
 from rules.systems.mswars.turns import MswarsTurns, check_turn
 
 
-class MswarsSystem(MswarsReach, System):
+class MswarsSystem(MswarsReach, MswarsMoves, System):
     key = "mswars"
     name = "M.S. Wars"
     #: The cost table is the terrain table of the seed (002 cost table).
@@ -46,9 +45,7 @@ class MswarsSystem(MswarsReach, System):
     handlers = {
         "climb": climb,
         "jump": jump,
-        "enter_unit": enter_unit,
         "carrier_unloading": carrier_unloading,
-        "unit_exiting": unit_exiting,
     }
     position_type = MswarsPosition
     reach_builders = {"climb": climb_reach}
@@ -58,10 +55,6 @@ class MswarsSystem(MswarsReach, System):
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
     turn_checks = (check_turn,)
-
-    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """The other types are moves along a path (002 Move Actions; moves.py)."""
-        return move_along_path(position, unit, action, dice)
 
     def check_unit(self, unit: Unit, key: str) -> None:
         if unit.type == "" and not unit.flag("infantry"):
