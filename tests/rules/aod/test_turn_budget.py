@@ -88,3 +88,31 @@ def test_the_board_reads_a_positions_order_count_once(monkeypatch) -> None:
     view = board_view(state, {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]})
     assert len(state.units) > 1 and "move" in view["actions"]["M9"]
     assert len(reads) == 1
+
+
+class PointsRead(dict):
+    """A unit's JSON that records each read of its `points`."""
+
+    reads: list[str] = []
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "points":
+            PointsRead.reads.append(str(self["id"]))
+        return super().get(key, default)
+
+
+def test_the_gms_orders_are_counted_without_reading_a_units_points() -> None:
+    # 001 [13], AOD-D22: `state.orders_available` (the GM's) gives the side's orders; its
+    # units' points then count for nothing, and the board asks the turn's refusal for
+    # every unit and order type, so they are not read.
+    given = position({"orders_available": 3, "orders_used": 1}, (150, 100, 50))
+    given["units"] = [PointsRead(u) for u in given["units"]]
+    PointsRead.reads = []
+    move = {"unit": "M0", "type": "move"}
+    assert TURNS.refusal(P1, given, "P1", move) is None
+    spent = {**given, "state": {"orders_available": 1, "orders_used": 1}}
+    assert TURNS.refusal(P1, spent, "P1", move) is not None
+    assert PointsRead.reads == []
+    # Without the GM's figure the points count: ceil(300 / 150) = 2 orders, 1 used.
+    assert TURNS.refusal(P1, {**given, "state": {"orders_used": 1}}, "P1", move) is None
+    assert sorted(PointsRead.reads) == ["M0", "M1", "M2"]
