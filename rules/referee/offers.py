@@ -9,7 +9,6 @@ table's turn, the turn structure's `refusal` (whose turn, whose activation) appl
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -52,11 +51,13 @@ def _turn_allows(
     structure: TurnStructure, turn: dict[str, Any], position: dict[str, Any], unit: Unit
 ) -> Callable[[str], bool]:
     """Whether the table's turn lets `unit` take an action of a type, asked once a type."""
+    answers: dict[str, bool] = {}
 
-    @functools.cache
     def allowed(kind: str) -> bool:
-        action = {"unit": unit.id, "type": kind}
-        return structure.refusal(turn, position, unit.side, action) is None
+        if kind not in answers:
+            action = {"unit": unit.id, "type": kind}
+            answers[kind] = structure.refusal(turn, position, unit.side, action) is None
+        return answers[kind]
 
     return allowed
 
