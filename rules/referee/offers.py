@@ -29,7 +29,7 @@ def offered_types(
     (`is_offered` and the board's view of the same position share it); the turn's
     refusals apply on top. The turn is asked first: a unit it refuses every type (the
     side not to act) is offered nothing whatever the system says, so the system is not
-    asked about it."""
+    asked about it; where the turn says it refuses a side everything, not type by type."""
     system = get_system(state.system)
     if table_turn is None:
         return {unit.id: list(_offered_to(state, unit)) for unit in state.units}
@@ -38,9 +38,13 @@ def offered_types(
     position = state_to_json(state)
     kinds = [spec.type for spec in system.actions]
     out: dict[str, list[str]] = {}
+    refuses_every_action = {
+        side: structure.refuses_every_action(turn, position, side)
+        for side in {unit.side for unit in state.units}
+    }
     for unit in state.units:
         allowed = _turn_allows(structure, turn, position, unit)
-        if any(allowed(kind) for kind in kinds):
+        if not refuses_every_action[unit.side] and any(allowed(kind) for kind in kinds):
             out[unit.id] = [kind for kind in _offered_to(state, unit) if allowed(kind)]
         else:
             out[unit.id] = []

@@ -197,11 +197,20 @@ def test_the_board_asks_the_system_nothing_of_a_side_the_turn_lets_take_no_actio
 
     state, system, asked = asked_of_the_system(monkeypatch)
     real = type(system).offered.__wrapped__
+    refusal = system.turn_structure.refusal
+    refused_for: Counter[str] = Counter()
+
+    def counted(turn, position, side, action=None):
+        refused_for[action["unit"]] += 1
+        return refusal(turn, position, side, action)
+
+    monkeypatch.setattr(system.turn_structure, "refusal", counted)
     turn = {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]}
     view = board_view(state, turn)
     assert dict(asked) == {"M9": 1}  # P1's three units: not asked
+    # Nor the turn, type by type: it refuses P1 everything (not its turn, aod.md 3).
+    assert set(refused_for) == {"M9"}
     position = state_to_json(state)
-    refusal = system.turn_structure.refusal
     assert view["actions"] == {
         unit.id: [
             kind

@@ -95,6 +95,10 @@ class AodTurnStructure(TurnStructure):
             )
         return None
 
+    def refuses_every_action(self, turn: Json, position: Json, side: str) -> bool:
+        """Not this side's turn: `refusal` gives the base's refusal first, for any action."""
+        return super().refusal(turn, position, side) is not None
+
     def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
         """A free spin needs an entitlement (000 FREE SPINS); an order needs a unit not yet
         ordered this turn, but a Colossal may go on while it is the last one ordered

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from rules import SYSTEMS, GameState, state_from_json
 
 TURNS = SYSTEMS["aod"].turn_structure
@@ -116,3 +118,21 @@ def test_the_gms_orders_are_counted_without_reading_a_units_points() -> None:
     # Without the GM's figure the points count: ceil(300 / 150) = 2 orders, 1 used.
     assert TURNS.refusal(P1, {**given, "state": {"orders_used": 1}}, "P1", move) is None
     assert sorted(PointsRead.reads) == ["M0", "M1", "M2"]
+
+
+@pytest.mark.parametrize("state", [{}, {"orders_used": 2}, {"free_spin_pending": ["M0"]}])
+def test_a_side_refused_every_action_is_refused_each_type(state) -> None:
+    # Section 3: sides give their orders in turn; out of its turn a side may give no
+    # order, nor a free spin (000 FREE SPINS). The board asks that once per side
+    # (`refuses_every_action`): it must agree with the refusal of every type.
+    from rules.systems.aod.catalogue import ACTIONS
+
+    given = position(state, (150, 100))
+    for side, turn in (("P1", P1), ("P2", P1), ("P1", {**P1, "active_side": "P2"})):
+        every = TURNS.refuses_every_action(turn, given, side)
+        refused = [
+            TURNS.refusal(turn, given, side, {"unit": "M0", "type": spec.type}) is not None
+            for spec in ACTIONS
+        ]
+        assert every == (side != turn["active_side"])
+        assert not every or all(refused)
