@@ -29,7 +29,8 @@ def offered_types(
     (`is_offered` and the board's view of the same position share it); the turn's
     refusals apply on top. The turn is asked first: a unit it refuses every type (the
     side not to act) is offered nothing whatever the system says, so the system is not
-    asked about it; where the turn says it refuses a side everything, not type by type."""
+    asked about it; a side the turn refuses everything (`refuses_every_action`) is not
+    asked about type by type either."""
     system = get_system(state.system)
     if table_turn is None:
         return {unit.id: list(_offered_to(state, unit)) for unit in state.units}
@@ -43,11 +44,12 @@ def offered_types(
         for side in {unit.side for unit in state.units}
     }
     for unit in state.units:
+        out[unit.id] = []
+        if refuses_every_action[unit.side]:
+            continue
         allowed = _turn_allows(structure, turn, position, unit)
-        if not refuses_every_action[unit.side] and any(allowed(kind) for kind in kinds):
+        if any(allowed(kind) for kind in kinds):
             out[unit.id] = [kind for kind in _offered_to(state, unit) if allowed(kind)]
-        else:
-            out[unit.id] = []
     return out
 
 

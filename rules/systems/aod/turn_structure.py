@@ -24,7 +24,8 @@ class Orders:
     state: Mapping[str, Any]
     options: Mapping[str, Any]
     #: Each unit's (side, points), read only where they count the orders: a GM's
-    #: `orders_available` needs none, and the board asks this for every unit and type.
+    #: `orders_available` needs none, and the board's offers ask the turn's refusal,
+    #: which counts them, for many units and types a move.
     points: Callable[[], Iterable[tuple[Any, Any]]]
 
     @classmethod
