@@ -24,7 +24,10 @@ thread's CPU time (`time.thread_time`, not wall time: the machine is shared):
   - `reading_ms`: the engine's readings of a position (rules.state_from_json), with
     their calls per move;
   - `fanout_ms`: the four consumers' handling of the broadcast;
-  - `snapshot_ms` (not part of the move): a socket joining after it (log.snapshot).
+  - `snapshot_ms` (not part of the move): a socket joining after it (log.snapshot);
+  - then, over moves of their own, the offers' work in calls per move (CALLS: the
+    system's precondition checks, the turn's refusals, the targets a charge weighs, the
+    readings of aod's turn state).
 Medians over the moves after the first two (which parse the position and fill caches),
 and means (`_mean_ms`: one move in units + 1 is an end of turn, which a median leaves
 out); calls are means per move.
@@ -61,6 +64,36 @@ COUNTED = (
     ("tabletop.services.table.rights", "socket_rights", "rights"),
     ("rules", "state_from_json", "reading"),
 )
+
+#: (module, attribute path, label): the offers' work, in calls per move, counted apart
+#: from the timed moves (a wrapper's own cost would weigh on the tree that calls more):
+#: the system's precondition checks (one per unit and action type it is asked about),
+#: the turn's refusals, and the targets a charge or ram weighs.
+CALLS = (
+    ("rules.systems.aod.system", "AodSystem.may_take", "precondition_checks"),
+    ("rules.systems.aod.turn_structure", "AodTurnStructure.refusal", "turn_refusals"),
+    ("rules.systems.aod.offers", "target_problems", "targets_weighed"),
+    ("rules.systems.aod.turn", "AodTurn.of", "turn_state_reads"),
+)
+
+
+def count_calls(counts: dict[str, int]) -> None:
+    """Wraps the CALLS so that each adds 1 to `counts[label]` when called."""
+    import importlib
+
+    for module, path, label in CALLS:
+        owner: Any = importlib.import_module(module)
+        *outer, name = path.split(".")
+        for part in outer:
+            owner = getattr(owner, part)
+        real = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name)
+        fn = real.__func__ if isinstance(real, classmethod) else real
+
+        def counted(*args: Any, _fn: Any = fn, _label: str = label, **kwargs: Any) -> Any:
+            counts[_label] += 1
+            return _fn(*args, **kwargs)
+
+        setattr(owner, name, classmethod(counted) if isinstance(real, classmethod) else counted)
 
 
 class Counter:
@@ -278,6 +311,14 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
 
         out["profile_own"] = listed(sorted(entries, key=lambda kv: -kv[1][2])[:profile])
         out["profile_cumulative"] = listed(sorted(entries, key=lambda kv: -kv[1][3])[:profile])
+    # The offers' work in calls, over moves of their own after the timed and profiled ones.
+    calls: dict[str, int] = defaultdict(int)
+    count_calls(calls)
+    counted_moves = max(10, moves // 2)
+    for _ in range(counted_moves):
+        move(join=False)
+    for _, _, label in CALLS:
+        out[f"{label}_per_move"] = round(calls[label] / counted_moves, 1)
     loop.close()
     return out
 

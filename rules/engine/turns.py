@@ -68,6 +68,12 @@ class TurnStructure:
             return Violation("not_your_turn", f"It is {active}'s turn, not {side}'s.")
         return None
 
+    def refuses_every_action(self, turn: Json, position: Json, side: str) -> bool:
+        """Hook: whether `refusal` refuses `side` any action whatever its type and unit,
+        so that the board's offers need not ask it type by type. Default: not known (a
+        system whose refusal lets a reaction through out of turn, say, keeps it)."""
+        return False
+
     def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
         """Hook: whether the turn's bookkeeping leaves the unit this action now, so that
         the board offers it (aod: one order a turn). The engine still judges a proposal."""

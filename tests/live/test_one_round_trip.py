@@ -118,6 +118,36 @@ def test_a_move_in_one_round_trip_keeps_the_whole_position_when_its_turn_comes(m
     assert log.position_at(stored, 3) == {"state": stored.state, "turn": stored.turn_state}
 
 
+def test_a_move_compares_the_row_with_the_text_the_last_move_stored(monkeypatch):
+    """The statement writes only where the row is still the position the move was decided
+    on; when this process wrote that position itself with the last move, that text serves
+    again and the move writes one position's JSON, its own, not two."""
+    battle, people, (u1, u3, u5) = table()
+    written: list[dict] = []
+    real = json.dumps
+
+    def counted(value, *args, **kwargs):
+        if isinstance(value, dict) and set(value) == {"state", "turn"}:
+            written.append(value)
+        return real(value, *args, **kwargs)
+
+    with captured_events():
+        act(battle, people["p1"], "m-1", 0, u3, [7.5, 4.5])  # the locked way: no text kept
+        monkeypatch.setattr(json, "dumps", counted)
+        act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+        after_m2 = written[-1]
+        assert len(written) == 2  # the position it was decided on, and its own
+        written.clear()
+        with round_trips() as counted_trips:
+            reply = act(battle, people["p1"], "m-3", 2, u5, [13.5, 4.0])
+    assert counted_trips == [1] and reply == {"type": "ack", "id": "m-3", "seq": 3}
+    stored = Battle.objects.get(pk=battle.id)
+    assert written == [{"state": stored.state, "turn": stored.turn_state}]
+    assert after_m2 != written[0]
+    assert next(u for u in stored.state["units"] if u["id"] == u5)["position"][:2] == [13.5, 4.0]
+    assert log.position_at(stored, 3) == {"state": stored.state, "turn": stored.turn_state}
+
+
 def test_a_resent_move_gets_its_first_answer_and_moves_nothing_again():
     battle, people, (u1, u3, u5) = table()
     with captured_events():

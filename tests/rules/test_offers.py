@@ -6,14 +6,16 @@ offered Run, aod's formation move never offered)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rules import load_scenario, validate
-from rules.engine.scenario import Scenario
+from rules.engine.scenario import Scenario, state_to_json
 from rules.model.actions import Action, MalformedAction, Turn
 from rules.model.state import GameState
 from rules.referee.check import Outcome, run_scenario
@@ -143,6 +145,25 @@ def test_the_table_turn_offers_nothing_to_the_side_not_to_act() -> None:
     assert offers["M1"] == [] and offers["I1"] == [] and "move" in offers["M9"]
 
 
+def asked_of_the_system(monkeypatch) -> tuple[GameState, Any, Counter[str]]:
+    """aod's 2-of-2-orders position, its system, and a count of the system's offers asked
+    per unit from now on (`System.offered`, its real hook as `offered.__wrapped__`)."""
+    from rules.systems.registry import get_system
+
+    scenario, _ = judged(GOLDEN / "aod/03_two_of_two_orders_used_no_unit_is_offered_a_move.json")
+    system = get_system(scenario.state.system)
+    asked: Counter[str] = Counter()
+    real = type(system).offered
+
+    @functools.wraps(real)
+    def counted(self, state, unit):
+        asked[unit.id] += 1
+        return real(self, state, unit)
+
+    monkeypatch.setattr(type(system), "offered", counted)
+    return scenario.state, system, asked
+
+
 def test_one_position_asks_the_system_its_offers_once(monkeypatch) -> None:
     # scenario-format.md, "Other commands" (offers) and issue 20's one truth: the board's
     # view of a position (with the table's turn), its reach and its nearest alternative
@@ -150,19 +171,9 @@ def test_one_position_asks_the_system_its_offers_once(monkeypatch) -> None:
     # itself is made once per position and turn.
     from rules.referee.board_view import board_view
     from rules.referee.offers import is_offered
-    from rules.systems.registry import get_system
 
-    scenario, _ = judged(GOLDEN / "aod/03_two_of_two_orders_used_no_unit_is_offered_a_move.json")
-    state = scenario.state
-    system = get_system(state.system)
-    asked: Counter[str] = Counter()
-    real = type(system).offered
-
-    def counted(self, state, unit):
-        asked[unit.id] += 1
-        return real(self, state, unit)
-
-    monkeypatch.setattr(type(system), "offered", counted)
+    state, system, asked = asked_of_the_system(monkeypatch)
+    real = type(system).offered.__wrapped__
     turn = {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]}
     first = board_view(state, turn)
     assert board_view(state, turn) == first
@@ -173,3 +184,39 @@ def test_one_position_asks_the_system_its_offers_once(monkeypatch) -> None:
     # The turn still decides what is offered: P1's units are offered nothing in P2's turn.
     assert first["actions"]["M1"] == [] and "move" in first["actions"]["M9"]
     assert board_view(state, {**turn, "active_side": "P1"})["actions"]["M9"] == []
+
+
+def test_the_board_asks_the_system_nothing_of_a_side_the_turn_lets_take_no_action(
+    monkeypatch,
+) -> None:
+    # scenario-format.md, "Other commands" (offers): a type refused whatever its path
+    # (`not_your_turn`) is never offered, so the table's turn is asked first and the units
+    # of the side not to act cost the system no precondition checks; what is offered is
+    # still what both the turn and the system allow.
+    from rules.referee.board_view import board_view
+
+    state, system, asked = asked_of_the_system(monkeypatch)
+    real = type(system).offered.__wrapped__
+    refusal = system.turn_structure.refusal
+    refused_for: Counter[str] = Counter()
+
+    def counted(turn, position, side, action=None):
+        refused_for[action["unit"]] += 1
+        return refusal(turn, position, side, action)
+
+    monkeypatch.setattr(system.turn_structure, "refusal", counted)
+    turn = {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]}
+    view = board_view(state, turn)
+    assert dict(asked) == {"M9": 1}  # P1's three units: not asked
+    # Nor the turn, type by type: it refuses P1 everything (not its turn, aod.md 3).
+    assert set(refused_for) == {"M9"}
+    position = state_to_json(state)
+    assert view["actions"] == {
+        unit.id: [
+            kind
+            for kind in real(system, state, unit)
+            if refusal(turn, position, unit.side, {"unit": unit.id, "type": kind}) is None
+        ]
+        for unit in state.units
+    }
+    assert view["actions"]["M1"] == [] and "move" in view["actions"]["M9"]

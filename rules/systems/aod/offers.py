@@ -23,6 +23,7 @@ from rules.systems.aod.moves import TARGETED, start_contact_problems, target_pro
 from rules.systems.aod.orders import captive_of, check_order, passengers, refused
 from rules.systems.aod.transport import boarding_problem
 from rules.systems.aod.turn import turn_of
+from rules.systems.aod.units import opposing
 
 #: Formations have 3 to 5 members (000 [29]).
 FORMATION_SIZE = (3, 5)
@@ -49,9 +50,11 @@ def _no(unit: Unit, why: str, cite: str) -> list[Violation]:
 
 
 def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
-    """Ram, charge, DFA, full-speed assault: some unit on the table it may target."""
+    """Ram, charge, DFA, full-speed assault: some unit on the table it may target. Only
+    an opposing unit can be one (`target_problems` refuses any other), so only those are
+    asked: a side's own units are half the table."""
     for other in ctx.state.units:
-        if other.id == unit.id or not other.on_table:
+        if other.id == unit.id or not other.on_table or not opposing(unit, other):
             continue
         _, problems = target_problems(
             ctx, unit, Action(unit.id, action_type, params={"target": other.id})

@@ -7,7 +7,7 @@ is the GM's setting and stays.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -23,7 +23,10 @@ class Orders:
 
     state: Mapping[str, Any]
     options: Mapping[str, Any]
-    points: Iterable[tuple[Any, Any]]
+    #: Each unit's (side, points), read only where they count the orders: a GM's
+    #: `orders_available` needs none, and the board's offers ask the turn's refusal,
+    #: which counts them, for many units and types a move.
+    points: Callable[[], Iterable[tuple[Any, Any]]]
 
     @classmethod
     def of_json(cls, position: Json) -> Orders:
@@ -31,13 +34,15 @@ class Orders:
         return cls(
             position.get("state") or {},
             (position.get("table") or {}).get("options") or {},
-            [(u.get("side"), u.get("points")) for u in units],
+            lambda: [(u.get("side"), u.get("points")) for u in units],
         )
 
     @classmethod
     def of_state(cls, state: GameState) -> Orders:
-        points = [(u.side, u.get("points")) for u in state.units]
-        return cls(state.turn, state.table.options, points)
+        units = state.units
+        return cls(
+            state.turn, state.table.options, lambda: [(u.side, u.get("points")) for u in units]
+        )
 
     def available(self, side: str | None) -> int | None:
         """The acting side's orders this turn: `state.orders_available`, else ceil(its
@@ -50,7 +55,7 @@ class Orders:
             return None
         points = [
             p
-            for s, p in self.points
+            for s, p in self.points()
             if s == side and isinstance(p, int | float) and not isinstance(p, bool)
         ]
         return math.ceil(sum(points) / 150 - 1e-9) if points else None
@@ -90,6 +95,10 @@ class AodTurnStructure(TurnStructure):
                 cite="001 [13]",
             )
         return None
+
+    def refuses_every_action(self, turn: Json, position: Json, side: str) -> bool:
+        """Not this side's turn: `refusal` gives the base's refusal first, for any action."""
+        return super().refusal(turn, position, side) is not None
 
     def unit_may_take(self, position: GameState, unit_id: str, action_type: str) -> bool:
         """A free spin needs an entitlement (000 FREE SPINS); an order needs a unit not yet

@@ -157,6 +157,13 @@ def _in_one_trip(
     event = prepared.event
     event.created_at = timezone.now()
     seat_check, seat_params = (_READ_RIGHTS, {}) if assumed is None else assumed.check_sql()
+    before = prepared.before or {}
+    # The position the move was decided on is the one this process wrote last, as a rule:
+    # its text then serves again (a position is tens of units, written once, not twice).
+    before_text = known_battles.written_text(
+        battle_id, before.get("state"), before.get("turn")
+    ) or json.dumps(prepared.before)
+    after_text = json.dumps({"state": battle.state, "turn": battle.turn_state})
     try:
         with connection.cursor() as cursor:
             cursor.execute(
@@ -164,8 +171,8 @@ def _in_one_trip(
                 {
                     **seat_params,
                     **guard,
-                    "before": json.dumps(prepared.before),
-                    "after": json.dumps({"state": battle.state, "turn": battle.turn_state}),
+                    "before": before_text,
+                    "after": after_text,
                     "base_seq": battle.base_seq,
                     "change": _json_or_null(event.change),
                     "base": _json_or_null(event.base),
@@ -190,7 +197,7 @@ def _in_one_trip(
             known_battles.forget(battle_id)
         return None
     event.pk = written
-    known_battles.keep(battle)
+    known_battles.keep(battle, after_text)
     # Committed already (the statement was its own transaction): broadcast now.
     events.send_event_on_commit(battle.id, prepared.frame(), battle.spectator_delay_s)
     return answer

@@ -118,3 +118,29 @@ def test_a_vtol_climbs_for_2_inches_and_then_ignores_terrain() -> None:
     v = validate(s, {"unit": "V1", "type": "move", "altitude": "cruising", "path": [[11, 10]]})
     assert v.legal and v.cost == 8
     assert v.state_after.unit("V1").get("altitude") == "cruising"
+
+
+def test_a_charge_is_offered_for_an_opposing_target_and_only_those_are_weighed(
+    monkeypatch,
+) -> None:
+    """001 [27-28]: a charge, ram, DFA or full-speed assault targets an opposing unit; the
+    board offers one while some unit may be its target (aod/offers.py), asking the judge's
+    target check of the opposing units alone (a side's own units never pass it)."""
+    from rules.referee.offers import offered_types
+    from rules.systems.aod import offers
+
+    weighed: list[tuple[str, str]] = []
+    real = offers.target_problems
+
+    def counted(ctx, unit, action):
+        weighed.append((unit.side, ctx.state.unit(action.get("target")).side))
+        return real(ctx, unit, action)
+
+    monkeypatch.setattr(offers, "target_problems", counted)
+    friends = [unit(f"F{i}", position=(5 + 3 * i, 20)) for i in range(4)]
+    units = [unit("M1", position=(5, 10)), *friends, unit("E", side="P2", position=(30, 30))]
+    assert "charge" in offered_types(scene(units))["M1"]
+    assert set(weighed) == {("P1", "P2"), ("P2", "P1")}  # never a unit of its own side
+    # An opposing unit held captive is no target (001 [26-27]): nothing left to charge.
+    captive = unit("E", side="P2", position=(30, 30), captive_of="F0")
+    assert "charge" not in offered_types(scene([*units[:-1], captive]))["M1"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from rules import SYSTEMS, GameState, state_from_json
 
 TURNS = SYSTEMS["aod"].turn_structure
@@ -88,3 +90,49 @@ def test_the_board_reads_a_positions_order_count_once(monkeypatch) -> None:
     view = board_view(state, {"turn": 1, "active_side": "P2", "sides": ["P1", "P2"]})
     assert len(state.units) > 1 and "move" in view["actions"]["M9"]
     assert len(reads) == 1
+
+
+class PointsRead(dict):
+    """A unit's JSON that records each read of its `points`."""
+
+    reads: list[str] = []
+
+    def get(self, key: str, default: Any = None) -> Any:
+        if key == "points":
+            PointsRead.reads.append(str(self["id"]))
+        return super().get(key, default)
+
+
+def test_the_gms_orders_are_counted_without_reading_a_units_points() -> None:
+    # 001 [13], AOD-D22: `state.orders_available` (the GM's) gives the side's orders; its
+    # units' points then count for nothing, and the board asks the turn's refusal for
+    # every unit and order type, so they are not read.
+    given = position({"orders_available": 3, "orders_used": 1}, (150, 100, 50))
+    given["units"] = [PointsRead(u) for u in given["units"]]
+    PointsRead.reads = []
+    move = {"unit": "M0", "type": "move"}
+    assert TURNS.refusal(P1, given, "P1", move) is None
+    spent = {**given, "state": {"orders_available": 1, "orders_used": 1}}
+    assert TURNS.refusal(P1, spent, "P1", move) is not None
+    assert PointsRead.reads == []
+    # Without the GM's figure the points count: ceil(300 / 150) = 2 orders, 1 used.
+    assert TURNS.refusal(P1, {**given, "state": {"orders_used": 1}}, "P1", move) is None
+    assert sorted(PointsRead.reads) == ["M0", "M1", "M2"]
+
+
+@pytest.mark.parametrize("state", [{}, {"orders_used": 2}, {"free_spin_pending": ["M0"]}])
+def test_a_side_refused_every_action_is_refused_each_type(state) -> None:
+    # Section 3: sides give their orders in turn; out of its turn a side may give no
+    # order, nor a free spin (000 FREE SPINS). The board asks that once per side
+    # (`refuses_every_action`): it must agree with the refusal of every type.
+    from rules.systems.aod.catalogue import ACTIONS
+
+    given = position(state, (150, 100))
+    for side, turn in (("P1", P1), ("P2", P1), ("P1", {**P1, "active_side": "P2"})):
+        every = TURNS.refuses_every_action(turn, given, side)
+        refused = [
+            TURNS.refusal(turn, given, side, {"unit": "M0", "type": spec.type}) is not None
+            for spec in ACTIONS
+        ]
+        assert every == (side != turn["active_side"])
+        assert not every or all(refused)
