@@ -9,7 +9,7 @@ from rules.engine.dice import Dice
 from rules.engine.verdict import Roll
 from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.context import Ctx
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import (
     infantry_mode,
     is_cruising,
@@ -28,18 +28,19 @@ class Breakaway:
 
 
 def breakaway_needed(
-    ctx: Ctx, unit: Unit, ignore: frozenset[str] = frozenset()
+    position: AodPosition, unit: Unit, ignore: frozenset[str] = frozenset()
 ) -> Breakaway | None:
     """None when no breakaway applies (no opposing contact at the start)."""
     if is_cruising(unit):
         return None  # never in base contact (000 [18])
-    cs = tuple(opposing_contacts(ctx, unit, ignore=ignore))
+    cs = tuple(opposing_contacts(position, unit, ignore=ignore))
     if not cs:
         return None
     if all(_automatic(unit, c) for c in cs):
         return Breakaway(None, cs, "automatic (000 [16-17])")
     if (is_vehicle(unit) or unit.type in ("mech", "quad_mech")) and any(
-        c.flag("grapple") and [o.id for o in opposing_contacts(ctx, c, ignore=ignore)] == [unit.id]
+        c.flag("grapple")
+        and [o.id for o in opposing_contacts(position, c, ignore=ignore)] == [unit.id]
         for c in cs
     ):
         return Breakaway(5, cs, "grappled ([SEC])")

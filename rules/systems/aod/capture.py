@@ -8,40 +8,40 @@ from rules.engine.verdict import Verdict, Violation
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.orders import captive_of, check_order, refused
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.turn import order_given
 from rules.systems.aod.units import is_captive, is_vtol
 from rules.systems.aod.water import same_water
 
 
-def target_problem(ctx: Ctx, unit: Unit, target: Unit) -> tuple[str, str] | None:
+def target_problem(position: AodPosition, unit: Unit, target: Unit) -> tuple[str, str] | None:
     """(why, cite) `target` may not be taken captive by `unit`, or None (001 [26-27],
     000 [33-34]): the judge asks it of the target named, offers of every candidate."""
     if is_captive(target):
         return f"{target.id} is a captive and may not be targeted", "001 [27]"
-    if captive_of(ctx.state, target.id) is not None:
+    if captive_of(position.state, target.id) is not None:
         return f"{target.id} is a captor and may not be the target of a capture", "001 [27]"
-    if target.id not in {u.id for u in opposing_contacts(ctx, unit)}:
+    if target.id not in {u.id for u in opposing_contacts(position, unit)}:
         return f"{target.id} must be an opposing unit in base contact", "001 [26]"
-    if not same_water(ctx, unit, target) or not same_water(ctx, target, unit):
+    if not same_water(position, unit, target) or not same_water(position, target, unit):
         return "in water both units must be in the same water feature", "000 [33]"
-    if across_abrupt_edge(ctx, unit, target):
+    if across_abrupt_edge(position, unit, target):
         return "no close combat between units on and off abrupt elevated terrain", "000 [34]"
     return None
 
 
-def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    state = ctx.state
-    j = Judgement(state)
+def capture(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = position.state
+    judgement = Judgement(state)
 
     def no(msg: str, cite: str) -> Verdict:
-        return j.refuse(refused(unit, msg, cite))
+        return judgement.refuse(refused(unit, msg, cite))
 
     pre = check_order(state, unit, "capture")
     if pre:
-        return j.refuse(*pre)
+        return judgement.refuse(*pre)
     if action.translates:
         return no("a capture attempt has no movement", "001 [26]")
     if captive_of(state, unit.id) is not None:
@@ -52,15 +52,15 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         missing = (
             f"{unit.id}'s capture names no target" if tid is None else f"{tid} is not on the table"
         )
-        return j.refuse(Violation("unknown_unit", missing, unit.position))
-    problem = target_problem(ctx, unit, target)
+        return judgement.refuse(Violation("unknown_unit", missing, unit.position))
+    problem = target_problem(position, unit, target)
     if problem is not None:
         return no(*problem)
     result = dice.outcome("capture")
     changed: list[Unit] = []
     removed: tuple[str, ...] = ()
     if result is None:
-        j.events.append(
+        judgement.events.append(
             {
                 "type": "capture_attempt",
                 "unit": unit.id,
@@ -69,12 +69,12 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             }
         )
     elif not result:
-        j.events.append(
+        judgement.events.append(
             {"type": "capture_attempt", "unit": unit.id, "target": target.id, "result": "fail"}
         )
     elif is_vtol(target):
         removed = (target.id,)  # VTOLs are eliminated instead of captured (000 [18])
-        j.events.append(
+        judgement.events.append(
             {
                 "type": "eliminated",
                 "unit": target.id,
@@ -84,10 +84,10 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         )
     else:
         changed.append(target.with_props(captive_of=unit.id))
-        j.events.append({"type": "captured", "unit": target.id, "by": unit.id})
+        judgement.events.append({"type": "captured", "unit": target.id, "by": unit.id})
         for p in state.units:
             if p.aboard == target.id:  # a captured transport's passengers disembark (000 [19])
-                j.events.append(
+                judgement.events.append(
                     {
                         "type": "must_disembark",
                         "unit": p.id,
@@ -96,4 +96,4 @@ def capture(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
                     }
                 )
     after = order_given(state, (unit.id,), "capture", changed, [], removed)
-    return j.verdict(after)
+    return judgement.verdict(after)

@@ -10,7 +10,7 @@ from rules.engine.bases_policy import BasePolicy, bases_touching
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.model.state import Unit
-from rules.systems.aod.context import Ctx
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import is_cruising, is_infantry, is_mech, opposing
 
 
@@ -42,16 +42,16 @@ class AodBases(BasePolicy):
 
 
 def opposing_contacts(
-    ctx: Ctx, unit: Unit, pose: Pose | None = None, ignore: Iterable[str] = ()
+    position: AodPosition, unit: Unit, pose: Pose | None = None, ignore: Iterable[str] = ()
 ) -> list[Unit]:
     """Opposing units in base contact; a VTOL at cruising is never in base contact
     (000 [18]); captives are neither friend nor foe (001 [26])."""
     if is_cruising(unit):
         return []
-    if pose is None and unit.on_table and ctx.state.unit(unit.id) is unit:
-        touching = ctx.touching(unit.id)  # where it stands: cached per position
+    if pose is None and unit.on_table and position.state.unit(unit.id) is unit:
+        touching = position.touching(unit.id)  # where it stands: cached per position
     else:
         p = pose or Pose(*unit.position, unit.facing)
-        touching = bases_touching(ctx, unit, body_at(unit.base, p.x, p.y, p.facing))
+        touching = bases_touching(position, unit, body_at(unit.base, p.x, p.y, p.facing))
     skip = set(ignore)
     return [o for o in touching if o.id not in skip and opposing(unit, o) and not is_cruising(o)]

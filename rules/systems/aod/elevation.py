@@ -4,13 +4,13 @@ edge is not allowed, 000 [34])."""
 from __future__ import annotations
 
 from rules.model.state import Unit
-from rules.systems.aod.context import Ctx
+from rules.systems.aod.position import AodPosition
 
 
-def abrupt_at(ctx: Ctx, u: Unit) -> str | None:
-    found = ctx.occupied(*u.position, ("abrupt_elevated",))
+def abrupt_at(position: AodPosition, u: Unit) -> str | None:
+    found = position.occupied(*u.position, ("abrupt_elevated",))
     return found[0].id if found else None
 
 
-def across_abrupt_edge(ctx: Ctx, a: Unit, b: Unit) -> bool:
-    return abrupt_at(ctx, a) != abrupt_at(ctx, b)
+def across_abrupt_edge(position: AodPosition, a: Unit, b: Unit) -> bool:
+    return abrupt_at(position, a) != abrupt_at(position, b)

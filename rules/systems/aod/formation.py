@@ -14,10 +14,10 @@ from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.movement import MoveRequest, check_move, halve_for_hindering
 from rules.systems.aod.orders import check_order, refused
+from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.transport import disembarked_events, placement_problems
 from rules.systems.aod.turn import order_given, turn_of
 from rules.systems.aod.units import is_captive, is_infantry, is_vehicle, is_vtol, matrix_row
@@ -55,24 +55,24 @@ def touching_groups(units: list[Unit]) -> list[list[Unit]]:
     return groups
 
 
-def formation_mates(ctx: Ctx, unit: Unit) -> list[Unit]:
+def formation_mates(position: AodPosition, unit: Unit) -> list[Unit]:
     """The units that may join a formation `unit` is given now: each may be a member
     (`member_problems`), none has had an order this turn, none is across an abrupt edge
     from it (000 [34])."""
-    ordered = set(turn_of(ctx.state).ordered)
-    level = abrupt_at(ctx, unit)
+    ordered = set(turn_of(position.state).ordered)
+    level = abrupt_at(position, unit)
     return [
         m
-        for m in ctx.state.units
+        for m in position.state.units
         if m.id != unit.id
         and m.on_table
         and m.id not in ordered
-        and not member_problems(ctx, m)
-        and abrupt_at(ctx, m) == level
+        and not member_problems(position, m)
+        and abrupt_at(position, m) == level
     ]
 
 
-def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
+def member_problems(position: AodPosition, m: Unit) -> list[Violation]:
     """Why `m` may not be a member of any formation now (000 [29], [18], [26], [39];
     AOD-D16, AOD-D24): the checks on one unit, whoever else joins."""
     out: list[Violation] = []
@@ -84,7 +84,7 @@ def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
         out.append(_bad(m, "only infantry and vehicles form formations"))
     elif m.get("faction") == "Sea Fox":
         out.append(_bad(m, "Sea Fox units can't use formations", "000 [39], AOD-D16"))
-    if opposing_contacts(ctx, m):
+    if opposing_contacts(position, m):
         out.append(
             _bad(
                 m,
@@ -95,14 +95,16 @@ def member_problems(ctx: Ctx, m: Unit) -> list[Violation]:
     return out
 
 
-def membership_problems(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Violation]:
+def membership_problems(
+    position: AodPosition, leader: Unit, members: list[Unit]
+) -> list[Violation]:
     """Why these units may not form one formation led by `leader` (000 [29], [34])."""
     out: list[Violation] = []
     if not 3 <= len(members) <= 5:
         out.append(_bad(leader, f"a formation has 3 to 5 members, not {len(members)}"))
     factions: set[str] = set()
     for m in members:
-        out += member_problems(ctx, m)
+        out += member_problems(position, m)
         if m.get("faction") not in (None, "Mercenary"):
             factions.add(str(m.get("faction")))
     if len(factions) > 1:
@@ -112,7 +114,7 @@ def membership_problems(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Vio
                 f"members come from several factions {sorted(factions)}; Mercenaries join any",
             )
         )
-    if len({abrupt_at(ctx, m) for m in members}) > 1:
+    if len({abrupt_at(position, m) for m in members}) > 1:
         out.append(
             _bad(
                 leader,
@@ -124,21 +126,21 @@ def membership_problems(ctx: Ctx, leader: Unit, members: list[Unit]) -> list[Vio
     return out
 
 
-def formation_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    state = ctx.state
-    j = Judgement(state)
+def formation_move(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = position.state
+    judgement = Judgement(state)
     entries: tuple[Action, ...] = action.get("moves", ())
     ids = tuple(e.unit for e in entries)
     members = [state.unit(i) for i in ids]
     if any(m is None for m in members):
-        return j.refuse(Violation("unknown_unit", "formation lists an unknown unit", None))
+        return judgement.refuse(Violation("unknown_unit", "formation lists an unknown unit", None))
     ms = [m for m in members if m is not None]
     pre = check_order(state, unit, "formation_move", ids)
     if unit.id not in ids:
         pre.append(_bad(unit, "the unit given the order must be listed in moves"))
     if len(set(ids)) != len(ids):
         pre.append(_bad(unit, "a member is listed twice"))
-    pre += membership_problems(ctx, unit, ms)
+    pre += membership_problems(position, unit, ms)
     for e in entries:
         if e.unit != unit.id and (e.get("passengers") or e.get("unload")):
             pre.append(
@@ -149,22 +151,27 @@ def formation_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     pre += [_bad(m, "must touch another member before the move") for m in grouped(ms)]
     slowest = min(ms, key=lambda m: m.move) if ms else unit
     if pre:
-        return j.refuse(*pre)
-    return _move_members(ctx, j, unit, entries, slowest, dice)
+        return judgement.refuse(*pre)
+    return _move_members(position, judgement, unit, entries, slowest, dice)
 
 
 def _move_members(
-    ctx: Ctx, j: Judgement, leader: Unit, entries: tuple[Action, ...], slowest: Unit, dice: Dice
+    position: AodPosition,
+    judgement: Judgement,
+    leader: Unit,
+    entries: tuple[Action, ...],
+    slowest: Unit,
+    dice: Dice,
 ) -> Verdict:
     """Members move in the listed order, each against the others' current positions
     (AOD-D43), at the slowest member's move, each halved on its own (AOD-D25)."""
-    state = ctx.state
+    state = position.state
     cur: GameState = state
     cost = 0.0
     allowance_shown = 0.0
     ids = tuple(e.unit for e in entries)
     for e in entries:
-        c = ctx_of(cur)
+        c = aod_position(cur)
         m = cur.units_by_id[e.unit]
         track = track_for(m, e.path, e.facing)
         base = Allowance(slowest.move, f"the slowest member {slowest.id}'s move", "000 [29]")
@@ -176,32 +183,34 @@ def _move_members(
             unit=m, track=track, allowance=allowance, rows=rows, hindering_halves=False
         )
         res = check_move(c, req)
-        j.reasons.extend(res.violations)
+        judgement.reasons.extend(res.violations)
         cost = max(cost, res.cost)
         allowance_shown = res.allowance.value if e.unit == leader.id else allowance_shown
         moved = m.moved(res.end.xy, res.end.facing)
         cur = cur.with_units(moved)
-        j.events.append(moved_event(moved))
-    j.cost, j.allowance = cost, allowance_shown
-    if j.reasons:
-        j.events.clear()
-        return j.verdict(None)
+        judgement.events.append(moved_event(moved))
+    judgement.cost, judgement.allowance = cost, allowance_shown
+    if judgement.reasons:
+        judgement.events.clear()
+        return judgement.verdict(None)
     final = [cur.units_by_id[i] for i in ids]
     loose = grouped(final)
     if loose:
-        return j.refuse(*[_bad(m, "must touch another member after the move") for m in loose])
+        return judgement.refuse(
+            *[_bad(m, "must touch another member after the move") for m in loose]
+        )
     lead_entry = next(e for e in entries if e.unit == leader.id)
     if lead_entry.get("passengers"):
         # Only the ordered transport unloads, by the disembark rules (000 [29], 11.2).
-        cur, problems = _unload(cur, leader.id, lead_entry, j)
+        cur, problems = _unload(cur, leader.id, lead_entry, judgement)
         if problems:
-            return j.refuse(*problems)
+            return judgement.refuse(*problems)
     after = order_given(cur, ids, "formation_move", [], [])
-    return j.verdict(after)
+    return judgement.verdict(after)
 
 
 def _unload(
-    cur: GameState, leader_id: str, entry: Action, j: Judgement
+    cur: GameState, leader_id: str, entry: Action, judgement: Judgement
 ) -> tuple[GameState, list[Violation]]:
     leader = cur.units_by_id[leader_id]
     placed: list[Unit] = []
@@ -214,7 +223,7 @@ def _unload(
         placed.append(
             replace(p.moved(tuple(pl["position"]), pl.get("facing", p.facing)), aboard=None)
         )
-    problems = placement_problems(ctx_of(cur), leader, placed)
+    problems = placement_problems(aod_position(cur), leader, placed)
     if not problems:
-        j.events.extend(disembarked_events(leader, placed))
+        judgement.events.extend(disembarked_events(leader, placed))
     return cur.with_units(*placed), problems

@@ -11,7 +11,7 @@ from rules.geometry.arcs import rear_to_rear
 from rules.geometry.tolerance import OVERLAP
 from rules.model.actions import Action
 from rules.model.state import Unit
-from rules.systems.aod.context import Ctx
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.terrain import CELL_CODES
 from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row, opposing
@@ -33,7 +33,7 @@ def target_entitled(moved: Unit, target: Unit) -> bool:
     return can_free_spin(target) and not rear_to_rear(moved, target)
 
 
-def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
+def spin_entitlement(position: AodPosition, unit: Unit) -> list[Violation]:
     """Why `unit` may not free spin now, whatever its rotation (000 [17], 000 FREE SPINS):
     never vehicles or Quad 'Mechs; only a unit entitled now (AOD-D35)."""
     if not can_free_spin(unit):
@@ -45,7 +45,7 @@ def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
                 "000 [17]",
             )
         ]
-    if unit.id not in turn_of(ctx.state).free_spin_pending:
+    if unit.id not in turn_of(position.state).free_spin_pending:
         return [
             Violation(
                 "no_free_spin",
@@ -57,10 +57,10 @@ def spin_entitlement(ctx: Ctx, unit: Unit) -> list[Violation]:
     return []
 
 
-def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
-    j = Judgement(ctx.state)
+def free_spin(position: AodPosition, unit: Unit, action: Action) -> Verdict:
+    judgement = Judgement(position.state)
     if action.translates:
-        return j.refuse(
+        return judgement.refuse(
             Violation(
                 "no_free_spin",
                 f"{unit.id}: a free spin may not move the base, only turn it",
@@ -68,21 +68,21 @@ def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
                 "000 FREE SPINS, 000 [16]",
             )
         )
-    entitlement = spin_entitlement(ctx, unit)
+    entitlement = spin_entitlement(position, unit)
     if entitlement:
-        return j.refuse(*entitlement)
-    turn = turn_of(ctx.state)
+        return judgement.refuse(*entitlement)
+    turn = turn_of(position.state)
     track = track_for(unit, action.path, action.facing)
-    for t, _, _ in ctx.terrain.near(track.swept()):
-        cell = ctx.options.cell((matrix_row(unit),), t.type)
+    for t, _, _ in position.terrain.near(track.swept()):
+        cell = position.options.cell((matrix_row(unit),), t.type)
         if cell in CELL_CODES and track.swept(OVERLAP).distance(t.shape) < 0:
             code, what, cite = CELL_CODES[cell]
-            j.reasons.append(
+            judgement.reasons.append(
                 Violation(code, f"{unit.id}'s spin sweeps into {what} {t.id}", unit.position, cite)
             )
-    for other, _, _ in ctx.units.near(track.swept()):
-        if other.id != unit.id and track.swept(OVERLAP).distance(ctx.bodies[other.id]) < 0:
-            j.reasons.append(
+    for other, _, _ in position.units.near(track.swept()):
+        if other.id != unit.id and track.swept(OVERLAP).distance(position.bodies[other.id]) < 0:
+            judgement.reasons.append(
                 Violation(
                     "path_through_base",
                     f"{unit.id}'s spin sweeps into the base of {other.id}",
@@ -90,11 +90,11 @@ def free_spin(ctx: Ctx, unit: Unit, action: Action) -> Verdict:
                     "AOD-D17",
                 )
             )
-    if j.reasons:
-        return j.verdict(None)
+    if judgement.reasons:
+        return judgement.verdict(None)
     spun = unit.moved(unit.position, track.end.facing)
     pending = [u for u in turn.free_spin_pending if u != unit.id]
-    after = ctx.state.with_units(spun).with_turn(free_spin_pending=pending)
-    j.events.append({"type": "spun", "unit": unit.id, "facing": round(spun.facing, 4)})
-    j.events.append(moved_event(spun))
-    return j.verdict(after)
+    after = position.state.with_units(spun).with_turn(free_spin_pending=pending)
+    judgement.events.append({"type": "spun", "unit": unit.id, "facing": round(spun.facing, 4)})
+    judgement.events.append(moved_event(spun))
+    return judgement.verdict(after)

@@ -21,7 +21,7 @@ from rules.geometry.track import Pose, Track
 from rules.model.state import Unit
 from rules.systems.aod import terrain as T
 from rules.systems.aod.contact import AodBases
-from rules.systems.aod.context import Ctx
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import matrix_row
 
 
@@ -56,28 +56,28 @@ class MoveResult:
     end_contacts: tuple[Unit, ...] = ()
 
 
-def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
+def check_move(position: AodPosition, req: MoveRequest) -> MoveResult:
     unit, track = req.unit, req.track
     tracks = [track] + ([req.companion] if req.companion is not None else [])
     found: list[Found] = [
-        f for tr in tracks for f in off_table(unit, tr, ctx.state.table, "AOD-D20")
+        f for tr in tracks for f in off_table(unit, tr, position.state.table, "AOD-D20")
     ]
     outcome = T.TerrainOutcome()
     allowance = req.allowance
     if not req.bases.cruising:
         for tr in tracks:
-            T.check_cells(ctx, req.rows, tr, unit.id, outcome)
-            T.check_hindering(ctx, req.rows, tr, unit.id, outcome)
-        T.check_elevated(ctx, req.rows, track, unit.id, unit.flag("jump_jets"), outcome)
+            T.check_cells(position, req.rows, tr, unit.id, outcome)
+            T.check_hindering(position, req.rows, tr, unit.id, outcome)
+        T.check_elevated(position, req.rows, track, unit.id, unit.flag("jump_jets"), outcome)
     if req.hindering_halves:
         start_rows = req.rows if req.start_rows is None else req.start_rows
-        allowance = halve_for_hindering(ctx, start_rows, tracks, allowance)
+        allowance = halve_for_hindering(position, start_rows, tracks, allowance)
     end = outcome.end or track.end
     if outcome.end is not None:
-        found.extend((track.length, v) for v in _repositioning_problems(ctx, unit, end))
+        found.extend((track.length, v) for v in _repositioning_problems(position, unit, end))
     found.extend(outcome.violations)
     base_violations, end_contacts = check_bases(
-        ctx, unit, track, end, req.bases, req.start_contacts
+        position, unit, track, end, req.bases, req.start_contacts
     )
     found.extend(base_violations)
     length = track.length if outcome.cost_cap is None else min(track.length, outcome.cost_cap)
@@ -87,21 +87,25 @@ def check_move(ctx: Ctx, req: MoveRequest) -> MoveResult:
 
 
 def halve_for_hindering(
-    ctx: Ctx, rows: tuple[str, ...], tracks: list[Track], allowance: Allowance
+    position: AodPosition, rows: tuple[str, ...], tracks: list[Track], allowance: Allowance
 ) -> Allowance:
     """Half speed if the base touches hindering terrain at the start (000 [32])."""
     for tr in tracks:
-        feat = T.hindering_at_start(ctx, rows, tr)
+        feat = T.hindering_at_start(position, rows, tr)
         if feat is not None:
             return allowance.halve(f"started touching hindering terrain {feat.id}", "000 [32]")
     return allowance
 
 
-def _repositioning_problems(ctx: Ctx, unit: Unit, end: Pose) -> list[Violation]:
+def _repositioning_problems(position: AodPosition, unit: Unit, end: Pose) -> list[Violation]:
     """A repositioned base may not overlap bases or blocking terrain or leave the table
     (000 [33], AOD-D9)."""
     problem = obstruction(
-        ctx, unit.base, end, ignore=(unit.id,), forbidden=ctx.forbidden_to((matrix_row(unit),))
+        position,
+        unit.base,
+        end,
+        ignore=(unit.id,),
+        forbidden=position.forbidden_to((matrix_row(unit),)),
     )
     if problem is None:
         return []

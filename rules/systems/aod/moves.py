@@ -21,11 +21,11 @@ from rules.model.state import Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
 from rules.systems.aod.contact import AodBases, opposing_contacts
-from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
 from rules.systems.aod.movement import MoveRequest, check_move
 from rules.systems.aod.orders import captive_of, check_order, refused
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.run import run_allowance
 from rules.systems.aod.turn import order_given, turn_of
 from rules.systems.aod.units import (
@@ -61,28 +61,28 @@ HALVED = {
 }
 
 
-def base_allowance(ctx: Ctx, unit: Unit, action_type: str) -> Allowance:
+def base_allowance(position: AodPosition, unit: Unit, action_type: str) -> Allowance:
     """Section 12's allowance column."""
     cite = CITES.get(action_type, "001 [16]")
     if action_type in ("run", "charge"):
-        return run_allowance(unit, ctx.options.run_multiplier)
+        return run_allowance(unit, position.options.run_multiplier)
     if action_type in HALVED:
         return Allowance(unit.move, "move", cite).halve(HALVED[action_type], cite)
     return Allowance(unit.move, "move", cite)
 
 
-def started_in_contact(ctx: Ctx, unit: Unit) -> bool:
+def started_in_contact(position: AodPosition, unit: Unit) -> bool:
     """state.started_in_contact, else the current position (AOD-D36)."""
-    listed = turn_of(ctx.state).started_in_contact
+    listed = turn_of(position.state).started_in_contact
     if listed is not None:
         return unit.id in listed
-    return bool(opposing_contacts(ctx, unit))
+    return bool(opposing_contacts(position, unit))
 
 
-def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+def start_contact_problems(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """Charge and full-speed assault: not by a unit that started the turn in base contact
     with an opposing unit (001 [27], AOD-D36). Path-independent: offers ask it too."""
-    if action_type in NO_START_CONTACT and started_in_contact(ctx, unit):
+    if action_type in NO_START_CONTACT and started_in_contact(position, unit):
         return [
             Violation(
                 "order_not_allowed",
@@ -95,7 +95,9 @@ def start_contact_problems(ctx: Ctx, unit: Unit, action_type: str) -> list[Viola
     return []
 
 
-def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, list[Violation]]:
+def target_problems(
+    position: AodPosition, unit: Unit, action: Action
+) -> tuple[Unit | None, list[Violation]]:
     """Whether `action.target` may be the target of this order (001 [27-28], 000 [18])."""
     tid = action.get("target")
 
@@ -104,7 +106,7 @@ def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, 
 
     if not isinstance(tid, str):
         return None, no(f"{action.type} needs a target", CITES[action.type])
-    target = ctx.state.unit(tid)
+    target = position.state.unit(tid)
     if target is None or target.aboard is not None:
         return None, [Violation("unknown_unit", f"{tid} is not on the table", unit.position)]
     if is_captive(target):
@@ -123,18 +125,18 @@ def target_problems(ctx: Ctx, unit: Unit, action: Action) -> tuple[Unit | None, 
     return target, []
 
 
-def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    state = ctx.state
-    j = Judgement(state)
-    pre, plan = order_preconditions(ctx, unit, action)
+def ordered_move(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = position.state
+    judgement = Judgement(state)
+    pre, plan = order_preconditions(position, unit, action)
     target: Unit | None = None
     if action.type in TARGETED:
-        target, tprob = target_problems(ctx, unit, action)
+        target, tprob = target_problems(position, unit, action)
         pre += tprob
-    pre += start_contact_problems(ctx, unit, action.type)
+    pre += start_contact_problems(position, unit, action.type)
     captive = captive_of(state, unit.id)
     track = track_for(unit, action.path, action.facing)
-    allowance = base_allowance(ctx, unit, action.type)
+    allowance = base_allowance(position, unit, action.type)
     if captive is not None:
         allowance = replace(
             allowance,
@@ -142,17 +144,19 @@ def ordered_move(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
             label=f"the slower of it and its captive {captive.id}",
             cite="001 [27]",
         )
-    j.cost, j.allowance = track.length + plan.surcharge, allowance.value
+    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
     if pre:
-        return j.refuse(*pre)
-    return carry_out(ctx, j, unit, action, dice, track, allowance, plan, target, captive)
+        return judgement.refuse(*pre)
+    return carry_out(
+        position, judgement, unit, action, dice, track, allowance, plan, target, captive
+    )
 
 
 def order_preconditions(
-    ctx: Ctx, unit: Unit, action: Action
+    position: AodPosition, unit: Unit, action: Action
 ) -> tuple[list[Violation], vtol.VtolPlan]:
     """Whether the unit may be given this order (sections 3, 12) and its VTOL plan (10)."""
-    pre = check_order(ctx.state, unit, action.type)
+    pre = check_order(position.state, unit, action.type)
     plan, problems = vtol.plan(unit, action)
     return pre + problems, plan
 
@@ -166,12 +170,12 @@ def _captive_track(captor: Unit, captive: Unit, track: Track) -> Track:
 
 
 def _carried(
-    j: Judgement, unit: Unit, action: Action, track: Track, captive: Unit
+    judgement: Judgement, unit: Unit, action: Action, track: Track, captive: Unit
 ) -> tuple[Unit, Track | None]:
     """Where the captive ends, and its track when it is carried rigidly (001 [27],
     AOD-D33)."""
     if not _touching(unit, captive):
-        j.reasons.append(
+        judgement.reasons.append(
             Violation(
                 "must_end_in_contact",
                 f"{unit.id} is not in base contact with its captive {captive.id}",
@@ -192,8 +196,8 @@ def _carried(
 
 
 def carry_out(
-    ctx: Ctx,
-    j: Judgement,
+    position: AodPosition,
+    judgement: Judgement,
     unit: Unit,
     action: Action,
     dice: Dice,
@@ -204,7 +208,7 @@ def carry_out(
     captive: Unit | None,
 ) -> Verdict:
     """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
-    state = ctx.state
+    state = position.state
     cruising = plan.cruising_during_path and is_vtol(unit)
     # The path is flown at the level the plan gives it; where the order begins, the unit
     # is at the level it has (a climb happens at the start of the path, AOD-D26).
@@ -217,8 +221,8 @@ def carry_out(
         rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
         start_rows = start_rows + (matrix_row(captive),)
         ignore.add(captive.id)
-        captive_end, companion = _carried(j, unit, action, track, captive)
-    start_contacts = frozenset(u.id for u in opposing_contacts(ctx, unit, ignore=ignore))
+        captive_end, companion = _carried(judgement, unit, action, track, captive)
+    start_contacts = frozenset(u.id for u in opposing_contacts(position, unit, ignore=ignore))
     faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
     req = MoveRequest(
         unit=unit,
@@ -236,41 +240,41 @@ def carry_out(
         companion=companion,
         start_rows=start_rows,
     )
-    res = check_move(ctx, req)
-    j.cost, j.allowance = res.cost, res.allowance.value
-    j.reasons.extend(res.violations)
+    res = check_move(position, req)
+    judgement.cost, judgement.allowance = res.cost, res.allowance.value
+    judgement.reasons.extend(res.violations)
     moved = vtol.with_level(unit.moved(res.end.xy, res.end.facing), plan)
     if target is not None:
-        _check_target_end(ctx, j, moved, target)
+        _check_target_end(position, judgement, moved, target)
     if captive is not None and captive_end is not None:
-        _check_captive_end(ctx, j, moved, captive, captive_end, action)
-    if j.reasons:
-        return j.verdict(None)
+        _check_captive_end(position, judgement, moved, captive, captive_end, action)
+    if judgement.reasons:
+        return judgement.verdict(None)
     rolls_ok = True
     pushed: list[dict[str, Any]] = []
     if track.translates and not faq22:
-        b = breakaway_needed(ctx, unit, frozenset(ignore))
+        b = breakaway_needed(position, unit, frozenset(ignore))
         if b is not None:
             r = roll(b, dice)
             if r is not None:
-                j.rolls.append(r)
+                judgement.rolls.append(r)
                 rolls_ok = r.success is not False  # pending (a preview): judged as a success
             if rolls_ok:
                 pushed = push_damage(unit, b)
     if not rolls_ok:
-        return failed_breakaway(ctx, j, unit, action, plan, res.allowance.value)
+        return failed_breakaway(position, judgement, unit, action, plan, res.allowance.value)
     changed = [moved] + ([captive_end] if captive_end is not None else [])
     pending = entitled_after_move(moved, res.end_contacts) if track.translates else []
     if target is not None:
-        pending = _target_spin(j, dice, action, moved, target, pending)
+        pending = _target_spin(judgement, dice, action, moved, target, pending)
     after = order_given(state, (unit.id,), action.type, changed, pending)
-    j.events.append(moved_event(moved))
+    judgement.events.append(moved_event(moved))
     if captive_end is not None:
-        j.events.append(moved_event(captive_end))
-    j.events.extend(plan.events(unit.id))
-    j.events.extend(pushed)
-    j.events.extend(water_events(ctx, unit, moved))
-    return j.verdict(after)
+        judgement.events.append(moved_event(captive_end))
+    judgement.events.extend(plan.events(unit.id))
+    judgement.events.extend(pushed)
+    judgement.events.extend(water_events(position, unit, moved))
+    return judgement.verdict(after)
 
 
 def _touching(a: Unit, b: Unit) -> bool:
@@ -280,9 +284,11 @@ def _touching(a: Unit, b: Unit) -> bool:
     )
 
 
-def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None:
+def _check_target_end(
+    position: AodPosition, judgement: Judgement, moved: Unit, target: Unit
+) -> None:
     if not _touching(moved, target):
-        j.reasons.append(
+        judgement.reasons.append(
             Violation(
                 "must_end_in_contact",
                 f"{moved.id} must end in base contact with its target {target.id}",
@@ -291,8 +297,8 @@ def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None
             )
         )
         return
-    if across_abrupt_edge(ctx, moved, target):
-        j.reasons.append(
+    if across_abrupt_edge(position, moved, target):
+        judgement.reasons.append(
             Violation(
                 "order_not_allowed",
                 f"{moved.id} and {target.id} are on and "
@@ -302,8 +308,8 @@ def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None
                 "000 [34]",
             )
         )
-    if not same_water(ctx, moved, target):
-        j.reasons.append(
+    if not same_water(position, moved, target):
+        judgement.reasons.append(
             Violation(
                 "order_not_allowed",
                 f"{target.id} is in water: the attacker must be in the same water",
@@ -314,20 +320,25 @@ def _check_target_end(ctx: Ctx, j: Judgement, moved: Unit, target: Unit) -> None
 
 
 def _check_captive_end(
-    ctx: Ctx, j: Judgement, moved: Unit, captive: Unit, end: Unit, action: Action
+    position: AodPosition,
+    judgement: Judgement,
+    moved: Unit,
+    captive: Unit,
+    end: Unit,
+    action: Action,
 ) -> None:
     if isinstance(action.get("captive"), dict) and not is_mech(captive):
         # Neither may stand where the other may not (001 [27]).
         rows = (matrix_row(captive), matrix_row(moved))
         bad = obstruction(
-            ctx,
+            position,
             end.base,
             Pose(*end.position, end.facing),
             ignore=(captive.id, moved.id),
-            forbidden=ctx.forbidden_to(rows),
+            forbidden=position.forbidden_to(rows),
         )
         if bad is not None or not _touching(moved, end):
-            j.reasons.append(
+            judgement.reasons.append(
                 Violation(
                     "placement_invalid",
                     f"{captive.id} must be placed free and touching its captor {moved.id}",
@@ -337,7 +348,7 @@ def _check_captive_end(
             )
             return
     if not _touching(moved, end):
-        j.reasons.append(
+        judgement.reasons.append(
             Violation(
                 "must_end_in_contact",
                 f"{moved.id} must keep its captive {captive.id} in base contact",
@@ -348,7 +359,7 @@ def _check_captive_end(
 
 
 def _target_spin(
-    j: Judgement, dice: Dice, action: Action, moved: Unit, target: Unit, pending: list[str]
+    judgement: Judgement, dice: Dice, action: Action, moved: Unit, target: Unit, pending: list[str]
 ) -> list[str]:
     """Free spins of the target (000 [28]) and the DFA result (AOD-D31)."""
     rest = [u for u in pending if u != target.id]
@@ -356,7 +367,7 @@ def _target_spin(
         return rest + ([target.id] if target_entitled(moved, target) else [])
     if action.type == "dfa":
         result = dice.outcome("dfa")
-        j.events.append(
+        judgement.events.append(
             {
                 "type": "dfa",
                 "unit": moved.id,
@@ -369,12 +380,17 @@ def _target_spin(
 
 
 def failed_breakaway(
-    ctx: Ctx, j: Judgement, unit: Unit, action: Action, plan: vtol.VtolPlan, allowance: float
+    position: AodPosition,
+    judgement: Judgement,
+    unit: Unit,
+    action: Action,
+    plan: vtol.VtolPlan,
+    allowance: float,
 ) -> Verdict:
     """The one illegal verdict that changes state (AOD-D23): the order is spent, the unit
     may free spin (infantry, non-Quad 'Mechs), a VTOL still changes level and shoots."""
-    last = j.rolls[-1]
-    j.reasons.append(
+    last = judgement.rolls[-1]
+    judgement.reasons.append(
         Violation(
             "breakaway_failed",
             f"{unit.id} rolled {last.result} and needed "
@@ -384,11 +400,11 @@ def failed_breakaway(
         )
     )
     stays = unit
-    j.cost = 0.0
+    judgement.cost = 0.0
     if is_vtol(unit) and plan.surcharge <= allowance + 1e-9:
         stays = vtol.with_level(unit, plan)
-        j.cost = plan.surcharge
-        j.events.extend(plan.events(unit.id))
+        judgement.cost = plan.surcharge
+        judgement.events.extend(plan.events(unit.id))
     pending = [unit.id] if can_free_spin(unit) else []
-    after = order_given(ctx.state, (unit.id,), action.type, [stays], pending)
-    return j.verdict(after)
+    after = order_given(position.state, (unit.id,), action.type, [stays], pending)
+    return judgement.verdict(after)

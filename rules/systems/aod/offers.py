@@ -16,11 +16,11 @@ from rules.engine.verdict import Violation
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.aod.capture import target_problem as capture_target_problem
-from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.formation import formation_mates, member_problems, touching_groups
 from rules.systems.aod.free_spin import spin_entitlement
 from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
 from rules.systems.aod.orders import captive_of, check_order, passengers, refused
+from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.transport import boarding_problem
 from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import opposing
@@ -32,77 +32,77 @@ FORMATION_SIZE = (3, 5)
 def preconditions(state: GameState, unit: Unit, action_type: str) -> list[Violation]:
     """Why `unit` may not be given `action_type` now, whatever its path and keys: [] when
     some proposal of that type may be legal."""
-    ctx = ctx_of(state)
+    position = aod_position(state)
     if action_type == "free_spin":  # not an order (000 FREE SPINS)
-        return spin_entitlement(ctx, unit)
+        return spin_entitlement(position, unit)
     found = check_order(state, unit, action_type)
     if found:
         return found
-    found = start_contact_problems(ctx, unit, action_type)
+    found = start_contact_problems(position, unit, action_type)
     if found:
         return found
     more = CANDIDATES.get(action_type)
-    return [] if more is None else more(ctx, unit, action_type)
+    return [] if more is None else more(position, unit, action_type)
 
 
 def _no(unit: Unit, why: str, cite: str) -> list[Violation]:
     return [refused(unit, why, cite)]
 
 
-def _target(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+def _target(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """Ram, charge, DFA, full-speed assault: some unit on the table it may target. Only
     an opposing unit can be one (`target_problems` refuses any other), so only those are
     asked: a side's own units are half the table."""
-    for other in ctx.state.units:
+    for other in position.state.units:
         if other.id == unit.id or not other.on_table or not opposing(unit, other):
             continue
         _, problems = target_problems(
-            ctx, unit, Action(unit.id, action_type, params={"target": other.id})
+            position, unit, Action(unit.id, action_type, params={"target": other.id})
         )
         if not problems:
             return []
     return _no(unit, f"no unit on the table it may {action_type}", "001 [27-28]")
 
 
-def _board(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+def _board(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """Some unit that may board it now: friendly, unordered, at its rear (001 [18])."""
-    turn = turn_of(ctx.state)
+    turn = turn_of(position.state)
     if any(
-        boarding_problem(ctx, unit, p, turn) is None
-        for p in ctx.state.units
+        boarding_problem(position, unit, p, turn) is None
+        for p in position.state.units
         if p.id != unit.id and p.on_table
     ):
         return []
     return _no(unit, "no unit at its rear may board it now", "001 [18]")
 
 
-def _disembark(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
-    if passengers(ctx.state, unit.id):
+def _disembark(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
+    if passengers(position.state, unit.id):
         return []
     return _no(unit, "has no passengers aboard", "001 [18-19]")
 
 
-def _capture(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+def _capture(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """No captive yet, and an opposing unit in base contact it may take (001 [26-27])."""
-    if captive_of(ctx.state, unit.id) is not None:
+    if captive_of(position.state, unit.id) is not None:
         return _no(unit, "a captor can have only 1 captive at a time", "001 [27]")
     if any(
-        capture_target_problem(ctx, unit, other) is None
-        for other in ctx.state.units
+        capture_target_problem(position, unit, other) is None
+        for other in position.state.units
         if other.id != unit.id and other.on_table
     ):
         return []
     return _no(unit, "no opposing unit in base contact it may capture", "001 [26]")
 
 
-def _formation(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
+def _formation(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """Mates enough for a formation it leads (000 [29], AOD-D12): 3 to 5 members of one
     faction, each touching another, none ordered this turn, none on the other side of an
     abrupt edge (000 [34])."""
-    found = member_problems(ctx, unit)
+    found = member_problems(position, unit)
     if found:
         return found
-    if _formation_possible(ctx, unit):
+    if _formation_possible(position, unit):
         return []
     return [
         Violation(
@@ -114,9 +114,9 @@ def _formation(ctx: Ctx, unit: Unit, action_type: str) -> list[Violation]:
     ]
 
 
-def _formation_possible(ctx: Ctx, unit: Unit) -> bool:
+def _formation_possible(position: AodPosition, unit: Unit) -> bool:
     """Some 3 to 5 eligible units, `unit` among them, in which each touches another."""
-    mates = formation_mates(ctx, unit)
+    mates = formation_mates(position, unit)
     own = unit.get("faction")
     factions = (
         {own} if own not in (None, "Mercenary") else {m.get("faction") for m in mates} | {None}
@@ -136,7 +136,7 @@ def _groups_allow(group: list[Unit]) -> bool:
     return leader >= FORMATION_SIZE[0] or (leader == 2 and any(s >= 2 for s in others))
 
 
-Check = Callable[[Ctx, Unit, str], list[Violation]]
+Check = Callable[[AodPosition, Unit, str], list[Violation]]
 CANDIDATES: dict[str, Check] = {
     **{t: _target for t in TARGETED},
     "board": _board,

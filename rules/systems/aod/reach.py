@@ -40,7 +40,6 @@ from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.contact import AodBases, opposing_contacts
-from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import (
     TARGETED,
@@ -49,6 +48,7 @@ from rules.systems.aod.moves import (
     start_contact_problems,
 )
 from rules.systems.aod.orders import captive_of, check_order, passengers
+from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.reach_contact import contact_ends
 from rules.systems.aod.reach_elevated import Barriers, elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
@@ -87,7 +87,7 @@ def _builder(state: GameState, unit_id: str, action_type: str) -> Callable[[Unit
     if captive is not None and action_type == "move":
         return lambda unit: _captor(state, unit, captive)
     if action_type == "formation_move":
-        return lambda unit: formation_reach(ctx_of(state), unit)
+        return lambda unit: formation_reach(aod_position(state), unit)
     if captive is not None:
         return None
     if action_type == "board":
@@ -109,14 +109,14 @@ def boarders(state: GameState, transport: Unit) -> list[str]:
     board now (friendly, unordered, at the transport's rear, not based by an opponent,
     001 [18]), in id order, each while its load (a captor's with its captive, 000 [18])
     still fits the capacity left."""
-    ctx = ctx_of(state)
+    position = aod_position(state)
     turn = turn_of(state)
     room = capacity(transport) - sum(load_cost(u) for u in passengers(state, transport.id))
     out: list[str] = []
     for p in sorted(state.units, key=lambda u: u.id):
         if p.id == transport.id or p.aboard is not None or not p.on_table:
             continue
-        if boarding_problem(ctx, transport, p, turn) is not None:
+        if boarding_problem(position, transport, p, turn) is not None:
             continue
         captive = captive_of(state, p.id)
         load = load_cost(p) + (0 if captive is None else load_cost(captive))
@@ -148,7 +148,7 @@ def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
     table, on no base, blocking or prohibited terrain (AOD-D44), each judged by the
     referee's own `placement_problems` against those placed before it. Candidates step along
     the rear edge or arc from one side, packing them; None where one cannot be placed."""
-    ctx = ctx_of(state)
+    position = aod_position(state)
     b = transport.base
     back = math.radians(transport.facing + 180.0)
     fx, fy = math.cos(back), math.sin(back)  # pointing behind
@@ -174,7 +174,7 @@ def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
                 )
         for x, y, facing in cands:
             here = replace(p, aboard=None).moved((x, y), facing)
-            if not placement_problems(ctx, transport, [*placed, here]):
+            if not placement_problems(position, transport, [*placed, here]):
                 placed.append(here)
                 break
         else:
@@ -228,7 +228,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     found = _reach(state, unit.id, "disembark", _share_of_work(3, 4))
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
-    ctx = ctx_of(state)
+    position = aod_position(state)
     sx, sy = unit.position
     w, h = state.table.width, state.table.height
     ids = {unit.id, *(p.id for p in held)}
@@ -237,18 +237,18 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     for p in placed:
         ox, oy = p.position[0] - sx, p.position[1] - sy
         r = p.base.radius
-        forbidden = ctx.forbidden_to((matrix_row(p),))
+        forbidden = position.forbidden_to((matrix_row(p),))
         mine: list[Any] = []
         far = (x0 + ox - r - 2, y0 + oy - r - 2, x1 + ox + r + 2, y1 + oy + r + 2)
-        for i in ctx.terrain.query_box(*far):
+        for i in position.terrain.query_box(*far):
             t = state.terrain[i]
             if forbidden(t):
-                mine.append(ctx.grown(t, r + MARGIN))
-        for k in ctx.units.query_box(*far):
-            other = ctx.on_table[k]
+                mine.append(position.grown(t, r + MARGIN))
+        for k in position.units.query_box(*far):
+            other = position.on_table[k]
             if other.id in ids:
                 continue
-            ob = ctx.bodies[other.id]
+            ob = position.bodies[other.id]
             near = 0.012 if opposing(p, other) else 0.002  # touching a foe: based
             mine.append(
                 ob.core.buffer((ob.radius + r + near) / math.cos(math.pi / 32), quad_segs=8)
@@ -284,20 +284,20 @@ def _captor(state: GameState, unit: Unit, captive: Unit) -> Reach:
     """A captor's move (001 [27], AOD-D33): at the slower of the two speeds, halved where
     either base starts touching hindering terrain, neither base where either unit's
     matrix row forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
-    ctx = ctx_of(state)
-    if _refused_whatever_the_path(ctx, unit, "move"):
+    position = aod_position(state)
+    if _refused_whatever_the_path(position, unit, "move"):
         return _nowhere(unit.id, "move")
     rows = (matrix_row(unit), matrix_row(captive))
     tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
-    allowance = replace(base_allowance(ctx, unit, "move"), base=min(unit.move, captive.move))
-    budget = halve_for_hindering(ctx, rows, tracks, allowance).value
+    allowance = replace(base_allowance(position, unit, "move"), base=min(unit.move, captive.move))
+    budget = halve_for_hindering(position, rows, tracks, allowance).value
     if is_mech(captive):
-        return _captor_of_a_mech(ctx, unit, captive, rows, budget)
-    return _captor_carrying(ctx, unit, captive, rows, budget)
+        return _captor_of_a_mech(position, unit, captive, rows, budget)
+    return _captor_carrying(position, unit, captive, rows, budget)
 
 
 def _captor_of_a_mech(
-    ctx: Ctx, unit: Unit, captive: Unit, rows: tuple[str, ...], budget: float
+    position: AodPosition, unit: Unit, captive: Unit, rows: tuple[str, ...], budget: float
 ) -> Reach:
     """A captor of a 'Mech (001 [27], AOD-D33): the captive 'Mech may not move, so the
     captor's move must end in base contact with it where it stands. The ends are the
@@ -307,14 +307,14 @@ def _captor_of_a_mech(
     touching hindering terrain or standing on elevated terrain is not shaded (its stops
     there with two rows are not computed here), nor a rect captor (the kernel keeps a
     mover from a base it touches at its start only as far as its centre is from it)."""
-    ground = _terrain(ctx, unit, rows, budget)
+    ground = _terrain(position, unit, rows, budget)
     if ground.touched or ground.standing_on is not None or not unit.base.is_circle:
         return unshaded(unit.id, "move")
-    by_unit = base_barriers_by_unit(ctx, unit, AodBases(), horizon(unit, budget))
-    within = _kept_to_water(ctx, rows, unit.base.radius)
+    by_unit = base_barriers_by_unit(position, unit, AodBases(), horizon(unit, budget))
+    within = _kept_to_water(position, rows, unit.base.radius)
     elevated = [g for _, g in ground.elevated]
     found = contact_ends(
-        ctx, unit, "move", budget, ground.hard, by_unit, elevated, within, only=captive.id
+        position, unit, "move", budget, ground.hard, by_unit, elevated, within, only=captive.id
     )
     # The band's last legs are found from the graph's corners near it; round a captive
     # the captor starts touching (its obstacle a many-cornered ring) stretches of the far
@@ -323,7 +323,7 @@ def _captor_of_a_mech(
 
 
 def _captor_carrying(
-    ctx: Ctx, unit: Unit, captive: Unit, rows: tuple[str, ...], budget: float
+    position: AodPosition, unit: Unit, captive: Unit, rows: tuple[str, ...], budget: float
 ) -> Reach:
     """A captor carrying its captive rigidly (AOD-D33). The pair is swept by the circle
     round the captor's centre that holds both bases, kept from everything either may not
@@ -332,17 +332,17 @@ def _captor_carrying(
     apart = math.dist(unit.position[:2], captive.position[:2])
     radius = max(unit.base.radius, apart + captive.base.radius) + 0.001
     pair = replace(unit, base=BaseShape("circle", diameter=2 * radius))
-    ground = _terrain(ctx, pair, rows, budget)
+    ground = _terrain(position, pair, rows, budget)
     if ground.touched or ground.standing_on is not None:
         return _nowhere(unit.id, "move")
     by_unit = base_barriers_by_unit(
-        ctx, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
+        position, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
     )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
-    within = _kept_to_water(ctx, rows, radius)
+    within = _kept_to_water(position, rows, radius)
     elevated = [g for _, g in ground.elevated]
     return open_reach(
-        ctx, pair, "move", budget, ground.hard + elevated + blocking, end_only, within
+        position, pair, "move", budget, ground.hard + elevated + blocking, end_only, within
     )
 
 
@@ -351,12 +351,12 @@ def _nowhere(unit_id: str, action_type: str) -> Reach:
     return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
 
 
-def _kept_to_water(ctx: Ctx, rows: tuple[str, ...], radius: float) -> Any:
+def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) -> Any:
     """Where the centre of a unit whose row prohibits clear (aquatic) may be: its water
     shrunk by the base and a margin (AOD-D28); None for every other unit."""
-    if ctx.options.cell(rows, "clear") != "proh":
+    if position.options.cell(rows, "clear") != "proh":
         return None
-    return ctx.water_union(rows).buffer(-(radius + MARGIN))
+    return position.water_union(rows).buffer(-(radius + MARGIN))
 
 
 def _share_of_work(num: int, den: int) -> Work:
@@ -366,47 +366,49 @@ def _share_of_work(num: int, den: int) -> Work:
 
 
 def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
-    ctx = ctx_of(state)
+    position = aod_position(state)
     unit = state.units_by_id[unit_id]
-    if _refused_whatever_the_path(ctx, unit, action_type):
+    if _refused_whatever_the_path(position, unit, action_type):
         # Nowhere: validate refuses this order before it looks at the path (001 orders).
         return _nowhere(unit_id, action_type)
     rows = (matrix_row(unit),)
     still = Track(unit.base, Pose(*unit.position, unit.facing), ())
-    budget = halve_for_hindering(ctx, rows, [still], base_allowance(ctx, unit, action_type)).value
+    budget = halve_for_hindering(
+        position, rows, [still], base_allowance(position, unit, action_type)
+    ).value
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
     # Every path searched below keeps the start facing (a rect turned first, `_rect_turned`,
     # has its own): a rect is kept from the bases beside it by its own shape.
     by_unit = base_barriers_by_unit(
-        ctx, unit, AodBases(cruising=cruising), horizon(unit, budget), keeps_facing=True
+        position, unit, AodBases(cruising=cruising), horizon(unit, budget), keeps_facing=True
     )
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
-    within = None if cruising else _kept_to_water(ctx, rows, unit.base.radius)
+    within = None if cruising else _kept_to_water(position, rows, unit.base.radius)
     if cruising:
         return open_reach_with_graph(
-            ctx, unit, action_type, budget, blocking, end_only, within, work=work
+            position, unit, action_type, budget, blocking, end_only, within, work=work
         )[0]
-    found = _on_the_ground(ctx, unit, action_type, budget, by_unit, within, work)
+    found = _on_the_ground(position, unit, action_type, budget, by_unit, within, work)
     if action_type == "move" and is_vtol(unit) and not is_salvage(unit):
-        return union_reach([found, _climbing(ctx, unit, budget)])
+        return union_reach([found, _climbing(position, unit, budget)])
     return found
 
 
-def _climbing(ctx: Ctx, unit: Unit, budget: float) -> Reach:
+def _climbing(position: AodPosition, unit: Unit, budget: float) -> Reach:
     """A VTOL at NOE may climb to cruising as it moves, for 2", the climb at the start of
     the path (000 [17], AOD-D26): then it ignores terrain and crosses every base, but may
     not end on one (000 [18]). Its ends name the climb (`altitude`)."""
     flying = replace(unit, props={**unit.props, "altitude": "cruising"})
     left = budget - vtol.LEVEL_CHANGE
-    blocking, end_only = base_obstacles(ctx, flying, AodBases(cruising=True), max(left, 0.0))
-    found = open_reach(ctx, flying, "move", left, blocking, end_only)
+    blocking, end_only = base_obstacles(position, flying, AodBases(cruising=True), max(left, 0.0))
+    found = open_reach(position, flying, "move", left, blocking, end_only)
     return replace(found, allowance=budget, _keys_at=lambda p: {"altitude": "cruising"})
 
 
 def _on_the_ground(
-    ctx: Ctx,
+    position: AodPosition,
     unit: Unit,
     action_type: str,
     budget: float,
@@ -416,10 +418,10 @@ def _on_the_ground(
 ) -> Reach:
     """The reach of a unit that keeps to the ground (or flies at NOE): its matrix row,
     the bases it may cross, elevated and hindering terrain."""
-    state = ctx.state
+    state = position.state
     rows = (matrix_row(unit),)
     blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
-    ground = _terrain(ctx, unit, rows, budget)
+    ground = _terrain(position, unit, rows, budget)
     on = ground.standing_on
     if on is not None:
         # On elevated terrain the unit moves freely, but stops on leaving it (000 [33]).
@@ -431,7 +433,7 @@ def _on_the_ground(
     room = shapely.box(r, r, state.table.width - r, state.table.height - r)
     # The terrain it starts touching, once left, as hard as any other (AOD-D4).
     hard = ground.hard + _left_behind(
-        ctx,
+        position,
         unit.base,
         unit.facing,
         unit.position,
@@ -442,19 +444,19 @@ def _on_the_ground(
     )
     if action_type in TARGETED:
         # Close combat: only ends in contact with a target count (AOD-D31).
-        return contact_ends(ctx, unit, action_type, budget, hard, by_unit, elevated, within)
+        return contact_ends(position, unit, action_type, budget, hard, by_unit, elevated, within)
     main, graph = open_reach_with_graph(
-        ctx, unit, action_type, budget, hard + elevated + blocking, end_only, within, work=work
+        position, unit, action_type, budget, hard + elevated + blocking, end_only, within, work=work
     )
     parts = [main]
     if not unit.base.is_circle and action_type in ("move", "run", "assault_half") and main.complete:
         # Only where the search was not cut short: a second search would double the
         # bound's cost, and a reach cut short already says it is not the whole truth.
-        parts.extend(_rect_turned(ctx, unit, action_type, budget, ground, by_unit, within))
+        parts.extend(_rect_turned(position, unit, action_type, budget, ground, by_unit, within))
     if ground.touched:  # moving within it bends round its corners (the star is straight)
         parts.append(
             _through_touching_hindering(
-                ctx, unit, action_type, budget, ground, elevated + blocking, end_only, within
+                position, unit, action_type, budget, ground, elevated + blocking, end_only, within
             )
         )
     if graph is not None and unit.base.is_circle and (ground.elevated or on is not None):
@@ -481,7 +483,7 @@ def _on_the_ground(
 
 
 def _rect_turned(
-    ctx: Ctx,
+    position: AodPosition,
     unit: Unit,
     action_type: str,
     budget: float,
@@ -497,17 +499,17 @@ def _rect_turned(
     spun = Action(unit.id, action_type, (Turn(turn),))
     # The judge of these orders rules on the turn itself (a rect's rotation swept,
     # AOD-D17): every shaded order is an ordered move (system.py HANDLERS).
-    if not ordered_move(ctx, unit, spun, make_dice(unresolved=True)).legal:
+    if not ordered_move(position, unit, spun, make_dice(unresolved=True)).legal:
         return []
     turned = replace(unit, facing=unit.facing + turn)
-    if _stopped_by_turning(ctx, unit, turned, ground):
+    if _stopped_by_turning(position, unit, turned, ground):
         return []
     b = unit.base
     grown = (b.width + 2 * MARGIN, b.length + 2 * MARGIN)
     rect = Polygon(rect_corners(0.0, 0.0, turned.facing, *grown))
     corners = np.array(rect.exterior.coords)[:-1]
     ex, ey = float(np.abs(corners[:, 0]).max()), float(np.abs(corners[:, 1]).max())
-    table = ctx.state.table
+    table = position.state.table
     room = shapely.box(ex, ey, table.width - ex, table.height - ey)
     within = room if within is None else within.intersection(room)
     near = horizon(unit, budget)
@@ -519,29 +521,32 @@ def _rect_turned(
     # touches may be left, not met again (`_left_behind`, below).
     body = body_at(b, sx, sy, turned.facing)
     touched = {t.id for t in ground.touched if body.distance(t.shape) <= CONTACT}
-    for i in ctx.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
-        t = ctx.state.terrain[i]
-        cell = ctx.options.cell(rows, t.type)
+    for i in position.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
+        t = position.state.terrain[i]
+        cell = position.options.cell(rows, t.type)
         if cell in ("ok", "ign", "elev") or t.id in touched:
             continue
-        if cell == "hind" and ctx.options.hindering_entry == "centre":
-            hard.append(ctx.grown(t, MARGIN))
+        if cell == "hind" and position.options.hindering_entry == "centre":
+            hard.append(position.grown(t, MARGIN))
         elif Point(sx, sy).distance(t.shape) <= WINDOW:
             hard.append(grown_by_base(t.shape, rect, 0.0))
         else:  # farther than the first window: the circle round the base, cheaper
-            hard.append(ctx.grown(t, b.radius + MARGIN))
+            hard.append(position.grown(t, b.radius + MARGIN))
     # The bases kept from the rect at its new facing (beside the start, its own shape).
     hard.extend(
-        g for _, g in base_barriers_by_unit(ctx, turned, AodBases(), near, keeps_facing=True)[0]
+        g
+        for _, g in base_barriers_by_unit(position, turned, AodBases(), near, keeps_facing=True)[0]
     )
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
     elevated = [g for _, g in ground.elevated]
     still = [t for t in ground.touched if t.id in touched]
-    hard += _left_behind(ctx, b, turned.facing, start_xy, still, budget, hard + elevated, within)
+    hard += _left_behind(
+        position, b, turned.facing, start_xy, still, budget, hard + elevated, within
+    )
     # A quarter of the bound: where that does not suffice the turned ends are left out
     # (the reach stays sound, and exact to what the first search says).
     found, _ = open_reach_with_graph(
-        ctx,
+        position,
         point,
         action_type,
         budget,
@@ -561,7 +566,7 @@ def _rect_turned(
     return [replace(found, _path_to=path_to)]
 
 
-def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> bool:
+def _stopped_by_turning(position: AodPosition, unit: Unit, turned: Unit, ground: _Ground) -> bool:
     """Whether the rect's turn in place (its sweep, AOD-D17) stops it where it stands, so
     that no move may follow: it comes into contact with a foe it did not touch (AOD-D6),
     or near hindering terrain it did not touch (entering from clear, 000 [32]; within the
@@ -572,25 +577,25 @@ def _stopped_by_turning(ctx: Ctx, unit: Unit, turned: Unit, ground: _Ground) -> 
         rect_turn_sweep(sx, sy, unit.facing, turned.facing, b.width, b.length)
     )
     policy = AodBases()
-    before = {o.id for o in opposing_contacts(ctx, unit)}
+    before = {o.id for o in opposing_contacts(position, unit)}
     far = b.radius + MARGIN
-    for k in ctx.units.query_box(sx - far, sy - far, sx + far, sy + far):
-        other = ctx.on_table[k]
+    for k in position.units.query_box(sx - far, sy - far, sx + far, sy + far):
+        other = position.on_table[k]
         if other.id == unit.id or other.id in before:
             continue
         if not opposing(unit, other) or not policy.stops_for(unit, other):
             continue
-        if ctx.bodies[other.id].distance(sweep) <= CONTACT:
+        if position.bodies[other.id].distance(sweep) <= CONTACT:
             return True
-    if ctx.options.hindering_entry == "centre":
+    if position.options.hindering_entry == "centre":
         return False  # the centre, which enters by this rule, stays where it is
     if _clear_while_turning(unit, turned, ground.touched):
         return True
     touched = {t.id for t in ground.touched}
     rows = (matrix_row(unit),)
-    for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
-        t = ctx.state.terrain[i]
-        if t.id in touched or ctx.options.cell(rows, t.type) != "hind":
+    for i in position.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
+        t = position.state.terrain[i]
+        if t.id in touched or position.options.cell(rows, t.type) != "hind":
             continue
         if sweep.distance(t.shape) <= MARGIN:
             return True
@@ -616,7 +621,7 @@ def _clear_while_turning(unit: Unit, turned: Unit, touched: list[Terrain]) -> bo
 
 
 def _left_behind(
-    ctx: Ctx,
+    position: AodPosition,
     base: BaseShape,
     facing: float,
     start: tuple[float, float],
@@ -639,7 +644,7 @@ def _left_behind(
     if not touched:
         return []
     shapes = [t.shape for t in touched]
-    if ctx.options.hindering_entry == "centre":
+    if position.options.hindering_entry == "centre":
         near = [s.buffer(LENGTH - 0.0001, quad_segs=16) for s in shapes]
         meets = [inflate(s, 0.0003) for s in shapes]
     elif base.is_circle:
@@ -665,12 +670,12 @@ def _left_behind(
     return [met.difference(VisibilityGraph.star(piece, start, budget))]
 
 
-def _refused_whatever_the_path(ctx: Ctx, unit: Unit, action_type: str) -> bool:
+def _refused_whatever_the_path(position: AodPosition, unit: Unit, action_type: str) -> bool:
     """The order's own preconditions (sections 3, 12): who may be given it, the turn's
     orders, a charge or full assault from base contact (001 [27]), a DFA with no attack."""
-    if check_order(ctx.state, unit, action_type):
+    if check_order(position.state, unit, action_type):
         return True
-    if start_contact_problems(ctx, unit, action_type):
+    if start_contact_problems(position, unit, action_type):
         return True
     attack = unit.get("attack")
     return action_type == "dfa" and isinstance(attack, int | float) and attack <= 0
@@ -696,17 +701,17 @@ class _Ground:
     joined_at: list[int] = field(default_factory=list)
 
 
-def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Ground:
+def _terrain(position: AodPosition, unit: Unit, rows: tuple[str, ...], budget: float) -> _Ground:
     r = unit.base.radius
     body = body_at(unit.base, *unit.position, unit.facing)
     sx, sy = unit.position
-    by_centre = ctx.options.hindering_entry == "centre"
+    by_centre = position.options.hindering_entry == "centre"
     far = horizon(unit, budget)
     out = _Ground()
     hind: list[tuple[Terrain, int]] = []
-    for i in ctx.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
-        t = ctx.state.terrain[i]
-        cell = ctx.options.cell(rows, t.type)
+    for i in position.terrain.query_box(sx - far, sy - far, sx + far, sy + far):
+        t = position.state.terrain[i]
+        cell = position.options.cell(rows, t.type)
         if cell in ("ok", "ign"):
             continue
         if cell == "elev":
@@ -714,7 +719,7 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
             # polygon, or ends where the engine puts it on (reach_elevated.py).
             if out.standing_on is None and occupies(t.shape, sx, sy):
                 out.standing_on = t
-            out.elevated.append((t, ctx.grown(t, 0.01)))
+            out.elevated.append((t, position.grown(t, 0.01)))
             continue
         if cell == "hind":
             if by_centre:
@@ -724,13 +729,13 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
                     out.touched.append(t)
                 else:
                     hind.append((t, len(out.hard)))
-                    out.hard.append(ctx.grown(t, MARGIN))
+                    out.hard.append(position.grown(t, MARGIN))
                 continue
             if body.distance(t.shape) <= CONTACT:
                 out.touched.append(t)  # already touching: moving inside it is free
                 continue
             hind.append((t, len(out.hard)))
-        out.hard.append(ctx.grown(t, r + MARGIN))
+        out.hard.append(position.grown(t, r + MARGIN))
     if out.touched and hind:
         group = [t.shape for t in out.touched]
         grew = True
@@ -746,7 +751,7 @@ def _terrain(ctx: Ctx, unit: Unit, rows: tuple[str, ...], budget: float) -> _Gro
 
 
 def _through_touching_hindering(
-    ctx: Ctx,
+    position: AodPosition,
     unit: Unit,
     action_type: str,
     budget: float,
@@ -761,7 +766,7 @@ def _through_touching_hindering(
     the base overlaps it all the way), or within the group itself where entering is
     judged by the centre (AOD-D3 option)."""
     group = shapely.union_all([t.shape for t in ground.touched + ground.joined])
-    if ctx.options.hindering_entry == "centre":
+    if position.options.hindering_entry == "centre":
         keep = group.buffer(-0.002)
     else:
         b = unit.base
@@ -770,6 +775,13 @@ def _through_touching_hindering(
     within = keep if within is None else within.intersection(keep)
     hard = [g for k, g in enumerate(ground.hard) if k not in set(ground.joined_at)]
     found, _ = open_reach_with_graph(
-        ctx, unit, action_type, budget, hard + others, end_only, within, work=_share_of_work(1, 2)
+        position,
+        unit,
+        action_type,
+        budget,
+        hard + others,
+        end_only,
+        within,
+        work=_share_of_work(1, 2),
     )
     return found

@@ -32,9 +32,9 @@ from rules.geometry.bases import Body
 from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Unit
-from rules.systems.aod.context import Ctx
 from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import is_captive, is_cruising, is_infantry, opposing
 from rules.systems.aod.water import water_at
 
@@ -49,7 +49,7 @@ STEP = 0.05
 LO, MID, HI = 0.002, 0.005, 0.008
 
 
-def may_target(ctx: Ctx, unit: Unit, other: Unit, action_type: str) -> bool:
+def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str) -> bool:
     """Whether `other` is a target this order may end in contact with (001 [27-28],
     000 [18], 000 [33-34]), as far as the shaded ends go."""
     if other.id == unit.id or not other.on_table or other.aboard is not None:
@@ -58,13 +58,13 @@ def may_target(ctx: Ctx, unit: Unit, other: Unit, action_type: str) -> bool:
         return False
     if action_type == "ram" and is_infantry(other):
         return False
-    if water_at(ctx, *other.position) is not None:
+    if water_at(position, *other.position) is not None:
         return False
-    return abrupt_at(ctx, other) is None and abrupt_at(ctx, unit) is None
+    return abrupt_at(position, other) is None and abrupt_at(position, unit) is None
 
 
 def contact_ends(
-    ctx: Ctx,
+    position: AodPosition,
     unit: Unit,
     action_type: str,
     budget: float,
@@ -80,14 +80,14 @@ def contact_ends(
     cross, and those it may only not end on, each with its unit's id) or the `elevated`
     areas, and keep to the table and to `within` (an aquatic unit's water)."""
     blocking, end_only = by_unit
-    graph = search_graph(ctx, unit, budget, hard + elevated + [g for _, g in blocking], within)
+    graph = search_graph(position, unit, budget, hard + elevated + [g for _, g in blocking], within)
     bands: list[LegBand] = []
     cut = math.inf if graph is None or graph.complete else graph.horizon
     if graph is not None:
         limit_of = min(budget, graph.horizon)
         sx, sy = unit.position
         r = unit.base.radius
-        table = ctx.state.table
+        table = position.state.table
         box = (r, r, table.width - r, table.height - r)
         at_hard = {uid: len(hard) + k for k, (uid, _) in enumerate(blocking)}
         hard = hard + [g for _, g in blocking]
@@ -97,14 +97,14 @@ def contact_ends(
         elev_tree = shapely.STRtree(list(elevated)) if elevated else None
         at_end = {uid: k for k, (uid, _) in enumerate(end_only)}
         targets = []
-        for other in ctx.state.units:
+        for other in position.state.units:
             if (
                 (other.id != only)
                 if only is not None
-                else not may_target(ctx, unit, other, action_type)
+                else not may_target(position, unit, other, action_type)
             ):
                 continue
-            core, grow, leg = _gap_to(unit, ctx.bodies[other.id])
+            core, grow, leg = _gap_to(unit, position.bodies[other.id])
             if core is None:
                 continue
             away = float(core.distance(Point(sx, sy))) - grow - HI  # to its band, at least

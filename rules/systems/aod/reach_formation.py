@@ -38,7 +38,6 @@ from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
-from rules.systems.aod.context import Ctx
 from rules.systems.aod.formation import (
     formation_mates,
     member_problems,
@@ -47,6 +46,7 @@ from rules.systems.aod.formation import (
 )
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.orders import check_order
+from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import matrix_row
 
 #: Straight lines in the fan (a chord between two is at most 0.002" inside the arc at
@@ -57,20 +57,20 @@ BATCH = 48
 TYPE = "formation_move"
 
 
-def members_of(ctx: Ctx, unit: Unit) -> list[Unit] | None:
+def members_of(position: AodPosition, unit: Unit) -> list[Unit] | None:
     """The touching group of eligible units that holds `unit` (`unit` first, then by id),
     or None where it is not one formation of 3 to 5 of one faction."""
-    group = touching_groups([unit, *formation_mates(ctx, unit)])[0]
-    if membership_problems(ctx, unit, group):
+    group = touching_groups([unit, *formation_mates(position, unit)])[0]
+    if membership_problems(position, unit, group):
         return None
     return [unit, *sorted(group[1:], key=lambda m: m.id)]
 
 
-def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
-    state = ctx.state
-    if check_order(state, unit, TYPE) or member_problems(ctx, unit):
+def formation_reach(position: AodPosition, unit: Unit) -> Reach:
+    state = position.state
+    if check_order(state, unit, TYPE) or member_problems(position, unit):
         return Reach(unit.id, TYPE, GeometryCollection(), 0.0, lambda p: None)
-    members = members_of(ctx, unit)
+    members = members_of(position, unit)
     if members is None or not all(m.base.is_circle for m in members):
         return unshaded(unit.id, TYPE)
     slowest = min(m.move for m in members)
@@ -78,7 +78,7 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     for m in members:
         still = Track(m.base, Pose(*m.position, m.facing), ())
         base = Allowance(slowest, "the slowest member's move", "000 [29]")
-        budget = min(budget, halve_for_hindering(ctx, (matrix_row(m),), [still], base).value)
+        budget = min(budget, halve_for_hindering(position, (matrix_row(m),), [still], base).value)
     sx, sy = unit.position
     ids = {m.id for m in members}
     # The fan reaches at most WINDOW: beyond, the area is cut short (the bound on work,
@@ -90,30 +90,30 @@ def formation_reach(ctx: Ctx, unit: Unit) -> Reach:
     lo_x, lo_y, hi_x, hi_y = -math.inf, -math.inf, math.inf, math.inf
     for m in members:
         rows = (matrix_row(m),)
-        if ctx.options.cell(rows, "clear") == "proh":
+        if position.options.cell(rows, "clear") == "proh":
             return unshaded(unit.id, TYPE)  # keeps to water (AOD-D28)
         ox, oy = m.position[0] - sx, m.position[1] - sy
         r = m.base.radius
         body = body_at(m.base, *m.position, m.facing)
         mx, my = m.position
         mine: list[Any] = []
-        for i in ctx.terrain.query_box(mx - far, my - far, mx + far, my + far):
+        for i in position.terrain.query_box(mx - far, my - far, mx + far, my + far):
             t = state.terrain[i]
-            cell = ctx.options.cell(rows, t.type)
+            cell = position.options.cell(rows, t.type)
             if cell in ("ok", "ign"):
                 continue
             if cell in ("hind", "elev") and (
                 body.distance(t.shape) <= CONTACT or occupies(t.shape, *m.position)
             ):
                 return unshaded(unit.id, TYPE)
-            mine.append(ctx.grown(t, r + MARGIN))
+            mine.append(position.grown(t, r + MARGIN))
         centres: list[tuple[float, float]] = []
         radii: list[float] = []
-        for k in ctx.units.query_box(mx - far, my - far, mx + far, my + far):
-            other = ctx.on_table[k]
+        for k in position.units.query_box(mx - far, my - far, mx + far, my + far):
+            other = position.on_table[k]
             if other.id in ids:
                 continue
-            ob = ctx.bodies[other.id]
+            ob = position.bodies[other.id]
             # circumscribed: the polygon holds the grown circle (or rect)
             grow = (ob.radius + r + MARGIN + 0.002) / math.cos(math.pi / 32)
             if ob.xy is not None:

@@ -15,12 +15,12 @@ from rules.model.actions import Action
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.aod import capture, consequences, formation, transport
 from rules.systems.aod.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
-from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
 from rules.systems.aod.offers import preconditions
 from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
 from rules.systems.aod.parse import check_action_params
+from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.reach import reach as aod_reach
 from rules.systems.aod.schema import UNIT_SCHEMA
 from rules.systems.aod.turn import check_turn
@@ -39,14 +39,14 @@ class AodSystem(System):
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = UNIT_TYPES
     handlers = {
-        "vent": lambda ctx, unit, action, _dice: vent(ctx, unit, action),
-        "free_spin": lambda ctx, unit, action, _dice: free_spin(ctx, unit, action),
+        "vent": lambda position, unit, action, _dice: vent(position, unit, action),
+        "free_spin": lambda position, unit, action, _dice: free_spin(position, unit, action),
         "board": transport.board,
         "disembark": transport.disembark,
         "capture": capture.capture,
         "formation_move": formation.formation_move,
     }
-    position_type = Ctx
+    position_type = AodPosition
     action_keys = frozenset(
         {"target", "altitude", "ranged_attack", "passengers", "unload", "moves", "captive"}
     )
@@ -58,14 +58,14 @@ class AodSystem(System):
         action = super().parse_action(raw, key)
         return check_action_params(self, action, raw, key)
 
-    def move(self, position: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    def move(self, position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """The other orders are one ordered move each (moves.py)."""
         return ordered_move(position, unit, action, dice)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
         return aod_reach(state, unit_id, action_type)
 
-    def may_take(self, position: Ctx, unit: Unit, spec: ActionSpec) -> bool:
+    def may_take(self, position: AodPosition, unit: Unit, spec: ActionSpec) -> bool:
         """The order's preconditions, as the judge finds them (aod/offers.py)."""
         return not preconditions(position.state, unit, spec.type)
 
@@ -83,4 +83,4 @@ class AodSystem(System):
     def standing_forbidden(self, state: GameState, unit: Unit) -> Callable[[Terrain], bool]:
         """Terrain `unit` may not be set down in, at deployment as anywhere else: blocking
         and prohibited cells of its matrix row (6.3, AOD-D44)."""
-        return ctx_of(state).forbidden_to((matrix_row(unit),))
+        return aod_position(state).forbidden_to((matrix_row(unit),))

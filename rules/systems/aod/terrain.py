@@ -23,7 +23,7 @@ from rules.geometry.occupancy import first_occupancy_change, occupies
 from rules.geometry.tolerance import CONTACT, LENGTH, OVERLAP
 from rules.geometry.track import Pose, Track
 from rules.model.state import Point2, Terrain
-from rules.systems.aod.context import Ctx
+from rules.systems.aod.position import AodPosition
 
 #: How near an access segment the centre path must cross an abrupt elevated edge: "within
 #: 0.01"" (aod.md 6.5, AOD-D34). The referee's and reach's one figure.
@@ -50,7 +50,9 @@ class TerrainOutcome:
         self.violations.append((s, Violation(code, message, at, cite)))
 
 
-def cells_near(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[tuple[Terrain, str]]:
+def cells_near(
+    position: AodPosition, rows: tuple[str, ...], track: Track
+) -> list[tuple[Terrain, str]]:
     """The features the swept base touches (within 0.01"), with their matrix cell.
 
     Computed once per track and rows: one index query, one distance per candidate."""
@@ -59,9 +61,9 @@ def cells_near(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[tuple[Terr
     )
     if rows not in cache:
         swept = track.swept()
-        near = ctx.terrain.near(swept, CONTACT * 2)
+        near = position.terrain.near(swept, CONTACT * 2)
         cache[rows] = [
-            (t, ctx.options.cell(rows, t.type))
+            (t, position.options.cell(rows, t.type))
             for t, _, _ in near
             if swept.distance(t.shape) <= CONTACT
         ]
@@ -69,10 +71,10 @@ def cells_near(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[tuple[Terr
 
 
 def check_cells(
-    ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
+    position: AodPosition, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
 ) -> None:
     """Blocking / prohibited features may not be overlapped by the swept base (6.3)."""
-    for t, cell in cells_near(ctx, rows, track):
+    for t, cell in cells_near(position, rows, track):
         if cell not in CELL_CODES or not sweep_overlaps(track, t.shape):
             continue
         hit = first_overlap(track, t.shape)
@@ -80,15 +82,15 @@ def check_cells(
         at = hit.at if hit else None
         why = f"{uid} moves into {t.id} ({t.type.replace('_', ' ')}), {what}, at {_pt(at)}"
         out.add(hit.s if hit else 0.0, code, why, at, cite)
-    if ctx.options.cell(rows, "clear") == "proh":
-        _stay_inside(ctx, rows, track, uid, out)
+    if position.options.cell(rows, "clear") == "proh":
+        _stay_inside(position, rows, track, uid, out)
 
 
 def _stay_inside(
-    ctx: Ctx, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
+    position: AodPosition, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
 ) -> None:
     """Clear is prohibited (aquatic): the base must stay within water (AOD-D28)."""
-    allowed = ctx.water_union(rows)
+    allowed = position.water_union(rows)
     shrunk = track.swept(OVERLAP)
     region = (
         shrunk.core.buffer(max(shrunk.radius, 0.0), quad_segs=16)
@@ -104,25 +106,29 @@ def _stay_inside(
     out.add(hit.s if hit else 0.0, "prohibited_terrain", why, at, "000 [16], AOD-D28")
 
 
-def hindering_features(ctx: Ctx, rows: tuple[str, ...], track: Track) -> list[Terrain]:
-    return [t for t, cell in cells_near(ctx, rows, track) if cell == "hind"]
+def hindering_features(position: AodPosition, rows: tuple[str, ...], track: Track) -> list[Terrain]:
+    return [t for t, cell in cells_near(position, rows, track) if cell == "hind"]
 
 
-def hindering_at_start(ctx: Ctx, rows: tuple[str, ...], track: Track) -> Terrain | None:
+def hindering_at_start(
+    position: AodPosition, rows: tuple[str, ...], track: Track
+) -> Terrain | None:
     """The hindering feature the base touches at the start of its order (000 [32]).
     Such a feature touches the swept base too, so the track's candidates suffice."""
     body = track.body_at(0.0)
-    for t in hindering_features(ctx, rows, track):
+    for t in hindering_features(position, rows, track):
         if body.distance(t.shape) <= CONTACT:
             return t
     return None
 
 
-def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, Terrain] | None:
+def hindering_entry(
+    position: AodPosition, track: Track, feats: list[Terrain]
+) -> tuple[Hit, Terrain] | None:
     """Where the unit enters hindering terrain while moving from clear (000 [32], AOD-D3/D4):
     first contact, or with option hindering_entry="centre" the centre dot reaching it."""
     entry = first_entry_from_clear(
-        track, [t.shape for t in feats], by_centre=ctx.options.hindering_entry == "centre"
+        track, [t.shape for t in feats], by_centre=position.options.hindering_entry == "centre"
     )
     if entry is None:
         return None
@@ -131,15 +137,15 @@ def hindering_entry(ctx: Ctx, track: Track, feats: list[Terrain]) -> tuple[Hit, 
 
 
 def check_hindering(
-    ctx: Ctx,
+    position: AodPosition,
     rows: tuple[str, ...],
     track: Track,
     uid: str,
     out: TerrainOutcome,
     feats: list[Terrain] | None = None,
 ) -> None:
-    feats = hindering_features(ctx, rows, track) if feats is None else feats
-    entry = hindering_entry(ctx, track, feats)
+    feats = hindering_features(position, rows, track) if feats is None else feats
+    entry = hindering_entry(position, track, feats)
     if entry is None:
         return
     hit, feat = entry
@@ -155,14 +161,14 @@ def check_hindering(
 
 
 def check_elevated(
-    ctx: Ctx,
+    position: AodPosition,
     rows: tuple[str, ...],
     track: Track,
     unit_id: str,
     jump_jets: bool,
     out: TerrainOutcome,
 ) -> None:
-    feats = [t for t, cell in cells_near(ctx, rows, track) if cell == "elev"]
+    feats = [t for t, cell in cells_near(position, rows, track) if cell == "elev"]
     if feats:
         centre_line = track.centre_line()
         feats = [t for t in feats if centre_line.distance(t.shape) <= LENGTH]
@@ -185,7 +191,7 @@ def check_elevated(
         )
         out.add(hit.s, "prohibited_terrain", why, hit.at, "000 [34], AOD-D34")
     direction = _direction_at(track, hit.tau)
-    target = _reposition(ctx, track, hit, feat, entering, direction)
+    target = _reposition(position, track, hit, feat, entering, direction)
     end = track.end
     ends_at_crossing = track.length <= hit.s + CONTACT
     ends_repositioned = (
@@ -223,7 +229,12 @@ def _direction_at(track: Track, tau: float) -> tuple[float, float]:
 
 
 def _reposition(
-    ctx: Ctx, track: Track, hit: Hit, feat: Terrain, entering: bool, direction: tuple[float, float]
+    position: AodPosition,
+    track: Track,
+    hit: Hit,
+    feat: Terrain,
+    entering: bool,
+    direction: tuple[float, float],
 ) -> Pose | None:
     """Smallest move along `direction` that puts the base entirely on / off (AOD-D9),
     within 0.01": candidates every 0.005", judged in one vectorised call."""

@@ -16,9 +16,9 @@ from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.context import Ctx, ctx_of
 from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers, refused
+from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.turn import AodTurn, turn_of
 from rules.systems.aod.units import (
     capacity,
@@ -46,7 +46,7 @@ def _passenger_kind_problem(p: Unit) -> str | None:
     return None
 
 
-def boarding_problem(ctx: Ctx, transport: Unit, p: Unit, turn: AodTurn) -> str | None:
+def boarding_problem(position: AodPosition, transport: Unit, p: Unit, turn: AodTurn) -> str | None:
     """Why `p` (on the table) may not board `transport` now, or None (001 [18], 000 [19])."""
     why = _passenger_kind_problem(p)
     if why is None and p.side != transport.side:
@@ -57,15 +57,15 @@ def boarding_problem(ctx: Ctx, transport: Unit, p: Unit, turn: AodTurn) -> str |
         why = "only jump-jet units board a VTOL at cruising"
     if why is None and not rear_contact(transport, p):
         why = f"must start in base contact with the rear of {transport.id}"
-    if why is None and opposing_contacts(ctx, p):
+    if why is None and opposing_contacts(position, p):
         why = "is in base contact with an opposing unit"
     return why
 
 
-def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    state = ctx.state
-    j = Judgement(state)
-    pre, plan = order_preconditions(ctx, unit, action)
+def board(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = position.state
+    judgement = Judgement(state)
+    pre, plan = order_preconditions(position, unit, action)
     ids = action.get("passengers", [])
     if not ids or not all(isinstance(x, str) for x in ids):
         pre.append(refused(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
@@ -77,7 +77,7 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
         if p is None or p.aboard is not None:
             pre.append(Violation("unknown_unit", f"no unit {pid!r} on the table", None))
             continue
-        why = boarding_problem(ctx, unit, p, turn)
+        why = boarding_problem(position, unit, p, turn)
         if why:
             pre.append(refused(p, why, "001 [18], 000 [18], 000 [19], AOD-D29"))
             continue
@@ -95,21 +95,25 @@ def board(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
                 "capacity_exceeded",
             )
         )
-    allowance = base_allowance(ctx, unit, "board")
+    allowance = base_allowance(position, unit, "board")
     track = track_for(unit, action.path, action.facing)
-    j.cost, j.allowance = track.length + plan.surcharge, allowance.value
+    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
     if pre:
-        return j.refuse(*pre)
+        return judgement.refuse(*pre)
     # Passengers board first and leave the table; then the transport moves (000 [18]).
     loaded = state.with_units(*[replace(p, aboard=unit.id) for p in boarding])
-    j.events.extend({"type": "boarded", "unit": p.id, "transport": unit.id} for p in boarding)
-    return carry_out(ctx_of(loaded), j, unit, action, dice, track, allowance, plan, None, None)
+    judgement.events.extend(
+        {"type": "boarded", "unit": p.id, "transport": unit.id} for p in boarding
+    )
+    return carry_out(
+        aod_position(loaded), judgement, unit, action, dice, track, allowance, plan, None, None
+    )
 
 
-def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    state = ctx.state
-    j = Judgement(state)
-    pre, plan = order_preconditions(ctx, unit, action)
+def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    state = position.state
+    judgement = Judgement(state)
+    pre, plan = order_preconditions(position, unit, action)
     placements: list[dict[str, Any]] = [
         p for p in action.get("passengers", []) if isinstance(p, dict)
     ]
@@ -138,29 +142,38 @@ def disembark(ctx: Ctx, unit: Unit, action: Action, dice: Dice) -> Verdict:
     track = track_for(unit, action.path, action.facing)
     if is_cruising(unit) and unload == "before" and track.translates:
         pre.append(refused(unit, "a VTOL at cruising may not move after disembarking", "000 [19]"))
-    allowance = base_allowance(ctx, unit, "disembark")
-    j.cost, j.allowance = track.length + plan.surcharge, allowance.value
+    allowance = base_allowance(position, unit, "disembark")
+    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
     if pre:
-        return j.refuse(*pre)
+        return judgement.refuse(*pre)
     placed = [replace(p, aboard=None) for p in leaving]
     if unload == "before":
-        bad = placement_problems(ctx, unit, placed)
+        bad = placement_problems(position, unit, placed)
         if bad:
-            return j.refuse(*bad)
+            return judgement.refuse(*bad)
         unloaded = state.with_units(*placed)
-        j.events.extend(disembarked_events(unit, placed))
+        judgement.events.extend(disembarked_events(unit, placed))
         return carry_out(
-            ctx_of(unloaded), j, unit, action, dice, track, allowance, plan, None, None
+            aod_position(unloaded),
+            judgement,
+            unit,
+            action,
+            dice,
+            track,
+            allowance,
+            plan,
+            None,
+            None,
         )
-    verdict = carry_out(ctx, j, unit, action, dice, track, allowance, plan, None, None)
+    verdict = carry_out(position, judgement, unit, action, dice, track, allowance, plan, None, None)
     if not verdict.legal or verdict.state_after is None:
         return verdict
     after = verdict.state_after
     moved = after.unit(unit.id)
     assert moved is not None
-    bad = placement_problems(ctx_of(after), moved, placed)
+    bad = placement_problems(aod_position(after), moved, placed)
     if bad:
-        return Judgement(state, j.cost, j.allowance).refuse(*bad)
+        return Judgement(state, judgement.cost, judgement.allowance).refuse(*bad)
     return replace(
         verdict,
         events=verdict.events + tuple(disembarked_events(unit, placed)),
@@ -181,7 +194,9 @@ def disembarked_events(unit: Unit, placed: list[Unit]) -> list[dict[str, Any]]:
     ]
 
 
-def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Violation]:
+def placement_problems(
+    position: AodPosition, transport: Unit, placed: list[Unit]
+) -> list[Violation]:
     """In base contact with the rear, not based by an opponent, completely on the table
     (001 [19]); no overlap with bases, blocking or prohibited terrain (AOD-D44)."""
     out: list[Violation] = []
@@ -190,19 +205,19 @@ def placement_problems(ctx: Ctx, transport: Unit, placed: list[Unit]) -> list[Vi
         pose = Pose(*p.position, p.facing)
         earlier = [(q.id, body_at(q.base, *q.position, q.facing)) for q in placed[:i]]
         problem = obstruction(
-            ctx,
+            position,
             p.base,
             pose,
             ignore=ids,
             placed=earlier,
-            forbidden=ctx.forbidden_to((matrix_row(p),)),
+            forbidden=position.forbidden_to((matrix_row(p),)),
         )
         why, cite = None, "001 [19]"
         if not rear_contact(transport, p):
             why = f"must be placed in base contact with the rear of {transport.id}"
         elif problem is not None:
             why, cite = f"cannot be placed there: {problem.reason}", "001 [19], AOD-D44"
-        elif opposing_contacts(ctx, p, pose):
+        elif opposing_contacts(position, p, pose):
             why = "would be in base contact with an opposing unit"
         if why:
             out.append(Violation("placement_invalid", f"{p.id} {why}", p.position, cite))

@@ -9,11 +9,11 @@ from rules.engine.judgement import AFTER, BEFORE, PathJudgement, moved_event
 from rules.engine.verdict import Verdict
 from rules.model.state import GameState
 
-__all__ = ["AFTER", "BEFORE", "Judgement", "moved_event"]
+__all__ = ["AFTER", "BEFORE", "SpeedBandJudgement", "moved_event"]
 
 
 @dataclass
-class Judgement(PathJudgement):
+class SpeedBandJudgement(PathJudgement):
     speed_band: str = "stationary"
 
     def verdict(self, after: GameState | None = None) -> Verdict:

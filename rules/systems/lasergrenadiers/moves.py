@@ -25,7 +25,7 @@ from rules.systems.lasergrenadiers.accounting import (
     transfers,
 )
 from rules.systems.lasergrenadiers.changes import after, placed
-from rules.systems.lasergrenadiers.judgement import AFTER, Judgement, moved_event
+from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement, moved_event
 from rules.systems.lasergrenadiers.path import Walked, steps_of, walk
 from rules.systems.lasergrenadiers.pieces import (
     allowance_of,
@@ -38,17 +38,17 @@ from rules.systems.lasergrenadiers.terrain import LgPosition
 MOVE_CITE = "003 Movement"
 
 
-def can_act(pos: LgPosition, j: Judgement, unit: Unit, action: Action) -> None:
+def can_act(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} has left the board: it may not return",
             None,
             "003 Leaving the board 1",
         )
     elif unit.aboard is not None and action.type != "unload":
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} is aboard {unit.aboard}: it must unload first",
             None,
@@ -58,7 +58,7 @@ def can_act(pos: LgPosition, j: Judgement, unit: Unit, action: Action) -> None:
 
 def charge_allowance(
     pos: LgPosition,
-    j: Judgement,
+    judgement: SpeedBandJudgement,
     unit: Unit,
     walked: Walked | None,
     cost: float,
@@ -68,7 +68,7 @@ def charge_allowance(
     transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
     state = pos.state
     left = remaining(state, unit)
-    j.cost, j.allowance = cost, left
+    judgement.cost, judgement.allowance = cost, left
     if cost > left + LENGTH_TOL:
         at: Point2 = unit.position
         order = AFTER
@@ -85,7 +85,7 @@ def charge_allowance(
         )
         full = allowance_of(unit)
         this_turn = "" if left >= full - LENGTH_TOL else f' left of {fmt(full)}" this turn'
-        j.add(
+        judgement.add(
             "speed_exceeded",
             needs_message(who(unit), cost, left, '"', turning, this_turn),
             at,
@@ -99,28 +99,28 @@ def charge_allowance(
         if vid == unit.id or any(
             e.get("vehicle") == vid and unit.id in e.get("pieces", []) for e in events
         ):
-            j.add("speed_exceeded", why, unit.position, "003 Transport 4, LG-D26", AFTER)
+            judgement.add("speed_exceeded", why, unit.position, "003 Transport 4, LG-D26", AFTER)
             return
     if any(e.get("vehicle") == unit.id for e in events) and walked is not None:
         breach = damaged_transport_breach(
             unit, spent, walked.translates or unit.id in state.turn.get("translated", [])
         )
         if breach:
-            j.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6, LG-D35", AFTER)
+            judgement.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6, LG-D35", AFTER)
 
 
 def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
-    j = Judgement(pos.state)
-    can_act(pos, j, unit, action)
-    if not j.legal:
-        return j.verdict()
-    walked = walk(pos, j, unit, steps_of(unit, action))
-    return finish(pos, j, unit, walked)
+    judgement = SpeedBandJudgement(pos.state)
+    can_act(pos, judgement, unit, action)
+    if not judgement.legal:
+        return judgement.verdict()
+    walked = walk(pos, judgement, unit, steps_of(unit, action))
+    return finish(pos, judgement, unit, walked)
 
 
 def finish(
     pos: LgPosition,
-    j: Judgement,
+    judgement: SpeedBandJudgement,
     unit: Unit,
     walked: Walked,
     extra_events: list[dict[str, object]] | None = None,
@@ -131,27 +131,29 @@ def finish(
     state = pos.state
     cost = walked.cost if cost is None else cost
     before = moved(state, unit.id)
-    charge_allowance(pos, j, unit, walked, cost, cost)
-    j.speed_band = speed_band(unit, before + cost)
-    if not j.legal:
-        return j.verdict()
+    charge_allowance(pos, judgement, unit, walked, cost, cost)
+    judgement.speed_band = speed_band(unit, before + cost)
+    if not judgement.legal:
+        return judgement.verdict()
     mover = placed(unit, walked.end, walked.end_z)
     spent = {unit.id: before + cost}
     if walked.leaves_board:
-        j.events.append({"type": "left_board", "unit": unit.id})
+        judgement.events.append({"type": "left_board", "unit": unit.id})
         new = after(state, spent=spent, left_board=[unit.id], removed=removed)
-        return j.verdict(new)
+        return judgement.verdict(new)
     event = moved_event(mover)
     if mover.z is not None:
         event["z"] = round(mover.z, 4)
-    j.events.append(event)
+    judgement.events.append(event)
     if not walked.climbs and cost > 0 and before <= LENGTH_TOL:
         # For fire at it, a piece that only rotated counts as stationary (003 Movement
         # and fire 4).
-        j.events.append({"type": "rotated_in_place", "unit": unit.id})
-    j.events.extend(extra_events or [])
+        judgement.events.append({"type": "rotated_in_place", "unit": unit.id})
+    judgement.events.extend(extra_events or [])
     translated = [unit.id] if walked.translates else []
-    return j.verdict(after(state, [mover], spent=spent, removed=removed, translated=translated))
+    return judgement.verdict(
+        after(state, [mover], spent=spent, removed=removed, translated=translated)
+    )
 
 
 # -- overrun ------------------------------------------------------------------------------
@@ -161,12 +163,12 @@ OVERRUN_CITE = "003 Overrun attacks"
 
 def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
-    j = Judgement(state)
-    can_act(pos, j, unit, action)
+    judgement = SpeedBandJudgement(state)
+    can_act(pos, judgement, unit, action)
     tid = action.get("target")
     target = state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
-        j.add(
+        judgement.add(
             "unknown_unit" if isinstance(tid, str) else "malformed",
             f"{who(unit)}'s overrun names no piece to run over"
             if tid is None
@@ -174,15 +176,15 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             None,
             OVERRUN_CITE,
         )
-    if not j.legal or target is None:
-        return j.verdict()
-    _overrun_conditions(j, unit, target)
-    walked = walk(pos, j, unit, steps_of(unit, action), ignore=frozenset({target.id}))
+    if not judgement.legal or target is None:
+        return judgement.verdict()
+    _overrun_conditions(judgement, unit, target)
+    walked = walk(pos, judgement, unit, steps_of(unit, action), ignore=frozenset({target.id}))
     body = pos.bodies[target.id].polygon()
     parts = stretches_inside(walked.track.points(), body)
     name = who(unit)
     if not parts:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{name}'s path does not run into {who(target)}'s base",
             walked.end.xy,
@@ -190,7 +192,7 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             AFTER,
         )
     elif len(parts) > 1:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{name} must run over {who(target)} in one stretch",
             walked.end.xy,
@@ -198,7 +200,7 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             AFTER,
         )
     elif body.buffer(-CONTACT).covers(Point(walked.end.xy)):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{name} must end beyond {who(target)}, not on it",
             walked.end.xy,
@@ -226,14 +228,14 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         )
         end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
         if end.distance(pos.bodies[target.id]) < 0:
-            j.add(
+            judgement.add(
                 "base_overlap",
                 f"{name} would end on {who(target)}, who survives in its foxhole",
                 walked.end.xy,
                 "003 Overrun 5",
                 AFTER,
             )
-    return finish(pos, j, unit, walked, extra, (target.id,) if destroyed else (), cost)
+    return finish(pos, judgement, unit, walked, extra, (target.id,) if destroyed else (), cost)
 
 
 def stretches_inside(points: list[Point2], area: Any) -> list[tuple[float, float]]:
@@ -261,20 +263,20 @@ def stretches_inside(points: list[Point2], area: Any) -> list[tuple[float, float
     return out
 
 
-def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
+def _overrun_conditions(judgement: SpeedBandJudgement, unit: Unit, target: Unit) -> None:
     at = unit.position
     name, prey = who(unit), who(target)
     if not (is_vehicle(unit) and unit.flag("armored")):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"only armored vehicles overrun; {name} is not one",
             at,
             "003 Overrun 1",
         )
     if target.side == unit.side:
-        j.add("action_not_allowed", f"{prey} is not an enemy piece", at, "003 Overrun 1")
+        judgement.add("action_not_allowed", f"{prey} is not an enemy piece", at, "003 Overrun 1")
     if not (is_infantry_or_crew(target) or (is_vehicle(target) and target.flag("armored"))):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{prey} is neither infantry, a crewed weapon nor an armored vehicle",
             at,
@@ -286,7 +288,7 @@ def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
         or not isinstance(prey_size, int | float)
         or prey_size > size - 3
     ):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{name} (size {size}) may overrun only pieces at least "
             f"three classes smaller, not {prey} (size {prey_size})",
@@ -294,7 +296,7 @@ def _overrun_conditions(j: Judgement, unit: Unit, target: Unit) -> None:
             "003 Overrun 2, LG-D9",
         )
     if target.flag("foxhole") and unit.type not in ("tracked", "walker"):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{prey} is in a foxhole: only a tracked vehicle or a walker may eliminate it",
             at,
@@ -307,9 +309,9 @@ def overrun_targets(pos: LgPosition, unit: Unit) -> list[Unit]:
     out = []
     for target in pos.on_table:
         if target.id != unit.id:
-            j = Judgement(pos.state)
-            _overrun_conditions(j, unit, target)
-            if j.legal:
+            judgement = SpeedBandJudgement(pos.state)
+            _overrun_conditions(judgement, unit, target)
+            if judgement.legal:
                 out.append(target)
     return out
 
@@ -350,10 +352,10 @@ ENTRY_CITE = "003 Off-board movement"
 
 def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
-    j = Judgement(state)
-    can_act(pos, j, unit, action)
-    if not j.legal:
-        return j.verdict()
+    judgement = SpeedBandJudgement(state)
+    can_act(pos, judgement, unit, action)
+    if not judgement.legal:
+        return judgement.verdict()
     table = state.table
     x, y = unit.position
     z = unit.z or 0.0
@@ -365,7 +367,7 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     if from_above:
         full = allowance_of(unit)
         if z > full + LENGTH_TOL:
-            j.add(
+            judgement.add(
                 "placement_invalid",
                 f'{name} begins its landing {fmt(z)}" up, more than its full movement {fmt(full)}"',
                 unit.position,
@@ -373,23 +375,23 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             )
         limit = altitude_limit(unit)
         if limit is not None and z > limit + LENGTH_TOL:
-            j.add(
+            judgement.add(
                 "altitude_exceeded",
                 f'{name} cannot be {fmt(z)}" up; its altitude limit is {fmt(limit)}"',
                 unit.position,
                 "003 Altitude limits",
             )
     elif not on_edge:
-        j.add(
+        judgement.add(
             "placement_invalid",
             f"{name} must enter with its centre on a table edge, or descend from above the table",
             unit.position,
             "003 Assault landings, 003 Off-board movement",
         )
     else:
-        _entry_area(pos, j, unit)
-    walked = walk(pos, j, unit, steps_of(unit, action), entering=on_edge)
-    return finish(pos, j, unit, walked)
+        _entry_area(pos, judgement, unit)
+    walked = walk(pos, judgement, unit, steps_of(unit, action), entering=on_edge)
+    return finish(pos, judgement, unit, walked)
 
 
 def entry_probe(pos: LgPosition, unit: Unit) -> Verdict:
@@ -400,7 +402,7 @@ def entry_probe(pos: LgPosition, unit: Unit) -> Verdict:
     return pos.state.memo(key, lambda: enter_board(pos, unit, Action(unit.id, "enter_board")))
 
 
-def _entry_area(pos: LgPosition, j: Judgement, unit: Unit) -> None:
+def _entry_area(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit) -> None:
     """On the owner's entry area; with `delayed_entry`, anywhere on an edge but the
     opponent's entry area (003 Off-board movement 4)."""
     areas = pos.state.turn.get("entry_areas")
@@ -417,14 +419,14 @@ def _entry_area(pos: LgPosition, j: Judgement, unit: Unit) -> None:
     if pos.options.delayed_entry:
         foes = [side for side, segs in areas.items() if side != unit.side and on(segs)]
         if foes:
-            j.add(
+            judgement.add(
                 "placement_invalid",
                 f"{name} may not enter through {foes[0]}'s entry area",
                 unit.position,
                 "003 Off-board movement 4",
             )
     elif not on(areas.get(unit.side)):
-        j.add(
+        judgement.add(
             "placement_invalid",
             f"{name} must enter on {unit.side}'s entry area (the "
             "optional delayed entry rule is off)",

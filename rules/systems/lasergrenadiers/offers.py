@@ -25,7 +25,7 @@ from rules.systems.lasergrenadiers.accounting import (
     transfers,
     with_transfer,
 )
-from rules.systems.lasergrenadiers.judgement import Judgement
+from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
@@ -102,14 +102,14 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
     if not aboard or allowance_of(unit) / 3 > remaining(state, unit) + LENGTH_TOL:
         return False
     for piece in aboard:
-        j = Judgement(state)
-        _transfer_rules(pos, j, vehicle, [piece])
-        _thirds(pos, j, [piece], unit)
+        judgement = SpeedBandJudgement(state)
+        _transfer_rules(pos, judgement, vehicle, [piece])
+        _thirds(pos, judgement, [piece], unit)
         events = with_transfer(
             transfers(state), vehicle.id, "unload", [piece.id], by_vehicle=unit.id == vehicle.id
         )
-        _coupled(pos, j, vehicle, events, {})
-        if j.legal:
+        _coupled(pos, judgement, vehicle, events, {})
+        if judgement.legal:
             return True
     return False
 
@@ -125,6 +125,6 @@ CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
 
 def may_take(pos: LgPosition, unit: Unit, action_type: str) -> bool:
     """Whether the preconditions of `action_type` hold for `unit` now."""
-    j = Judgement(pos.state)
-    can_act(pos, j, unit, Action(unit.id, action_type))
-    return j.legal and CHECKS[action_type](pos, unit)
+    judgement = SpeedBandJudgement(pos.state)
+    can_act(pos, judgement, unit, Action(unit.id, action_type))
+    return judgement.legal and CHECKS[action_type](pos, unit)

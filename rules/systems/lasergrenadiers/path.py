@@ -19,7 +19,7 @@ from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Step, Turn
 from rules.model.state import Point2, Unit
-from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
+from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
 from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
 from rules.systems.lasergrenadiers.terrain import LgPosition
@@ -66,7 +66,7 @@ steps_of = steps_with_final_facing
 
 def walk(
     pos: LgPosition,
-    j: Judgement,
+    judgement: SpeedBandJudgement,
     unit: Unit,
     steps: Sequence[Step],
     *,
@@ -75,7 +75,7 @@ def walk(
     ignore: frozenset[str] = frozenset(),
     entering: bool = False,
 ) -> Walked:
-    """Price the path and add every finding of sections 3-7 to `j` (not the allowance)."""
+    """Price the path and add every finding of sections 3-7 to `judgement` (not the allowance)."""
     start = start or Pose(*unit.position, unit.facing)
     start_z = unit.z if start_z is None else start_z
     points = [start.xy] + [(s.x, s.y) for s in steps if not isinstance(s, Turn)]
@@ -87,7 +87,7 @@ def walk(
         if leg.blocked_at is not None:
             feature = view.feature_at(*leg.blocked_at)
             cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
-            j.add(
+            judgement.add(
                 "prohibited_terrain",
                 f"{name} cannot enter {leg.blocked_by}",
                 leg.blocked_at,
@@ -96,7 +96,7 @@ def walk(
             )
         if not leg.direction_allowed:
             cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
-            j.add(
+            judgement.add(
                 "direction_not_allowed",
                 f"{name} ({unit.type}) cannot move "
                 f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
@@ -105,17 +105,22 @@ def walk(
                 cite,
                 leg.s0,
             )
-    _altitude(pos, j, unit, price, start, start_z)
-    leaves = _edge(pos, j, unit, track, entering)
+    _altitude(pos, judgement, unit, price, start, start_z)
+    leaves = _edge(pos, judgement, unit, track, entering)
     policy = LgBases(ignore, pos.options.pass_friendly_bases)
     crossings, _ = check_bases(pos, unit, track, track.end, policy)
     for s, v in crossings:
-        j.found.append((AFTER if v.code == "base_overlap" else s, v))
+        judgement.found.append((AFTER if v.code == "base_overlap" else s, v))
     return Walked(price, track, leaves)
 
 
 def _altitude(
-    pos: LgPosition, j: Judgement, unit: Unit, price: PathPrice3, start: Pose, start_z: float | None
+    pos: LgPosition,
+    judgement: SpeedBandJudgement,
+    unit: Unit,
+    price: PathPrice3,
+    start: Pose,
+    start_z: float | None,
 ) -> None:
     """z over the limit at a path point; a pop-up by a piece that may not (003 Altitude
     limits, 003 Pop-up maneuvers 2; LG-D22, LG-D23, LG-D36)."""
@@ -133,7 +138,7 @@ def _altitude(
         ]
         top = max([limit, *climbable])
         if leg.z1 > top + LENGTH_TOL:
-            j.add(
+            judgement.add(
                 "altitude_exceeded",
                 f'{who(unit)} would be {fmt(leg.z1)}" up; its altitude '
                 f"limit is {'the surface' if top == 0 else fmt(top) + chr(34)}",
@@ -148,7 +153,7 @@ def _altitude(
     peak: tuple[float, float] | None = None
     for _xy, z, s in outside:
         if peak is not None and z < peak[0] - LENGTH_TOL:
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} rises and drops again in one move: only "
                 "grav vehicles, aircraft and grav or jet infantry may pop up",
@@ -162,7 +167,9 @@ def _altitude(
         low = min(low, z)
 
 
-def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: bool) -> bool:
+def _edge(
+    pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, track: Track, entering: bool
+) -> bool:
     """Leaving: the base ends wholly off and never comes back; partly off, or off and back,
     is `off_table` (LG-D14). An entering piece counts from when it is wholly on."""
     table = pos.state.table
@@ -171,7 +178,7 @@ def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: boo
     if entering:
         on = first_wholly_on(track, table)
         if on is None:
-            j.add(
+            judgement.add(
                 "off_table",
                 f"{name} never comes wholly onto the table",
                 track.end.xy,
@@ -193,7 +200,7 @@ def _edge(pos: LgPosition, j: Judgement, unit: Unit, track: Track, entering: boo
         if not wholly_off(end_body, table)
         else "leaves the table and comes back"
     )
-    j.add(
+    judgement.add(
         "off_table",
         f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
         f"leaves the board only wholly, at the end of a move",

@@ -26,7 +26,7 @@ from rules.systems.lasergrenadiers.catalogue import (
     UNIT_SCHEMA,
     VERDICT_NOTES,
 )
-from rules.systems.lasergrenadiers.judgement import Judgement
+from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import enter_board, overrun
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import LgReach
@@ -133,9 +133,9 @@ class LaserGrenadiersSystem(LgReach, System):
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """No such piece, or one that has left the board for good (003 Leaving the board)."""
-        j = Judgement(state)
+        judgement = SpeedBandJudgement(state)
         left = action.unit in state.turn.get("left_board", [])
-        j.add(
+        judgement.add(
             "action_not_allowed" if left else "unknown_unit",
             f"{action.unit} has left the board: it may not return"
             if left
@@ -143,7 +143,7 @@ class LaserGrenadiersSystem(LgReach, System):
             None,
             "003 Leaving the board 1" if left else "",
         )
-        return j.verdict()
+        return judgement.verdict()
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """A move along a path (003 Movement; moves.py)."""

@@ -25,7 +25,7 @@ from rules.systems.lasergrenadiers.accounting import (
     with_transfer,
 )
 from rules.systems.lasergrenadiers.changes import after, placed
-from rules.systems.lasergrenadiers.judgement import AFTER, Judgement
+from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import can_act
 from rules.systems.lasergrenadiers.path import steps_of, walk
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
@@ -34,20 +34,20 @@ from rules.systems.lasergrenadiers.terrain import LgPosition
 CITE = "003 Transport 1"
 
 
-def _vehicle(pos: LgPosition, j: Judgement, vid: Any, acting: Unit) -> Unit | None:
+def _vehicle(pos: LgPosition, judgement: SpeedBandJudgement, vid: Any, acting: Unit) -> Unit | None:
     vehicle = pos.state.unit(vid) if isinstance(vid, str) else None
     if vehicle is None:
-        j.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
+        judgement.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
         return None
     if not is_vehicle(vehicle) or vehicle.aboard is not None:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(vehicle)} is not a vehicle on the table",
             None,
             "003 Transport, 003 Transport 1",
         )
     elif vehicle.side != acting.side:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(vehicle)} is not a friendly vehicle",
             None,
@@ -56,13 +56,15 @@ def _vehicle(pos: LgPosition, j: Judgement, vid: Any, acting: Unit) -> Unit | No
     return vehicle
 
 
-def _transfer_rules(pos: LgPosition, j: Judgement, vehicle: Unit, pieces: list[Unit]) -> None:
+def _transfer_rules(
+    pos: LgPosition, judgement: SpeedBandJudgement, vehicle: Unit, pieces: list[Unit]
+) -> None:
     """Hovering aircraft take jetpacks only (003 Transport 5); damaged transports (003
     Transport 6); pieces that may be carried."""
     if vehicle.flag("aircraft") and (vehicle.z or 0.0) > LENGTH_TOL:
         for p in pieces:
             if p.type != "jetpack":
-                j.add(
+                judgement.add(
                     "action_not_allowed",
                     f"{who(vehicle)} is hovering: only jetpack troops load or unload, not {who(p)}",
                     vehicle.position,
@@ -72,10 +74,10 @@ def _transfer_rules(pos: LgPosition, j: Judgement, vehicle: Unit, pieces: list[U
         vehicle, moved(pos.state, vehicle.id), has_translated(pos.state, vehicle.id)
     )
     if why:
-        j.add("action_not_allowed", why, vehicle.position, "003 Transport 6, LG-D35")
+        judgement.add("action_not_allowed", why, vehicle.position, "003 Transport 6, LG-D35")
     for p in pieces:
         if is_vehicle(p):
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"{who(p)} is a vehicle: only infantry and crewed weapons embark",
                 p.position,
@@ -83,14 +85,16 @@ def _transfer_rules(pos: LgPosition, j: Judgement, vehicle: Unit, pieces: list[U
             )
 
 
-def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> None:
+def _thirds(
+    pos: LgPosition, judgement: SpeedBandJudgement, pieces: list[Unit], acting: Unit
+) -> None:
     """Each piece other than the acting one pays a third of its allowance (003 Transport 1)."""
     for p in pieces:
         if p.id == acting.id:
             continue
         need, left = allowance_of(p) / 3, remaining(pos.state, p)
         if need > left + LENGTH_TOL:
-            j.add(
+            judgement.add(
                 "speed_exceeded",
                 f'{who(p)} needs {fmt(need)}" to embark or disembark but has {fmt(left)}" left',
                 p.position,
@@ -101,26 +105,26 @@ def _thirds(pos: LgPosition, j: Judgement, pieces: list[Unit], acting: Unit) -> 
 
 def _coupled(
     pos: LgPosition,
-    j: Judgement,
+    judgement: SpeedBandJudgement,
     vehicle: Unit,
     events: list[dict[str, Any]],
     spent: dict[str, float],
 ) -> None:
     for vid, why in coupling_breaches(pos.state, spent, events):
         if vid == vehicle.id:
-            j.add("speed_exceeded", why, vehicle.position, "003 Transport 4, LG-D26", AFTER)
+            judgement.add("speed_exceeded", why, vehicle.position, "003 Transport 4, LG-D26", AFTER)
 
 
 def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
-    j = Judgement(state)
-    can_act(pos, j, unit, action)
-    if not j.legal:
-        return j.verdict()
+    judgement = SpeedBandJudgement(state)
+    can_act(pos, judgement, unit, action)
+    if not judgement.legal:
+        return judgement.verdict()
     boarding = action.get("carrier") is not None
-    vehicle = _vehicle(pos, j, action.get("carrier") if boarding else unit.id, unit)
+    vehicle = _vehicle(pos, judgement, action.get("carrier") if boarding else unit.id, unit)
     if vehicle is None:
-        return j.verdict()
+        return judgement.verdict()
     if boarding:
         pieces = [unit]
     else:
@@ -128,18 +132,18 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         for pid in action.get("passengers") or []:
             p = state.unit(pid)
             if p is None:
-                j.add("unknown_unit", f"no piece {pid!r} to load", None, CITE)
+                judgement.add("unknown_unit", f"no piece {pid!r} to load", None, CITE)
             elif p.aboard is not None or p.id in state.turn.get("left_board", []):
-                j.add("action_not_allowed", f"{who(p)} is not on the table", None, CITE)
+                judgement.add("action_not_allowed", f"{who(p)} is not on the table", None, CITE)
             else:
                 pieces.append(p)
-        if not pieces and j.legal:
-            j.add("malformed", "a load by the vehicle names its `passengers`", None, CITE)
-    _transfer_rules(pos, j, vehicle, pieces)
+        if not pieces and judgement.legal:
+            judgement.add("malformed", "a load by the vehicle names its `passengers`", None, CITE)
+    _transfer_rules(pos, judgement, vehicle, pieces)
     capacity = vehicle.get("capacity")
     aboard = sum(1 for u in state.units if u.aboard == vehicle.id)
     if isinstance(capacity, int | float) and aboard + len(pieces) > capacity:
-        j.add(
+        judgement.add(
             "capacity_exceeded",
             f"{who(vehicle)} carries {fmt(capacity)} pieces and has {aboard} aboard",
             vehicle.position,
@@ -150,12 +154,12 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     placed_unit = unit
     walked = None
     if boarding:
-        walked = walk(pos, j, unit, steps_of(unit, action))
+        walked = walk(pos, judgement, unit, steps_of(unit, action))
         path_cost = walked.cost
         placed_unit = placed(unit, walked.end, walked.end_z)
         end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
         if vehicle_body is not None and end_body.distance(vehicle_body) > CONTACT:
-            j.add(
+            judgement.add(
                 "must_end_in_contact",
                 f"{who(unit)} must end in base contact with {who(vehicle)} to load",
                 walked.end.xy,
@@ -165,7 +169,7 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     else:
         for p in pieces:
             if vehicle_body is not None and pos.bodies[p.id].distance(vehicle_body) > CONTACT:
-                j.add(
+                judgement.add(
                     "must_end_in_contact",
                     f"{who(p)} is not in base contact with {who(vehicle)}",
                     p.position,
@@ -175,28 +179,28 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     acting_third = allowance_of(unit) / 3
     cost = path_cost + acting_third  # LG-D34: the vehicle pays its third, a piece path + third
     left = remaining(state, unit)
-    j.cost, j.allowance = cost, left
+    judgement.cost, judgement.allowance = cost, left
     before = moved(state, unit.id)
-    j.speed_band = speed_band(unit, before + path_cost)
+    judgement.speed_band = speed_band(unit, before + path_cost)
     if cost > left + LENGTH_TOL:
-        j.add(
+        judgement.add(
             "speed_exceeded",
             f'{who(unit)} needs {fmt(cost)}" to load but has {fmt(left)}" left',
             placed_unit.position,
             CITE,
             AFTER,
         )
-    _thirds(pos, j, pieces, unit)
+    _thirds(pos, judgement, pieces, unit)
     events = with_transfer(
         transfers(state), vehicle.id, "load", [p.id for p in pieces], by_vehicle=not boarding
     )
     spent = {unit.id: before + path_cost}
-    _coupled(pos, j, vehicle, events, spent)
-    if not j.legal:
-        return j.verdict()
+    _coupled(pos, judgement, vehicle, events, spent)
+    if not judgement.legal:
+        return judgement.verdict()
     aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id) for p in pieces]
-    j.events += [{"type": "loaded", "unit": p.id, "carrier": vehicle.id} for p in pieces]
-    return j.verdict(
+    judgement.events += [{"type": "loaded", "unit": p.id, "carrier": vehicle.id} for p in pieces]
+    return judgement.verdict(
         after(
             state,
             aboard_now,
@@ -211,30 +215,32 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     """`unit` = the vehicle, or a piece aboard unloading itself in its own activation
     (LG-D31); each piece is set down in base contact with the vehicle."""
     state = pos.state
-    j = Judgement(state)
-    can_act(pos, j, unit, action)
-    if not j.legal:
-        return j.verdict()
-    vehicle = _vehicle(pos, j, unit.aboard if unit.aboard is not None else unit.id, unit)
+    judgement = SpeedBandJudgement(state)
+    can_act(pos, judgement, unit, action)
+    if not judgement.legal:
+        return judgement.verdict()
+    vehicle = _vehicle(pos, judgement, unit.aboard if unit.aboard is not None else unit.id, unit)
     if vehicle is None:
-        return j.verdict()
+        return judgement.verdict()
     items = action.get("passengers") or []
     if not items:
-        j.add(
+        judgement.add(
             "malformed", "an unload names its `passengers` and where each is set down", None, CITE
         )
-        return j.verdict()
+        return judgement.verdict()
     pieces: list[tuple[Unit, Pose]] = []
     for item in items:
         p = state.unit(item["unit"])
         if p is None:
-            j.add("unknown_unit", f"no piece {item['unit']!r} to unload", None, CITE)
+            judgement.add("unknown_unit", f"no piece {item['unit']!r} to unload", None, CITE)
             continue
         if p.aboard != vehicle.id:
-            j.add("action_not_allowed", f"{who(p)} is not aboard {who(vehicle)}", None, CITE)
+            judgement.add(
+                "action_not_allowed", f"{who(p)} is not aboard {who(vehicle)}", None, CITE
+            )
             continue
         if unit.aboard is not None and p.id != unit.id:
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} unloads itself only; the vehicle unloads the others",
                 None,
@@ -243,7 +249,7 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             continue
         x, y = item["position"][0], item["position"][1]
         pieces.append((p, Pose(float(x), float(y), float(item.get("facing", p.facing)))))
-    _transfer_rules(pos, j, vehicle, [p for p, _ in pieces])
+    _transfer_rules(pos, judgement, vehicle, [p for p, _ in pieces])
     vehicle_body = pos.bodies[vehicle.id]
     laid: list[tuple[str, Body]] = []
     for p, pose in pieces:
@@ -255,7 +261,7 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         if rate is None:
             problems.append(f"it may not enter {what}")
         if problems:
-            j.add(
+            judgement.add(
                 "placement_invalid",
                 f"{who(p)} cannot be set down at ({fmt(pose.x)}, "
                 f"{fmt(pose.y)}): {'; '.join(problems)}",
@@ -266,17 +272,17 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         laid.append((p.id, body))
     cost = allowance_of(unit) / 3
     left = remaining(state, unit)
-    j.cost, j.allowance = cost, left
-    j.speed_band = speed_band(unit, moved(state, unit.id))
+    judgement.cost, judgement.allowance = cost, left
+    judgement.speed_band = speed_band(unit, moved(state, unit.id))
     if cost > left + LENGTH_TOL:
-        j.add(
+        judgement.add(
             "speed_exceeded",
             f'{who(unit)} needs {fmt(cost)}" to unload but has {fmt(left)}" left',
             unit.position,
             CITE,
             AFTER,
         )
-    _thirds(pos, j, [p for p, _ in pieces], unit)
+    _thirds(pos, judgement, [p for p, _ in pieces], unit)
     events = with_transfer(
         transfers(state),
         vehicle.id,
@@ -284,11 +290,11 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         [p.id for p, _ in pieces],
         by_vehicle=unit.aboard is None,
     )
-    _coupled(pos, j, vehicle, events, {})
-    if not j.legal:
-        return j.verdict()
+    _coupled(pos, judgement, vehicle, events, {})
+    if not judgement.legal:
+        return judgement.verdict()
     down = [replace(placed(replace(p, z=None), pose, 0.0), aboard=None) for p, pose in pieces]
-    j.events += [
+    judgement.events += [
         {
             "type": "unloaded",
             "unit": p.id,
@@ -297,4 +303,4 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         }
         for p in down
     ]
-    return j.verdict(after(state, down, transfers=events))
+    return judgement.verdict(after(state, down, transfers=events))

@@ -74,12 +74,14 @@ def placement_at_rear(
     return problems
 
 
-def check_entered(pos: MswarsPosition, j: PathJudgement, unit: Unit, cid: Any, moved: Unit) -> None:
+def check_entered(
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, cid: Any, moved: Unit
+) -> None:
     """Enter Unit boards a friendly carrier with room, which has made no move action this
     phase, from base contact with it (002 Enter Unit, MSW-D17, MSW-D18, MSW-D38)."""
-    carrier = check_carrier_to_enter(pos, j, unit, cid)
+    carrier = check_carrier_to_enter(pos, judgement, unit, cid)
     if carrier is not None and not touching(moved, carrier):
-        j.add(
+        judgement.add(
             "must_end_in_contact",
             f"{who(unit)} must end in base contact with {carrier.id} to enter it",
             moved.position,
@@ -89,12 +91,12 @@ def check_entered(pos: MswarsPosition, j: PathJudgement, unit: Unit, cid: Any, m
 
 
 def check_carrier_to_enter(
-    pos: MswarsPosition, j: PathJudgement, unit: Unit, cid: Any
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, cid: Any
 ) -> Unit | None:
     at = unit.position
     carrier = pos.state.unit(cid) if isinstance(cid, str) else None
     if carrier is None:
-        j.add(
+        judgement.add(
             "unknown_unit" if isinstance(cid, str) else "action_not_allowed",
             f"{unit.id} names no carrier to enter"
             if cid is None
@@ -104,23 +106,25 @@ def check_carrier_to_enter(
         )
         return None
     if opposing(unit, carrier):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{carrier.id} is an opposing unit: only a friendly carrier may be entered",
             at,
             "MSW-D38",
         )
     if capacity(carrier) <= 0 or carrier.aboard is not None:
-        j.add("action_not_allowed", f"{carrier.id} has no Carrier ability", at, f"{ENTER}, MSW-D45")
+        judgement.add(
+            "action_not_allowed", f"{carrier.id} has no Carrier ability", at, f"{ENTER}, MSW-D45"
+        )
     elif len(aboard(pos, carrier)) >= capacity(carrier):
-        j.add(
+        judgement.add(
             "capacity_exceeded",
             f"{carrier.id} is full: it carries {fmt(capacity(carrier))}",
             at,
             "MSW-D17",
         )
     if has_moved_this_phase(pos.state, carrier.id):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{carrier.id} has made a move action this phase: it cannot be entered",
             at,
@@ -132,17 +136,17 @@ def check_carrier_to_enter(
 def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     """Move up to half Move and unload one, or stay (0 MP) and unload two; infantry weigh
     half (MSW-D19, MSW-D36); units are placed after the move (MSW-D39)."""
-    j, result = judged_path(pos, unit, action)
+    judgement, result = judged_path(pos, unit, action)
     if unit.aboard is not None:
-        return j.verdict()
+        return judgement.verdict()
     moving = result.track.translates or result.cost > 0
     if not moving:
-        j.allowance = 0.0
+        judgement.allowance = 0.0
     at = unit.position
     held = {u.id for u in aboard(pos, unit)}
     orders = action.get("unload") or []
     if not has_units_aboard(pos, unit) or not orders:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} has no unit aboard to unload, or names none ({UNLOAD})",
             at,
@@ -154,7 +158,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     for order in orders:
         other = pos.state.unit(order["unit"])
         if other is None or other.id not in held:
-            j.add(
+            judgement.add(
                 "unknown_unit" if other is None else "action_not_allowed",
                 f"{order['unit']} is not aboard {unit.id}",
                 at,
@@ -167,7 +171,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
         )
         problems = placement_at_rear(pos, carrier, out, placed)
         if problems:
-            j.add(
+            judgement.add(
                 "placement_invalid",
                 f"{other.id} cannot be unloaded at "
                 f"({fmt(out.position[0])}, {fmt(out.position[1])}): {'; '.join(problems)}",
@@ -177,7 +181,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
             )
         placed.append(out)
     if weight > (1.0 if moving else 2.0) + 1e-9:
-        j.add(
+        judgement.add(
             "capacity_exceeded",
             f"{who(unit)} can unload "
             + (
@@ -188,14 +192,14 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
             at,
             f"{UNLOAD}, MSW-D19",
         )
-    if not j.legal:
-        return j.verdict()
-    j.events.append(moved_event(carrier))
+    if not judgement.legal:
+        return judgement.verdict()
+    judgement.events.append(moved_event(carrier))
     for u in placed:
-        j.events += [moved_event(u), {"type": "unloaded", "unit": u.id, "carrier": unit.id}]
+        judgement.events += [moved_event(u), {"type": "unloaded", "unit": u.id, "carrier": unit.id}]
     phase = phase_of(pos.state.turn)
     others = [(u.id, {"phase": phase, "type": "carrier_unloading"}) for u in placed]
-    return j.verdict(
+    return judgement.verdict(
         applied(
             pos.state,
             unit,
@@ -207,18 +211,20 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
     )
 
 
-def check_exit(pos: MswarsPosition, j: PathJudgement, unit: Unit, carrier: Unit | None) -> None:
+def check_exit(
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, carrier: Unit | None
+) -> None:
     """Unit Exiting needs a unit aboard a carrier that has made no move action this phase
     (002 Unit Exiting Action, MSW-D45)."""
     if carrier is None:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} is not aboard a carrier: nothing to exit",
             unit.position,
             "MSW-D45",
         )
     elif has_moved_this_phase(pos.state, carrier.id):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{carrier.id} has made a move action this phase: no unit may exit it",
             carrier.position,
@@ -247,16 +253,16 @@ def set_down(pos: MswarsPosition, unit: Unit, action: Action) -> tuple[Unit, Act
     return out, replace(action, path=tuple(path)), start
 
 
-def check_exited(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+def check_exited(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     """The carrier lets the unit out, and its placement is at the carrier's rear."""
     carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
-    check_exit(pos, j, unit, carrier)
+    check_exit(pos, judgement, unit, carrier)
     if carrier is None:
         return
     out, _, start = set_down(pos, unit, action)
     problems = ["no placement given"] if start is None else placement_at_rear(pos, carrier, out, [])
     if problems:
-        j.add(
+        judgement.add(
             "placement_invalid",
             f"{who(unit)} cannot be placed at {carrier.id}'s rear: {'; '.join(problems)}",
             out.position,

@@ -36,13 +36,13 @@ def in_contact(unit: Unit, polygon: Any) -> bool:
 
 
 def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = PathJudgement(pos.state)
-    check_can_act(pos, j, unit, action)
+    judgement = PathJudgement(pos.state)
+    check_can_act(pos, judgement, unit, action)
     if unit.aboard is not None:
-        return j.verdict()
-    feature = climbable(pos, j, unit, action)
-    if feature is None or not j.legal:
-        return j.verdict()
+        return judgement.verdict()
+    feature = climbable(pos, judgement, unit, action)
+    if feature is None or not judgement.legal:
+        return judgement.verdict()
     pose = inside_across_edge(unit.base, *unit.position, unit.facing, feature.shape)
     problems: list[str] = ["no pose on top touches the edge"] if pose is None else []
     blocked = (
@@ -64,49 +64,51 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
                 f"({fmt(wanted[0].x)}, {fmt(wanted[0].y)})"
             )
     if problems:
-        j.add(
+        judgement.add(
             "placement_invalid",
             f"{who(unit)} cannot be placed on top of {feature.id}: {'; '.join(problems)}",
             pose or unit.position,
             CLIMB,
             AFTER,
         )
-        return j.verdict()
+        return judgement.verdict()
     assert pose is not None
     moved = unit.moved(pose, unit.facing)
-    j.events += [
+    judgement.events += [
         moved_event(moved),
         {"type": "climbed", "unit": unit.id, "onto": feature.id},
         {"type": "no_weapons", "unit": unit.id, "until": "end of turn"},
     ]
-    return j.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
+    return judgement.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
 
 
-def climbable(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> Terrain | None:
+def climbable(
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action
+) -> Terrain | None:
     """The feature a Climb goes onto, once the unit may climb it: a mecha or infantry with
     free hands and no weapon used, in base contact with elevated terrain of SC at most its
-    own + 2 and facing it (002 Climb Action, MSW-D23). Every breach is added to `j`."""
+    own + 2 and facing it (002 Climb Action, MSW-D23). Every breach is added to `judgement`."""
     at = unit.position
     view = pos.view(unit)
     if not (move_type(unit) in MECHA_TYPES or is_infantry(unit)):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"only mecha and infantry climb; {who(unit)} is a {unit.type.replace('_', ' ')}",
             at,
             "002 Climb Action, MSW-D23",
         )
     if unit.get("free_hands") is not True or unit.get("used_weapon"):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} needs two free hands and no weapon used this turn to climb",
             at,
             CLIMB,
         )
-    feature = _climbed_feature(pos, j, unit, action)
+    feature = _climbed_feature(pos, judgement, unit, action)
     if feature is None:
         return None
     if feature.type != ELEVATED or view.row(feature) != ELEVATED:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{feature.id} is not elevated terrain for {who(unit)}: nothing to climb",
             at,
@@ -115,7 +117,7 @@ def climbable(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action)
         return None
     size = pos.elevated_classes[feature.id]
     if size > view.size_class + 2:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{feature.id} is size class {size}: {who(unit)} (SC "
             f"{view.size_class}) climbs at most SC {view.size_class + 2}",
@@ -123,16 +125,18 @@ def climbable(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action)
             CLIMB,
         )
     if view.top_under(unit.position) is feature:
-        j.add("action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB)
+        judgement.add(
+            "action_not_allowed", f"{who(unit)} is already on top of {feature.id}", at, CLIMB
+        )
     elif not in_contact(unit, feature.shape):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} must be in base contact with {feature.id} to climb it",
             at,
             CLIMB,
         )
     elif not facing_it(unit, feature.shape):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} must face {feature.id} to climb it",
             at,
@@ -142,18 +146,18 @@ def climbable(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action)
 
 
 def _climbed_feature(
-    pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action
 ) -> Terrain | None:
     """`target` names the feature (a terrain id); else the elevated one the base touches."""
     tid = action.get("target")
     if tid is not None:
         found = next((t for t in pos.state.terrain if t.id == tid), None)
         if found is None:  # an unknown id is malformed (mswars.md 7, Climb)
-            j.add("malformed", f"action.target: no terrain {tid!r}", None, "")
+            judgement.add("malformed", f"action.target: no terrain {tid!r}", None, "")
         return found
     touching = [t for t in pos.view(unit).elevated() if in_contact(unit, t.shape)]
     if not touching:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)}'s base touches no elevated terrain",
             unit.position,
@@ -168,10 +172,10 @@ def jump_top(pos: MswarsPosition, unit: Unit) -> Terrain | None:
     return pos.view(unit).top_under(unit.position) if unit.aboard is None else None
 
 
-def check_jump_start(j: PathJudgement, unit: Unit, top: Terrain | None) -> None:
+def check_jump_start(judgement: PathJudgement, unit: Unit, top: Terrain | None) -> None:
     """A Jump starts on top of elevated terrain; static units never jump (002 Jump Action)."""
     if move_type(unit) == "static" or top is None:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} cannot jump: "
             f"{'static units never jump' if top else 'it is not on elevated terrain'}",
@@ -183,14 +187,14 @@ def check_jump_start(j: PathJudgement, unit: Unit, top: Terrain | None) -> None:
 def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
     view = pos.view(unit)
     top = jump_top(pos, unit)
-    j, result = judged_path(pos, unit, action, jumping_from=top)
-    check_jump_start(j, unit, top)
+    judgement, result = judged_path(pos, unit, action, jumping_from=top)
+    check_jump_start(judgement, unit, top)
     if top is None:
-        return j.verdict()
+        return judgement.verdict()
     track = result.track
     leaves = first_beyond(track, [top.shape], EVENT) if track.translates else None
     if leaves is None:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)}'s path never leaves {top.id}: a Jump goes off the edge",
             result.end.xy,
@@ -198,7 +202,7 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
             AFTER,
         )
     elif int(min(leaves, track.tau_end - 1e-9)) < len(track.motions) - 1:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)}'s movement ends as it lands: after the edge "
             "the path is one straight line",
@@ -208,32 +212,34 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
         )
     end = result.end
     if body_at(unit.base, end.x, end.y, end.facing, OVERLAP).distance(top.shape) < 0:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} must land with its base entirely off {top.id}",
             end.xy,
             "MSW-D13, MSW-D45",
             AFTER,
         )
-    if not j.legal:
-        return j.verdict()
+    if not judgement.legal:
+        return judgement.verdict()
     moved = unit.moved(end.xy, end.facing)
-    j.events.append(moved_event(moved))
+    judgement.events.append(moved_event(moved))
     size = pos.elevated_classes[top.id]
     if size > view.size_class - JUMP_MARGIN.get(view.type, 0):
-        moved = fall(j, moved, top, size, view.size_class, dice)
-    return j.verdict(applied(pos.state, unit, "jump", [moved], free_turn=result.price.free_used))
+        moved = fall(judgement, moved, top, size, view.size_class, dice)
+    return judgement.verdict(
+        applied(pos.state, unit, "jump", [moved], free_turn=result.price.free_used)
+    )
 
 
 def fall(
-    j: PathJudgement, unit: Unit, feature: Terrain, size: int, unit_size: int, dice: Dice
+    judgement: PathJudgement, unit: Unit, feature: Terrain, size: int, unit_size: int, dice: Dice
 ) -> Unit:
     """SC d6 damage, no shields, no more actions this turn, Endurance X+1 (002 Falling,
     MSW-D14, MSW-D29, MSW-D42)."""
     results = [dice.d6(f"fall damage from {feature.id}") for _ in range(size)]
     for r in results:
-        j.rolls.append(Roll(f"fall damage from {feature.id}", "d6", r, "damage", True))
-    j.events.append(
+        judgement.rolls.append(Roll(f"fall damage from {feature.id}", "d6", r, "damage", True))
+    judgement.events.append(
         {
             "type": "fell",
             "unit": unit.id,
@@ -247,7 +253,7 @@ def fall(
     )
     x = max(0, math.ceil((size - unit_size) / 2))
     outcome = dice.outcome(f"endurance test of {unit.id}")
-    j.events.append(
+    judgement.events.append(
         {
             "type": "endurance_test",
             "unit": unit.id,

@@ -48,19 +48,21 @@ def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> 
     )
 
 
-def check_move_kind(j: PathJudgement, unit: Unit, action_type: str, foes: list[Unit]) -> None:
+def check_move_kind(
+    judgement: PathJudgement, unit: Unit, action_type: str, foes: list[Unit]
+) -> None:
     """What Break Away and Manoeuvre ask before any path: an opposing unit in base
     contact to break away from, the Combat Manoeuvres skill (002 Move Actions)."""
     at = unit.position
     if action_type == "break_away" and not foes:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} is in base contact with no opposing unit: nothing to Break Away from",
             at,
             "002 Break Away Action",
         )
     if action_type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or []):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill",
             at,
@@ -115,11 +117,10 @@ class MswarsMoves(Play):
             return
         if unit.aboard is not None:
             return
-        j = judgement
         foes = opposing_contacts(position, unit)
-        check_move_kind(j, unit, action.type, foes)
+        check_move_kind(judgement, unit, action.type, foes)
         if action.type in RUN_LIKE and priced.cost <= unit.move + LENGTH_TOL:
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"a {LABEL[action.type]} must cost more than Move: "
                 f"{who(unit)} spends {fmt(priced.cost)} MP of Move {fmt(unit.move)} MP",
@@ -128,10 +129,12 @@ class MswarsMoves(Play):
                 AFTER,
             )
         moved = unit.moved(priced.end.xy, priced.end.facing)
-        target = charge_target(position, j, unit, action) if action.type == "charge" else None
+        target = (
+            charge_target(position, judgement, unit, action) if action.type == "charge" else None
+        )
         lost = [o.id for o in foes if not touching(moved, o)]
         if action.type == "manoeuvre" and lost:
-            j.add(
+            judgement.add(
                 "must_end_in_contact",
                 f"a Manoeuvre must end in base contact with {', '.join(lost)}",
                 moved.position,
@@ -139,7 +142,7 @@ class MswarsMoves(Play):
                 AFTER,
             )
         if target is not None and not touching(moved, target):
-            j.add(
+            judgement.add(
                 "must_end_in_contact",
                 f"{who(unit)} must end its Charge in base contact with {target.id}",
                 moved.position,
@@ -147,7 +150,7 @@ class MswarsMoves(Play):
                 AFTER,
             )
         if action.type == "enter_unit":
-            check_entered(position, j, unit, action.get("carrier"), moved)
+            check_entered(position, judgement, unit, action.get("carrier"), moved)
 
     def end_of_move(
         self,
@@ -161,15 +164,14 @@ class MswarsMoves(Play):
         """A fallen unit stands up; a unit breaking away takes its Attacks of Opportunity,
         and is Pinned if one hits and it moves; a charge records its target; a unit
         entering ends aboard its carrier, one exiting where its move from the rear ends."""
-        j = judgement
         moved = mover_of(position, unit, action)[0].moved(priced.end.xy, priced.end.facing)
         if unit.get("fallen") == "straighten":
             moved = moved.with_props(fallen=None)
-            j.events.append({"type": "straightened", "unit": unit.id})
+            judgement.events.append({"type": "straightened", "unit": unit.id})
         foes = opposing_contacts(position, unit) if action.type == "break_away" else []
-        if attacks_of_opportunity(j, unit, foes, dice) and priced.track.translates:
+        if attacks_of_opportunity(judgement, unit, foes, dice) and priced.track.translates:
             moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
-            j.events.append({"type": "pinned", "unit": unit.id})
+            judgement.events.append({"type": "pinned", "unit": unit.id})
         if action.type == "charge":
             moved = moved.with_props(charge_target=action.get("target"))
         if action.type == "enter_unit":
@@ -232,25 +234,27 @@ def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
 
 def free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> Verdict:
     """0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26)."""
-    j, result = judged_path(pos, unit, action, free_turn_only=True)
-    if not j.legal:
-        return j.verdict()
+    judgement, result = judged_path(pos, unit, action, free_turn_only=True)
+    if not judgement.legal:
+        return judgement.verdict()
     moved = unit.moved(result.end.xy, result.end.facing)
     # It says so: the log reads "turned in place", not a 0 MP move.
-    j.events.append({**moved_event(moved), "free_turn": True})
+    judgement.events.append({**moved_event(moved), "free_turn": True})
     state = applied(
         pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=False
     )
-    return j.verdict(state)
+    return judgement.verdict(state)
 
 
-def charge_target(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> Unit | None:
+def charge_target(
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action
+) -> Unit | None:
     tid = action.get("target")
     target = pos.state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
         # In a player's words: the charge names no target, or one not on the table.
         what = "names no target" if tid is None else f"names {tid}, which is not on the table"
-        j.add(
+        judgement.add(
             "action_not_allowed" if tid is None else "unknown_unit",
             f"{unit.id}'s Charge {what}: pick the opposing unit it charges",
             unit.position,
@@ -258,7 +262,7 @@ def charge_target(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Act
         )
         return None
     if target.side == unit.side:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{target.id} is not an opposing unit: no Charge at a friend",
             unit.position,
@@ -267,14 +271,16 @@ def charge_target(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Act
     return target
 
 
-def attacks_of_opportunity(j: PathJudgement, unit: Unit, foes: list[Unit], dice: Dice) -> bool:
+def attacks_of_opportunity(
+    judgement: PathJudgement, unit: Unit, foes: list[Unit], dice: Dice
+) -> bool:
     """Every opposing unit in base contact attacks first; hits come from `outcomes`, in
     `units` order, else stay unresolved (002 Break Away Action, MSW-D28, MSW-D42)."""
     any_hit = False
     for foe in foes:
         outcome = dice.outcome(f"attack of opportunity by {foe.id}")
         any_hit = any_hit or bool(outcome)
-        j.events.append(
+        judgement.events.append(
             {
                 "type": "attack_of_opportunity",
                 "unit": foe.id,

@@ -47,57 +47,59 @@ def free_turn_left(pos: MswarsPosition, unit: Unit) -> bool:
     (002 Turning, MSW-D26)."""
     if free_rotation(pos, unit) <= 0:
         return False
-    j = PathJudgement(pos.state)
-    check_can_act(pos, j, unit, Action(unit.id, "standard_move"), free_turn_only=True)
-    return j.legal
+    judgement = PathJudgement(pos.state)
+    check_can_act(pos, judgement, unit, Action(unit.id, "standard_move"), free_turn_only=True)
+    return judgement.legal
 
 
 def _passes(pos: MswarsPosition, unit: Unit, action_type: str, straighten: bool = False) -> bool:
     """Who may act (the checks every proposal meets), then the action's own preconditions."""
-    j = PathJudgement(pos.state)
+    judgement = PathJudgement(pos.state)
     action = Action(unit.id, action_type)
-    check_can_act(pos, j, unit, action, straighten=straighten)
+    check_can_act(pos, judgement, unit, action, straighten=straighten)
     # Standard Move and Run have none: check_can_act says it all (contact, phase rules, AP).
     own = PRECONDITIONS.get(action_type)
-    if j.legal and own is not None:
-        own(pos, j, unit, action)
-    return j.legal
+    if judgement.legal and own is not None:
+        own(pos, judgement, unit, action)
+    return judgement.legal
 
 
-def _move_kind(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
-    check_move_kind(j, unit, action.type, opposing_contacts(pos, unit))
+def _move_kind(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
+    check_move_kind(judgement, unit, action.type, opposing_contacts(pos, unit))
 
 
-def _jump(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
-    check_jump_start(j, unit, jump_top(pos, unit))
+def _jump(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
+    check_jump_start(judgement, unit, jump_top(pos, unit))
 
 
-def _enter(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+def _enter(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     """A friendly carrier with room, not yet moved this phase, within half Move."""
     for carrier in _within(pos, unit, action.type):
         trial = PathJudgement(pos.state)
         check_carrier_to_enter(pos, trial, unit, carrier.id)
         if trial.legal:
             return
-    j.add(
+    judgement.add(
         "action_not_allowed", "no friendly carrier with room within reach", None, "002 Enter Unit"
     )
 
 
-def _unload(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+def _unload(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     if not has_units_aboard(pos, unit):
-        j.add("action_not_allowed", "no unit aboard", None, "002 Carrier Unloading Action")
+        judgement.add("action_not_allowed", "no unit aboard", None, "002 Carrier Unloading Action")
 
 
-def _exit(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+def _exit(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     carrier = pos.state.unit(unit.aboard) if unit.aboard is not None else None
-    check_exit(pos, j, unit, carrier)
+    check_exit(pos, judgement, unit, carrier)
 
 
-def _charge(pos: MswarsPosition, j: PathJudgement, unit: Unit, action: Action) -> None:
+def _charge(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     """An opposing unit on the table within twice Move to charge (002 Charge Move Action)."""
     if not any(opposing(unit, other) for other in _within(pos, unit, action.type)):
-        j.add("action_not_allowed", "no opposing unit within reach", None, "002 Charge Move Action")
+        judgement.add(
+            "action_not_allowed", "no opposing unit within reach", None, "002 Charge Move Action"
+        )
 
 
 def _within(pos: MswarsPosition, unit: Unit, action_type: str) -> list[Unit]:

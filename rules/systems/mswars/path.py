@@ -62,7 +62,11 @@ CITES = {
 
 
 def check_elevated(
-    view: UnitView, j: PathJudgement, track: Track, start: Pose, jumping_from: Terrain | None
+    view: UnitView,
+    judgement: PathJudgement,
+    track: Track,
+    start: Pose,
+    jumping_from: Terrain | None,
 ) -> None:
     """A unit on the ground may not overlap elevated terrain (it must Climb); one on top
     may not let its centre leave it (it must Jump) (MSW-D24)."""
@@ -72,7 +76,7 @@ def check_elevated(
         leaves = first_beyond(track, [top.shape], EVENT)
         if leaves is not None:
             at = track.pose_at(leaves).xy
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} is on top of {top.id}: it must Jump to get down",
                 at,
@@ -88,7 +92,7 @@ def check_elevated(
             continue
         hit = first_overlap(track, t.shape)
         if hit is not None:
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} cannot move onto elevated terrain {t.id}: it must Climb",
                 hit.at,

@@ -100,11 +100,11 @@ class MswarsReach(ReachTemplate):
             position.elevated_classes  # noqa: B018 - malformed terrain: no reach
         except InvalidActionError:
             return False
-        j = PathJudgement(position.state)
-        check_can_act(position, j, unit, Action(unit.id, action_type))
+        judgement = PathJudgement(position.state)
+        check_can_act(position, judgement, unit, Action(unit.id, action_type))
         view = position.view(unit)
         return not (
-            not j.legal
+            not judgement.legal
             or view.immobile
             or (action_type == "break_away" and not opposing_contacts(position, unit))
             or (action_type == "jump" and view.top_under(unit.position) is None)
@@ -474,9 +474,9 @@ def exiting_reach(play: MswarsReach, state: GameState, unit_id: str) -> Reach:
         return unshaded(unit_id, "unit_exiting")
     facing = (carrier.facing + 180.0) % 360.0
     pos = MswarsPosition.of(state)
-    j = PathJudgement(state)
-    check_can_act(pos, j, unit, Action(unit_id, "unit_exiting"))
-    if not j.legal:
+    judgement = PathJudgement(state)
+    check_can_act(pos, judgement, unit, Action(unit_id, "unit_exiting"))
+    if not judgement.legal:
         return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
     found: list[Reach] = []
     skipped = False
@@ -543,9 +543,9 @@ def _exit_from(play: MswarsReach, pos: MswarsPosition, out: Unit, carrier: Unit)
     if not behind:
         # A round unit at a round carrier's rear: the carrier is a base it touches, as any
         # other, and the placement is judged as a start of its own.
-        j = PathJudgement(pos.state)
-        check_can_act(pos, j, out, Action(out.id, "unit_exiting"))
-        if not j.legal:
+        judgement = PathJudgement(pos.state)
+        check_can_act(pos, judgement, out, Action(out.id, "unit_exiting"))
+        if not judgement.legal:
             return None
     if pos.view(out).immobile:
         return None

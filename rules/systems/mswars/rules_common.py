@@ -66,17 +66,19 @@ def judged_path(
     """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
     placed out of its carrier) with its cost and allowance (`measured_path`): what the
     actions with rules of their own judge before those rules."""
-    j = PathJudgement(pos.state)
-    check_can_act(pos, j, unit, action, **can_act)
+    judgement = PathJudgement(pos.state)
+    check_can_act(pos, judgement, unit, action, **can_act)
     allowance = allowance_for(unit, action.type)
-    result = measured_path(j, pos, unit, action, allowance, mover=mover, jumping_from=jumping_from)
+    result = measured_path(
+        judgement, pos, unit, action, allowance, mover=mover, jumping_from=jumping_from
+    )
     if (mover or unit).aboard is None:
-        j.cost, j.allowance = result.cost, allowance.value
-    return j, result
+        judgement.cost, judgement.allowance = result.cost, allowance.value
+    return judgement, result
 
 
 def measured_path(
-    j: PathJudgement,
+    judgement: PathJudgement,
     pos: MswarsPosition,
     unit: Unit,
     action: Action,
@@ -86,7 +88,7 @@ def measured_path(
     jumping_from: Terrain | None = None,
 ) -> PricedPath:
     """The path of `mover` (the unit itself, or the unit placed out of its carrier), every
-    finding on it added to `j`: the kernel's priced-path checks with mswars's prices and
+    finding on it added to `judgement`: the kernel's priced-path checks with mswars's prices and
     bases, the `facing` key read as a final turn, charged (MSW-D31), plus elevated terrain
     (MSW-D24); static units may not move."""
     mover = mover or unit
@@ -109,10 +111,10 @@ def measured_path(
         name=who(mover),
         free_rotation=free_rotation(pos, mover),
     )
-    j.found += found
-    check_elevated(view, j, result.track, start, jumping_from)
+    judgement.found += found
+    check_elevated(view, judgement, result.track, start, jumping_from)
     if pos.view(unit).immobile and result.track.motions:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} is static: it can neither move nor turn",
             unit.position,
@@ -137,7 +139,7 @@ def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None)
 
 def check_can_act(
     pos: MswarsPosition,
-    j: PathJudgement,
+    judgement: PathJudgement,
     unit: Unit,
     action: Action,
     free_turn_only: bool = False,
@@ -147,7 +149,7 @@ def check_can_act(
     turn = pos.state.turn
     at = unit.position
     if unit.aboard is not None and action.type != "unit_exiting":
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} is aboard {unit.aboard}: it can only exit",
             None,
@@ -156,7 +158,7 @@ def check_can_act(
     if unit.aboard is None:
         rate, terrain = pos.view(unit).rate_at(*unit.position)
         if rate is None:
-            j.add(
+            judgement.add(
                 "prohibited_terrain",
                 f'{who(unit)} is set up in {terrain}, "Can\'t" for its move type: it cannot act',
                 at,
@@ -164,14 +166,14 @@ def check_can_act(
             )
     fallen = unit.get("fallen")
     if fallen == "this_turn":
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} fell this turn and can make no further action",
             at,
             "002 Falling",
         )
     elif fallen == "straighten" and not straighten:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} must first straighten up: a Standard Move with an empty path",
             at,
@@ -182,7 +184,7 @@ def check_can_act(
     if unit.aboard is None and action.type not in IN_CONTACT_ACTIONS and not straighten:
         foes = opposing_contacts(pos, unit)
         if foes:
-            j.add(
+            judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} is in base contact with "
                 f"{', '.join(o.id for o in foes)}: only Break Away or Manoeuvre",
@@ -191,21 +193,21 @@ def check_can_act(
             )
     phase = phase_of(turn)
     if acted_in(turn, unit.id, phase):
-        j.add(
+        judgement.add(
             "no_actions_left",
             f"{who(unit)} has already made its move action in Movement Phase {phase}",
             at,
             MOVE_CITE,
         )
     if phase == 2 and any(e.get("type") in RUN_LIKE for e in acted_in(turn, unit.id, 1)):
-        j.add(
+        judgement.add(
             "no_actions_left",
             f"{who(unit)} ran in the first Movement Phase: no move action in the second",
             at,
             "002 Move Actions: Run",
         )
     if action.type in RUN_LIKE and phase == 2 and acted_in(turn, unit.id, 1):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} made a move action in the first Movement "
             f"Phase: no {LABEL[action.type]} in the second",
@@ -214,7 +216,7 @@ def check_can_act(
         )
     points = turn.get("action_points", {})
     if unit.id in points and ACTION_COST[action.type] > points[unit.id]:
-        j.add(
+        judgement.add(
             "no_actions_left",
             f"{who(unit)} has {fmt(points[unit.id])} AP left; "
             f"{LABEL[action.type]} costs {ACTION_COST[action.type]} AP",
@@ -222,7 +224,7 @@ def check_can_act(
             "MSW-D9",
         )
     if action.type != "carrier_unloading" and carrier_busy(pos.state, unit.id):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"a unit entered or left {who(unit)} this phase: its only "
             "move action now is Carrier Unloading",

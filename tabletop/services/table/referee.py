@@ -39,7 +39,9 @@ class EngineFailure(ServiceError):
 
 
 @dataclass(frozen=True)
-class Judgement:
+class Ruling:
+    """What the referee ruled on an action, as the table stores and sends it."""
+
     legal: bool
     #: The engine's VERDICT, as clients get it (scenario format).
     verdict: dict[str, Any]
@@ -135,7 +137,7 @@ def judge(
     *,
     preview: bool = False,
     outcomes: list[bool] | None = None,
-) -> Judgement:
+) -> Ruling:
     """The engine's verdict on `action` in `state`, rolling any dice with `secrets`;
     with `preview`, rolling none: the verdict then names each roll a commit would make
     (a pending roll, "breakaway 3-6") and changes nothing.
@@ -158,9 +160,9 @@ def judge(
         raise EngineFailure(f"the rules engine failed: {error}") from None
     applies = (verdict.legal or verdict.changed) and not verdict.pending
     if preview or not applies or verdict.state_after is None:
-        return Judgement(verdict.legal, verdict.to_json(), None)
+        return Ruling(verdict.legal, verdict.to_json(), None)
     after = rules.state_to_json(verdict.state_after)
-    return Judgement(verdict.legal, verdict.to_json(), after, verdict.state_after)
+    return Ruling(verdict.legal, verdict.to_json(), after, verdict.state_after)
 
 
 def reach_area(

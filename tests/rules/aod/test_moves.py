@@ -132,9 +132,9 @@ def test_a_charge_is_offered_for_an_opposing_target_and_only_those_are_weighed(
     weighed: list[tuple[str, str]] = []
     real = offers.target_problems
 
-    def counted(ctx, unit, action):
-        weighed.append((unit.side, ctx.state.unit(action.get("target")).side))
-        return real(ctx, unit, action)
+    def counted(position, unit, action):
+        weighed.append((unit.side, position.state.unit(action.get("target")).side))
+        return real(position, unit, action)
 
     monkeypatch.setattr(offers, "target_problems", counted)
     friends = [unit(f"F{i}", position=(5 + 3 * i, 20)) for i in range(4)]

@@ -16,7 +16,7 @@ from rules.engine.dice import make_dice
 from rules.model.actions import Action, Waypoint
 from rules.referee.alternative import nearest_alternative, path_steps
 from rules.systems.aod import reach as aod_reach
-from rules.systems.aod.context import ctx_of
+from rules.systems.aod.position import aod_position
 from rules.systems.aod.reach_elevated import target_depth
 from rules.systems.aod.units import matrix_row
 from tests.rules.reach_sampling import judged_ends as sample_ends
@@ -141,10 +141,10 @@ def test_a_rect_that_turns_clear_of_the_wood_it_touches_and_back_is_not_shaded_o
     turned = validate(state, {"unit": "M1", "type": "move", "path": [{"turn": 90}, [9.7, 15.2]]})
     assert "must_stop_hindering" in turned.codes
     # Reach's ends after that turn (a reach-vs-referee fuzz once found one shaded): none.
-    ctx = ctx_of(state)
+    position = aod_position(state)
     m1 = state.units_by_id["M1"]
-    ground = aod_reach._terrain(ctx, m1, (matrix_row(m1),), 6.0)
-    assert aod_reach._stopped_by_turning(ctx, m1, replace(m1, facing=123), ground)
+    ground = aod_reach._terrain(position, m1, (matrix_row(m1),), 6.0)
+    assert aod_reach._stopped_by_turning(position, m1, replace(m1, facing=123), ground)
     assert legal_ends(state, box(0, 0, 30, 30), count=60) == 60
 
 

@@ -16,7 +16,7 @@ from rules.systems.aod.options import AodOptions, parse_options
 
 
 @dataclass(frozen=True)
-class Ctx(Position):
+class AodPosition(Position):
     """The kernel's position data plus aod's table options and water."""
 
     @cached_property
@@ -57,4 +57,4 @@ class Ctx(Position):
 
 
 #: The position of a state as aod reads it, made once per state (the kernel's memo).
-ctx_of = Ctx.of
+aod_position = AodPosition.of
