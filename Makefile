@@ -59,8 +59,9 @@ lint-steps:
 # goldens' command line, whose output follows the tests': mostly one process each, they
 # fill what the workers leave of the cores (run one after the other they added 15-30 s).
 # Without pytest-django (-p no:django): rules/ has no Django, and its fixtures around
-# each of the ~3,900 tests took a fifth of the run; tests/conftest.py still reads the
-# settings, named here. Either lane failing fails.
+# each of the ~3,900 tests cost 10-14% of the CPU of the quickest ones (test_golden.py,
+# test_refusal_words.py); tests/conftest.py still reads the settings, named here.
+# Either lane failing fails.
 CHECK_WORKERS ?= 2
 check: $(STAMP) $(ESLINT_STAMP)
 	@mkdir -p .test-logs
