@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint check install bench
+.PHONY: run test lint lint-steps check install bench
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ $(ESLINT_STAMP): tools/eslint/package-lock.json
 
 FORMATTED := rules tabletop tests bench manage.py
 lint: $(STAMP) $(ESLINT_STAMP)
+	@$(MAKE) --no-print-directory lint-steps
+
+# lint's commands, without the installs (`make check` runs them beside its tests, once
+# its own prerequisites have installed the tools).
+lint-steps:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check $(FORMATTED)
 	$(BIN)/mypy
@@ -48,13 +53,28 @@ lint: $(STAMP) $(ESLINT_STAMP)
 	$(ESLINT) --config tools/eslint/eslint.config.mjs static/js
 	$(TSC) --noEmit -p tools/eslint/jsconfig.json
 
-# The fast check before a commit: lint and types, then the engine's tests and goldens
-# (no browsers, sockets or servers; `make test` runs everything), the tests in
-# $(CHECK_WORKERS) pytest-xdist workers.
+# The fast check before a commit: lint and types, the engine's tests and goldens (no
+# browsers, sockets or servers; `make test` runs everything, these tests included).
+# The tests run in $(CHECK_WORKERS) pytest-xdist workers and, beside them, lint and the
+# goldens' command line, whose output follows the tests': mostly one process each, they
+# fill what the workers leave of the cores (run one after the other they added 15-30 s).
+# Without pytest-django (-p no:django): rules/ has no Django, and its fixtures around
+# each of the ~3,900 tests cost 10-14% of the CPU of the quickest ones (test_golden.py,
+# test_refusal_words.py); tests/conftest.py still reads the settings, named here.
+# Either lane failing fails.
 CHECK_WORKERS ?= 2
-check: lint
-	$(BIN)/pytest tests/rules -q -n $(CHECK_WORKERS)
-	$(BIN)/python -m rules check --expect tests/rules/golden
+check: $(STAMP) $(ESLINT_STAMP)
+	@mkdir -p .test-logs
+	@{ $(MAKE) --no-print-directory lint-steps && \
+	  $(BIN)/python -m rules check --expect tests/rules/golden > /dev/null; \
+	} > .test-logs/check-lint.log 2>&1 & lint=$$!; \
+	DJANGO_SETTINGS_MODULE=tabletop.settings \
+	  $(BIN)/pytest tests/rules -q -n $(CHECK_WORKERS) -p no:django \
+	  -W "ignore:Unknown config option. DJANGO_SETTINGS_MODULE"; tests=$$?; \
+	wait $$lint; linted=$$?; \
+	echo "--- make lint and python -m rules check --expect tests/rules/golden (exit $$linted) ---"; \
+	cat .test-logs/check-lint.log; \
+	test $$tests = 0 && test $$linted = 0
 
 # axe-core from the npm registry, for the browser tests' accessibility checks
 # (tests/browser/axe.py): the version tests/browser/axe/package-lock.json pins.
