@@ -51,11 +51,21 @@ class Numbers(dict[float, str]):
         return written
 
 
+class Escaped(dict[str, str]):
+    """`escape` of each text, done once per drawing: a long battle's paths name the same
+    few units, sides and ways of moving thousands of times."""
+
+    def __missing__(self, text: str) -> str:
+        self[text] = escaped = escape(text)
+        return escaped
+
+
 class Canvas:
     def __init__(self, story: Story) -> None:
         self.story = story
         self.parts: list[str] = []
         self.numbers = Numbers()
+        self.escaped = Escaped()
 
     def xy(self, point: Point) -> str:
         return f"{self.numbers[point[0]]},{self.numbers[self.story.height - point[1]]}"
@@ -122,21 +132,23 @@ def _terrain(canvas: Canvas) -> None:
 
 def _paths(canvas: Canvas) -> None:
     """One polyline per leg, written whole (a long battle has thousands): the numbers and
-    the points need no escaping, each side's colour is escaped once."""
-    story = canvas.story
+    the points need no escaping, each text is escaped once per drawing."""
+    story, escaped = canvas.story, canvas.escaped
     canvas.add('<g class="paths" fill="none" stroke-linecap="round" stroke-linejoin="round">')
     colours: dict[str, str] = {}
     for leg in story.legs:
         colour = colours.get(leg.side)
         if colour is None:
             colour = colours[leg.side] = escape(side_colour(story, leg.side))
+        name = escaped[story.names.get(leg.unit, leg.unit)]
         fiat = ", by fiat" if leg.how == "fiat" else ""
         dashes = ' stroke-dasharray="0.3 0.25"' if leg.how != "act" else ""
         canvas.add(
-            f'<polyline class="path" data-unit="{escape(leg.unit)}" data-side="{escape(leg.side)}"'
-            f' data-turn="{leg.turn}" data-seq="{leg.seq}" data-how="{escape(leg.how)}"'
+            f'<polyline class="path" data-unit="{escaped[leg.unit]}"'
+            f' data-side="{escaped[leg.side]}" data-turn="{leg.turn}" data-seq="{leg.seq}"'
+            f' data-how="{escaped[leg.how]}"'
             f' points="{canvas.points(leg.points)}" stroke="{colour}" stroke-width="0.18"'
-            f' stroke-opacity="0.85"{dashes}><title>{escape(story.names.get(leg.unit, leg.unit))},'
+            f' stroke-opacity="0.85"{dashes}><title>{name},'
             f" turn {leg.turn} (event {leg.seq}{fiat})</title></polyline>"
         )
     canvas.add("</g>")
