@@ -39,13 +39,41 @@ def tag(name: str, attrs: Mapping[str, object], inner: str = "") -> str:
     return f"<{name}{written}>{inner}</{name}>" if inner else f"<{name}{written}/>"
 
 
+class Numbers(dict[float, str]):
+    """`_n` of each number, written once per drawing: a long battle's paths come back to
+    the same coordinates many times. A zero is not kept, since 0.0 and -0.0 are one key
+    but are written "0" and "-0"."""
+
+    def __missing__(self, value: float) -> str:
+        written = _n(value)
+        if value:
+            self[value] = written
+        return written
+
+
+class Escaped(dict[str, str]):
+    """`escape` of each text, done once per drawing: a long battle's paths name the same
+    few units, sides and ways of moving thousands of times."""
+
+    def __missing__(self, text: str) -> str:
+        self[text] = escaped = escape(text)
+        return escaped
+
+
 class Canvas:
     def __init__(self, story: Story) -> None:
         self.story = story
         self.parts: list[str] = []
+        self.numbers = Numbers()
+        self.escaped = Escaped()
 
     def xy(self, point: Point) -> str:
-        return f"{_n(point[0])},{_n(self.story.height - point[1])}"
+        return f"{self.numbers[point[0]]},{self.numbers[self.story.height - point[1]]}"
+
+    def points(self, points: Iterable[Point]) -> str:
+        """Points for a `points` attribute: numbers only, so nothing to escape."""
+        number, height = self.numbers, self.story.height
+        return " ".join([f"{number[x]},{number[height - y]}" for x, y, *_ in points])
 
     def add(self, text: str) -> None:
         self.parts.append(text)
@@ -103,21 +131,26 @@ def _terrain(canvas: Canvas) -> None:
 
 
 def _paths(canvas: Canvas) -> None:
-    story = canvas.story
+    """One polyline per leg, written whole (a long battle has thousands): the numbers and
+    the points need no escaping, each text is escaped once per drawing."""
+    story, escaped = canvas.story, canvas.escaped
     canvas.add('<g class="paths" fill="none" stroke-linecap="round" stroke-linejoin="round">')
+    colours: dict[str, str] = {}
     for leg in story.legs:
-        points = " ".join(canvas.xy(p) for p in leg.points)
-        title = (
-            f"<title>{escape(story.names.get(leg.unit, leg.unit))}, turn {leg.turn}"
-            f" (event {leg.seq}{', by fiat' if leg.how == 'fiat' else ''})</title>"
+        colour = colours.get(leg.side)
+        if colour is None:
+            colour = colours[leg.side] = escape(side_colour(story, leg.side))
+        name = escaped[story.names.get(leg.unit, leg.unit)]
+        fiat = ", by fiat" if leg.how == "fiat" else ""
+        dashes = ' stroke-dasharray="0.3 0.25"' if leg.how != "act" else ""
+        canvas.add(
+            f'<polyline class="path" data-unit="{escaped[leg.unit]}"'
+            f' data-side="{escaped[leg.side]}" data-turn="{leg.turn}" data-seq="{leg.seq}"'
+            f' data-how="{escaped[leg.how]}"'
+            f' points="{canvas.points(leg.points)}" stroke="{colour}" stroke-width="0.18"'
+            f' stroke-opacity="0.85"{dashes}><title>{name},'
+            f" turn {leg.turn} (event {leg.seq}{fiat})</title></polyline>"
         )
-        attrs: dict[str, object] = {"class_": "path", "data_unit": leg.unit}
-        attrs |= {"data_side": leg.side, "data_turn": leg.turn, "data_seq": leg.seq}
-        attrs |= {"data_how": leg.how, "points": points, "stroke": side_colour(story, leg.side)}
-        attrs |= {"stroke_width": "0.18", "stroke_opacity": "0.85"}
-        if leg.how != "act":
-            attrs["stroke_dasharray"] = "0.3 0.25"
-        canvas.add(tag("polyline", attrs, title))
     canvas.add("</g>")
 
 

@@ -298,16 +298,22 @@ def _changes_only_its_units(event: EventRow) -> bool:
     """Whether table event `event` leaves every unit its payload does not name as it was:
     its change reads no base and touches no unit (changes.delta), and it does not remove
     and bring back the same unit at once."""
+    # Plain loops, not any(...): this runs once per event of the log.
     change = event.change or {}
     if change.get(changes.REBASE):
         return False
-    if any("state" in change.get(how, ()) for how in ("set", "drop", "add")):
-        return False
+    for how in ("set", "drop", "add"):
+        if "state" in change.get(how, ()):
+            return False
     inner = change.get("in", {}).get("state", {})
-    if any("units" in inner.get(how, ()) for how in ("set", "drop", "add", "in")):
-        return False
+    for how in ("set", "drop", "add", "in"):
+        if "units" in inner.get(how, ()):
+            return False
     removed = event.payload.get("removed", [])
-    return not any(unit["id"] in removed for unit in event.payload.get("units", []))
+    for unit in event.payload.get("units", []):
+        if unit["id"] in removed:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
