@@ -13,6 +13,7 @@ from channels.db import database_sync_to_async as db
 
 from tabletop import events, limits
 from tabletop.services.table import log
+from tabletop.table_socket import shared_snapshots
 
 #: Pings one delayed spectator's socket holds back at most (a pulse is no record).
 HELD_PINGS = 100
@@ -77,7 +78,7 @@ class EventDelivery:
         await self.push(message, self.delay_s)
 
     async def send_snapshot(self) -> None:
-        frame, later = await db(log.snapshot)(self.battle_id, watching=self.watching)
+        frame, later = await shared_snapshots.snapshot(self.battle_id, watching=self.watching)
         self._delay_s = frame["delay_s"]
         self.queued_seq = frame["seq"]
         await self.send_json(frame)

@@ -1,6 +1,7 @@
 """When an open socket reads its rights again, and whether it keeps its seat
 (docs/protocol.md, "Rights on an open socket"; tabletop/services/table/rights.py)."""
 
+import random
 import time
 
 from channels.db import database_sync_to_async as db
@@ -23,22 +24,31 @@ def kept_actor(current: Actor | None, now: Actor | int) -> Actor | int:
 
 
 class RightsReads:
-    """The reads of one socket's rights, and when the last was."""
+    """The reads of one socket's rights, and when the last was.
+
+    The first periodic re-read comes after a random part of the interval, not all of it:
+    the sockets of a table that joined together (a restart, a club night) would otherwise
+    all read at the same broadcast, every interval, each read queued on the one database
+    thread. Later re-reads keep the whole interval, so the number of reads is unchanged
+    and each socket keeps its own phase; no read is ever later than the interval."""
 
     def __init__(self, seat: rights.Seat, battle_id: int) -> None:
         self.seat = seat
         self.battle_id = battle_id
         self.read_at = time.monotonic()
+        self.first_part = random.random()
 
     def fresh(self, older_than: float) -> bool:
         """The last read is younger than `older_than` seconds (0: never fresh enough)."""
         return bool(older_than) and time.monotonic() - self.read_at < older_than
 
     def due(self, every: float) -> bool:
-        """The last read is `every` seconds old: True, and the next one counts as done now."""
-        if time.monotonic() - self.read_at < every:
+        """The last read is `every` seconds old (the first time, this socket's part of it):
+        True, and the next one counts as done now."""
+        if time.monotonic() - self.read_at < every * self.first_part:
             return False
         self.read_at = time.monotonic()
+        self.first_part = 1.0
         return True
 
     async def read(self) -> Actor | int:

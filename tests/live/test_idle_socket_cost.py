@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from tabletop import consumers, limits
 from tabletop.models import TableConnection
-from tabletop.services.table import rights, sockets
+from tabletop.services.table import engine_budget, rights, sockets
 from tabletop.services.table.actor import Actor
 from tabletop.table_socket import presence
 from tests.live.helpers import in_thread
@@ -136,3 +136,29 @@ async def test_a_place_kept_is_one_redis_command_on_an_open_connection(
     await sockets.keep(-3, -3, "mine")
     assert client.zscore(key, "mine") is None
     client.delete(key)
+
+
+async def test_an_engine_reservation_opens_no_redis_connection_of_its_own(
+    settings, redis_url, monkeypatch
+):
+    """A move's share of engine time is taken on the connections the sockets' places
+    already hold open (tabletop/redis_clients.py), not on a second client's pool."""
+    settings.REDIS_URL = redis_url
+    try:
+        assert await sockets.claim(-4, -4, "mine")  # the loop's client is connected
+        connections: list[object] = []
+        real_connect = redis.asyncio.connection.Connection._connect
+
+        async def connect(self):
+            connections.append(self)
+            return await real_connect(self)
+
+        # The TCP connection's own method: AbstractConnection's is overridden.
+        monkeypatch.setattr(redis.asyncio.connection.Connection, "_connect", connect)
+        reserved = engine_budget.reserve(-4)
+        assert await reserved == engine_budget.reservation_ms()
+        await engine_budget.settle(-4, reserved=engine_budget.reservation_ms(), spent=1.0)
+        assert connections == []
+        await sockets.release(-4, -4, "mine")
+    finally:
+        engine_budget.forget_everyone()

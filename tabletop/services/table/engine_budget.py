@@ -19,11 +19,11 @@ import time
 import weakref
 from typing import Any
 
-import redis.asyncio
 from django.conf import settings
 from redis.exceptions import RedisError
 
 from tabletop import limits
+from tabletop.redis_clients import loop_client
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +55,9 @@ return {taken, tostring(balance)}
 #: This process's buckets: without Redis, or while it does not answer.
 _local: dict[int, limits.Budget] = {}
 _SWEEP_AT = 1000
-#: One client (and its script) per event loop: a redis.asyncio connection belongs to one.
-_scripts: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any]" = weakref.WeakKeyDictionary()
+#: The script per event loop and Redis address: a redis.asyncio connection belongs to one loop.
+_scripts: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Any]]"
+_scripts = weakref.WeakKeyDictionary()
 _redis_down = False
 #: While Redis does not answer, it is asked again only this often (monotonic time of the
 #: next try): a request must not wait for a connection timeout each time.
@@ -86,13 +87,13 @@ def _local_bucket(user_id: int) -> limits.Budget:
 
 
 def _script() -> Any:
-    loop = asyncio.get_running_loop()
-    script = _scripts.get(loop)
+    """The bucket's script on the loop's shared client (tabletop/redis_clients.py): the
+    sockets' places and the channel layer's check use the same connections."""
+    by_url = _scripts.setdefault(asyncio.get_running_loop(), {})
+    script = by_url.get(settings.REDIS_URL)
     if script is None:
-        client = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
-        )
-        script = _scripts[loop] = client.register_script(BUCKET_LUA)
+        client = loop_client(settings.REDIS_URL)
+        script = by_url[settings.REDIS_URL] = client.register_script(BUCKET_LUA)
     return script
 
 
