@@ -285,9 +285,11 @@ def two_processes(redis_url, transactional_db):
         # One engine thread a process, so that the two attackers' previews make a queue
         # there: a move that waited in it would be answered after both.
         TABLE_ENGINE_WORKERS="1",
-        # A small budget, refilled slowly (100 ms of engine time takes 5 s): an attacker
-        # spends it in a few rounds and stays spent for the rest of the test.
-        TABLE_ENGINE_MS_PER_S="20",
+        # A small budget, refilled slowly (100 ms of engine time takes 20 s): an attacker
+        # spends it in a few rounds and stays spent for the rest of the test, however
+        # slowly a loaded machine plays the rounds (at 20 ms a second, rounds of 1.5 s
+        # instead of 0.3 s refilled as much as the previews cost, and none was refused).
+        TABLE_ENGINE_MS_PER_S="5",
         TABLE_ENGINE_BURST_MS="300",
     )
     ports = [free_port(), free_port()]
