@@ -12,14 +12,14 @@ from rules.systems.apskirmish.tables import ACTIONS
 
 
 def check_turn_and_ap(
-    j: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str, ap: int | None = None
+    judgement: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str, ap: int | None = None
 ) -> None:
     """`not_your_turn` while another soldier's activation runs (never for a reaction),
     `no_actions_left` when fewer AP are left than the action needs (when counted)."""
     row = ACTIONS[action_type]
     active = pos.state.turn.get("active_unit")
     if row.activates and active and active != unit.id:
-        j.add(
+        judgement.add(
             "not_your_turn",
             f"It is {active}'s activation: {who(unit)} may not {row.label.lower()} now",
             unit.position,
@@ -28,7 +28,7 @@ def check_turn_and_ap(
     needed = row.ap if ap is None else ap
     left = ap_left(unit)
     if needed and left is not None and left < needed:
-        j.add(
+        judgement.add(
             "no_actions_left",
             f"{who(unit)} has {fmt(left)} AP left; {row.label} needs {needed}",
             unit.position,

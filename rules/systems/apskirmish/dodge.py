@@ -32,27 +32,29 @@ CITE = "004 Dodging"
 
 
 def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = PathJudgement(pos.state)
-    j.allowance = DODGE_DISTANCE
+    judgement = PathJudgement(pos.state)
+    judgement.allowance = DODGE_DISTANCE
     source = action.get("source")
     if source is None:
-        j.add("malformed", "a dodge needs `source`, the attack's origin", unit.position, CITE)
-        return j.verdict()
+        judgement.add(
+            "malformed", "a dodge needs `source`, the attack's origin", unit.position, CITE
+        )
+        return judgement.verdict()
     sx, sy = float(source[0]), float(source[1])
     away = (unit.position[0] - sx, unit.position[1] - sy)
     if math.hypot(*away) <= 1e-9:
-        j.add(
+        judgement.add(
             "malformed",
             f"the attack's source is {who(unit)}'s own position: no direction to dodge in",
             unit.position,
             "apskirmish 5, 004 Dodging",
         )
-        return j.verdict()
+        return judgement.verdict()
     activated = unit.flag("activated")
     if not activated:
-        check_turn_and_ap(j, pos, unit, "dodge")
-    if not j.legal:
-        return j.verdict()
+        check_turn_and_ap(judgement, pos, unit, "dodge")
+    if not judgement.legal:
+        return judgement.verdict()
     roll = test(
         dice,
         pos.options,
@@ -61,15 +63,15 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         'whether the soldier dodges 1" away',
         levels_up=int(action.get("opt_up", 0)),
     )
-    j.rolls.append(roll)
+    judgement.rolls.append(roll)
     if roll.waiting:
-        j.add(
+        judgement.add(
             "roll_required",
             f"{who(unit)} dodges: the GM must give the Dodge roll's result",
             unit.position,
             f"{CITE}, APS-D1",
         )
-        return j.verdict()
+        return judgement.verdict()
     moved = unit
     if roll.success is not False:
         distance = _free_distance(pos, unit, away)
@@ -82,13 +84,13 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
                 ),
                 unit.facing,
             )
-        j.cost = distance
+        judgement.cost = distance
     moved = after_spending(
         moved, 0 if activated else 1, activates=False, extra_threshold=1 if activated else 0
     )
     if moved.position != unit.position:
-        j.events.append(moved_event(moved))
-    j.events.append(
+        judgement.events.append(moved_event(moved))
+    judgement.events.append(
         {
             "type": "dodge",
             "unit": unit.id,
@@ -100,7 +102,7 @@ def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
             "levels_up": int(action.get("opt_up", 0)),
         }
     )
-    return j.verdict(pos.state.with_units(moved))
+    return judgement.verdict(pos.state.with_units(moved))
 
 
 def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> float:

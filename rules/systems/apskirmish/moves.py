@@ -100,7 +100,7 @@ def _at(p: tuple[float, float]) -> str:
     return f"({fmt(p[0])}, {fmt(p[1])})"
 
 
-def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
+def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
     """Everything the declared line breaks, each at the first point it happens."""
     movement = front_line(unit.base, _pose(line.start), _pose(line.end))
     crossed: set[str] = set()
@@ -108,7 +108,7 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
         over = first_over(movement, feature.shape)
         if over is not None:
             crossed.add(feature.id)
-            j.add(
+            judgement.add(
                 "obstacle_crossed",
                 f"{who(unit)}'s line of movement crosses obstacle "
                 f"{feature.id} at {_at(over[1])}: go around it or Traverse",
@@ -122,7 +122,7 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
             continue
         hit = first_overlap(track, feature.shape)
         if hit is not None:
-            j.add(
+            judgement.add(
                 "gap_too_narrow",
                 f"{who(unit)}'s base does not fit past obstacle "
                 f"{feature.id} at {_at(hit.at)}: treat the gap as an obstacle and "
@@ -133,7 +133,7 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
             )
     off = leaves_table(track, pos.state.table)
     if off is not None:
-        j.add(
+        judgement.add(
             "off_table",
             f"{who(unit)}'s base leaves the table at {_at(off.at)}",
             off.at,
@@ -142,7 +142,7 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
         )
     found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
     for s, violation in found:
-        j.add(
+        judgement.add(
             violation.code,
             violation.message,
             violation.at,
@@ -188,9 +188,9 @@ class StraightMoves(Play):
         line = None if action.type in self.handlers else declared_line(unit, action)
         if not isinstance(line, str):
             return super().refusal(position, unit, action)
-        j = PathJudgement(position.state)
-        j.add("malformed", line, unit.position, STRAIGHT_CITE)
-        return j.verdict()
+        judgement = PathJudgement(position.state)
+        judgement.add("malformed", line, unit.position, STRAIGHT_CITE)
+        return judgement.verdict()
 
     def check_may_move(
         self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
@@ -240,7 +240,7 @@ class StraightMoves(Play):
         """The Terrain roll a line over rough ground makes, what a failure does
         (`on_fail`), the AP the action spends and a run's Running token."""
         assert isinstance(priced, MeasuredLine)  # what `measure_path` gives
-        j, line, running = judgement, priced.line, action.type == "run"
+        line, running = priced.line, action.type == "run"
         end, threshold = line.end, 0
         if crosses_rough(position, unit, line):
             roll = test(
@@ -250,9 +250,9 @@ class StraightMoves(Play):
                 "terrain",
                 "whether the move over rough ground keeps its full length",
             )
-            j.rolls.append(roll)
+            judgement.rolls.append(roll)
             if roll.waiting:
-                j.add(
+                judgement.add(
                     "roll_required",
                     f"{who(unit)}'s line of movement passes over rough "
                     "ground: the GM must give the Terrain roll's result",
@@ -261,7 +261,7 @@ class StraightMoves(Play):
                 )
                 return unit
             if roll.success is False:
-                end, threshold = _after_failed_roll(j, unit, line, action, running)
+                end, threshold = _after_failed_roll(judgement, unit, line, action, running)
                 running = False  # a failed run is not Running (004 Running)
         if end != line.end and end != line.start:
             # A cut-back move ends somewhere new: its base may not overlap another there.
@@ -269,8 +269,8 @@ class StraightMoves(Play):
             found, _ = check_bases(position, unit, short.track(unit), end, FriendsPass())
             for _, violation in found:
                 if violation.code == "base_overlap":
-                    j.add(violation.code, violation.message, violation.at, violation.cite)
-        if not j.legal:
+                    judgement.add(violation.code, violation.message, violation.at, violation.cite)
+        if not judgement.legal:
             return unit
         moved = unit if end == line.start else unit.moved(end.xy, end.facing)
         moved = after_spending(moved, ACTIONS[action.type].ap, True, threshold)
@@ -288,36 +288,36 @@ class StraightMoves(Play):
 
 
 def _after_failed_roll(
-    j: PathJudgement, unit: Unit, line: Line, action: Action, running: bool
+    judgement: PathJudgement, unit: Unit, line: Line, action: Action, running: bool
 ) -> tuple[Pose, int]:
     """Where a failed Terrain roll leaves the soldier, and the Threshold it takes."""
     on_fail = action.get("on_fail", "shorten")
-    reduced = j.allowance - FAILED_ROLL_LOSS
+    reduced = judgement.allowance - FAILED_ROLL_LOSS
     if running:
-        j.allowance = reduced  # a failed run drops to 8" whatever follows (004 Running)
+        judgement.allowance = reduced  # a failed run drops to 8" whatever follows (004 Running)
     if on_fail == "stop":
-        j.cost = 0.0  # stays where it is: a legal shorter move (APS-D21)
+        judgement.cost = 0.0  # stays where it is: a legal shorter move (APS-D21)
         return line.start, 0
     if on_fail == "threshold" and not running:
         return line.end, 1  # +1 Threshold keeps the full move (004 Rough Terrain)
-    j.allowance = reduced
-    if j.cost <= reduced + LENGTH_TOL:
+    judgement.allowance = reduced
+    if judgement.cost <= reduced + LENGTH_TOL:
         return line.end, 0
     if on_fail == "threshold":  # not available for a run: held to 8" (APS-D10)
         cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
         at = line.end_at(cut).xy if cut is not None else line.start.xy
-        j.add(
+        judgement.add(
             "speed_exceeded",
             f"{who(unit)} failed the Terrain roll: a run is held to "
-            f'{fmt(reduced)}" (Threshold cannot keep it), not {fmt(j.cost)}"',
+            f'{fmt(reduced)}" (Threshold cannot keep it), not {fmt(judgement.cost)}"',
             at,
             "004 Running, APS-D10",
         )
         return line.start, 0
     cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
     if cut is None:
-        j.cost = 0.0
+        judgement.cost = 0.0
         return line.start, 0
     end = line.end_at(cut)
-    j.cost = measured(unit, line.start, end)
+    judgement.cost = measured(unit, line.start, end)
     return end, 0

@@ -16,10 +16,10 @@ from rules.systems.apskirmish.soldiers import stance
 from rules.systems.apskirmish.tables import TRAVERSE_REACH
 
 
-def check_may_run(j: PathJudgement, unit: Unit) -> None:
+def check_may_run(judgement: PathJudgement, unit: Unit) -> None:
     """Only a Standing soldier may run (004 Running)."""
     if stance(unit) != "standing":
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"Only a Standing soldier may run; {who(unit)} is {stance(unit)}",
             unit.position,
@@ -27,18 +27,20 @@ def check_may_run(j: PathJudgement, unit: Unit) -> None:
         )
 
 
-def check_preconditions(j: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str) -> None:
+def check_preconditions(
+    judgement: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str
+) -> None:
     """Every check of `action_type` that does not depend on its line or source."""
     if action_type == "dodge":
         # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
         if not unit.flag("activated"):
-            check_turn_and_ap(j, pos, unit, "dodge")
+            check_turn_and_ap(judgement, pos, unit, "dodge")
         return
-    check_turn_and_ap(j, pos, unit, action_type)
+    check_turn_and_ap(judgement, pos, unit, action_type)
     if action_type == "run":
-        check_may_run(j, unit)
+        check_may_run(judgement, unit)
     if action_type == "traverse" and not _obstacle_within_reach(pos, unit):
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f'{who(unit)} is not within 1" of any obstacle: nothing to traverse',
             unit.position,
@@ -56,6 +58,6 @@ def _obstacle_within_reach(pos: ApsPosition, unit: Unit) -> bool:
 def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:
     """Whether the judge would find `action_type`'s preconditions met for a soldier on
     the table (the board's offers)."""
-    j = PathJudgement(pos.state)
-    check_preconditions(j, pos, unit, action_type)
-    return j.legal
+    judgement = PathJudgement(pos.state)
+    check_preconditions(judgement, pos, unit, action_type)
+    return judgement.legal

@@ -43,30 +43,30 @@ def direction_point(unit: Unit, action: Action) -> tuple[float, float] | str:
 
 
 def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    j = PathJudgement(pos.state)
-    j.allowance = per_ap(unit)
+    judgement = PathJudgement(pos.state)
+    judgement.allowance = per_ap(unit)
     target = direction_point(unit, action)
     if isinstance(target, str):
-        j.add("malformed", target, unit.position, "APS-D20")
-        return j.verdict()
-    check_turn_and_ap(j, pos, unit, "traverse")
+        judgement.add("malformed", target, unit.position, "APS-D20")
+        return judgement.verdict()
+    check_turn_and_ap(judgement, pos, unit, "traverse")
     start = Pose(unit.position[0], unit.position[1], unit.facing)
     direction = (target[0] - start.x, target[1] - start.y)
     table = pos.state.table
     length = math.hypot(table.width, table.height) + 2 * unit.base.radius
     crossing = cross(unit.base, start, direction, length, pos.obstacle_shapes())
     if crossing is None:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f"{who(unit)} meets no obstacle in that direction: nothing to traverse",
             unit.position,
             CITE,
         )
-        return j.verdict()
+        return judgement.verdict()
     met = next(t for t in pos.obstacles if t.id == crossing.met)
     gap = body_at(unit.base, *start.xy, start.facing).distance(met.shape)
     if gap > TRAVERSE_REACH + LENGTH_TOL:
-        j.add(
+        judgement.add(
             "action_not_allowed",
             f'{who(unit)} is {fmt(gap)}" from obstacle {met.id}; '
             f'a Traverse needs it within {fmt(TRAVERSE_REACH)}"',
@@ -75,7 +75,7 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
         )
     far = None if crossing.far is None else crossing.pose_at(crossing.far)
     if far is None:
-        j.add(
+        judgement.add(
             "placement_invalid",
             f"{who(unit)} finds no room beyond obstacle {met.id}",
             unit.position,
@@ -86,16 +86,16 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
             o for o in obstructions(pos, unit.base, far, ignore=(unit.id,)) if o.kind != "terrain"
         ]
         if blocked:
-            j.add(
+            judgement.add(
                 "placement_invalid",
                 f"{who(unit)} cannot land beyond obstacle {met.id} "
                 f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason}",
                 far.xy,
                 "APS-D7",
             )
-    if not j.legal or far is None:
-        j.cost = 0.0 if far is None else math.dist(far.xy, start.xy)
-        return j.verdict()
+    if not judgement.legal or far is None:
+        judgement.cost = 0.0 if far is None else math.dist(far.xy, start.xy)
+        return judgement.verdict()
     roll = test(
         dice,
         pos.options,
@@ -103,16 +103,16 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
         "traverse",
         "whether the soldier reaches the far side of the obstacle",
     )
-    j.rolls.append(roll)
-    j.cost = math.dist(far.xy, start.xy)
+    judgement.rolls.append(roll)
+    judgement.cost = math.dist(far.xy, start.xy)
     if roll.waiting:
-        j.add(
+        judgement.add(
             "roll_required",
             f"{who(unit)} must make a Traverse roll: the GM must give its result",
             unit.position,
             f"{CITE}, APS-D1",
         )
-        return j.verdict()
+        return judgement.verdict()
     on_fail = action.get("on_fail", "stop")
     threshold = 0
     end = far
@@ -121,9 +121,9 @@ def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
             threshold = 1  # +1 Threshold to reach the other side (004 Obstacles)
         else:  # "stop", and "shorten" read as "stop" (APS-D21): the near side, t1
             end = crossing.pose_at(crossing.near)
-    j.cost = math.dist(end.xy, start.xy)
+    judgement.cost = math.dist(end.xy, start.xy)
     moved = unit.moved(end.xy, unit.facing) if end.xy != start.xy else unit
     moved = after_spending(moved, ACTIONS["traverse"].ap, activates=True, extra_threshold=threshold)
     if moved.position != unit.position:
-        j.events.append(moved_event(moved))
-    return j.verdict(after_activation_action(pos.state.with_units(moved), unit))
+        judgement.events.append(moved_event(moved))
+    return judgement.verdict(after_activation_action(pos.state.with_units(moved), unit))
