@@ -130,26 +130,11 @@ def test(
     """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
     row = ROLLS[what]
     target = stat_target(unit, row.stat, levels_up)
-    by_engine = options.tests == "d10" and target is not None
-    if dice.unresolved:  # a preview: what a commit would roll, or ask the GM for
-        if by_engine:
-            return TestRoll(what, f"d{TEST_DIE}", None, f"1-{target}", None, decides=decides)
-        return TestRoll(what, "", None, gm_prompt(row, target, levels_up), None, decides=decides)
-    if dice.forced_outcomes is not None:
-        result = dice.outcome(what)
-        return TestRoll(what, "", None, row.label, bool(result), forced=True)
-    if not by_engine or target is None:
-        return TestRoll(
-            what, "", None, gm_prompt(row, target, levels_up), None, decides=decides, waiting=True
-        )
-    rolled = dice.d(TEST_DIE, what)
-    assert rolled is not None  # only a preview leaves a die unrolled
-    return TestRoll(
-        what,
-        f"d{TEST_DIE}",
-        rolled,
-        f"1-{target}",
-        rolled <= target,
-        forced=dice.forced_dice is not None,
-        rolled=rolled,
-    )
+    if dice.forced_outcomes is not None and not dice.unresolved:
+        return TestRoll(what, "", None, row.label, bool(dice.outcome(what)), forced=True)
+    if options.tests != "d10" or target is None:
+        # The GM rolls: a preview shows what is asked, a commit waits for the result.
+        prompt = gm_prompt(row, target, levels_up)
+        return TestRoll(what, "", None, prompt, None, decides=decides, waiting=not dice.unresolved)
+    roll = dice.test(what, TEST_DIE, 1, decides, at_most=target)  # pending in a preview
+    return TestRoll(**vars(roll), rolled=roll.result)

@@ -1,6 +1,6 @@
 """The kernel modules this system added, in their own terms: a line of movement over an
 area (APS-D18, APS-D32), a straight move cut back front to front (APS-D28), a base
-crossing areas along a ray (APS-D20, APS-D30)."""
+crossing areas along a ray (APS-D20, APS-D30), a die rolled under a stat (APS-D1)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import math
 import pytest
 from shapely.geometry import LineString, Point, box
 
+from rules.engine.dice import Dice, make_dice
 from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.ray_crossing import cross
@@ -88,3 +89,20 @@ def test_a_rect_base_is_placed_clear_within_the_tolerance() -> None:
     assert found.near == pytest.approx(1.0, abs=1e-3)
     assert found.far == pytest.approx(3.5, abs=1e-3)
     assert math.isclose(found.pose_at(found.far).x, 3.5, abs_tol=1e-3)
+
+
+@pytest.mark.parametrize(("die", "success"), [(1, True), (4, True), (5, False), (10, False)])
+def test_a_roll_under_a_stat_succeeds_from_1_to_the_stat(die: int, success: bool) -> None:
+    """APS-D1: 1d10 at most the stat (4 here), the kernel's test with `at_most`."""
+    roll = make_dice([die]).test("terrain", 10, 1, at_most=4)
+    assert (roll.die, roll.needed, roll.result, roll.success) == ("d10", "1-4", die, success)
+
+
+def test_a_previewed_roll_under_a_stat_says_what_it_needs_and_rolls_nothing() -> None:
+    roll = Dice(unresolved=True).test("dodge", 10, 1, "whether it dodges", at_most=3)
+    assert (roll.needed, roll.result, roll.success, roll.decides) == (
+        "1-3",
+        None,
+        None,
+        "whether it dodges",
+    )
