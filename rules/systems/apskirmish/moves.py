@@ -12,7 +12,7 @@ roll applies the declared `on_fail` (APS-D17, APS-D21, APS-D10, APS-D35).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shapely.geometry import LineString
@@ -22,6 +22,7 @@ from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.path_checks import off_table
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict
@@ -29,7 +30,6 @@ from rules.geometry.contact import first_overlap
 from rules.geometry.front import front_distance, front_line
 from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
-from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import GameState, Unit
@@ -131,15 +131,8 @@ def check_line(j: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> No
                 "004 Size Restrictions, APS-D19",
                 hit.tau,
             )
-    off = leaves_table(track, pos.state.table)
-    if off is not None:
-        j.add(
-            "off_table",
-            f"{who(unit)}'s base leaves the table at {_at(off.at)}",
-            off.at,
-            "apskirmish 3",
-            off.tau,
-        )
+    named = replace(unit, id=who(unit))
+    j.found += off_table(named, track, pos.state.table, "apskirmish 3", by_tau=True)
     found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
     for s, violation in found:
         j.add(

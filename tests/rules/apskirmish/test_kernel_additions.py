@@ -10,11 +10,13 @@ import pytest
 from shapely.geometry import LineString, Point, box
 
 from rules.engine.dice import Dice, make_dice
+from rules.engine.path_checks import off_table, track_for
 from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.ray_crossing import cross
 from rules.geometry.track import Pose
-from rules.model.state import BaseShape
+from rules.model.actions import Turn, Waypoint
+from rules.model.state import BaseShape, Table, Unit
 
 SQUARE = box(0, 0, 2, 2)
 DISC = BaseShape("circle", diameter=1.0)
@@ -106,3 +108,16 @@ def test_a_previewed_roll_under_a_stat_says_what_it_needs_and_rolls_nothing() ->
         None,
         "whether it dodges",
     )
+
+
+def test_leaving_the_table_in_a_turn_at_the_end_is_placed_within_the_turn() -> None:
+    """APS-D26: a line's findings in path order, the turns at its end included. A rect
+    base 2" long, 0.6" from the edge, goes 1" along it and turns a quarter: its corner
+    leaves the table during the turn, which adds no length."""
+    soldier = Unit("S1", "P1", "soldier", 0.0, BaseShape("rect", width=1.0, length=2.0), (5, 0.6))
+    track = track_for(soldier, [Waypoint(6, 0.6), Turn(90)])
+    table = Table(24, 24)
+    ((s, by_length),) = off_table(soldier, track, table, "apskirmish 3")
+    ((tau, by_tau),) = off_table(soldier, track, table, "apskirmish 3", by_tau=True)
+    assert s == pytest.approx(1.0) and 1.0 < tau < 2.0
+    assert by_tau == by_length and by_tau.code == "off_table"
