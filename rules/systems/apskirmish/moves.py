@@ -36,7 +36,7 @@ from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.activation import after_activation_action
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.preconditions import check_preconditions
-from rules.systems.apskirmish.rolls import test
+from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending, per_ap, run_distance
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 
@@ -171,24 +171,72 @@ class MeasuredLine(PricedTrack):
         return self.line.end
 
 
-class StraightMoves(Play):
-    """`move` and `run` as the kernel plays a move (rules/engine/play.py), each one
-    straight line measured front to front: these are the hooks where its rules differ."""
+@dataclass(frozen=True)
+class Placed(PricedTrack):
+    """Where a Traverse or a Dodge sets the centre down, as the kernel's move reads it
+    (the start where it goes nowhere yet), its cost the distance from the start."""
 
-    def refusal(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
-        """A `move` or `run` of more than one point is malformed (APS-D24), refused
-        before anything else is judged."""
-        line = None if action.type in self.handlers else declared_line(unit, action)
-        if not isinstance(line, str):
-            return super().refusal(position, unit, action)
-        j = PathJudgement(position.state)
-        j.add("malformed", line, unit.position, STRAIGHT_CITE)
-        return j.verdict()
+    start: Pose
+    to: Pose | None = None
+
+    @property
+    def end(self) -> Pose:
+        return self.start if self.to is None else self.to
+
+    @property
+    def cost(self) -> float:
+        return math.dist(self.end.xy, self.start.xy)
+
+
+def malformed(
+    position: ApsPosition, unit: Unit, why: str, cite: str, allowance: float = 0.0
+) -> Verdict:
+    """The refusal of an action malformed for its type, before anything else is judged."""
+    j = PathJudgement(position.state)
+    j.allowance = allowance
+    j.add("malformed", why, unit.position, cite)
+    return j.verdict()
+
+
+class SoldierAction(Play):
+    """What every soldier's action keeps of the kernel's move (rules/engine/play.py): an
+    action malformed for its type is refused first; the checks before any line
+    (preconditions.py); no event where the soldier stays put; an activation's action
+    makes the soldier the active one (APS-D23), a Dodge does not (APS-D34)."""
+
+    def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        refused = self.malformed(position, unit, action)
+        return refused if refused is not None else super().move(position, unit, action, dice)
+
+    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        """Hook: the refusal of an action malformed for its type, or None."""
+        return None
 
     def check_may_move(
         self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
     ) -> None:
         check_preconditions(judgement, position, unit, action.type)
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        """A soldier that stays put (a failed roll with "stop") shows no move."""
+        still = moved.position == unit.position and moved.facing == unit.facing
+        return [] if still else super().move_events(unit, moved)
+
+    def after_move(
+        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        state = position.state.with_units(moved)
+        return after_activation_action(state, unit) if ACTIONS[action.type].activates else state
+
+
+class StraightMoves(SoldierAction):
+    """`move` and `run` as the kernel plays a move, each one straight line measured front
+    to front: these are the hooks where its rules differ."""
+
+    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        """A `move` or `run` of more than one point (APS-D24)."""
+        line = declared_line(unit, action)
+        return malformed(position, unit, line, STRAIGHT_CITE) if isinstance(line, str) else None
 
     def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
         """The stance distance, or a run's three of them (APS-D14, APS-D25)."""
@@ -236,22 +284,8 @@ class StraightMoves(Play):
         j, line, running = judgement, priced.line, action.type == "run"
         end, threshold = line.end, 0
         if crosses_rough(position, unit, line):
-            roll = test(
-                dice,
-                position.options,
-                unit,
-                "terrain",
-                "whether the move over rough ground keeps its full length",
-            )
-            j.rolls.append(roll)
-            if roll.waiting:
-                j.add(
-                    "roll_required",
-                    f"{who(unit)}'s line of movement passes over rough "
-                    "ground: the GM must give the Terrain roll's result",
-                    unit.position,
-                    "004 Rough Terrain, APS-D1",
-                )
+            roll = rolled(j, dice, position.options, unit, "terrain")
+            if roll is None:
                 return unit
             if roll.success is False:
                 end, threshold = _after_failed_roll(j, unit, line, action, running)
@@ -268,16 +302,6 @@ class StraightMoves(Play):
         moved = unit if end == line.start else unit.moved(end.xy, end.facing)
         moved = after_spending(moved, ACTIONS[action.type].ap, True, threshold)
         return moved.with_props(running=running) if action.type == "run" else moved
-
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        """A soldier that stays put (a failed roll with "stop") shows no move."""
-        still = moved.position == unit.position and moved.facing == unit.facing
-        return [] if still else super().move_events(unit, moved)
-
-    def after_move(
-        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        return after_activation_action(position.state.with_units(moved), unit)
 
 
 def _after_failed_roll(

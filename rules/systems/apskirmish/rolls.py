@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.verdict import Roll
 from rules.model.errors import InvalidActionError
 from rules.model.state import Unit
@@ -124,9 +125,7 @@ def gm_prompt(row: RollRow, target: int | None, levels_up: int) -> str:
     return f"{opened}{'' if opened.endswith('(') else ' '}{stat})"
 
 
-def test(
-    dice: Dice, options: Options, unit: Unit, what: str, decides: str, levels_up: int = 0
-) -> TestRoll:
+def test(dice: Dice, options: Options, unit: Unit, what: str, levels_up: int = 0) -> TestRoll:
     """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
     row = ROLLS[what]
     target = stat_target(unit, row.stat, levels_up)
@@ -135,6 +134,22 @@ def test(
     if options.tests != "d10" or target is None:
         # The GM rolls: a preview shows what is asked, a commit waits for the result.
         prompt = gm_prompt(row, target, levels_up)
-        return TestRoll(what, "", None, prompt, None, decides=decides, waiting=not dice.unresolved)
-    roll = dice.test(what, TEST_DIE, 1, decides, at_most=target)  # pending in a preview
+        return TestRoll(
+            what, "", None, prompt, None, decides=row.decides, waiting=not dice.unresolved
+        )
+    roll = dice.test(what, TEST_DIE, 1, row.decides, at_most=target)  # pending in a preview
     return TestRoll(**vars(roll), rolled=roll.result)
+
+
+def rolled(
+    j: PathJudgement, dice: Dice, options: Options, unit: Unit, what: str, levels_up: int = 0
+) -> TestRoll | None:
+    """The roll of `what`, kept in the verdict; None while the GM's result is awaited,
+    which refuses the action (`roll_required`, APS-D1)."""
+    roll = test(dice, options, unit, what, levels_up)
+    j.rolls.append(roll)
+    if not roll.waiting:
+        return roll
+    row = ROLLS[what]
+    j.add("roll_required", row.awaited.format(who=who(unit)), unit.position, f"{row.cite}, APS-D1")
+    return None
