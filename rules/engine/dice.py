@@ -49,18 +49,22 @@ class Dice:
     def d6(self, what: str) -> int | None:
         return self.d(6, what)
 
-    def test(self, what: str, sides: int, at_least: int, decides: str = "") -> Roll:
-        """A pass/fail roll of one die: success on `at_least` or more ("3-6" on a d6).
+    def test(
+        self, what: str, sides: int, at_least: int, decides: str = "", at_most: int | None = None
+    ) -> Roll:
+        """A pass/fail roll of one die: success on `at_least` or more ("3-6" on a d6), and
+        at most `at_most` where given (a roll under a stat: at_least 1, "1-4" on a d10).
 
         `decides` says what the result decides (shown with a pending roll). In
         unresolved mode the Roll is pending: `result` and `success` are None."""
         result = self.d(sides, what)
+        top = sides if at_most is None else at_most
         return Roll(
             what,
             f"d{sides}",
             result,
-            f"{at_least}-{sides}",
-            None if result is None else result >= at_least,
+            f"{at_least}-{top}",
+            None if result is None else result >= at_least and (at_most is None or result <= top),
             forced=self.forced_dice is not None,
             decides=decides,
         )

@@ -30,14 +30,18 @@ def track_for(unit: Unit, path: Sequence[Step], facing: float | None = None) -> 
     )
 
 
-def off_table(unit: Unit, track: Track, table: Table, cite: str) -> list[Found]:
-    """The swept base may not reach more than 0.01" past a table edge."""
+def off_table(
+    unit: Unit, track: Track, table: Table, cite: str, by_tau: bool = False
+) -> list[Found]:
+    """The swept base may not reach more than 0.01" past a table edge. `by_tau`: the
+    finding is placed by the track's parameter, not its length (so that, of the turns at
+    a path's end, which add no length, the first is first)."""
     off = leaves_table(track, table)
     if off is None:
         return []
     return [
         (
-            off.s,
+            off.tau if by_tau else off.s,
             Violation(
                 "off_table",
                 f"{unit.id}'s base leaves the table at ({fmt(off.at[0])}, {fmt(off.at[1])})",

@@ -8,9 +8,12 @@ from functools import cached_property
 from typing import Any
 
 from rules.engine.bases_policy import BasePolicy
+from rules.engine.numbers import LENGTH_TOL
 from rules.engine.position import Position
+from rules.geometry.bases import body_at
 from rules.model.state import Terrain, Unit
 from rules.systems.apskirmish.rolls import Options, parse_options
+from rules.systems.apskirmish.tables import TRAVERSE_REACH
 
 
 class FriendsPass(BasePolicy):
@@ -40,3 +43,9 @@ class ApsPosition(Position):
 
     def obstacle_shapes(self) -> list[tuple[str, Any]]:
         return [(t.id, t.shape) for t in self.obstacles]
+
+    def within_traverse_reach(self, unit: Unit) -> list[Terrain]:
+        """The obstacles within 1" of the soldier's base, edge to edge, inclusive (APS-D6):
+        the one a Traverse meets first must be one of them."""
+        here = body_at(unit.base, *unit.position, unit.facing)
+        return [t for t in self.obstacles if here.distance(t.shape) <= TRAVERSE_REACH + LENGTH_TOL]

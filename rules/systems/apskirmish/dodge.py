@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import math
 
+from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, moved_event, who
+from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict
 from rules.geometry.contact import first_overlap
 from rules.geometry.raycast import first_contact, ray_track
@@ -22,87 +24,85 @@ from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
-from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.rolls import test
+from rules.systems.apskirmish.moves import Placed, SoldierAction, malformed
+from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending
 from rules.systems.apskirmish.tables import DODGE_DISTANCE
 
 CITE = "004 Dodging"
 
 
-def dodge(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    judgement = PathJudgement(pos.state)
-    judgement.allowance = DODGE_DISTANCE
-    source = action.get("source")
-    if source is None:
-        judgement.add(
-            "malformed", "a dodge needs `source`, the attack's origin", unit.position, CITE
+def away_from_source(unit: Unit, action: Action) -> tuple[float, float]:
+    """The way from the attack's `source` through the soldier's centre."""
+    sx, sy = (float(c) for c in action.get("source"))
+    return (unit.position[0] - sx, unit.position[1] - sy)
+
+
+class Dodge(SoldierAction):
+    """`dodge` as the kernel plays a move (rules/engine/play.py)."""
+
+    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        if action.get("source") is None:
+            why = "a dodge needs `source`, the attack's origin"
+            return malformed(position, unit, why, CITE, DODGE_DISTANCE)
+        if math.hypot(*away_from_source(unit, action)) > 1e-9:
+            return None
+        why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"
+        return malformed(position, unit, why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE)
+
+    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
+        return Allowance(DODGE_DISTANCE, cite=CITE)
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: ApsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> Placed:
+        """Nothing before the roll: where it goes is the roll's (`end_of_move`)."""
+        return Placed(Pose(unit.position[0], unit.position[1], unit.facing))
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: ApsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """The Dodge roll, the move away on a success, the cost paid either way, and the
+        events: the move, then the dodge with its result (the events of a move are
+        the roll's here, so `move_events` adds none)."""
+        judgement, levels_up = judgement, int(action.get("opt_up", 0))
+        roll = rolled(judgement, dice, position.options, unit, "dodge", levels_up)
+        if roll is None:
+            return unit
+        moved = unit
+        if roll.success is not False:
+            away = away_from_source(unit, action)
+            judgement.cost = _free_distance(position, unit, away)
+            if judgement.cost > 0:
+                norm, (x, y) = math.hypot(*away), unit.position
+                moved = unit.moved(
+                    (x + away[0] / norm * judgement.cost, y + away[1] / norm * judgement.cost),
+                    unit.facing,
+                )
+        activated = unit.flag("activated")
+        moved = after_spending(moved, 0 if activated else 1, False, 1 if activated else 0)
+        if moved.position != unit.position:
+            judgement.events.append(moved_event(moved))
+        result = "unresolved" if roll.success is None else "success" if roll.success else "fail"
+        judgement.events.append(
+            {"type": "dodge", "unit": unit.id, "result": result, "levels_up": levels_up}
         )
-        return judgement.verdict()
-    sx, sy = float(source[0]), float(source[1])
-    away = (unit.position[0] - sx, unit.position[1] - sy)
-    if math.hypot(*away) <= 1e-9:
-        judgement.add(
-            "malformed",
-            f"the attack's source is {who(unit)}'s own position: no direction to dodge in",
-            unit.position,
-            "apskirmish 5, 004 Dodging",
-        )
-        return judgement.verdict()
-    activated = unit.flag("activated")
-    if not activated:
-        check_turn_and_ap(judgement, pos, unit, "dodge")
-    if not judgement.legal:
-        return judgement.verdict()
-    roll = test(
-        dice,
-        pos.options,
-        unit,
-        "dodge",
-        'whether the soldier dodges 1" away',
-        levels_up=int(action.get("opt_up", 0)),
-    )
-    judgement.rolls.append(roll)
-    if roll.waiting:
-        judgement.add(
-            "roll_required",
-            f"{who(unit)} dodges: the GM must give the Dodge roll's result",
-            unit.position,
-            f"{CITE}, APS-D1",
-        )
-        return judgement.verdict()
-    moved = unit
-    if roll.success is not False:
-        distance = _free_distance(pos, unit, away)
-        if distance > 0:
-            norm = math.hypot(*away)
-            moved = unit.moved(
-                (
-                    unit.position[0] + away[0] / norm * distance,
-                    unit.position[1] + away[1] / norm * distance,
-                ),
-                unit.facing,
-            )
-        judgement.cost = distance
-    moved = after_spending(
-        moved, 0 if activated else 1, activates=False, extra_threshold=1 if activated else 0
-    )
-    if moved.position != unit.position:
-        judgement.events.append(moved_event(moved))
-    judgement.events.append(
-        {
-            "type": "dodge",
-            "unit": unit.id,
-            "result": "unresolved"
-            if roll.success is None
-            else "success"
-            if roll.success
-            else "fail",
-            "levels_up": int(action.get("opt_up", 0)),
-        }
-    )
-    return judgement.verdict(pos.state.with_units(moved))
+        return moved
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, object]]:
+        return []
 
 
 def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> float:

@@ -12,7 +12,7 @@ roll applies the declared `on_fail` (APS-D17, APS-D21, APS-D10, APS-D35).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shapely.geometry import LineString
@@ -22,6 +22,7 @@ from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.path_checks import off_table
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict
@@ -29,14 +30,13 @@ from rules.geometry.contact import first_overlap
 from rules.geometry.front import front_distance, front_line
 from rules.geometry.front_shortening import fraction_at_front_distance
 from rules.geometry.line_of_movement import first_over, passes_over
-from rules.geometry.table import leaves_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.activation import after_activation_action
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.preconditions import check_preconditions
-from rules.systems.apskirmish.rolls import test
+from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending, per_ap, run_distance
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 
@@ -131,15 +131,8 @@ def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Lin
                 "004 Size Restrictions, APS-D19",
                 hit.tau,
             )
-    off = leaves_table(track, pos.state.table)
-    if off is not None:
-        judgement.add(
-            "off_table",
-            f"{who(unit)}'s base leaves the table at {_at(off.at)}",
-            off.at,
-            "apskirmish 3",
-            off.tau,
-        )
+    named = replace(unit, id=who(unit))
+    judgement.found += off_table(named, track, pos.state.table, "apskirmish 3", by_tau=True)
     found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
     for s, violation in found:
         judgement.add(
@@ -178,24 +171,72 @@ class MeasuredLine(PricedTrack):
         return self.line.end
 
 
-class StraightMoves(Play):
-    """`move` and `run` as the kernel plays a move (rules/engine/play.py), each one
-    straight line measured front to front: these are the hooks where its rules differ."""
+@dataclass(frozen=True)
+class Placed(PricedTrack):
+    """Where a Traverse or a Dodge sets the centre down, as the kernel's move reads it
+    (the start where it goes nowhere yet), its cost the distance from the start."""
 
-    def refusal(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
-        """A `move` or `run` of more than one point is malformed (APS-D24), refused
-        before anything else is judged."""
-        line = None if action.type in self.handlers else declared_line(unit, action)
-        if not isinstance(line, str):
-            return super().refusal(position, unit, action)
-        judgement = PathJudgement(position.state)
-        judgement.add("malformed", line, unit.position, STRAIGHT_CITE)
-        return judgement.verdict()
+    start: Pose
+    to: Pose | None = None
+
+    @property
+    def end(self) -> Pose:
+        return self.start if self.to is None else self.to
+
+    @property
+    def cost(self) -> float:
+        return math.dist(self.end.xy, self.start.xy)
+
+
+def malformed(
+    position: ApsPosition, unit: Unit, why: str, cite: str, allowance: float = 0.0
+) -> Verdict:
+    """The refusal of an action malformed for its type, before anything else is judged."""
+    judgement = PathJudgement(position.state)
+    judgement.allowance = allowance
+    judgement.add("malformed", why, unit.position, cite)
+    return judgement.verdict()
+
+
+class SoldierAction(Play):
+    """What every soldier's action keeps of the kernel's move (rules/engine/play.py): an
+    action malformed for its type is refused first; the checks before any line
+    (preconditions.py); no event where the soldier stays put; an activation's action
+    makes the soldier the active one (APS-D23), a Dodge does not (APS-D34)."""
+
+    def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        refused = self.malformed(position, unit, action)
+        return refused if refused is not None else super().move(position, unit, action, dice)
+
+    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        """Hook: the refusal of an action malformed for its type, or None."""
+        return None
 
     def check_may_move(
         self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
     ) -> None:
         check_preconditions(judgement, position, unit, action.type)
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        """A soldier that stays put (a failed roll with "stop") shows no move."""
+        still = moved.position == unit.position and moved.facing == unit.facing
+        return [] if still else super().move_events(unit, moved)
+
+    def after_move(
+        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        state = position.state.with_units(moved)
+        return after_activation_action(state, unit) if ACTIONS[action.type].activates else state
+
+
+class StraightMoves(SoldierAction):
+    """`move` and `run` as the kernel plays a move, each one straight line measured front
+    to front: these are the hooks where its rules differ."""
+
+    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        """A `move` or `run` of more than one point (APS-D24)."""
+        line = declared_line(unit, action)
+        return malformed(position, unit, line, STRAIGHT_CITE) if isinstance(line, str) else None
 
     def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
         """The stance distance, or a run's three of them (APS-D14, APS-D25)."""
@@ -243,22 +284,8 @@ class StraightMoves(Play):
         line, running = priced.line, action.type == "run"
         end, threshold = line.end, 0
         if crosses_rough(position, unit, line):
-            roll = test(
-                dice,
-                position.options,
-                unit,
-                "terrain",
-                "whether the move over rough ground keeps its full length",
-            )
-            judgement.rolls.append(roll)
-            if roll.waiting:
-                judgement.add(
-                    "roll_required",
-                    f"{who(unit)}'s line of movement passes over rough "
-                    "ground: the GM must give the Terrain roll's result",
-                    unit.position,
-                    "004 Rough Terrain, APS-D1",
-                )
+            roll = rolled(judgement, dice, position.options, unit, "terrain")
+            if roll is None:
                 return unit
             if roll.success is False:
                 end, threshold = _after_failed_roll(judgement, unit, line, action, running)
@@ -275,16 +302,6 @@ class StraightMoves(Play):
         moved = unit if end == line.start else unit.moved(end.xy, end.facing)
         moved = after_spending(moved, ACTIONS[action.type].ap, True, threshold)
         return moved.with_props(running=running) if action.type == "run" else moved
-
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        """A soldier that stays put (a failed roll with "stop") shows no move."""
-        still = moved.position == unit.position and moved.facing == unit.facing
-        return [] if still else super().move_events(unit, moved)
-
-    def after_move(
-        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        return after_activation_action(position.state.with_units(moved), unit)
 
 
 def _after_failed_roll(

@@ -7,13 +7,10 @@ line (scenario-format.md, "Other commands": offers)."""
 from __future__ import annotations
 
 from rules.engine.judgement import PathJudgement, who
-from rules.engine.numbers import LENGTH_TOL
-from rules.geometry.bases import body_at
 from rules.model.state import Unit
 from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.soldiers import stance
-from rules.systems.apskirmish.tables import TRAVERSE_REACH
 
 
 def check_may_run(judgement: PathJudgement, unit: Unit) -> None:
@@ -39,20 +36,13 @@ def check_preconditions(
     check_turn_and_ap(judgement, pos, unit, action_type)
     if action_type == "run":
         check_may_run(judgement, unit)
-    if action_type == "traverse" and not _obstacle_within_reach(pos, unit):
+    if action_type == "traverse" and not pos.within_traverse_reach(unit):
         judgement.add(
             "action_not_allowed",
             f'{who(unit)} is not within 1" of any obstacle: nothing to traverse',
             unit.position,
             "004 Obstacles, APS-D6",
         )
-
-
-def _obstacle_within_reach(pos: ApsPosition, unit: Unit) -> bool:
-    """Some obstacle within 1" of the base, edge to edge, inclusive (APS-D6): the one a
-    Traverse meets first must be (traverse.py)."""
-    body = body_at(unit.base, *unit.position, unit.facing)
-    return any(body.distance(t.shape) <= TRAVERSE_REACH + LENGTH_TOL for t in pos.obstacles)
 
 
 def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:

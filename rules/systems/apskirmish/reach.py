@@ -22,12 +22,13 @@ from shapely.geometry import GeometryCollection, Point, Polygon
 from rules.engine.open_reach import grown
 from rules.engine.reach import Reach
 from rules.engine.reach_template import ReachTemplate
+from rules.geometry.cones import exits
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.reach_sectors import exact_area, exits, turn_to_face_back
+from rules.systems.apskirmish.reach_sectors import exact_area, turn_to_face_back
 from rules.systems.apskirmish.reach_traverse import traverse_reach
 
 #: Rays cast around the centre.

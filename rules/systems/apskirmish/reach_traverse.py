@@ -22,15 +22,10 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from rules.engine.numbers import LENGTH_TOL
-from rules.engine.placement import obstructions
 from rules.engine.reach import Reach
-from rules.geometry.bases import body_at
-from rules.geometry.ray_crossing import cross
-from rules.geometry.track import Pose
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.tables import TRAVERSE_REACH
+from rules.systems.apskirmish.traverse import traverse_way
 
 #: Bearing between rays, in degrees, and the band's half-width.
 STEP = 6.0
@@ -39,9 +34,8 @@ HALF = 0.001
 
 def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
     start = unit.position
-    here = body_at(unit.base, *start, unit.facing)
     # The obstacles within 1" (APS-D6): the template asks only where one is (`may_take`).
-    near = [t for t in pos.obstacles if here.distance(t.shape) <= TRAVERSE_REACH + LENGTH_TOL]
+    near = pos.within_traverse_reach(unit)
     bearings = _bearings(unit, near, STEP if unit.base.is_circle else 2 * STEP)
     landings = [_landing(pos, unit, b) for b in bearings]
     pieces: list[Any] = []
@@ -187,22 +181,9 @@ def _landed(
     pos: ApsPosition, unit: Unit, bearing: float
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """Where a traverse along `bearing` stops on a failed roll (t1, the near side) and
-    lands on a success (t2), or None when it is refused (nothing met, the obstacle
-    beyond 1", no room beyond, the landing on a base or off the table)."""
-    start = Pose(unit.position[0], unit.position[1], unit.facing)
-    table = pos.state.table
-    length = math.hypot(table.width, table.height) + 2 * unit.base.radius
+    lands on a success (t2), or None when it is refused (traverse.py)."""
     a = math.radians(bearing)
-    crossing = cross(unit.base, start, (math.cos(a), math.sin(a)), length, pos.obstacle_shapes())
-    if crossing is None or crossing.far is None:
+    way = traverse_way(pos, unit, (math.cos(a), math.sin(a)))
+    if way is None or way.far is None or not way.lands:
         return None
-    met = next(t for t in pos.obstacles if t.id == crossing.met)
-    if (
-        body_at(unit.base, *start.xy, start.facing).distance(met.shape)
-        > TRAVERSE_REACH + LENGTH_TOL
-    ):
-        return None
-    far = crossing.pose_at(crossing.far)
-    if any(o.kind != "terrain" for o in obstructions(pos, unit.base, far, ignore=(unit.id,))):
-        return None
-    return crossing.pose_at(crossing.near).xy, far.xy
+    return way.crossing.pose_at(way.crossing.near).xy, way.far.xy

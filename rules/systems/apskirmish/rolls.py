@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.verdict import Roll
 from rules.model.errors import InvalidActionError
 from rules.model.state import Unit
@@ -124,32 +125,38 @@ def gm_prompt(row: RollRow, target: int | None, levels_up: int) -> str:
     return f"{opened}{'' if opened.endswith('(') else ' '}{stat})"
 
 
-def test(
-    dice: Dice, options: Options, unit: Unit, what: str, decides: str, levels_up: int = 0
-) -> TestRoll:
+def test(dice: Dice, options: Options, unit: Unit, what: str, levels_up: int = 0) -> TestRoll:
     """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
     row = ROLLS[what]
     target = stat_target(unit, row.stat, levels_up)
-    by_engine = options.tests == "d10" and target is not None
-    if dice.unresolved:  # a preview: what a commit would roll, or ask the GM for
-        if by_engine:
-            return TestRoll(what, f"d{TEST_DIE}", None, f"1-{target}", None, decides=decides)
-        return TestRoll(what, "", None, gm_prompt(row, target, levels_up), None, decides=decides)
-    if dice.forced_outcomes is not None:
-        result = dice.outcome(what)
-        return TestRoll(what, "", None, row.label, bool(result), forced=True)
-    if not by_engine or target is None:
+    if dice.forced_outcomes is not None and not dice.unresolved:
+        return TestRoll(what, "", None, row.label, bool(dice.outcome(what)), forced=True)
+    if options.tests != "d10" or target is None:
+        # The GM rolls: a preview shows what is asked, a commit waits for the result.
+        prompt = gm_prompt(row, target, levels_up)
         return TestRoll(
-            what, "", None, gm_prompt(row, target, levels_up), None, decides=decides, waiting=True
+            what, "", None, prompt, None, decides=row.decides, waiting=not dice.unresolved
         )
-    rolled = dice.d(TEST_DIE, what)
-    assert rolled is not None  # only a preview leaves a die unrolled
-    return TestRoll(
-        what,
-        f"d{TEST_DIE}",
-        rolled,
-        f"1-{target}",
-        rolled <= target,
-        forced=dice.forced_dice is not None,
-        rolled=rolled,
+    roll = dice.test(what, TEST_DIE, 1, row.decides, at_most=target)  # pending in a preview
+    return TestRoll(**vars(roll), rolled=roll.result)
+
+
+def rolled(
+    judgement: PathJudgement,
+    dice: Dice,
+    options: Options,
+    unit: Unit,
+    what: str,
+    levels_up: int = 0,
+) -> TestRoll | None:
+    """The roll of `what`, kept in the verdict; None while the GM's result is awaited,
+    which refuses the action (`roll_required`, APS-D1)."""
+    roll = test(dice, options, unit, what, levels_up)
+    judgement.rolls.append(roll)
+    if not roll.waiting:
+        return roll
+    row = ROLLS[what]
+    judgement.add(
+        "roll_required", row.awaited.format(who=who(unit)), unit.position, f"{row.cite}, APS-D1"
     )
+    return None

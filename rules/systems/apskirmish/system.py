@@ -13,7 +13,7 @@ from rules.model.errors import InvalidActionError
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
-from rules.systems.apskirmish.dodge import dodge
+from rules.systems.apskirmish.dodge import Dodge
 from rules.systems.apskirmish.moves import StraightMoves
 from rules.systems.apskirmish.preconditions import preconditions_hold
 from rules.systems.apskirmish.reach import ApsReach
@@ -24,7 +24,7 @@ from rules.systems.apskirmish.tables import (
     TEST_DIE,
     UNIT_TYPES,
 )
-from rules.systems.apskirmish.traverse import traverse
+from rules.systems.apskirmish.traverse import Traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
 
@@ -38,7 +38,8 @@ class ApskirmishSystem(ApsReach, StraightMoves, System):
     turn_structure = ApsTurns()
     terrain_types = frozenset(TERRAIN_TYPES)
     unit_types = frozenset(UNIT_TYPES)
-    handlers = {"traverse": traverse, "dodge": dodge}
+    #: A Traverse and a Dodge are moves of the kernel's too, with hooks of their own.
+    handlers = {"traverse": Traverse().move, "dodge": Dodge().move}
     position_type = ApsPosition
     piece_word = "soldier"
     action_keys = frozenset({"on_fail", "source", "opt_up"})

@@ -79,19 +79,41 @@ TRAVERSE_REACH = 1.0
 
 @dataclass(frozen=True)
 class RollRow:
-    """A roll the seed names: the stat it is made against and its rule."""
+    """A roll the seed names: the stat it is made against, its rule, what it decides,
+    and what a soldier waiting for the GM's result is told ({who}: the soldier)."""
 
     stat: str
     label: str
     cite: str
+    decides: str
+    awaited: str
 
 
 #: The seed's movement rolls (apskirmish.md 6). The Dodge names no stat; it is an
 #: instinct, so INS is rolled against (APS-D1 leaves the dice to the table).
 ROLLS: dict[str, RollRow] = {
-    "terrain": RollRow("PSQ", "Terrain roll (Normal PSQ)", "004 Rough Terrain"),
-    "traverse": RollRow("INS", "Traverse roll (INS)", "004 Obstacles"),
-    "dodge": RollRow("INS", "Dodge roll (Normal)", "004 Dodging"),
+    "terrain": RollRow(
+        "PSQ",
+        "Terrain roll (Normal PSQ)",
+        "004 Rough Terrain",
+        "whether the move over rough ground keeps its full length",
+        "{who}'s line of movement passes over rough ground: the GM must give the Terrain "
+        "roll's result",
+    ),
+    "traverse": RollRow(
+        "INS",
+        "Traverse roll (INS)",
+        "004 Obstacles",
+        "whether the soldier reaches the far side of the obstacle",
+        "{who} must make a Traverse roll: the GM must give its result",
+    ),
+    "dodge": RollRow(
+        "INS",
+        "Dodge roll (Normal)",
+        "004 Dodging",
+        'whether the soldier dodges 1" away',
+        "{who} dodges: the GM must give the Dodge roll's result",
+    ),
 }
 
 #: Table option `tests` (APS-D1): the engine rolls 1d10, or the GM enters each result.

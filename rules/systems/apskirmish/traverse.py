@@ -12,21 +12,25 @@ The facing does not change, and no distance limit applies (APS-D31).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import cached_property
 
+from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, moved_event, who
+from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
-from rules.engine.placement import obstructions
+from rules.engine.placement import Obstruction, obstructions
+from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
-from rules.geometry.ray_crossing import cross
+from rules.geometry.ray_crossing import Crossing, cross
 from rules.geometry.track import Pose
 from rules.model.actions import Action
-from rules.model.state import Unit
-from rules.systems.apskirmish.activation import after_activation_action, check_turn_and_ap
+from rules.model.state import Terrain, Unit
+from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.moves import points_after_start
-from rules.systems.apskirmish.rolls import test
+from rules.systems.apskirmish.moves import Placed, SoldierAction, malformed, points_after_start
+from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
@@ -42,88 +46,143 @@ def direction_point(unit: Unit, action: Action) -> tuple[float, float] | str:
     return (points[0].x, points[0].y)
 
 
-def traverse(pos: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    judgement = PathJudgement(pos.state)
-    judgement.allowance = per_ap(unit)
-    target = direction_point(unit, action)
-    if isinstance(target, str):
-        judgement.add("malformed", target, unit.position, "APS-D20")
-        return judgement.verdict()
-    check_turn_and_ap(judgement, pos, unit, "traverse")
+@dataclass(frozen=True)
+class Way:
+    """What a traverse along one direction meets: the crossing, the obstacle met first,
+    how far the base is from it, and where it lands beyond (t2; None: no room)."""
+
+    pos: ApsPosition
+    unit: Unit
+    crossing: Crossing
+    met: Terrain
+    gap: float
+
+    @cached_property
+    def far(self) -> Pose | None:
+        return None if self.crossing.far is None else self.crossing.pose_at(self.crossing.far)
+
+    @cached_property
+    def blocked(self) -> list[Obstruction]:
+        """What keeps the base from standing at t2 but obstacles: a base, the table edge."""
+        if self.far is None:
+            return []
+        found = obstructions(self.pos, self.unit.base, self.far, ignore=(self.unit.id,))
+        return [o for o in found if o.kind != "terrain"]
+
+    @property
+    def lands(self) -> bool:
+        """A traverse that way is allowed: the obstacle within reach, the landing free."""
+        return self.gap <= TRAVERSE_REACH + LENGTH_TOL and self.far is not None and not self.blocked
+
+
+def traverse_way(pos: ApsPosition, unit: Unit, direction: tuple[float, float]) -> Way | None:
+    """The way a traverse along `direction` goes, or None where it meets no obstacle."""
     start = Pose(unit.position[0], unit.position[1], unit.facing)
-    direction = (target[0] - start.x, target[1] - start.y)
     table = pos.state.table
     length = math.hypot(table.width, table.height) + 2 * unit.base.radius
     crossing = cross(unit.base, start, direction, length, pos.obstacle_shapes())
     if crossing is None:
-        judgement.add(
-            "action_not_allowed",
-            f"{who(unit)} meets no obstacle in that direction: nothing to traverse",
-            unit.position,
-            CITE,
-        )
-        return judgement.verdict()
+        return None
     met = next(t for t in pos.obstacles if t.id == crossing.met)
     gap = body_at(unit.base, *start.xy, start.facing).distance(met.shape)
-    if gap > TRAVERSE_REACH + LENGTH_TOL:
-        judgement.add(
-            "action_not_allowed",
-            f'{who(unit)} is {fmt(gap)}" from obstacle {met.id}; '
-            f'a Traverse needs it within {fmt(TRAVERSE_REACH)}"',
-            unit.position,
-            f"{CITE}, APS-D6",
-        )
-    far = None if crossing.far is None else crossing.pose_at(crossing.far)
-    if far is None:
-        judgement.add(
-            "placement_invalid",
-            f"{who(unit)} finds no room beyond obstacle {met.id}",
-            unit.position,
-            "APS-D7",
-        )
-    else:
-        blocked = [
-            o for o in obstructions(pos, unit.base, far, ignore=(unit.id,)) if o.kind != "terrain"
-        ]
-        if blocked:
+    return Way(pos, unit, crossing, met, gap)
+
+
+@dataclass(frozen=True)
+class Crossed(Placed):
+    """A traverse to t2 (the start where it cannot land), with the way it goes."""
+
+    way: Way | None = None
+
+
+class Traverse(SoldierAction):
+    """`traverse` as the kernel plays a move (rules/engine/play.py)."""
+
+    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+        target = direction_point(unit, action)
+        if not isinstance(target, str):
+            return None
+        return malformed(position, unit, target, "APS-D20", per_ap(unit))
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
+    ) -> None:
+        """Whose activation and the AP; which obstacle is too far is the crossing's."""
+        check_turn_and_ap(judgement, position, unit, "traverse")
+
+    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
+        return Allowance(per_ap(unit), cite=CITE)
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: ApsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> Crossed:
+        """The crossing along the ray: an obstacle met within 1", room beyond it."""
+        judgement, target = judgement, direction_point(unit, action)
+        assert not isinstance(target, str)  # `malformed` refused it before any judging
+        start = Pose(unit.position[0], unit.position[1], unit.facing)
+        way = traverse_way(position, unit, (target[0] - start.x, target[1] - start.y))
+        if way is None:
+            judgement.add(
+                "action_not_allowed",
+                f"{who(unit)} meets no obstacle in that direction: nothing to traverse",
+                unit.position,
+                CITE,
+            )
+            return Crossed(start)
+        met = way.met
+        if way.gap > TRAVERSE_REACH + LENGTH_TOL:
+            judgement.add(
+                "action_not_allowed",
+                f'{who(unit)} is {fmt(way.gap)}" from obstacle {met.id}; '
+                f'a Traverse needs it within {fmt(TRAVERSE_REACH)}"',
+                unit.position,
+                f"{CITE}, APS-D6",
+            )
+        if way.far is None:
+            judgement.add(
+                "placement_invalid",
+                f"{who(unit)} finds no room beyond obstacle {met.id}",
+                unit.position,
+                "APS-D7",
+            )
+        elif way.blocked:
             judgement.add(
                 "placement_invalid",
                 f"{who(unit)} cannot land beyond obstacle {met.id} "
-                f"at ({fmt(far.x)}, {fmt(far.y)}): {blocked[0].reason}",
-                far.xy,
+                f"at ({fmt(way.far.x)}, {fmt(way.far.y)}): {way.blocked[0].reason}",
+                way.far.xy,
                 "APS-D7",
             )
-    if not judgement.legal or far is None:
-        judgement.cost = 0.0 if far is None else math.dist(far.xy, start.xy)
-        return judgement.verdict()
-    roll = test(
-        dice,
-        pos.options,
-        unit,
-        "traverse",
-        "whether the soldier reaches the far side of the obstacle",
-    )
-    judgement.rolls.append(roll)
-    judgement.cost = math.dist(far.xy, start.xy)
-    if roll.waiting:
-        judgement.add(
-            "roll_required",
-            f"{who(unit)} must make a Traverse roll: the GM must give its result",
-            unit.position,
-            f"{CITE}, APS-D1",
+        return Crossed(start, way.far, way)
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: ApsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """The Traverse roll: a failure stops at the near side, or pays +1 Threshold."""
+        assert isinstance(priced, Crossed) and priced.way is not None  # a legal crossing
+        crossing = priced.way.crossing
+        roll = rolled(judgement, dice, position.options, unit, "traverse")
+        if roll is None:
+            return unit
+        end, threshold = priced.end, 0
+        if roll.success is False:
+            if action.get("on_fail", "stop") == "threshold":
+                threshold = 1  # +1 Threshold to reach the other side (004 Obstacles)
+            else:  # "stop", and "shorten" read as "stop" (APS-D21): the near side, t1
+                end = crossing.pose_at(crossing.near)
+        judgement.cost = math.dist(end.xy, priced.start.xy)
+        moved = unit.moved(end.xy, unit.facing) if end.xy != priced.start.xy else unit
+        return after_spending(
+            moved, ACTIONS["traverse"].ap, activates=True, extra_threshold=threshold
         )
-        return judgement.verdict()
-    on_fail = action.get("on_fail", "stop")
-    threshold = 0
-    end = far
-    if roll.success is False:
-        if on_fail == "threshold":
-            threshold = 1  # +1 Threshold to reach the other side (004 Obstacles)
-        else:  # "stop", and "shorten" read as "stop" (APS-D21): the near side, t1
-            end = crossing.pose_at(crossing.near)
-    judgement.cost = math.dist(end.xy, start.xy)
-    moved = unit.moved(end.xy, unit.facing) if end.xy != start.xy else unit
-    moved = after_spending(moved, ACTIONS["traverse"].ap, activates=True, extra_threshold=threshold)
-    if moved.position != unit.position:
-        judgement.events.append(moved_event(moved))
-    return judgement.verdict(after_activation_action(pos.state.with_units(moved), unit))
