@@ -77,7 +77,7 @@ class Dodge(SoldierAction):
         """The Dodge roll, the move away on a success, the cost paid either way, and the
         events: the move, then the dodge with its result (the events of a move are
         the roll's here, so `move_events` adds none)."""
-        judgement, levels_up = judgement, int(action.get("opt_up", 0))
+        levels_up = int(action.get("opt_up", 0))
         roll = rolled(judgement, dice, position.options, unit, "dodge", levels_up)
         if roll is None:
             return unit

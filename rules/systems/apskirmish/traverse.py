@@ -122,7 +122,7 @@ class Traverse(SoldierAction):
         allowance: Allowance,
     ) -> Crossed:
         """The crossing along the ray: an obstacle met within 1", room beyond it."""
-        judgement, target = judgement, direction_point(unit, action)
+        target = direction_point(unit, action)
         assert not isinstance(target, str)  # `malformed` refused it before any judging
         start = Pose(unit.position[0], unit.position[1], unit.facing)
         way = traverse_way(position, unit, (target[0] - start.x, target[1] - start.y))
