@@ -54,6 +54,40 @@ def _own_redis_database_per_worker() -> None:
 _own_redis_database_per_worker()
 
 
+def _flush_retried_on_deadlock() -> None:
+    """After a test that used committed data (transactional_db, every `asgi_server`
+    test) Django empties the database with one TRUNCATE of all tables, which takes their
+    locks one after another. The module's Daphne may still be finishing a closed socket's
+    work (releasing its place, its presence) in a transaction that holds one table and
+    wants another: PostgreSQL then ends the deadlock by failing one side, and when that
+    is the TRUNCATE the next test finds the last one's users. The TRUNCATE runs in a
+    transaction, so it is tried again (the server's side has finished by then)."""
+    from django.db.backends.base.operations import BaseDatabaseOperations
+    from django.db.utils import OperationalError
+
+    flush = BaseDatabaseOperations.execute_sql_flush
+
+    def execute_sql_flush(self: BaseDatabaseOperations, sql_list: list[str]) -> None:
+        for attempt in range(FLUSH_ATTEMPTS):
+            try:
+                return flush(self, sql_list)
+            except OperationalError as error:
+                deadlock = getattr(error.__cause__, "sqlstate", None) == "40P01"
+                if not deadlock or attempt == FLUSH_ATTEMPTS - 1:
+                    raise
+                FLUSH_RETRIES.append(str(error))
+                time.sleep(0.2 * (attempt + 1))
+
+    BaseDatabaseOperations.execute_sql_flush = execute_sql_flush  # type: ignore[method-assign]
+
+
+#: How often the flush is tried, and the deadlocks it met (tests/web/test_flush_retry.py).
+FLUSH_ATTEMPTS = 5
+FLUSH_RETRIES: list[str] = []
+
+_flush_retried_on_deadlock()
+
+
 def services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES", "") in {"1", "true", "yes"}
 
