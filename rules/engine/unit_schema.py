@@ -233,9 +233,44 @@ _VALIDATORS: dict[int, tuple[Any, Any]] = {}
 _ROSTERS: dict[int, tuple[Any, Any]] = {}
 
 
+#: Units whose answer is kept, per schema: the library takes about a millisecond a unit,
+#: and a position's units are read again and again with the same fields (each move's
+#: position, the scenario files' actions, the hostile-input tests' 4,000 positions).
+KEPT_ANSWERS = 4096
+_ANSWERS: dict[int, tuple[Any, dict[str, dict[str, str]]]] = {}
+_PLAIN = {str, int, float, bool, type(None)}
+
+
+def _plain_json(value: Any) -> bool:
+    """Only JSON's own Python types (dicts with str keys, lists), so that the value's repr
+    says everything the schema can read of it (a tuple is not a list to the library,
+    2.0 not 2, True not 1: repr tells each apart)."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return True
+    if kind is list:
+        return all(_plain_json(item) for item in value)
+    if kind is dict:
+        return all(type(k) is str and _plain_json(v) for k, v in value.items())
+    return False
+
+
 def unit_problems(schema: Mapping[str, Any], unit: Any) -> dict[str, str]:
     """Everything `schema` refuses in `unit` (a unit's JSON), keyed by field, in a player's
     words, in the schema's order; {} if nothing."""
+    if not _plain_json(unit):
+        return _problems(schema, unit)
+    answers = _kept(_ANSWERS, schema, lambda _: {})
+    key = repr(unit)  # the order of keys kept: a refusal names the first field it meets
+    problems = answers.get(key)
+    if problems is None:
+        if len(answers) >= KEPT_ANSWERS:
+            answers.clear()
+        problems = answers[key] = _problems(schema, unit)
+    return dict(problems)
+
+
+def _problems(schema: Mapping[str, Any], unit: Any) -> dict[str, str]:
     problems: dict[str, str] = {}
     for error in _kept(_VALIDATORS, schema, UnitValidator).iter_errors(unit):
         for field, words in _words(error, schema):

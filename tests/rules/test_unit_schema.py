@@ -105,3 +105,40 @@ def test_mswars_table_state_is_not_a_roster_field() -> None:
     state = {"fallen": "straighten", "pinned": True, "charge_target": "E1"}
     assert unit_problems("mswars", {**mech, **state}) == {}
     assert set(unit_problems("mswars", {**mech, **state}, roster=True)) == set(state)
+
+
+def test_a_unit_read_again_is_not_checked_again_by_the_library(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The library takes about a millisecond a unit, and a position's units are read
+    again with every move: the same unit's answer is kept (rules/engine/unit_schema.py)."""
+    from rules.engine import unit_schema
+
+    asked: list[Any] = []
+    library = unit_schema._problems
+    monkeypatch.setattr(
+        unit_schema, "_problems", lambda schema, unit: asked.append(unit) or library(schema, unit)
+    )
+    mech = {"type": "mech", "move": 6, "base": {"shape": "circle", "diameter": 1.0}}
+    first = unit_problems("aod", {**mech, "order_tokens": 3})
+    again = unit_problems("aod", {**mech, "order_tokens": 3})
+    assert first == again == {"order_tokens": "Must be at most 2."}
+    assert len(asked) == 1
+
+
+@pytest.mark.parametrize(
+    ("refused", "accepted"),
+    [
+        # Look-alikes a kept answer must not mix up: each is its own value to the library.
+        ({"order_tokens": 2.0}, {"order_tokens": 2}),  # counts are whole (AOD-D15)
+        ({"order_tokens": True}, {"order_tokens": 1}),
+        ({"move": float("nan")}, {"move": 6}),
+    ],
+)
+def test_a_kept_answer_is_never_given_for_a_look_alike(
+    refused: dict[str, Any], accepted: dict[str, Any]
+) -> None:
+    mech = {"type": "mech", "move": 6, "base": {"shape": "circle", "diameter": 1.0}}
+    for _ in range(2):  # the kept answers as well as the library's
+        assert unit_problems("aod", {**mech, **accepted}) == {}
+        assert list(unit_problems("aod", {**mech, **refused})) == list(refused)
