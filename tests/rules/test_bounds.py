@@ -23,6 +23,7 @@ from rules import InvalidActionError, state_from_json, validate
 from rules.engine.bounds import MAX_TABLE_SIDE, MAX_TURNING
 from rules.engine.numbers import json_number
 from rules.model.actions import MAX_STEPS
+from tests.rules.cli_run import rules_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -186,13 +187,7 @@ def test_check_refuses_a_nan_facing_naming_the_key_and_prints_no_nan(tmp_path: P
     scene["action"] = move([12, 10])
     path = tmp_path / "nan.json"
     path.write_text(json.dumps(scene))
-    done = subprocess.run(
-        [sys.executable, "-m", "rules", "check", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = rules_cli("check", str(path))
     assert done.returncode == 2
     assert "units[0].facing: expected a finite number" in done.stderr
     assert "NaN" not in done.stdout and "Traceback" not in done.stderr
@@ -347,13 +342,7 @@ def test_check_judges_an_action_beyond_the_bounds_as_malformed(tmp_path: Path) -
     scene["actions"] = [move({"turn": 1e9}), move([12, 10], [1e300, 10]), move([12, 10])]
     path = tmp_path / "far.json"
     path.write_text(json.dumps(scene))
-    done = subprocess.run(
-        [sys.executable, "-m", "rules", "check", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = rules_cli("check", str(path))
     turn, far, step = (json.loads(line) for line in done.stdout.splitlines())
     assert [turn["reasons"][0]["code"], far["reasons"][0]["code"]] == ["malformed"] * 2
     assert turn["reasons"][0]["message"].startswith("actions[0].path[0].turn: ")

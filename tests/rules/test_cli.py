@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+from tests.rules.cli_run import rules_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,13 +36,7 @@ SCENE: dict[str, Any] = {
 def run(tmp_path: Path, scene: dict[str, Any], *args: str) -> subprocess.CompletedProcess[str]:
     f = tmp_path / "scene.json"
     f.write_text(json.dumps(scene))
-    return subprocess.run(
-        [sys.executable, "-m", "rules", "check", *args, str(f)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    return rules_cli("check", *args, str(f))
 
 
 def test_check_prints_one_verdict_per_action(tmp_path: Path) -> None:

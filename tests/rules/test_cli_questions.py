@@ -4,12 +4,12 @@ before it (scenario-format.md, "Other commands")."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from shapely.geometry import Point, shape
+
+from tests.rules.cli_run import rules_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"
@@ -26,13 +26,7 @@ CARRIER = (
 
 
 def ask(question: str, path: Path) -> list[dict[str, Any]]:
-    done = subprocess.run(
-        [sys.executable, "-m", "rules", question, str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = rules_cli(question, str(path))
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     return [json.loads(line) for line in done.stdout.splitlines()]
@@ -63,13 +57,7 @@ def test_alternative_to_a_diagonal_drag_is_the_same_end_with_the_turn() -> None:
 
 
 def test_alternative_over_the_whole_golden_set_never_fails() -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "rules", "alternative", str(GOLDEN / "mswars")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = rules_cli("alternative", str(GOLDEN / "mswars"))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert all(
         "alternative" in json.loads(line) or "error" in json.loads(line)
