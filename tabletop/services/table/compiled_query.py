@@ -72,6 +72,10 @@ class _Bound:
             raise ValueError("a stand-in is not among the compiled query's parameters")
 
     def params(self, args: tuple[Any, ...]) -> list[Any]:
+        if None in args:
+            # The SQL was compiled for values: the ORM would have written `IS NULL` for
+            # None, and `= NULL` here would match nothing, silently.
+            raise ValueError(f"a compiled query's argument {args.index(None)} is None")
         adapt = self.connection.ops.adapt_datetimefield_value
         bound = []
         for index, value in self.slots:
