@@ -37,6 +37,35 @@ def announce_presence(battle_id: int) -> None:
     task.add_done_callback(_announcements.discard)
 
 
+#: Seconds between tries to give a place back while Redis does not answer: a place left
+#: taken keeps the user's next socket out until it lapses (sockets.PLACE_TTL_S, 90 s).
+RELEASE_RETRIES_S = (0.5, 2.0, 8.0, 30.0)
+_giving_back: set[asyncio.Future] = set()
+
+
+async def _give_back(battle_id: int, user_id: int, channel_name: str) -> None:
+    """Gives a socket's place back; when Redis fails, tries again in the background (the
+    socket's consumer is ending), until the place would have lapsed anyway."""
+    try:
+        await sockets.release(battle_id, user_id, channel_name)
+        return
+    except events.LAYER_ERRORS as error:
+        events.layer_failed(error)
+
+    async def again() -> None:
+        for wait in RELEASE_RETRIES_S:
+            await asyncio.sleep(wait)
+            try:
+                await sockets.release(battle_id, user_id, channel_name)
+                return
+            except events.LAYER_ERRORS as error:
+                events.layer_failed(error)
+        # Given up: the place lapses by itself, or is given back at the process's exit.
+
+    _giving_back.add(task := asyncio.ensure_future(again()))
+    task.add_done_callback(_giving_back.discard)
+
+
 class TablePresence:
     """One socket's place and presence row at battle `battle_id`."""
 
@@ -69,11 +98,8 @@ class TablePresence:
             taken = await claiming
         except events.LAYER_ERRORS:
             taken = True  # it may have timed out after taking the place: give it back
-        try:
-            if taken:
-                await sockets.release(self.battle_id, self.user_id, self.channel_name)
-        except events.LAYER_ERRORS as error:
-            events.layer_failed(error)  # the place lapses by itself (sockets.PLACE_TTL_S)
+        if taken:
+            await _give_back(self.battle_id, self.user_id, self.channel_name)
 
     async def arrived(self, actor: Actor) -> None:
         """The socket's row says who it is (again, when its rights changed)."""

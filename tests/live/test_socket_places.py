@@ -147,3 +147,31 @@ async def test_a_handshake_abandoned_on_a_slow_server_gives_its_place_back(place
         assert await given_back(places, [key], within=20) == 0
     finally:
         stop_asgi_server(process)
+
+
+async def test_a_place_whose_release_redis_failed_is_given_back_when_redis_answers_again(
+    places, monkeypatch
+):
+    """Redis timed out as the socket closed: the place was left taken until it lapsed
+    (90 s), keeping the user's next socket out when their cap was full. It is given back
+    as soon as Redis answers again."""
+    monkeypatch.setattr(table_presence, "RELEASE_RETRIES_S", (0.2, 0.2, 0.2), raising=False)
+    battle, users = await make_table()
+    key = sockets._key(battle.id, users["p1"].pk)
+    places.delete(key)
+    real_release = sockets.release
+    failures = [redis.TimeoutError("Timeout reading from socket")] * 2
+
+    async def flaky_release(*args):
+        if failures:
+            raise failures.pop()
+        await real_release(*args)
+
+    monkeypatch.setattr(table_presence.sockets, "release", flaky_release)
+    communicator = await table_communicator(battle.id, users["p1"], timeout=10)
+    while (await communicator.receive_json_from(timeout=10))["type"] != "snapshot":
+        pass
+    assert places.zcard(key) == 1
+    await communicator.disconnect()
+    assert await given_back(places, [key], within=5) == 0
+    assert not failures
