@@ -6,6 +6,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint lint-steps check install bench
 
+# Bytecode is written even where the shell says not to (PYTHONDONTWRITEBYTECODE=1 on the
+# development and CI machines): without it every process compiled the project from source
+# and pytest rewrote every test module's asserts again (tests/rules' collection 4.1 s of
+# CPU a worker, 2.0-2.3 s from the cache; each Daphne a test starts 0.2 s more).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
