@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import GeometryCollection, Point, Polygon
+from shapely.geometry import Point, Polygon
 
 from rules.engine.dice import make_dice
 from rules.engine.open_reach import (
@@ -28,7 +28,7 @@ from rules.engine.open_reach import (
     open_reach_with_graph,
     union_reach,
 )
-from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.engine.reach import Reach, memoised_reach, no_ends, unshaded
 from rules.geometry import visibility
 from rules.geometry.bases import bodies_at, body_at, rect_corners
 from rules.geometry.occupancy import occupies
@@ -134,7 +134,7 @@ def _board_reach(state: GameState, unit: Unit) -> Reach:
     take the order is refused whatever the path: nowhere."""
     ids = boarders(state, unit)
     if not ids:
-        return _nowhere(unit.id, "board")
+        return no_ends(unit.id, "board")
     leaving = [state.units_by_id[i] for i in ids]
     leaving += [c for i in ids if (c := captive_of(state, i)) is not None]
     loaded = state.with_units(*[replace(p, aboard=unit.id) for p in leaving])
@@ -195,7 +195,7 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
         return unshaded(unit.id, "disembark")
     # Three quarters of the bound: the placements are judged first, and the reach says
     # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
-    found = _reach(state.with_units(*placed), unit.id, "disembark", _share_of_work(3, 4))
+    found = _reach(state.with_units(*placed), unit.id, "disembark", visibility.WORK.share(3, 4))
     keys = {
         "unload": "before",
         "passengers": [
@@ -225,7 +225,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     if not placed:
         return unshaded(unit.id, "disembark")
     # Three quarters of the bound, as `_disembark_reach`: the places are judged after.
-    found = _reach(state, unit.id, "disembark", _share_of_work(3, 4))
+    found = _reach(state, unit.id, "disembark", visibility.WORK.share(3, 4))
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
     position = aod_position(state)
@@ -259,9 +259,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
         bad.append(shapely.affinity.translate(shapely.union_all(mine), -ox, -oy))
     area = found.area.difference(shapely.union_all(bad))
     if area.is_empty or area.area < 1e-9:
-        return Reach(
-            unit.id, "disembark", GeometryCollection(), found.allowance, lambda q: None, cut_at=0.0
-        )
+        return no_ends(unit.id, "disembark", found.allowance, cut_at=0.0)
     shapely.prepare(area)
     offsets = [(p, p.position[0] - sx, p.position[1] - sy) for p in placed]
 
@@ -286,7 +284,7 @@ def _captor(state: GameState, unit: Unit, captive: Unit) -> Reach:
     matrix row forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
     position = aod_position(state)
     if _refused_whatever_the_path(position, unit, "move"):
-        return _nowhere(unit.id, "move")
+        return no_ends(unit.id, "move")
     rows = (matrix_row(unit), matrix_row(captive))
     tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
     allowance = replace(base_allowance(position, unit, "move"), base=min(unit.move, captive.move))
@@ -334,7 +332,7 @@ def _captor_carrying(
     pair = replace(unit, base=BaseShape("circle", diameter=2 * radius))
     ground = _terrain(position, pair, rows, budget)
     if ground.touched or ground.standing_on is not None:
-        return _nowhere(unit.id, "move")
+        return no_ends(unit.id, "move")
     by_unit = base_barriers_by_unit(
         position, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
     )
@@ -346,11 +344,6 @@ def _captor_carrying(
     )
 
 
-def _nowhere(unit_id: str, action_type: str) -> Reach:
-    """No end at all: the order is refused whatever its path."""
-    return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
-
-
 def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) -> Any:
     """Where the centre of a unit whose row prohibits clear (aquatic) may be: its water
     shrunk by the base and a margin (AOD-D28); None for every other unit."""
@@ -359,18 +352,12 @@ def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) 
     return position.water_union(rows).buffer(-(radius + MARGIN))
 
 
-def _share_of_work(num: int, den: int) -> Work:
-    """A share of the reach's bound on work (`visibility.WORK`) for a search that adds to
-    another: where it does not suffice, its ends are left out (the reach stays sound)."""
-    return Work(visibility.WORK.tests * num // den, visibility.WORK.corners * num // den)
-
-
 def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
     position = aod_position(state)
     unit = state.units_by_id[unit_id]
     if _refused_whatever_the_path(position, unit, action_type):
         # Nowhere: validate refuses this order before it looks at the path (001 orders).
-        return _nowhere(unit_id, action_type)
+        return no_ends(unit_id, action_type)
     rows = (matrix_row(unit),)
     still = Track(unit.base, Pose(*unit.position, unit.facing), ())
     budget = halve_for_hindering(
@@ -553,7 +540,7 @@ def _rect_turned(
         hard + elevated,
         [g for _, g in by_unit[1]],
         within,
-        work=_share_of_work(1, 4),
+        work=visibility.WORK.share(1, 4),
     )
     if not found.complete or found.area is None or found.area.is_empty or found.area.area < 1e-9:
         return []
@@ -782,6 +769,6 @@ def _through_touching_hindering(
         hard + others,
         end_only,
         within,
-        work=_share_of_work(1, 2),
+        work=visibility.WORK.share(1, 2),
     )
     return found

@@ -26,14 +26,14 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from rules.engine.open_reach import MARGIN, reachable_via, search_graph
+from rules.engine.leg_bands import LegBand, bands_reach, meets, near_enough, reached, segments
+from rules.engine.open_reach import MARGIN, search_graph
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
 from rules.geometry.deadline import expired
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Unit
 from rules.systems.aod.elevation import abrupt_at
-from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
 from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import is_captive, is_cruising, is_infantry, opposing
 from rules.systems.aod.water import water_at
@@ -219,56 +219,6 @@ def _target_bands(
     if len(rows):
         ok[rows] = reached(graph, np.stack([sx[rows], sy[rows]], axis=1), limit, spent)
     return _runs(target, core, grow, leg, ok, x, y, nx, ny)
-
-
-#: One sample in so many is tested against many corners; the others first against the
-#: corner that saw a neighbour (`reached`).
-EVERY = 6
-
-
-def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) -> Any:
-    """`reachable` for points in order along a line, coarse to fine: every EVERY-th one
-    tried against up to 16 corners, then each of the others first against the corner
-    that saw the coarse point before or after it (then two more). One between two coarse
-    points neither of which is seen is taken as unseen (a subset of the truth)."""
-    n = len(pts)
-    coarse = np.arange(0, n, EVERY)
-    ok_c, via_c = reachable_via(graph, pts[coarse], limit, tries=16, spent=spent)
-    ok = np.zeros(n, dtype=bool)
-    ok[coarse] = ok_c
-    lo = np.arange(n) // EVERY
-    hi = np.minimum(lo + 1, len(coarse) - 1)
-    hint = np.where(ok_c[lo], via_c[lo], np.where(ok_c[hi], via_c[hi], -1))
-    fine = np.setdiff1d(np.arange(n), coarse)
-    fine = fine[hint[fine] >= 0]
-    if not len(fine):
-        return ok
-    # Where one corner saw both coarse points of a stretch, the hull of it and the fine
-    # points between is tested once: covered, every line from it to them lies in free
-    # space (and within the limit, checked per point).
-    nodes = np.array(graph.nodes)
-    dist = np.array(graph.dist)
-    both = np.flatnonzero(ok_c[:-1] & ok_c[1:] & (via_c[:-1] == via_c[1:]))
-    if len(both):
-        hulls = [
-            shapely.MultiPoint(
-                np.vstack([nodes[via_c[k]], pts[coarse[k] : coarse[k + 1] + 1]])
-            ).convex_hull
-            for k in both
-        ]
-        spent[0] += len(hulls)
-        covered = both[shapely.covers(graph.free, hulls)]
-        for k in covered:
-            rows = np.arange(coarse[k] + 1, coarse[k + 1])
-            node = via_c[k]
-            ok[rows] = (
-                dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0], pts[rows, 1] - nodes[node, 1])
-                <= limit
-            )
-        fine = fine[~np.isin(fine // EVERY, covered)]
-    if len(fine):
-        ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine], spent=spent)[0]
-    return ok
 
 
 def _runs(

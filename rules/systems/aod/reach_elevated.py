@@ -38,13 +38,13 @@ import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.polygon import orient
 
+from rules.engine.leg_bands import LegBand, bands_reach, meets, near_enough, segments
 from rules.engine.open_reach import reachable
 from rules.engine.reach import Reach
 from rules.geometry.deadline import expired
 from rules.geometry.tolerance import LENGTH
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Terrain, Unit
-from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
 from rules.systems.aod.terrain import ACCESS_WITHIN
 
 #: Sample spacing along an edge, and the leg's length before the edge (its start lies

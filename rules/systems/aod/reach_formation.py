@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import GeometryCollection, Point
+from shapely.geometry import Point
 
 from rules.engine.allowance import Allowance
 from rules.engine.open_reach import MARGIN, WINDOW
-from rules.engine.reach import Reach, unshaded
+from rules.engine.reach import Reach, no_ends, unshaded
 from rules.geometry.bases import body_at
 from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
@@ -69,7 +69,7 @@ def members_of(position: AodPosition, unit: Unit) -> list[Unit] | None:
 def formation_reach(position: AodPosition, unit: Unit) -> Reach:
     state = position.state
     if check_order(state, unit, TYPE) or member_problems(position, unit):
-        return Reach(unit.id, TYPE, GeometryCollection(), 0.0, lambda p: None)
+        return no_ends(unit.id, TYPE)
     members = members_of(position, unit)
     if members is None or not all(m.base.is_circle for m in members):
         return unshaded(unit.id, TYPE)

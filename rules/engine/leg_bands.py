@@ -1,10 +1,11 @@
-"""Ends reached by a last straight leg: what the elevated bands (reach_elevated.py) and
-the close combat bands (reach_contact.py) share.
+"""Ends reached by a last straight leg, beyond the open reach's free space.
 
-Both shade thin bands beyond the open reach's free space: an end is taken where a last
-leg, from a point the search graph reaches within the allowance less the leg, runs to
-it straight and meets nothing the open reach keeps the centre from. These are the
-vectorised tests of such legs, and the reach of a set of bands.
+A system shades thin bands there (aod's elevated terrain, entered and left by a last
+straight leg, and its close combat contact bands): an end is taken where a last leg, from
+a point the search graph reaches within the allowance less the leg, runs to it straight
+and meets nothing the open reach keeps the centre from. These are the vectorised tests of
+such legs (`near_enough`, `reached`, `segments`, `meets`) and the reach of a set of
+bands (`bands_reach`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 
-from rules.engine.reach import Reach
+from rules.engine.open_reach import reachable_via
+from rules.engine.reach import Reach, no_ends
 from rules.geometry.visibility import VisibilityGraph
 
 #: How far off a band an end may be and still be taken (an alternative's end is rounded
-#: to thousandths): an elevated end is still within 0.0085" of the engine's placement
-#: (AOD-D9), a close combat end's gap still 0.001" to 0.009", contact (section 4).
+#: to thousandths): aod's elevated end is still within 0.0085" of its placement (AOD-D9),
+#: its close combat end's gap still 0.001" to 0.009", contact (aod.md section 4).
 HAIR = 0.0009
 
 
@@ -49,9 +51,7 @@ def bands_reach(
     """The bands as a reach: `path_to` is the graph's path to a band's leg start, then
     the leg, where that path is short enough; `keys_at` the band's keys."""
     if not bands or graph is None:
-        return Reach(
-            unit_id, action_type, shapely.GeometryCollection(), budget, lambda p: None, cut_at
-        )
+        return no_ends(unit_id, action_type, budget, cut_at)
     area = shapely.union_all([b.area for b in bands])
     tree = shapely.STRtree([b.area for b in bands])
     search = graph
@@ -133,3 +133,53 @@ def meets(tree: Any, lines: Any, skip: int = -1) -> Any:
         meets = shapely.intersects(lines[li], tree.geometries[gi])
         hit[np.unique(li[meets])] = True
     return hit
+
+
+#: One sample in so many is tested against many corners; the others first against the
+#: corner that saw a neighbour (`reached`).
+EVERY = 6
+
+
+def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) -> Any:
+    """`reachable` for points in order along a line, coarse to fine: every EVERY-th one
+    tried against up to 16 corners, then each of the others first against the corner
+    that saw the coarse point before or after it (then two more). One between two coarse
+    points neither of which is seen is taken as unseen (a subset of the truth)."""
+    n = len(pts)
+    coarse = np.arange(0, n, EVERY)
+    ok_c, via_c = reachable_via(graph, pts[coarse], limit, tries=16, spent=spent)
+    ok = np.zeros(n, dtype=bool)
+    ok[coarse] = ok_c
+    lo = np.arange(n) // EVERY
+    hi = np.minimum(lo + 1, len(coarse) - 1)
+    hint = np.where(ok_c[lo], via_c[lo], np.where(ok_c[hi], via_c[hi], -1))
+    fine = np.setdiff1d(np.arange(n), coarse)
+    fine = fine[hint[fine] >= 0]
+    if not len(fine):
+        return ok
+    # Where one corner saw both coarse points of a stretch, the hull of it and the fine
+    # points between is tested once: covered, every line from it to them lies in free
+    # space (and within the limit, checked per point).
+    nodes = np.array(graph.nodes)
+    dist = np.array(graph.dist)
+    both = np.flatnonzero(ok_c[:-1] & ok_c[1:] & (via_c[:-1] == via_c[1:]))
+    if len(both):
+        hulls = [
+            shapely.MultiPoint(
+                np.vstack([nodes[via_c[k]], pts[coarse[k] : coarse[k + 1] + 1]])
+            ).convex_hull
+            for k in both
+        ]
+        spent[0] += len(hulls)
+        covered = both[shapely.covers(graph.free, hulls)]
+        for k in covered:
+            rows = np.arange(coarse[k] + 1, coarse[k + 1])
+            node = via_c[k]
+            ok[rows] = (
+                dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0], pts[rows, 1] - nodes[node, 1])
+                <= limit
+            )
+        fine = fine[~np.isin(fine // EVERY, covered)]
+    if len(fine):
+        ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine], spent=spent)[0]
+    return ok
