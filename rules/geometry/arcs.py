@@ -25,6 +25,7 @@ __all__ = [
     "angle_between",
     "bearing",
     "contact_point",
+    "in_base_contact",
     "in_rear",
     "rear_contact",
     "rear_to_rear",
@@ -55,11 +56,15 @@ def rear_contact(u: Unit, other: Unit) -> bool:
     return contact_point(u, other) is not None and _rear_at(u, other)
 
 
+def in_base_contact(a: Unit, b: Unit) -> bool:
+    """Whether two units' bases are within 0.01" of each other (base contact)."""
+    ba = body_at(a.base, *a.position, a.facing)
+    return ba.distance(body_at(b.base, *b.position, b.facing)) <= CONTACT
+
+
 def contact_point(a: Unit, b: Unit) -> tuple[float, float] | None:
     """Where two bases in contact meet (None when they are not in contact)."""
-    ba = body_at(a.base, *a.position, a.facing)
-    bb = body_at(b.base, *b.position, b.facing)
-    if ba.distance(bb) > CONTACT:
+    if not in_base_contact(a, b):
         return None
     pa = _nearest_on_edge(a, b)
     pb = _nearest_on_edge(b, a)

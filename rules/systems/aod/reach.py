@@ -20,6 +20,7 @@ from rules.engine.dice import make_dice
 from rules.engine.open_reach import (
     MARGIN,
     WINDOW,
+    base_barriers,
     base_barriers_by_unit,
     base_obstacles,
     grown_by_base,
@@ -333,10 +334,8 @@ def _captor_carrying(
     ground = _terrain(position, pair, rows, budget)
     if ground.touched or ground.standing_on is not None:
         return no_ends(unit.id, "move")
-    by_unit = base_barriers_by_unit(
-        position, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
-    )
-    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
+    policy = AodBases(ignore=frozenset({captive.id}))
+    blocking, end_only = base_barriers(position, pair, policy, horizon(pair, budget))
     within = _kept_to_water(position, rows, radius)
     elevated = [g for _, g in ground.elevated]
     return open_reach(
