@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon
 
 from rules.engine.open_reach import reachable_via
 from rules.engine.reach import Reach, no_ends
@@ -183,3 +183,132 @@ def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) ->
     if len(fine):
         ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine], spent=spent)[0]
     return ok
+
+
+def in_box(
+    box: tuple[float, float, float, float], x: Any, y: Any, u_x: Any, u_y: Any, ts: Sequence[float]
+) -> Any:
+    """Per point, whether each of its points `t` along (u_x, u_y) (t in `ts`) lies within
+    `box` (x0, y0, x1, y1): a leg's ends on the table."""
+    x0, y0, x1, y1 = box
+    ok = np.ones(len(x), dtype=bool)
+    for t in ts:
+        px, py = x + t * u_x, y + t * u_y
+        ok &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
+    return ok
+
+
+def ring_bands(
+    core: Any,
+    leg: float,
+    ok: Any,
+    x: Any,
+    y: Any,
+    nx: Any,
+    ny: Any,
+    inner: float,
+    outer: float,
+    keys: dict[str, Any],
+) -> list[LegBand]:
+    """Bands round `core` from samples (x, y) on a closed ring about it, each with its
+    outward normal (nx, ny): a band per run of two or more consecutive good samples (the
+    ring closes), from `inner` to `outer` along the normal, reached by a leg of `leg`
+    straight out from the core (`straight_out`); `keys`: the action keys of its ends."""
+    n = len(ok)
+    if ok.all():
+        runs = [list(range(n)) + [0]]
+    else:
+        first_bad = int(np.argmin(ok))
+        order = [(first_bad + k) % n for k in range(n)]
+        runs, run = [], []
+        for i in order:
+            if ok[i]:
+                run.append(i)
+            else:
+                if len(run) > 1:
+                    runs.append(run)
+                run = []
+        if len(run) > 1:
+            runs.append(run)
+    pieces = []
+    for run in runs:
+        idx = np.array(run)
+        near = np.stack([x[idx] + inner * nx[idx], y[idx] + inner * ny[idx]], 1)
+        far = np.stack([x[idx] + outer * nx[idx], y[idx] + outer * ny[idx]], 1)
+        poly = Polygon(np.vstack([near, far[::-1]]))
+        if not poly.is_valid:
+            poly = poly.buffer(0)
+        if poly.is_empty:
+            continue
+        pieces.append(LegBand(poly, leg, straight_out(core, leg), dict(keys)))
+    return pieces
+
+
+def straight_out(core: Any, leg: float) -> Callable[[tuple[float, float]], Any]:
+    """A band's leg start for an end: `leg` straight out from the target's core."""
+
+    def start_of(p: tuple[float, float]) -> tuple[float, float] | None:
+        line = shapely.shortest_line(core, Point(p))
+        (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
+        n = math.hypot(qx - cx, qy - cy)
+        if n < 1e-9:
+            return None
+        return (p[0] + leg * (qx - cx) / n, p[1] + leg * (qy - cy) / n)
+
+    return start_of
+
+
+def edge_bands(
+    ok: Any,
+    x: Any,
+    y: Any,
+    u_x: Any,
+    u_y: Any,
+    k_of: Any,
+    dirs: Sequence[tuple[float, float, float]],
+    lo: float,
+    hi: float,
+    leg: float,
+) -> list[LegBand]:
+    """Bands across polygon edges from samples (x, y) on them, each with the direction
+    (u_x, u_y) its leg crosses the edge in and its edge's index `k_of` into `dirs` (unit
+    vector along it, length): a band per run of consecutive good samples along one edge
+    (a lone sample gets a band 0.002" long), from `lo` to `hi` past the edge along the
+    leg, reached by a leg of `leg` aimed square at the edge (`aimed_at`)."""
+    bands: list[LegBand] = []
+    n = len(ok)
+    i = 0
+    while i < n:
+        if not ok[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and ok[j + 1] and k_of[j + 1] == k_of[i]:
+            j += 1
+        dx, dy, _ = dirs[int(k_of[i])]
+        pad = 0.001 if i == j else 0.0
+        a = (float(x[i] - pad * dx), float(y[i] - pad * dy))
+        b = (float(x[j] + pad * dx), float(y[j] + pad * dy))
+        u = (float(u_x[i]), float(u_y[i]))
+        ring = [
+            (a[0] + lo * u[0], a[1] + lo * u[1]),
+            (b[0] + lo * u[0], b[1] + lo * u[1]),
+            (b[0] + hi * u[0], b[1] + hi * u[1]),
+            (a[0] + hi * u[0], a[1] + hi * u[1]),
+        ]
+        bands.append(LegBand(Polygon(ring), leg, aimed_at(a, (dx, dy), u, leg)))
+        i = j + 1
+    return bands
+
+
+def aimed_at(
+    a: tuple[float, float], along: tuple[float, float], u: tuple[float, float], leg: float
+) -> Callable[[tuple[float, float]], tuple[float, float]]:
+    """A band's leg start for an end: `leg` before the edge point the leg is aimed at (the
+    end's foot on the edge line through `a` along `along`), back along `u`."""
+
+    def start_of(p: tuple[float, float]) -> tuple[float, float]:
+        t = (p[0] - a[0]) * along[0] + (p[1] - a[1]) * along[1]
+        return (a[0] + t * along[0] - leg * u[0], a[1] + t * along[1] - leg * u[1])
+
+    return start_of

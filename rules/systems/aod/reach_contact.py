@@ -19,14 +19,22 @@ band of two rects turned to each other is not computed here).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from rules.engine.leg_bands import LegBand, bands_reach, meets, near_enough, reached, segments
+from rules.engine.leg_bands import (
+    LegBand,
+    bands_reach,
+    in_box,
+    meets,
+    near_enough,
+    reached,
+    ring_bands,
+    segments,
+)
 from rules.engine.open_reach import MARGIN, search_graph
 from rules.engine.reach import Reach
 from rules.geometry.bases import Body
@@ -202,10 +210,7 @@ def _target_bands(
     # The leg runs from `leg` outside the sample in to the band's near side.
     sx, sy = x + leg * nx, y + leg * ny
     ok = good & near_enough(graph, sx, sy, limit)
-    x0, y0, x1, y1 = box
-    for t in (leg, LO - MID):
-        px, py = x + t * nx, y + t * ny
-        ok &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
+    ok &= in_box(box, x, y, nx, ny, (leg, LO - MID))
     rows = np.nonzero(ok)[0]
     if len(rows):
         legs = segments(x[rows], y[rows], -nx[rows], -ny[rows], -leg, MID - LO)
@@ -218,52 +223,4 @@ def _target_bands(
     rows = np.nonzero(ok)[0]
     if len(rows):
         ok[rows] = reached(graph, np.stack([sx[rows], sy[rows]], axis=1), limit, spent)
-    return _runs(target, core, grow, leg, ok, x, y, nx, ny)
-
-
-def _runs(
-    target: str, core: Any, grow: float, leg: float, ok: Any, x: Any, y: Any, nx: Any, ny: Any
-) -> list[LegBand]:
-    """A band piece per run of two or more consecutive good samples (the ring closes)."""
-    n = len(ok)
-    if ok.all():
-        runs = [list(range(n)) + [0]]
-    else:
-        first_bad = int(np.argmin(ok))
-        order = [(first_bad + k) % n for k in range(n)]
-        runs, run = [], []
-        for i in order:
-            if ok[i]:
-                run.append(i)
-            else:
-                if len(run) > 1:
-                    runs.append(run)
-                run = []
-        if len(run) > 1:
-            runs.append(run)
-    pieces = []
-    for run in runs:
-        idx = np.array(run)
-        inner = np.stack([x[idx] + (LO - MID) * nx[idx], y[idx] + (LO - MID) * ny[idx]], 1)
-        outer = np.stack([x[idx] + (HI - MID) * nx[idx], y[idx] + (HI - MID) * ny[idx]], 1)
-        poly = Polygon(np.vstack([inner, outer[::-1]]))
-        if not poly.is_valid:
-            poly = poly.buffer(0)
-        if poly.is_empty:
-            continue
-        pieces.append(LegBand(poly, leg, _straight_from(core, leg), {"target": target}))
-    return pieces
-
-
-def _straight_from(core: Any, leg: float) -> Callable[[tuple[float, float]], Any]:
-    """A band's leg start for an end: `leg` straight out from the target's core."""
-
-    def start_of(p: tuple[float, float]) -> tuple[float, float] | None:
-        line = shapely.shortest_line(core, Point(p))
-        (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
-        n = math.hypot(qx - cx, qy - cy)
-        if n < 1e-9:
-            return None
-        return (p[0] + leg * (qx - cx) / n, p[1] + leg * (qy - cy) / n)
-
-    return start_of
+    return ring_bands(core, leg, ok, x, y, nx, ny, LO - MID, HI - MID, {"target": target})

@@ -28,7 +28,7 @@ bases: a rect's first pose entirely on depends on the angle it crosses at.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -38,7 +38,15 @@ import shapely
 from shapely.geometry import Point, Polygon
 from shapely.geometry.polygon import orient
 
-from rules.engine.leg_bands import LegBand, bands_reach, meets, near_enough, segments
+from rules.engine.leg_bands import (
+    LegBand,
+    bands_reach,
+    edge_bands,
+    in_box,
+    meets,
+    near_enough,
+    segments,
+)
 from rules.engine.open_reach import reachable
 from rules.engine.reach import Reach
 from rules.geometry.deadline import expired
@@ -222,7 +230,7 @@ def _bands(
             if len(rows):
                 before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
                 ok[rows] = reachable(graph, before, limit)
-            bands.extend(_runs(ok, x, y, u_x, u_y, k_of, dirs, depth))
+            bands.extend(edge_bands(ok, x, y, u_x, u_y, k_of, dirs, depth + LO, depth + HI, LEG))
         first = last
     return bands, None
 
@@ -271,11 +279,7 @@ def _leg_clear(
         return out
     x, y, u_x, u_y = x[rows], y[rows], u_x[rows], u_y[rows]
     far = depth + HI + 0.002
-    x0, y0, x1, y1 = barriers.box
-    clear = np.ones(len(rows), dtype=bool)
-    for t in (-LEG, far):
-        px, py = x + t * u_x, y + t * u_y
-        clear &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
+    clear = in_box(barriers.box, x, y, u_x, u_y, (-LEG, far))
     own = next((i for i, (t, _) in enumerate(barriers.elevated) if t.id == feat.id), -1)
     legs = segments(x, y, u_x, u_y, -LEG, far)
     clear &= ~meets(barriers.trees[0], legs)
@@ -283,55 +287,3 @@ def _leg_clear(
     clear &= ~meets(barriers.trees[1], segments(x, y, u_x, u_y, depth + LO - 0.002, far))
     out[rows] = clear
     return out
-
-
-def _runs(
-    ok: Any,
-    x: Any,
-    y: Any,
-    u_x: Any,
-    u_y: Any,
-    k_of: Any,
-    dirs: list[tuple[float, float, float]],
-    depth: float,
-) -> list[LegBand]:
-    """A band per run of consecutive good samples along one edge (a lone sample gets a
-    band 0.002" long)."""
-    bands: list[LegBand] = []
-    n = len(ok)
-    i = 0
-    while i < n:
-        if not ok[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and ok[j + 1] and k_of[j + 1] == k_of[i]:
-            j += 1
-        dx, dy, _ = dirs[int(k_of[i])]
-        pad = 0.001 if i == j else 0.0
-        a = (float(x[i] - pad * dx), float(y[i] - pad * dy))
-        b = (float(x[j] + pad * dx), float(y[j] + pad * dy))
-        u = (float(u_x[i]), float(u_y[i]))
-        lo, hi = depth + LO, depth + HI
-        ring = [
-            (a[0] + lo * u[0], a[1] + lo * u[1]),
-            (b[0] + lo * u[0], b[1] + lo * u[1]),
-            (b[0] + hi * u[0], b[1] + hi * u[1]),
-            (a[0] + hi * u[0], a[1] + hi * u[1]),
-        ]
-        bands.append(LegBand(Polygon(ring), LEG, _aimed_from(a, (dx, dy), u)))
-        i = j + 1
-    return bands
-
-
-def _aimed_from(
-    a: tuple[float, float], along: tuple[float, float], u: tuple[float, float]
-) -> Callable[[tuple[float, float]], tuple[float, float]]:
-    """A band's leg start for an end: LEG before the edge point the leg is aimed at (the
-    end's foot on the edge line through `a` along `along`), back along `u`."""
-
-    def start_of(p: tuple[float, float]) -> tuple[float, float]:
-        t = (p[0] - a[0]) * along[0] + (p[1] - a[1]) * along[1]
-        return (a[0] + t * along[0] - LEG * u[0], a[1] + t * along[1] - LEG * u[1])
-
-    return start_of
