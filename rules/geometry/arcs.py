@@ -28,6 +28,7 @@ __all__ = [
     "in_base_contact",
     "in_rear",
     "rear_contact",
+    "rear_slots",
     "rear_to_rear",
 ]
 
@@ -85,6 +86,32 @@ def _nearest_on_edge(u: Unit, other: Unit) -> tuple[float, float]:
     target = bo.core.buffer(bo.radius) if bo.radius > 1e-6 else bo.core
     p = nearest_points(bu.core.exterior, target)[0]
     return (p.x, p.y)
+
+
+def rear_slots(u: Unit, depth: float, gap: float = 0.004) -> list[tuple[float, float, float]]:
+    """Poses (x, y, facing) for a piece reaching `depth` from its centre toward `u`, set
+    `gap` behind `u`'s rear, from one side to the other: every 5 degrees of a circle's
+    rear arc (+-45, facing away from `u`'s centre), every sixteenth of a rect's rear edge
+    (facing as `u`)."""
+    b = u.base
+    back = math.radians(u.facing + 180.0)
+    fx, fy = math.cos(back), math.sin(back)  # pointing behind
+    nx, ny = -fy, fx
+    tx, ty = u.position
+    out: list[tuple[float, float, float]] = []
+    if b.is_circle:
+        reach = b.radius + depth + gap
+        for k in range(-9, 10):
+            a = back + math.radians(5.0 * k)
+            out.append(
+                (tx + reach * math.cos(a), ty + reach * math.sin(a), math.degrees(a) + 180.0)
+            )
+    else:
+        reach = b.length / 2 + depth + gap
+        for k in range(-8, 9):
+            s = k / 16 * b.width
+            out.append((tx + reach * fx + s * nx, ty + reach * fy + s * ny, u.facing))
+    return out
 
 
 def rear_to_rear(a: Unit, b: Unit) -> bool:

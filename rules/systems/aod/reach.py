@@ -31,9 +31,10 @@ from rules.engine.open_reach import (
 )
 from rules.engine.reach import Reach, memoised_reach, no_ends, unshaded
 from rules.geometry import visibility
-from rules.geometry.bases import bodies_at, body_at, rect_corners
+from rules.geometry.arcs import rear_slots
+from rules.geometry.bases import body_at, rect_corners
 from rules.geometry.occupancy import occupies
-from rules.geometry.rotation_sweep import rect_turn_sweep
+from rules.geometry.rotation_sweep import rect_turn_gaps, rect_turn_sweep
 from rules.geometry.tolerance import CONTACT, LENGTH, ROTATION_STEP
 from rules.geometry.track import Pose, Track
 from rules.geometry.visibility import VisibilityGraph, Work, inflate
@@ -150,30 +151,10 @@ def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
     referee's own `placement_problems` against those placed before it. Candidates step along
     the rear edge or arc from one side, packing them; None where one cannot be placed."""
     position = aod_position(state)
-    b = transport.base
-    back = math.radians(transport.facing + 180.0)
-    fx, fy = math.cos(back), math.sin(back)  # pointing behind
-    nx, ny = -fy, fx
-    tx, ty = transport.position
     placed: list[Unit] = []
     for p in sorted(passengers(state, transport.id), key=lambda u: u.id):
         depth = p.base.radius if p.base.is_circle else p.base.length / 2
-        cands: list[tuple[float, float, float]] = []
-        if b.is_circle:
-            reach_ = b.radius + depth + 0.004
-            for k in range(-9, 10):  # along the rear arc, +-45 (AOD-D13), one side first
-                a = back + math.radians(5.0 * k)
-                cands.append(
-                    (tx + reach_ * math.cos(a), ty + reach_ * math.sin(a), math.degrees(a) + 180.0)
-                )
-        else:
-            reach_ = b.length / 2 + depth + 0.004
-            for k in range(-8, 9):  # along the rear edge, one side first
-                s_ = k / 16 * b.width
-                cands.append(
-                    (tx + reach_ * fx + s_ * nx, ty + reach_ * fy + s_ * ny, transport.facing)
-                )
-        for x, y, facing in cands:
+        for x, y, facing in rear_slots(transport, depth):
             here = replace(p, aboard=None).moved((x, y), facing)
             if not placement_problems(position, transport, [*placed, here]):
                 placed.append(here)
@@ -597,12 +578,8 @@ def _clear_while_turning(unit: Unit, turned: Unit, touched: list[Terrain]) -> bo
     end = body_at(b, *unit.position, turned.facing)
     if not any(end.distance(t.shape) <= CONTACT for t in touched):
         return False  # ends clear of it: met again later, it is kept from it (`hard`)
-    sweep = math.radians(abs(turned.facing - unit.facing)) * b.radius
-    n = max(2, math.ceil(sweep / ROTATION_STEP))
-    angles = np.linspace(unit.facing, turned.facing, n + 1)
-    xs, ys = np.full(n + 1, unit.position[0]), np.full(n + 1, unit.position[1])
-    cores, _ = bodies_at(b, xs, ys, angles)
-    gaps = shapely.distance(cores, shapely.union_all([t.shape for t in touched]))
+    met = shapely.union_all([t.shape for t in touched])
+    gaps = rect_turn_gaps(b, unit.position, unit.facing, turned.facing, met)
     return bool((gaps > CONTACT - ROTATION_STEP).any())
 
 

@@ -50,10 +50,10 @@ from rules.engine.leg_bands import (
 from rules.engine.open_reach import reachable
 from rules.engine.reach import Reach
 from rules.geometry.deadline import expired
-from rules.geometry.tolerance import LENGTH
+from rules.geometry.tolerance import CONTACT, LENGTH
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Terrain, Unit
-from rules.systems.aod.terrain import ACCESS_WITHIN
+from rules.systems.aod.terrain import ACCESS_WITHIN, reposition_steps
 
 #: Sample spacing along an edge, and the leg's length before the edge (its start lies
 #: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
@@ -70,17 +70,14 @@ LO, HI = -0.0025, 0.0075
 #: square to the edge; twice that for the root's rounding. Reach's access test keeps
 #: this much inside the referee's `ACCESS_WITHIN`, its one figure (AOD-D34).
 _CROSSED_NEAR = 2 * LENGTH
-#: The engine's repositioning: candidates every 0.005", "entirely on / off" within 0.01".
-_REPOSITION_STEP = 0.005
-_WITHIN = 0.01
 
 
 def target_depth(radius: float) -> float:
     """How far past the edge, along a square crossing, the engine puts a circle base of
     `radius` entirely on (or off) the feature: rules/systems/aod/terrain.py
     `_reposition`'s first candidate at which the base is within 0.01" of it."""
-    ds = np.arange(0.0, 2 * radius + 0.1, _REPOSITION_STEP)
-    return float(ds[np.nonzero(ds >= radius - _WITHIN)[0][0]])
+    ds = reposition_steps(radius)
+    return float(ds[np.nonzero(ds >= radius - CONTACT)[0][0]])
 
 
 @dataclass
