@@ -203,8 +203,8 @@ def carry_out(
     track: Track,
     allowance: Allowance,
     plan: vtol.VtolPlan,
-    target: Unit | None,
-    captive: Unit | None,
+    target: Unit | None = None,
+    captive: Unit | None = None,
 ) -> Verdict:
     """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
     state = position.state

@@ -17,6 +17,7 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from rules.engine.dice import make_dice
+from rules.engine.left_behind import left_behind
 from rules.engine.open_reach import (
     MARGIN,
     WINDOW,
@@ -35,9 +36,9 @@ from rules.geometry.arcs import rear_slots
 from rules.geometry.bases import body_at, rect_corners
 from rules.geometry.occupancy import occupies
 from rules.geometry.rotation_sweep import rect_turn_gaps, rect_turn_sweep
-from rules.geometry.tolerance import CONTACT, LENGTH, ROTATION_STEP
+from rules.geometry.tolerance import CONTACT, ROTATION_STEP
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import VisibilityGraph, Work, inflate
+from rules.geometry.visibility import Work
 from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
@@ -399,15 +400,15 @@ def _on_the_ground(
     r = unit.base.radius
     room = shapely.box(r, r, state.table.width - r, state.table.height - r)
     # The terrain it starts touching, once left, as hard as any other (AOD-D4).
-    hard = ground.hard + _left_behind(
-        position,
+    hard = ground.hard + left_behind(
         unit.base,
         unit.facing,
         unit.position,
-        ground.touched,
+        [t.shape for t in ground.touched],
         budget,
         others,
         room if within is None else room.intersection(within),
+        by_centre=position.options.hindering_entry == "centre",
     )
     if action_type in TARGETED:
         # Close combat: only ends in contact with a target count (AOD-D31).
@@ -485,7 +486,7 @@ def _rect_turned(
     rows = (matrix_row(unit),)
     # Hindering terrain the turned rect no longer touches is entered anew if touched again
     # (moving from clear, AOD-D4): it is kept from it like from any other; what it still
-    # touches may be left, not met again (`_left_behind`, below).
+    # touches may be left, not met again (`left_behind`, below).
     body = body_at(b, sx, sy, turned.facing)
     touched = {t.id for t in ground.touched if body.distance(t.shape) <= CONTACT}
     for i in position.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
@@ -506,9 +507,10 @@ def _rect_turned(
     )
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
     elevated = [g for _, g in ground.elevated]
-    still = [t for t in ground.touched if t.id in touched]
-    hard += _left_behind(
-        position, b, turned.facing, start_xy, still, budget, hard + elevated, within
+    still = [t.shape for t in ground.touched if t.id in touched]
+    by_centre = position.options.hindering_entry == "centre"
+    hard += left_behind(
+        b, turned.facing, start_xy, still, budget, hard + elevated, within, by_centre
     )
     # A quarter of the bound: where that does not suffice the turned ends are left out
     # (the reach stays sound, and exact to what the first search says).
@@ -581,56 +583,6 @@ def _clear_while_turning(unit: Unit, turned: Unit, touched: list[Terrain]) -> bo
     met = shapely.union_all([t.shape for t in touched])
     gaps = rect_turn_gaps(b, unit.position, unit.facing, turned.facing, met)
     return bool((gaps > CONTACT - ROTATION_STEP).any())
-
-
-def _left_behind(
-    position: AodPosition,
-    base: BaseShape,
-    facing: float,
-    start: tuple[float, float],
-    touched: list[Terrain],
-    budget: float,
-    obstacles: list[Any],
-    room: Any,
-) -> list[Any]:
-    """The obstacle that keeps a base from meeting again hindering terrain it touches
-    at its start (`touched`) once it has left it: having left it, it moves from clear,
-    and touching it again would stop it (000 [32], AOD-D4). Moving while still touching
-    it is never clear, so free: where the base touches it (`near`, a subset: the base
-    within 0.01" of it, or the centre within 0.001" by the AOD-D3 option) the centre
-    may go, but only along straight lines from its start (the star it sees there, within
-    `room` and clear of `obstacles`). Beyond that it keeps out of where the base would
-    meet the terrain (`meets`, a superset: distance 0, or the centre on it). A shortest
-    path comes back into a star about its start only along its first straight leg, so
-    a path of the search touches the terrain only before it leaves it for good.
-    `base` at `facing` keeps its facing along these paths."""
-    if not touched:
-        return []
-    shapes = [t.shape for t in touched]
-    if position.options.hindering_entry == "centre":
-        near = [s.buffer(LENGTH - 0.0001, quad_segs=16) for s in shapes]
-        meets = [inflate(s, 0.0003) for s in shapes]
-    elif base.is_circle:
-        # Chords within 0.0004" inside the arcs (`grown_by_base`): within 0.0086" of
-        # it the base touches it; beyond 0.0044" less that, it does not meet it.
-        near = [grown_by_base(s, None, base.radius + CONTACT - 0.001) for s in shapes]
-        meets = [grown_by_base(s, None, base.radius + 0.0044) for s in shapes]
-    else:
-        inner = Polygon(rect_corners(0.0, 0.0, facing, base.width + 0.014, base.length + 0.014))
-        outer = Polygon(rect_corners(0.0, 0.0, facing, base.width + 0.008, base.length + 0.008))
-        near = [grown_by_base(s, inner, 0.0) for s in shapes]
-        meets = [grown_by_base(s, outer, 0.0) for s in shapes]
-    free = room.intersection(shapely.union_all(near))
-    shapely.prepare(free)
-    nearby = [g for g in obstacles if free.intersects(g)]
-    if nearby:
-        free = free.difference(shapely.union_all(nearby))
-    here = Point(start)
-    piece = next((g for g in getattr(free, "geoms", [free]) if g.covers(here)), None)
-    met = shapely.union_all(meets)
-    if piece is None:
-        return [met]
-    return [met.difference(VisibilityGraph.star(piece, start, budget))]
 
 
 def _refused_whatever_the_path(position: AodPosition, unit: Unit, action_type: str) -> bool:
