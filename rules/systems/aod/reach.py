@@ -17,6 +17,7 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from rules.engine.dice import make_dice
+from rules.engine.edge_crossings import Barriers
 from rules.engine.left_behind import left_behind
 from rules.engine.open_reach import (
     MARGIN,
@@ -53,7 +54,7 @@ from rules.systems.aod.moves import (
 from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.reach_contact import contact_ends
-from rules.systems.aod.reach_elevated import Barriers, elevated_ends
+from rules.systems.aod.reach_elevated import elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
 from rules.systems.aod.turn import turn_of
