@@ -72,9 +72,17 @@ def memoised_reach(
     return state.memo(f"{system}.reach.{unit_id}.{action_type}", lambda: build(unit))
 
 
+def no_ends(
+    unit_id: str, action_type: str, allowance: float = 0.0, cut_at: float | None = None
+) -> Reach:
+    """A reach with no end at all (an order refused whatever its path; or, with `cut_at`,
+    none found within that much path)."""
+    return Reach(unit_id, action_type, GeometryCollection(), allowance, lambda p: None, cut_at)
+
+
 def unshaded(unit_id: str, action_type: str) -> Reach:
     """A type whose ends the engine does not shade (one that must end in contact with a
     target or carrier, a placement, a formation's several pieces): nothing is shaded and
     the answer says it is exact to no length of path (`complete` false, `horizon` 0), so
     that no one reads the empty area as "nowhere to go"."""
-    return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None, cut_at=0.0)
+    return no_ends(unit_id, action_type, cut_at=0.0)

@@ -25,8 +25,10 @@ __all__ = [
     "angle_between",
     "bearing",
     "contact_point",
+    "in_base_contact",
     "in_rear",
     "rear_contact",
+    "rear_slots",
     "rear_to_rear",
 ]
 
@@ -55,11 +57,15 @@ def rear_contact(u: Unit, other: Unit) -> bool:
     return contact_point(u, other) is not None and _rear_at(u, other)
 
 
+def in_base_contact(a: Unit, b: Unit) -> bool:
+    """Whether two units' bases are within 0.01" of each other (base contact)."""
+    ba = body_at(a.base, *a.position, a.facing)
+    return ba.distance(body_at(b.base, *b.position, b.facing)) <= CONTACT
+
+
 def contact_point(a: Unit, b: Unit) -> tuple[float, float] | None:
     """Where two bases in contact meet (None when they are not in contact)."""
-    ba = body_at(a.base, *a.position, a.facing)
-    bb = body_at(b.base, *b.position, b.facing)
-    if ba.distance(bb) > CONTACT:
+    if not in_base_contact(a, b):
         return None
     pa = _nearest_on_edge(a, b)
     pb = _nearest_on_edge(b, a)
@@ -80,6 +86,32 @@ def _nearest_on_edge(u: Unit, other: Unit) -> tuple[float, float]:
     target = bo.core.buffer(bo.radius) if bo.radius > 1e-6 else bo.core
     p = nearest_points(bu.core.exterior, target)[0]
     return (p.x, p.y)
+
+
+def rear_slots(u: Unit, depth: float, gap: float = 0.004) -> list[tuple[float, float, float]]:
+    """Poses (x, y, facing) for a piece reaching `depth` from its centre toward `u`, set
+    `gap` behind `u`'s rear, from one side to the other: every 5 degrees of a circle's
+    rear arc (+-45, facing away from `u`'s centre), every sixteenth of a rect's rear edge
+    (facing as `u`)."""
+    b = u.base
+    back = math.radians(u.facing + 180.0)
+    fx, fy = math.cos(back), math.sin(back)  # pointing behind
+    nx, ny = -fy, fx
+    tx, ty = u.position
+    out: list[tuple[float, float, float]] = []
+    if b.is_circle:
+        reach = b.radius + depth + gap
+        for k in range(-9, 10):
+            a = back + math.radians(5.0 * k)
+            out.append(
+                (tx + reach * math.cos(a), ty + reach * math.sin(a), math.degrees(a) + 180.0)
+            )
+    else:
+        reach = b.length / 2 + depth + gap
+        for k in range(-8, 9):
+            s = k / 16 * b.width
+            out.append((tx + reach * fx + s * nx, ty + reach * fy + s * ny, u.facing))
+    return out
 
 
 def rear_to_rear(a: Unit, b: Unit) -> bool:

@@ -25,7 +25,9 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
-from rules.geometry.bases import rect_corners
+from rules.geometry.bases import bodies_at, rect_corners
+from rules.geometry.tolerance import ROTATION_STEP
+from rules.model.state import BaseShape
 
 #: How far the drawn arcs may lie outside the true circle, in inches (well inside the
 #: 0.001" length tolerance, so a verdict that reads the sweep cannot tell).
@@ -126,3 +128,16 @@ def _corners(xs: Any, ys: Any, facings: Any, width: float, length: float) -> Any
     cx = np.stack([xs + fx + sx, xs - fx + sx, xs - fx - sx, xs + fx - sx], axis=1)
     cy = np.stack([ys + fy + sy, ys - fy + sy, ys - fy - sy, ys + fy - sy], axis=1)
     return np.stack([cx, cy], axis=2)
+
+
+def rect_turn_gaps(
+    base: BaseShape, xy: tuple[float, float], start: float, end: float, shape: Any
+) -> Any:
+    """The gaps from `shape` to a rect base turning in place at `xy` from facing `start`
+    to `end` (degrees), at poses every ROTATION_STEP of corner travel, ends included."""
+    sweep = math.radians(abs(end - start)) * base.radius
+    n = max(2, math.ceil(sweep / ROTATION_STEP))
+    angles = np.linspace(start, end, n + 1)
+    xs, ys = np.full(n + 1, xy[0]), np.full(n + 1, xy[1])
+    cores, _ = bodies_at(base, xs, ys, angles)
+    return shapely.distance(cores, shape)

@@ -18,12 +18,12 @@ from shapely.geometry import Point
 
 import rules
 from rules import action_from_json, reach, state_to_json, validate
+from rules.engine import edge_crossings
 from rules.geometry import deadline as clocks
 from rules.model.actions import Action
 from rules.referee.alternative import nearest_alternative
 from rules.referee.cli import main
 from rules.referee.questions import reach_answer
-from rules.systems.aod import reach_elevated
 from rules.systems.aod.reach_elevated import target_depth
 from tests.rules.scenes import scene, square, unit
 from tests.rules.test_properties import GRID, reach_is_sound
@@ -135,8 +135,8 @@ def test_the_bands_onto_elevated_terrain_stop_at_the_deadline_nearest_first(
     hill = square("E1", "elevated", 12, 4, 20, 16)
     whole = reach(scene([unit("U", position=(8, 10), diameter=2.0, move=8)], [hill]), "U")
     readings = count()
-    monkeypatch.setattr(reach_elevated, "CHUNK", 50)  # one sample an inch of edge
-    monkeypatch.setattr(reach_elevated, "expired", lambda: next(readings) >= 2)
+    monkeypatch.setattr(edge_crossings, "CHUNK", 50)  # one sample an inch of edge
+    monkeypatch.setattr(edge_crossings, "expired", lambda: next(readings) >= 2)
     state = scene([unit("U", position=(8, 10), diameter=2.0, move=8)], [hill])
     cut = reach(state, "U")
     assert whole.complete and not cut.complete

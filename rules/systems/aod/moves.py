@@ -13,8 +13,7 @@ from rules.engine.judgement import Judgement, moved_event
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
-from rules.geometry.bases import body_at
-from rules.geometry.tolerance import CONTACT
+from rules.geometry.arcs import in_base_contact
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
@@ -174,7 +173,7 @@ def _carried(
 ) -> tuple[Unit, Track | None]:
     """Where the captive ends, and its track when it is carried rigidly (001 [27],
     AOD-D33)."""
-    if not _touching(unit, captive):
+    if not in_base_contact(unit, captive):
         judgement.reasons.append(
             Violation(
                 "must_end_in_contact",
@@ -204,8 +203,8 @@ def carry_out(
     track: Track,
     allowance: Allowance,
     plan: vtol.VtolPlan,
-    target: Unit | None,
-    captive: Unit | None,
+    target: Unit | None = None,
+    captive: Unit | None = None,
 ) -> Verdict:
     """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
     state = position.state
@@ -277,17 +276,10 @@ def carry_out(
     return judgement.verdict(after)
 
 
-def _touching(a: Unit, b: Unit) -> bool:
-    return (
-        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
-        <= CONTACT
-    )
-
-
 def _check_target_end(
     position: AodPosition, judgement: Judgement, moved: Unit, target: Unit
 ) -> None:
-    if not _touching(moved, target):
+    if not in_base_contact(moved, target):
         judgement.reasons.append(
             Violation(
                 "must_end_in_contact",
@@ -337,7 +329,7 @@ def _check_captive_end(
             ignore=(captive.id, moved.id),
             forbidden=position.forbidden_to(rows),
         )
-        if bad is not None or not _touching(moved, end):
+        if bad is not None or not in_base_contact(moved, end):
             judgement.reasons.append(
                 Violation(
                     "placement_invalid",
@@ -347,7 +339,7 @@ def _check_captive_end(
                 )
             )
             return
-    if not _touching(moved, end):
+    if not in_base_contact(moved, end):
         judgement.reasons.append(
             Violation(
                 "must_end_in_contact",

@@ -14,12 +14,15 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import GeometryCollection, Point, Polygon
+from shapely.geometry import Point, Polygon
 
 from rules.engine.dice import make_dice
+from rules.engine.edge_crossings import Barriers
+from rules.engine.left_behind import left_behind
 from rules.engine.open_reach import (
     MARGIN,
     WINDOW,
+    base_barriers,
     base_barriers_by_unit,
     base_obstacles,
     grown_by_base,
@@ -28,14 +31,15 @@ from rules.engine.open_reach import (
     open_reach_with_graph,
     union_reach,
 )
-from rules.engine.reach import Reach, memoised_reach, unshaded
+from rules.engine.reach import Reach, memoised_reach, no_ends, unshaded
 from rules.geometry import visibility
-from rules.geometry.bases import bodies_at, body_at, rect_corners
+from rules.geometry.arcs import rear_slots
+from rules.geometry.bases import body_at, rect_corners
 from rules.geometry.occupancy import occupies
-from rules.geometry.rotation_sweep import rect_turn_sweep
-from rules.geometry.tolerance import CONTACT, LENGTH, ROTATION_STEP
+from rules.geometry.rotation_sweep import rect_turn_gaps, rect_turn_sweep
+from rules.geometry.tolerance import CONTACT, ROTATION_STEP
 from rules.geometry.track import Pose, Track
-from rules.geometry.visibility import VisibilityGraph, Work, inflate
+from rules.geometry.visibility import Work
 from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
@@ -50,7 +54,7 @@ from rules.systems.aod.moves import (
 from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.reach_contact import contact_ends
-from rules.systems.aod.reach_elevated import Barriers, elevated_ends
+from rules.systems.aod.reach_elevated import elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
 from rules.systems.aod.turn import turn_of
@@ -134,7 +138,7 @@ def _board_reach(state: GameState, unit: Unit) -> Reach:
     take the order is refused whatever the path: nowhere."""
     ids = boarders(state, unit)
     if not ids:
-        return _nowhere(unit.id, "board")
+        return no_ends(unit.id, "board")
     leaving = [state.units_by_id[i] for i in ids]
     leaving += [c for i in ids if (c := captive_of(state, i)) is not None]
     loaded = state.with_units(*[replace(p, aboard=unit.id) for p in leaving])
@@ -149,30 +153,10 @@ def set_down(state: GameState, transport: Unit) -> list[Unit] | None:
     referee's own `placement_problems` against those placed before it. Candidates step along
     the rear edge or arc from one side, packing them; None where one cannot be placed."""
     position = aod_position(state)
-    b = transport.base
-    back = math.radians(transport.facing + 180.0)
-    fx, fy = math.cos(back), math.sin(back)  # pointing behind
-    nx, ny = -fy, fx
-    tx, ty = transport.position
     placed: list[Unit] = []
     for p in sorted(passengers(state, transport.id), key=lambda u: u.id):
         depth = p.base.radius if p.base.is_circle else p.base.length / 2
-        cands: list[tuple[float, float, float]] = []
-        if b.is_circle:
-            reach_ = b.radius + depth + 0.004
-            for k in range(-9, 10):  # along the rear arc, +-45 (AOD-D13), one side first
-                a = back + math.radians(5.0 * k)
-                cands.append(
-                    (tx + reach_ * math.cos(a), ty + reach_ * math.sin(a), math.degrees(a) + 180.0)
-                )
-        else:
-            reach_ = b.length / 2 + depth + 0.004
-            for k in range(-8, 9):  # along the rear edge, one side first
-                s_ = k / 16 * b.width
-                cands.append(
-                    (tx + reach_ * fx + s_ * nx, ty + reach_ * fy + s_ * ny, transport.facing)
-                )
-        for x, y, facing in cands:
+        for x, y, facing in rear_slots(transport, depth):
             here = replace(p, aboard=None).moved((x, y), facing)
             if not placement_problems(position, transport, [*placed, here]):
                 placed.append(here)
@@ -195,7 +179,7 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
         return unshaded(unit.id, "disembark")
     # Three quarters of the bound: the placements are judged first, and the reach says
     # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
-    found = _reach(state.with_units(*placed), unit.id, "disembark", _share_of_work(3, 4))
+    found = _reach(state.with_units(*placed), unit.id, "disembark", visibility.WORK.share(3, 4))
     keys = {
         "unload": "before",
         "passengers": [
@@ -225,7 +209,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     if not placed:
         return unshaded(unit.id, "disembark")
     # Three quarters of the bound, as `_disembark_reach`: the places are judged after.
-    found = _reach(state, unit.id, "disembark", _share_of_work(3, 4))
+    found = _reach(state, unit.id, "disembark", visibility.WORK.share(3, 4))
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
     position = aod_position(state)
@@ -259,9 +243,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
         bad.append(shapely.affinity.translate(shapely.union_all(mine), -ox, -oy))
     area = found.area.difference(shapely.union_all(bad))
     if area.is_empty or area.area < 1e-9:
-        return Reach(
-            unit.id, "disembark", GeometryCollection(), found.allowance, lambda q: None, cut_at=0.0
-        )
+        return no_ends(unit.id, "disembark", found.allowance, cut_at=0.0)
     shapely.prepare(area)
     offsets = [(p, p.position[0] - sx, p.position[1] - sy) for p in placed]
 
@@ -286,7 +268,7 @@ def _captor(state: GameState, unit: Unit, captive: Unit) -> Reach:
     matrix row forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
     position = aod_position(state)
     if _refused_whatever_the_path(position, unit, "move"):
-        return _nowhere(unit.id, "move")
+        return no_ends(unit.id, "move")
     rows = (matrix_row(unit), matrix_row(captive))
     tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
     allowance = replace(base_allowance(position, unit, "move"), base=min(unit.move, captive.move))
@@ -334,21 +316,14 @@ def _captor_carrying(
     pair = replace(unit, base=BaseShape("circle", diameter=2 * radius))
     ground = _terrain(position, pair, rows, budget)
     if ground.touched or ground.standing_on is not None:
-        return _nowhere(unit.id, "move")
-    by_unit = base_barriers_by_unit(
-        position, pair, AodBases(ignore=frozenset({captive.id})), horizon(pair, budget)
-    )
-    blocking, end_only = [g for _, g in by_unit[0]], [g for _, g in by_unit[1]]
+        return no_ends(unit.id, "move")
+    policy = AodBases(ignore=frozenset({captive.id}))
+    blocking, end_only = base_barriers(position, pair, policy, horizon(pair, budget))
     within = _kept_to_water(position, rows, radius)
     elevated = [g for _, g in ground.elevated]
     return open_reach(
         position, pair, "move", budget, ground.hard + elevated + blocking, end_only, within
     )
-
-
-def _nowhere(unit_id: str, action_type: str) -> Reach:
-    """No end at all: the order is refused whatever its path."""
-    return Reach(unit_id, action_type, GeometryCollection(), 0.0, lambda p: None)
 
 
 def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) -> Any:
@@ -359,18 +334,12 @@ def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) 
     return position.water_union(rows).buffer(-(radius + MARGIN))
 
 
-def _share_of_work(num: int, den: int) -> Work:
-    """A share of the reach's bound on work (`visibility.WORK`) for a search that adds to
-    another: where it does not suffice, its ends are left out (the reach stays sound)."""
-    return Work(visibility.WORK.tests * num // den, visibility.WORK.corners * num // den)
-
-
 def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
     position = aod_position(state)
     unit = state.units_by_id[unit_id]
     if _refused_whatever_the_path(position, unit, action_type):
         # Nowhere: validate refuses this order before it looks at the path (001 orders).
-        return _nowhere(unit_id, action_type)
+        return no_ends(unit_id, action_type)
     rows = (matrix_row(unit),)
     still = Track(unit.base, Pose(*unit.position, unit.facing), ())
     budget = halve_for_hindering(
@@ -432,15 +401,15 @@ def _on_the_ground(
     r = unit.base.radius
     room = shapely.box(r, r, state.table.width - r, state.table.height - r)
     # The terrain it starts touching, once left, as hard as any other (AOD-D4).
-    hard = ground.hard + _left_behind(
-        position,
+    hard = ground.hard + left_behind(
         unit.base,
         unit.facing,
         unit.position,
-        ground.touched,
+        [t.shape for t in ground.touched],
         budget,
         others,
         room if within is None else room.intersection(within),
+        by_centre=position.options.hindering_entry == "centre",
     )
     if action_type in TARGETED:
         # Close combat: only ends in contact with a target count (AOD-D31).
@@ -518,7 +487,7 @@ def _rect_turned(
     rows = (matrix_row(unit),)
     # Hindering terrain the turned rect no longer touches is entered anew if touched again
     # (moving from clear, AOD-D4): it is kept from it like from any other; what it still
-    # touches may be left, not met again (`_left_behind`, below).
+    # touches may be left, not met again (`left_behind`, below).
     body = body_at(b, sx, sy, turned.facing)
     touched = {t.id for t in ground.touched if body.distance(t.shape) <= CONTACT}
     for i in position.terrain.query_box(sx - near, sy - near, sx + near, sy + near):
@@ -539,9 +508,10 @@ def _rect_turned(
     )
     point = replace(unit, base=BaseShape("circle", diameter=0.0002))
     elevated = [g for _, g in ground.elevated]
-    still = [t for t in ground.touched if t.id in touched]
-    hard += _left_behind(
-        position, b, turned.facing, start_xy, still, budget, hard + elevated, within
+    still = [t.shape for t in ground.touched if t.id in touched]
+    by_centre = position.options.hindering_entry == "centre"
+    hard += left_behind(
+        b, turned.facing, start_xy, still, budget, hard + elevated, within, by_centre
     )
     # A quarter of the bound: where that does not suffice the turned ends are left out
     # (the reach stays sound, and exact to what the first search says).
@@ -553,7 +523,7 @@ def _rect_turned(
         hard + elevated,
         [g for _, g in by_unit[1]],
         within,
-        work=_share_of_work(1, 4),
+        work=visibility.WORK.share(1, 4),
     )
     if not found.complete or found.area is None or found.area.is_empty or found.area.area < 1e-9:
         return []
@@ -611,63 +581,9 @@ def _clear_while_turning(unit: Unit, turned: Unit, touched: list[Terrain]) -> bo
     end = body_at(b, *unit.position, turned.facing)
     if not any(end.distance(t.shape) <= CONTACT for t in touched):
         return False  # ends clear of it: met again later, it is kept from it (`hard`)
-    sweep = math.radians(abs(turned.facing - unit.facing)) * b.radius
-    n = max(2, math.ceil(sweep / ROTATION_STEP))
-    angles = np.linspace(unit.facing, turned.facing, n + 1)
-    xs, ys = np.full(n + 1, unit.position[0]), np.full(n + 1, unit.position[1])
-    cores, _ = bodies_at(b, xs, ys, angles)
-    gaps = shapely.distance(cores, shapely.union_all([t.shape for t in touched]))
+    met = shapely.union_all([t.shape for t in touched])
+    gaps = rect_turn_gaps(b, unit.position, unit.facing, turned.facing, met)
     return bool((gaps > CONTACT - ROTATION_STEP).any())
-
-
-def _left_behind(
-    position: AodPosition,
-    base: BaseShape,
-    facing: float,
-    start: tuple[float, float],
-    touched: list[Terrain],
-    budget: float,
-    obstacles: list[Any],
-    room: Any,
-) -> list[Any]:
-    """The obstacle that keeps a base from meeting again hindering terrain it touches
-    at its start (`touched`) once it has left it: having left it, it moves from clear,
-    and touching it again would stop it (000 [32], AOD-D4). Moving while still touching
-    it is never clear, so free: where the base touches it (`near`, a subset: the base
-    within 0.01" of it, or the centre within 0.001" by the AOD-D3 option) the centre
-    may go, but only along straight lines from its start (the star it sees there, within
-    `room` and clear of `obstacles`). Beyond that it keeps out of where the base would
-    meet the terrain (`meets`, a superset: distance 0, or the centre on it). A shortest
-    path comes back into a star about its start only along its first straight leg, so
-    a path of the search touches the terrain only before it leaves it for good.
-    `base` at `facing` keeps its facing along these paths."""
-    if not touched:
-        return []
-    shapes = [t.shape for t in touched]
-    if position.options.hindering_entry == "centre":
-        near = [s.buffer(LENGTH - 0.0001, quad_segs=16) for s in shapes]
-        meets = [inflate(s, 0.0003) for s in shapes]
-    elif base.is_circle:
-        # Chords within 0.0004" inside the arcs (`grown_by_base`): within 0.0086" of
-        # it the base touches it; beyond 0.0044" less that, it does not meet it.
-        near = [grown_by_base(s, None, base.radius + CONTACT - 0.001) for s in shapes]
-        meets = [grown_by_base(s, None, base.radius + 0.0044) for s in shapes]
-    else:
-        inner = Polygon(rect_corners(0.0, 0.0, facing, base.width + 0.014, base.length + 0.014))
-        outer = Polygon(rect_corners(0.0, 0.0, facing, base.width + 0.008, base.length + 0.008))
-        near = [grown_by_base(s, inner, 0.0) for s in shapes]
-        meets = [grown_by_base(s, outer, 0.0) for s in shapes]
-    free = room.intersection(shapely.union_all(near))
-    shapely.prepare(free)
-    nearby = [g for g in obstacles if free.intersects(g)]
-    if nearby:
-        free = free.difference(shapely.union_all(nearby))
-    here = Point(start)
-    piece = next((g for g in getattr(free, "geoms", [free]) if g.covers(here)), None)
-    met = shapely.union_all(meets)
-    if piece is None:
-        return [met]
-    return [met.difference(VisibilityGraph.star(piece, start, budget))]
 
 
 def _refused_whatever_the_path(position: AodPosition, unit: Unit, action_type: str) -> bool:
@@ -782,6 +698,6 @@ def _through_touching_hindering(
         hard + others,
         end_only,
         within,
-        work=_share_of_work(1, 2),
+        work=visibility.WORK.share(1, 2),
     )
     return found

@@ -18,35 +18,15 @@ band of two rects turned to each other is not computed here).
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-import shapely
-from shapely.geometry import Point, Polygon
-
-from rules.engine.open_reach import MARGIN, reachable_via, search_graph
+from rules.engine.contact_bands import contact_bands
 from rules.engine.reach import Reach
-from rules.geometry.bases import Body
-from rules.geometry.deadline import expired
-from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Unit
 from rules.systems.aod.elevation import abrupt_at
-from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
 from rules.systems.aod.position import AodPosition
 from rules.systems.aod.units import is_captive, is_cruising, is_infantry, opposing
 from rules.systems.aod.water import water_at
-
-#: The bound on the lines tested against free space (`reachable_via`) for one reach:
-#: targets are taken nearest first, and where the bound stops them the reach is cut
-#: short at the next one's band (sized on bench/worst_case.py's board: a charge of 48"
-#: costs what a move's reach does).
-CONTACT_WORK = 400
-#: Sample spacing along a target's contact band.
-STEP = 0.05
-#: The band: gaps to the target's base, and the gap the samples are judged at.
-LO, MID, HI = 0.002, 0.005, 0.008
 
 
 def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str) -> bool:
@@ -79,241 +59,12 @@ def contact_ends(
     last legs may not meet `hard` (terrain areas), the bases `by_unit` (those it may not
     cross, and those it may only not end on, each with its unit's id) or the `elevated`
     areas, and keep to the table and to `within` (an aquatic unit's water)."""
-    blocking, end_only = by_unit
-    graph = search_graph(position, unit, budget, hard + elevated + [g for _, g in blocking], within)
-    bands: list[LegBand] = []
-    cut = math.inf if graph is None or graph.complete else graph.horizon
-    if graph is not None:
-        limit_of = min(budget, graph.horizon)
-        sx, sy = unit.position
-        r = unit.base.radius
-        table = position.state.table
-        box = (r, r, table.width - r, table.height - r)
-        at_hard = {uid: len(hard) + k for k, (uid, _) in enumerate(blocking)}
-        hard = hard + [g for _, g in blocking]
-        hard_tree = shapely.STRtree(hard) if hard else None
-        ends = [g for _, g in end_only]
-        end_tree = shapely.STRtree(ends) if ends else None
-        elev_tree = shapely.STRtree(list(elevated)) if elevated else None
-        at_end = {uid: k for k, (uid, _) in enumerate(end_only)}
-        targets = []
-        for other in position.state.units:
-            if (
-                (other.id != only)
-                if only is not None
-                else not may_target(position, unit, other, action_type)
-            ):
-                continue
-            core, grow, leg = _gap_to(unit, position.bodies[other.id])
-            if core is None:
-                continue
-            away = float(core.distance(Point(sx, sy))) - grow - HI  # to its band, at least
-            if away <= limit_of:
-                targets.append((away, other.id, core, grow, leg))
-        spent = [0]
-        for away, tid, core, grow, leg in sorted(targets, key=lambda t: (t[0], t[1])):
-            if spent[0] >= CONTACT_WORK or expired():
-                # The bound on work (or a caller's deadline, issue 21): ends nearer than
-                # this target's band are all found.
-                cut = min(cut, max(away, 0.0))
-                break
-            bands.extend(
-                _target_bands(
-                    tid,
-                    core,
-                    grow,
-                    leg,
-                    graph,
-                    limit_of - leg - 0.01,
-                    box,
-                    within,
-                    hard_tree,
-                    at_hard.get(tid, -1),
-                    end_tree,
-                    at_end.get(tid, -1),
-                    elev_tree,
-                    spent,
-                )
-            )
-    cut_at = None if cut == math.inf else cut
-    return bands_reach(unit.id, action_type, graph, budget, bands, cut_at)
 
+    def aims_at(other: Unit) -> bool:
+        if only is not None:
+            return other.id == only
+        return may_target(position, unit, other, action_type)
 
-def _gap_to(unit: Unit, body: Body) -> tuple[Any, float, float]:
-    """What the centre's gap to the target is measured from, the distance from it at
-    which the bases touch, and the last leg's length (long enough that its start lies
-    outside the target's base grown as the open reach grows it). A circle unit's gap is
-    its centre's to the target's core less both radii; a rect unit keeps its facing along
-    the leg, so its gap to a round target is its centre's to its own rect reflected onto
-    the target (the same size and facing, centred there) less the target's radius. (None,
-    0, 0) for a rect unit and a rect target."""
-    r_in = unit.base.radius if unit.base.is_circle else min(unit.base.width, unit.base.length) / 2
-    if body.xy is not None:
-        grown_to = (body.radius + unit.base.radius + MARGIN) / math.cos(math.pi / 16)
-        leg = grown_to - body.radius - r_in + 0.03
-    else:
-        leg = (unit.base.radius + MARGIN) * math.sqrt(2) - r_in + 0.03
-    if unit.base.is_circle:
-        core = Point(body.xy) if body.xy is not None else body.core
-        return core, body.radius + unit.base.radius, leg
-    if body.xy is None:
-        return None, 0.0, 0.0
-    b = unit.base
-    a = math.radians(unit.facing)
-    c, s = math.cos(a), math.sin(a)
-    hl, hw = b.length / 2, b.width / 2
-    pts = [
-        (body.xy[0] + c * dx - s * dy, body.xy[1] + s * dx + c * dy)
-        for dx, dy in ((hl, hw), (-hl, hw), (-hl, -hw), (hl, -hw))
-    ]
-    return Polygon(pts), body.radius, leg
-
-
-def _target_bands(
-    target: str,
-    core: Any,
-    grow: float,
-    leg: float,
-    graph: VisibilityGraph,
-    limit: float,
-    box: tuple[float, float, float, float],
-    within: Any,
-    hard_tree: Any,
-    hard_skip: int,
-    end_tree: Any,
-    end_skip: int,
-    elev_tree: Any,
-    spent: list[int],
-) -> list[LegBand]:
-    """The bands around one target: samples at gap MID, judged, then runs of good ones."""
-    if limit <= 0:
-        return []
-    ring = core.buffer(grow + MID, quad_segs=32).exterior
-    ring = shapely.segmentize(ring, STEP)
-    pts = np.array(ring.coords)[:-1]
-    if len(pts) < 3:
-        return []
-    on_core = shapely.get_coordinates(shapely.shortest_line(core, shapely.points(pts)))[0::2]
-    normal = pts - on_core
-    norm = np.hypot(normal[:, 0], normal[:, 1])
-    good = norm > 1e-9
-    normal[good] /= norm[good, None]
-    x, y, nx, ny = pts[:, 0], pts[:, 1], normal[:, 0], normal[:, 1]
-    # The leg runs from `leg` outside the sample in to the band's near side.
-    sx, sy = x + leg * nx, y + leg * ny
-    ok = good & near_enough(graph, sx, sy, limit)
-    x0, y0, x1, y1 = box
-    for t in (leg, LO - MID):
-        px, py = x + t * nx, y + t * ny
-        ok &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
-    rows = np.nonzero(ok)[0]
-    if len(rows):
-        legs = segments(x[rows], y[rows], -nx[rows], -ny[rows], -leg, MID - LO)
-        clear = ~meets(hard_tree, legs, skip=hard_skip) & ~meets(elev_tree, legs)
-        tips = segments(x[rows], y[rows], -nx[rows], -ny[rows], MID - HI, MID - LO)
-        clear &= ~meets(end_tree, tips, skip=end_skip)
-        if within is not None:
-            clear &= shapely.covers(within, legs)
-        ok[rows] = clear
-    rows = np.nonzero(ok)[0]
-    if len(rows):
-        ok[rows] = reached(graph, np.stack([sx[rows], sy[rows]], axis=1), limit, spent)
-    return _runs(target, core, grow, leg, ok, x, y, nx, ny)
-
-
-#: One sample in so many is tested against many corners; the others first against the
-#: corner that saw a neighbour (`reached`).
-EVERY = 6
-
-
-def reached(graph: VisibilityGraph, pts: Any, limit: float, spent: list[int]) -> Any:
-    """`reachable` for points in order along a line, coarse to fine: every EVERY-th one
-    tried against up to 16 corners, then each of the others first against the corner
-    that saw the coarse point before or after it (then two more). One between two coarse
-    points neither of which is seen is taken as unseen (a subset of the truth)."""
-    n = len(pts)
-    coarse = np.arange(0, n, EVERY)
-    ok_c, via_c = reachable_via(graph, pts[coarse], limit, tries=16, spent=spent)
-    ok = np.zeros(n, dtype=bool)
-    ok[coarse] = ok_c
-    lo = np.arange(n) // EVERY
-    hi = np.minimum(lo + 1, len(coarse) - 1)
-    hint = np.where(ok_c[lo], via_c[lo], np.where(ok_c[hi], via_c[hi], -1))
-    fine = np.setdiff1d(np.arange(n), coarse)
-    fine = fine[hint[fine] >= 0]
-    if not len(fine):
-        return ok
-    # Where one corner saw both coarse points of a stretch, the hull of it and the fine
-    # points between is tested once: covered, every line from it to them lies in free
-    # space (and within the limit, checked per point).
-    nodes = np.array(graph.nodes)
-    dist = np.array(graph.dist)
-    both = np.flatnonzero(ok_c[:-1] & ok_c[1:] & (via_c[:-1] == via_c[1:]))
-    if len(both):
-        hulls = [
-            shapely.MultiPoint(
-                np.vstack([nodes[via_c[k]], pts[coarse[k] : coarse[k + 1] + 1]])
-            ).convex_hull
-            for k in both
-        ]
-        spent[0] += len(hulls)
-        covered = both[shapely.covers(graph.free, hulls)]
-        for k in covered:
-            rows = np.arange(coarse[k] + 1, coarse[k + 1])
-            node = via_c[k]
-            ok[rows] = (
-                dist[node] + np.hypot(pts[rows, 0] - nodes[node, 0], pts[rows, 1] - nodes[node, 1])
-                <= limit
-            )
-        fine = fine[~np.isin(fine // EVERY, covered)]
-    if len(fine):
-        ok[fine] = reachable_via(graph, pts[fine], limit, tries=2, first=hint[fine], spent=spent)[0]
-    return ok
-
-
-def _runs(
-    target: str, core: Any, grow: float, leg: float, ok: Any, x: Any, y: Any, nx: Any, ny: Any
-) -> list[LegBand]:
-    """A band piece per run of two or more consecutive good samples (the ring closes)."""
-    n = len(ok)
-    if ok.all():
-        runs = [list(range(n)) + [0]]
-    else:
-        first_bad = int(np.argmin(ok))
-        order = [(first_bad + k) % n for k in range(n)]
-        runs, run = [], []
-        for i in order:
-            if ok[i]:
-                run.append(i)
-            else:
-                if len(run) > 1:
-                    runs.append(run)
-                run = []
-        if len(run) > 1:
-            runs.append(run)
-    pieces = []
-    for run in runs:
-        idx = np.array(run)
-        inner = np.stack([x[idx] + (LO - MID) * nx[idx], y[idx] + (LO - MID) * ny[idx]], 1)
-        outer = np.stack([x[idx] + (HI - MID) * nx[idx], y[idx] + (HI - MID) * ny[idx]], 1)
-        poly = Polygon(np.vstack([inner, outer[::-1]]))
-        if not poly.is_valid:
-            poly = poly.buffer(0)
-        if poly.is_empty:
-            continue
-        pieces.append(LegBand(poly, leg, _straight_from(core, leg), {"target": target}))
-    return pieces
-
-
-def _straight_from(core: Any, leg: float) -> Callable[[tuple[float, float]], Any]:
-    """A band's leg start for an end: `leg` straight out from the target's core."""
-
-    def start_of(p: tuple[float, float]) -> tuple[float, float] | None:
-        line = shapely.shortest_line(core, Point(p))
-        (cx, cy), (qx, qy) = line.coords[0], line.coords[-1]
-        n = math.hypot(qx - cx, qy - cy)
-        if n < 1e-9:
-            return None
-        return (p[0] + leg * (qx - cx) / n, p[1] + leg * (qy - cy) / n)
-
-    return start_of
+    return contact_bands(
+        position, unit, action_type, budget, hard + elevated, by_unit, within, aims_at
+    )

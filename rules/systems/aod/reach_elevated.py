@@ -27,74 +27,31 @@ bases: a rect's first pose entirely on depends on the angle it crosses at.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon
-from shapely.geometry.polygon import orient
 
-from rules.engine.open_reach import reachable
+from rules.engine.edge_crossings import Barriers, crossing_ends
 from rules.engine.reach import Reach
-from rules.geometry.deadline import expired
-from rules.geometry.tolerance import LENGTH
+from rules.geometry.tolerance import CONTACT, LENGTH
 from rules.geometry.visibility import VisibilityGraph
 from rules.model.state import Terrain, Unit
-from rules.systems.aod.leg_ends import LegBand, bands_reach, meets, near_enough, segments
-from rules.systems.aod.terrain import ACCESS_WITHIN
+from rules.systems.aod.terrain import ACCESS_WITHIN, reposition_steps
 
-#: Sample spacing along an edge, and the leg's length before the edge (its start lies
-#: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
-STEP = 0.02
-LEG = 0.03
-#: Samples looked at between two readings of a caller's deadline (a few ms of work).
-CHUNK = 2000
-#: The band around the target depth: [T + LO, T + HI]. The engine's own placement is
-#: at T, or one 0.005" step past it where its distance test rounds the other way; either
-#: is within 0.0075" of every point of the band, inside the 0.01" it allows (AOD-D9).
-LO, HI = -0.0025, 0.0075
 #: How far from the edge point a leg aims at the referee may place its crossing: where the
 #: centre comes within 0.001" of the polygon (AOD-D18), or leaves that, along a leg
 #: square to the edge; twice that for the root's rounding. Reach's access test keeps
 #: this much inside the referee's `ACCESS_WITHIN`, its one figure (AOD-D34).
 _CROSSED_NEAR = 2 * LENGTH
-#: The engine's repositioning: candidates every 0.005", "entirely on / off" within 0.01".
-_REPOSITION_STEP = 0.005
-_WITHIN = 0.01
 
 
 def target_depth(radius: float) -> float:
     """How far past the edge, along a square crossing, the engine puts a circle base of
     `radius` entirely on (or off) the feature: rules/systems/aod/terrain.py
     `_reposition`'s first candidate at which the base is within 0.01" of it."""
-    ds = np.arange(0.0, 2 * radius + 0.1, _REPOSITION_STEP)
-    return float(ds[np.nonzero(ds >= radius - _WITHIN)[0][0]])
-
-
-@dataclass
-class Barriers:
-    """What the last leg may not meet: `hard` (the centre's forbidden areas: terrain and
-    bases grown by the base and a margin), `end_only` (bases the unit may cross but not
-    end on), `elevated` (the features, each the centre's forbidden area
-    when it is not the one crossed), and the table's box for the centre."""
-
-    hard: Sequence[Any]
-    end_only: Sequence[Any]
-    elevated: Sequence[tuple[Terrain, Any]]
-    box: tuple[float, float, float, float]
-
-    @cached_property
-    def trees(self) -> tuple[Any, Any, Any]:
-        """Search trees of `hard`, `end_only` and the elevated areas (None: empty)."""
-
-        def tree(shapes: Sequence[Any]) -> Any:
-            return shapely.STRtree(list(shapes)) if len(shapes) else None
-
-        return (tree(self.hard), tree(self.end_only), tree([g for _, g in self.elevated]))
+    ds = reposition_steps(radius)
+    return float(ds[np.nonzero(ds >= radius - CONTACT)[0][0]])
 
 
 def elevated_ends(
@@ -102,154 +59,23 @@ def elevated_ends(
     action_type: str,
     graph: VisibilityGraph,
     budget: float,
-    features: Sequence[Terrain],
+    features: list[Terrain],
     on: Terrain | None,
     barriers: Barriers,
     jump_jets: bool,
 ) -> Reach | None:
     """The bands where the unit ends after entering one of `features` (or leaving `on`,
-    the feature it stands on), as a reach; None where there are none."""
-    r = unit.base.radius
-    depth = target_depth(r)
-    crossings = [(on, -1.0)] if on is not None else [(f, 1.0) for f in features]
-    bands: list[LegBand] = []
-    # Where the graph was cut short, its horizon bounds the legs' starts too: the bands
-    # stay within what the reach is exact to (and cost no more than it did).
-    limit = min(budget, graph.horizon) - LEG - 0.01
-    sx, sy = unit.position
-    near: list[tuple[float, Terrain, float]] = []
-    for feat, sign in crossings:
-        fx0, fy0, fx1, fy1 = feat.shape.bounds
-        if sign > 0 and max(fx0 - sx, sx - fx1, fy0 - sy, sy - fy1) > limit + LEG:
-            continue  # out of reach as the crow flies
-        away = 0.0 if sign < 0 else float(feat.shape.distance(Point(sx, sy)))
-        if away <= limit + LEG:
-            near.append((away, feat, sign))
-    cut_at = None
-    for k, (_, feat, sign) in enumerate(near):
-        if expired():
-            # A caller's deadline (issue 21): the features left are at least as far as
-            # the nearest of them, so every end nearer than that is found.
-            cut_at = min(away for away, _, _ in near[k:])
-            break
-        found, cut = _bands(feat, sign, depth, graph, limit, barriers, jump_jets)
-        bands.extend(found)
-        if cut is not None:  # the deadline stopped it within this feature
-            cut_at = min([cut] + [away for away, _, _ in near[k + 1 :]])
-            break
-    if not bands and cut_at is None:
-        return None
-    return bands_reach(unit.id, action_type, graph, budget, bands, cut_at)
+    the feature it stands on), put down at `target_depth` past the edge (AOD-D9), as a
+    reach; None where there are none. Without jump jets an abrupt feature is crossed
+    only on an access segment (000 [34], AOD-D34)."""
 
+    def crossable(feat: Terrain, x: Any, y: Any) -> Any:
+        if feat.type == "abrupt_elevated" and not jump_jets:
+            return _on_access(feat, x, y)
+        return np.ones(len(x), dtype=bool)
 
-def _bands(
-    feat: Terrain,
-    sign: float,
-    depth: float,
-    graph: VisibilityGraph,
-    limit: float,
-    barriers: Barriers,
-    jump_jets: bool,
-) -> tuple[list[LegBand], float | None]:
-    """The bands of one feature: entered (sign 1, the leg goes inward) or left (-1),
-    where the leg's start is reached within `limit`; and None, or, where a caller's
-    deadline stopped them, the path length within which every band is found."""
-    poly = orient(feat.shape, 1.0)  # the feature on the left of every edge
-    if not isinstance(poly, Polygon) or poly.is_empty:
-        return [], None
-    starts: list[tuple[float, float]] = []
-    dirs: list[tuple[float, float, float]] = []
-    for ring in [poly.exterior, *poly.interiors]:
-        cs = np.array(ring.coords)
-        for (ax, ay), (bx, by) in zip(cs[:-1], cs[1:], strict=True):
-            length = math.hypot(bx - ax, by - ay)
-            if length < 3 * STEP:
-                continue
-            starts.append((ax, ay))
-            dirs.append(((bx - ax) / length, (by - ay) / length, length))
-    if not starts:
-        return [], None
-    cx: list[Any] = []
-    cy: list[Any] = []
-    ux: list[Any] = []
-    uy: list[Any] = []
-    edge: list[Any] = []
-    # A sample farther from the start than the limit and a leg is out of reach of every
-    # settled corner (`near_enough`: a path is never shorter than the crow flies), so
-    # only the samples within that circle are looked at: the same bands, at a cost that
-    # grows with the edges within reach, not with the whole feature (issue 21).
-    gx, gy = graph.start
-    within = limit + LEG + 1e-6
-    for k, ((ax, ay), (dx, dy, length)) in enumerate(zip(starts, dirs, strict=True)):
-        ts = np.arange(STEP, length - STEP / 2, STEP)
-        ts = ts[np.hypot(ax + ts * dx - gx, ay + ts * dy - gy) <= within]
-        cx.append(ax + ts * dx)
-        cy.append(ay + ts * dy)
-        # The inward normal is the edge's left; the leg goes inward to enter.
-        ux.append(np.full(len(ts), -dy * sign))
-        uy.append(np.full(len(ts), dx * sign))
-        edge.append(np.full(len(ts), k))
-    bands: list[LegBand] = []
-    # Whole edges at a time, nearest first, about CHUNK samples each: a caller's deadline
-    # (issue 21) is checked between them, and what is left is at least as far as its
-    # nearest sample less the band's depth (a path is never shorter than the crow flies).
-    away = [
-        float(np.hypot(px - gx, py - gy).min()) if len(px) else math.inf
-        for px, py in zip(cx, cy, strict=True)
-    ]
-    order = sorted(range(len(cx)), key=lambda e: (away[e], e))
-    cx, cy, ux, uy, edge = ([part[e] for e in order] for part in (cx, cy, ux, uy, edge))
-    first = 0
-    while first < len(cx):
-        last, size = first, 0
-        while last < len(cx) and (size == 0 or size + len(cx[last]) <= CHUNK):
-            size += len(cx[last])
-            last += 1
-        if size:
-            if expired():
-                return bands, max(0.0, away[order[first]] - depth - HI)
-            x, y, u_x, u_y, k_of = (
-                np.concatenate(part[first:last]) for part in (cx, cy, ux, uy, edge)
-            )
-            # A cheap first cut: the leg's start within the limit of some settled corner,
-            # as the crow flies from it (a lower bound of the path `reachable` then finds).
-            ok = near_enough(graph, x - LEG * u_x, y - LEG * u_y, limit)
-            ok &= _nearest_is_aimed(poly, x, y, u_x, u_y, depth, sign, ok)
-            if feat.type == "abrupt_elevated" and not jump_jets:
-                ok &= _on_access(feat, x, y)
-            ok &= _leg_clear(feat, x, y, u_x, u_y, depth, barriers, ok)
-            rows = np.nonzero(ok)[0]
-            if len(rows):
-                before = np.stack([x[rows] - LEG * u_x[rows], y[rows] - LEG * u_y[rows]], axis=1)
-                ok[rows] = reachable(graph, before, limit)
-            bands.extend(_runs(ok, x, y, u_x, u_y, k_of, dirs, depth))
-        first = last
-    return bands, None
-
-
-def _nearest_is_aimed(
-    poly: Polygon, x: Any, y: Any, u_x: Any, u_y: Any, depth: float, sign: float, ok: Any
-) -> Any:
-    """The leg's far point, past the target depth, is that far from the feature's edge
-    (so its nearest point is the edge point aimed at) and on the right side of it."""
-    far = depth + 0.02
-    out = np.zeros(len(x), dtype=bool)
-    rows = np.nonzero(ok)[0]
-    if not len(rows):
-        return out
-    x, y, u_x, u_y = x[rows], y[rows], u_x[rows], u_y[rows]
-    shapely.prepare(poly)
-    inside = shapely.contains_xy(poly, x + far * u_x, y + far * u_y)
-    behind = shapely.contains_xy(poly, x - LEG * u_x, y - LEG * u_y)
-    good = (inside == (sign > 0)) & (behind == (sign < 0))
-    # The distances to the edge, the dearest test, only where the sides already hold.
-    edge = poly.boundary
-    for ox, oy, least in ((far * u_x, far * u_y, far), (-LEG * u_x, -LEG * u_y, LEG)):
-        k = np.flatnonzero(good)
-        gap = shapely.distance(edge, shapely.points(x[k] + ox[k], y[k] + oy[k]))
-        good[k] = gap >= least - 1e-4
-    out[rows] = good
-    return out
+    depth = target_depth(unit.base.radius)
+    return crossing_ends(unit, action_type, graph, budget, features, on, barriers, depth, crossable)
 
 
 def _on_access(feat: Terrain, x: Any, y: Any) -> Any:
@@ -258,80 +84,3 @@ def _on_access(feat: Terrain, x: Any, y: Any) -> Any:
         return np.zeros(len(x), dtype=bool)
     segs = shapely.multilinestrings([[list(a), list(b)] for a, b in feat.access])
     return shapely.distance(segs, shapely.points(x, y)) <= ACCESS_WITHIN - _CROSSED_NEAR
-
-
-def _leg_clear(
-    feat: Terrain, x: Any, y: Any, u_x: Any, u_y: Any, depth: float, barriers: Barriers, ok: Any
-) -> Any:
-    """Whether the leg, from LEG before the edge to past the band, meets nothing the open
-    reach keeps the centre from, and its end no base it may not end on."""
-    out = ok.copy()
-    rows = np.nonzero(out)[0]
-    if not len(rows):
-        return out
-    x, y, u_x, u_y = x[rows], y[rows], u_x[rows], u_y[rows]
-    far = depth + HI + 0.002
-    x0, y0, x1, y1 = barriers.box
-    clear = np.ones(len(rows), dtype=bool)
-    for t in (-LEG, far):
-        px, py = x + t * u_x, y + t * u_y
-        clear &= (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
-    own = next((i for i, (t, _) in enumerate(barriers.elevated) if t.id == feat.id), -1)
-    legs = segments(x, y, u_x, u_y, -LEG, far)
-    clear &= ~meets(barriers.trees[0], legs)
-    clear &= ~meets(barriers.trees[2], legs, skip=own)
-    clear &= ~meets(barriers.trees[1], segments(x, y, u_x, u_y, depth + LO - 0.002, far))
-    out[rows] = clear
-    return out
-
-
-def _runs(
-    ok: Any,
-    x: Any,
-    y: Any,
-    u_x: Any,
-    u_y: Any,
-    k_of: Any,
-    dirs: list[tuple[float, float, float]],
-    depth: float,
-) -> list[LegBand]:
-    """A band per run of consecutive good samples along one edge (a lone sample gets a
-    band 0.002" long)."""
-    bands: list[LegBand] = []
-    n = len(ok)
-    i = 0
-    while i < n:
-        if not ok[i]:
-            i += 1
-            continue
-        j = i
-        while j + 1 < n and ok[j + 1] and k_of[j + 1] == k_of[i]:
-            j += 1
-        dx, dy, _ = dirs[int(k_of[i])]
-        pad = 0.001 if i == j else 0.0
-        a = (float(x[i] - pad * dx), float(y[i] - pad * dy))
-        b = (float(x[j] + pad * dx), float(y[j] + pad * dy))
-        u = (float(u_x[i]), float(u_y[i]))
-        lo, hi = depth + LO, depth + HI
-        ring = [
-            (a[0] + lo * u[0], a[1] + lo * u[1]),
-            (b[0] + lo * u[0], b[1] + lo * u[1]),
-            (b[0] + hi * u[0], b[1] + hi * u[1]),
-            (a[0] + hi * u[0], a[1] + hi * u[1]),
-        ]
-        bands.append(LegBand(Polygon(ring), LEG, _aimed_from(a, (dx, dy), u)))
-        i = j + 1
-    return bands
-
-
-def _aimed_from(
-    a: tuple[float, float], along: tuple[float, float], u: tuple[float, float]
-) -> Callable[[tuple[float, float]], tuple[float, float]]:
-    """A band's leg start for an end: LEG before the edge point the leg is aimed at (the
-    end's foot on the edge line through `a` along `along`), back along `u`."""
-
-    def start_of(p: tuple[float, float]) -> tuple[float, float]:
-        t = (p[0] - a[0]) * along[0] + (p[1] - a[1]) * along[1]
-        return (a[0] + t * along[0] - LEG * u[0], a[1] + t * along[1] - LEG * u[1])
-
-    return start_of

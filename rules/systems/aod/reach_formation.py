@@ -27,12 +27,13 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import GeometryCollection, Point
+from shapely.geometry import Point
 
 from rules.engine.allowance import Allowance
 from rules.engine.open_reach import MARGIN, WINDOW
-from rules.engine.reach import Reach, unshaded
+from rules.engine.reach import Reach, no_ends, unshaded
 from rules.geometry.bases import body_at
+from rules.geometry.fan import straight_fan
 from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
@@ -52,8 +53,6 @@ from rules.systems.aod.units import matrix_row
 #: Straight lines in the fan (a chord between two is at most 0.002" inside the arc at
 #: 12", within the 0.1" of a complete reach).
 RAYS = 180
-#: Fan and obstacle pairs intersected at a time, nearest first.
-BATCH = 48
 TYPE = "formation_move"
 
 
@@ -69,7 +68,7 @@ def members_of(position: AodPosition, unit: Unit) -> list[Unit] | None:
 def formation_reach(position: AodPosition, unit: Unit) -> Reach:
     state = position.state
     if check_order(state, unit, TYPE) or member_problems(position, unit):
-        return Reach(unit.id, TYPE, GeometryCollection(), 0.0, lambda p: None)
+        return no_ends(unit.id, TYPE)
     members = members_of(position, unit)
     if members is None or not all(m.base.is_circle for m in members):
         return unshaded(unit.id, TYPE)
@@ -132,63 +131,10 @@ def formation_reach(position: AodPosition, unit: Unit) -> Reach:
         edge = r + MARGIN + 0.002
         lo_x, lo_y = max(lo_x, edge - ox), max(lo_y, edge - oy)
         hi_x, hi_y = min(hi_x, w - edge - ox), min(hi_y, h - edge - oy)
-    if not (lo_x < sx < hi_x and lo_y < sy < hi_y):
+    fan = straight_fan((sx, sy), (lo_x, lo_y, hi_x, hi_y), obstacles, span, RAYS)
+    if fan is None:
         return unshaded(unit.id, TYPE)
-    start = Point(sx, sy)
-    near = min(sx - lo_x, hi_x - sx, sy - lo_y, hi_y - sy)
-    gaps = shapely.distance(start, obstacles) if obstacles else np.zeros(0)
-    if obstacles:
-        near = min(near, float(np.min(gaps)))
-    if near <= 0.002:
-        return unshaded(unit.id, TYPE)
-    near = min(near, span)  # nothing beyond the window was looked at
-    angles = np.linspace(0.0, 2 * math.pi, RAYS + 1)
-    ux, uy = np.cos(angles), np.sin(angles)
-    with np.errstate(divide="ignore"):
-        # Where each ray leaves the room the table leaves every member's base.
-        ex = np.where(ux > 1e-12, (hi_x - sx) / ux, np.where(ux < -1e-12, (lo_x - sx) / ux, np.inf))
-        ey = np.where(uy > 1e-12, (hi_y - sy) / uy, np.where(uy < -1e-12, (lo_y - sy) / uy, np.inf))
-    exit_ = np.minimum(ex, ey)
-    rho = np.minimum(np.minimum(exit_[:-1], exit_[1:]), span)
-    long_ = span / math.cos(math.pi / RAYS) + 0.01
-    fans = shapely.polygons(
-        [
-            [
-                (sx, sy),
-                (sx + long_ * ux[k], sy + long_ * uy[k]),
-                (sx + long_ * ux[k + 1], sy + long_ * uy[k + 1]),
-            ]
-            for k in range(RAYS)
-        ]
-    )
-    if obstacles:
-        tree = shapely.STRtree(obstacles)
-        fi, oi = tree.query(fans, predicate="intersects")
-        order = np.argsort(gaps[oi], kind="stable")
-        fi, oi = fi[order], oi[order]
-        shapes = np.array(obstacles, dtype=object)
-        # Nearest first, a batch at a time: a pair farther than its ray already goes
-        # (an obstacle nearer on that ray met first) is not intersected at all.
-        for at in range(0, len(fi), BATCH):
-            f, o = fi[at : at + BATCH], oi[at : at + BATCH]
-            keep = gaps[o] < rho[f] + 0.002
-            if not keep.any():
-                if gaps[o[0]] >= rho.max() + 0.002:
-                    break
-                continue
-            f, o = f[keep], o[keep]
-            met = shapely.distance(start, shapely.intersection(fans[f], shapes[o]))
-            hit = np.full(RAYS, np.inf)
-            np.minimum.at(hit, f, np.nan_to_num(met, nan=np.inf))
-            rho = np.minimum(rho, hit - 0.002)
-    # The union of the fan's triangles (start, rho_k along ray k and along ray k+1): a
-    # polygon star-shaped about the start, its corners in angle order.
-    ring = np.empty((2 * RAYS, 2))
-    ring[0::2, 0], ring[0::2, 1] = sx + rho * ux[:-1], sy + rho * uy[:-1]
-    ring[1::2, 0], ring[1::2, 1] = sx + rho * ux[1:], sy + rho * uy[1:]
-    area = shapely.Polygon(ring)
-    if not area.is_valid:
-        area = shapely.make_valid(area)
+    area, near = fan
     offsets = [(m, m.position[0] - sx, m.position[1] - sy) for m in members]
 
     def path_to(p: tuple[float, float]) -> list[Any] | None:

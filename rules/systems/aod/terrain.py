@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import shapely
@@ -228,6 +229,12 @@ def _direction_at(track: Track, tau: float) -> tuple[float, float]:
     return 1.0, 0.0
 
 
+def reposition_steps(radius: float) -> Any:
+    """How far along the last segment the engine tries a base of `radius`, in order:
+    every 0.005" (AOD-D9)."""
+    return np.arange(0.0, 2 * radius + 0.1, 0.005)
+
+
 def _reposition(
     position: AodPosition,
     track: Track,
@@ -241,7 +248,7 @@ def _reposition(
     base = track.base
     facing = track.end.facing
     poly = feat.shape
-    ds = np.arange(0.0, 2 * base.radius + 0.1, 0.005)
+    ds = reposition_steps(base.radius)
     xs = hit.pose.x + direction[0] * ds
     ys = hit.pose.y + direction[1] * ds
     fs = np.full_like(ds, facing)

@@ -105,9 +105,7 @@ def board(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verd
     judgement.events.extend(
         {"type": "boarded", "unit": p.id, "transport": unit.id} for p in boarding
     )
-    return carry_out(
-        aod_position(loaded), judgement, unit, action, dice, track, allowance, plan, None, None
-    )
+    return carry_out(aod_position(loaded), judgement, unit, action, dice, track, allowance, plan)
 
 
 def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
@@ -153,19 +151,9 @@ def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> 
             return judgement.refuse(*bad)
         unloaded = state.with_units(*placed)
         judgement.events.extend(disembarked_events(unit, placed))
-        return carry_out(
-            aod_position(unloaded),
-            judgement,
-            unit,
-            action,
-            dice,
-            track,
-            allowance,
-            plan,
-            None,
-            None,
-        )
-    verdict = carry_out(position, judgement, unit, action, dice, track, allowance, plan, None, None)
+        unloaded_position = aod_position(unloaded)
+        return carry_out(unloaded_position, judgement, unit, action, dice, track, allowance, plan)
+    verdict = carry_out(position, judgement, unit, action, dice, track, allowance, plan)
     if not verdict.legal or verdict.state_after is None:
         return verdict
     after = verdict.state_after
