@@ -200,6 +200,13 @@ def exits(x: float, y: float, c: Any, s: Any, box: tuple[float, float, float, fl
     return np.maximum(np.minimum(tx, ty), 0.0)
 
 
+def wedge(apex: tuple[float, float], radius: float, a0: float, a1: float) -> list[Any]:
+    """A cone's triangle: the apex and the points `radius` from it along bearings a0 and a1
+    (radians)."""
+    x, y = apex
+    return [apex, *((x + radius * math.cos(a), y + radius * math.sin(a)) for a in (a0, a1))]
+
+
 def at_bearings(stars_: Stars, a0: Any, a1: Any) -> Any:
     """Per cone (a0, a1), the least radius of the `stars_` cones that overlap it."""
     order = np.argsort(stars_.a0)

@@ -22,7 +22,7 @@ from shapely.geometry import GeometryCollection, Point, Polygon
 from rules.engine.open_reach import grown
 from rules.engine.reach import Reach
 from rules.engine.reach_template import ReachTemplate
-from rules.geometry.cones import exits
+from rules.geometry.cones import exits, wedge
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.geometry.visibility import inflate
@@ -106,15 +106,8 @@ def _wedges(pos: ApsPosition, unit: Unit, length: float) -> Any:
         rho = min(rays[k], rays[(k + 1) % RAYS])
         if rho <= 1e-6:
             continue
-        a0, a1 = 2 * math.pi * k / RAYS, 2 * math.pi * (k + 1) / RAYS
         wedges.append(
-            Polygon(
-                [
-                    start,
-                    (start[0] + rho * math.cos(a0), start[1] + rho * math.sin(a0)),
-                    (start[0] + rho * math.cos(a1), start[1] + rho * math.sin(a1)),
-                ]
-            )
+            Polygon(wedge(start, rho, 2 * math.pi * k / RAYS, 2 * math.pi * (k + 1) / RAYS))
         )
     area: Any = shapely.union_all(wedges) if wedges else Point(start)
     friends = [

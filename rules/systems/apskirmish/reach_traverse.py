@@ -23,6 +23,7 @@ import shapely
 from shapely.geometry import LineString, Point, Polygon
 
 from rules.engine.reach import Reach
+from rules.geometry.cones import wedge
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.traverse import traverse_way
@@ -50,15 +51,7 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
                 # Already touching: a failure stays put (APS-D21). The few thousandths
                 # round the start toward these bearings.
                 ra, rb = math.radians(bearings[k]), math.radians(bearings[k + 1])
-                pieces.append(
-                    Polygon(
-                        [
-                            start,
-                            (start[0] + HALF * math.cos(ra), start[1] + HALF * math.sin(ra)),
-                            (start[0] + HALF * math.cos(rb), start[1] + HALF * math.sin(rb)),
-                        ]
-                    )
-                )
+                pieces.append(Polygon(wedge(start, HALF, ra, rb)))
                 continue
             _chords(pos, unit, side, bearings[k], bearings[k + 1], a, b, 0, pieces, cast)
         cut = cut or cast[0] >= cast[1]
