@@ -33,11 +33,15 @@ from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import GameState, Unit
-from rules.systems.apskirmish.activation import after_activation_action
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
-from rules.systems.apskirmish.preconditions import check_preconditions
 from rules.systems.apskirmish.rolls import rolled
-from rules.systems.apskirmish.soldiers import after_spending, per_ap, run_distance
+from rules.systems.apskirmish.soldiers import (
+    after_activation_action,
+    after_spending,
+    check_preconditions,
+    per_ap,
+    run_distance,
+)
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 
 STRAIGHT_CITE = "APS-D5"
@@ -201,7 +205,7 @@ def malformed(
 class SoldierAction(Play):
     """What every soldier's action keeps of the kernel's move (rules/engine/play.py): an
     action malformed for its type is refused first; the checks before any line
-    (preconditions.py); no event where the soldier stays put; an activation's action
+    (soldiers.py); no event where the soldier stays put; an activation's action
     makes the soldier the active one (APS-D23), a Dodge does not (APS-D34)."""
 
     def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:

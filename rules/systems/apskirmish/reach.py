@@ -145,7 +145,7 @@ def _with_turns(unit: Unit, action_type: str, length: float, area: Any, turned: 
 
 class ApsReach(ReachTemplate):
     """The kernel's reach template (rules/engine/reach_template.py) for a soldier: the
-    actions it may take now are the judge's preconditions (preconditions.py, through
+    actions it may take now are the judge's preconditions (soldiers.py, through
     `may_take`: whose activation, AP, a run's stance, an obstacle within 1"); the
     regions are this system's own, one straight line measured front to front (004
     Standard Movement) or a Traverse's landings (reach_traverse.py)."""

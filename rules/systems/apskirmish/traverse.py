@@ -27,11 +27,10 @@ from rules.geometry.ray_crossing import Crossing, cross
 from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
-from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.moves import Placed, SoldierAction, malformed, points_after_start
 from rules.systems.apskirmish.rolls import rolled
-from rules.systems.apskirmish.soldiers import after_spending, per_ap
+from rules.systems.apskirmish.soldiers import after_spending, check_turn_and_ap, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
 CITE = "004 Obstacles"
