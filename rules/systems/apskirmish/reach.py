@@ -124,7 +124,6 @@ def _wedges(pos: ApsPosition, unit: Unit, length: float) -> Any:
 def _with_turns(unit: Unit, action_type: str, length: float, area: Any, turned: Any) -> Reach:
     """The reach of straight ends (`area`) and ends turned to face back (`turned`)."""
     start = unit.position
-    unit_id = unit.id
     shapely.prepare(area)
     if turned is not None and not turned.is_empty:
         turned = turned.difference(area)
@@ -140,7 +139,7 @@ def _with_turns(unit: Unit, action_type: str, length: float, area: Any, turned: 
             return [start, p, {"turn": turn_to_face_back(unit, p)}]
         return None
 
-    return Reach(unit_id, action_type, whole, length, path_to)
+    return Reach(unit.id, action_type, whole, length, path_to)
 
 
 class ApsReach(ReachTemplate):

@@ -26,7 +26,6 @@ start to the end clear (cones from the front's start), the front line being part
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -128,7 +127,7 @@ def exact_area(pos: ApsPosition, unit: Unit, length: float) -> tuple[Any, Any]:
     fx, fy = front_point(unit.base, unit.position[0], unit.position[1], unit.facing)
     way = stars((sx, sy), longest, blocked, box)
     line = stars((fx, fy), length + fr if b.is_circle else length, front_blocked, None)
-    straight = _straight(way, line, length, (sx - fx, sy - fy))
+    straight = _straight(way, line, length)
     turned = None
     if b.is_circle:
         disc = Point(fx, fy).buffer(length + fr - 0.001, quad_segs=64)
@@ -141,7 +140,7 @@ def exact_area(pos: ApsPosition, unit: Unit, length: float) -> tuple[Any, Any]:
     return straight, turned
 
 
-def _straight(way: Stars, line: Stars, length: float, offset: tuple[float, float]) -> Any:
+def _straight(way: Stars, line: Stars, length: float) -> Any:
     """Ends along a cone whose base sweep and (moved with it) line of movement are both
     clear: the front's cones are cast from the front's start in the same directions, so
     shifted by the front's offset they are the centre's."""
@@ -157,6 +156,3 @@ def turn_to_face_back(unit: Unit, end: tuple[float, float]) -> float:
     facing = math.degrees(math.atan2(fy - end[1], fx - end[0]))
     turn = (facing - unit.facing + 180.0) % 360.0 - 180.0
     return 180.0 if turn == -180.0 else turn
-
-
-__all__: Sequence[str] = ("exact_area", "turn_to_face_back")

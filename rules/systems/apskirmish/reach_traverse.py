@@ -140,22 +140,13 @@ def _bearings(unit: Unit, near: list[Any], step: float) -> list[float]:
     reach grown by the base (all of them where the base already touches one)."""
     sx, sy = unit.position
     grown = shapely.union_all([t.shape for t in near]).buffer(unit.base.radius + 0.05)
-    if grown.covers(Point(sx, sy)):
-        return list(np.arange(0.0, 360.0, step))
     grid = np.arange(0.0, 360.0, step)
+    if grown.covers(Point(sx, sy)):
+        return list(grid)
     # A grid bearing is kept when the ray along it meets the grown shapes.
-    rays = shapely.linestrings(
-        np.stack(
-            [
-                np.stack([np.full(len(grid), sx), np.full(len(grid), sy)], axis=1),
-                np.stack(
-                    [sx + 100 * np.cos(np.radians(grid)), sy + 100 * np.sin(np.radians(grid))],
-                    axis=1,
-                ),
-            ],
-            axis=1,
-        )
-    )
+    a = np.radians(grid)
+    ends = zip(sx + 100 * np.cos(a), sy + 100 * np.sin(a), strict=True)
+    rays = shapely.linestrings([[(sx, sy), end] for end in ends])
     return [float(b) for b in grid[shapely.intersects(rays, grown)]]
 
 
