@@ -76,21 +76,15 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
 def _landing(
     pos: ApsPosition, unit: Unit, bearing: float
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """`_landed`, once per position, unit and bearing."""
+    """Where a traverse along `bearing` stops on a failed roll (t1, the near side) and
+    lands on a success (t2), or None when it is refused (traverse.py); once per
+    position, unit and bearing."""
     memo: dict[tuple[str, float], Any] = pos.__dict__.setdefault("_aps_landings", {})
     key = (unit.id, round(bearing, 9))
     if key not in memo:
-        memo[key] = _landed(pos, unit, bearing)
+        a = math.radians(bearing)
+        way = traverse_way(pos, unit, (math.cos(a), math.sin(a)))
+        memo[key] = None
+        if way is not None and way.far is not None and way.lands:
+            memo[key] = way.crossing.pose_at(way.crossing.near).xy, way.far.xy
     return memo[key]  # type: ignore[no-any-return]
-
-
-def _landed(
-    pos: ApsPosition, unit: Unit, bearing: float
-) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """Where a traverse along `bearing` stops on a failed roll (t1, the near side) and
-    lands on a success (t2), or None when it is refused (traverse.py)."""
-    a = math.radians(bearing)
-    way = traverse_way(pos, unit, (math.cos(a), math.sin(a)))
-    if way is None or way.far is None or not way.lands:
-        return None
-    return way.crossing.pose_at(way.crossing.near).xy, way.far.xy

@@ -18,12 +18,7 @@ from rules.systems.apskirmish.moves import StraightMoves
 from rules.systems.apskirmish.reach import ApsReach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.soldiers import preconditions_hold
-from rules.systems.apskirmish.tables import (
-    ON_FAIL,
-    TERRAIN_TYPES,
-    TEST_DIE,
-    UNIT_TYPES,
-)
+from rules.systems.apskirmish.tables import ON_FAIL, TERRAIN_TYPES, TEST_DIE, UNIT_TYPES
 from rules.systems.apskirmish.traverse import Traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
