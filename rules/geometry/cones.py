@@ -20,6 +20,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from rules.geometry.segments import ray_crossings, ring_segments
+
 #: First cones, the split factor, how deep splits go, and how many cones one reach casts.
 CONES = 240
 SPLIT = 4
@@ -107,12 +109,7 @@ def _edges(blocked: Any, apex: tuple[float, float], length: float) -> Any:
     (n, 4) array (none: None)."""
     if blocked is None or blocked.is_empty:
         return None
-    segs = []
-    for g in getattr(blocked, "geoms", [blocked]):
-        for ring in [g.exterior, *g.interiors]:
-            cs = np.asarray(ring.coords)
-            segs.append(np.hstack([cs[:-1], cs[1:]]))
-    e = np.vstack(segs)
+    e = ring_segments(blocked)
     x, y = apex
     lox, hix = np.minimum(e[:, 0], e[:, 2]), np.maximum(e[:, 0], e[:, 2])
     loy, hiy = np.minimum(e[:, 1], e[:, 3]), np.maximum(e[:, 1], e[:, 3])
@@ -130,10 +127,7 @@ def _ray_hits(x: float, y: float, c: Any, s: Any, e: Any, length: float) -> Any:
     for k in range(0, len(c), 512):
         cc, ss = c[k : k + 512, None], s[k : k + 512, None]
         wx, wy = e[None, :, 0] - x, e[None, :, 1] - y
-        den = cc * ey[None, :] - ss * ex[None, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = (wx * ey[None, :] - wy * ex[None, :]) / den
-            u = (wx * ss - wy * cc) / den
+        t, u, den = ray_crossings(wx, wy, ex[None, :], ey[None, :], cc, ss)
         hit = (np.abs(den) > 1e-15) & (t >= 0) & (u >= -1e-12) & (u <= 1 + 1e-12)
         out[k : k + 512] = np.minimum(out[k : k + 512], np.where(hit, t, np.inf).min(axis=1))
     return out
@@ -198,6 +192,13 @@ def exits(x: float, y: float, c: Any, s: Any, box: tuple[float, float, float, fl
         tx = np.where(c > 1e-12, (x1 - x) / c, np.where(c < -1e-12, (x0 - x) / c, np.inf))
         ty = np.where(s > 1e-12, (y1 - y) / s, np.where(s < -1e-12, (y0 - y) / s, np.inf))
     return np.maximum(np.minimum(tx, ty), 0.0)
+
+
+def wedge(apex: tuple[float, float], radius: float, a0: float, a1: float) -> list[Any]:
+    """A cone's triangle: the apex and the points `radius` from it along bearings a0 and a1
+    (radians)."""
+    x, y = apex
+    return [apex, *((x + radius * math.cos(a), y + radius * math.sin(a)) for a in (a0, a1))]
 
 
 def at_bearings(stars_: Stars, a0: Any, a1: Any) -> Any:

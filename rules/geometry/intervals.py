@@ -18,6 +18,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon
 
+from rules.geometry.segments import ray_crossings, ring_segments
+
 T = TypeVar("T")
 
 #: Distance within which a point counts as on a polygon (boundary included).
@@ -30,11 +32,7 @@ def polygon_edges(polygon: Polygon) -> Any:
     """Every ring's segments as an (n, 4) array [x0, y0, x1, y1], built once per polygon."""
     found = _EDGES.get(polygon)
     if found is None:
-        rows = [
-            np.hstack([c[:-1], c[1:]])
-            for c in (shapely.get_coordinates(r) for r in shapely.get_rings(polygon))
-        ]
-        found = _EDGES[polygon] = np.vstack(rows)
+        found = _EDGES[polygon] = ring_segments(polygon)
     return found
 
 
@@ -44,10 +42,7 @@ def crossings(p0: tuple[float, float], p1: tuple[float, float], polygon: Polygon
     dx, dy = p1[0] - p0[0], p1[1] - p0[1]
     ex, ey = e[:, 2] - e[:, 0], e[:, 3] - e[:, 1]
     wx, wy = e[:, 0] - p0[0], e[:, 1] - p0[1]
-    den = dx * ey - dy * ex
-    with np.errstate(divide="ignore", invalid="ignore"):
-        u = (wx * ey - wy * ex) / den
-        v = (wx * dy - wy * dx) / den
+    u, v, den = ray_crossings(wx, wy, ex, ey, dx, dy)
     ok = (np.abs(den) > 1e-15) & (u > 1e-12) & (u < 1 - 1e-12) & (v >= -1e-12) & (v <= 1 + 1e-12)
     found = u[ok]
     # Collinear edges: their end points are where the segment may enter or leave.

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.geometry.bases import Body
-from rules.geometry.contact import Hit, first_overlap, first_touch
+from rules.geometry.contact import Hit, first_overlap, first_touch, hit_at
 from rules.geometry.table import reaches_past_edge
 from rules.geometry.tolerance import CONTACT, EVENT
 from rules.geometry.track import Pose, Track
@@ -47,9 +47,11 @@ def ray_track(base: BaseShape, start: Pose, direction: tuple[float, float], leng
     return Track.from_steps(base, start, [Waypoint(start.x + dx * length, start.y + dy * length)])
 
 
-def _first_contact(track: Track, target: Any) -> Hit | None:
-    already = track.body_at(0.0).distance(target) <= CONTACT
-    return first_overlap(track, target) if already else first_touch(track, target)
+def _first_contact(track: Track, target: Any, at_once: bool = False) -> Hit | None:
+    if track.body_at(0.0).distance(target) > CONTACT:
+        return first_touch(track, target)
+    hit = first_overlap(track, target)
+    return hit_at(track, 0.0) if hit is not None and at_once else hit
 
 
 def _table_edge(track: Track, table: Table) -> Hit | None:
@@ -66,17 +68,20 @@ def first_contact(
     terrain: Sequence[tuple[str, Any]] = (),
     bases: Sequence[tuple[str, Body]] = (),
     table: Table | None = None,
+    touching_stops: bool = False,
 ) -> RayHit | None:
     """The first thing the base touches within `length` along the ray: a terrain polygon,
-    another base (id, Body) or the table edge; None when the way is clear."""
+    another base (id, Body) or the table edge; None when the way is clear. With
+    `touching_stops`, something the base touches where it starts stops it there (at 0)
+    if the ray goes into it (touching is a zero gap: apskirmish's dodge, APS-D30)."""
     track = ray_track(base, start, direction, length)
     found: list[tuple[Hit, str, str | None]] = []
     for tid, polygon in terrain:
-        hit = _first_contact(track, polygon)
+        hit = _first_contact(track, polygon, touching_stops)
         if hit is not None:
             found.append((hit, "terrain", tid))
     for uid, body in bases:
-        hit = _first_contact(track, body)
+        hit = _first_contact(track, body, touching_stops)
         if hit is not None:
             found.append((hit, "base", uid))
     if table is not None:

@@ -40,6 +40,7 @@ from shapely.geometry import Point
 from shapely.geometry.polygon import orient
 
 from rules.geometry.deadline import expired
+from rules.geometry.segments import ray_crossings, ring_segments
 
 RAYS = 48
 _RAY_ANGLES = np.linspace(0, 2 * math.pi, RAYS, endpoint=False)
@@ -135,24 +136,14 @@ class VisibilityGraph:
         rays are cut at their first edge, not short of it), narrowing where a corner
         pokes between two rays. A system keeps a path there until it leaves for good
         (aod: hindering terrain a unit starts touching, AOD-D4)."""
-        segs = [
-            np.hstack([cs, np.roll(cs, -1, axis=0)])
-            for poly in getattr(free, "geoms", [free])
-            if not poly.is_empty
-            for ring in [poly.exterior, *poly.interiors]
-            for cs in [np.array(ring.coords)[:-1]]
-        ]
+        e = ring_segments(free)
         angles = np.linspace(0, 2 * math.pi, rays, endpoint=False)
         dx, dy = np.cos(angles)[:, None], np.sin(angles)[:, None]
         lengths = np.full(rays, float(budget))
-        if segs:
-            e = np.vstack(segs)
+        if len(e):
             wx, wy = (e[:, 0] - origin[0])[None, :], (e[:, 1] - origin[1])[None, :]
             ex, ey = (e[:, 2] - e[:, 0])[None, :], (e[:, 3] - e[:, 1])[None, :]
-            den = dx * ey - dy * ex
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = (wx * ey - wy * ex) / den
-                u = (wx * dy - wy * dx) / den
+            t, u, den = ray_crossings(wx, wy, ex, ey, dx, dy)
             hit = (np.abs(den) > 1e-12) & (t > 1e-9) & (u >= -1e-9) & (u <= 1 + 1e-9)
             lengths = np.minimum(lengths, np.where(hit, t, np.inf).min(axis=1))
         # Each wedge first as far as both its rays go (neighbours then share their tips,
@@ -283,10 +274,7 @@ class VisibilityGraph:
                 wx = (self.edges[edge, 0] - origins[star, 0])[:, None]
                 wy = (self.edges[edge, 1] - origins[star, 1])[:, None]
                 ex, ey = ex[edge][:, None], ey[edge][:, None]
-                den = dx * ey - dy * ex
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    t = (wx * ey - wy * ex) / den
-                    u = (wx * dy - wy * dx) / den
+                t, u, den = ray_crossings(wx, wy, ex, ey, dx, dy)
                 hit = (np.abs(den) > 1e-12) & (t > 1e-7) & (u >= -1e-9) & (u <= 1 + 1e-9)
                 first = np.flatnonzero(np.r_[True, star[1:] != star[:-1]])
                 nearest = np.minimum.reduceat(np.where(hit, t, np.inf), first, axis=0)

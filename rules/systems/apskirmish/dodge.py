@@ -17,15 +17,12 @@ from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, moved_event, who
 from rules.engine.priced_path import PricedTrack
-from rules.engine.verdict import Verdict
-from rules.geometry.contact import first_overlap
-from rules.geometry.raycast import first_contact, ray_track
-from rules.geometry.tolerance import CONTACT
+from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.moves import Placed, SoldierAction, malformed
+from rules.systems.apskirmish.moves import Placed, SoldierAction
 from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending
 from rules.systems.apskirmish.tables import DODGE_DISTANCE
@@ -42,14 +39,13 @@ def away_from_source(unit: Unit, action: Action) -> tuple[float, float]:
 class Dodge(SoldierAction):
     """`dodge` as the kernel plays a move (rules/engine/play.py)."""
 
-    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+    def malformed(self, unit: Unit, action: Action) -> tuple[str, str, float] | None:
         if action.get("source") is None:
-            why = "a dodge needs `source`, the attack's origin"
-            return malformed(position, unit, why, CITE, DODGE_DISTANCE)
+            return "a dodge needs `source`, the attack's origin", CITE, DODGE_DISTANCE
         if math.hypot(*away_from_source(unit, action)) > 1e-9:
             return None
         why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"
-        return malformed(position, unit, why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE)
+        return why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE
 
     def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
         return Allowance(DODGE_DISTANCE, cite=CITE)
@@ -106,24 +102,17 @@ class Dodge(SoldierAction):
 
 
 def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> float:
-    """How far the base goes away from the attack before its first contact (APS-D11)."""
-    others = [(o.id, pos.bodies[o.id]) for o in pos.on_table if o.id != unit.id]
-    start = Pose(unit.position[0], unit.position[1], unit.facing)
-    obstacles = pos.obstacle_shapes()
-    # Something already touching the base stops it at once if the dodge goes into it:
-    # touching is a zero gap (APS-D30), so the soldier does not move.
-    here = pos.bodies[unit.id]
-    track = ray_track(unit.base, start, away, DODGE_DISTANCE)
-    for _, target in [*obstacles, *others]:
-        if here.distance(target) <= CONTACT and first_overlap(track, target) is not None:
-            return 0.0
+    """How far the base goes away from the attack before its first contact (APS-D11).
+    Something already touching the base stops it at once if the dodge goes into it:
+    touching is a zero gap (APS-D30), so the soldier does not move."""
     hit = first_contact(
         unit.base,
-        start,
+        Pose(unit.position[0], unit.position[1], unit.facing),
         away,
         DODGE_DISTANCE,
-        terrain=obstacles,
-        bases=others,
+        terrain=pos.obstacle_shapes(),
+        bases=[(o.id, pos.bodies[o.id]) for o in pos.on_table if o.id != unit.id],
         table=pos.state.table,
+        touching_stops=True,
     )
     return DODGE_DISTANCE if hit is None else min(hit.distance, DODGE_DISTANCE)

@@ -33,11 +33,15 @@ from rules.geometry.line_of_movement import first_over, passes_over
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import GameState, Unit
-from rules.systems.apskirmish.activation import after_activation_action
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
-from rules.systems.apskirmish.preconditions import check_preconditions
 from rules.systems.apskirmish.rolls import rolled
-from rules.systems.apskirmish.soldiers import after_spending, per_ap, run_distance
+from rules.systems.apskirmish.soldiers import (
+    after_activation_action,
+    after_spending,
+    check_preconditions,
+    per_ap,
+    run_distance,
+)
 from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
 
 STRAIGHT_CITE = "APS-D5"
@@ -62,6 +66,12 @@ class Line:
     def end_at(self, fraction: float) -> Pose:
         s, e = self.start, self.end
         return Pose(s.x + (e.x - s.x) * fraction, s.y + (e.y - s.y) * fraction, e.facing)
+
+    def cut(self, unit: Unit, distance: float) -> tuple[float | None, Pose]:
+        """How far along the line (a fraction) the front has moved `distance`, and the
+        pose there (None and the start where turning alone moves it further, APS-D28)."""
+        cut = fraction_at_front_distance(unit.base, self.start, self.end, distance)
+        return cut, self.start if cut is None else self.end_at(cut)
 
 
 def points_after_start(unit: Unit, action: Action) -> list[Waypoint]:
@@ -188,28 +198,24 @@ class Placed(PricedTrack):
         return math.dist(self.end.xy, self.start.xy)
 
 
-def malformed(
-    position: ApsPosition, unit: Unit, why: str, cite: str, allowance: float = 0.0
-) -> Verdict:
-    """The refusal of an action malformed for its type, before anything else is judged."""
-    judgement = PathJudgement(position.state)
-    judgement.allowance = allowance
-    judgement.add("malformed", why, unit.position, cite)
-    return judgement.verdict()
-
-
 class SoldierAction(Play):
     """What every soldier's action keeps of the kernel's move (rules/engine/play.py): an
     action malformed for its type is refused first; the checks before any line
-    (preconditions.py); no event where the soldier stays put; an activation's action
+    (soldiers.py); no event where the soldier stays put; an activation's action
     makes the soldier the active one (APS-D23), a Dodge does not (APS-D34)."""
 
     def move(self, position: ApsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        refused = self.malformed(position, unit, action)
-        return refused if refused is not None else super().move(position, unit, action, dice)
+        wrong = self.malformed(unit, action)
+        if wrong is None:
+            return super().move(position, unit, action, dice)
+        judgement = PathJudgement(position.state)
+        judgement.allowance = wrong[2]
+        judgement.add("malformed", wrong[0], unit.position, wrong[1])
+        return judgement.verdict()
 
-    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
-        """Hook: the refusal of an action malformed for its type, or None."""
+    def malformed(self, unit: Unit, action: Action) -> tuple[str, str, float] | None:
+        """Hook: why an action is malformed for its type, the rule, and the allowance its
+        refusal reports (before anything else is judged); None where it is not."""
         return None
 
     def check_may_move(
@@ -233,10 +239,10 @@ class StraightMoves(SoldierAction):
     """`move` and `run` as the kernel plays a move, each one straight line measured front
     to front: these are the hooks where its rules differ."""
 
-    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+    def malformed(self, unit: Unit, action: Action) -> tuple[str, str, float] | None:
         """A `move` or `run` of more than one point (APS-D24)."""
         line = declared_line(unit, action)
-        return malformed(position, unit, line, STRAIGHT_CITE) if isinstance(line, str) else None
+        return (line, STRAIGHT_CITE, 0.0) if isinstance(line, str) else None
 
     def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
         """The stance distance, or a run's three of them (APS-D14, APS-D25)."""
@@ -257,12 +263,11 @@ class StraightMoves(SoldierAction):
         assert not isinstance(line, str)  # `refusal` refused it before any judging
         cost, full = measured(unit, line.start, line.end), allowance.value
         if cost > full + LENGTH_TOL:
-            cut = fraction_at_front_distance(unit.base, line.start, line.end, full)
-            at = line.end_at(cut).xy if cut is not None else line.start.xy
+            cut, at = line.cut(unit, full)
             judgement.add(
                 "speed_exceeded",
                 f'{who(unit)} would move {fmt(cost)}" front to front but has {fmt(full)}"',
-                at,
+                at.xy,
                 allowance.cite,
                 0.0 if cut is None else cut,
             )
@@ -320,21 +325,15 @@ def _after_failed_roll(
     judgement.allowance = reduced
     if judgement.cost <= reduced + LENGTH_TOL:
         return line.end, 0
+    cut, end = line.cut(unit, reduced)
     if on_fail == "threshold":  # not available for a run: held to 8" (APS-D10)
-        cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
-        at = line.end_at(cut).xy if cut is not None else line.start.xy
         judgement.add(
             "speed_exceeded",
             f"{who(unit)} failed the Terrain roll: a run is held to "
             f'{fmt(reduced)}" (Threshold cannot keep it), not {fmt(judgement.cost)}"',
-            at,
+            end.xy,
             "004 Running, APS-D10",
         )
         return line.start, 0
-    cut = fraction_at_front_distance(unit.base, line.start, line.end, reduced)
-    if cut is None:
-        judgement.cost = 0.0
-        return line.start, 0
-    end = line.end_at(cut)
-    judgement.cost = measured(unit, line.start, end)
+    judgement.cost = 0.0 if cut is None else measured(unit, line.start, end)
     return end, 0

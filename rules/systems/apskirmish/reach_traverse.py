@@ -6,10 +6,8 @@ base, having begun to overlap obstacles, first overlaps none (t2), when the obst
 first lies within 1" of the base and the landing is free; a failed roll stops it where
 the base first touches the obstacle (t1; a failure paid with Threshold lands at t2).
 Its ends are two curves, one point each per direction: the shaded area is a band 0.001"
-either side of them (positions compare within 0.001"), drawn between the ends of
-neighbouring rays STEP apart, kept only where the end of the direction between them lies
-on that chord (so every point of the band is within 0.001" of where a traverse aimed at
-it ends). Rays are cast only toward the obstacles within reach; `path_to` gives the one
+either side of them (positions compare within 0.001"; rules/geometry/ray_bands.py), of
+rays STEP apart cast only toward the obstacles within reach; `path_to` gives the one
 point, the direction.
 """
 
@@ -18,50 +16,34 @@ from __future__ import annotations
 import math
 from typing import Any
 
-import numpy as np
 import shapely
-from shapely.geometry import LineString, Point, Polygon
+from shapely.geometry import Point
 
 from rules.engine.reach import Reach
+from rules.geometry.ray_bands import HALF, bearings_toward, ray_bands
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.traverse import traverse_way
 
-#: Bearing between rays, in degrees, and the band's half-width.
+#: Bearing between rays, in degrees, and how many rays one reach casts in all.
 STEP = 6.0
-HALF = 0.001
+WORK = 60
 
 
 def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
     start = unit.position
     # The obstacles within 1" (APS-D6): the template asks only where one is (`may_take`).
-    near = pos.within_traverse_reach(unit)
-    bearings = _bearings(unit, near, STEP if unit.base.is_circle else 2 * STEP)
+    near = [t.shape for t in pos.within_traverse_reach(unit)]
+    step = STEP if unit.base.is_circle else 2 * STEP
+    bearings = bearings_toward(start, near, unit.base.radius + 0.05, step)
     landings = [_landing(pos, unit, b) for b in bearings]
-    pieces: list[Any] = []
-    cut = False
-    for side in (1, 0):  # where it lands beyond (success), where it stops short (failure)
-        cast = [0, _work(unit) // 2]  # rays cast halving this side's chords, and the bound
-        for k in range(len(bearings) - 1):
-            a, b = landings[k], landings[k + 1]
-            if a is None or b is None or bearings[k + 1] - bearings[k] > 2 * STEP + 1e-9:
-                continue
-            if math.dist(a[side], start) < 1e-9 and math.dist(b[side], start) < 1e-9:
-                # Already touching: a failure stays put (APS-D21). The few thousandths
-                # round the start toward these bearings.
-                ra, rb = math.radians(bearings[k]), math.radians(bearings[k + 1])
-                pieces.append(
-                    Polygon(
-                        [
-                            start,
-                            (start[0] + HALF * math.cos(ra), start[1] + HALF * math.sin(ra)),
-                            (start[0] + HALF * math.cos(rb), start[1] + HALF * math.sin(rb)),
-                        ]
-                    )
-                )
-                continue
-            _chords(pos, unit, side, bearings[k], bearings[k + 1], a, b, 0, pieces, cast)
-        cut = cut or cast[0] >= cast[1]
+    # Where it lands beyond (success), where it stops short (failure); already touching,
+    # a failure stays put (APS-D21), and the few thousandths round the start. A rect
+    # base's crossing costs several times a round one's: it casts fewer rays.
+    work = (WORK if unit.base.is_circle else WORK // 3) // 2
+    pieces, cut = ray_bands(
+        start, bearings, landings, lambda b: _landing(pos, unit, b), (1, 0), 2 * STEP, work
+    )
     # Where the bound on rays cast stopped the halving, what is shaded is sound but may
     # leave ends out: the reach says so (exact to no length, as for a type not shaded).
     cut_at = 0.0 if cut else None
@@ -91,99 +73,18 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
     return Reach(unit.id, "traverse", area, 0.0, path_to, cut_at)
 
 
-#: How many times a stretch between two rays is halved where its chord misses the ends
-#: between (a landing that turns sharply with the bearing: a gap, a corner), and how many
-#: rays one reach casts in all.
-SPLITS = 6
-WORK = 60
-
-
-def _work(unit: Unit) -> int:
-    """The bound on rays cast: a rect base's crossing costs several times a round one's."""
-    return WORK if unit.base.is_circle else WORK // 3
-
-
-def _chords(
-    pos: ApsPosition,
-    unit: Unit,
-    side: int,
-    b0: float,
-    b1: float,
-    a: Any,
-    b: Any,
-    depth: int,
-    pieces: list[Any],
-    cast: list[int],
-) -> None:
-    """Bands along the chords of the ends between bearings b0 and b1 (ends a and b)."""
-    pa, pb = a[side], b[side]
-    if a is None or b is None or math.dist(pa, pb) < 1e-9:
-        return
-    mid_b = (b0 + b1) / 2
-    if cast[0] >= cast[1]:
-        return
-    mid = _landing(pos, unit, mid_b)
-    cast[0] += 1
-    if mid is None:
-        return
-    good = math.dist(pa, pb) <= 0.2 and LineString([pa, pb]).distance(Point(mid[side])) <= HALF / 4
-    if not good:
-        if depth < SPLITS and cast[0] < cast[1]:
-            _chords(pos, unit, side, b0, mid_b, a, mid, depth + 1, pieces, cast)
-            _chords(pos, unit, side, mid_b, b1, mid, b, depth + 1, pieces, cast)
-        return
-    # A point off the chord by w ends where its own ray meets the curve, w over the sine
-    # of the angle they meet at away: the band keeps that within HALF.
-    n = math.dist(pa, pb)
-    cx, cy = (pb[0] - pa[0]) / n, (pb[1] - pa[1]) / n
-    r = math.radians(mid_b)
-    sine = abs(cx * math.sin(r) - cy * math.cos(r))
-    if sine >= 0.2:  # else the rays graze the curve there
-        pieces.append(LineString([pa, pb]).buffer(HALF * sine / 2, cap_style="flat"))
-
-
-def _bearings(unit: Unit, near: list[Any], step: float) -> list[float]:
-    """Bearings (degrees, increasing) every STEP whose rays meet the obstacles within
-    reach grown by the base (all of them where the base already touches one)."""
-    sx, sy = unit.position
-    grown = shapely.union_all([t.shape for t in near]).buffer(unit.base.radius + 0.05)
-    if grown.covers(Point(sx, sy)):
-        return list(np.arange(0.0, 360.0, step))
-    grid = np.arange(0.0, 360.0, step)
-    # A grid bearing is kept when the ray along it meets the grown shapes.
-    rays = shapely.linestrings(
-        np.stack(
-            [
-                np.stack([np.full(len(grid), sx), np.full(len(grid), sy)], axis=1),
-                np.stack(
-                    [sx + 100 * np.cos(np.radians(grid)), sy + 100 * np.sin(np.radians(grid))],
-                    axis=1,
-                ),
-            ],
-            axis=1,
-        )
-    )
-    return [float(b) for b in grid[shapely.intersects(rays, grown)]]
-
-
 def _landing(
     pos: ApsPosition, unit: Unit, bearing: float
 ) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """`_landed`, once per position, unit and bearing."""
+    """Where a traverse along `bearing` stops on a failed roll (t1, the near side) and
+    lands on a success (t2), or None when it is refused (traverse.py); once per
+    position, unit and bearing."""
     memo: dict[tuple[str, float], Any] = pos.__dict__.setdefault("_aps_landings", {})
     key = (unit.id, round(bearing, 9))
     if key not in memo:
-        memo[key] = _landed(pos, unit, bearing)
+        a = math.radians(bearing)
+        way = traverse_way(pos, unit, (math.cos(a), math.sin(a)))
+        memo[key] = None
+        if way is not None and way.far is not None and way.lands:
+            memo[key] = way.crossing.pose_at(way.crossing.near).xy, way.far.xy
     return memo[key]  # type: ignore[no-any-return]
-
-
-def _landed(
-    pos: ApsPosition, unit: Unit, bearing: float
-) -> tuple[tuple[float, float], tuple[float, float]] | None:
-    """Where a traverse along `bearing` stops on a failed roll (t1, the near side) and
-    lands on a success (t2), or None when it is refused (traverse.py)."""
-    a = math.radians(bearing)
-    way = traverse_way(pos, unit, (math.cos(a), math.sin(a)))
-    if way is None or way.far is None or not way.lands:
-        return None
-    return way.crossing.pose_at(way.crossing.near).xy, way.far.xy

@@ -125,22 +125,6 @@ def gm_prompt(row: RollRow, target: int | None, levels_up: int) -> str:
     return f"{opened}{'' if opened.endswith('(') else ' '}{stat})"
 
 
-def test(dice: Dice, options: Options, unit: Unit, what: str, levels_up: int = 0) -> TestRoll:
-    """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above)."""
-    row = ROLLS[what]
-    target = stat_target(unit, row.stat, levels_up)
-    if dice.forced_outcomes is not None and not dice.unresolved:
-        return TestRoll(what, "", None, row.label, bool(dice.outcome(what)), forced=True)
-    if options.tests != "d10" or target is None:
-        # The GM rolls: a preview shows what is asked, a commit waits for the result.
-        prompt = gm_prompt(row, target, levels_up)
-        return TestRoll(
-            what, "", None, prompt, None, decides=row.decides, waiting=not dice.unresolved
-        )
-    roll = dice.test(what, TEST_DIE, 1, row.decides, at_most=target)  # pending in a preview
-    return TestRoll(**vars(roll), rolled=roll.result)
-
-
 def rolled(
     judgement: PathJudgement,
     dice: Dice,
@@ -149,13 +133,25 @@ def rolled(
     what: str,
     levels_up: int = 0,
 ) -> TestRoll | None:
-    """The roll of `what`, kept in the verdict; None while the GM's result is awaited,
-    which refuses the action (`roll_required`, APS-D1)."""
-    roll = test(dice, options, unit, what, levels_up)
+    """One roll of `what` ("terrain", "traverse", "dodge") for `unit` (see above), kept in
+    the verdict; None while the GM's result is awaited, which refuses the action
+    (`roll_required`, APS-D1)."""
+    row = ROLLS[what]
+    target = stat_target(unit, row.stat, levels_up)
+    if dice.forced_outcomes is not None and not dice.unresolved:
+        roll = TestRoll(what, "", None, row.label, bool(dice.outcome(what)), forced=True)
+    elif options.tests != "d10" or target is None:
+        # The GM rolls: a preview shows what is asked, a commit waits for the result.
+        prompt = gm_prompt(row, target, levels_up)
+        roll = TestRoll(
+            what, "", None, prompt, None, decides=row.decides, waiting=not dice.unresolved
+        )
+    else:
+        die = dice.test(what, TEST_DIE, 1, row.decides, at_most=target)  # pending in a preview
+        roll = TestRoll(**vars(die), rolled=die.result)
     judgement.rolls.append(roll)
     if not roll.waiting:
         return roll
-    row = ROLLS[what]
     judgement.add(
         "roll_required", row.awaited.format(who=who(unit)), unit.position, f"{row.cite}, APS-D1"
     )

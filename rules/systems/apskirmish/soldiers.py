@@ -1,10 +1,18 @@
-"""What the rules read from a soldier: its stance, distance per AP, AP and Threshold, and
-what an action leaves on it (apskirmish.md 2, APS-D14, APS-D22, APS-D36)."""
+"""What the rules read from a soldier and ask of it before any line is drawn, and what an
+action leaves on it (apskirmish.md 2, 5, 6b; APS-D3, APS-D14, APS-D22, APS-D23,
+APS-D36): its stance and distance per AP; whose activation it is, the AP the action
+costs, the stance a run needs, an obstacle near enough to traverse. The judges call these
+checks; `preconditions_hold` asks them of every action type, so that the board offers
+exactly what the referee would not refuse whatever the line (scenario-format.md, "Other
+commands": offers)."""
 
 from __future__ import annotations
 
-from rules.model.state import Unit
-from rules.systems.apskirmish.tables import DEFAULT_STANCE, RUN_MOVES, STANCE_MOVE
+from rules.engine.judgement import PathJudgement, who
+from rules.engine.numbers import fmt
+from rules.model.state import GameState, Unit
+from rules.systems.apskirmish.board import ApsPosition
+from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_STANCE, RUN_MOVES, STANCE_MOVE
 
 
 def stance(unit: Unit) -> str:
@@ -21,16 +29,6 @@ def run_distance(unit: Unit) -> float:
     return RUN_MOVES * per_ap(unit)
 
 
-def ap_left(unit: Unit) -> float | None:
-    """AP left, or None when the position does not count them (APS-D36)."""
-    ap = unit.get("ap")
-    return None if ap is None else float(ap)
-
-
-def threshold(unit: Unit) -> int:
-    return int(unit.get("threshold", 0) or 0)
-
-
 def after_spending(unit: Unit, ap: int, activates: bool, extra_threshold: int = 0) -> Unit:
     """The soldier after paying for an action: AP deducted (where counted), `activated`
     set by an activation's actions (not by a Dodge, APS-D34), Threshold taken."""
@@ -41,5 +39,76 @@ def after_spending(unit: Unit, ap: int, activates: bool, extra_threshold: int = 
     if activates:
         changes["activated"] = True
     if extra_threshold:
-        changes["threshold"] = threshold(unit) + extra_threshold
+        changes["threshold"] = int(unit.get("threshold", 0) or 0) + extra_threshold
     return unit.with_props(**changes) if changes else unit
+
+
+def check_turn_and_ap(
+    judgement: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str
+) -> None:
+    """`not_your_turn` while another soldier's activation runs (never for a reaction),
+    `no_actions_left` when fewer AP are left than the action needs (AP are not counted
+    where `ap` is absent, APS-D36)."""
+    row = ACTIONS[action_type]
+    active = pos.state.turn.get("active_unit")
+    if row.activates and active and active != unit.id:
+        judgement.add(
+            "not_your_turn",
+            f"It is {active}'s activation: {who(unit)} may not {row.label.lower()} now",
+            unit.position,
+            "APS-D3",
+        )
+    left = None if unit.get("ap") is None else float(unit.get("ap"))
+    if row.ap and left is not None and left < row.ap:
+        judgement.add(
+            "no_actions_left",
+            f"{who(unit)} has {fmt(left)} AP left; {row.label} needs {row.ap}",
+            unit.position,
+            row.cite,
+        )
+
+
+def check_preconditions(
+    judgement: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str
+) -> None:
+    """Every check of `action_type` that does not depend on its line or source."""
+    if action_type == "dodge":
+        # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
+        if not unit.flag("activated"):
+            check_turn_and_ap(judgement, pos, unit, "dodge")
+        return
+    check_turn_and_ap(judgement, pos, unit, action_type)
+    if action_type == "run" and stance(unit) != "standing":
+        judgement.add(
+            "action_not_allowed",
+            f"Only a Standing soldier may run; {who(unit)} is {stance(unit)}",
+            unit.position,
+            "004 Running",
+        )
+    if action_type == "traverse" and not pos.within_traverse_reach(unit):
+        judgement.add(
+            "action_not_allowed",
+            f'{who(unit)} is not within 1" of any obstacle: nothing to traverse',
+            unit.position,
+            "004 Obstacles, APS-D6",
+        )
+
+
+def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:
+    """Whether the judge would find `action_type`'s preconditions met for a soldier on
+    the table (the board's offers)."""
+    judgement = PathJudgement(pos.state)
+    check_preconditions(judgement, pos, unit, action_type)
+    return judgement.legal
+
+
+def after_activation_action(state: GameState, unit: Unit) -> GameState:
+    """The state after an activation's action by `unit`, already applied to `state`.
+
+    Where the position keeps a `state.active_unit` key (the live table does, from the
+    battle's start: None between activations), the soldier that acts becomes the active
+    one (APS-D23), so that the engine refuses any other with `not_your_turn` (APS-D3).
+    A position without the key is judged as the notes say, and gains none."""
+    if "active_unit" not in state.turn:
+        return state
+    return state.with_turn(active_unit=unit.id)

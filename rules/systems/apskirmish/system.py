@@ -15,15 +15,10 @@ from rules.systems.apskirmish.board import ApsPosition
 from rules.systems.apskirmish.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
 from rules.systems.apskirmish.dodge import Dodge
 from rules.systems.apskirmish.moves import StraightMoves
-from rules.systems.apskirmish.preconditions import preconditions_hold
 from rules.systems.apskirmish.reach import ApsReach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
-from rules.systems.apskirmish.tables import (
-    ON_FAIL,
-    TERRAIN_TYPES,
-    TEST_DIE,
-    UNIT_TYPES,
-)
+from rules.systems.apskirmish.soldiers import preconditions_hold
+from rules.systems.apskirmish.tables import ON_FAIL, TERRAIN_TYPES, TEST_DIE, UNIT_TYPES
 from rules.systems.apskirmish.traverse import Traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
@@ -77,7 +72,7 @@ class ApskirmishSystem(ApsReach, StraightMoves, System):
 
     def may_take(self, position: ApsPosition, unit: Unit, spec: ActionSpec) -> bool:
         """Not for a soldier off the table (the judge knows none); else the judge's
-        checks before the line (preconditions.py)."""
+        checks before the line (soldiers.py)."""
         return unit.on_table and preconditions_hold(position, unit, spec.type)
 
     def unit_schema(self) -> dict[str, Any]:

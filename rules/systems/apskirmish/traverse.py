@@ -21,17 +21,15 @@ from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import Obstruction, obstructions
 from rules.engine.priced_path import PricedTrack
-from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.ray_crossing import Crossing, cross
 from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
-from rules.systems.apskirmish.activation import check_turn_and_ap
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.moves import Placed, SoldierAction, malformed, points_after_start
+from rules.systems.apskirmish.moves import Placed, SoldierAction, points_after_start
 from rules.systems.apskirmish.rolls import rolled
-from rules.systems.apskirmish.soldiers import after_spending, per_ap
+from rules.systems.apskirmish.soldiers import after_spending, check_turn_and_ap, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
 
 CITE = "004 Obstacles"
@@ -98,11 +96,9 @@ class Crossed(Placed):
 class Traverse(SoldierAction):
     """`traverse` as the kernel plays a move (rules/engine/play.py)."""
 
-    def malformed(self, position: ApsPosition, unit: Unit, action: Action) -> Verdict | None:
+    def malformed(self, unit: Unit, action: Action) -> tuple[str, str, float] | None:
         target = direction_point(unit, action)
-        if not isinstance(target, str):
-            return None
-        return malformed(position, unit, target, "APS-D20", per_ap(unit))
+        return (target, "APS-D20", per_ap(unit)) if isinstance(target, str) else None
 
     def check_may_move(
         self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action

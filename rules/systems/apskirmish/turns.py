@@ -3,7 +3,7 @@
 Play is in rounds. The sides alternate: the active side picks one soldier that has not
 activated this round; its activation runs (`state.active_unit`: the live position keeps
 the key from the battle's start, None between activations, and the engine sets it when a
-soldier acts, see activation.py) while it spends AP on any number of actions; ending the
+soldier acts, see soldiers.py) while it spends AP on any number of actions; ending the
 part ends the activation and hands over to the next side that still has a soldier to
 activate (a side with nobody left passes). A side that ends its part without having
 picked anyone has its first soldier not yet activated stand for its activation, so that
