@@ -54,29 +54,6 @@ def allowance_for(unit: Unit, action_type: str) -> Allowance:
     return base.halve(f"{row.label} at half Move", row.cite) if row.allowance == "half" else base
 
 
-def judged_path(
-    pos: MswarsPosition,
-    unit: Unit,
-    action: Action,
-    *,
-    mover: Unit | None = None,
-    jumping_from: Terrain | None = None,
-    **can_act: bool,
-) -> tuple[PathJudgement, PricedPath]:
-    """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
-    placed out of its carrier) with its cost and allowance (`measured_path`): what the
-    actions with rules of their own judge before those rules."""
-    judgement = PathJudgement(pos.state)
-    check_can_act(pos, judgement, unit, action, **can_act)
-    allowance = allowance_for(unit, action.type)
-    result = measured_path(
-        judgement, pos, unit, action, allowance, mover=mover, jumping_from=jumping_from
-    )
-    if (mover or unit).aboard is None:
-        judgement.cost, judgement.allowance = result.cost, allowance.value
-    return judgement, result
-
-
 def measured_path(
     judgement: PathJudgement,
     pos: MswarsPosition,

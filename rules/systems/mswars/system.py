@@ -14,10 +14,8 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
-from rules.systems.mswars.carriers import carrier_unloading
 from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
-from rules.systems.mswars.elevation import climb, jump
-from rules.systems.mswars.moves import MswarsMoves
+from rules.systems.mswars.moves import CarrierUnloading, Climb, Jump, MswarsMoves
 from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import MswarsReach, climb_reach, exiting_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
@@ -42,10 +40,11 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
     terrain_types = frozenset(TERRAIN_TYPES)
     #: Infantry may also go without a type: they walk (MSW-D2, MSW-D49).
     unit_types = frozenset(MOVE_TYPES)
+    #: Moves of the kernel's too, with hooks of their own.
     handlers = {
-        "climb": climb,
-        "jump": jump,
-        "carrier_unloading": carrier_unloading,
+        "climb": Climb().move,
+        "jump": Jump().move,
+        "carrier_unloading": CarrierUnloading().move,
     }
     position_type = MswarsPosition
     reach_builders = {"climb": climb_reach}
