@@ -210,6 +210,13 @@ def check_can_act(
         )
 
 
+def may_act(pos: MswarsPosition, unit: Unit, action_type: str, **can_act: bool) -> bool:
+    """Whether `check_can_act` lets the unit make a move action of this type now."""
+    judgement = PathJudgement(pos.state)
+    check_can_act(pos, judgement, unit, Action(unit.id, action_type), **can_act)
+    return judgement.legal
+
+
 def carrier_of_entry(state: GameState, unit_id: str, entry: Any) -> str | None:
     if entry.get("carrier"):
         return str(entry["carrier"])

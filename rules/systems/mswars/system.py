@@ -75,13 +75,10 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
         return action
 
     def refusal(self, position: MswarsPosition, unit: Unit, action: Action) -> Verdict | None:
-        try:
-            position.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
-        except InvalidActionError as err:
-            return Judgement(position.state).refuse(
-                Violation("malformed", str(err), None, "MSW-D15")
-            )
-        return None
+        err = position.malformed
+        if err is None:
+            return None
+        return Judgement(position.state).refuse(Violation("malformed", str(err), None, "MSW-D15"))
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]
@@ -107,9 +104,7 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
         """The move actions whose preconditions the judge would find met: the checks a
         proposal meets before any path (mswars.md 4-7; mswars/offers.py)."""
         pos = MswarsPosition.of(state)
-        try:
-            pos.elevated_classes  # noqa: B018 - malformed terrain: nothing to offer
-        except InvalidActionError:
+        if pos.malformed is not None:
             return ()
         found = offered_types(pos, unit)
         return tuple(spec.type for spec in self.actions if spec.type in found)
