@@ -175,9 +175,7 @@ class MswarsReach(ReachTemplate):
                 top.shape.buffer(unit.base.radius + MARGIN, join_style="mitre", mitre_limit=3.0)
             )
         elif top is not None:
-            w, h = position.state.table.width, position.state.table.height
-            beyond = box(-1e3, -1e3, w + 1e3, h + 1e3)
-            barriers.append(beyond.difference(top.shape.buffer(-MARGIN - _grow(position, unit))))
+            barriers.append(_beyond(position, top.shape.buffer(-MARGIN - _grow(position, unit))))
         carrier = _exit_carrier(position, unit) if action_type == "unit_exiting" else None
         if carrier is not None and _has_rear_line(carrier, unit):
             barriers.append(_behind_rear(carrier, _half_depth(unit)))
@@ -315,10 +313,10 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     bad = _kept_out(pos, rider_view, rider_view.near(*box_), top, r_u)
     if top is not None:
         # On the carrier's level: the centre within its top (002 Carrier Unloading).
-        bad.append(box(-1e3, -1e3, 1e3, 1e3).difference(top.shape.buffer(-MARGIN)))
+        bad.append(_beyond(pos, top.shape.buffer(-MARGIN)))
     w, h = pos.state.table.width, pos.state.table.height
     edge = r_u + MARGIN
-    bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge, h - edge)))
+    bad.append(_beyond(pos, box(edge, edge, w - edge, h - edge)))
     for other in pos.on_table:
         if other.id != carrier.id:
             body = pos.bodies[other.id]
@@ -346,6 +344,12 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     return Reach(
         carrier.id, "carrier_unloading", area, found.allowance, path_to, found.cut_at, keys_at
     )
+
+
+def _beyond(pos: MswarsPosition, room: Any) -> Any:
+    """All but `room`, as far as anything on the table can go."""
+    w, h = pos.state.table.width, pos.state.table.height
+    return box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room)
 
 
 def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit]:
@@ -525,12 +529,9 @@ def _exit_from(play: MswarsReach, pos: MswarsPosition, out: Unit, carrier: Unit)
     if pos.malformed is not None:
         return None
     behind = _has_rear_line(carrier, out)
-    if not behind:
-        # A round unit at a round carrier's rear: the carrier is a base it touches, as any
-        # other, and the placement is judged as a start of its own.
-        if not may_act(pos, out, "unit_exiting"):
-            return None
-    if pos.view(out).immobile:
+    # A round unit at a round carrier's rear: the carrier is a base it touches, as any
+    # other, and the placement is judged as a start of its own.
+    if pos.view(out).immobile or not (behind or may_act(pos, out, "unit_exiting")):
         return None
     ignore = frozenset({carrier.id}) if behind else frozenset()
     spec = play.straight_ahead(pos, out, "unit_exiting", budget, ignore)
