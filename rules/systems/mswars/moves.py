@@ -95,12 +95,6 @@ class MswarsMoves(Play):
     ) -> None:
         check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
 
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        """Off the table a unit has no path, and nothing to measure it against."""
-        if mover_of(position, unit, action)[0].aboard is not None:
-            return Allowance(0.0)
-        return allowance_for(unit, action.type)
-
     def measure_path(
         self,
         judgement: PathJudgement,
@@ -321,7 +315,19 @@ def attacks_of_opportunity(
     return any_hit
 
 
-class Jump(MswarsMoves):
+class OwnMove(MswarsMoves):
+    """A move action with rules of its own (Jump, Climb, Carrier Unloading): a unit aboard,
+    which may not take it, has no path and nothing to measure it against; the end of the
+    move tells its events, in order, the unit's move first (`move_events` adds none)."""
+
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        return Allowance(0.0) if unit.aboard is not None else allowance_for(unit, action.type)
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        return []
+
+
+class Jump(OwnMove):
     """002 Jump Action as the kernel plays a move: off the top the unit stands on, whose
     edge its path may cross (MSW-D24), to a landing told before any Fall it makes."""
 
@@ -357,11 +363,8 @@ class Jump(MswarsMoves):
     ) -> Unit:
         return landed(judgement, position, unit, priced.end, dice)
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        return []  # told by `landed`, before the fall
 
-
-class Climb(MswarsMoves):
+class Climb(OwnMove):
     """002 Climb Action as the kernel plays a move: no path to price (its path is the
     placement on top, 0 MP), the unit placed by the engine; it turns nothing, so the
     phase's free turn is kept."""
@@ -398,16 +401,13 @@ class Climb(MswarsMoves):
     ) -> Unit:
         return climbed(judgement, position, unit, action)
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        return []  # told by `climbed`, with the climb's own
-
     def after_move(
         self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
     ) -> GameState:
         return applied(position.state, unit, action.type, [moved], free_turn=False)
 
 
-class CarrierUnloading(MswarsMoves):
+class CarrierUnloading(OwnMove):
     """002 Carrier Unloading Action as the kernel plays a move: the carrier's move (none:
     0 MP), then the units it sets down at its rear, told after it (MSW-D39)."""
 
@@ -439,9 +439,6 @@ class CarrierUnloading(MswarsMoves):
                 {"type": "unloaded", "unit": u.id, "carrier": unit.id},
             ]
         return carrier
-
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        return []  # told by `end_of_move`, the carrier's move first
 
     def after_move(
         self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
