@@ -14,9 +14,7 @@ from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
-from rules.engine.pricing import PathPrice
 from rules.engine.verdict import Verdict
-from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import (
@@ -33,6 +31,7 @@ from rules.systems.mswars.rules_common import (
     applied,
     check_can_act,
     measured_path,
+    no_path,
     opposing_contacts,
     touching,
 )
@@ -377,7 +376,7 @@ class Climb(OwnMove):
         action: Action,
         allowance: Allowance,
     ) -> PricedPath:
-        return PricedPath(PathPrice(()), Track(unit.base, Pose(*unit.position, unit.facing), ()))
+        return no_path(unit)
 
     def check_moved(
         self,

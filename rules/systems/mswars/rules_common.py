@@ -71,7 +71,7 @@ def measured_path(
     mover = mover or unit
     start = Pose(*mover.position, mover.facing)
     if mover.aboard is not None:  # off the table: it has no path (check_can_act refuses it)
-        return PricedPath(PathPrice(()), Track(mover.base, start, ()))
+        return no_path(mover)
     steps = normalised_steps(steps_with_final_facing(mover, action))
     xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
     ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
@@ -98,6 +98,11 @@ def measured_path(
             "002 Turning",
         )
     return result
+
+
+def no_path(unit: Unit) -> PricedPath:
+    """The path of a unit that goes nowhere by moving: 0 MP, where it stands."""
+    return PricedPath(PathPrice(()), Track(unit.base, Pose(*unit.position, unit.facing), ()))
 
 
 def touching(a: Unit, b: Unit) -> bool:
