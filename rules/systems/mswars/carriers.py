@@ -6,24 +6,17 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.dice import Dice
-from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
+from rules.engine.judgement import AFTER, PathJudgement, who
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
-from rules.engine.verdict import Verdict
+from rules.engine.priced_path import PricedTrack
 from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
-from rules.systems.mswars.rules_common import (
-    applied,
-    has_moved_this_phase,
-    judged_path,
-    touching,
-)
+from rules.systems.mswars.rules_common import has_moved_this_phase, touching
 from rules.systems.mswars.terrain import MswarsPosition, is_infantry, opposing
-from rules.systems.mswars.turns import phase_of
 
 ENTER = "002 Enter Unit"
 UNLOAD = "002 Carrier Unloading Action"
@@ -133,13 +126,17 @@ def check_carrier_to_enter(
     return carrier
 
 
-def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+def moves_to_unload(priced: PricedTrack) -> bool:
+    """Whether the carrier moves before it unloads, or stays (0 MP, MSW-D36)."""
+    return priced.track.translates or priced.cost > 0
+
+
+def check_unloading(
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action, priced: PricedTrack
+) -> None:
     """Move up to half Move and unload one, or stay (0 MP) and unload two; infantry weigh
     half (MSW-D19, MSW-D36); units are placed after the move (MSW-D39)."""
-    judgement, result = judged_path(pos, unit, action)
-    if unit.aboard is not None:
-        return judgement.verdict()
-    moving = result.track.translates or result.cost > 0
+    moving = moves_to_unload(priced)
     if not moving:
         judgement.allowance = 0.0
     at = unit.position
@@ -152,7 +149,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
             at,
             UNLOAD,
         )
-    carrier = unit.moved(result.end.xy, result.end.facing)
+    carrier = unit.moved(priced.end.xy, priced.end.facing)
     weight = 0.0
     placed: list[Unit] = []
     for order in orders:
@@ -166,9 +163,7 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
             )
             continue
         weight += 0.5 if is_infantry(other) else 1.0  # "twice as much if infantry" (MSW-D19)
-        out = replace(other, aboard=None).moved(
-            tuple(order["position"][:2]), float(order.get("facing", carrier.facing + 180))
-        )
+        out = set_down_from(carrier, other, order)
         problems = placement_at_rear(pos, carrier, out, placed)
         if problems:
             judgement.add(
@@ -192,23 +187,22 @@ def carrier_unloading(pos: MswarsPosition, unit: Unit, action: Action, dice: Dic
             at,
             f"{UNLOAD}, MSW-D19",
         )
-    if not judgement.legal:
-        return judgement.verdict()
-    judgement.events.append(moved_event(carrier))
-    for u in placed:
-        judgement.events += [moved_event(u), {"type": "unloaded", "unit": u.id, "carrier": unit.id}]
-    phase = phase_of(pos.state.turn)
-    others = [(u.id, {"phase": phase, "type": "carrier_unloading"}) for u in placed]
-    return judgement.verdict(
-        applied(
-            pos.state,
-            unit,
-            "carrier_unloading",
-            [carrier, *placed],
-            free_turn=result.price.free_used,
-            others=others,
-        )
+
+
+def set_down_from(carrier: Unit, other: Unit, order: Any) -> Unit:
+    """A unit unloaded where its order places it, facing away from the carrier unless the
+    order says otherwise."""
+    return replace(other, aboard=None).moved(
+        tuple(order["position"][:2]), float(order.get("facing", carrier.facing + 180))
     )
+
+
+def unloaded(pos: MswarsPosition, carrier: Unit, action: Action) -> list[Unit]:
+    """The units a legal Carrier Unloading sets down from the carrier where it ends."""
+    return [
+        set_down_from(carrier, pos.state.units_by_id[o["unit"]], o)
+        for o in action.get("unload") or []
+    ]
 
 
 def check_exit(

@@ -10,7 +10,8 @@ from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
-from rules.engine.verdict import Roll, Verdict
+from rules.engine.priced_path import PricedTrack
+from rules.engine.verdict import Roll
 from rules.geometry.bases import body_at
 from rules.geometry.edge_placement import faces_polygon, inside_across_edge
 from rules.geometry.sweeps import first_beyond
@@ -18,7 +19,6 @@ from rules.geometry.tolerance import CONTACT, EVENT, OVERLAP
 from rules.geometry.track import Pose
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Terrain, Unit
-from rules.systems.mswars.rules_common import applied, check_can_act, judged_path
 from rules.systems.mswars.tables import JUMP_MARGIN, MECHA_TYPES
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, is_infantry, move_type
 
@@ -35,14 +35,13 @@ def in_contact(unit: Unit, polygon: Any) -> bool:
     return body_at(unit.base, *unit.position, unit.facing).distance(polygon) <= CONTACT
 
 
-def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    judgement = PathJudgement(pos.state)
-    check_can_act(pos, judgement, unit, action)
-    if unit.aboard is not None:
-        return judgement.verdict()
+def check_climb(pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
+    """The unit may climb the feature (`climbable`), and is placed on top: inward across
+    the contacted edge, free of other bases; a one-point path must be that placement
+    (002 Climb Action, MSW-D23)."""
     feature = climbable(pos, judgement, unit, action)
     if feature is None or not judgement.legal:
-        return judgement.verdict()
+        return
     pose = inside_across_edge(unit.base, *unit.position, unit.facing, feature.shape)
     problems: list[str] = ["no pose on top touches the edge"] if pose is None else []
     blocked = (
@@ -71,7 +70,14 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
             CLIMB,
             AFTER,
         )
-        return judgement.verdict()
+
+
+def climbed(judgement: PathJudgement, pos: MswarsPosition, unit: Unit, action: Action) -> Unit:
+    """The unit on top of the feature it climbs, with the climb's events: placed, and no
+    weapon or equipment for the rest of the turn (002 Climb Action)."""
+    feature = climbed_feature(pos, unit, action)
+    assert feature is not None  # `check_climb` found it
+    pose = inside_across_edge(unit.base, *unit.position, unit.facing, feature.shape)
     assert pose is not None
     moved = unit.moved(pose, unit.facing)
     judgement.events += [
@@ -79,7 +85,7 @@ def climb(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdic
         {"type": "climbed", "unit": unit.id, "onto": feature.id},
         {"type": "no_weapons", "unit": unit.id, "until": "end of turn"},
     ]
-    return judgement.verdict(applied(pos.state, unit, "climb", [moved], free_turn=False))
+    return moved
 
 
 def climbable(
@@ -104,7 +110,14 @@ def climbable(
             at,
             CLIMB,
         )
-    feature = _climbed_feature(pos, judgement, unit, action)
+    feature = climbed_feature(pos, unit, action)
+    tid = action.get("target")
+    if feature is None and tid is not None:  # an unknown id is malformed (mswars.md 7, Climb)
+        judgement.add("malformed", f"action.target: no terrain {tid!r}", None, "")
+    elif feature is None:
+        judgement.add(
+            "action_not_allowed", f"{who(unit)}'s base touches no elevated terrain", at, CLIMB
+        )
     if feature is None:
         return None
     if feature.type != ELEVATED or view.row(feature) != ELEVATED:
@@ -145,26 +158,15 @@ def climbable(
     return feature
 
 
-def _climbed_feature(
-    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, action: Action
-) -> Terrain | None:
-    """`target` names the feature (a terrain id); else the elevated one the base touches."""
+def climbed_feature(pos: MswarsPosition, unit: Unit, action: Action) -> Terrain | None:
+    """`target` names the feature (a terrain id); else the elevated one the base touches,
+    the one it faces first."""
     tid = action.get("target")
     if tid is not None:
-        found = next((t for t in pos.state.terrain if t.id == tid), None)
-        if found is None:  # an unknown id is malformed (mswars.md 7, Climb)
-            judgement.add("malformed", f"action.target: no terrain {tid!r}", None, "")
-        return found
+        return next((t for t in pos.state.terrain if t.id == tid), None)
     touching = [t for t in pos.view(unit).elevated() if in_contact(unit, t.shape)]
-    if not touching:
-        judgement.add(
-            "action_not_allowed",
-            f"{who(unit)}'s base touches no elevated terrain",
-            unit.position,
-            CLIMB,
-        )
-        return None
-    return next((t for t in touching if facing_it(unit, t.shape)), touching[0])
+    first = touching[0] if touching else None
+    return next((t for t in touching if facing_it(unit, t.shape)), first)
 
 
 def jump_top(pos: MswarsPosition, unit: Unit) -> Terrain | None:
@@ -184,20 +186,22 @@ def check_jump_start(judgement: PathJudgement, unit: Unit, top: Terrain | None) 
         )
 
 
-def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    view = pos.view(unit)
+def check_jumped(
+    pos: MswarsPosition, judgement: PathJudgement, unit: Unit, priced: PricedTrack
+) -> None:
+    """From a top, off its edge, one straight line after the edge, landing with the base
+    wholly off it (002 Jump Action, MSW-D13, MSW-D45)."""
     top = jump_top(pos, unit)
-    judgement, result = judged_path(pos, unit, action, jumping_from=top)
     check_jump_start(judgement, unit, top)
     if top is None:
-        return judgement.verdict()
-    track = result.track
+        return
+    track = priced.track
     leaves = first_beyond(track, [top.shape], EVENT) if track.translates else None
     if leaves is None:
         judgement.add(
             "action_not_allowed",
             f"{who(unit)}'s path never leaves {top.id}: a Jump goes off the edge",
-            result.end.xy,
+            priced.end.xy,
             JUMP,
             AFTER,
         )
@@ -210,7 +214,7 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
             "MSW-D13, MSW-D45",
             track.s_at(leaves),
         )
-    end = result.end
+    end = priced.end
     if body_at(unit.base, end.x, end.y, end.facing, OVERLAP).distance(top.shape) < 0:
         judgement.add(
             "action_not_allowed",
@@ -219,16 +223,22 @@ def jump(pos: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict
             "MSW-D13, MSW-D45",
             AFTER,
         )
-    if not judgement.legal:
-        return judgement.verdict()
+
+
+def landed(
+    judgement: PathJudgement, pos: MswarsPosition, unit: Unit, end: Pose, dice: Dice
+) -> Unit:
+    """The unit where it lands, told there; from too high a top it falls (002 Jump Action,
+    MSW-D29)."""
     moved = unit.moved(end.xy, end.facing)
     judgement.events.append(moved_event(moved))
+    top = jump_top(pos, unit)
+    assert top is not None  # `check_jumped` found it
+    view = pos.view(unit)
     size = pos.elevated_classes[top.id]
     if size > view.size_class - JUMP_MARGIN.get(view.type, 0):
         moved = fall(judgement, moved, top, size, view.size_class, dice)
-    return judgement.verdict(
-        applied(pos.state, unit, "jump", [moved], free_turn=result.price.free_used)
-    )
+    return moved
 
 
 def fall(

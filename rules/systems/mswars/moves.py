@@ -1,6 +1,7 @@
-"""Move actions along a path, as the kernel plays a move: Standard Move, Run, Break Away,
-Manoeuvre, Charge, Enter Unit and Unit Exiting; and the standalone free turn, which is no
-move action (002 Move Actions; mswars.md sections 5 and 7)."""
+"""Every move action as the kernel plays a move: Standard Move, Run, Break Away, Manoeuvre,
+Charge, Enter Unit and Unit Exiting (`MswarsMoves`), and Jump, Climb and Carrier Unloading
+with hooks of their own; and the standalone free turn, which is no move action (002 Move
+Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
@@ -16,19 +17,27 @@ from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_f
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, Turn
 from rules.model.state import GameState, Unit
-from rules.systems.mswars.carriers import check_entered, check_exited, set_down
+from rules.systems.mswars.carriers import (
+    check_entered,
+    check_exited,
+    check_unloading,
+    set_down,
+    unloaded,
+)
+from rules.systems.mswars.elevation import check_climb, check_jumped, climbed, jump_top, landed
 from rules.systems.mswars.path import free_rotation, normalised_steps
 from rules.systems.mswars.rules_common import (
     allowance_for,
     applied,
     check_can_act,
-    judged_path,
     measured_path,
+    no_path,
     opposing_contacts,
     touching,
 )
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
+from rules.systems.mswars.turns import phase_of
 
 
 def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
@@ -77,19 +86,13 @@ class MswarsMoves(Play):
 
     def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         if is_standalone_free_turn(position, unit, action):
-            return free_turn(position, unit, action)
+            return FreeTurn().move(position, unit, action, dice)
         return super().move(position, unit, action, dice)
 
     def check_may_move(
         self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
     ) -> None:
         check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
-
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        """Off the table a unit has no path, and nothing to measure it against."""
-        if mover_of(position, unit, action)[0].aboard is not None:
-            return Allowance(0.0)
-        return allowance_for(unit, action.type)
 
     def measure_path(
         self,
@@ -232,18 +235,36 @@ def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     return turned and free_rotation(pos, unit) > 0
 
 
-def free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> Verdict:
-    """0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26)."""
-    judgement, result = judged_path(pos, unit, action, free_turn_only=True)
-    if not judgement.legal:
-        return judgement.verdict()
-    moved = unit.moved(result.end.xy, result.end.facing)
-    # It says so: the log reads "turned in place", not a 0 MP move.
-    judgement.events.append({**moved_event(moved), "free_turn": True})
-    state = applied(
-        pos.state, unit, action.type, [moved], free_turn=result.price.free_used, spends=False
-    )
-    return judgement.verdict(state)
+class FreeTurn(Play):
+    """The standalone free turn as the kernel plays a move: 0 MP, 0 AC, no move action
+    used, allowed in base contact (MSW-D26)."""
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
+    ) -> None:
+        check_can_act(position, judgement, unit, action, free_turn_only=True)
+
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        return allowance_for(unit, action.type)
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedPath:
+        return measured_path(judgement, position, unit, action, allowance)
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        # It says so: the log reads "turned in place", not a 0 MP move.
+        return [{**moved_event(moved), "free_turn": True}]
+
+    def after_move(
+        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        return applied(position.state, unit, action.type, [moved], free_turn=True, spends=False)
 
 
 def charge_target(
@@ -291,3 +312,144 @@ def attacks_of_opportunity(
             }
         )
     return any_hit
+
+
+class OwnMove(MswarsMoves):
+    """A move action with rules of its own (Jump, Climb, Carrier Unloading): a unit aboard,
+    which may not take it, has no path and nothing to measure it against; the end of the
+    move tells its events, in order, the unit's move first (`move_events` adds none)."""
+
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        return Allowance(0.0) if unit.aboard is not None else allowance_for(unit, action.type)
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        return []
+
+
+class Jump(OwnMove):
+    """002 Jump Action as the kernel plays a move: off the top the unit stands on, whose
+    edge its path may cross (MSW-D24), to a landing told before any Fall it makes."""
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedPath:
+        top = jump_top(position, unit)
+        return measured_path(judgement, position, unit, action, allowance, jumping_from=top)
+
+    def check_moved(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+    ) -> None:
+        check_jumped(position, judgement, unit, priced)
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        return landed(judgement, position, unit, priced.end, dice)
+
+
+class Climb(OwnMove):
+    """002 Climb Action as the kernel plays a move: no path to price (its path is the
+    placement on top, 0 MP), the unit placed by the engine; it turns nothing, so the
+    phase's free turn is kept."""
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedPath:
+        return no_path(unit)
+
+    def check_moved(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+    ) -> None:
+        if unit.aboard is None:
+            check_climb(position, judgement, unit, action)
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        return climbed(judgement, position, unit, action)
+
+    def after_move(
+        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        return applied(position.state, unit, action.type, [moved], free_turn=False)
+
+
+class CarrierUnloading(OwnMove):
+    """002 Carrier Unloading Action as the kernel plays a move: the carrier's move (none:
+    0 MP), then the units it sets down at its rear, told after it (MSW-D39)."""
+
+    def check_moved(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+    ) -> None:
+        if unit.aboard is None:
+            check_unloading(position, judgement, unit, action, priced)
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: MswarsPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        carrier = unit.moved(priced.end.xy, priced.end.facing)
+        judgement.events.append(moved_event(carrier))
+        for u in unloaded(position, carrier, action):
+            judgement.events += [
+                moved_event(u),
+                {"type": "unloaded", "unit": u.id, "carrier": unit.id},
+            ]
+        return carrier
+
+    def after_move(
+        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        """Each unit set down has made a move action this phase (002 Carrier Unloading)."""
+        placed = unloaded(position, moved, action)
+        phase = phase_of(position.state.turn)
+        return applied(
+            position.state,
+            unit,
+            action.type,
+            [moved, *placed],
+            free_turn=turns_freely(position, unit, action),
+            others=[(u.id, {"phase": phase, "type": action.type}) for u in placed],
+        )

@@ -19,7 +19,12 @@ from rules.systems.mswars.carriers import check_carrier_to_enter, check_exit, ha
 from rules.systems.mswars.elevation import check_jump_start, climbable, jump_top
 from rules.systems.mswars.moves import check_move_kind
 from rules.systems.mswars.path import free_rotation
-from rules.systems.mswars.rules_common import allowance_for, check_can_act, opposing_contacts
+from rules.systems.mswars.rules_common import (
+    allowance_for,
+    check_can_act,
+    may_act,
+    opposing_contacts,
+)
 from rules.systems.mswars.tables import ACTIONS
 from rules.systems.mswars.terrain import MswarsPosition, opposing
 
@@ -45,11 +50,7 @@ def offered_types(pos: MswarsPosition, unit: Unit) -> set[str]:
 def free_turn_left(pos: MswarsPosition, unit: Unit) -> bool:
     """A standalone free turn is open to it: 0 AC, no move action, even in base contact
     (002 Turning, MSW-D26)."""
-    if free_rotation(pos, unit) <= 0:
-        return False
-    judgement = PathJudgement(pos.state)
-    check_can_act(pos, judgement, unit, Action(unit.id, "standard_move"), free_turn_only=True)
-    return judgement.legal
+    return free_rotation(pos, unit) > 0 and may_act(pos, unit, "standard_move", free_turn_only=True)
 
 
 def _passes(pos: MswarsPosition, unit: Unit, action_type: str, straighten: bool = False) -> bool:

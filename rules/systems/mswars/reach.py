@@ -25,7 +25,6 @@ from shapely.geometry import Point, box
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import make_dice
-from rules.engine.judgement import PathJudgement
 from rules.engine.open_reach import MARGIN, grown
 from rules.engine.reach import Reach, unshaded
 from rules.engine.reach_template import Features, ReachTemplate, Steering
@@ -35,22 +34,20 @@ from rules.engine.turn_reach import (
     contact_with_all,
     nowhere,
     table_barrier,
-    turn_sweeps_clear,
     turn_then_straight_reach,
 )
 from rules.geometry.bases import rect_corners
 from rules.model.actions import Action
-from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
-from rules.systems.mswars.elevation import climb
+from rules.systems.mswars.moves import Climb
 from rules.systems.mswars.path import MswarsBases
 from rules.systems.mswars.path import free_rotation as free_turn
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
     allowance_for,
-    check_can_act,
     has_moved_this_phase,
+    may_act,
     opposing_contacts,
 )
 from rules.systems.mswars.tables import RUN_LIKE
@@ -96,15 +93,11 @@ class MswarsReach(ReachTemplate):
     def may_take_type(self, position: MswarsPosition, unit: Unit, action_type: str) -> bool:
         """The judge's checks before any path (check_can_act): not a static unit, a Break
         Away from an opposing unit in contact, a Jump from a top; malformed terrain: no."""
-        try:
-            position.elevated_classes  # noqa: B018 - malformed terrain: no reach
-        except InvalidActionError:
+        if position.malformed is not None:
             return False
-        judgement = PathJudgement(position.state)
-        check_can_act(position, judgement, unit, Action(unit.id, action_type))
         view = position.view(unit)
         return not (
-            not judgement.legal
+            not may_act(position, unit, action_type)
             or view.immobile
             or (action_type == "break_away" and not opposing_contacts(position, unit))
             or (action_type == "jump" and view.top_under(unit.position) is None)
@@ -166,8 +159,7 @@ class MswarsReach(ReachTemplate):
         terrain (its centre may not enter) (MSW-D22, MSW-D24)."""
         view = position.view(unit)
         top = view.top_under(unit.position)
-        grow = math.hypot(*_exit_sweep(position, unit))
-        return _kept_out(position, view, near, top, unit.base.radius, grow)
+        return _kept_out(position, view, near, top, unit.base.radius, _grow(position, unit))
 
     def reach_confines(
         self, position: MswarsPosition, unit: Unit, action_type: str
@@ -177,16 +169,13 @@ class MswarsReach(ReachTemplate):
         refusal, MSW-D29: its ends are shaded too); a unit set down at a rect carrier's
         rear (or a rect unit at a round one's) stays behind the rear's line."""
         top = position.view(unit).top_under(unit.position)
-        grow = math.hypot(*_exit_sweep(position, unit))
         barriers, end_only = [], []
         if top is not None and action_type == "jump":
             end_only.append(
                 top.shape.buffer(unit.base.radius + MARGIN, join_style="mitre", mitre_limit=3.0)
             )
         elif top is not None:
-            w, h = position.state.table.width, position.state.table.height
-            beyond = box(-1e3, -1e3, w + 1e3, h + 1e3)
-            barriers.append(beyond.difference(top.shape.buffer(-MARGIN - grow)))
+            barriers.append(_beyond(position, top.shape.buffer(-MARGIN - _grow(position, unit))))
         carrier = _exit_carrier(position, unit) if action_type == "unit_exiting" else None
         if carrier is not None and _has_rear_line(carrier, unit):
             barriers.append(_behind_rear(carrier, _half_depth(unit)))
@@ -198,7 +187,7 @@ class MswarsReach(ReachTemplate):
         """Features dearer than Flat Ground (002 cost table; an elevated top counts as
         Flat Ground, MSW-D24); none is cheaper."""
         view = position.view(unit)
-        grow = math.hypot(*_exit_sweep(position, unit))
+        grow = _grow(position, unit)
         flat = float(view.rate_of_row("flat") or 1.0)
         dear = [
             (t.shape.buffer(grow) if grow else t.shape, rate)
@@ -211,16 +200,15 @@ class MswarsReach(ReachTemplate):
         self, position: MswarsPosition, unit: Unit, action_type: str
     ) -> tuple[list[Any], list[Any]] | None:
         """On the table (002 Rules: Movement), from every start along the sweep."""
-        grow = math.hypot(*_exit_sweep(position, unit))
+        grow = _grow(position, unit)
+        if not grow:
+            return super().reach_table(position, unit, action_type)
         table = table_barrier(position.state.table, unit, MARGIN + grow)
-        if table is None:
+        w, h = position.state.table.width, position.state.table.height
+        r0 = unit.base.radius + MARGIN + grow
+        x0, y0 = unit.position[:2]
+        if table is None or not (r0 <= x0 <= w - r0 and r0 <= y0 <= h - r0):
             return None
-        if grow:
-            w, h = position.state.table.width, position.state.table.height
-            r0 = unit.base.radius + MARGIN + grow
-            x0, y0 = unit.position[:2]
-            if not (r0 <= x0 <= w - r0 and r0 <= y0 <= h - r0):
-                return None
         return [table], []
 
     def reach_bases(self, position: MswarsPosition, ignore: frozenset[str]) -> MswarsBases:
@@ -238,8 +226,7 @@ class MswarsReach(ReachTemplate):
     ) -> bool:
         """A rect base may not turn where it would swing into any other base, even one it
         charges, touches or was set down behind (002 Rules: Movement)."""
-        bodies = [position.bodies[o.id] for o in position.on_table if o.id != unit.id]
-        return turn_sweeps_clear(unit, bodies, MARGIN)
+        return super().may_turn_in_place(position, unit, action_type, frozenset())
 
     def reach_sweep(
         self, position: MswarsPosition, unit: Unit, action_type: str
@@ -326,10 +313,10 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     bad = _kept_out(pos, rider_view, rider_view.near(*box_), top, r_u)
     if top is not None:
         # On the carrier's level: the centre within its top (002 Carrier Unloading).
-        bad.append(box(-1e3, -1e3, 1e3, 1e3).difference(top.shape.buffer(-MARGIN)))
+        bad.append(_beyond(pos, top.shape.buffer(-MARGIN)))
     w, h = pos.state.table.width, pos.state.table.height
     edge = r_u + MARGIN
-    bad.append(box(-1e3, -1e3, w + 1e3, h + 1e3).difference(box(edge, edge, w - edge, h - edge)))
+    bad.append(_beyond(pos, box(edge, edge, w - edge, h - edge)))
     for other in pos.on_table:
         if other.id != carrier.id:
             body = pos.bodies[other.id]
@@ -357,6 +344,12 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     return Reach(
         carrier.id, "carrier_unloading", area, found.allowance, path_to, found.cut_at, keys_at
     )
+
+
+def _beyond(pos: MswarsPosition, room: Any) -> Any:
+    """All but `room`, as far as anything on the table can go."""
+    w, h = pos.state.table.width, pos.state.table.height
+    return box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room)
 
 
 def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit]:
@@ -428,7 +421,7 @@ def climb_reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     """002 Climb Action: the engine places the unit on top (the nearest pose inside across
     the contacted edge); a one-point path must match it within 0.01". The area is that
     pose (a disc just short of 0.01"), the path the pose, and `target` the feature."""
-    verdict = climb(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
+    verdict = Climb().move(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
     moved = next((e for e in verdict.events if e.get("type") == "moved"), None)
     onto = next((e.get("onto") for e in verdict.events if e.get("type") == "climbed"), None)
     if not verdict.legal or moved is None:
@@ -474,9 +467,7 @@ def exiting_reach(play: MswarsReach, state: GameState, unit_id: str) -> Reach:
         return unshaded(unit_id, "unit_exiting")
     facing = (carrier.facing + 180.0) % 360.0
     pos = MswarsPosition.of(state)
-    judgement = PathJudgement(state)
-    check_can_act(pos, judgement, unit, Action(unit_id, "unit_exiting"))
-    if not judgement.legal:
+    if not may_act(pos, unit, "unit_exiting"):
         return nowhere(unit_id, "unit_exiting", unit.position, 0.0)
     found: list[Reach] = []
     skipped = False
@@ -535,19 +526,12 @@ def _exit_from(play: MswarsReach, pos: MswarsPosition, out: Unit, carrier: Unit)
     """The reach of `out`, set down at the middle of a stretch of the carrier's rear, from
     every start along that stretch (`_exit_sweep`), or None where it may not move."""
     budget = allowance_for(out, "unit_exiting").value
-    try:
-        pos.elevated_classes  # noqa: B018 - malformed terrain: no reach
-    except InvalidActionError:
+    if pos.malformed is not None:
         return None
     behind = _has_rear_line(carrier, out)
-    if not behind:
-        # A round unit at a round carrier's rear: the carrier is a base it touches, as any
-        # other, and the placement is judged as a start of its own.
-        judgement = PathJudgement(pos.state)
-        check_can_act(pos, judgement, out, Action(out.id, "unit_exiting"))
-        if not judgement.legal:
-            return None
-    if pos.view(out).immobile:
+    # A round unit at a round carrier's rear: the carrier is a base it touches, as any
+    # other, and the placement is judged as a start of its own.
+    if pos.view(out).immobile or not (behind or may_act(pos, out, "unit_exiting")):
         return None
     ignore = frozenset({carrier.id}) if behind else frozenset()
     spec = play.straight_ahead(pos, out, "unit_exiting", budget, ignore)
@@ -568,6 +552,11 @@ def _has_rear_line(carrier: Unit, unit: Unit) -> bool:
     carrier's rear edge, or a round one's tangent behind a rect unit. A round unit at a
     round carrier is set down at points of its rear arc instead (MSW-D27)."""
     return not (carrier.base.is_circle and unit.base.is_circle)
+
+
+def _grow(pos: MswarsPosition, unit: Unit) -> float:
+    """How far the features and bases are grown for a start anywhere along the sweep."""
+    return math.hypot(*_exit_sweep(pos, unit))
 
 
 def _exit_sweep(pos: MswarsPosition, unit: Unit) -> tuple[float, float]:

@@ -54,29 +54,6 @@ def allowance_for(unit: Unit, action_type: str) -> Allowance:
     return base.halve(f"{row.label} at half Move", row.cite) if row.allowance == "half" else base
 
 
-def judged_path(
-    pos: MswarsPosition,
-    unit: Unit,
-    action: Action,
-    *,
-    mover: Unit | None = None,
-    jumping_from: Terrain | None = None,
-    **can_act: bool,
-) -> tuple[PathJudgement, PricedPath]:
-    """Who may act (check_can_act), then the path of `mover` (the unit itself, or the unit
-    placed out of its carrier) with its cost and allowance (`measured_path`): what the
-    actions with rules of their own judge before those rules."""
-    judgement = PathJudgement(pos.state)
-    check_can_act(pos, judgement, unit, action, **can_act)
-    allowance = allowance_for(unit, action.type)
-    result = measured_path(
-        judgement, pos, unit, action, allowance, mover=mover, jumping_from=jumping_from
-    )
-    if (mover or unit).aboard is None:
-        judgement.cost, judgement.allowance = result.cost, allowance.value
-    return judgement, result
-
-
 def measured_path(
     judgement: PathJudgement,
     pos: MswarsPosition,
@@ -94,7 +71,7 @@ def measured_path(
     mover = mover or unit
     start = Pose(*mover.position, mover.facing)
     if mover.aboard is not None:  # off the table: it has no path (check_can_act refuses it)
-        return PricedPath(PathPrice(()), Track(mover.base, start, ()))
+        return no_path(mover)
     steps = normalised_steps(steps_with_final_facing(mover, action))
     xs = [start.x] + [s.x for s in steps if isinstance(s, Waypoint)]
     ys = [start.y] + [s.y for s in steps if isinstance(s, Waypoint)]
@@ -121,6 +98,11 @@ def measured_path(
             "002 Turning",
         )
     return result
+
+
+def no_path(unit: Unit) -> PricedPath:
+    """The path of a unit that goes nowhere by moving: 0 MP, where it stands."""
+    return PricedPath(PathPrice(()), Track(unit.base, Pose(*unit.position, unit.facing), ()))
 
 
 def touching(a: Unit, b: Unit) -> bool:
@@ -231,6 +213,13 @@ def check_can_act(
             at,
             "002 Enter Unit",
         )
+
+
+def may_act(pos: MswarsPosition, unit: Unit, action_type: str, **can_act: bool) -> bool:
+    """Whether `check_can_act` lets the unit make a move action of this type now."""
+    judgement = PathJudgement(pos.state)
+    check_can_act(pos, judgement, unit, Action(unit.id, action_type), **can_act)
+    return judgement.legal
 
 
 def carrier_of_entry(state: GameState, unit_id: str, entry: Any) -> str | None:

@@ -14,10 +14,8 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
-from rules.systems.mswars.carriers import carrier_unloading
 from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
-from rules.systems.mswars.elevation import climb, jump
-from rules.systems.mswars.moves import MswarsMoves
+from rules.systems.mswars.moves import CarrierUnloading, Climb, Jump, MswarsMoves
 from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import MswarsReach, climb_reach, exiting_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
@@ -42,10 +40,11 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
     terrain_types = frozenset(TERRAIN_TYPES)
     #: Infantry may also go without a type: they walk (MSW-D2, MSW-D49).
     unit_types = frozenset(MOVE_TYPES)
+    #: Moves of the kernel's too, with hooks of their own.
     handlers = {
-        "climb": climb,
-        "jump": jump,
-        "carrier_unloading": carrier_unloading,
+        "climb": Climb().move,
+        "jump": Jump().move,
+        "carrier_unloading": CarrierUnloading().move,
     }
     position_type = MswarsPosition
     reach_builders = {"climb": climb_reach}
@@ -76,13 +75,10 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
         return action
 
     def refusal(self, position: MswarsPosition, unit: Unit, action: Action) -> Verdict | None:
-        try:
-            position.elevated_classes  # noqa: B018 - a terrain without a size class is malformed
-        except InvalidActionError as err:
-            return Judgement(position.state).refuse(
-                Violation("malformed", str(err), None, "MSW-D15")
-            )
-        return None
+        err = position.malformed
+        if err is None:
+            return None
+        return Judgement(position.state).refuse(Violation("malformed", str(err), None, "MSW-D15"))
 
     def event_consequence(
         self, state: GameState, action: Action, event: Mapping[str, Any]
@@ -108,9 +104,7 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
         """The move actions whose preconditions the judge would find met: the checks a
         proposal meets before any path (mswars.md 4-7; mswars/offers.py)."""
         pos = MswarsPosition.of(state)
-        try:
-            pos.elevated_classes  # noqa: B018 - malformed terrain: nothing to offer
-        except InvalidActionError:
+        if pos.malformed is not None:
             return ()
         found = offered_types(pos, unit)
         return tuple(spec.type for spec in self.actions if spec.type in found)

@@ -140,6 +140,16 @@ class MswarsPosition(Position):
         """SC of every elevated feature (raises InvalidActionError when one has none)."""
         return {t.id: elevated_size_class(t) for t in self.state.terrain if t.type == ELEVATED}
 
+    @property
+    def malformed(self) -> InvalidActionError | None:
+        """Why the terrain is malformed (an elevated feature over 8" without a size class,
+        MSW-D15), or None: then no unit may act, and nothing is offered or shaded."""
+        try:
+            self.elevated_classes  # noqa: B018
+        except InvalidActionError as err:
+            return err
+        return None
+
     def view(self, unit: Unit) -> UnitView:
         return self.unit_view(unit, UnitView)
 

@@ -10,8 +10,6 @@ from rules.engine.turns import Json, TurnStructure
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState
 
-TURN_KEYS = ("phase", "actions_taken", "action_points", "free_turn_used")
-
 
 class MswarsTurns(TurnStructure):
     phases = (1, 2)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from rules import SYSTEMS
 from rules import state_from_json as read
+from rules.engine.play import Play
 from rules.model.errors import DiceExhaustedError
 from tests.rules.mswars.build import area, board, judge, mech
 
@@ -170,6 +173,40 @@ def test_a_moving_carrier_unloads_one_unit_at_its_rear_after_its_move() -> None:
         unload=[{"unit": "I1", "position": [17.5, 10]}],
     )
     assert front.codes == ["placement_invalid"]
+
+
+def test_climb_jump_and_unloading_are_moves_the_kernel_plays_their_events_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kernel's Play.move plays them through mswars's hooks, and the events keep their
+    order: the climb's placement first (002 Climb Action), the jump's landing before its
+    Fall (002 Jump Action, 002 Falling, MSW-D29), the carrier's move before the units it
+    sets down (002 Carrier Unloading Action, MSW-D39)."""
+    played: list[str] = []
+    kernel_move = Play.move
+
+    def move(self: Play, position: Any, unit: Any, action: Any, dice: Any) -> Any:
+        played.append(action.type)
+        return kernel_move(self, position, unit, action, dice)
+
+    monkeypatch.setattr(Play, "move", move)
+    climber = mech(size_class=1, free_hands=True, position=(11.5, 10))
+    climbed = judge(board([climber], [BUILDING]), [], type="climb", target="B")
+    jumper = mech(type="track", size_class=2, position=(13, 10), facing=180)
+    fell = judge(board([jumper], [BUILDING]), [[10, 10]], type="jump", dice=[3, 4])
+    carrier = mech("C1", type="track", move=6, position=(14, 10), carrier=2, diameter=2)
+    rider = mech("I1", aboard="C1", infantry=True, position=(0, 0))
+    unload = [{"unit": "I1", "position": [14.5, 10]}]
+    state = board([carrier, rider])
+    unloaded = judge(state, [[16, 10]], type="carrier_unloading", unit="C1", unload=unload)
+    assert played == ["climb", "jump", "carrier_unloading"]
+    assert [e["type"] for e in climbed.events] == ["moved", "climbed", "no_weapons"]
+    assert [e["type"] for e in fell.events] == ["moved", "fell", "endurance_test"]
+    assert [(e["type"], e["unit"]) for e in unloaded.events] == [
+        ("moved", "C1"),
+        ("moved", "I1"),
+        ("unloaded", "I1"),
+    ]
 
 
 def test_the_turn_structure_alternates_the_first_side_and_straightens_the_fallen() -> None:
