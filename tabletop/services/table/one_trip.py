@@ -223,6 +223,12 @@ def _in_one_trip(
         battle_id, before.get("state"), before.get("turn")
     ) or json.dumps(prepared.before)
     after_text = json.dumps({"state": battle.state, "turn": battle.turn_state})
+    # The statement is the frame's first query, and the connection's check: Django's own
+    # (CONN_HEALTH_CHECKS: a `SELECT 1` before each frame's first query, Channels ending a
+    # "request" around every call) would be a second round trip. A connection found dead
+    # by the statement is closed, and the move made the locked way on a new one, whose
+    # resend check answers it if the statement committed before the connection died.
+    connection.health_check_done = True
     try:
         with connection.cursor() as cursor:
             _run_prepared(
@@ -250,6 +256,12 @@ def _in_one_trip(
         # unknown: read again before the locked way).
         written, seated = None, False
         known_battles.forget(battle_id)
+    except DatabaseError:
+        if connection.is_usable():
+            raise
+        connection.close()
+        known_battles.forget(battle_id)
+        return None
     if assumed is not None and seated:
         assumed.checked = True
     if written is None:
