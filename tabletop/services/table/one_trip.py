@@ -228,7 +228,7 @@ def _in_one_trip(
     # "request" around every call) would be a second round trip. A connection found dead
     # by the statement is closed, and the move made the locked way on a new one, whose
     # resend check answers it if the statement committed before the connection died.
-    connection.health_check_done = True
+    connection.health_check_done = True  # type: ignore[attr-defined]  # (not in the stubs)
     try:
         with connection.cursor() as cursor:
             _run_prepared(
