@@ -35,6 +35,9 @@ from typing import Any
 from unittest import mock
 
 sys.path.insert(0, str(Path.cwd()))
+# This file's own neighbour, whichever tree is measured (the cwd's `bench` may be older).
+sys.path.insert(1, str(Path(__file__).resolve().parent))
+from act_round_trips import move_frame, move_table  # noqa: E402
 
 
 def main() -> None:
@@ -47,22 +50,14 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
     from django.db import connection
     from psycopg.pq import Trace
 
-    from bench.table_rtt import make_table
     from tabletop import protocol
-    from tabletop.models import Battle
-    from tabletop.services.table import one_trip, rights
+    from tabletop.services.table import one_trip
     from tabletop.table_socket.service_calls import ENGINE_ACT_POOL, engine_thread, timed_serve
 
-    call_command("migrate", verbosity=0)
-    battle_id, cookies, units = make_table(f"st{time.time_ns() % 10**10}", 0)
-    xs = {u["id"]: u["position"] for u in Battle.objects.get(pk=battle_id).state["units"]}
-    key = cookies["p1"].split("=", 1)[1]
-    seat = rights.Seat(int(SessionStore(key)["_auth_user_id"]), key)
+    battle_id, xs, units, seat = move_table("st")
     traced: list[tuple[int, tuple[str, ...]]] = []
     caught: dict[str, Any] = {}
 
@@ -92,17 +87,7 @@ def main() -> None:
     async def moves() -> None:
         seq = 0
         for i, unit in enumerate(units["P1"]):
-            x, y = xs[unit][:2]
-            frame = protocol.parse(
-                json.dumps(
-                    {
-                        "type": "act",
-                        "id": f"a{i}",
-                        "seen": seq,
-                        "action": {"unit": unit, "type": "move", "path": [[x, y + 1]]},
-                    }
-                )
-            )
+            frame = move_frame(f"a{i}", unit, xs[unit], seq)
             _, _, answer = await engine_thread(served, ENGINE_ACT_POOL)(frame)
             assert isinstance(answer, dict) and answer["type"] == "ack", answer
             seq = answer["seq"]
