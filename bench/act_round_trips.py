@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 sys.path.insert(0, str(Path.cwd()))
@@ -43,27 +44,43 @@ def untrace(pgconn, log) -> int:
     return sum("\tReadyForQuery" in line for line in log)
 
 
+def move_table(run: str) -> tuple[int, dict[str, list[float]], dict[str, list[str]], Any]:
+    """(After django.setup.) The database migrated and a fresh table of bench/table_rtt.py:
+    (its battle id, each unit's position, the unit ids by side, the seat of P1's player)."""
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.core.management import call_command
+
+    from bench.table_rtt import make_table
+    from tabletop.models import Battle
+    from tabletop.services.table import rights
+
+    call_command("migrate", verbosity=0)
+    battle_id, cookies, units = make_table(f"{run}{time.time_ns() % 10**10}", 0)
+    xs = {u["id"]: u["position"] for u in Battle.objects.get(pk=battle_id).state["units"]}
+    key = cookies["p1"].split("=", 1)[1]
+    return battle_id, xs, units, rights.Seat(int(SessionStore(key)["_auth_user_id"]), key)
+
+
+def move_frame(msg_id: str, unit: str, position: list[float], seen: int) -> Any:
+    """The move frame that moves `unit` (at `position`) one inch north."""
+    from tabletop import protocol
+
+    x, y = position[:2]
+    action = {"unit": unit, "type": "move", "path": [[x, y + 1]]}
+    return protocol.parse(json.dumps({"type": "act", "id": msg_id, "seen": seen, "action": action}))
+
+
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tabletop.settings")
     os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tabletop_bench")
     import django
 
     django.setup()
-    from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
     from django.db import connection
 
-    from bench.table_rtt import make_table
-    from tabletop import protocol
     from tabletop.consumers import serve_now
-    from tabletop.models import Battle
-    from tabletop.services.table import rights
 
-    call_command("migrate", verbosity=0)
-    battle_id, cookies, units = make_table(f"rt{time.time_ns() % 10**10}", 0)
-    xs = {u["id"]: u["position"] for u in Battle.objects.get(pk=battle_id).state["units"]}
-    key = cookies["p1"].split("=", 1)[1]
-    seat = rights.Seat(int(SessionStore(key)["_auth_user_id"]), key)
+    battle_id, xs, units, seat = move_table("rt")
     waited: list[float] = []
 
     def timed(execute, sql, params, many, context):
@@ -79,17 +96,7 @@ def main() -> None:
     with mock.patch("tabletop.events.deliver"), tempfile.TemporaryFile("w+") as log:
         pgconn = connection.connection.pgconn
         for i, unit in enumerate(units["P1"]):
-            x, y = xs[unit][:2]
-            frame = protocol.parse(
-                json.dumps(
-                    {
-                        "type": "act",
-                        "id": f"a{i}",
-                        "seen": seq,
-                        "action": {"unit": unit, "type": "move", "path": [[x, y + 1]]},
-                    }
-                )
-            )
+            frame = move_frame(f"a{i}", unit, xs[unit], seq)
             trace(pgconn, log)
             waited.clear()
             started, cpu = time.perf_counter(), time.thread_time()

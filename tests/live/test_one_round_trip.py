@@ -9,6 +9,7 @@ import tempfile
 from collections.abc import Iterator
 from datetime import timedelta
 
+import psycopg
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
@@ -19,7 +20,7 @@ from tabletop import limits, protocol
 from tabletop.consumers import serve_now
 from tabletop.models import Battle, CommandReply, Event, Membership, Role, Roster
 from tabletop.services.errors import ServiceError
-from tabletop.services.table import changes, known_battles, log, rights
+from tabletop.services.table import changes, known_battles, log, one_trip, rights
 from tabletop.services.table.act import battle_act
 from tabletop.services.table.takeback import battle_takeback_ask
 from tests.conftest import need
@@ -330,3 +331,91 @@ def test_each_role_s_rights_are_read_in_one_round_trip():
             now = rights.socket_rights(seat, battle.id)
         assert (name, counted, now) == (name, [1], people[name])
     assert people["gm"].sides == {"P1", "P2"} and people["p2"].sides == {"P2"}
+
+
+def _runs_of_prepared_moves() -> int:
+    """How often this connection ran a move's prepared statement (PostgreSQL's count)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COALESCE(SUM(generic_plans + custom_plans), 0) FROM pg_prepared_statements"
+            " WHERE name LIKE 'one\\_trip\\_%%'"
+        )
+        return int(cursor.fetchone()[0])
+
+
+def test_a_connection_prepares_the_move_s_statement_in_the_move_s_own_round_trip():
+    """PostgreSQL plans the statement once per connection, not once per move (its
+    planning took longer than running it), and preparing it costs no round trip."""
+    battle, people, (u1, u3, u5) = table()
+    ran = _runs_of_prepared_moves()
+    with captured_events():
+        act(battle, people["p1"], "m-1", 0, u3, [7.5, 4.5])  # the locked way
+        with round_trips() as counted:
+            act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+            act(battle, people["p1"], "m-3", 2, u5, [13.5, 4.0])
+    assert counted == [2]
+    assert _runs_of_prepared_moves() == ran + 2
+    assert where(battle) == ({**where(battle)[0], u1: [1.5, 5.5], u5: [13.5, 4.0]}, 3)
+
+
+@pytest.mark.parametrize("lost", ["by the connection", "by the process"])
+def test_a_move_s_prepared_statement_lost_on_either_side_is_prepared_again(lost):
+    """A connection reset under the process (DEALLOCATE ALL, as a pooler resets one), or a
+    process that forgot what its connection holds: the move is still made, once."""
+    battle, people, (u1, u3, u5) = table()
+    with captured_events():
+        act(battle, people["p1"], "m-1", 0, u3, [7.5, 4.5])
+        act(battle, people["p1"], "m-2", 1, u1, [1.5, 5.5])
+        if lost == "by the connection":
+            with connection.cursor() as cursor:
+                cursor.execute("DEALLOCATE ALL")
+        else:
+            one_trip._prepared.clear()
+        reply = act(battle, people["p1"], "m-3", 2, u5, [13.5, 4.0])
+    assert reply == {"type": "ack", "id": "m-3", "seq": 3}
+    assert where(battle)[0][u5] == [13.5, 4.0] and where(battle)[1] == 3
+    assert _runs_of_prepared_moves() >= 1  # held by the connection again
+
+
+def keep_connection_and_end_request() -> None:
+    """What Channels does around each call into a database thread (close_old_connections)
+    on a server that keeps its connections (CONN_MAX_AGE > 0, as the benches run)."""
+    connection.close_at = None
+    connection.close_if_unusable_or_obsolete()
+
+
+def test_a_move_frame_served_as_the_server_serves_it_is_one_round_trip():
+    """Channels ends a "request" around every call into a database thread (its
+    close_old_connections), after which Django checks a kept connection with a `SELECT 1`
+    (CONN_HEALTH_CHECKS) before the first query: a move's statement checks it instead."""
+    battle, people, (u1, u3, u5) = table()
+    seat = seat_of(people["p1"])
+    with captured_events():
+        serve_now(move_frame("m-1", 0, u3, [7.5, 4.5]), battle_id=battle.id, user=seat)
+        serve_now(move_frame("m-2", 1, u1, [1.5, 5.5]), battle_id=battle.id, user=seat)
+        keep_connection_and_end_request()  # as Channels does before each call
+        with round_trips() as counted:
+            _, reply = serve_now(
+                move_frame("m-3", 2, u5, [13.5, 4.0]), battle_id=battle.id, user=seat
+            )
+    assert counted == [1]
+    assert reply == {"type": "ack", "id": "m-3", "seq": 3}
+
+
+def test_a_move_on_a_connection_the_database_dropped_is_made_once():
+    """Without the health check first, the statement finds a dead connection: the move is
+    made the locked way on a new one, once."""
+    battle, people, (u1, u3, u5) = table()
+    seat = seat_of(people["p1"])
+    with captured_events():
+        serve_now(move_frame("m-1", 0, u3, [7.5, 4.5]), battle_id=battle.id, user=seat)
+        serve_now(move_frame("m-2", 1, u1, [1.5, 5.5]), battle_id=battle.id, user=seat)
+        with psycopg.connect(connection.connection.info.dsn, autocommit=True) as other:
+            other.execute(
+                "SELECT pg_terminate_backend(%s)", [connection.connection.info.backend_pid]
+            )
+        keep_connection_and_end_request()
+        _, reply = serve_now(move_frame("m-3", 2, u5, [13.5, 4.0]), battle_id=battle.id, user=seat)
+    assert reply == {"type": "ack", "id": "m-3", "seq": 3}
+    assert where(battle)[0][u5] == [13.5, 4.0] and where(battle)[1] == 3
+    assert Event.objects.filter(battle=battle, client_msg_id="m-3").count() == 1

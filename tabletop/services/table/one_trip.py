@@ -13,7 +13,9 @@ when one is due: changes.py) and the stored answer. Served on rights not read fi
 (rights.assumed: the socket's move frame), it also writes only where the seat's row is
 still the one they were made of, so that the whole frame is one round trip. It returns
 once committed, so the answer is still sent after the commit, and the event broadcast
-after it too.
+after it too. The statement is a prepared one of the connection (`_run_prepared`):
+PostgreSQL parses and plans it once per connection, not once per move (planning took
+longer than running it: docs/benchmarks.md).
 
 When the statement writes nothing (another process moved, a resend, a guess that was
 stale), or the decision needs the database (a client that saw an older sequence number,
@@ -25,11 +27,16 @@ before it (rights.Assumed.confirm): if they changed, nothing is written and the 
 served again on them.
 """
 
+import functools
+import hashlib
 import json
+import re
+import weakref
 from typing import Any
 
-from django.db import IntegrityError, connection
+from django.db import DatabaseError, IntegrityError, connection
 from django.utils import timezone
+from psycopg import errors as pg_errors
 
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
@@ -57,6 +64,7 @@ def _none(battle: Battle) -> None:
 _READ_RIGHTS = "SELECT 1"
 
 
+@functools.lru_cache(maxsize=16)
 def _statement(seat_check: str = _READ_RIGHTS) -> str:
     """`seat_check`: a SELECT of a row when the rights the move is served on still hold."""
     battle, event, reply = (m._meta.db_table for m in (Battle, Event, CommandReply))
@@ -104,6 +112,57 @@ WITH seat AS (
 )
 SELECT (SELECT id FROM event), EXISTS (SELECT 1 FROM seat)
 """
+
+
+#: A named parameter of the statement (`%(name)s`).
+_PARAMETER = re.compile(r"%\((\w+)\)s")
+#: The statements each database connection (the driver's object, which lives as long as
+#: the session does) has prepared, by name.
+_prepared: "weakref.WeakKeyDictionary[Any, set[str]]" = weakref.WeakKeyDictionary()
+
+
+@functools.lru_cache(maxsize=16)
+def _prepared_form(sql: str) -> tuple[str, str, str]:
+    """(name, PREPARE, EXECUTE) of `sql`, a statement of named parameters: PREPARE has
+    them as $1, $2, ... (their types inferred where they are used, as for the statement
+    itself), EXECUTE passes them in that order, still named."""
+    order: list[str] = []
+
+    def numbered(parameter: re.Match) -> str:
+        if parameter.group(1) not in order:
+            order.append(parameter.group(1))
+        return f"${order.index(parameter.group(1)) + 1}"
+
+    body = _PARAMETER.sub(numbered, sql)
+    name = "one_trip_" + hashlib.sha256(body.encode()).hexdigest()[:16]
+    arguments = ", ".join(f"%({key})s" for key in order)
+    return name, f"PREPARE {name} AS {body}", f"EXECUTE {name}({arguments})"
+
+
+def _run_prepared(cursor: Any, sql: str, params: dict[str, Any]) -> None:
+    """Runs `sql` as the connection's prepared statement: prepared with its first run, in
+    the same round trip (one message of two statements, PREPARE then EXECUTE), and only
+    executed after that. A connection that turns out to hold it already, or no longer,
+    is believed and the statement run again."""
+    name, prepare, execute = _prepared_form(sql)
+    names = _prepared.setdefault(connection.connection, set())
+    for _ in range(2):
+        try:
+            if name in names:
+                cursor.execute(execute, params)
+            else:
+                cursor.execute(f"{prepare};\n{execute}", params)
+                cursor.nextset()  # PREPARE's result (none), then EXECUTE's
+                names.add(name)
+            return
+        except DatabaseError as error:
+            if isinstance(error.__cause__, pg_errors.DuplicatePreparedStatement):
+                names.add(name)
+            elif isinstance(error.__cause__, pg_errors.InvalidSqlStatementName):
+                names.discard(name)
+            else:
+                raise
+    raise DatabaseError(f"the prepared statement {name} could not be run")
 
 
 def run(*, battle_id: int, actor: Actor, client_msg_id: str, decide: Decide) -> dict[str, Any]:
@@ -164,9 +223,16 @@ def _in_one_trip(
         battle_id, before.get("state"), before.get("turn")
     ) or json.dumps(prepared.before)
     after_text = json.dumps({"state": battle.state, "turn": battle.turn_state})
+    # The statement is the frame's first query, and the connection's check: Django's own
+    # (CONN_HEALTH_CHECKS: a `SELECT 1` before each frame's first query, Channels ending a
+    # "request" around every call) would be a second round trip. A connection found dead
+    # by the statement is closed, and the move made the locked way on a new one, whose
+    # resend check answers it if the statement committed before the connection died.
+    connection.health_check_done = True  # type: ignore[attr-defined]  # (not in the stubs)
     try:
         with connection.cursor() as cursor:
-            cursor.execute(
+            _run_prepared(
+                cursor,
                 _statement(seat_check),
                 {
                     **seat_params,
@@ -190,6 +256,12 @@ def _in_one_trip(
         # unknown: read again before the locked way).
         written, seated = None, False
         known_battles.forget(battle_id)
+    except DatabaseError:
+        if connection.is_usable():
+            raise
+        connection.close()
+        known_battles.forget(battle_id)
+        return None
     if assumed is not None and seated:
         assumed.checked = True
     if written is None:
