@@ -133,12 +133,14 @@ def turn_then_straight_reach(unit_id: str, action_type: str, spec: TurnThenStrai
         cut = unswept.intersection(LineString([(p[0] + hx, p[1] + hy), (p[0] - hx, p[1] - hy)]))
         if cut.is_empty:
             return None
+        # The middle of what the sweep's segment crosses, or where it touches: a point, or
+        # the first of several (get_geometry: get_point reads only a line's vertices).
         q = (
             cut.interpolate(0.5, normalized=True)
             if cut.length > 0
-            else shapely.get_point(cut, 0)
-            if cut.geom_type == "MultiPoint"
             else cut
+            if cut.geom_type == "Point"
+            else shapely.get_geometry(cut, 0)
         )
         at = (sx + p[0] - q.x, sy + p[1] - q.y)
         if axes.covers(q):

@@ -3,11 +3,17 @@ legal end along the path the engine gives)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from shapely.geometry import Point
 
 from rules import reach, state_from_json, validate
+from tests.rules.cli_run import rules_cli
+
+#: Scenes a seeded random search found, each kept for the test that names it.
+FOUND = Path(__file__).parent / "scenes_found"
 
 
 def scene(
@@ -620,3 +626,22 @@ def test_a_carrier_on_a_top_sets_its_unit_down_on_the_same_top() -> None:
             assert verdict.legal, (p, [r.message for r in verdict.reasons])
             judged += 1
     assert judged >= 4
+
+
+def test_a_unit_exiting_whose_sweep_only_touches_its_reach_gets_a_legal_alternative(
+    tmp_path: Path,
+) -> None:
+    """Unit Exiting (mswars.md, "Carriers": set down at the carrier's rear, then moved):
+    a placement away from a rect carrier's rear, its drop where the swept reach only
+    touches the sweep's segment at points. The alternative raised AttributeError (the
+    kernel's turn reach read a point of several with get_point); it is now a legal move
+    (found by a seeded random scene, tests/rules/mswars/scenes_found)."""
+    scene = json.loads((FOUND / "unit_exiting_beside_the_rear.json").read_text())
+    answered = rules_cli("alternative", str(FOUND / "unit_exiting_beside_the_rear.json"))
+    assert answered.returncode == 0, answered.stderr[-2000:]
+    offer = json.loads(answered.stdout.splitlines()[-1])["alternative"]
+    assert offer is not None and offer["action"]["type"] == "unit_exiting"
+    path = tmp_path / "offer.json"
+    path.write_text(json.dumps({**scene, "action": offer["action"]}))
+    checked = rules_cli("check", str(path))
+    assert json.loads(checked.stdout.splitlines()[-1])["legal"] is True
