@@ -10,12 +10,12 @@ from rules.engine.judgement import AFTER, PathJudgement, who
 from rules.engine.numbers import fmt
 from rules.engine.placement import obstruction
 from rules.engine.priced_path import PricedTrack
-from rules.geometry.arcs import rear_contact
+from rules.geometry.arcs import in_base_contact, rear_contact
 from rules.geometry.bases import body_at
 from rules.geometry.track import Pose
 from rules.model.actions import Action, Waypoint
 from rules.model.state import Unit
-from rules.systems.mswars.rules_common import has_moved_this_phase, touching
+from rules.systems.mswars.rules_common import has_moved_this_phase
 from rules.systems.mswars.terrain import MswarsPosition, is_infantry, opposing
 
 ENTER = "002 Enter Unit"
@@ -73,7 +73,7 @@ def check_entered(
     """Enter Unit boards a friendly carrier with room, which has made no move action this
     phase, from base contact with it (002 Enter Unit, MSW-D17, MSW-D18, MSW-D38)."""
     carrier = check_carrier_to_enter(pos, judgement, unit, cid)
-    if carrier is not None and not touching(moved, carrier):
+    if carrier is not None and not in_base_contact(moved, carrier):
         judgement.add(
             "must_end_in_contact",
             f"{who(unit)} must end in base contact with {carrier.id} to enter it",

@@ -15,6 +15,7 @@ from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
 from rules.engine.verdict import Verdict
+from rules.geometry.arcs import in_base_contact
 from rules.model.actions import Action, Turn
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import (
@@ -33,7 +34,6 @@ from rules.systems.mswars.rules_common import (
     measured_path,
     no_path,
     opposing_contacts,
-    touching,
 )
 from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
@@ -135,7 +135,7 @@ class MswarsMoves(Play):
         target = (
             charge_target(position, judgement, unit, action) if action.type == "charge" else None
         )
-        lost = [o.id for o in foes if not touching(moved, o)]
+        lost = [o.id for o in foes if not in_base_contact(moved, o)]
         if action.type == "manoeuvre" and lost:
             judgement.add(
                 "must_end_in_contact",
@@ -144,7 +144,7 @@ class MswarsMoves(Play):
                 "002 Manoeuvre Action",
                 AFTER,
             )
-        if target is not None and not touching(moved, target):
+        if target is not None and not in_base_contact(moved, target):
             judgement.add(
                 "must_end_in_contact",
                 f"{who(unit)} must end its Charge in base contact with {target.id}",

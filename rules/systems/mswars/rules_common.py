@@ -12,7 +12,6 @@ from rules.engine.numbers import fmt
 from rules.engine.priced_path import PricedPath, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import PathPrice
 from rules.geometry.bases import body_at
-from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Waypoint
 from rules.model.state import GameState, Terrain, Unit
@@ -103,14 +102,6 @@ def measured_path(
 def no_path(unit: Unit) -> PricedPath:
     """The path of a unit that goes nowhere by moving: 0 MP, where it stands."""
     return PricedPath(PathPrice(()), Track(unit.base, Pose(*unit.position, unit.facing), ()))
-
-
-def touching(a: Unit, b: Unit) -> bool:
-    """Bases in contact, within 0.01" (002 Rules: Movement)."""
-    return (
-        body_at(a.base, *a.position, a.facing).distance(body_at(b.base, *b.position, b.facing))
-        <= CONTACT
-    )
 
 
 def opposing_contacts(pos: MswarsPosition, unit: Unit, pose: Pose | None = None) -> list[Unit]:
