@@ -9,10 +9,10 @@ landings are this system's own (reach_traverse.py).
 
 from __future__ import annotations
 
-from shapely.geometry import GeometryCollection, Point
+from shapely.geometry import Point
 
 from rules.engine.line_reach import straight_reach
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, no_ends
 from rules.engine.reach_template import ReachTemplate
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
@@ -38,7 +38,7 @@ class ApsReach(ReachTemplate):
     def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
         start = unit.position
         if action_type == "traverse":
-            return Reach(unit.id, action_type, GeometryCollection(), 0.0, lambda p: None)
+            return no_ends(unit.id, action_type)
         return Reach(
             unit.id, action_type, Point(start), 0.0, lambda p: [start] if p == start else None
         )

@@ -19,7 +19,7 @@ from typing import Any
 import shapely
 from shapely.geometry import Point
 
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, no_ends
 from rules.geometry.ray_bands import HALF, bearings_toward, ray_bands
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
@@ -48,7 +48,7 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
     # leave ends out: the reach says so (exact to no length, as for a type not shaded).
     cut_at = 0.0 if cut else None
     if not pieces:
-        return Reach(unit.id, "traverse", shapely.GeometryCollection(), 0.0, lambda p: None, cut_at)
+        return no_ends(unit.id, "traverse", cut_at=cut_at)
     area = shapely.union_all(pieces)
     shapely.prepare(area)
     tol = HALF + 0.0009  # an alternative's end is rounded to thousandths
