@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from rules.engine.numbers import fmt
+from rules.engine.numbers import fmt, fmt_point
 from rules.engine.position import Position
 from rules.engine.verdict import Violation
 from rules.geometry.bases import Body, body_at
@@ -69,10 +69,6 @@ def bases_touching(
     ]
 
 
-def _at(p: tuple[float, float]) -> str:
-    return f"({fmt(p[0])}, {fmt(p[1])})"
-
-
 def check_bases(
     position: Position,
     mover: Unit,
@@ -105,7 +101,7 @@ def check_bases(
                     track.length,
                     Violation(
                         "base_overlap",
-                        f"{mover.id} would end overlapping {other.id} at {_at(final.xy)}",
+                        f"{mover.id} would end overlapping {other.id} at {fmt_point(final.xy)}",
                         final.xy,
                         policy.overlap_cite,
                     ),
@@ -129,7 +125,8 @@ def check_bases(
                         hit.s,
                         Violation(
                             "path_through_base",
-                            f"{mover.id} passes through the base of {other.id} at {_at(hit.at)}",
+                            f"{mover.id} passes through the base of {other.id}"
+                            f" at {fmt_point(hit.at)}",
                             hit.at,
                             policy.through_cite,
                         ),
@@ -144,7 +141,7 @@ def check_bases(
                     Violation(
                         "path_through_base",
                         f"{mover.id} must stop on contact with {other.id} at "
-                        f'{_at(hit.at)} but goes {fmt(track.length - hit.s)}" further',
+                        f'{fmt_point(hit.at)} but goes {fmt(track.length - hit.s)}" further',
                         hit.at,
                         policy.stop_cite,
                     ),

@@ -16,6 +16,11 @@ def fmt(x: float) -> str:
     return f"{r:.2f}".rstrip("0").rstrip(".")
 
 
+def fmt_point(p: tuple[float, float]) -> str:
+    """A table point for messages: (8, 10.5)."""
+    return f"({fmt(p[0])}, {fmt(p[1])})"
+
+
 def json_number(x: float) -> float | int:
     """Round for JSON output; whole numbers print as ints. A non-finite number has no
     JSON form (RFC 8259): it is a bug of the engine, never printed as bare `NaN`."""

@@ -15,7 +15,7 @@ import numpy as np
 import shapely
 from shapely.geometry import LineString, Point
 
-from rules.engine.numbers import fmt
+from rules.engine.numbers import fmt, fmt_point
 from rules.engine.verdict import Violation
 from rules.geometry.bases import bodies_at
 from rules.geometry.contact import Hit, first_overlap, sweep_overlaps
@@ -272,4 +272,4 @@ def _reposition(
 
 
 def _pt(p: tuple[float, float] | None) -> str:
-    return "?" if p is None else f"({fmt(p[0])}, {fmt(p[1])})"
+    return "?" if p is None else fmt_point(p)

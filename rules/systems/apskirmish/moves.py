@@ -21,7 +21,7 @@ from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, who
-from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.numbers import LENGTH_TOL, fmt, fmt_point
 from rules.engine.path_checks import off_table
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedTrack
@@ -106,10 +106,6 @@ def _pose(p: Pose) -> tuple[float, float, float]:
     return (p.x, p.y, p.facing)
 
 
-def _at(p: tuple[float, float]) -> str:
-    return f"({fmt(p[0])}, {fmt(p[1])})"
-
-
 def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
     """Everything the declared line breaks, each at the first point it happens."""
     movement = front_line(unit.base, _pose(line.start), _pose(line.end))
@@ -121,7 +117,7 @@ def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Lin
             judgement.add(
                 "obstacle_crossed",
                 f"{who(unit)}'s line of movement crosses obstacle "
-                f"{feature.id} at {_at(over[1])}: go around it or Traverse",
+                f"{feature.id} at {fmt_point(over[1])}: go around it or Traverse",
                 over[1],
                 "004 Obstacles",
                 over[0],
@@ -135,7 +131,7 @@ def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Lin
             judgement.add(
                 "gap_too_narrow",
                 f"{who(unit)}'s base does not fit past obstacle "
-                f"{feature.id} at {_at(hit.at)}: treat the gap as an obstacle and "
+                f"{feature.id} at {fmt_point(hit.at)}: treat the gap as an obstacle and "
                 "Traverse",
                 hit.at,
                 "004 Size Restrictions, APS-D19",
