@@ -11,7 +11,6 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async as db
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import User
 
@@ -20,6 +19,7 @@ from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import rights
 from tabletop.services.table.actor import Actor, actor_for
+from tabletop.table_socket.database import db
 from tabletop.table_socket.delivery import EventDelivery
 from tabletop.table_socket.dispatch import serve, serve_now
 from tabletop.table_socket.frame_limits import FrameLimits

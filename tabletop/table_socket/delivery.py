@@ -9,11 +9,10 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from channels.db import database_sync_to_async as db
-
 from tabletop import events, limits
 from tabletop.services.table import log
 from tabletop.table_socket import shared_snapshots
+from tabletop.table_socket.database import db
 
 #: Pings one delayed spectator's socket holds back at most (a pulse is no record).
 HELD_PINGS = 100

@@ -5,11 +5,10 @@ and the table told who is here."""
 import asyncio
 import time
 
-from channels.db import database_sync_to_async as db
-
 from tabletop import events
 from tabletop.services.table import presence, sockets
 from tabletop.services.table.actor import Actor
+from tabletop.table_socket.database import db
 
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
 PRESENCE_REFRESH_S = 20.0

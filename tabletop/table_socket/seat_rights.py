@@ -4,10 +4,9 @@
 import random
 import time
 
-from channels.db import database_sync_to_async as db
-
 from tabletop.services.table import rights
 from tabletop.services.table.actor import Actor
+from tabletop.table_socket.database import db
 
 
 def kept_actor(current: Actor | None, now: Actor | int) -> Actor | int:

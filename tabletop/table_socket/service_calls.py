@@ -9,14 +9,13 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
-from channels.db import database_sync_to_async as db
 from django.db import connection
 
 from tabletop import limits, metrics, protocol
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import engine_budget, rights
 from tabletop.services.table.actor import Actor
+from tabletop.table_socket.database import db, in_pool
 from tabletop.table_socket.dispatch import serve_now
 
 #: Frames whose answer is the rules engine's work, charged to the user's engine budget.
@@ -52,7 +51,7 @@ def engine_thread(
 ) -> Callable:
     """`fn` run in one of the engine's pools, its database connection handled as Channels
     does for its own database thread (closed when old)."""
-    return DatabaseSyncToAsync(fn, thread_sensitive=False, executor=pool)
+    return in_pool(fn, pool)
 
 
 def timed_serve(

@@ -11,9 +11,8 @@ import asyncio
 import weakref
 from typing import Any
 
-from channels.db import database_sync_to_async as db
-
 from tabletop.services.table import log
+from tabletop.table_socket.database import db
 
 Snapshot = tuple[dict[str, Any], list[dict]]
 
