@@ -38,15 +38,16 @@ from rules.systems.lasergrenadiers.terrain import LgPosition
 MOVE_CITE = "003 Movement"
 
 
+def never_returns(judgement: SpeedBandJudgement, name: str) -> None:
+    """A piece that left the board never returns (003 Leaving the board 1)."""
+    message = f"{name} has left the board: it may not return"
+    judgement.add("action_not_allowed", message, None, "003 Leaving the board 1")
+
+
 def can_act(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
-        judgement.add(
-            "action_not_allowed",
-            f"{who(unit)} has left the board: it may not return",
-            None,
-            "003 Leaving the board 1",
-        )
+        never_returns(judgement, who(unit))
     elif unit.aboard is not None and action.type != "unload":
         judgement.add(
             "action_not_allowed",
@@ -182,38 +183,21 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     walked = walk(pos, judgement, unit, steps_of(unit, action), ignore=frozenset({target.id}))
     body = pos.bodies[target.id].polygon()
     parts = stretches_inside(walked.track.points(), body)
-    name = who(unit)
+    name, prey = who(unit), who(target)
+    wrong = None
     if not parts:
-        judgement.add(
-            "action_not_allowed",
-            f"{name}'s path does not run into {who(target)}'s base",
-            walked.end.xy,
-            "003 Overrun 4",
-            AFTER,
-        )
+        wrong = f"{name}'s path does not run into {prey}'s base"
     elif len(parts) > 1:
-        judgement.add(
-            "action_not_allowed",
-            f"{name} must run over {who(target)} in one stretch",
-            walked.end.xy,
-            "003 Overrun 4",
-            AFTER,
-        )
+        wrong = f"{name} must run over {prey} in one stretch"
     elif body.buffer(-CONTACT).covers(Point(walked.end.xy)):
-        judgement.add(
-            "action_not_allowed",
-            f"{name} must end beyond {who(target)}, not on it",
-            walked.end.xy,
-            "003 Overrun 4",
-            AFTER,
-        )
+        wrong = f"{name} must end beyond {prey}, not on it"
+    if wrong is not None:
+        judgement.add("action_not_allowed", wrong, walked.end.xy, "003 Overrun 4", AFTER)
     over = _cost_over(pos, unit, target, walked, body)
     cost = walked.cost - over[0] + over[1]
-    destroyed = True
+    needed = 2 / 3 * allowance_of(unit)
+    destroyed = not target.flag("foxhole") or over[1] >= needed - LENGTH_TOL
     extra: list[dict[str, object]] = []
-    if target.flag("foxhole"):
-        needed = 2 / 3 * allowance_of(unit)
-        destroyed = over[1] >= needed - LENGTH_TOL
     if destroyed:
         extra.append({"type": "overrun", "unit": unit.id, "target": target.id})
     else:
@@ -223,14 +207,14 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
                 "unit": unit.id,
                 "target": target.id,
                 "why": f'{fmt(over[1])}" spent over the foxhole, '
-                f'{fmt(2 / 3 * allowance_of(unit))}" needed (003 Overrun 5)',
+                f'{fmt(needed)}" needed (003 Overrun 5)',
             }
         )
         end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
         if end.distance(pos.bodies[target.id]) < 0:
             judgement.add(
                 "base_overlap",
-                f"{name} would end on {who(target)}, who survives in its foxhole",
+                f"{name} would end on {prey}, who survives in its foxhole",
                 walked.end.xy,
                 "003 Overrun 5",
                 AFTER,

@@ -22,14 +22,12 @@ from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     left_to_spend,
     remaining,
-    transfers,
-    with_transfer,
 )
 from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
-from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
+from rules.systems.lasergrenadiers.transport import _transfer, _transfer_rules, load
 
 #: What a path may still put right in a probe judged with the empty path: the piece ends
 #: where it stands, and a boarding piece may walk into contact (003 Transport 2).
@@ -104,11 +102,7 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
     for piece in aboard:
         judgement = SpeedBandJudgement(state)
         _transfer_rules(pos, judgement, vehicle, [piece])
-        _thirds(pos, judgement, [piece], unit)
-        events = with_transfer(
-            transfers(state), vehicle.id, "unload", [piece.id], by_vehicle=unit.id == vehicle.id
-        )
-        _coupled(pos, judgement, vehicle, events, {})
+        _transfer(pos, judgement, vehicle, "unload", [piece], unit, unit.id == vehicle.id, {})
         if judgement.legal:
             return True
     return False

@@ -111,15 +111,10 @@ class LaserGrenadiersSystem(LgReach, System):
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """No such piece, or one that has left the board for good (003 Leaving the board)."""
         judgement = SpeedBandJudgement(state)
-        left = action.unit in state.turn.get("left_board", [])
-        judgement.add(
-            "action_not_allowed" if left else "unknown_unit",
-            f"{action.unit} has left the board: it may not return"
-            if left
-            else f"no unit {action.unit!r}",
-            None,
-            "003 Leaving the board 1" if left else "",
-        )
+        if action.unit in state.turn.get("left_board", []):
+            moves.never_returns(judgement, action.unit)
+        else:
+            judgement.add("unknown_unit", f"no unit {action.unit!r}", None, "")
         return judgement.verdict()
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:

@@ -17,7 +17,6 @@ from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_breaches,
     damaged_transport_breach,
-    has_translated,
     moved,
     remaining,
     speed_band,
@@ -71,7 +70,7 @@ def _transfer_rules(
                     "003 Transport 5",
                 )
     why = damaged_transport_breach(
-        vehicle, moved(pos.state, vehicle.id), has_translated(pos.state, vehicle.id)
+        vehicle, moved(pos.state, vehicle.id), vehicle.id in pos.state.turn.get("translated", [])
     )
     if why:
         judgement.add("action_not_allowed", why, vehicle.position, "003 Transport 6, LG-D35")
@@ -85,34 +84,36 @@ def _transfer_rules(
             )
 
 
-def _thirds(
-    pos: LgPosition, judgement: SpeedBandJudgement, pieces: list[Unit], acting: Unit
-) -> None:
-    """Each piece other than the acting one pays a third of its allowance (003 Transport 1)."""
-    for p in pieces:
-        if p.id == acting.id:
-            continue
-        need, left = allowance_of(p) / 3, remaining(pos.state, p)
-        if need > left + LENGTH_TOL:
-            judgement.add(
-                "speed_exceeded",
-                f'{who(p)} needs {fmt(need)}" to embark or disembark but has {fmt(left)}" left',
-                p.position,
-                CITE,
-                AFTER,
-            )
+def _needs(judgement: SpeedBandJudgement, p: Unit, need: float, left: float, what: str) -> None:
+    """`speed_exceeded` where a piece needs more than it has left (003 Transport 1)."""
+    if need > left + LENGTH_TOL:
+        message = f'{who(p)} needs {fmt(need)}" to {what} but has {fmt(left)}" left'
+        judgement.add("speed_exceeded", message, p.position, CITE, AFTER)
 
 
-def _coupled(
+def _transfer(
     pos: LgPosition,
     judgement: SpeedBandJudgement,
     vehicle: Unit,
-    events: list[dict[str, Any]],
+    kind: str,
+    pieces: list[Unit],
+    acting: Unit,
+    by_vehicle: bool,
     spent: dict[str, float],
-) -> None:
+) -> list[dict[str, Any]]:
+    """The turn's transfers after this one: each piece other than the acting one pays a
+    third of its allowance (003 Transport 1), and the vehicle's transport inequality
+    holds with the movement `spent` (003 Transport 4, LG-D26)."""
+    for p in pieces:
+        if p.id != acting.id:
+            left = remaining(pos.state, p)
+            _needs(judgement, p, allowance_of(p) / 3, left, "embark or disembark")
+    ids = [p.id for p in pieces]
+    events = with_transfer(transfers(pos.state), vehicle.id, kind, ids, by_vehicle=by_vehicle)
     for vid, why in coupling_breaches(pos.state, spent, events):
         if vid == vehicle.id:
             judgement.add("speed_exceeded", why, vehicle.position, "003 Transport 4, LG-D26", AFTER)
+    return events
 
 
 def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
@@ -182,20 +183,9 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     judgement.cost, judgement.allowance = cost, left
     before = moved(state, unit.id)
     judgement.speed_band = speed_band(unit, before + path_cost)
-    if cost > left + LENGTH_TOL:
-        judgement.add(
-            "speed_exceeded",
-            f'{who(unit)} needs {fmt(cost)}" to load but has {fmt(left)}" left',
-            placed_unit.position,
-            CITE,
-            AFTER,
-        )
-    _thirds(pos, judgement, pieces, unit)
-    events = with_transfer(
-        transfers(state), vehicle.id, "load", [p.id for p in pieces], by_vehicle=not boarding
-    )
+    _needs(judgement, placed_unit, cost, left, "load")
     spent = {unit.id: before + path_cost}
-    _coupled(pos, judgement, vehicle, events, spent)
+    events = _transfer(pos, judgement, vehicle, "load", pieces, unit, not boarding, spent)
     if not judgement.legal:
         return judgement.verdict()
     aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id) for p in pieces]
@@ -274,23 +264,9 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     left = remaining(state, unit)
     judgement.cost, judgement.allowance = cost, left
     judgement.speed_band = speed_band(unit, moved(state, unit.id))
-    if cost > left + LENGTH_TOL:
-        judgement.add(
-            "speed_exceeded",
-            f'{who(unit)} needs {fmt(cost)}" to unload but has {fmt(left)}" left',
-            unit.position,
-            CITE,
-            AFTER,
-        )
-    _thirds(pos, judgement, [p for p, _ in pieces], unit)
-    events = with_transfer(
-        transfers(state),
-        vehicle.id,
-        "unload",
-        [p.id for p, _ in pieces],
-        by_vehicle=unit.aboard is None,
-    )
-    _coupled(pos, judgement, vehicle, events, {})
+    _needs(judgement, unit, cost, left, "unload")
+    out = [p for p, _ in pieces]
+    events = _transfer(pos, judgement, vehicle, "unload", out, unit, unit.aboard is None, {})
     if not judgement.legal:
         return judgement.verdict()
     down = [replace(placed(replace(p, z=None), pose, 0.0), aboard=None) for p, pose in pieces]
