@@ -35,8 +35,6 @@ from rules.systems.lasergrenadiers.pieces import (
 )
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
-MOVE_CITE = "003 Movement"
-
 
 def never_returns(judgement: SpeedBandJudgement, name: str) -> None:
     """A piece that left the board never returns (003 Leaving the board 1)."""
@@ -330,8 +328,6 @@ def _cost_over(
 
 
 # -- enter_board --------------------------------------------------------------------------
-
-ENTRY_CITE = "003 Off-board movement"
 
 
 def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
