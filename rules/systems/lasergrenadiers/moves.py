@@ -13,6 +13,7 @@ from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.direction import bearing
+from rules.geometry.line_of_movement import stretches_inside
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.model.actions import Action
 from rules.model.state import Point2, Unit
@@ -218,31 +219,6 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
                 AFTER,
             )
     return finish(pos, judgement, unit, walked, extra, (target.id,) if destroyed else (), cost)
-
-
-def stretches_inside(points: list[Point2], area: Any) -> list[tuple[float, float]]:
-    """The stretches (path lengths from, to) of a polyline inside an area, in path order;
-    a path that goes back over the same line counts each pass (003 Overrun 4)."""
-    out: list[tuple[float, float]] = []
-    s0 = 0.0
-    for a, b in zip(points, points[1:], strict=False):
-        length = math.dist(a, b)
-        if length <= 1e-12:
-            continue
-        cut = LineString([a, b]).intersection(area)
-        pieces = sorted(
-            (math.dist(a, g.coords[0]), math.dist(a, g.coords[-1]))
-            for g in getattr(cut, "geoms", [cut])
-            if not g.is_empty and g.length > 1e-9
-        )
-        for u, v in pieces:
-            lo, hi = s0 + min(u, v), s0 + max(u, v)
-            if out and lo - out[-1][1] <= 1e-9:
-                out[-1] = (out[-1][0], hi)
-            else:
-                out.append((lo, hi))
-        s0 += length
-    return out
 
 
 def _overrun_conditions(judgement: SpeedBandJudgement, unit: Unit, target: Unit) -> None:

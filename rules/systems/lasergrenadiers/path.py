@@ -13,9 +13,7 @@ from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
-from rules.geometry.bases import body_at
-from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
-from rules.geometry.table import leaves_table
+from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Step, Turn
 from rules.model.state import Point2, Unit
@@ -172,37 +170,19 @@ def _edge(
 ) -> bool:
     """Leaving: the base ends wholly off and never comes back; partly off, or off and back,
     is `off_table` (LG-D14). An entering piece counts from when it is wholly on."""
-    table = pos.state.table
+    found = exit_from_table(track, pos.state.table, entering)
+    if found is None or found[0] == "leaves":
+        return found is not None
+    why, off = found
     name = who(unit)
-    after = 0.0
-    if entering:
-        on = first_wholly_on(track, table)
-        if on is None:
-            judgement.add(
-                "off_table",
-                f"{name} never comes wholly onto the table",
-                track.end.xy,
-                EDGE_CITE,
-                AFTER,
-            )
-            return False
-        after = on
-        off = goes_off_after(track, table, after + 1e-9) if on < track.tau_end else None
-    else:
-        off = leaves_table(track, table)
     if off is None:
+        message = f"{name} never comes wholly onto the table"
+        judgement.add("off_table", message, track.end.xy, EDGE_CITE, AFTER)
         return False
-    end_body = body_at(unit.base, track.end.x, track.end.y, track.end.facing)
-    if wholly_off(end_body, table) and back_on_after(track, table, off.tau) is None:
-        return True
-    why = (
-        "ends partly off the table"
-        if not wholly_off(end_body, table)
-        else "leaves the table and comes back"
-    )
+    what = "ends partly off the table" if why == "partly_off" else "leaves the table and comes back"
     judgement.add(
         "off_table",
-        f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
+        f"{name} {what} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
         f"leaves the board only wholly, at the end of a move",
         off.at,
         EDGE_CITE,

@@ -19,7 +19,7 @@ from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
 from rules.engine.reach_template import Features, ReachTemplate
-from rules.engine.turn_reach import turn_then_straight_reach
+from rules.engine.turn_reach import shadow, turn_then_straight_reach
 from rules.model.state import Terrain, Unit
 from rules.systems.lasergrenadiers.accounting import left_to_spend, transfers
 from rules.systems.lasergrenadiers.moves import entry_probe, overrun_targets
@@ -143,7 +143,7 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
         into = body.buffer(-0.01)
         if into.is_empty or body.covers(Point(sx, sy)):
             continue
-        area = found.area.intersection(_behind((sx, sy), into)).difference(body.buffer(0.002))
+        area = found.area.intersection(shadow((sx, sy), into)).difference(body.buffer(0.002))
         if target.flag("foxhole"):
             # 003 Overrun 5: it is eliminated only by >= 2/3 of A spent over its base; else
             # it survives and the attacker may not end on it. A line crossing a circle's
@@ -153,7 +153,7 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
             chord = need * best / 3.0
             r_t = target.base.radius
             if target.base.is_circle and chord < 2 * r_t:
-                kills = _behind(
+                kills = shadow(
                     (sx, sy),
                     Point(target.position[:2]).buffer(
                         math.sqrt(r_t * r_t - chord * chord / 4) - 0.01, quad_segs=16
@@ -213,13 +213,6 @@ def _cheapest_under(view: UnitTerrain, pos: LgPosition, body: Any) -> float:
     if not covered or not body.difference(shapely.union_all(covered)).is_empty:
         rates.append(1.0)
     return min(rates)
-
-
-def _behind(start: tuple[float, float], g: Any) -> Any:
-    """`g` and what lies behind it seen from `start` (for a convex `g`, every straight
-    line from the start to a point of it passes through `g`)."""
-    far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
-    return shapely.convex_hull(shapely.union_all([g, far]))
 
 
 def _level_and_uphill(view: UnitTerrain, t: Terrain) -> tuple[float | None, float | None]:
