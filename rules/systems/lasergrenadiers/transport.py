@@ -159,29 +159,18 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         path_cost = walked.cost
         placed_unit = placed(unit, walked.end, walked.end_z)
         end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
-        if vehicle_body is not None and end_body.distance(vehicle_body) > CONTACT:
-            judgement.add(
-                "must_end_in_contact",
-                f"{who(unit)} must end in base contact with {who(vehicle)} to load",
-                walked.end.xy,
-                "003 Transport 2, LG-D26",
-                AFTER,
-            )
+        contacts = [(end_body, walked.end.xy, f"{who(unit)} must end in base contact with")]
     else:
-        for p in pieces:
-            if vehicle_body is not None and pos.bodies[p.id].distance(vehicle_body) > CONTACT:
-                judgement.add(
-                    "must_end_in_contact",
-                    f"{who(p)} is not in base contact with {who(vehicle)}",
-                    p.position,
-                    "003 Transport 2, LG-D26",
-                    AFTER,
-                )
-    acting_third = allowance_of(unit) / 3
-    cost = path_cost + acting_third  # LG-D34: the vehicle pays its third, a piece path + third
-    left = remaining(state, unit)
+        contacts = [
+            (pos.bodies[p.id], p.position, f"{who(p)} is not in base contact with") for p in pieces
+        ]
+    for body, at, words in contacts:
+        if vehicle_body is not None and body.distance(vehicle_body) > CONTACT:
+            message = f"{words} {who(vehicle)}{' to load' if boarding else ''}"
+            judgement.add("must_end_in_contact", message, at, "003 Transport 2, LG-D26", AFTER)
+    cost = path_cost + allowance_of(unit) / 3  # LG-D34: a vehicle pays its third only
+    left, before = remaining(state, unit), moved(state, unit.id)
     judgement.cost, judgement.allowance = cost, left
-    before = moved(state, unit.id)
     judgement.speed_band = speed_band(unit, before + path_cost)
     _needs(judgement, placed_unit, cost, left, "load")
     spent = {unit.id: before + path_cost}
@@ -260,8 +249,7 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
                 AFTER,
             )
         laid.append((p.id, body))
-    cost = allowance_of(unit) / 3
-    left = remaining(state, unit)
+    cost, left = allowance_of(unit) / 3, remaining(state, unit)
     judgement.cost, judgement.allowance = cost, left
     judgement.speed_band = speed_band(unit, moved(state, unit.id))
     _needs(judgement, unit, cost, left, "unload")
