@@ -16,7 +16,7 @@ from rules.geometry.direction import bearing
 from rules.geometry.line_of_movement import stretches_inside
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.model.actions import Action
-from rules.model.state import Point2, Unit
+from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_breaches,
     damaged_transport_breach,
@@ -60,9 +60,8 @@ def charge_allowance(
     pos: LgPosition,
     judgement: SpeedBandJudgement,
     unit: Unit,
-    walked: Walked | None,
+    walked: Walked,
     cost: float,
-    spent_moving: float,
 ) -> None:
     """The cost against what is left; then the transport inequalities and damaged
     transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
@@ -70,19 +69,11 @@ def charge_allowance(
     left = remaining(state, unit)
     judgement.cost, judgement.allowance = cost, left
     if cost > left + LENGTH_TOL:
-        at: Point2 = unit.position
-        order = AFTER
-        if walked is not None:
-            extra = cost - walked.cost  # what is paid before the path (a transfer's third)
-            found = walked.price.where_exceeds(left - extra)
-            at, order = found if found is not None else (walked.end.xy, AFTER)
+        extra = cost - walked.cost  # what is paid besides the path (over an overrun's target)
+        at, order = walked.price.where_exceeds(left - extra) or (walked.end.xy, AFTER)
         # Where the cost goes when turning is part of it (003 Turning 3: turning is paid
-        # from the allowance); not split where a transfer's third is paid besides the path.
-        turning = (
-            walked.price.turning()
-            if walked is not None and cost - walked.cost < LENGTH_TOL
-            else (0.0, 0.0)
-        )
+        # from the allowance); not split where more is paid besides the path.
+        turning = walked.price.turning() if extra < LENGTH_TOL else (0.0, 0.0)
         full = allowance_of(unit)
         this_turn = "" if left >= full - LENGTH_TOL else f' left of {fmt(full)}" this turn'
         judgement.add(
@@ -93,7 +84,7 @@ def charge_allowance(
             order,
         )
         return
-    spent = moved(state, unit.id) + spent_moving
+    spent = moved(state, unit.id) + cost
     events = transfers(state)
     for vid, why in coupling_breaches(state, {unit.id: spent}, events):
         if vid == unit.id or any(
@@ -101,7 +92,7 @@ def charge_allowance(
         ):
             judgement.add("speed_exceeded", why, unit.position, "003 Transport 4, LG-D26", AFTER)
             return
-    if any(e.get("vehicle") == unit.id for e in events) and walked is not None:
+    if any(e.get("vehicle") == unit.id for e in events):
         breach = damaged_transport_breach(
             unit, spent, walked.translates or unit.id in state.turn.get("translated", [])
         )
@@ -111,11 +102,7 @@ def charge_allowance(
 
 def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     judgement = SpeedBandJudgement(pos.state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
-    walked = walk(pos, judgement, unit, steps_of(unit, action))
-    return finish(pos, judgement, unit, walked)
+    return finish(pos, judgement, unit, walk(pos, judgement, unit, steps_of(unit, action)))
 
 
 def finish(
@@ -131,7 +118,7 @@ def finish(
     state = pos.state
     cost = walked.cost if cost is None else cost
     before = moved(state, unit.id)
-    charge_allowance(pos, judgement, unit, walked, cost, cost)
+    charge_allowance(pos, judgement, unit, walked, cost)
     judgement.speed_band = speed_band(unit, before + cost)
     if not judgement.legal:
         return judgement.verdict()
@@ -309,9 +296,6 @@ def _cost_over(
 def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
     judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
     table = state.table
     x, y = unit.position
     z = unit.z or 0.0

@@ -117,6 +117,15 @@ class LaserGrenadiersSystem(LgReach, System):
             judgement.add("unknown_unit", f"no unit {action.unit!r}", None, "")
         return judgement.verdict()
 
+    def refusal(self, position: LgPosition, unit: Unit, action: Action) -> Verdict | None:
+        """A piece that left the board, or one aboard that does not unload, does nothing
+        (moves.can_act); an overrun says so with what is wrong with its target."""
+        if action.type == "overrun":
+            return None
+        judgement = SpeedBandJudgement(position.state)
+        moves.can_act(position, judgement, unit, action)
+        return None if judgement.legal else judgement.verdict()
+
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """A move along a path (003 Movement; moves.py)."""
         return moves.move(position, unit, action)

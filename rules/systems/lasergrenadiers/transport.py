@@ -25,7 +25,6 @@ from rules.systems.lasergrenadiers.accounting import (
 )
 from rules.systems.lasergrenadiers.changes import after, placed
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
-from rules.systems.lasergrenadiers.moves import can_act
 from rules.systems.lasergrenadiers.path import steps_of, walk
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
@@ -119,9 +118,6 @@ def _transfer(
 def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
     judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
     boarding = action.get("carrier") is not None
     vehicle = _vehicle(pos, judgement, action.get("carrier") if boarding else unit.id, unit)
     if vehicle is None:
@@ -195,9 +191,6 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     (LG-D31); each piece is set down in base contact with the vehicle."""
     state = pos.state
     judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
     vehicle = _vehicle(pos, judgement, unit.aboard if unit.aboard is not None else unit.id, unit)
     if vehicle is None:
         return judgement.verdict()
