@@ -27,7 +27,7 @@ from rules.systems.lasergrenadiers.accounting import (
 )
 from rules.systems.lasergrenadiers.changes import after, placed
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement, moved_event
-from rules.systems.lasergrenadiers.path import Walked, steps_of, walk
+from rules.systems.lasergrenadiers.path import Walked, walk
 from rules.systems.lasergrenadiers.pieces import (
     allowance_of,
     altitude_limit,
@@ -102,7 +102,7 @@ def charge_allowance(
 
 def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     judgement = SpeedBandJudgement(pos.state)
-    return finish(pos, judgement, unit, walk(pos, judgement, unit, steps_of(unit, action)))
+    return finish(pos, judgement, unit, walk(pos, judgement, unit, action))
 
 
 def finish(
@@ -166,7 +166,7 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     if not judgement.legal or target is None:
         return judgement.verdict()
     _overrun_conditions(judgement, unit, target)
-    walked = walk(pos, judgement, unit, steps_of(unit, action), ignore=frozenset({target.id}))
+    walked = walk(pos, judgement, unit, action, ignore=frozenset({target.id}))
     body = pos.bodies[target.id].polygon()
     parts = stretches_inside(walked.track.points(), body)
     name, prey = who(unit), who(target)
@@ -330,7 +330,7 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         )
     else:
         _entry_area(pos, judgement, unit)
-    walked = walk(pos, judgement, unit, steps_of(unit, action), entering=on_edge)
+    walked = walk(pos, judgement, unit, action, entering=on_edge)
     return finish(pos, judgement, unit, walked)
 
 

@@ -4,7 +4,6 @@ bases, and the table edge (a piece may leave the board, LG-D14)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -15,7 +14,7 @@ from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
 from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
-from rules.model.actions import Step, Turn
+from rules.model.actions import Action, Turn
 from rules.model.state import Point2, Unit
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
@@ -58,24 +57,19 @@ class Walked(PricedTrack):
         return any(not leg.is_turn for leg in self.price.legs)
 
 
-#: The path with the `facing` key read as a final turn, charged (LG-D30).
-steps_of = steps_with_final_facing
-
-
 def walk(
     pos: LgPosition,
     judgement: SpeedBandJudgement,
     unit: Unit,
-    steps: Sequence[Step],
+    action: Action,
     *,
-    start: Pose | None = None,
-    start_z: float | None = None,
     ignore: frozenset[str] = frozenset(),
     entering: bool = False,
 ) -> Walked:
-    """Price the path and add every finding of sections 3-7 to `judgement` (not the allowance)."""
-    start = start or Pose(*unit.position, unit.facing)
-    start_z = unit.z if start_z is None else start_z
+    """Price the action's path, its `facing` key read as a final turn, charged (LG-D30),
+    and add every finding of sections 3-7 to `judgement` (not the allowance)."""
+    start, start_z = Pose(*unit.position, unit.facing), unit.z
+    steps = steps_with_final_facing(unit, action)
     points = [start.xy] + [(s.x, s.y) for s in steps if not isinstance(s, Turn)]
     view = pos.view(unit).scoped(points)
     name = who(unit)

@@ -25,7 +25,7 @@ from rules.systems.lasergrenadiers.accounting import (
 )
 from rules.systems.lasergrenadiers.changes import after, placed
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
-from rules.systems.lasergrenadiers.path import steps_of, walk
+from rules.systems.lasergrenadiers.path import walk
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
@@ -151,7 +151,7 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     placed_unit = unit
     walked = None
     if boarding:
-        walked = walk(pos, judgement, unit, steps_of(unit, action))
+        walked = walk(pos, judgement, unit, action)
         path_cost = walked.cost
         placed_unit = placed(unit, walked.end, walked.end_z)
         end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
