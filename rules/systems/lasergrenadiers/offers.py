@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.engine.numbers import LENGTH_TOL
-from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
@@ -60,30 +59,18 @@ def _may_overrun(pos: LgPosition, unit: Unit) -> bool:
 def _may_load(pos: LgPosition, unit: Unit) -> bool:
     """A boarding piece: a friendly vehicle it may board, probed with no approach (a path
     only adds to its cost). A vehicle: a piece in base contact it may take aboard."""
-    state = pos.state
     if is_vehicle(unit):
-        body = pos.bodies.get(unit.id)
-        return body is not None and any(
+        return any(
             load(pos, unit, Action(unit.id, "load", params={"passengers": [p.id]})).legal
-            for p in state.units
-            if p.id != unit.id
-            and p.on_table
-            and p.side == unit.side
-            and not is_vehicle(p)
-            and pos.bodies[p.id].distance(body) <= CONTACT
+            for p in pos.touching(unit.id)
+            if p.side == unit.side and not is_vehicle(p)
         )
-    for vehicle in state.units:
-        if (
-            vehicle.id == unit.id
-            or not is_vehicle(vehicle)
-            or not vehicle.on_table
-            or vehicle.side != unit.side
-        ):
-            continue
-        verdict = load(pos, unit, Action(unit.id, "load", params={"carrier": vehicle.id}))
-        if {r.code for r in verdict.reasons} <= PATH_MAY_MEND:
-            return True
-    return False
+    return any(
+        {r.code for r in load(pos, unit, Action(unit.id, "load", params={"carrier": v.id})).reasons}
+        <= PATH_MAY_MEND
+        for v in pos.state.units
+        if v.id != unit.id and is_vehicle(v) and v.on_table and v.side == unit.side
+    )
 
 
 def _may_unload(pos: LgPosition, unit: Unit) -> bool:
