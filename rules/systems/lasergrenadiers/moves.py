@@ -209,44 +209,31 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
 
 
 def _overrun_conditions(judgement: SpeedBandJudgement, unit: Unit, target: Unit) -> None:
-    at = unit.position
     name, prey = who(unit), who(target)
+
+    def refuse(why: str, cite: str = "003 Overrun 1") -> None:
+        judgement.add("action_not_allowed", why, unit.position, cite)
+
     if not (is_vehicle(unit) and unit.flag("armored")):
-        judgement.add(
-            "action_not_allowed",
-            f"only armored vehicles overrun; {name} is not one",
-            at,
-            "003 Overrun 1",
-        )
+        refuse(f"only armored vehicles overrun; {name} is not one")
     if target.side == unit.side:
-        judgement.add("action_not_allowed", f"{prey} is not an enemy piece", at, "003 Overrun 1")
+        refuse(f"{prey} is not an enemy piece")
     if not (is_infantry_or_crew(target) or (is_vehicle(target) and target.flag("armored"))):
-        judgement.add(
-            "action_not_allowed",
-            f"{prey} is neither infantry, a crewed weapon nor an armored vehicle",
-            at,
-            "003 Overrun 1",
-        )
+        refuse(f"{prey} is neither infantry, a crewed weapon nor an armored vehicle")
     size, prey_size = unit.get("size"), target.get("size")
     if (
         not isinstance(size, int | float)
         or not isinstance(prey_size, int | float)
         or prey_size > size - 3
     ):
-        judgement.add(
-            "action_not_allowed",
+        refuse(
             f"{name} (size {size}) may overrun only pieces at least "
             f"three classes smaller, not {prey} (size {prey_size})",
-            at,
             "003 Overrun 2, LG-D9",
         )
     if target.flag("foxhole") and unit.type not in ("tracked", "walker"):
-        judgement.add(
-            "action_not_allowed",
-            f"{prey} is in a foxhole: only a tracked vehicle or a walker may eliminate it",
-            at,
-            "003 Overrun 5",
-        )
+        why = f"{prey} is in a foxhole: only a tracked vehicle or a walker may eliminate it"
+        refuse(why, "003 Overrun 5")
 
 
 def overrun_targets(pos: LgPosition, unit: Unit) -> list[Unit]:

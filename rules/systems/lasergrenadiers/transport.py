@@ -37,20 +37,14 @@ def _vehicle(pos: LgPosition, judgement: SpeedBandJudgement, vid: Any, acting: U
     if vehicle is None:
         judgement.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
         return None
+    why = None
     if not is_vehicle(vehicle) or vehicle.aboard is not None:
-        judgement.add(
-            "action_not_allowed",
-            f"{who(vehicle)} is not a vehicle on the table",
-            None,
-            "003 Transport, 003 Transport 1",
-        )
+        why = "is not a vehicle on the table"
     elif vehicle.side != acting.side:
-        judgement.add(
-            "action_not_allowed",
-            f"{who(vehicle)} is not a friendly vehicle",
-            None,
-            "003 Transport, 003 Transport 1",
-        )
+        why = "is not a friendly vehicle"
+    if why is not None:
+        cite = "003 Transport, 003 Transport 1"
+        judgement.add("action_not_allowed", f"{who(vehicle)} {why}", None, cite)
     return vehicle
 
 
