@@ -16,6 +16,8 @@ kernel shades (`shaded_types`) and overrides a hook only where its rules differ:
   - `reach_features`: the terrain near the unit;
   - `reach_barriers`: where its centre may not go (default: features it may not enter);
   - `reach_rates`: features dearer and cheaper than open ground, with their costs;
+  - `reach_part`: where a feature's own rate is paid, for those two (default: all of
+    it; lasergrenadiers takes out the features that override it);
   - `reach_minimum`: what the action must cost at least (a run);
   - `reach_table`: the table's edge, crossed or only not ended beyond;
   - `reach_bases`: which bases it may cross (default: `base_policy`);
