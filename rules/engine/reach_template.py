@@ -16,6 +16,8 @@ kernel shades (`shaded_types`) and overrides a hook only where its rules differ:
   - `reach_features`: the terrain near the unit;
   - `reach_barriers`: where its centre may not go (default: features it may not enter);
   - `reach_rates`: features dearer and cheaper than open ground, with their costs;
+  - `reach_part`: where a feature's own rate is paid, for those two (default: all of
+    it; lasergrenadiers takes out the features that override it);
   - `reach_minimum`: what the action must cost at least (a run);
   - `reach_table`: the table's edge, crossed or only not ended beyond;
   - `reach_bases`: which bases it may cross (default: `base_policy`);
@@ -198,13 +200,18 @@ class ReachTemplate:
 
     def reach_barriers(self, position: Any, unit: Unit, near: Features) -> list[Any]:
         """Hook: where the centre may not go (default: the features the unit may not
-        enter, grown by the margin)."""
+        enter, each where it governs (`reach_part`), grown by the margin)."""
         rates = self.terrain_rates(position, unit)
+        parts = [self.reach_part(t, shape, near) for t, shape in near if rates.rate(t) is None]
         return [
-            shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0)
-            for t, shape in near
-            if rates.rate(t) is None
+            p.buffer(MARGIN, join_style="mitre", mitre_limit=3.0) for p in parts if not p.is_empty
         ]
+
+    def reach_part(self, feature: Terrain, shape: Any, near: Features) -> Any:
+        """Hook: where a feature's own rate is paid, for its barrier or dearer area
+        (default: all of it; a system whose overlapping features override one another
+        takes the overriders out)."""
+        return shape
 
     def reach_rates(
         self, position: Any, unit: Unit, near: Features
@@ -219,7 +226,9 @@ class ReachTemplate:
             if rate is None or rate == open_ground:
                 continue
             if rate > open_ground:
-                dear.append((shape.buffer(MARGIN, join_style="mitre", mitre_limit=3.0), rate))
+                part = self.reach_part(t, shape, near)
+                if not part.is_empty:
+                    dear.append((part.buffer(MARGIN, join_style="mitre", mitre_limit=3.0), rate))
             else:
                 inner = shape.buffer(-MARGIN, join_style="mitre", mitre_limit=3.0)
                 if not inner.is_empty:

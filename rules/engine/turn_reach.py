@@ -541,6 +541,10 @@ def _shadow(start: Point2, g: Any) -> Any:
     return shapely.convex_hull(shapely.union_all([g, far]))
 
 
+#: For a system's own reach of the ends beyond a target (lasergrenadiers' overrun).
+shadow = _shadow
+
+
 def contact_with_all(
     found: Reach, start: Point2, radius: float, targets: Sequence[ContactTarget]
 ) -> Reach:

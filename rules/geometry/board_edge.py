@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 import shapely
 
-from rules.geometry.bases import Body, bodies_at
+from rules.geometry.bases import Body, bodies_at, body_at
 from rules.geometry.contact import Hit, hit_at
+from rules.geometry.table import leaves_table
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Track
 from rules.model.state import Table
@@ -62,3 +63,25 @@ def wholly_off(body: Body, table: Table) -> bool:
         return True
     inner = shapely.box(CONTACT, CONTACT, table.width - CONTACT, table.height - CONTACT)
     return not body.polygon().intersects(inner)
+
+
+def exit_from_table(
+    track: Track, table: Table, entering: bool = False
+) -> tuple[str, Hit | None] | None:
+    """How a track meets the table's edges where a base may leave the board only wholly,
+    at the end of its move (lasergrenadiers LG-D14); for a base `entering` from an edge,
+    from when it is first wholly on. None: it stays on; ("leaves", None): it ends wholly
+    off and never comes back; ("never_on", None); or ("partly_off" | "back_on", where it
+    first goes off): it ends partly off, or goes off and comes back."""
+    if entering:
+        on = first_wholly_on(track, table)
+        if on is None:
+            return "never_on", None
+        off = goes_off_after(track, table, on + 1e-9) if on < track.tau_end else None
+    else:
+        off = leaves_table(track, table)
+    if off is None:
+        return None
+    if not wholly_off(body_at(track.base, track.end.x, track.end.y, track.end.facing), table):
+        return "partly_off", off
+    return ("leaves", None) if back_on_after(track, table, off.tau) is None else ("back_on", off)

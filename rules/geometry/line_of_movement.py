@@ -10,6 +10,7 @@ that judges a line (not a swept base) against areas can use this.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from shapely.geometry import LineString, Point
@@ -48,3 +49,29 @@ def first_over(
     best = min(line.project(Point(c)) for g in getattr(part, "geoms", [part]) for c in g.coords)
     p = line.interpolate(best)
     return (best / length if length else 0.0), (p.x, p.y)
+
+
+def stretches_inside(points: list[tuple[float, float]], area: Any) -> list[tuple[float, float]]:
+    """The stretches (path lengths from, to) of a polyline inside an area, in path order;
+    a path that goes back over the same line counts each pass (lasergrenadiers 003
+    Overrun 4: the part inside is one stretch)."""
+    out: list[tuple[float, float]] = []
+    s0 = 0.0
+    for a, b in zip(points, points[1:], strict=False):
+        length = math.dist(a, b)
+        if length <= 1e-12:
+            continue
+        cut = LineString([a, b]).intersection(area)
+        pieces = sorted(
+            (math.dist(a, g.coords[0]), math.dist(a, g.coords[-1]))
+            for g in getattr(cut, "geoms", [cut])
+            if not g.is_empty and g.length > 1e-9
+        )
+        for u, v in pieces:
+            lo, hi = s0 + min(u, v), s0 + max(u, v)
+            if out and lo - out[-1][1] <= 1e-9:
+                out[-1] = (out[-1][0], hi)
+            else:
+                out.append((lo, hi))
+        s0 += length
+    return out

@@ -25,15 +25,14 @@ def transfers(state: GameState) -> list[Transfer]:
     return list(state.turn.get("transfers", []))
 
 
-def transfer_count(events: Sequence[Transfer], unit_id: str) -> int:
-    """Transfer events that charged this piece a third: as the vehicle or as a piece."""
-    return sum(1 for e in events if e.get("vehicle") == unit_id or unit_id in e.get("pieces", []))
-
-
 def remaining(state: GameState, unit: Unit) -> float:
-    """A - `state.moved` - transfer charges already made this turn (lasergrenadiers.md 2)."""
+    """A - `state.moved` - transfer charges already made this turn: a third for each
+    transfer event that charged the piece, as the vehicle or as a piece
+    (lasergrenadiers.md 2)."""
     a = allowance_of(unit)
-    return a - moved(state, unit.id) - transfer_count(transfers(state), unit.id) * a / 3
+    events = transfers(state)
+    count = sum(1 for e in events if e.get("vehicle") == unit.id or unit.id in e.get("pieces", []))
+    return a - moved(state, unit.id) - count * a / 3
 
 
 def speed_band(unit: Unit, spent: float) -> str:
@@ -175,7 +174,3 @@ def damaged_transport_breach(vehicle: Unit, spent: float, translated: bool) -> s
             "not move this turn"
         )
     return None
-
-
-def has_translated(state: GameState, unit_id: str) -> bool:
-    return unit_id in state.turn.get("translated", [])

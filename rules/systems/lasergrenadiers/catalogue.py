@@ -34,18 +34,11 @@ _BOARDERS = tuple(t for t in UNIT_TYPES if t not in VEHICLES)
 _VARIANTS = {
     "load": (ActionVariant(VEHICLES, path="none", unit_keys=(), unit_list_keys=("passengers",)),)
 }
-_UNIT_TYPES = {
-    "load": _BOARDERS,
-    "unload": VEHICLES,
-    "overrun": VEHICLES,
-    "move": (),
-    "enter_board": (),
-}
+_UNIT_TYPES = {"load": _BOARDERS, "unload": VEHICLES, "overrun": VEHICLES}
 _NEEDS = {"overrun": ("armored",)}
 #: Pieces that may leave the ground (003 Altitude limits, lasergrenadiers.md 7): their
 #: `move`, `overrun` and `enter_board` paths take z; surface pieces stay at z = 0.
 _FLYING = tuple(t for t, limit in ALTITUDE_LIMITS.items() if limit != 0)
-_PATH_Z = {"move": _FLYING, "overrun": _FLYING, "enter_board": _FLYING}
 #: Picked on the board: a piece in base contact boards the carrier clicked, with no
 #: approach path (a vehicle: `_VARIANTS`); a vehicle sets down its passengers where
 #: clicked (lasergrenadiers.md 9).
@@ -70,9 +63,9 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
         "in",
         row.drag or t in _DRAG,
         f"{row.help} ({row.cite})",
-        unit_types=_UNIT_TYPES[t],
+        unit_types=_UNIT_TYPES.get(t, ()),
         needs=_NEEDS.get(t, ()),
-        path_z=_PATH_Z.get(t, ()),
+        path_z=_FLYING if t in _MOVES else (),
         unit_keys=_UNIT_KEYS.get(t, ()),
         placement_keys=_PLACEMENT_KEYS.get(t, ()),
         target_keys=_TARGET_KEYS.get(t, ()),

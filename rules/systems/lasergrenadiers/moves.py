@@ -13,9 +13,10 @@ from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.direction import bearing
+from rules.geometry.line_of_movement import stretches_inside
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.model.actions import Action
-from rules.model.state import Point2, Unit
+from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_breaches,
     damaged_transport_breach,
@@ -26,7 +27,7 @@ from rules.systems.lasergrenadiers.accounting import (
 )
 from rules.systems.lasergrenadiers.changes import after, placed
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement, moved_event
-from rules.systems.lasergrenadiers.path import Walked, steps_of, walk
+from rules.systems.lasergrenadiers.path import Walked, walk
 from rules.systems.lasergrenadiers.pieces import (
     allowance_of,
     altitude_limit,
@@ -35,18 +36,17 @@ from rules.systems.lasergrenadiers.pieces import (
 )
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
-MOVE_CITE = "003 Movement"
+
+def never_returns(judgement: SpeedBandJudgement, name: str) -> None:
+    """A piece that left the board never returns (003 Leaving the board 1)."""
+    message = f"{name} has left the board: it may not return"
+    judgement.add("action_not_allowed", message, None, "003 Leaving the board 1")
 
 
 def can_act(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
-        judgement.add(
-            "action_not_allowed",
-            f"{who(unit)} has left the board: it may not return",
-            None,
-            "003 Leaving the board 1",
-        )
+        never_returns(judgement, who(unit))
     elif unit.aboard is not None and action.type != "unload":
         judgement.add(
             "action_not_allowed",
@@ -60,9 +60,8 @@ def charge_allowance(
     pos: LgPosition,
     judgement: SpeedBandJudgement,
     unit: Unit,
-    walked: Walked | None,
+    walked: Walked,
     cost: float,
-    spent_moving: float,
 ) -> None:
     """The cost against what is left; then the transport inequalities and damaged
     transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
@@ -70,19 +69,11 @@ def charge_allowance(
     left = remaining(state, unit)
     judgement.cost, judgement.allowance = cost, left
     if cost > left + LENGTH_TOL:
-        at: Point2 = unit.position
-        order = AFTER
-        if walked is not None:
-            extra = cost - walked.cost  # what is paid before the path (a transfer's third)
-            found = walked.price.where_exceeds(left - extra)
-            at, order = found if found is not None else (walked.end.xy, AFTER)
+        extra = cost - walked.cost  # what is paid besides the path (over an overrun's target)
+        at, order = walked.price.where_exceeds(left - extra) or (walked.end.xy, AFTER)
         # Where the cost goes when turning is part of it (003 Turning 3: turning is paid
-        # from the allowance); not split where a transfer's third is paid besides the path.
-        turning = (
-            walked.price.turning()
-            if walked is not None and cost - walked.cost < LENGTH_TOL
-            else (0.0, 0.0)
-        )
+        # from the allowance); not split where more is paid besides the path.
+        turning = walked.price.turning() if extra < LENGTH_TOL else (0.0, 0.0)
         full = allowance_of(unit)
         this_turn = "" if left >= full - LENGTH_TOL else f' left of {fmt(full)}" this turn'
         judgement.add(
@@ -93,7 +84,7 @@ def charge_allowance(
             order,
         )
         return
-    spent = moved(state, unit.id) + spent_moving
+    spent = moved(state, unit.id) + cost
     events = transfers(state)
     for vid, why in coupling_breaches(state, {unit.id: spent}, events):
         if vid == unit.id or any(
@@ -101,7 +92,7 @@ def charge_allowance(
         ):
             judgement.add("speed_exceeded", why, unit.position, "003 Transport 4, LG-D26", AFTER)
             return
-    if any(e.get("vehicle") == unit.id for e in events) and walked is not None:
+    if any(e.get("vehicle") == unit.id for e in events):
         breach = damaged_transport_breach(
             unit, spent, walked.translates or unit.id in state.turn.get("translated", [])
         )
@@ -111,11 +102,7 @@ def charge_allowance(
 
 def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     judgement = SpeedBandJudgement(pos.state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
-    walked = walk(pos, judgement, unit, steps_of(unit, action))
-    return finish(pos, judgement, unit, walked)
+    return finish(pos, judgement, unit, walk(pos, judgement, unit, action))
 
 
 def finish(
@@ -131,7 +118,7 @@ def finish(
     state = pos.state
     cost = walked.cost if cost is None else cost
     before = moved(state, unit.id)
-    charge_allowance(pos, judgement, unit, walked, cost, cost)
+    charge_allowance(pos, judgement, unit, walked, cost)
     judgement.speed_band = speed_band(unit, before + cost)
     if not judgement.legal:
         return judgement.verdict()
@@ -179,41 +166,24 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     if not judgement.legal or target is None:
         return judgement.verdict()
     _overrun_conditions(judgement, unit, target)
-    walked = walk(pos, judgement, unit, steps_of(unit, action), ignore=frozenset({target.id}))
+    walked = walk(pos, judgement, unit, action, ignore=frozenset({target.id}))
     body = pos.bodies[target.id].polygon()
     parts = stretches_inside(walked.track.points(), body)
-    name = who(unit)
+    name, prey = who(unit), who(target)
+    wrong = None
     if not parts:
-        judgement.add(
-            "action_not_allowed",
-            f"{name}'s path does not run into {who(target)}'s base",
-            walked.end.xy,
-            "003 Overrun 4",
-            AFTER,
-        )
+        wrong = f"{name}'s path does not run into {prey}'s base"
     elif len(parts) > 1:
-        judgement.add(
-            "action_not_allowed",
-            f"{name} must run over {who(target)} in one stretch",
-            walked.end.xy,
-            "003 Overrun 4",
-            AFTER,
-        )
+        wrong = f"{name} must run over {prey} in one stretch"
     elif body.buffer(-CONTACT).covers(Point(walked.end.xy)):
-        judgement.add(
-            "action_not_allowed",
-            f"{name} must end beyond {who(target)}, not on it",
-            walked.end.xy,
-            "003 Overrun 4",
-            AFTER,
-        )
+        wrong = f"{name} must end beyond {prey}, not on it"
+    if wrong is not None:
+        judgement.add("action_not_allowed", wrong, walked.end.xy, "003 Overrun 4", AFTER)
     over = _cost_over(pos, unit, target, walked, body)
     cost = walked.cost - over[0] + over[1]
-    destroyed = True
+    needed = 2 / 3 * allowance_of(unit)
+    destroyed = not target.flag("foxhole") or over[1] >= needed - LENGTH_TOL
     extra: list[dict[str, object]] = []
-    if target.flag("foxhole"):
-        needed = 2 / 3 * allowance_of(unit)
-        destroyed = over[1] >= needed - LENGTH_TOL
     if destroyed:
         extra.append({"type": "overrun", "unit": unit.id, "target": target.id})
     else:
@@ -223,14 +193,14 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
                 "unit": unit.id,
                 "target": target.id,
                 "why": f'{fmt(over[1])}" spent over the foxhole, '
-                f'{fmt(2 / 3 * allowance_of(unit))}" needed (003 Overrun 5)',
+                f'{fmt(needed)}" needed (003 Overrun 5)',
             }
         )
         end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
         if end.distance(pos.bodies[target.id]) < 0:
             judgement.add(
                 "base_overlap",
-                f"{name} would end on {who(target)}, who survives in its foxhole",
+                f"{name} would end on {prey}, who survives in its foxhole",
                 walked.end.xy,
                 "003 Overrun 5",
                 AFTER,
@@ -238,70 +208,32 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     return finish(pos, judgement, unit, walked, extra, (target.id,) if destroyed else (), cost)
 
 
-def stretches_inside(points: list[Point2], area: Any) -> list[tuple[float, float]]:
-    """The stretches (path lengths from, to) of a polyline inside an area, in path order;
-    a path that goes back over the same line counts each pass (003 Overrun 4)."""
-    out: list[tuple[float, float]] = []
-    s0 = 0.0
-    for a, b in zip(points, points[1:], strict=False):
-        length = math.dist(a, b)
-        if length <= 1e-12:
-            continue
-        cut = LineString([a, b]).intersection(area)
-        pieces = sorted(
-            (math.dist(a, g.coords[0]), math.dist(a, g.coords[-1]))
-            for g in getattr(cut, "geoms", [cut])
-            if not g.is_empty and g.length > 1e-9
-        )
-        for u, v in pieces:
-            lo, hi = s0 + min(u, v), s0 + max(u, v)
-            if out and lo - out[-1][1] <= 1e-9:
-                out[-1] = (out[-1][0], hi)
-            else:
-                out.append((lo, hi))
-        s0 += length
-    return out
-
-
 def _overrun_conditions(judgement: SpeedBandJudgement, unit: Unit, target: Unit) -> None:
-    at = unit.position
     name, prey = who(unit), who(target)
+
+    def refuse(why: str, cite: str = "003 Overrun 1") -> None:
+        judgement.add("action_not_allowed", why, unit.position, cite)
+
     if not (is_vehicle(unit) and unit.flag("armored")):
-        judgement.add(
-            "action_not_allowed",
-            f"only armored vehicles overrun; {name} is not one",
-            at,
-            "003 Overrun 1",
-        )
+        refuse(f"only armored vehicles overrun; {name} is not one")
     if target.side == unit.side:
-        judgement.add("action_not_allowed", f"{prey} is not an enemy piece", at, "003 Overrun 1")
+        refuse(f"{prey} is not an enemy piece")
     if not (is_infantry_or_crew(target) or (is_vehicle(target) and target.flag("armored"))):
-        judgement.add(
-            "action_not_allowed",
-            f"{prey} is neither infantry, a crewed weapon nor an armored vehicle",
-            at,
-            "003 Overrun 1",
-        )
+        refuse(f"{prey} is neither infantry, a crewed weapon nor an armored vehicle")
     size, prey_size = unit.get("size"), target.get("size")
     if (
         not isinstance(size, int | float)
         or not isinstance(prey_size, int | float)
         or prey_size > size - 3
     ):
-        judgement.add(
-            "action_not_allowed",
+        refuse(
             f"{name} (size {size}) may overrun only pieces at least "
             f"three classes smaller, not {prey} (size {prey_size})",
-            at,
             "003 Overrun 2, LG-D9",
         )
     if target.flag("foxhole") and unit.type not in ("tracked", "walker"):
-        judgement.add(
-            "action_not_allowed",
-            f"{prey} is in a foxhole: only a tracked vehicle or a walker may eliminate it",
-            at,
-            "003 Overrun 5",
-        )
+        why = f"{prey} is in a foxhole: only a tracked vehicle or a walker may eliminate it"
+        refuse(why, "003 Overrun 5")
 
 
 def overrun_targets(pos: LgPosition, unit: Unit) -> list[Unit]:
@@ -347,15 +279,10 @@ def _cost_over(
 
 # -- enter_board --------------------------------------------------------------------------
 
-ENTRY_CITE = "003 Off-board movement"
-
 
 def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
     judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
     table = state.table
     x, y = unit.position
     z = unit.z or 0.0
@@ -390,7 +317,7 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         )
     else:
         _entry_area(pos, judgement, unit)
-    walked = walk(pos, judgement, unit, steps_of(unit, action), entering=on_edge)
+    walked = walk(pos, judgement, unit, action, entering=on_edge)
     return finish(pos, judgement, unit, walked)
 
 

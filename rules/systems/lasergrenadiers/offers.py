@@ -16,20 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.engine.numbers import LENGTH_TOL
-from rules.geometry.tolerance import CONTACT
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     left_to_spend,
     remaining,
-    transfers,
-    with_transfer,
 )
 from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
-from rules.systems.lasergrenadiers.transport import _coupled, _thirds, _transfer_rules, load
+from rules.systems.lasergrenadiers.transport import _transfer, _transfer_rules, load
 
 #: What a path may still put right in a probe judged with the empty path: the piece ends
 #: where it stands, and a boarding piece may walk into contact (003 Transport 2).
@@ -62,30 +59,18 @@ def _may_overrun(pos: LgPosition, unit: Unit) -> bool:
 def _may_load(pos: LgPosition, unit: Unit) -> bool:
     """A boarding piece: a friendly vehicle it may board, probed with no approach (a path
     only adds to its cost). A vehicle: a piece in base contact it may take aboard."""
-    state = pos.state
     if is_vehicle(unit):
-        body = pos.bodies.get(unit.id)
-        return body is not None and any(
+        return any(
             load(pos, unit, Action(unit.id, "load", params={"passengers": [p.id]})).legal
-            for p in state.units
-            if p.id != unit.id
-            and p.on_table
-            and p.side == unit.side
-            and not is_vehicle(p)
-            and pos.bodies[p.id].distance(body) <= CONTACT
+            for p in pos.touching(unit.id)
+            if p.side == unit.side and not is_vehicle(p)
         )
-    for vehicle in state.units:
-        if (
-            vehicle.id == unit.id
-            or not is_vehicle(vehicle)
-            or not vehicle.on_table
-            or vehicle.side != unit.side
-        ):
-            continue
-        verdict = load(pos, unit, Action(unit.id, "load", params={"carrier": vehicle.id}))
-        if {r.code for r in verdict.reasons} <= PATH_MAY_MEND:
-            return True
-    return False
+    return any(
+        {r.code for r in load(pos, unit, Action(unit.id, "load", params={"carrier": v.id})).reasons}
+        <= PATH_MAY_MEND
+        for v in pos.state.units
+        if v.id != unit.id and is_vehicle(v) and v.on_table and v.side == unit.side
+    )
 
 
 def _may_unload(pos: LgPosition, unit: Unit) -> bool:
@@ -104,11 +89,7 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
     for piece in aboard:
         judgement = SpeedBandJudgement(state)
         _transfer_rules(pos, judgement, vehicle, [piece])
-        _thirds(pos, judgement, [piece], unit)
-        events = with_transfer(
-            transfers(state), vehicle.id, "unload", [piece.id], by_vehicle=unit.id == vehicle.id
-        )
-        _coupled(pos, judgement, vehicle, events, {})
+        _transfer(pos, judgement, vehicle, "unload", [piece], unit, unit.id == vehicle.id, {})
         if judgement.legal:
             return True
     return False

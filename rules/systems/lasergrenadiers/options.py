@@ -10,15 +10,6 @@ from typing import Any
 from rules.model.errors import InvalidActionError
 from rules.systems.lasergrenadiers.tables import TURN_BANDS
 
-OPTION_KEYS = (
-    "turn_bands",
-    "rubble_multiplier",
-    "dense_vegetation",
-    "pass_friendly_bases",
-    "delayed_entry",
-)
-
-
 #: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
 #: `parse_options` judges the values.
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -61,6 +52,7 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
         "description": "the optional rule: enter anywhere on an edge (003 Off-board movement)",
     },
 }
+OPTION_KEYS = tuple(OPTION_SCHEMA)
 
 
 @dataclass(frozen=True)

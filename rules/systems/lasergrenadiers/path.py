@@ -4,7 +4,6 @@ bases, and the table edge (a piece may leave the board, LG-D14)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,11 +12,9 @@ from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
-from rules.geometry.bases import body_at
-from rules.geometry.board_edge import back_on_after, first_wholly_on, goes_off_after, wholly_off
-from rules.geometry.table import leaves_table
+from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
-from rules.model.actions import Step, Turn
+from rules.model.actions import Action, Turn
 from rules.model.state import Point2, Unit
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
@@ -60,24 +57,19 @@ class Walked(PricedTrack):
         return any(not leg.is_turn for leg in self.price.legs)
 
 
-#: The path with the `facing` key read as a final turn, charged (LG-D30).
-steps_of = steps_with_final_facing
-
-
 def walk(
     pos: LgPosition,
     judgement: SpeedBandJudgement,
     unit: Unit,
-    steps: Sequence[Step],
+    action: Action,
     *,
-    start: Pose | None = None,
-    start_z: float | None = None,
     ignore: frozenset[str] = frozenset(),
     entering: bool = False,
 ) -> Walked:
-    """Price the path and add every finding of sections 3-7 to `judgement` (not the allowance)."""
-    start = start or Pose(*unit.position, unit.facing)
-    start_z = unit.z if start_z is None else start_z
+    """Price the action's path, its `facing` key read as a final turn, charged (LG-D30),
+    and add every finding of sections 3-7 to `judgement` (not the allowance)."""
+    start, start_z = Pose(*unit.position, unit.facing), unit.z
+    steps = steps_with_final_facing(unit, action)
     points = [start.xy] + [(s.x, s.y) for s in steps if not isinstance(s, Turn)]
     view = pos.view(unit).scoped(points)
     name = who(unit)
@@ -172,37 +164,19 @@ def _edge(
 ) -> bool:
     """Leaving: the base ends wholly off and never comes back; partly off, or off and back,
     is `off_table` (LG-D14). An entering piece counts from when it is wholly on."""
-    table = pos.state.table
+    found = exit_from_table(track, pos.state.table, entering)
+    if found is None or found[0] == "leaves":
+        return found is not None
+    why, off = found
     name = who(unit)
-    after = 0.0
-    if entering:
-        on = first_wholly_on(track, table)
-        if on is None:
-            judgement.add(
-                "off_table",
-                f"{name} never comes wholly onto the table",
-                track.end.xy,
-                EDGE_CITE,
-                AFTER,
-            )
-            return False
-        after = on
-        off = goes_off_after(track, table, after + 1e-9) if on < track.tau_end else None
-    else:
-        off = leaves_table(track, table)
     if off is None:
+        message = f"{name} never comes wholly onto the table"
+        judgement.add("off_table", message, track.end.xy, EDGE_CITE, AFTER)
         return False
-    end_body = body_at(unit.base, track.end.x, track.end.y, track.end.facing)
-    if wholly_off(end_body, table) and back_on_after(track, table, off.tau) is None:
-        return True
-    why = (
-        "ends partly off the table"
-        if not wholly_off(end_body, table)
-        else "leaves the table and comes back"
-    )
+    what = "ends partly off the table" if why == "partly_off" else "leaves the table and comes back"
     judgement.add(
         "off_table",
-        f"{name} {why} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
+        f"{name} {what} at ({fmt(off.at[0])}, {fmt(off.at[1])}): a piece "
         f"leaves the board only wholly, at the end of a move",
         off.at,
         EDGE_CITE,

@@ -53,21 +53,17 @@ def allowance_of(unit: Unit) -> float:
     return unit.move
 
 
-def turning_rate(unit: Unit) -> float:
-    """The rate a rotation is a fraction of: the original rate, the damaged rate of a
-    damaged vehicle (003 Turning 4, 003 Damaged b, LG-D33), the crew-dependent rate."""
-    return allowance_of(unit)
-
-
 def round_half_up(x: float) -> int:
     return math.floor(x + 0.5 + 1e-9)
 
 
 def turn_cost(unit: Unit, fraction: float) -> float:
-    """A rotation costing `fraction` of the rate. Undamaged rates are multiples of 6, so
-    costs are exact; a damaged vehicle reads the seed's table (003 Damaged c) and, for a
-    rate or fraction the table lacks, rate x fraction with halves rounded up (LG-D17)."""
-    rate = turning_rate(unit)
+    """A rotation costing `fraction` of the rate: the original rate, the damaged rate of a
+    damaged vehicle (003 Turning 4, 003 Damaged b, LG-D33), the crew-dependent rate, as
+    `allowance_of`. Undamaged rates are multiples of 6, so costs are exact; a damaged
+    vehicle reads the seed's table (003 Damaged c) and, for a rate or fraction the table
+    lacks, rate x fraction with halves rounded up (LG-D17)."""
+    rate = allowance_of(unit)
     if fraction <= 0:
         return 0.0
     if not damage_level(unit):

@@ -12,14 +12,14 @@ from dataclasses import replace
 from typing import Any
 
 import shapely
-import shapely.affinity
 from shapely.geometry import Point, box
 
 from rules.engine.numbers import LENGTH_TOL
 from rules.engine.open_reach import MARGIN
+from rules.engine.play import Play, TableRates
 from rules.engine.reach import Reach
-from rules.engine.reach_template import Features, ReachTemplate
-from rules.engine.turn_reach import turn_then_straight_reach
+from rules.engine.reach_template import Features
+from rules.engine.turn_reach import shadow, turn_then_straight_reach
 from rules.model.state import Terrain, Unit
 from rules.systems.lasergrenadiers.accounting import left_to_spend, transfers
 from rules.systems.lasergrenadiers.moves import entry_probe, overrun_targets
@@ -29,7 +29,7 @@ from rules.systems.lasergrenadiers.tables import OVERRIDES
 from rules.systems.lasergrenadiers.terrain import LgPosition, UnitTerrain
 
 
-class LgReach(ReachTemplate):
+class LgReach(Play):
     """The template's hooks where LaserGrenadiers' rules differ."""
 
     shaded_types = frozenset({"move", "enter_board", "overrun"})
@@ -65,13 +65,20 @@ class LgReach(ReachTemplate):
             return _overrun(self, position, unit, budget)
         return super().reach_region(position, unit, action_type, budget)
 
-    def reach_barriers(self, position: LgPosition, unit: Unit, near: Features) -> list[Any]:
-        return _prohibited(position.view(unit), near)
+    def terrain_rates(self, position: LgPosition, unit: Unit) -> WorstRates:
+        """What the reach pays in each feature: its dearest multiplier whatever the
+        heading (a slope as if uphill, LG-D5); a road or bridge is cheaper (003 Terrain
+        7-8, LG-D32)."""
+        return WorstRates(self, position.view(unit))
 
-    def reach_rates(
-        self, position: LgPosition, unit: Unit, near: Features
-    ) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
-        return _rates(position.view(unit), near)
+    def reach_part(self, feature: Terrain, shape: Any, near: Features) -> Any:
+        """A feature counts only where no feature that overrides it lies (a road over
+        soft ground or a slope, a bridge or ford over a river, LG-D25; every overrider
+        is open to every piece): there the overrider's rate is paid. Less the overriders
+        themselves, not shrunk: the margin the rest is grown by keeps the centre off the
+        boundary where the two meet side by side."""
+        over = [s for o, s in near if feature.type in OVERRIDES.get(o.type, frozenset())]
+        return shape.difference(shapely.union_all(over)) if over else shape
 
     def reach_table(
         self, position: LgPosition, unit: Unit, action_type: str
@@ -87,6 +94,18 @@ class LgReach(ReachTemplate):
 
     def steering(self, position: LgPosition, unit: Unit) -> UnitTerrain:
         return position.view(unit)
+
+
+class WorstRates(TableRates):
+    """Each feature at its dearest multiplier whatever the heading, for the reach."""
+
+    def __init__(self, play: Play, view: UnitTerrain) -> None:
+        super().__init__(play, view.unit)
+        self.view = view
+
+    def rate(self, feature: Terrain | None) -> float | None:
+        m = 1.0 if feature is None else _worst(self.view, feature)
+        return None if m is None else 1.0 / m
 
 
 def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
@@ -143,7 +162,7 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
         into = body.buffer(-0.01)
         if into.is_empty or body.covers(Point(sx, sy)):
             continue
-        area = found.area.intersection(_behind((sx, sy), into)).difference(body.buffer(0.002))
+        area = found.area.intersection(shadow((sx, sy), into)).difference(body.buffer(0.002))
         if target.flag("foxhole"):
             # 003 Overrun 5: it is eliminated only by >= 2/3 of A spent over its base; else
             # it survives and the attacker may not end on it. A line crossing a circle's
@@ -153,7 +172,7 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
             chord = need * best / 3.0
             r_t = target.base.radius
             if target.base.is_circle and chord < 2 * r_t:
-                kills = _behind(
+                kills = shadow(
                     (sx, sy),
                     Point(target.position[:2]).buffer(
                         math.sqrt(r_t * r_t - chord * chord / 4) - 0.01, quad_segs=16
@@ -208,18 +227,11 @@ def _cheapest_under(view: UnitTerrain, pos: LgPosition, body: Any) -> float:
         m = view.multiplier(t, None)
         if m is None:
             continue
-        rates.append(1.0 / max(m, _worst(view, t) or m))  # a slope: not uphill
+        rates.append(1.0 / m)  # on the level: a slope not uphill
         covered.append(shape)
     if not covered or not body.difference(shapely.union_all(covered)).is_empty:
         rates.append(1.0)
     return min(rates)
-
-
-def _behind(start: tuple[float, float], g: Any) -> Any:
-    """`g` and what lies behind it seen from `start` (for a convex `g`, every straight
-    line from the start to a point of it passes through `g`)."""
-    far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
-    return shapely.convex_hull(shapely.union_all([g, far]))
 
 
 def _level_and_uphill(view: UnitTerrain, t: Terrain) -> tuple[float | None, float | None]:
@@ -235,48 +247,3 @@ def _worst(view: UnitTerrain, t: Terrain) -> float | None:
     """The dearest multiplier of a feature whatever the heading (a slope as uphill)."""
     level, up = _level_and_uphill(view, t)
     return None if level is None or up is None else min(level, up)
-
-
-def _prohibited(view: UnitTerrain, near: Features) -> list[Any]:
-    """Where the centre may not go: X features, less the parts a feature that overrides
-    them and that the piece may enter covers (a bridge over a river, LG-D25)."""
-    out = []
-    for t, shape in near:
-        if _worst(view, t) is not None:
-            continue
-        over = [
-            s
-            for o, s in near
-            if t.type in OVERRIDES.get(o.type, frozenset()) and view.multiplier(o) is not None
-        ]
-        # Less the overriders themselves, not shrunk: the margin the rest is grown by
-        # keeps the centre off the boundary where the two meet side by side.
-        area = shape.difference(shapely.union_all(over)) if over else shape
-        if not area.is_empty:
-            out.append(area.buffer(MARGIN, join_style="mitre", mitre_limit=3.0))
-    return out
-
-
-def _rates(
-    view: UnitTerrain, near: Features
-) -> tuple[list[tuple[Any, float]], list[tuple[Any, float]]]:
-    """The features dearer than firm ground (grown by the margin) and cheaper (a road or
-    bridge, 003 Terrain 7-8, LG-D32: shrunk by it), each with its cost per inch. A
-    feature counts only where no feature that overrides it lies (a road over soft
-    ground or a slope, a bridge or ford over a river, LG-D25): there the overrider's
-    rate is the one paid."""
-    dear, cheap = [], []
-    for t, shape in near:
-        m = _worst(view, t)
-        if m is None or m == 1.0:
-            continue
-        over = [s for o, s in near if t.type in OVERRIDES.get(o.type, frozenset())]
-        if m < 1.0:
-            area = shape.difference(shapely.union_all(over)) if over else shape
-            if not area.is_empty:
-                dear.append((area.buffer(MARGIN, join_style="mitre", mitre_limit=3.0), 1.0 / m))
-        else:
-            area = shape.buffer(-MARGIN, join_style="mitre", mitre_limit=3.0)
-            if not area.is_empty:
-                cheap.append((area, 1.0 / m))
-    return dear, cheap

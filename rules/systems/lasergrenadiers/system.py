@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,22 +48,6 @@ def _typed(value: Any, kinds: tuple[type, ...], key: str) -> None:
         raise InvalidActionError(key, f"expected {kinds[0].__name__}")
 
 
-def _finite(value: Any, key: str) -> None:
-    """No NaN or infinity anywhere: the table stores and sends JSON (RFC 8259)."""
-    if isinstance(value, float) and not math.isfinite(value):
-        raise InvalidActionError(key, "expected a finite number")
-    if isinstance(value, dict):
-        for k, v in value.items():
-            _finite(v, f"{key}.{k}")
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            _finite(v, f"{key}[{i}]")
-
-
-def _finite_values(values: Mapping[str, Any], key: str) -> None:
-    _finite(dict(values), key)
-
-
 class LaserGrenadiersSystem(LgReach, System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
@@ -88,18 +71,12 @@ class LaserGrenadiersSystem(LgReach, System):
     off_table_ends = frozenset({"load", "unload"})
     action_keys = frozenset({"target", "carrier", "passengers"})
     unit_id_keys = frozenset({"target", "carrier"})
-    #: Every number in the options and the turn state must be finite first.
-    table_option_checks = (_finite_values, parse_options)
+    table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
-    turn_checks = (_finite_values, check_turn)
-
-    def check_unit(self, unit: Unit, key: str) -> None:
-        super().check_unit(unit, key)
-        _finite(dict(unit.props), key)  # its keys are the unit schema's (catalogue.py)
+    turn_checks = (check_turn,)
 
     def check_terrain(self, terrain: Terrain, key: str) -> None:
         super().check_terrain(terrain, key)
-        _finite(dict(terrain.props), key)
         for name, kinds in TERRAIN_KEYS.items():
             value = terrain.props.get(name)
             if value is not None:
@@ -134,16 +111,20 @@ class LaserGrenadiersSystem(LgReach, System):
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """No such piece, or one that has left the board for good (003 Leaving the board)."""
         judgement = SpeedBandJudgement(state)
-        left = action.unit in state.turn.get("left_board", [])
-        judgement.add(
-            "action_not_allowed" if left else "unknown_unit",
-            f"{action.unit} has left the board: it may not return"
-            if left
-            else f"no unit {action.unit!r}",
-            None,
-            "003 Leaving the board 1" if left else "",
-        )
+        if action.unit in state.turn.get("left_board", []):
+            moves.never_returns(judgement, action.unit)
+        else:
+            judgement.add("unknown_unit", f"no unit {action.unit!r}", None, "")
         return judgement.verdict()
+
+    def refusal(self, position: LgPosition, unit: Unit, action: Action) -> Verdict | None:
+        """A piece that left the board, or one aboard that does not unload, does nothing
+        (moves.can_act); an overrun says so with what is wrong with its target."""
+        if action.type == "overrun":
+            return None
+        judgement = SpeedBandJudgement(position.state)
+        moves.can_act(position, judgement, unit, action)
+        return None if judgement.legal else judgement.verdict()
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """A move along a path (003 Movement; moves.py)."""

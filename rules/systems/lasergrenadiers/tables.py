@@ -45,7 +45,6 @@ ADVANCED_RATES: dict[str, tuple[int, int, int]] = {
     "walker": (24, 18, 12),
     "wheeled": (36, 30, 24),
 }
-ADVANCED_SPEEDS = ("fast", "average", "slow")
 
 #: 003 Altitude limits (inches; 0 = "Surface", None = no limit). powered_armor and
 #: crew_weapon are surface pieces (lasergrenadiers.md 7).
@@ -104,6 +103,7 @@ class Factors(NamedTuple):
     sideways_jointed: float | None = None
 
 
+#: 003 Infantry movement 4-5 (infantry, crew weapons); 003 Ground vehicle movement 2-3.
 FACTORS: dict[str, Factors] = {
     "foot": Factors(2, 2, None, 1),
     "gravpack": Factors(2, 2),
@@ -116,10 +116,6 @@ FACTORS: dict[str, Factors] = {
     "walker": Factors(2, 2, 1, 1),
     "tracked": Factors(2, None, 1),
     "wheeled": Factors(2, None, 1),
-}
-FACTOR_CITES: dict[str, str] = {
-    **{t: "003 Infantry movement 4-5" for t in (*INFANTRY, CREW_WEAPON)},
-    **{t: "003 Ground vehicle movement 2-3" for t in VEHICLES},
 }
 
 #: Terrain columns: F = foot, powered armour (LG-D3) and crew weapons (LG-D21).
@@ -159,24 +155,6 @@ MULTIPLIERS: dict[str, dict[str, float | None]] = {
     "stairs": _row(H, 1, 1, 1, 1, 1, H, H, H),
     "ladder": _row(3, 1, 1, X, X, X, X, X, X),
 }
-TERRAIN_TYPES = (
-    "firm",
-    "soft",
-    "slope",
-    "river",
-    "lake",
-    "ford",
-    "road",
-    "bridge",
-    "vegetation",
-    "dense_vegetation",
-    "low_obstacle",
-    "high_wall",
-    "antitank_obstacle",
-    "building",
-    "stairs",
-    "ladder",
-)
 TERRAIN_CITES: dict[str, str] = {
     "firm": "003 Terrain 1",
     "soft": "003 Terrain 2",
@@ -195,6 +173,7 @@ TERRAIN_CITES: dict[str, str] = {
     "stairs": "003 Terrain 12, LG-D20",
     "ladder": "003 Terrain 13",
 }
+TERRAIN_TYPES = tuple(TERRAIN_CITES)
 #: Features closed to crew weapons although their F column is open (LG-D21: no ladders).
 CREW_WEAPON_PROHIBITED = frozenset({"ladder"})
 #: Water a piece with `amphibious` crosses at half rate where it would be X (LG-D8).

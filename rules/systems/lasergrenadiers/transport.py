@@ -17,7 +17,6 @@ from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
     coupling_breaches,
     damaged_transport_breach,
-    has_translated,
     moved,
     remaining,
     speed_band,
@@ -26,8 +25,7 @@ from rules.systems.lasergrenadiers.accounting import (
 )
 from rules.systems.lasergrenadiers.changes import after, placed
 from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
-from rules.systems.lasergrenadiers.moves import can_act
-from rules.systems.lasergrenadiers.path import steps_of, walk
+from rules.systems.lasergrenadiers.path import walk
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
@@ -39,20 +37,14 @@ def _vehicle(pos: LgPosition, judgement: SpeedBandJudgement, vid: Any, acting: U
     if vehicle is None:
         judgement.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
         return None
+    why = None
     if not is_vehicle(vehicle) or vehicle.aboard is not None:
-        judgement.add(
-            "action_not_allowed",
-            f"{who(vehicle)} is not a vehicle on the table",
-            None,
-            "003 Transport, 003 Transport 1",
-        )
+        why = "is not a vehicle on the table"
     elif vehicle.side != acting.side:
-        judgement.add(
-            "action_not_allowed",
-            f"{who(vehicle)} is not a friendly vehicle",
-            None,
-            "003 Transport, 003 Transport 1",
-        )
+        why = "is not a friendly vehicle"
+    if why is not None:
+        cite = "003 Transport, 003 Transport 1"
+        judgement.add("action_not_allowed", f"{who(vehicle)} {why}", None, cite)
     return vehicle
 
 
@@ -71,7 +63,7 @@ def _transfer_rules(
                     "003 Transport 5",
                 )
     why = damaged_transport_breach(
-        vehicle, moved(pos.state, vehicle.id), has_translated(pos.state, vehicle.id)
+        vehicle, moved(pos.state, vehicle.id), vehicle.id in pos.state.turn.get("translated", [])
     )
     if why:
         judgement.add("action_not_allowed", why, vehicle.position, "003 Transport 6, LG-D35")
@@ -85,42 +77,41 @@ def _transfer_rules(
             )
 
 
-def _thirds(
-    pos: LgPosition, judgement: SpeedBandJudgement, pieces: list[Unit], acting: Unit
-) -> None:
-    """Each piece other than the acting one pays a third of its allowance (003 Transport 1)."""
-    for p in pieces:
-        if p.id == acting.id:
-            continue
-        need, left = allowance_of(p) / 3, remaining(pos.state, p)
-        if need > left + LENGTH_TOL:
-            judgement.add(
-                "speed_exceeded",
-                f'{who(p)} needs {fmt(need)}" to embark or disembark but has {fmt(left)}" left',
-                p.position,
-                CITE,
-                AFTER,
-            )
+def _needs(judgement: SpeedBandJudgement, p: Unit, need: float, left: float, what: str) -> None:
+    """`speed_exceeded` where a piece needs more than it has left (003 Transport 1)."""
+    if need > left + LENGTH_TOL:
+        message = f'{who(p)} needs {fmt(need)}" to {what} but has {fmt(left)}" left'
+        judgement.add("speed_exceeded", message, p.position, CITE, AFTER)
 
 
-def _coupled(
+def _transfer(
     pos: LgPosition,
     judgement: SpeedBandJudgement,
     vehicle: Unit,
-    events: list[dict[str, Any]],
+    kind: str,
+    pieces: list[Unit],
+    acting: Unit,
+    by_vehicle: bool,
     spent: dict[str, float],
-) -> None:
+) -> list[dict[str, Any]]:
+    """The turn's transfers after this one: each piece other than the acting one pays a
+    third of its allowance (003 Transport 1), and the vehicle's transport inequality
+    holds with the movement `spent` (003 Transport 4, LG-D26)."""
+    for p in pieces:
+        if p.id != acting.id:
+            left = remaining(pos.state, p)
+            _needs(judgement, p, allowance_of(p) / 3, left, "embark or disembark")
+    ids = [p.id for p in pieces]
+    events = with_transfer(transfers(pos.state), vehicle.id, kind, ids, by_vehicle=by_vehicle)
     for vid, why in coupling_breaches(pos.state, spent, events):
         if vid == vehicle.id:
             judgement.add("speed_exceeded", why, vehicle.position, "003 Transport 4, LG-D26", AFTER)
+    return events
 
 
 def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
     judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
     boarding = action.get("carrier") is not None
     vehicle = _vehicle(pos, judgement, action.get("carrier") if boarding else unit.id, unit)
     if vehicle is None:
@@ -154,48 +145,26 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     placed_unit = unit
     walked = None
     if boarding:
-        walked = walk(pos, judgement, unit, steps_of(unit, action))
+        walked = walk(pos, judgement, unit, action)
         path_cost = walked.cost
         placed_unit = placed(unit, walked.end, walked.end_z)
         end_body = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing)
-        if vehicle_body is not None and end_body.distance(vehicle_body) > CONTACT:
-            judgement.add(
-                "must_end_in_contact",
-                f"{who(unit)} must end in base contact with {who(vehicle)} to load",
-                walked.end.xy,
-                "003 Transport 2, LG-D26",
-                AFTER,
-            )
+        contacts = [(end_body, walked.end.xy, f"{who(unit)} must end in base contact with")]
     else:
-        for p in pieces:
-            if vehicle_body is not None and pos.bodies[p.id].distance(vehicle_body) > CONTACT:
-                judgement.add(
-                    "must_end_in_contact",
-                    f"{who(p)} is not in base contact with {who(vehicle)}",
-                    p.position,
-                    "003 Transport 2, LG-D26",
-                    AFTER,
-                )
-    acting_third = allowance_of(unit) / 3
-    cost = path_cost + acting_third  # LG-D34: the vehicle pays its third, a piece path + third
-    left = remaining(state, unit)
+        contacts = [
+            (pos.bodies[p.id], p.position, f"{who(p)} is not in base contact with") for p in pieces
+        ]
+    for body, at, words in contacts:
+        if vehicle_body is not None and body.distance(vehicle_body) > CONTACT:
+            message = f"{words} {who(vehicle)}{' to load' if boarding else ''}"
+            judgement.add("must_end_in_contact", message, at, "003 Transport 2, LG-D26", AFTER)
+    cost = path_cost + allowance_of(unit) / 3  # LG-D34: a vehicle pays its third only
+    left, before = remaining(state, unit), moved(state, unit.id)
     judgement.cost, judgement.allowance = cost, left
-    before = moved(state, unit.id)
     judgement.speed_band = speed_band(unit, before + path_cost)
-    if cost > left + LENGTH_TOL:
-        judgement.add(
-            "speed_exceeded",
-            f'{who(unit)} needs {fmt(cost)}" to load but has {fmt(left)}" left',
-            placed_unit.position,
-            CITE,
-            AFTER,
-        )
-    _thirds(pos, judgement, pieces, unit)
-    events = with_transfer(
-        transfers(state), vehicle.id, "load", [p.id for p in pieces], by_vehicle=not boarding
-    )
+    _needs(judgement, placed_unit, cost, left, "load")
     spent = {unit.id: before + path_cost}
-    _coupled(pos, judgement, vehicle, events, spent)
+    events = _transfer(pos, judgement, vehicle, "load", pieces, unit, not boarding, spent)
     if not judgement.legal:
         return judgement.verdict()
     aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id) for p in pieces]
@@ -216,9 +185,6 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     (LG-D31); each piece is set down in base contact with the vehicle."""
     state = pos.state
     judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
-    if not judgement.legal:
-        return judgement.verdict()
     vehicle = _vehicle(pos, judgement, unit.aboard if unit.aboard is not None else unit.id, unit)
     if vehicle is None:
         return judgement.verdict()
@@ -270,27 +236,12 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
                 AFTER,
             )
         laid.append((p.id, body))
-    cost = allowance_of(unit) / 3
-    left = remaining(state, unit)
+    cost, left = allowance_of(unit) / 3, remaining(state, unit)
     judgement.cost, judgement.allowance = cost, left
     judgement.speed_band = speed_band(unit, moved(state, unit.id))
-    if cost > left + LENGTH_TOL:
-        judgement.add(
-            "speed_exceeded",
-            f'{who(unit)} needs {fmt(cost)}" to unload but has {fmt(left)}" left',
-            unit.position,
-            CITE,
-            AFTER,
-        )
-    _thirds(pos, judgement, [p for p, _ in pieces], unit)
-    events = with_transfer(
-        transfers(state),
-        vehicle.id,
-        "unload",
-        [p.id for p, _ in pieces],
-        by_vehicle=unit.aboard is None,
-    )
-    _coupled(pos, judgement, vehicle, events, {})
+    _needs(judgement, unit, cost, left, "unload")
+    out = [p for p, _ in pieces]
+    events = _transfer(pos, judgement, vehicle, "unload", out, unit, unit.aboard is None, {})
     if not judgement.legal:
         return judgement.verdict()
     down = [replace(placed(replace(p, z=None), pose, 0.0), aboard=None) for p, pose in pieces]
