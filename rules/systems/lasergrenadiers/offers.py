@@ -26,7 +26,7 @@ from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
-from rules.systems.lasergrenadiers.transport import _transfer, _transfer_rules, load
+from rules.systems.lasergrenadiers.transport import _transfer, _transfer_rules, _vehicle, load
 
 #: What a path may still put right in a probe judged with the empty path: the piece ends
 #: where it stands, and a boarding piece may walk into contact (003 Transport 2).
@@ -78,8 +78,10 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
     transfer rules, a third of the acting piece's allowance and of each piece's, and the
     transport inequalities (003 Transport 1, 4-6). Where each is set down is the path."""
     state = pos.state
-    vehicle = state.unit(unit.aboard) if unit.aboard is not None else unit
-    if vehicle is None or not is_vehicle(vehicle) or not vehicle.on_table:
+    # The judge's own test of the vehicle: a friendly vehicle on the table (003 Transport).
+    checked = SpeedBandJudgement(state)
+    vehicle = _vehicle(pos, checked, unit.aboard if unit.aboard is not None else unit.id, unit)
+    if vehicle is None or not checked.legal or not vehicle.on_table:
         return False
     aboard = [p for p in state.units if p.aboard == vehicle.id]
     if unit.aboard is not None:

@@ -114,3 +114,21 @@ def test_the_board_offers_unload_to_the_vehicle_the_active_piece_is_aboard() -> 
     named_other = {"unit": "C", "type": "unload", "passengers": [{"unit": "X"}]}
     refused = TURNS.refusal(turn, pos, "P1", named_other)
     assert refused is not None and refused.code == "not_your_turn"
+
+
+def test_a_piece_aboard_an_enemy_vehicle_is_not_offered_the_unload_the_judge_refuses() -> None:
+    """003 Transport: a vehicle transports friendly pieces; the judge refuses an unload
+    from an enemy's ("is not a friendly vehicle"), and the board must not offer it (the
+    offer read only that the vehicle was one, on the table)."""
+    from rules import validate
+
+    turn, pos = TURNS.begin(["P1", "P2"], position())
+    enemy = {**pos["units"][1], "id": "E", "type": "wheeled", "move": 24, "position": [20, 20]}
+    trooper = {**pos["units"][0], "id": "T", "type": "foot", "move": 6, "aboard": "E"}
+    pos["units"] += [enemy, trooper]
+    offered = {spec.type for spec in available_actions(pos, "T", turn)}
+    assert "unload" not in offered
+    unload = {"unit": "T", "type": "unload", "passengers": [{"unit": "T", "position": [20, 22.5]}]}
+    verdict = validate(state_from_json({**pos, "turn": turn}), unload)
+    assert not verdict.legal
+    assert any("is not a friendly vehicle" in r.message for r in verdict.reasons)
