@@ -20,6 +20,8 @@ one has reached everyone): moves per second and the server processes' CPU
 time per move (user + system from /proc/<pid>/stat), with one process and
 with two processes serving the same table (`BENCH_THROUGHPUT=0` skips this).
 
+`BENCH_CONN_MAX_AGE=0` runs the servers with the deploy's CONN_MAX_AGE (600 otherwise).
+
 `BENCH_BEFORE=<another checkout>` measures its code beside this one's in the
 same run (the latency rows only, `BENCH_ROUNDS` times each, alternating): its
 servers run from that tree, on the same database, Redis and bench harness.
@@ -114,7 +116,8 @@ def server_env() -> dict[str, str]:
     # As in production: DEBUG off (no query log, no debug cursor wrappers).
     return production_env(
         tempfile.mkdtemp(prefix="bench-rtt-"),
-        CONN_MAX_AGE="600",
+        # 600 unless BENCH_CONN_MAX_AGE says (the deploy's is 0: docs/deploy/tabletop.env).
+        CONN_MAX_AGE=os.environ.get("BENCH_CONN_MAX_AGE", "600"),
         # The benchmark plays faster than a person: no per-socket rate limit in the way.
         TABLE_FRAMES_PER_S="100000",
         TABLE_BURST="100000",
