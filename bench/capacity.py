@@ -36,6 +36,9 @@ same); the largest T before it is the capacity. Tables are made once per process
 each step is played on that tree's servers, then on this one's, on the same tables
 (its rows are printed first, marked "before"; the capacity is this tree's).
 
+`BENCH_TIMELINE=<file>` appends, per step, each measured move's send time and act, to lay
+beside the servers' per-second counts (bench/load_counts, bench/load_timeline.py).
+
 The last line printed is one JSON object with the headline figures.
 """
 

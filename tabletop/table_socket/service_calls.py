@@ -34,9 +34,8 @@ ENGINE_POOL = concurrent.futures.ThreadPoolExecutor(
 )
 #: The threads that judge and commit acts, and serve every other frame that writes, on
 #: PostgreSQL: a queue of their own, so that a move never waits behind previews, however
-#: many fill ENGINE_POOL (issue 21), nor an end of turn (which builds the next side's
-#: board) in the one database thread, ahead of every socket's pings, rights and joins
-#: (issue 25: a club night's end-of-turn burst held them there for hundreds of ms).
+#: many fill ENGINE_POOL (issue 21), and no write waits in the one database thread behind
+#: the sockets' own reads (a long battle's snapshot), nor they behind it (issue 25).
 ENGINE_ACT_POOL = concurrent.futures.ThreadPoolExecutor(
     max_workers=limits.ACT_WORKERS, thread_name_prefix="table-act"
 )

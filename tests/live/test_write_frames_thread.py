@@ -4,12 +4,11 @@
 The one database thread of a process serves every socket's own reads: the rights read
 again on each ping, the log's last seq for the ping's catch-up, presence rows, join
 snapshots. Ends of turn (and chat, dice...) were served there too, each building the
-next side's board (38 ms a move on the capacity table, against 2-3 ms for a ping's
-reads): the capacity bench's tables end their turns in the same 10 s, and in those
-seconds pings and rights reads waited up to 0.4 s behind them, the moves with them
-(docs/benchmarks.md, "What the bursts were"). Acts already had threads of their own;
-now every frame that writes does, on PostgreSQL (the battle row's lock orders them from
-any thread; SQLite keeps its one writer thread).
+next side's board (38 ms on the capacity table, against 2-3 ms for a ping's reads), so
+that a write waited behind any slow read there (a long battle's snapshot) and every ping
+behind the writes (docs/benchmarks.md, "What the bursts were"). Acts already had threads
+of their own; now every frame that writes does, on PostgreSQL (the battle row's lock
+orders them from any thread; SQLite keeps its one writer thread).
 """
 
 import asyncio
