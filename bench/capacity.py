@@ -36,6 +36,9 @@ same); the largest T before it is the capacity. Tables are made once per process
 each step is played on that tree's servers, then on this one's, on the same tables
 (its rows are printed first, marked "before"; the capacity is this tree's).
 
+`BENCH_TIMELINE=<file>` appends, per step, each measured move's send time and act, to lay
+beside the servers' per-second counts (bench/load_counts, bench/load_timeline.py).
+
 The last line printed is one JSON object with the headline figures.
 """
 
@@ -169,6 +172,8 @@ class Played:
 
     acts: list[float] = field(default_factory=list)
     fanout: list[float] = field(default_factory=list)
+    #: (wall time the move was sent, its act in s), for BENCH_TIMELINE.
+    timeline: list[tuple[float, float]] = field(default_factory=list)
     moves: int = 0
     errors: list[str] = field(default_factory=list)
     cpu_s: float = 0.0
@@ -203,6 +208,7 @@ class Seated:
         next_at = first
         while next_at < until:
             await asyncio.sleep(max(0.0, next_at - time.time()))
+            sent = time.time()
             try:
                 act, fanout = await self.game.move()
             except Exception as error:
@@ -210,6 +216,7 @@ class Seated:
                 return
             if next_at >= measure_from:
                 out.acts.append(act)
+                out.timeline.append((sent, act))
                 out.fanout.extend(fanout)
                 out.moves += 1
             next_at = max(next_at + interval, time.time())
@@ -426,6 +433,12 @@ def measure_step(
     by_battle = {state["battle"]: state for state in states}
     tables[:] = [by_battle[t["battle"]] for t in tables]
     acts = [x for p in played for x in p.acts]
+    if os.environ.get("BENCH_TIMELINE"):
+        # Each measured move's send time and act (s), to lay beside the servers' own logs.
+        timeline = sorted(x for p in played for x in p.timeline)
+        with open(os.environ["BENCH_TIMELINE"], "a") as out:
+            line = {"tree": tree or "this", "tables": len(tables), "moves": timeline}
+            out.write(json.dumps(line) + "\n")
     fanout = [x for p in played for x in p.fanout]
     moves = sum(p.moves for p in played)
     errors = [e for p in played for e in p.errors]

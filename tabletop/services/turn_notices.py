@@ -45,9 +45,10 @@ def notice_settings_update(*, user: User, mail: bool, browser: bool) -> None:
     )
 
 
-def players_of_side(battle: Battle, side: str) -> list[Any]:
+def players_of_side(battle: Battle, side: str, **more: Any) -> list[Any]:
     """The members who play `side` now: they own a roster on it and are still in the
-    campaign as a player (or its GM fielding a roster), not as a spectator."""
+    campaign as a player (or its GM fielding a roster), not as a spectator (`more`: any
+    further condition on them)."""
     return list(
         get_user_model()
         .objects.filter(
@@ -55,6 +56,7 @@ def players_of_side(battle: Battle, side: str) -> list[Any]:
             rosters__battle_sides__side=side,
             memberships__campaign_id=battle.campaign_id,
             memberships__role__in=ACTING_ROLES,
+            **more,
         )
         .distinct()
         .order_by("pk")
@@ -70,10 +72,10 @@ def turn_changed(
     key = turn_key(after)
     if not side or key == turn_key(before):
         return
-    wanting = set(TurnNoticeSettings.objects.filter(mail=True).values_list("user_id", flat=True))
     told = []
-    for user in players_of_side(battle, side):
-        if user.pk == actor_id or user.pk not in wanting or not user.email:
+    # Only those who asked for mail: one query, however many users of the site did.
+    for user in players_of_side(battle, side, turn_notice_settings__mail=True):
+        if user.pk == actor_id or not user.email:
             continue
         notice, made = TurnNotified.objects.get_or_create(
             battle=battle, user=user, defaults={"turn_key": key}

@@ -1,6 +1,7 @@
 """Where a frame's service runs, and the engine's time it is charged: previews and sight
-in the engine's threads, acts in their own queue, the rest in the database thread
-(docs/protocol.md, Limits per user)."""
+in the engine's threads; on PostgreSQL every other service frame (an act, an end of turn,
+a chat line: the frames that write) in threads of its own; on SQLite those in the database
+thread (docs/protocol.md, Limits per user)."""
 
 import asyncio
 import concurrent.futures
@@ -30,8 +31,10 @@ ENGINE_SPENT = "Your share of the rules engine's time is spent; wait a moment."
 ENGINE_POOL = concurrent.futures.ThreadPoolExecutor(
     max_workers=limits.ENGINE_WORKERS, thread_name_prefix="table-engine"
 )
-#: The threads that judge and commit acts on PostgreSQL: a queue of their own, so that a
-#: move never waits behind previews, however many fill ENGINE_POOL (issue 21).
+#: The threads that judge and commit acts, and serve every other frame that writes, on
+#: PostgreSQL: a queue of their own, so that a move never waits behind previews, however
+#: many fill ENGINE_POOL (issue 21), and no write waits in the one database thread behind
+#: the sockets' own reads (a long battle's snapshot), nor they behind it (issue 25).
 ENGINE_ACT_POOL = concurrent.futures.ThreadPoolExecutor(
     max_workers=limits.ACT_WORKERS, thread_name_prefix="table-act"
 )
@@ -66,10 +69,12 @@ def timed_serve(
 
 
 def engine_pool(frame_type: str) -> concurrent.futures.ThreadPoolExecutor | None:
-    """Where an engine frame is judged: previews (and sight) always in ENGINE_POOL. Acts
-    write: on PostgreSQL the battle row's lock orders them from any thread, and they have
-    their own pool; SQLite has no such lock, and one writer thread (the database thread,
-    None here) keeps them in order. Either way no act queues behind a preview."""
+    """Where a service frame is served: previews (and sight) always in ENGINE_POOL. The
+    others write (acts, ends of turn, chat, dice...): on PostgreSQL the battle row's lock
+    orders them from any thread, and they have their own pool, so that the database
+    thread is left to the sockets' own short reads (rights, pings, presence, snapshots);
+    SQLite has no such lock, and one writer thread (the database thread, None here) keeps
+    them in order. Either way no act queues behind a preview."""
     if frame_type in ENGINE_TASKS:
         return ENGINE_POOL
     return ENGINE_ACT_POOL if connection.vendor == "postgresql" else None
@@ -105,7 +110,7 @@ class ServiceCalls:
     async def serve(self, frame: protocol.Frame, *, reserved: float | None = None) -> Served:
         """Runs the frame's service. Engine work (`reserved` ms of the user's engine time
         taken for it) is timed, and the reservation settled with what it cost."""
-        pool = engine_pool(frame.type) if reserved is not None else None
+        pool = engine_pool(frame.type)
         runner = db(timed_serve) if pool is None else engine_thread(timed_serve, pool)
         spent = 0.0
         try:

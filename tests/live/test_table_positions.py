@@ -144,14 +144,16 @@ def _moved(readings) -> tuple[Battle, dict, dict]:
     return battle, people, json.loads(sent[0][1]["text"])
 
 
-def test_an_end_of_turn_is_read_once_and_the_next_act_is_judged_on_that_reading(readings):
+def test_an_end_of_turn_is_read_from_the_move_s_and_the_next_act_judged_on_it(readings):
+    """The end of turn changes only the turn keys: its position is the move's reading with
+    them, read whole by nobody (issue 25), and it judges P2's move."""
     battle, people, _ = _moved(readings)
     with captured_events():
         ended = battle_end_turn(battle_id=battle.id, actor=people["p1"], client_msg_id="e-1")
         assert ended["type"] == "ack"
-        assert readings["n"] == 2  # the position after the end of the turn, for its view
+        assert readings["n"] == 1  # the move's reading, with the new turn keys
         assert _step(battle, people["p2"], 2, -1)["type"] == "ack"
-    assert readings["n"] == 2  # ...which judged P2's move
+    assert readings["n"] == 1  # ...which judged P2's move
 
 
 def test_an_event_beside_the_position_leaves_it_read(readings):

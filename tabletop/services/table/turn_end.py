@@ -6,7 +6,7 @@ from tabletop.events import reason
 from tabletop.models import Battle, Event
 from tabletop.models.battle import BattleStatus
 from tabletop.services import game_systems
-from tabletop.services.table import command, pending_roll
+from tabletop.services.table import command, pending_roll, referee
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import Change, Refusal
 
@@ -52,6 +52,8 @@ def battle_end_turn(
             {"ended": what_ended(battle.turn_state, turn)},
             state=position,
             turn=turn,
+            # The engine's state after it, without reading the whole position again.
+            game=referee.with_new_turn_keys((battle.id, battle.last_seq), battle.state, position),
         )
 
     return command.run(battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide)
