@@ -433,12 +433,10 @@ def carry_out(
     track: Track,
     allowance: Allowance,
     plan: vtol.VtolPlan,
-    target: Unit | None = None,
-    captive: Unit | None = None,
 ) -> Verdict:
-    """Judge the path, roll for breakaway, apply the order: boarding and disembarking end
-    here (the other orders along a path are `AodMoves`)."""
-    judged = judge_path(position, unit, action, track, allowance, plan, target, captive)
+    """Judge the path, roll for breakaway, apply the order: the transport's own move when
+    it boards or disembarks (the orders along a path are `AodMoves`)."""
+    judged = judge_path(position, unit, action, track, allowance, plan)
     judgement.cost, judgement.allowance = judged.result.cost, judged.result.allowance.value
     judgement.reasons.extend(judged.reasons)
     if judgement.reasons:
@@ -451,7 +449,7 @@ def carry_out(
         judgement.reasons.append(failed)
         return judgement.verdict(after)
     return judgement.verdict(
-        completed(position, judgement, unit, action, dice, track, plan, judged, pushed, target)
+        completed(position, judgement, unit, action, dice, track, plan, judged, pushed)
     )
 
 

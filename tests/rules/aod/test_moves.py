@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pytest
 
 from rules import validate
-from rules.engine.play import Play
+from tests.rules.kernel_moves import played_by_kernel
 from tests.rules.scenes import scene, square, unit
 
 
@@ -156,14 +155,7 @@ def test_move_run_and_a_failed_breakaway_are_played_by_the_kernels_move(
     """The kernel's Play.move plays aod's orders along a path through aod's hooks (issue 24),
     a failed breakaway too: illegal, the order spent, the unit where it was (000 [16],
     AOD-D23)."""
-    played: list[str] = []
-    kernel_move = Play.move
-
-    def move(self: Play, position: Any, unit: Any, action: Any, dice: Any) -> Any:
-        played.append(action.type)
-        return kernel_move(self, position, unit, action, dice)
-
-    monkeypatch.setattr(Play, "move", move)
+    played = played_by_kernel(monkeypatch)
     s = scene(
         [unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))],
         state={"orders_available": 2},
