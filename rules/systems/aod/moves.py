@@ -159,6 +159,9 @@ class AodMoves(Play):
         self.pre += start_contact_problems(position, unit, action.type)
         self.captive = captive_of(position.state, unit.id)
         self.track = track_for(unit, action.path, action.facing)
+        #: Where the path is judged and the order applied (boarding: with the
+        #: passengers aboard).
+        self.at = position
         self.judged: PathJudged | None = None
         self.after: GameState | None = None
 
@@ -190,7 +193,7 @@ class AodMoves(Play):
         if judgement.found:
             return OrderPath(self.track, self.track.length + self.plan.surcharge)
         self.judged = judged = judge_path(
-            position, unit, action, self.track, allowance, self.plan, self.target, self.captive
+            self.at, unit, action, self.track, allowance, self.plan, self.target, self.captive
         )
         judgement.found += [(BEFORE, v) for v in judged.before]
         judgement.found += [(0.0, v) for v in judged.result.violations]  # in path order
@@ -221,16 +224,16 @@ class AodMoves(Play):
         """The breakaway roll (000 [16-17]), then the order applied with its events."""
         judged = self.judged
         assert judged is not None  # a legal path was judged
-        pushed = broke_away(position, judgement, unit, judged, self.track, dice)
+        pushed = broke_away(self.at, judgement, unit, judged, self.track, dice)
         if pushed is None:
             allowance = judged.result.allowance.value
             failed, judgement.refused_after = spent(
-                position, judgement, unit, action, self.plan, allowance
+                self.at, judgement, unit, action, self.plan, allowance
             )
             judgement.found.append((AFTER, failed))
             return unit
         self.after = completed(
-            position,
+            self.at,
             judgement,
             unit,
             action,

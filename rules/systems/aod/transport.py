@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from rules.engine.dice import Dice
-from rules.engine.judgement import Judgement
+from rules.engine.judgement import Judgement, PathJudgement
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
 from rules.engine.verdict import Verdict, Violation
@@ -16,7 +16,7 @@ from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
+from rules.systems.aod.moves import AodMoves, base_allowance, carry_out, order_preconditions
 from rules.systems.aod.orders import captive_of, passengers, refused
 from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.turn import AodTurn, turn_of
@@ -63,9 +63,39 @@ def boarding_problem(position: AodPosition, transport: Unit, p: Unit, turn: AodT
 
 
 def board(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    """A transport boarding its passengers, then moving (the kernel's move, `Board`)."""
+    return Board(position, unit, action).move(position, unit, action, dice)
+
+
+class Board(AodMoves):
+    """Passengers board first and leave the table; then the transport moves (000 [18]):
+    its path is judged, and the order applied, with them aboard."""
+
+    def __init__(self, position: AodPosition, unit: Unit, action: Action) -> None:
+        super().__init__(position, unit, action)
+        self.captive = None  # a captor boards as a passenger, not as the transport
+        problems, self.boarding = boarding_problems(position, unit, action)
+        self.pre += problems
+        aboard = [replace(p, aboard=unit.id) for p in self.boarding]
+        self.at = aod_position(position.state.with_units(*aboard))
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
+    ) -> None:
+        super().check_may_move(judgement, position, unit, action)
+        if not judgement.found:
+            judgement.events.extend(
+                {"type": "boarded", "unit": p.id, "transport": unit.id} for p in self.boarding
+            )
+
+
+def boarding_problems(
+    position: AodPosition, unit: Unit, action: Action
+) -> tuple[list[Violation], list[Unit]]:
+    """What refuses the passengers' boarding (000 [18], 001 [18], AOD-D29), and the
+    units that board (a captor with its captive)."""
     state = position.state
-    judgement = Judgement(state)
-    pre, plan = order_preconditions(position, unit, action)
+    pre: list[Violation] = []
     ids = action.get("passengers", [])
     if not ids or not all(isinstance(x, str) for x in ids):
         pre.append(refused(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
@@ -95,17 +125,7 @@ def board(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verd
                 "capacity_exceeded",
             )
         )
-    allowance = base_allowance(position, unit, "board")
-    track = track_for(unit, action.path, action.facing)
-    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
-    if pre:
-        return judgement.refuse(*pre)
-    # Passengers board first and leave the table; then the transport moves (000 [18]).
-    loaded = state.with_units(*[replace(p, aboard=unit.id) for p in boarding])
-    judgement.events.extend(
-        {"type": "boarded", "unit": p.id, "transport": unit.id} for p in boarding
-    )
-    return carry_out(aod_position(loaded), judgement, unit, action, dice, track, allowance, plan)
+    return pre, boarding
 
 
 def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
