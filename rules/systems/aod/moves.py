@@ -427,35 +427,6 @@ def completed(
     return after
 
 
-def carry_out(
-    position: AodPosition,
-    judgement: Judgement,
-    unit: Unit,
-    action: Action,
-    dice: Dice,
-    track: Track,
-    allowance: Allowance,
-    plan: vtol.VtolPlan,
-) -> Verdict:
-    """Judge the path, roll for breakaway, apply the order: the transport's own move when
-    it boards or disembarks (the orders along a path are `AodMoves`)."""
-    judged = judge_path(position, unit, action, track, allowance, plan)
-    judgement.cost, judgement.allowance = judged.result.cost, judged.result.allowance.value
-    judgement.reasons.extend(judged.reasons)
-    if judgement.reasons:
-        return judgement.verdict(None)
-    pushed = broke_away(position, judgement, unit, judged, track, dice)
-    if pushed is None:
-        failed, after = spent(
-            position, judgement, unit, action, plan, judged.result.allowance.value
-        )
-        judgement.reasons.append(failed)
-        return judgement.verdict(after)
-    return judgement.verdict(
-        completed(position, judgement, unit, action, dice, track, plan, judged, pushed)
-    )
-
-
 def _check_target_end(
     position: AodPosition, reasons: list[Violation], moved: Unit, target: Unit
 ) -> None:
