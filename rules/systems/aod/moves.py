@@ -1,6 +1,7 @@
 """Orders that move one unit along a path: move, run, ram, charge, dfa,
 assault_full, assault_half (aod.md section 12), including captors (11.3),
-VTOLs (10) and breakaway (9)."""
+VTOLs (10) and breakaway (9), played by the kernel's `Play.move` through
+`AodMoves`'s hooks (boarding and disembarking too, transport.py)."""
 
 from __future__ import annotations
 
