@@ -193,9 +193,7 @@ class AodMoves(Play):
     ) -> PricedTrack:
         if judgement.found:
             return OrderPath(self.track, self.track.length + self.plan.surcharge)
-        self.judged = judged = judge_path(
-            self.at, unit, action, self.track, allowance, self.plan, self.target, self.captive
-        )
+        self.judged = judged = self.judge_path(unit, action, allowance)
         judgement.found += [(BEFORE, v) for v in judged.before]
         judgement.found += [(0.0, v) for v in judged.result.violations]  # in path order
         judgement.found += [(AFTER, v) for v in judged.after]
@@ -225,26 +223,11 @@ class AodMoves(Play):
         """The breakaway roll (000 [16-17]), then the order applied with its events."""
         judged = self.judged
         assert judged is not None  # a legal path was judged
-        pushed = broke_away(self.at, judgement, unit, judged, self.track, dice)
+        pushed = self.broke_away(judgement, unit, judged, dice)
         if pushed is None:
-            allowance = judged.result.allowance.value
-            failed, judgement.refused_after = spent(
-                self.at, judgement, unit, action, self.plan, allowance
-            )
-            judgement.found.append((AFTER, failed))
+            judgement.found.append((AFTER, self.spent(judgement, unit, action, judged)))
             return unit
-        self.after = completed(
-            self.at,
-            judgement,
-            unit,
-            action,
-            dice,
-            self.track,
-            self.plan,
-            judged,
-            pushed,
-            self.target,
-        )
+        self.after = self.completed(judgement, unit, action, dice, judged, pushed)
         return judged.moved
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
@@ -255,6 +238,120 @@ class AodMoves(Play):
     ) -> GameState:
         assert self.after is not None  # end_of_move completed the order
         return self.after
+
+    def judge_path(self, unit: Unit, action: Action, allowance: Allowance) -> PathJudged:
+        """The path judged under every rule of movement (movement.py), with where it
+        leaves the unit and its captive."""
+        cruising = self.plan.cruising_during_path and is_vtol(unit)
+        # The path is flown at the level the plan gives it; where the order begins, the
+        # unit is at the level it has (a climb happens at the start of the path, AOD-D26).
+        rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
+        start_rows: tuple[str, ...] = (matrix_row(unit),)
+        companion: Track | None = None
+        captive, captive_end = self.captive, None
+        ignore: set[str] = set()
+        before: list[Violation] = []
+        if captive is not None:
+            rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
+            start_rows = start_rows + (matrix_row(captive),)
+            ignore.add(captive.id)
+            captive_end, companion = _carried(before, unit, action, self.track, captive)
+        start_contacts = frozenset(u.id for u in opposing_contacts(self.at, unit, ignore=ignore))
+        faq22 = is_vtol(unit) and self.plan.ranged_attack and not start_contacts
+        req = MoveRequest(
+            unit=unit,
+            track=self.track,
+            allowance=allowance,
+            rows=rows,
+            bases=AodBases(
+                cruising=cruising,
+                target=None if self.target is None else self.target.id,
+                ignore=frozenset(ignore),
+                faq22=faq22,
+            ),
+            surcharge=self.plan.surcharge,
+            start_contacts=start_contacts,
+            companion=companion,
+            start_rows=start_rows,
+        )
+        res = check_move(self.at, req)
+        moved = vtol.with_level(unit.moved(res.end.xy, res.end.facing), self.plan)
+        after: list[Violation] = []
+        if self.target is not None:
+            _check_target_end(self.at, after, moved, self.target)
+        if captive is not None and captive_end is not None:
+            _check_captive_end(self.at, after, moved, captive, captive_end, action)
+        return PathJudged(
+            tuple(before), res, tuple(after), moved, captive_end, frozenset(ignore), faq22
+        )
+
+    def broke_away(
+        self, judgement: PathJudgement, unit: Unit, judged: PathJudged, dice: Dice
+    ) -> list[dict[str, Any]] | None:
+        """The breakaway roll of a legal path (000 [16-17]): the push damage of a unit
+        that breaks away or needs not, None when it fails (a pending roll, in a preview,
+        is judged a success)."""
+        if not self.track.translates or judged.faq22:
+            return []
+        b = breakaway_needed(self.at, unit, judged.ignore)
+        if b is None:
+            return []
+        r = roll(b, dice)
+        if r is not None:
+            judgement.rolls.append(r)
+            if r.success is False:
+                return None
+        return push_damage(unit, b)
+
+    def completed(
+        self,
+        judgement: PathJudgement,
+        unit: Unit,
+        action: Action,
+        dice: Dice,
+        judged: PathJudged,
+        pushed: list[dict[str, Any]],
+    ) -> GameState:
+        """The state a legal order leaves, its events in `judgement`."""
+        moved, captive_end = judged.moved, judged.captive_end
+        changed = [moved] + ([captive_end] if captive_end is not None else [])
+        ends = judged.result.end_contacts
+        pending = entitled_after_move(moved, ends) if self.track.translates else []
+        if self.target is not None:
+            pending = _target_spin(judgement, dice, action, moved, self.target, pending)
+        after = order_given(self.at.state, (unit.id,), action.type, changed, pending)
+        judgement.events.append(moved_event(moved))
+        if captive_end is not None:
+            judgement.events.append(moved_event(captive_end))
+        judgement.events.extend(self.plan.events(unit.id))
+        judgement.events.extend(pushed)
+        judgement.events.extend(water_events(self.at, unit, moved))
+        return after
+
+    def spent(
+        self, judgement: PathJudgement, unit: Unit, action: Action, judged: PathJudged
+    ) -> Violation:
+        """A failed breakaway: the one refusal that changes the state (AOD-D23): the
+        order is spent, the unit may free spin (infantry, non-Quad 'Mechs), a VTOL still
+        changes level and shoots."""
+        last = judgement.rolls[-1]
+        stays = unit
+        judgement.cost = 0.0
+        if is_vtol(unit) and self.plan.surcharge <= judged.result.allowance.value + 1e-9:
+            stays = vtol.with_level(unit, self.plan)
+            judgement.cost = self.plan.surcharge
+            judgement.events.extend(self.plan.events(unit.id))
+        pending = [unit.id] if can_free_spin(unit) else []
+        judgement.refused_after = order_given(
+            self.at.state, (unit.id,), action.type, [stays], pending
+        )
+        return Violation(
+            "breakaway_failed",
+            f"{unit.id} rolled {last.result} and needed "
+            f"{last.needed} to break away; it does not move",
+            unit.position,
+            "000 [16]",
+        )
 
 
 def order_preconditions(
@@ -314,118 +411,6 @@ class PathJudged:
     ignore: frozenset[str]
     #: A VTOL shooting with no opposing contact neither breaks away (FAQ 22).
     faq22: bool
-
-    @property
-    def reasons(self) -> tuple[Violation, ...]:
-        return (*self.before, *self.result.violations, *self.after)
-
-
-def judge_path(
-    position: AodPosition,
-    unit: Unit,
-    action: Action,
-    track: Track,
-    allowance: Allowance,
-    plan: vtol.VtolPlan,
-    target: Unit | None = None,
-    captive: Unit | None = None,
-) -> PathJudged:
-    """The path of an order judged under every rule of movement (movement.py), with
-    where it leaves the unit and its captive."""
-    cruising = plan.cruising_during_path and is_vtol(unit)
-    # The path is flown at the level the plan gives it; where the order begins, the unit
-    # is at the level it has (a climb happens at the start of the path, AOD-D26).
-    rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
-    start_rows: tuple[str, ...] = (matrix_row(unit),)
-    companion: Track | None = None
-    captive_end: Unit | None = None
-    ignore: set[str] = set()
-    before: list[Violation] = []
-    if captive is not None:
-        rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
-        start_rows = start_rows + (matrix_row(captive),)
-        ignore.add(captive.id)
-        captive_end, companion = _carried(before, unit, action, track, captive)
-    start_contacts = frozenset(u.id for u in opposing_contacts(position, unit, ignore=ignore))
-    faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
-    req = MoveRequest(
-        unit=unit,
-        track=track,
-        allowance=allowance,
-        rows=rows,
-        bases=AodBases(
-            cruising=cruising,
-            target=None if target is None else target.id,
-            ignore=frozenset(ignore),
-            faq22=faq22,
-        ),
-        surcharge=plan.surcharge,
-        start_contacts=start_contacts,
-        companion=companion,
-        start_rows=start_rows,
-    )
-    res = check_move(position, req)
-    moved = vtol.with_level(unit.moved(res.end.xy, res.end.facing), plan)
-    after: list[Violation] = []
-    if target is not None:
-        _check_target_end(position, after, moved, target)
-    if captive is not None and captive_end is not None:
-        _check_captive_end(position, after, moved, captive, captive_end, action)
-    return PathJudged(
-        tuple(before), res, tuple(after), moved, captive_end, frozenset(ignore), faq22
-    )
-
-
-def broke_away(
-    position: AodPosition,
-    judgement: Judgement,
-    unit: Unit,
-    judged: PathJudged,
-    track: Track,
-    dice: Dice,
-) -> list[dict[str, Any]] | None:
-    """The breakaway roll of a legal path (000 [16-17]): the push damage of a unit that
-    breaks away or needs not, None when it fails (a pending roll, in a preview, is judged
-    a success)."""
-    if not track.translates or judged.faq22:
-        return []
-    b = breakaway_needed(position, unit, judged.ignore)
-    if b is None:
-        return []
-    r = roll(b, dice)
-    if r is not None:
-        judgement.rolls.append(r)
-        if r.success is False:
-            return None
-    return push_damage(unit, b)
-
-
-def completed(
-    position: AodPosition,
-    judgement: Judgement,
-    unit: Unit,
-    action: Action,
-    dice: Dice,
-    track: Track,
-    plan: vtol.VtolPlan,
-    judged: PathJudged,
-    pushed: list[dict[str, Any]],
-    target: Unit | None = None,
-) -> GameState:
-    """The state a legal order along a path leaves, its events in `judgement`."""
-    moved, captive_end = judged.moved, judged.captive_end
-    changed = [moved] + ([captive_end] if captive_end is not None else [])
-    pending = entitled_after_move(moved, judged.result.end_contacts) if track.translates else []
-    if target is not None:
-        pending = _target_spin(judgement, dice, action, moved, target, pending)
-    after = order_given(position.state, (unit.id,), action.type, changed, pending)
-    judgement.events.append(moved_event(moved))
-    if captive_end is not None:
-        judgement.events.append(moved_event(captive_end))
-    judgement.events.extend(plan.events(unit.id))
-    judgement.events.extend(pushed)
-    judgement.events.extend(water_events(position, unit, moved))
-    return after
 
 
 def _check_target_end(
@@ -521,31 +506,3 @@ def _target_spin(
         )
         return rest + ([target.id] if result is False and can_free_spin(target) else [])
     return pending
-
-
-def spent(
-    position: AodPosition,
-    judgement: Judgement,
-    unit: Unit,
-    action: Action,
-    plan: vtol.VtolPlan,
-    allowance: float,
-) -> tuple[Violation, GameState]:
-    """A failed breakaway: the one refusal that changes the state (AOD-D23): the order is
-    spent, the unit may free spin (infantry, non-Quad 'Mechs), a VTOL still changes level
-    and shoots. The refusal, and the state it leaves."""
-    last = judgement.rolls[-1]
-    failed = Violation(
-        "breakaway_failed",
-        f"{unit.id} rolled {last.result} and needed {last.needed} to break away; it does not move",
-        unit.position,
-        "000 [16]",
-    )
-    stays = unit
-    judgement.cost = 0.0
-    if is_vtol(unit) and plan.surcharge <= allowance + 1e-9:
-        stays = vtol.with_level(unit, plan)
-        judgement.cost = plan.surcharge
-        judgement.events.extend(plan.events(unit.id))
-    pending = [unit.id] if can_free_spin(unit) else []
-    return failed, order_given(position.state, (unit.id,), action.type, [stays], pending)
