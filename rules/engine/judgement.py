@@ -60,6 +60,9 @@ class PathJudgement(Judgement):
     as it goes, in any order. Only a legal action changes the state."""
 
     found: list[Found] = field(default_factory=list)
+    #: The state a refused action still leaves, where the system's rules say so (aod's
+    #: failed breakaway spends the order, AOD-D23); None: a refusal changes nothing.
+    refused_after: GameState | None = None
 
     def add(
         self, code: str, message: str, at: Point2 | None, cite: str, order: float = BEFORE
@@ -76,9 +79,10 @@ class PathJudgement(Judgement):
         return not self.found
 
     def verdict(self, after: GameState | None = None) -> Verdict:
-        """Legal when nothing was found; only a legal action changes the state."""
+        """Legal when nothing was found; only a legal action changes the state (or a
+        refused one that leaves `refused_after`)."""
         self.reasons = list(in_path_order(self.found))
-        return super().verdict(None if self.found else after)
+        return super().verdict(self.refused_after if self.found else after)
 
 
 def who(unit: Unit) -> str:

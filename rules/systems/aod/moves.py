@@ -1,28 +1,31 @@
 """Orders that move one unit along a path: move, run, ram, charge, dfa,
 assault_full, assault_half (aod.md section 12), including captors (11.3),
-VTOLs (10) and breakaway (9)."""
+VTOLs (10) and breakaway (9), played by the kernel's `Play.move` through
+`AodMoves`'s hooks (boarding and disembarking too, transport.py)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
-from rules.engine.judgement import Judgement, moved_event
+from rules.engine.judgement import AFTER, BEFORE, Judgement, PathJudgement, moved_event
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
+from rules.engine.play import Play
+from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.arcs import in_base_contact
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Waypoint
-from rules.model.state import Unit
+from rules.model.state import GameState, Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.breakaway import breakaway_needed, push_damage, roll
 from rules.systems.aod.contact import AodBases, opposing_contacts
 from rules.systems.aod.elevation import across_abrupt_edge
 from rules.systems.aod.free_spin import entitled_after_move, target_entitled
-from rules.systems.aod.movement import MoveRequest, check_move
+from rules.systems.aod.movement import MoveRequest, MoveResult, check_move
 from rules.systems.aod.orders import captive_of, check_order, refused
 from rules.systems.aod.position import AodPosition
 from rules.systems.aod.run import run_allowance
@@ -125,30 +128,230 @@ def target_problems(
 
 
 def ordered_move(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-    state = position.state
-    judgement = Judgement(state)
-    pre, plan = order_preconditions(position, unit, action)
-    target: Unit | None = None
-    if action.type in TARGETED:
-        target, tprob = target_problems(position, unit, action)
-        pre += tprob
-    pre += start_contact_problems(position, unit, action.type)
-    captive = captive_of(state, unit.id)
-    track = track_for(unit, action.path, action.facing)
-    allowance = base_allowance(position, unit, action.type)
-    if captive is not None:
-        allowance = replace(
+    """An order along a path, played by the kernel's move (`AodMoves`)."""
+    return AodMoves(position, unit, action).move(position, unit, action, dice)
+
+
+@dataclass(frozen=True)
+class OrderPath(PricedTrack):
+    """An order's track and what it costs as aod counts it: its length (cut short where
+    terrain stops it) and the VTOL's surcharges (movement.py)."""
+
+    track: Track
+    spent: float
+
+    @property
+    def cost(self) -> float:
+        return self.spent
+
+
+class AodMoves(Play):
+    """move, run, ram, charge, dfa, assault_full and assault_half (a captor's too) as the
+    kernel plays a move (rules/engine/play.py): one instance per order, which keeps what
+    its path found for the hooks after it. A path with a broken precondition is not
+    judged; a failed breakaway is refused and still spends the order (AOD-D23)."""
+
+    def __init__(self, position: AodPosition, unit: Unit, action: Action) -> None:
+        self.pre, self.plan = order_preconditions(position, unit, action)
+        self.target: Unit | None = None
+        if action.type in TARGETED:
+            self.target, problems = target_problems(position, unit, action)
+            self.pre += problems
+        self.pre += start_contact_problems(position, unit, action.type)
+        self.captive = captive_of(position.state, unit.id)
+        self.track = track_for(unit, action.path, action.facing)
+        #: Where the path is judged and the order applied (boarding: with the
+        #: passengers aboard).
+        self.at = position
+        self.judged: PathJudged | None = None
+        self.after: GameState | None = None
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
+    ) -> None:
+        judgement.found += [(BEFORE, v) for v in self.pre]
+
+    def allowance(self, position: AodPosition, unit: Unit, action: Action) -> Allowance:
+        """Section 12's column; a captor's, the slower of it and its captive (001 [27])."""
+        allowance = base_allowance(position, unit, action.type)
+        if self.captive is None:
+            return allowance
+        return replace(
             allowance,
-            base=min(allowance.base, captive.move),
-            label=f"the slower of it and its captive {captive.id}",
+            base=min(allowance.base, self.captive.move),
+            label=f"the slower of it and its captive {self.captive.id}",
             cite="001 [27]",
         )
-    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
-    if pre:
-        return judgement.refuse(*pre)
-    return carry_out(
-        position, judgement, unit, action, dice, track, allowance, plan, target, captive
-    )
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: AodPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> PricedTrack:
+        if judgement.found:
+            return OrderPath(self.track, self.track.length + self.plan.surcharge)
+        self.judged = judged = self.judge_path(unit, action, allowance)
+        judgement.found += [(BEFORE, v) for v in judged.before]
+        judgement.found += [(0.0, v) for v in judged.result.violations]  # in path order
+        judgement.found += [(AFTER, v) for v in judged.after]
+        return OrderPath(self.track, judged.result.cost)
+
+    def check_moved(
+        self,
+        judgement: PathJudgement,
+        position: AodPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+    ) -> None:
+        """The allowance judged is halved where the unit starts in hindering terrain."""
+        if self.judged is not None:
+            judgement.allowance = self.judged.result.allowance.value
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: AodPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """The breakaway roll (000 [16-17]), then the order applied with its events."""
+        judged = self.judged
+        assert judged is not None  # a legal path was judged
+        pushed = self.broke_away(judgement, unit, judged, dice)
+        if pushed is None:
+            judgement.found.append((AFTER, self.spent(judgement, unit, action, judged)))
+            return unit
+        self.after = self.completed(judgement, unit, action, dice, judged, pushed)
+        return judged.moved
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        return []  # `completed` gave them, in order
+
+    def after_move(
+        self, position: AodPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        assert self.after is not None  # end_of_move completed the order
+        return self.after
+
+    def judge_path(self, unit: Unit, action: Action, allowance: Allowance) -> PathJudged:
+        """The path judged under every rule of movement (movement.py), with where it
+        leaves the unit and its captive."""
+        cruising = self.plan.cruising_during_path and is_vtol(unit)
+        # The path is flown at the level the plan gives it; where the order begins, the
+        # unit is at the level it has (a climb happens at the start of the path, AOD-D26).
+        rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
+        start_rows: tuple[str, ...] = (matrix_row(unit),)
+        companion: Track | None = None
+        captive, captive_end = self.captive, None
+        ignore: set[str] = set()
+        before: list[Violation] = []
+        if captive is not None:
+            rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
+            start_rows = start_rows + (matrix_row(captive),)
+            ignore.add(captive.id)
+            captive_end, companion = _carried(before, unit, action, self.track, captive)
+        start_contacts = frozenset(u.id for u in opposing_contacts(self.at, unit, ignore=ignore))
+        faq22 = is_vtol(unit) and self.plan.ranged_attack and not start_contacts
+        req = MoveRequest(
+            unit=unit,
+            track=self.track,
+            allowance=allowance,
+            rows=rows,
+            bases=AodBases(
+                cruising=cruising,
+                target=None if self.target is None else self.target.id,
+                ignore=frozenset(ignore),
+                faq22=faq22,
+            ),
+            surcharge=self.plan.surcharge,
+            start_contacts=start_contacts,
+            companion=companion,
+            start_rows=start_rows,
+        )
+        res = check_move(self.at, req)
+        moved = vtol.with_level(unit.moved(res.end.xy, res.end.facing), self.plan)
+        after: list[Violation] = []
+        if self.target is not None:
+            _check_target_end(self.at, after, moved, self.target)
+        if captive is not None and captive_end is not None:
+            _check_captive_end(self.at, after, moved, captive, captive_end, action)
+        return PathJudged(
+            tuple(before), res, tuple(after), moved, captive_end, frozenset(ignore), faq22
+        )
+
+    def broke_away(
+        self, judgement: PathJudgement, unit: Unit, judged: PathJudged, dice: Dice
+    ) -> list[dict[str, Any]] | None:
+        """The breakaway roll of a legal path (000 [16-17]): the push damage of a unit
+        that breaks away or needs not, None when it fails (a pending roll, in a preview,
+        is judged a success)."""
+        if not self.track.translates or judged.faq22:
+            return []
+        b = breakaway_needed(self.at, unit, judged.ignore)
+        if b is None:
+            return []
+        r = roll(b, dice)
+        if r is not None:
+            judgement.rolls.append(r)
+            if r.success is False:
+                return None
+        return push_damage(unit, b)
+
+    def completed(
+        self,
+        judgement: PathJudgement,
+        unit: Unit,
+        action: Action,
+        dice: Dice,
+        judged: PathJudged,
+        pushed: list[dict[str, Any]],
+    ) -> GameState:
+        """The state a legal order leaves, its events in `judgement`."""
+        moved, captive_end = judged.moved, judged.captive_end
+        changed = [moved] + ([captive_end] if captive_end is not None else [])
+        ends = judged.result.end_contacts
+        pending = entitled_after_move(moved, ends) if self.track.translates else []
+        if self.target is not None:
+            pending = _target_spin(judgement, dice, action, moved, self.target, pending)
+        after = order_given(self.at.state, (unit.id,), action.type, changed, pending)
+        judgement.events.append(moved_event(moved))
+        if captive_end is not None:
+            judgement.events.append(moved_event(captive_end))
+        judgement.events.extend(self.plan.events(unit.id))
+        judgement.events.extend(pushed)
+        judgement.events.extend(water_events(self.at, unit, moved))
+        return after
+
+    def spent(
+        self, judgement: PathJudgement, unit: Unit, action: Action, judged: PathJudged
+    ) -> Violation:
+        """A failed breakaway: the one refusal that changes the state (AOD-D23): the
+        order is spent, the unit may free spin (infantry, non-Quad 'Mechs), a VTOL still
+        changes level and shoots."""
+        last = judgement.rolls[-1]
+        stays = unit
+        judgement.cost = 0.0
+        if is_vtol(unit) and self.plan.surcharge <= judged.result.allowance.value + 1e-9:
+            stays = vtol.with_level(unit, self.plan)
+            judgement.cost = self.plan.surcharge
+            judgement.events.extend(self.plan.events(unit.id))
+        pending = [unit.id] if can_free_spin(unit) else []
+        judgement.refused_after = order_given(
+            self.at.state, (unit.id,), action.type, [stays], pending
+        )
+        return Violation(
+            "breakaway_failed",
+            f"{unit.id} rolled {last.result} and needed "
+            f"{last.needed} to break away; it does not move",
+            unit.position,
+            "000 [16]",
+        )
 
 
 def order_preconditions(
@@ -169,12 +372,12 @@ def _captive_track(captor: Unit, captive: Unit, track: Track) -> Track:
 
 
 def _carried(
-    judgement: Judgement, unit: Unit, action: Action, track: Track, captive: Unit
+    reasons: list[Violation], unit: Unit, action: Action, track: Track, captive: Unit
 ) -> tuple[Unit, Track | None]:
     """Where the captive ends, and its track when it is carried rigidly (001 [27],
     AOD-D33)."""
     if not in_base_contact(unit, captive):
-        judgement.reasons.append(
+        reasons.append(
             Violation(
                 "must_end_in_contact",
                 f"{unit.id} is not in base contact with its captive {captive.id}",
@@ -194,93 +397,27 @@ def _carried(
     return captive.moved(companion.end.xy, captive.facing), companion
 
 
-def carry_out(
-    position: AodPosition,
-    judgement: Judgement,
-    unit: Unit,
-    action: Action,
-    dice: Dice,
-    track: Track,
-    allowance: Allowance,
-    plan: vtol.VtolPlan,
-    target: Unit | None = None,
-    captive: Unit | None = None,
-) -> Verdict:
-    """Judge the path, roll for breakaway, apply the order: every moving order ends here."""
-    state = position.state
-    cruising = plan.cruising_during_path and is_vtol(unit)
-    # The path is flown at the level the plan gives it; where the order begins, the unit
-    # is at the level it has (a climb happens at the start of the path, AOD-D26).
-    rows: tuple[str, ...] = (matrix_row(unit, cruising=cruising),)
-    start_rows: tuple[str, ...] = (matrix_row(unit),)
-    companion: Track | None = None
-    captive_end: Unit | None = None
-    ignore: set[str] = set()
-    if captive is not None:
-        rows = rows + (matrix_row(captive),)  # neither may enter what the other may not
-        start_rows = start_rows + (matrix_row(captive),)
-        ignore.add(captive.id)
-        captive_end, companion = _carried(judgement, unit, action, track, captive)
-    start_contacts = frozenset(u.id for u in opposing_contacts(position, unit, ignore=ignore))
-    faq22 = is_vtol(unit) and plan.ranged_attack and not start_contacts
-    req = MoveRequest(
-        unit=unit,
-        track=track,
-        allowance=allowance,
-        rows=rows,
-        bases=AodBases(
-            cruising=cruising,
-            target=None if target is None else target.id,
-            ignore=frozenset(ignore),
-            faq22=faq22,
-        ),
-        surcharge=plan.surcharge,
-        start_contacts=start_contacts,
-        companion=companion,
-        start_rows=start_rows,
-    )
-    res = check_move(position, req)
-    judgement.cost, judgement.allowance = res.cost, res.allowance.value
-    judgement.reasons.extend(res.violations)
-    moved = vtol.with_level(unit.moved(res.end.xy, res.end.facing), plan)
-    if target is not None:
-        _check_target_end(position, judgement, moved, target)
-    if captive is not None and captive_end is not None:
-        _check_captive_end(position, judgement, moved, captive, captive_end, action)
-    if judgement.reasons:
-        return judgement.verdict(None)
-    rolls_ok = True
-    pushed: list[dict[str, Any]] = []
-    if track.translates and not faq22:
-        b = breakaway_needed(position, unit, frozenset(ignore))
-        if b is not None:
-            r = roll(b, dice)
-            if r is not None:
-                judgement.rolls.append(r)
-                rolls_ok = r.success is not False  # pending (a preview): judged as a success
-            if rolls_ok:
-                pushed = push_damage(unit, b)
-    if not rolls_ok:
-        return failed_breakaway(position, judgement, unit, action, plan, res.allowance.value)
-    changed = [moved] + ([captive_end] if captive_end is not None else [])
-    pending = entitled_after_move(moved, res.end_contacts) if track.translates else []
-    if target is not None:
-        pending = _target_spin(judgement, dice, action, moved, target, pending)
-    after = order_given(state, (unit.id,), action.type, changed, pending)
-    judgement.events.append(moved_event(moved))
-    if captive_end is not None:
-        judgement.events.append(moved_event(captive_end))
-    judgement.events.extend(plan.events(unit.id))
-    judgement.events.extend(pushed)
-    judgement.events.extend(water_events(position, unit, moved))
-    return judgement.verdict(after)
+@dataclass(frozen=True)
+class PathJudged:
+    """What an order's path finds: before the path (the captor's contact with its
+    captive), along it (check_move) and where it ends (the target, the captive)."""
+
+    before: tuple[Violation, ...]
+    result: MoveResult
+    after: tuple[Violation, ...]
+    moved: Unit
+    captive_end: Unit | None
+    #: The units the mover's bases may touch (its captive).
+    ignore: frozenset[str]
+    #: A VTOL shooting with no opposing contact neither breaks away (FAQ 22).
+    faq22: bool
 
 
 def _check_target_end(
-    position: AodPosition, judgement: Judgement, moved: Unit, target: Unit
+    position: AodPosition, reasons: list[Violation], moved: Unit, target: Unit
 ) -> None:
     if not in_base_contact(moved, target):
-        judgement.reasons.append(
+        reasons.append(
             Violation(
                 "must_end_in_contact",
                 f"{moved.id} must end in base contact with its target {target.id}",
@@ -290,7 +427,7 @@ def _check_target_end(
         )
         return
     if across_abrupt_edge(position, moved, target):
-        judgement.reasons.append(
+        reasons.append(
             Violation(
                 "order_not_allowed",
                 f"{moved.id} and {target.id} are on and "
@@ -301,7 +438,7 @@ def _check_target_end(
             )
         )
     if not same_water(position, moved, target):
-        judgement.reasons.append(
+        reasons.append(
             Violation(
                 "order_not_allowed",
                 f"{target.id} is in water: the attacker must be in the same water",
@@ -313,7 +450,7 @@ def _check_target_end(
 
 def _check_captive_end(
     position: AodPosition,
-    judgement: Judgement,
+    reasons: list[Violation],
     moved: Unit,
     captive: Unit,
     end: Unit,
@@ -330,7 +467,7 @@ def _check_captive_end(
             forbidden=position.forbidden_to(rows),
         )
         if bad is not None or not in_base_contact(moved, end):
-            judgement.reasons.append(
+            reasons.append(
                 Violation(
                     "placement_invalid",
                     f"{captive.id} must be placed free and touching its captor {moved.id}",
@@ -340,7 +477,7 @@ def _check_captive_end(
             )
             return
     if not in_base_contact(moved, end):
-        judgement.reasons.append(
+        reasons.append(
             Violation(
                 "must_end_in_contact",
                 f"{moved.id} must keep its captive {captive.id} in base contact",
@@ -369,34 +506,3 @@ def _target_spin(
         )
         return rest + ([target.id] if result is False and can_free_spin(target) else [])
     return pending
-
-
-def failed_breakaway(
-    position: AodPosition,
-    judgement: Judgement,
-    unit: Unit,
-    action: Action,
-    plan: vtol.VtolPlan,
-    allowance: float,
-) -> Verdict:
-    """The one illegal verdict that changes state (AOD-D23): the order is spent, the unit
-    may free spin (infantry, non-Quad 'Mechs), a VTOL still changes level and shoots."""
-    last = judgement.rolls[-1]
-    judgement.reasons.append(
-        Violation(
-            "breakaway_failed",
-            f"{unit.id} rolled {last.result} and needed "
-            f"{last.needed} to break away; it does not move",
-            unit.position,
-            "000 [16]",
-        )
-    )
-    stays = unit
-    judgement.cost = 0.0
-    if is_vtol(unit) and plan.surcharge <= allowance + 1e-9:
-        stays = vtol.with_level(unit, plan)
-        judgement.cost = plan.surcharge
-        judgement.events.extend(plan.events(unit.id))
-    pending = [unit.id] if can_free_spin(unit) else []
-    after = order_given(position.state, (unit.id,), action.type, [stays], pending)
-    return judgement.verdict(after)

@@ -59,7 +59,8 @@ class AodSystem(System):
         return check_action_params(self, action, raw, key)
 
     def move(self, position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """The other orders are one ordered move each (moves.py)."""
+        """The other orders are one move along a path each, played by the kernel's
+        `Play.move` through aod's hooks (moves.py `AodMoves`, one per order)."""
         return ordered_move(position, unit, action, dice)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:

@@ -6,17 +6,17 @@ from dataclasses import replace
 from typing import Any
 
 from rules.engine.dice import Dice
-from rules.engine.judgement import Judgement
-from rules.engine.path_checks import track_for
+from rules.engine.judgement import AFTER, PathJudgement
 from rules.engine.placement import obstruction
+from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
-from rules.geometry.track import Pose
+from rules.geometry.track import Pose, Track
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.aod.contact import opposing_contacts
-from rules.systems.aod.moves import base_allowance, carry_out, order_preconditions
+from rules.systems.aod.moves import AodMoves
 from rules.systems.aod.orders import captive_of, passengers, refused
 from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.turn import AodTurn, turn_of
@@ -63,9 +63,39 @@ def boarding_problem(position: AodPosition, transport: Unit, p: Unit, turn: AodT
 
 
 def board(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    """A transport boarding its passengers, then moving (the kernel's move, `Board`)."""
+    return Board(position, unit, action).move(position, unit, action, dice)
+
+
+class Board(AodMoves):
+    """Passengers board first and leave the table; then the transport moves (000 [18]):
+    its path is judged, and the order applied, with them aboard."""
+
+    def __init__(self, position: AodPosition, unit: Unit, action: Action) -> None:
+        super().__init__(position, unit, action)
+        self.captive = None  # a transport's move carries no captive
+        problems, self.boarding = boarding_problems(position, unit, action)
+        self.pre += problems
+        aboard = [replace(p, aboard=unit.id) for p in self.boarding]
+        self.at = aod_position(position.state.with_units(*aboard))
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
+    ) -> None:
+        super().check_may_move(judgement, position, unit, action)
+        if not judgement.found:
+            judgement.events.extend(
+                {"type": "boarded", "unit": p.id, "transport": unit.id} for p in self.boarding
+            )
+
+
+def boarding_problems(
+    position: AodPosition, unit: Unit, action: Action
+) -> tuple[list[Violation], list[Unit]]:
+    """What refuses the passengers' boarding (000 [18], 001 [18], AOD-D29), and the
+    units that board (a captor with its captive)."""
     state = position.state
-    judgement = Judgement(state)
-    pre, plan = order_preconditions(position, unit, action)
+    pre: list[Violation] = []
     ids = action.get("passengers", [])
     if not ids or not all(isinstance(x, str) for x in ids):
         pre.append(refused(unit, 'board needs "passengers": a list of unit ids', "001 [18]"))
@@ -95,23 +125,71 @@ def board(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verd
                 "capacity_exceeded",
             )
         )
-    allowance = base_allowance(position, unit, "board")
-    track = track_for(unit, action.path, action.facing)
-    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
-    if pre:
-        return judgement.refuse(*pre)
-    # Passengers board first and leave the table; then the transport moves (000 [18]).
-    loaded = state.with_units(*[replace(p, aboard=unit.id) for p in boarding])
-    judgement.events.extend(
-        {"type": "boarded", "unit": p.id, "transport": unit.id} for p in boarding
-    )
-    return carry_out(aod_position(loaded), judgement, unit, action, dice, track, allowance, plan)
+    return pre, boarding
 
 
 def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+    """A transport setting its passengers down before or after it moves (the kernel's
+    move, `Disembark`)."""
+    return Disembark(position, unit, action).move(position, unit, action, dice)
+
+
+class Disembark(AodMoves):
+    """Passengers placed in base contact with the transport's rear, before it moves (its
+    path judged with them on the table) or after (where it ends) (001 [19], 000 [19])."""
+
+    def __init__(self, position: AodPosition, unit: Unit, action: Action) -> None:
+        super().__init__(position, unit, action)
+        self.captive = None  # a transport's move carries no captive
+        self.unload = action.get("unload", "after")
+        problems, leaving = leaving_problems(position, unit, action, self.unload, self.track)
+        self.pre += problems
+        self.placed = [replace(p, aboard=None) for p in leaving]
+        if not self.pre and self.unload == "before":
+            self.pre += placement_problems(position, unit, self.placed)
+            self.at = aod_position(position.state.with_units(*self.placed))
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
+    ) -> None:
+        super().check_may_move(judgement, position, unit, action)
+        if not judgement.found and self.unload == "before":
+            judgement.events.extend(disembarked_events(unit, self.placed))
+
+    def end_of_move(
+        self,
+        judgement: PathJudgement,
+        position: AodPosition,
+        unit: Unit,
+        action: Action,
+        priced: PricedTrack,
+        dice: Dice,
+    ) -> Unit:
+        """Placed after the move, where the transport ends: a placement refused there
+        refuses the order, with no roll or event."""
+        moved = super().end_of_move(judgement, position, unit, action, priced, dice)
+        if self.unload == "before" or self.after is None:
+            return moved
+        transport = self.after.unit(unit.id)
+        assert transport is not None
+        bad = placement_problems(aod_position(self.after), transport, self.placed)
+        if bad:
+            judgement.rolls.clear()
+            judgement.events.clear()
+            judgement.found += [(AFTER, v) for v in bad]
+            return moved
+        judgement.events.extend(disembarked_events(unit, self.placed))
+        self.after = self.after.with_units(*self.placed)
+        return moved
+
+
+def leaving_problems(
+    position: AodPosition, unit: Unit, action: Action, unload: Any, track: Track
+) -> tuple[list[Violation], list[Unit]]:
+    """What refuses the passengers' leaving (001 [18-19], 000 [19]), and where the
+    units that leave are placed."""
     state = position.state
-    judgement = Judgement(state)
-    pre, plan = order_preconditions(position, unit, action)
+    pre: list[Violation] = []
     placements: list[dict[str, Any]] = [
         p for p in action.get("passengers", []) if isinstance(p, dict)
     ]
@@ -119,7 +197,6 @@ def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> 
         pre.append(
             refused(unit, 'disembark needs "passengers": [{unit, position, facing}]', "001 [19]")
         )
-    unload = action.get("unload", "after")
     carried = passengers(state, unit.id)
     carried_ids = {u.id for u in carried}
     leaving: list[Unit] = []
@@ -137,36 +214,9 @@ def disembark(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> 
         pre.append(
             refused(unit, "a salvage transport must disembark all its passengers", "001 [19]")
         )
-    track = track_for(unit, action.path, action.facing)
     if is_cruising(unit) and unload == "before" and track.translates:
         pre.append(refused(unit, "a VTOL at cruising may not move after disembarking", "000 [19]"))
-    allowance = base_allowance(position, unit, "disembark")
-    judgement.cost, judgement.allowance = track.length + plan.surcharge, allowance.value
-    if pre:
-        return judgement.refuse(*pre)
-    placed = [replace(p, aboard=None) for p in leaving]
-    if unload == "before":
-        bad = placement_problems(position, unit, placed)
-        if bad:
-            return judgement.refuse(*bad)
-        unloaded = state.with_units(*placed)
-        judgement.events.extend(disembarked_events(unit, placed))
-        unloaded_position = aod_position(unloaded)
-        return carry_out(unloaded_position, judgement, unit, action, dice, track, allowance, plan)
-    verdict = carry_out(position, judgement, unit, action, dice, track, allowance, plan)
-    if not verdict.legal or verdict.state_after is None:
-        return verdict
-    after = verdict.state_after
-    moved = after.unit(unit.id)
-    assert moved is not None
-    bad = placement_problems(aod_position(after), moved, placed)
-    if bad:
-        return Judgement(state, judgement.cost, judgement.allowance).refuse(*bad)
-    return replace(
-        verdict,
-        events=verdict.events + tuple(disembarked_events(unit, placed)),
-        state_after=after.with_units(*placed),
-    )
+    return pre, leaving
 
 
 def disembarked_events(unit: Unit, placed: list[Unit]) -> list[dict[str, Any]]:

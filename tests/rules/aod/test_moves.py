@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from rules import validate
+from tests.rules.kernel_moves import played_by_kernel
 from tests.rules.scenes import scene, square, unit
 
 
@@ -144,3 +147,22 @@ def test_a_charge_is_offered_for_an_opposing_target_and_only_those_are_weighed(
     # An opposing unit held captive is no target (001 [26-27]): nothing left to charge.
     captive = unit("E", side="P2", position=(30, 30), captive_of="F0")
     assert "charge" not in offered_types(scene([*units[:-1], captive]))["M1"]
+
+
+def test_move_run_and_a_failed_breakaway_are_played_by_the_kernels_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kernel's Play.move plays aod's orders along a path through aod's hooks (issue 24),
+    a failed breakaway too: illegal, the order spent, the unit where it was (000 [16],
+    AOD-D23)."""
+    played = played_by_kernel(monkeypatch)
+    s = scene(
+        [unit("M1", move=6, position=(10, 10)), unit("E", side="P2", position=(11, 10))],
+        state={"orders_available": 2},
+    )
+    failed = validate(s, {"unit": "M1", "type": "move", "path": [[10, 14]]}, dice=[2])
+    ran = validate(s, {"unit": "M1", "type": "run", "path": [[10, 14]]}, dice=[5])
+    assert played == ["move", "run"]
+    assert failed.codes == ["breakaway_failed"] and failed.state_after.turn["orders_used"] == 1
+    assert failed.state_after.unit("M1").position == (10.0, 10.0)
+    assert ran.legal and ran.state_after.unit("M1").position == (10.0, 14.0)

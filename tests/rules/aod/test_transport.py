@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules import validate
+from tests.rules.kernel_moves import played_by_kernel
 from tests.rules.scenes import scene, unit
 
 TRUCK = dict(type="tracked", move=8, capacity=4, position=(10, 10), facing=0, diameter=2)
@@ -27,6 +30,24 @@ def test_board_moves_the_transport_at_half_speed_and_takes_passengers_off_table(
     assert v.allowance == 4
     assert v.state_after.unit("I1").aboard == "T1"
     assert {"type": "boarded", "unit": "I1", "transport": "T1"} in v.events
+
+
+def test_boarding_and_disembarking_are_played_by_the_kernels_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The kernel's Play.move plays them (issue 24): the passengers board first, then the
+    transport moves at half speed (000 [18]); a passenger leaving after the move is placed
+    at the transport's new rear (001 [19])."""
+    played = played_by_kernel(monkeypatch)
+    order = {"unit": "T1", "type": "board", "passengers": ["I1"], "path": [[14, 10]]}
+    boarded = validate(boarding_scene(), order)
+    leaving = [{"unit": "I1", "position": [11.5, 10], "facing": 180}]
+    order = {"unit": "T1", "type": "disembark", "path": [[13, 10]], "passengers": leaving}
+    left = validate(loaded_scene(), order)
+    assert played == ["board", "disembark"]
+    assert boarded.legal and boarded.allowance == 4
+    assert [e["type"] for e in boarded.events] == ["boarded", "moved"]
+    assert left.legal and [e["type"] for e in left.events] == ["moved", "disembarked"]
 
 
 def test_board_over_half_speed_is_half_speed_exceeded() -> None:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from rules import SYSTEMS
 from rules import state_from_json as read
-from rules.engine.play import Play
 from rules.model.errors import DiceExhaustedError
+from tests.rules.kernel_moves import played_by_kernel
 from tests.rules.mswars.build import area, board, judge, mech
 
 BUILDING = area("B", "elevated", 12, 5, 20, 15, height=3)  # SC 2
@@ -182,14 +180,7 @@ def test_climb_jump_and_unloading_are_moves_the_kernel_plays_their_events_in_ord
     order: the climb's placement first (002 Climb Action), the jump's landing before its
     Fall (002 Jump Action, 002 Falling, MSW-D29), the carrier's move before the units it
     sets down (002 Carrier Unloading Action, MSW-D39)."""
-    played: list[str] = []
-    kernel_move = Play.move
-
-    def move(self: Play, position: Any, unit: Any, action: Any, dice: Any) -> Any:
-        played.append(action.type)
-        return kernel_move(self, position, unit, action, dice)
-
-    monkeypatch.setattr(Play, "move", move)
+    played = played_by_kernel(monkeypatch)
     climber = mech(size_class=1, free_hands=True, position=(11.5, 10))
     climbed = judge(board([climber], [BUILDING]), [], type="climb", target="B")
     jumper = mech(type="track", size_class=2, position=(13, 10), facing=180)
