@@ -5,6 +5,7 @@ event loop, inside which Django refuses synchronous database access.
 """
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,20 +207,41 @@ PAGE_STATE = """() => ({
 def go_to_board(page, table: Table):
     """Loads the table's board in the page and waits until it is ready and live; if it
     does not become so, the failure says how far the page got (its modules, its socket,
-    the errors it threw), so that a rare stall in CI can be read."""
+    the errors it threw, the requests that failed or never finished).
+
+    A rare stall in CI (two runs in five, each time one test of ~150 board loads, under a
+    load of ~10 on two cores): the inline script's socket opened, but none of the board's
+    55 modules ran and nothing threw (a module request that never completes stops the
+    whole module graph silently). Not reproduced on a quiet machine and not yet
+    explained (the closing notes of stops 33 and 34). The page is loaded once more then,
+    and the stall written to the test's stderr with what was pending, so that CI's log
+    keeps it; a second stall fails the test with that list."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     errors: list[str] = []
+    pending: dict[str, str] = {}
     page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(table.board_url())
-    try:
-        page.wait_for_selector("body[data-ready='1']")
-        page.wait_for_selector("#conn[data-state='live']")
-    except PlaywrightTimeout as timeout:
-        state = page.evaluate(PAGE_STATE)
-        raise AssertionError(
-            f"the board did not become ready and live: {state}; page errors: {errors}"
-        ) from timeout
+    page.on("request", lambda request: pending.__setitem__(request.url, "pending"))
+    page.on("requestfinished", lambda request: pending.pop(request.url, None))
+    page.on(
+        "requestfailed",
+        lambda request: pending.__setitem__(request.url, f"failed: {request.failure}"),
+    )
+    for attempt in (1, 2):
+        pending.clear()
+        page.goto(table.board_url())
+        try:
+            page.wait_for_selector("body[data-ready='1']")
+            page.wait_for_selector("#conn[data-state='live']")
+            return page
+        except PlaywrightTimeout as timeout:
+            stalled = (
+                f"the board did not become ready and live: {page.evaluate(PAGE_STATE)}; "
+                f"page errors: {errors}; requests not finished: {pending}"
+            )
+            if attempt == 2:
+                raise AssertionError(stalled) from timeout
+            sys.stderr.write(f"--- board load stalled, loading it again: {stalled}\n")
     return page
 
 
