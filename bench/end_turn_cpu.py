@@ -12,14 +12,12 @@ the ends of turn, then a cProfile (thread time) of the ends of turn by cumulativ
 bench/move_cpu.py gives their medians together (an end of turn is one frame in five)."""
 
 import cProfile
-import json
 import os
 import pstats
 import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,8 +28,8 @@ def main(frames: int, lines: int) -> None:
     import django
 
     django.setup()
+    from bench.paced_players import PacedPlayers
     from bench.table_rtt import make_battle, make_users, session_cookies
-    from tabletop import protocol
     from tabletop.models import Battle
     from tabletop.services.table import rights
     from tabletop.table_socket.dispatch import serve_now
@@ -46,30 +44,13 @@ def main(frames: int, lines: int) -> None:
     }
     state = Battle.objects.get(pk=battle_id).state
     xs = {u["id"]: list(u["position"][:2]) for u in state["units"]}
-    game: dict[str, Any] = {"side": "P1", "index": 0, "n": 0, "stepped": set(), "seq": 0}
+    game = PacedPlayers(by_side, xs, players)
     mock.patch("tabletop.events.deliver", lambda sends: None).start()
-
-    def next_frame() -> tuple[Any, Any]:
-        side = game["side"]
-        game["n"] += 1
-        if game["index"] < len(by_side[side]):
-            unit = by_side[side][game["index"]]
-            game["index"] += 1
-            x, y = xs[unit]
-            step = (1 if y < 24 else -1) * (-1 if unit in game["stepped"] else 1)
-            game["stepped"] ^= {unit}
-            xs[unit] = [x, y + step]
-            action = {"unit": unit, "type": "move", "path": [[x, y + step]]}
-            raw = {"type": "act", "id": f"a{game['n']}", "seen": game["seq"], "action": action}
-        else:
-            raw = {"type": "end_turn", "id": f"e{game['n']}"}
-            game["side"], game["index"] = ("P2" if side == "P1" else "P1"), 0
-        return protocol.parse(json.dumps(raw)), players[side]
 
     profiler = cProfile.Profile(time.thread_time)
     times: dict[str, list[float]] = {"act": [], "end_turn": []}
     for i in range(frames):
-        frame, mover = next_frame()
+        frame, mover = game.next_frame()
         counted = i > 10
         profiling = counted and frame.type == "end_turn"
         started = time.thread_time()
@@ -80,7 +61,7 @@ def main(frames: int, lines: int) -> None:
             profiler.disable()
         spent = (time.thread_time() - started) * 1000
         assert isinstance(answer, dict) and answer["type"] == "ack", answer
-        game["seq"] = answer["seq"]
+        game.seq = answer["seq"]
         if counted:
             times[frame.type].append(spent)
     for kind, spent_ms in times.items():

@@ -161,8 +161,8 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
     from channels_redis.serializers import registry
     from django.core.management import call_command
 
+    from bench.paced_players import PacedPlayers
     from bench.table_rtt import make_battle, make_users, session_cookies
-    from tabletop import protocol
     from tabletop.models import Battle
     from tabletop.services.table import log, rights
     from tabletop.table_socket.dispatch import serve_now
@@ -189,29 +189,7 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
         if hasattr(target, name):
             setattr(target, name, counter.wrap(label, getattr(target, name)))
 
-    game = {"side": "P1", "index": 0, "n": 0, "stepped": set(), "seq": 0}
-
-    def next_frame() -> tuple[Any, Any]:
-        side = game["side"]
-        game["n"] += 1
-        if game["index"] < len(by_side[side]):
-            unit = by_side[side][game["index"]]
-            game["index"] += 1
-            x, y = xs[unit]
-            # One inch toward the centre and back on the side's next turn: always legal.
-            step = (1 if y < 24 else -1) * (-1 if unit in game["stepped"] else 1)
-            game["stepped"] ^= {unit}
-            xs[unit] = [x, y + step]
-            raw = {
-                "type": "act",
-                "id": f"a{game['n']}",
-                "seen": game["seq"],
-                "action": {"unit": unit, "type": "move", "path": [[x, y + step]]},
-            }
-        else:
-            raw = {"type": "end_turn", "id": f"e{game['n']}"}
-            game["side"], game["index"] = ("P2" if side == "P1" else "P1"), 0
-        return protocol.parse(json.dumps(raw)), players[side]
+    game = PacedPlayers(by_side, xs, players)
 
     def fan_out(sends: list[tuple[str, dict[str, Any]]]) -> None:
         async def each() -> None:
@@ -228,13 +206,13 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
     mock.patch("tabletop.events.deliver", sends.extend).start()
 
     def move(join: bool = True) -> tuple[float, float, float, dict[str, Any]]:
-        frame, mover = next_frame()
+        frame, mover = game.next_frame()
         sends.clear()
         started = time.thread_time()
         _, answer = serve_now(frame, battle_id=battle_id, user=mover)
         served = time.thread_time()
         assert isinstance(answer, dict) and answer["type"] == "ack", answer
-        game["seq"] = answer["seq"]
+        game.seq = answer["seq"]
         before = len(sent)
         fanned = time.thread_time()
         fan_out(sends)
