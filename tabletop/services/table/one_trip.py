@@ -23,11 +23,11 @@ longer than running it: docs/benchmarks.md).
 When the statement writes nothing (another process moved, a resend, a guess that was
 stale, a change of turn that mails a notice), or the decision needs the database (a
 client that saw an older sequence number, a second press of End turn: any query under
-`_no_queries`), or it is a refusal (which stores only its answer), the command runs the locked way from the start: it is
-decided again there, dice included. Nothing of the first decision was stored or shown,
-so this is one roll, never a second chance. Rights not yet checked are read again
-before it (rights.Assumed.confirm): if they changed, nothing is written and the frame is
-served again on them.
+`_no_queries`), or it is a refusal (which stores only its answer), the command runs the
+locked way from the start: it is decided again there, dice included. Nothing of the
+first decision was stored or shown, so this is one roll, never a second chance. Rights
+not yet checked are read again before it (rights.Assumed.confirm): if they changed,
+nothing is written and the frame is served again on them.
 """
 
 import functools
