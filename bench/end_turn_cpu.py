@@ -8,7 +8,8 @@ bench/capacity.py's table (aod, 4 mechs a side, two players and two spectators) 
 its players play (each unit of the side one inch, then the end of the turn), each frame
 served as the socket serves it (`serve_now`, its broadcast dropped). Prints, after the
 first 11 frames, the median and mean thread CPU (`time.thread_time`) of the acts and of
-the ends of turn, then a cProfile (thread time) of the ends of turn by cumulative time.
+the ends of turn, then a cProfile (thread time) of the ends of turn by cumulative time
+(timed under it: about twice their cost; PROFILE_LINES 0 times them without it).
 bench/move_cpu.py gives their medians together (an end of turn is one frame in five)."""
 
 import cProfile
@@ -52,7 +53,7 @@ def main(frames: int, lines: int) -> None:
     for i in range(frames):
         frame, mover = game.next_frame()
         counted = i > 10
-        profiling = counted and frame.type == "end_turn"
+        profiling = lines > 0 and counted and frame.type == "end_turn"
         started = time.thread_time()
         if profiling:
             profiler.enable()

@@ -18,10 +18,19 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from tabletop.models import Battle, Role, TurnNoticeSettings, TurnNotified
+from tabletop.services.table.compiled_query import (
+    STAND_ID,
+    STAND_OTHER_ID,
+    STAND_OTHER_TEXT,
+    STAND_TEXT,
+    STAND_THIRD_ID,
+    CompiledQuery,
+)
 
 #: Roles whose members may be told it is their turn (a spectator never is).
 ACTING_ROLES = (Role.PLAYER, Role.GM)
@@ -45,16 +54,16 @@ def notice_settings_update(*, user: User, mail: bool, browser: bool) -> None:
     )
 
 
-def players_of_side(battle: Battle, side: str, **more: Any) -> list[Any]:
+def players_of_side(battle_id: int, campaign_id: int, side: str, **more: Any) -> QuerySet:
     """The members who play `side` now: they own a roster on it and are still in the
     campaign as a player (or its GM fielding a roster), not as a spectator (`more`: any
     further condition on them)."""
-    return list(
+    return (
         get_user_model()
         .objects.filter(
-            rosters__battle_sides__battle=battle,
+            rosters__battle_sides__battle_id=battle_id,
             rosters__battle_sides__side=side,
-            memberships__campaign_id=battle.campaign_id,
+            memberships__campaign_id=campaign_id,
             memberships__role__in=ACTING_ROLES,
             **more,
         )
@@ -63,28 +72,65 @@ def players_of_side(battle: Battle, side: str, **more: Any) -> list[Any]:
     )
 
 
+def _to_mail(battle_id: int, campaign_id: int, side: str, actor_id: int, key: str) -> QuerySet:
+    """Those `turn_changed` mails: the side's players who asked for mail, have an address
+    and were not told of `key` already, but the user who made the change."""
+    told = TurnNotified.objects.filter(battle_id=battle_id, user=OuterRef("pk"), turn_key=key)
+    return (
+        players_of_side(battle_id, campaign_id, side, turn_notice_settings__mail=True)
+        .exclude(pk=actor_id)
+        .exclude(email="")
+        .exclude(Exists(told))
+    )
+
+
+#: `_to_mail`'s ids, its SQL compiled once (one_trip.py's statement holds it).
+_TO_MAIL = CompiledQuery(
+    lambda *args: _to_mail(*args).values("pk"),
+    STAND_ID,
+    STAND_OTHER_ID,
+    STAND_TEXT,
+    STAND_THIRD_ID,
+    STAND_OTHER_TEXT,
+)
+
+
+def handed_over(before: dict[str, Any], after: dict[str, Any]) -> tuple[str, str] | None:
+    """(the side now to act, its turn key) when the turn state going from `before` to
+    `after` hands the table to another part of a turn (a side's); None when it does not."""
+    side = str(after.get("active_side") or "")
+    key = turn_key(after)
+    if not side or key == turn_key(before):
+        return None
+    return side, key
+
+
+def to_mail_sql(
+    battle: Battle, *, actor_id: int, before: dict[str, Any], after: dict[str, Any]
+) -> tuple[str, dict[str, Any]] | None:
+    """A SELECT (and its named parameters, `mail<n>`) of the users `turn_changed` would
+    mail for this change, for a statement that writes the change only where it finds
+    none (one_trip.py); None when the change hands nothing over."""
+    handed = handed_over(before, after)
+    if handed is None:
+        return None
+    args = (battle.pk, battle.campaign_id, handed[0], actor_id, handed[1])
+    return _TO_MAIL.named_sql_with_params("mail", *args)
+
+
 def turn_changed(
     battle: Battle, *, actor_id: int, before: dict[str, Any], after: dict[str, Any]
 ) -> None:
     """Called with the locked battle when a change moves its turn state from `before` to
     `after`: records who is to be told and mails them once the change commits."""
-    side = str(after.get("active_side") or "")
-    key = turn_key(after)
-    if not side or key == turn_key(before):
+    handed = handed_over(before, after)
+    if handed is None:
         return
+    side, key = handed
     told = []
     # Only those who asked for mail: one query, however many users of the site did.
-    for user in players_of_side(battle, side, turn_notice_settings__mail=True):
-        if user.pk == actor_id or not user.email:
-            continue
-        notice, made = TurnNotified.objects.get_or_create(
-            battle=battle, user=user, defaults={"turn_key": key}
-        )
-        if not made:
-            if notice.turn_key == key:
-                continue  # told of this very turn already
-            notice.turn_key = key
-            notice.save(update_fields=["turn_key", "at"])
+    for user in _to_mail(battle.pk, battle.campaign_id, side, actor_id, key):
+        TurnNotified.objects.update_or_create(battle=battle, user=user, defaults={"turn_key": key})
         told.append(user)
     if told:
         context = {

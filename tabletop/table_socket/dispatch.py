@@ -105,8 +105,9 @@ def serve(frame: protocol.Frame, *, battle_id: int, actor: Actor) -> dict[str, A
 
 
 #: Frames served on the rights last read for the seat, which their one statement checks
-#: (rights.assumable; one_trip.py): a move is then one round trip on PostgreSQL.
-UNREAD_RIGHTS_FRAMES = frozenset({"act"})
+#: (rights.assumable; one_trip.py): a move, or an end of turn, is then one round trip on
+#: PostgreSQL.
+UNREAD_RIGHTS_FRAMES = frozenset({"act", "end_turn", "end_phase"})
 
 
 def serve_now(

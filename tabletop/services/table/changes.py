@@ -69,7 +69,7 @@ def follow(
 def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
     """What takes the object `old` to `new` ({} when equal): applied(old, delta) == new."""
     found: dict[str, Any] = {}
-    dropped = [k for k in old if k not in new]
+    dropped = sorted((k for k in old if k not in new), key=_jsonb_order)
     if dropped:
         found["drop"] = dropped
     for key, value in new.items():
@@ -83,6 +83,15 @@ def delta(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
         else:
             found.setdefault("set", {})[key] = value
     return found
+
+
+def _jsonb_order(key: str) -> tuple[int, bytes]:
+    """The order PostgreSQL's jsonb keeps an object's keys in (shorter first, then byte by
+    byte): a position read from the row has its keys so, one this process kept (a one-trip
+    write's, one_trip.py) the engine's order; a drop list in this order is the same
+    whichever it was, and as the locked way stored it before."""
+    raw = key.encode()
+    return len(raw), raw
 
 
 def applied(old: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ its own values in those places and runs the very same SQL, and reads its rows as
 ORM would (its converters; model instances as `ModelIterable` makes them).
 """
 
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,7 +31,9 @@ class Stand:
 #: Stand-ins for ids, a text and an instant (each argument of a query its own).
 STAND_ID = Stand(-982_451_653)
 STAND_OTHER_ID = Stand(-982_451_654)
+STAND_THIRD_ID = Stand(-982_451_655)
 STAND_TEXT = Stand("\x00stand-in\x00")
+STAND_OTHER_TEXT = Stand("\x00other stand-in\x00")
 STAND_NOW = Stand(datetime(1901, 2, 3, 4, 5, 6, 789, tzinfo=UTC))
 
 
@@ -144,6 +147,22 @@ class CompiledQuery:
         """The SQL and its parameters for `args` (as `query.sql_with_params()`)."""
         bound = self.bound()
         return bound.sql, bound.params(args)
+
+    def named_sql_with_params(self, prefix: str, *args: Any) -> tuple[str, dict[str, Any]]:
+        """The SQL and its parameters for `args`, the parameters named (`%(<prefix><n>)s`),
+        so that the query can sit in a statement of named parameters (one_trip.py)."""
+        sql, params = self.sql_with_params(*args)
+        values = iter(params)
+        named: dict[str, Any] = {}
+
+        def name(placeholder: re.Match) -> str:
+            if placeholder.group() == "%%":
+                return "%%"
+            key = f"{prefix}{len(named)}"
+            named[key] = next(values)
+            return f"%({key})s"
+
+        return re.sub(r"%%|%s", name, sql), named
 
     def rows(self, *args: Any) -> list[tuple[Any, ...]]:
         return self.bound().rows(args)

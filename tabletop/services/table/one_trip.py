@@ -1,4 +1,5 @@
-"""A move in one round trip to PostgreSQL (issue 25), and the locked way when it cannot.
+"""A move, or an end of turn, in one round trip to PostgreSQL (issue 25), and the locked
+way when it cannot.
 
 The locked way (command.run) costs eight round trips: BEGIN, the battle row locked, the
 resend looked up, the take-back request looked up, the event, the battle, the answer,
@@ -7,7 +8,9 @@ COMMIT. Here the move is decided on the battle as this process last left it
 the battle row by updating it only where the row is still exactly what the decision read
 (the sequence number, status, spectator delay, position, turn and the seq of its last
 kept base: the sequence check), where no answer is stored for the message id (the resend
-check) and no take-back request waits (which the event would have to name as lapsed);
+check), no take-back request waits (which the event would have to name as lapsed) and,
+when the turn changes hands, no player of the side now to act is to be mailed (the
+turn's notices, turn_notices.to_mail_sql: the locked way records and mails them);
 only if it updated the row does it write the event (its change, and the whole position
 when one is due: changes.py) and the stored answer. Served on rights not read first
 (rights.assumed: the socket's move frame), it also writes only where the seat's row is
@@ -18,13 +21,13 @@ PostgreSQL parses and plans it once per connection, not once per move (planning 
 longer than running it: docs/benchmarks.md).
 
 When the statement writes nothing (another process moved, a resend, a guess that was
-stale), or the decision needs the database (a client that saw an older sequence number,
-a change of turn that mails notices: any query under `_no_queries`), or it is a refusal
-(which stores only its answer), the command runs the locked way from the start: it is
-decided again there, dice included. Nothing of the first decision was stored or shown,
-so this is one roll, never a second chance. Rights not yet checked are read again
-before it (rights.Assumed.confirm): if they changed, nothing is written and the frame is
-served again on them.
+stale, a change of turn that mails a notice), or the decision needs the database (a
+client that saw an older sequence number, a second press of End turn: any query under
+`_no_queries`), or it is a refusal (which stores only its answer), the command runs the
+locked way from the start: it is decided again there, dice included. Nothing of the
+first decision was stored or shown, so this is one roll, never a second chance. Rights
+not yet checked are read again before it (rights.Assumed.confirm): if they changed,
+nothing is written and the frame is served again on them.
 """
 
 import functools
@@ -40,6 +43,7 @@ from psycopg import errors as pg_errors
 
 from tabletop import events
 from tabletop.models import Battle, CommandReply, Event
+from tabletop.services import turn_notices
 from tabletop.services.table import command, known_battles, rights
 from tabletop.services.table.actor import Actor
 from tabletop.services.table.command import TABLE_KINDS, Change, Decide
@@ -65,8 +69,11 @@ _READ_RIGHTS = "SELECT 1"
 
 
 @functools.lru_cache(maxsize=16)
-def _statement(seat_check: str = _READ_RIGHTS) -> str:
-    """`seat_check`: a SELECT of a row when the rights the move is served on still hold."""
+def _statement(seat_check: str = _READ_RIGHTS, to_mail: str = "") -> str:
+    """`seat_check`: a SELECT of a row when the rights the move is served on still hold;
+    `to_mail`: a SELECT of the users a change of turn mails (none: it writes; any: it
+    writes nothing, and the locked way records and mails the notices)."""
+    mails = f"AND NOT EXISTS ({to_mail})" if to_mail else ""
     battle, event, reply = (m._meta.db_table for m in (Battle, Event, CommandReply))
     kinds = ", ".join(f"'{kind}'" for kind in _REQUEST_KINDS)
     return f"""
@@ -89,6 +96,7 @@ WITH seat AS (
        AND b.state = given.before -> 'state'
        AND b.turn_state = given.before -> 'turn'
        AND EXISTS (SELECT 1 FROM seat)
+       {mails}
        AND NOT EXISTS (
            SELECT 1 FROM {reply} AS r
             WHERE r.battle_id = b.id AND r.actor_id = %(actor)s AND r.client_msg_id = %(id)s)
@@ -207,9 +215,6 @@ def _in_one_trip(
                 return None
             # No take-back request waits: the statement checks it.
             prepared = command.prepare(battle, actor, outcome, client_msg_id, pending=_none)
-            # The turn's notices: nothing to do unless the turn changed hands (then they
-            # are read and written under the lock).
-            command.notify_turn(battle, actor, prepared)
     except NeedsLock:
         return None
     answer, kept = command.answer_of(outcome, client_msg_id, battle.last_seq)
@@ -217,6 +222,12 @@ def _in_one_trip(
     event.created_at = timezone.now()
     seat_check, seat_params = (_READ_RIGHTS, {}) if assumed is None else assumed.check_sql()
     before = prepared.before or {}
+    # The turn's notices: the statement writes only where a change of turn mails no one
+    # (no player of the side now to act asked for mail, or all were told); else they are
+    # recorded and mailed the locked way (command.notify_turn).
+    to_mail, mail_params = turn_notices.to_mail_sql(
+        battle, actor_id=actor.user_id, before=before["turn"], after=battle.turn_state
+    ) or ("", {})
     # The position the move was decided on is the one this process wrote last, as a rule:
     # its text then serves again (a position is tens of units, written once, not twice).
     before_text = known_battles.written_text(
@@ -233,9 +244,10 @@ def _in_one_trip(
         with connection.cursor() as cursor:
             _run_prepared(
                 cursor,
-                _statement(seat_check),
+                _statement(seat_check, to_mail),
                 {
                     **seat_params,
+                    **mail_params,
                     **guard,
                     "before": before_text,
                     "after": after_text,

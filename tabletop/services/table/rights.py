@@ -13,7 +13,6 @@ import contextlib
 import contextvars
 import hashlib
 import json
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -208,8 +207,7 @@ class Assumed:
         `row`, of none otherwise: the seat's query (`_seat_query`), compared column by
         column, the sides as sets (the rights hold them as a set; the aggregate's order
         is not fixed)."""
-        sql, params = _SEAT_QUERY.sql_with_params(*_seat_args(self.seat, self.battle_id))
-        named = _named(sql, params, "seat")
+        named = _SEAT_QUERY.named_sql_with_params("seat", *_seat_args(self.seat, self.battle_id))
         quote = connection.ops.quote_name
         wheres = [f"seat.{quote(c)} = %(seat_{c})s" for c in _row_columns()]
         given = {f"seat_{c}": self.row[c] for c in _row_columns()}
@@ -232,22 +230,6 @@ class Assumed:
         self.checked = True
         if now != self.actor:
             raise RightsChanged(now)
-
-
-def _named(sql: str, params: Any, prefix: str) -> tuple[str, dict[str, Any]]:
-    """Django's SQL with `%s` parameters as named ones (`%(<prefix><n>)s`), so that it
-    can sit in a statement of named parameters."""
-    values = iter(params)
-    named: dict[str, Any] = {}
-
-    def name(placeholder: re.Match) -> str:
-        if placeholder.group() == "%%":
-            return "%%"
-        key = f"{prefix}{len(named)}"
-        named[key] = next(values)
-        return f"%({key})s"
-
-    return re.sub(r"%%|%s", name, sql), named
 
 
 #: Rights kept per process: one per seat at a live table is enough.
