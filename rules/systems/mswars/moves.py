@@ -94,6 +94,12 @@ class MswarsMoves(Play):
     ) -> None:
         check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
 
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        return allowance_for(unit, action.type)
+
+    def free_rotation(self, position: MswarsPosition, unit: Unit) -> float:
+        return free_rotation(position, unit)
+
     def measure_path(
         self,
         judgement: PathJudgement,
@@ -235,27 +241,17 @@ def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     return turned and free_rotation(pos, unit) > 0
 
 
-class FreeTurn(Play):
+class FreeTurn(MswarsMoves):
     """The standalone free turn as the kernel plays a move: 0 MP, 0 AC, no move action
     used, allowed in base contact (MSW-D26)."""
+
+    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        return Play.move(self, position, unit, action, dice)
 
     def check_may_move(
         self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
     ) -> None:
         check_can_act(position, judgement, unit, action, free_turn_only=True)
-
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return allowance_for(unit, action.type)
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedPath:
-        return measured_path(judgement, position, unit, action, allowance)
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
         # It says so: the log reads "turned in place", not a 0 MP move.
@@ -325,7 +321,9 @@ class OwnMove(MswarsMoves):
     first (`move_events` adds none)."""
 
     def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return Allowance(0.0) if unit.aboard is not None else allowance_for(unit, action.type)
+        return (
+            Allowance(0.0) if unit.aboard is not None else super().allowance(position, unit, action)
+        )
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
         return []

@@ -22,7 +22,6 @@ from typing import Any, ClassVar
 import shapely
 from shapely.geometry import Point, box
 
-from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import make_dice
 from rules.engine.open_reach import MARGIN, grown
@@ -42,7 +41,6 @@ from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
 from rules.systems.mswars.moves import OwnMove
 from rules.systems.mswars.path import MswarsBases
-from rules.systems.mswars.path import free_rotation as free_turn
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
     allowance_for,
@@ -81,13 +79,6 @@ class MswarsReach(ReachTemplate):
     # from the circle round it: drifting up to 1 degree along an axis (MSW-D5), a long
     # rect's end would cut into a base beside it (002 Rules: Movement).
     rect_kept_by_its_shape = True
-
-    # -- the move's hooks the template reads ------------------------------------------
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return allowance_for(unit, action.type)
-
-    def free_rotation(self, position: MswarsPosition, unit: Unit) -> float:
-        return free_turn(position, unit)
 
     # -- the template's hooks -----------------------------------------------------------
     def may_take_type(self, position: MswarsPosition, unit: Unit, action_type: str) -> bool:
