@@ -26,6 +26,7 @@ from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import make_dice
 from rules.engine.open_reach import MARGIN, grown
 from rules.engine.reach import Reach, unshaded
+from rules.engine.reach_ends import narrowed
 from rules.engine.reach_template import Features, ReachTemplate, Steering
 from rules.engine.turn_reach import (
     ContactTarget,
@@ -329,12 +330,7 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
             ]
         }
 
-    def path_to(q: tuple[float, float]) -> list[Any] | None:
-        return found.path_to(q) if area.dwithin(Point(q), 0.002) else None
-
-    return Reach(
-        carrier.id, "carrier_unloading", area, found.allowance, path_to, found.cut_at, keys_at
-    )
+    return narrowed(found, area, 0.002, found.cut_at, keys_at)
 
 
 def _beyond(pos: MswarsPosition, room: Any) -> Any:
