@@ -29,6 +29,7 @@ import shapely
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
 from rules.engine.reach_ends import owned_ends
+from rules.engine.turn_reach import shadow
 from rules.geometry.bases import Body
 from rules.model.state import Unit
 
@@ -66,9 +67,9 @@ def rect_charge(found: Reach, unit: Unit, targets: Sequence[tuple[str, Body]]) -
 
 def _shadow(start: tuple[float, float], body: Body, grow: float) -> Any:
     """A base grown by `grow` and all behind it seen from `start`."""
-    g = body.core.buffer((body.radius + grow) / math.cos(math.pi / 32), quad_segs=8)
-    far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
-    return shapely.convex_hull(shapely.union_all([g, far]))
+    return shadow(
+        start, body.core.buffer((body.radius + grow) / math.cos(math.pi / 32), quad_segs=8)
+    )
 
 
 def _band(
