@@ -16,7 +16,7 @@ from rules.engine.play import Play
 from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
 from rules.engine.verdict import Verdict
 from rules.geometry.arcs import in_base_contact
-from rules.model.actions import Action, Turn
+from rules.model.actions import Action, Step, Turn
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import (
     check_entered,
@@ -40,13 +40,16 @@ from rules.systems.mswars.terrain import MswarsPosition
 from rules.systems.mswars.turns import phase_of
 
 
+def steps_made(unit: Unit, action: Action) -> list[Step]:
+    """The action's steps, its `facing` a last turn, each turn the short way (MSW-D6,
+    MSW-D31), without turns of nothing."""
+    steps = normalised_steps(steps_with_final_facing(unit, action))
+    return [s for s in steps if not (isinstance(s, Turn) and s.angle == 0)]
+
+
 def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     """A standard move made only of one turn step that the free turn covers (MSW-D26)."""
-    steps = [
-        s
-        for s in normalised_steps(steps_with_final_facing(unit, action))
-        if not (isinstance(s, Turn) and s.angle == 0)
-    ]
+    steps = steps_made(unit, action)
     free = free_rotation(pos, unit)
     return (
         action.type == "standard_move"
@@ -236,8 +239,7 @@ def straightens(unit: Unit, action: Action) -> bool:
 def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     """Whether a legal move spends the phase's free turn: any turn it makes while the turn
     is still free does (002 Turning, MSW-D7)."""
-    steps = normalised_steps(steps_with_final_facing(unit, action))
-    turned = any(isinstance(s, Turn) and s.angle != 0 for s in steps)
+    turned = any(isinstance(s, Turn) for s in steps_made(unit, action))
     return turned and free_rotation(pos, unit) > 0
 
 
