@@ -95,8 +95,8 @@ _HELP = {
 #: Each move action's label, rule, keys, whether a drag offers it, AC and MP allowance;
 #: every path is free but a Climb's, the placement on top.
 ACTIONS: dict[str, ActionRow] = {
-    t: ActionRow(label, cite, keys, "placement" if t == "climb" else "free", drag, _HELP[t], *more)
-    for t, (label, cite, keys, drag, *more) in {
+    t: ActionRow(label, cite, keys, "placement" if t == "climb" else "free", drag, _HELP[t], ac, mp)
+    for t, (label, cite, keys, drag, ac, mp) in {
         "standard_move": ("Standard Move", "002 Standard Move Action", (), True, 1, "move"),
         "run": ("Run", "002 Move Actions: Run", (), True, 2, "double"),
         "climb": ("Climb", "002 Climb Action", ("target",), False, 2, "none"),
