@@ -51,4 +51,5 @@ def owned_ends(
         return None if owner(p) is None else found.path_to(p)
 
     area = shapely.union_all([region for region, _ in ends]) if ends else shapely.Polygon()
+    shapely.prepare(area)  # the board asks whether it holds the pointer on every drag
     return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, cut_at, keys_at)
