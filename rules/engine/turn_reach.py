@@ -31,6 +31,7 @@ from shapely.geometry import LineString, Point, box
 
 from rules.engine.open_reach import base_barriers
 from rules.engine.reach import Reach
+from rules.engine.reach_ends import narrowed, owned_ends
 from rules.geometry.bases import Body
 from rules.geometry.direction import bearing
 from rules.geometry.track import shortest_turn
@@ -482,7 +483,7 @@ def contact_reach(
     what lies behind it from the start), and less `passed` (other bases the line may not
     cross, already grown by both radii). `keys_at` names the target an end touches."""
     sx, sy = start
-    ends, owners = [], []
+    ends: list[tuple[Any, dict[str, Any]]] = []
     shadows = [_shadow(start, g) for g in passed]
     for t in targets:
         out = t.core.buffer(t.radius + radius + CONTACT_OUT, quad_segs=64)
@@ -501,37 +502,8 @@ def contact_reach(
             band.difference(shapely.union_all([*others, *shadows])) if others or shadows else band
         )
         if not band.is_empty and band.area > 1e-9:
-            ends.append(band)
-            owners.append(t)
-    if not ends:
-        return Reach(
-            found.unit_id,
-            found.action_type,
-            shapely.Polygon(),
-            found.allowance,
-            lambda p: None,
-            found.cut_at,
-        )
-    area = shapely.union_all(ends)
-    shapely.prepare(area)
-    for e in ends:
-        shapely.prepare(e)
-
-    def owner(p: Point2) -> ContactTarget | None:
-        q = Point(p)
-        return next((t for e, t in zip(ends, owners, strict=True) if e.dwithin(q, 0.002)), None)
-
-    def path_to(p: Point2) -> list[Any] | None:
-        """As the reach's own path (an end rounded a hair off the band still counts)."""
-        return None if owner(p) is None else found.path_to(p)
-
-    def keys_at(p: Point2) -> dict[str, Any]:
-        t = owner(p)
-        return {} if t is None else dict(t.keys)
-
-    return Reach(
-        found.unit_id, found.action_type, area, found.allowance, path_to, found.cut_at, keys_at
-    )
+            ends.append((band, t.keys))
+    return owned_ends(found, ends, 0.002, found.cut_at)
 
 
 def _shadow(start: Point2, g: Any) -> Any:
@@ -565,8 +537,4 @@ def contact_with_all(
     if area.is_empty or area.area <= 1e-9:
         area = shapely.Polygon()
     shapely.prepare(area)
-
-    def path_to(p: Point2) -> list[Any] | None:
-        return found.path_to(p) if area.dwithin(Point(p), 0.002) else None
-
-    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0)
+    return narrowed(found, area, 0.002, 0.0)

@@ -1,7 +1,7 @@
 """Every move action as the kernel plays a move: Standard Move, Run, Break Away, Manoeuvre,
 Charge, Enter Unit and Unit Exiting (`MswarsMoves`), and Jump, Climb and Carrier Unloading
-with hooks of their own; and the standalone free turn, which is no move action (002 Move
-Actions; mswars.md sections 5 and 7)."""
+with hooks of their own (`OwnMove`); and the standalone free turn, which is no move action
+(002 Move Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from rules.engine.play import Play
 from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
 from rules.engine.verdict import Verdict
 from rules.geometry.arcs import in_base_contact
-from rules.model.actions import Action, Turn
+from rules.model.actions import Action, Step, Turn
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import (
     check_entered,
@@ -40,13 +40,16 @@ from rules.systems.mswars.terrain import MswarsPosition
 from rules.systems.mswars.turns import phase_of
 
 
+def steps_made(unit: Unit, action: Action) -> list[Step]:
+    """The action's steps, its `facing` a last turn, each turn the short way (MSW-D6,
+    MSW-D31), without turns of nothing."""
+    steps = normalised_steps(steps_with_final_facing(unit, action))
+    return [s for s in steps if not (isinstance(s, Turn) and s.angle == 0)]
+
+
 def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     """A standard move made only of one turn step that the free turn covers (MSW-D26)."""
-    steps = [
-        s
-        for s in normalised_steps(steps_with_final_facing(unit, action))
-        if not (isinstance(s, Turn) and s.angle == 0)
-    ]
+    steps = steps_made(unit, action)
     free = free_rotation(pos, unit)
     return (
         action.type == "standard_move"
@@ -93,6 +96,12 @@ class MswarsMoves(Play):
         self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
     ) -> None:
         check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
+
+    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
+        return allowance_for(unit, action.type)
+
+    def free_rotation(self, position: MswarsPosition, unit: Unit) -> float:
+        return free_rotation(position, unit)
 
     def measure_path(
         self,
@@ -230,32 +239,21 @@ def straightens(unit: Unit, action: Action) -> bool:
 def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     """Whether a legal move spends the phase's free turn: any turn it makes while the turn
     is still free does (002 Turning, MSW-D7)."""
-    steps = normalised_steps(steps_with_final_facing(unit, action))
-    turned = any(isinstance(s, Turn) and s.angle != 0 for s in steps)
+    turned = any(isinstance(s, Turn) for s in steps_made(unit, action))
     return turned and free_rotation(pos, unit) > 0
 
 
-class FreeTurn(Play):
+class FreeTurn(MswarsMoves):
     """The standalone free turn as the kernel plays a move: 0 MP, 0 AC, no move action
     used, allowed in base contact (MSW-D26)."""
+
+    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        return Play.move(self, position, unit, action, dice)
 
     def check_may_move(
         self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
     ) -> None:
         check_can_act(position, judgement, unit, action, free_turn_only=True)
-
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return allowance_for(unit, action.type)
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedPath:
-        return measured_path(judgement, position, unit, action, allowance)
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
         # It says so: the log reads "turned in place", not a 0 MP move.
@@ -315,20 +313,22 @@ def attacks_of_opportunity(
 
 
 class OwnMove(MswarsMoves):
-    """A move action with rules of its own (Jump, Climb, Carrier Unloading): a unit aboard,
-    which may not take it, has no path and nothing to measure it against; the end of the
-    move tells its events, in order, the unit's move first (`move_events` adds none)."""
+    """The move actions with rules of their own as the kernel plays a move: 002 Jump Action
+    (off the top the unit stands on, whose edge its path may cross, MSW-D24, to a landing
+    told before any Fall), 002 Climb Action (no path to price: 0 MP, placed on top by the
+    engine; it turns nothing, so the phase's free turn is kept) and 002 Carrier Unloading
+    Action (the carrier's move, none: 0 MP, then the units it sets down at its rear, told
+    after it, MSW-D39). A unit aboard, which may take none of them, has no path and nothing
+    to measure it against; the end of the move tells its events, in order, the unit's move
+    first (`move_events` adds none)."""
 
     def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return Allowance(0.0) if unit.aboard is not None else allowance_for(unit, action.type)
+        return (
+            Allowance(0.0) if unit.aboard is not None else super().allowance(position, unit, action)
+        )
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
         return []
-
-
-class Jump(OwnMove):
-    """002 Jump Action as the kernel plays a move: off the top the unit stands on, whose
-    edge its path may cross (MSW-D24), to a landing told before any Fall it makes."""
 
     def measure_path(
         self,
@@ -338,7 +338,9 @@ class Jump(OwnMove):
         action: Action,
         allowance: Allowance,
     ) -> PricedPath:
-        top = jump_top(position, unit)
+        if action.type == "climb":
+            return no_path(unit)
+        top = jump_top(position, unit) if action.type == "jump" else None
         return measured_path(judgement, position, unit, action, allowance, jumping_from=top)
 
     def check_moved(
@@ -349,76 +351,11 @@ class Jump(OwnMove):
         action: Action,
         priced: PricedTrack,
     ) -> None:
-        check_jumped(position, judgement, unit, priced)
-
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
-        return landed(judgement, position, unit, priced.end, dice)
-
-
-class Climb(OwnMove):
-    """002 Climb Action as the kernel plays a move: no path to price (its path is the
-    placement on top, 0 MP), the unit placed by the engine; it turns nothing, so the
-    phase's free turn is kept."""
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedPath:
-        return no_path(unit)
-
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
-        if unit.aboard is None:
+        if action.type == "jump":
+            check_jumped(position, judgement, unit, priced)
+        elif unit.aboard is None and action.type == "climb":
             check_climb(position, judgement, unit, action)
-
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
-        return climbed(judgement, position, unit, action)
-
-    def after_move(
-        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        return applied(position.state, unit, action.type, [moved], free_turn=False)
-
-
-class CarrierUnloading(OwnMove):
-    """002 Carrier Unloading Action as the kernel plays a move: the carrier's move (none:
-    0 MP), then the units it sets down at its rear, told after it (MSW-D39)."""
-
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
-        if unit.aboard is None:
+        elif unit.aboard is None:
             check_unloading(position, judgement, unit, action, priced)
 
     def end_of_move(
@@ -430,6 +367,10 @@ class CarrierUnloading(OwnMove):
         priced: PricedTrack,
         dice: Dice,
     ) -> Unit:
+        if action.type == "jump":
+            return landed(judgement, position, unit, priced.end, dice)
+        if action.type == "climb":
+            return climbed(judgement, position, unit, action)
         carrier = unit.moved(priced.end.xy, priced.end.facing)
         judgement.events.append(moved_event(carrier))
         for u in unloaded(position, carrier, action):
@@ -442,7 +383,12 @@ class CarrierUnloading(OwnMove):
     def after_move(
         self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
     ) -> GameState:
-        """Each unit set down has made a move action this phase (002 Carrier Unloading)."""
+        """A climb keeps the free turn; each unit set down has made a move action this
+        phase (002 Carrier Unloading)."""
+        if action.type == "jump":
+            return super().after_move(position, unit, action, moved)
+        if action.type == "climb":
+            return applied(position.state, unit, action.type, [moved], free_turn=False)
         placed = unloaded(position, moved, action)
         phase = phase_of(position.state.turn)
         return applied(

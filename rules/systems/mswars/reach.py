@@ -22,11 +22,11 @@ from typing import Any, ClassVar
 import shapely
 from shapely.geometry import Point, box
 
-from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import make_dice
 from rules.engine.open_reach import MARGIN, grown
 from rules.engine.reach import Reach, unshaded
+from rules.engine.reach_ends import narrowed
 from rules.engine.reach_template import Features, ReachTemplate, Steering
 from rules.engine.turn_reach import (
     ContactTarget,
@@ -40,9 +40,8 @@ from rules.geometry.bases import rect_corners
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
-from rules.systems.mswars.moves import Climb
+from rules.systems.mswars.moves import OwnMove
 from rules.systems.mswars.path import MswarsBases
-from rules.systems.mswars.path import free_rotation as free_turn
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
     allowance_for,
@@ -81,13 +80,6 @@ class MswarsReach(ReachTemplate):
     # from the circle round it: drifting up to 1 degree along an axis (MSW-D5), a long
     # rect's end would cut into a base beside it (002 Rules: Movement).
     rect_kept_by_its_shape = True
-
-    # -- the move's hooks the template reads ------------------------------------------
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return allowance_for(unit, action.type)
-
-    def free_rotation(self, position: MswarsPosition, unit: Unit) -> float:
-        return free_turn(position, unit)
 
     # -- the template's hooks -----------------------------------------------------------
     def may_take_type(self, position: MswarsPosition, unit: Unit, action_type: str) -> bool:
@@ -338,12 +330,7 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
             ]
         }
 
-    def path_to(q: tuple[float, float]) -> list[Any] | None:
-        return found.path_to(q) if area.dwithin(Point(q), 0.002) else None
-
-    return Reach(
-        carrier.id, "carrier_unloading", area, found.allowance, path_to, found.cut_at, keys_at
-    )
+    return narrowed(found, area, 0.002, found.cut_at, keys_at)
 
 
 def _beyond(pos: MswarsPosition, room: Any) -> Any:
@@ -421,7 +408,7 @@ def climb_reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     """002 Climb Action: the engine places the unit on top (the nearest pose inside across
     the contacted edge); a one-point path must match it within 0.01". The area is that
     pose (a disc just short of 0.01"), the path the pose, and `target` the feature."""
-    verdict = Climb().move(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
+    verdict = OwnMove().move(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
     moved = next((e for e in verdict.events if e.get("type") == "moved"), None)
     onto = next((e.get("onto") for e in verdict.events if e.get("type") == "climbed"), None)
     if not verdict.legal or moved is None:

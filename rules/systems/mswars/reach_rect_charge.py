@@ -25,10 +25,11 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import Point
 
 from rules.engine.open_reach import MARGIN
 from rules.engine.reach import Reach
+from rules.engine.reach_ends import owned_ends
+from rules.engine.turn_reach import shadow
 from rules.geometry.bases import Body
 from rules.model.state import Unit
 
@@ -47,7 +48,7 @@ def rect_charge(found: Reach, unit: Unit, targets: Sequence[tuple[str, Body]]) -
     length = float(unit.base.length or 0.0)
     width = float(unit.base.width or 0.0)
     reach_r = unit.base.radius
-    bands: list[tuple[str, Any]] = []
+    bands: list[tuple[Any, dict[str, Any]]] = []
     shadows = {tid: _shadow(s, body, reach_r + MARGIN + 0.01) for tid, body in targets}
     for tid, body in targets:
         if body.xy is None:
@@ -60,30 +61,15 @@ def rect_charge(found: Reach, unit: Unit, targets: Sequence[tuple[str, Body]]) -
             band = band.difference(shapely.union_all(others))
         band = band.intersection(found.area)
         if not band.is_empty and band.area > 1e-9:
-            bands.append((tid, band))
-    area = shapely.union_all([b for _, b in bands]) if bands else shapely.Polygon()
-    for _, b in bands:
-        shapely.prepare(b)
-
-    def owner(p: tuple[float, float]) -> str | None:
-        here = Point(p)
-        return next((tid for tid, b in bands if b.dwithin(here, 0.0002)), None)
-
-    def path_to(p: tuple[float, float]) -> list[Any] | None:
-        return None if owner(p) is None else found.path_to(p)
-
-    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
-        tid = owner(p)
-        return {} if tid is None else {"target": tid}
-
-    return Reach(found.unit_id, found.action_type, area, found.allowance, path_to, 0.0, keys_at)
+            bands.append((band, {"target": tid}))
+    return owned_ends(found, bands, 0.0002, 0.0)
 
 
 def _shadow(start: tuple[float, float], body: Body, grow: float) -> Any:
     """A base grown by `grow` and all behind it seen from `start`."""
-    g = body.core.buffer((body.radius + grow) / math.cos(math.pi / 32), quad_segs=8)
-    far = shapely.affinity.scale(g, 1e3, 1e3, origin=start)
-    return shapely.convex_hull(shapely.union_all([g, far]))
+    return shadow(
+        start, body.core.buffer((body.radius + grow) / math.cos(math.pi / 32), quad_segs=8)
+    )
 
 
 def _band(

@@ -16,24 +16,16 @@ ROWS = ("flat", "difficult", "very_difficult", "rough", "shallow_water", "deep_w
 #: Cost per inch: row -> column -> MP (CANT: may not be there). On/In Deep Water are one
 #: row (MSW-D20); "Standard Ground" is Flat Ground (MSW-D3).
 COST_PER_INCH: dict[str, dict[str, float | None]] = {
-    "flat": {"walker": 1, "four_legged_walker": 1, "track": 1, "wheel": 1, "static": 0},
-    "difficult": {"walker": 2, "four_legged_walker": 1, "track": 2, "wheel": 4, "static": 0},
-    "very_difficult": {
-        "walker": 4,
-        "four_legged_walker": 2,
-        "track": CANT,
-        "wheel": CANT,
-        "static": CANT,
-    },
-    "rough": {"walker": 1, "four_legged_walker": 1, "track": 1, "wheel": 2, "static": 0},
-    "shallow_water": {"walker": 4, "four_legged_walker": 4, "track": 4, "wheel": 4, "static": 0},
-    "deep_water": {
-        "walker": 4,
-        "four_legged_walker": CANT,
-        "track": CANT,
-        "wheel": CANT,
-        "static": 0,
-    },
+    row: dict(zip(COLUMNS, costs, strict=True))
+    for row, costs in {
+        # walker, four_legged_walker, track, wheel, static
+        "flat": (1, 1, 1, 1, 0),
+        "difficult": (2, 1, 2, 4, 0),
+        "very_difficult": (4, 2, CANT, CANT, CANT),
+        "rough": (1, 1, 1, 2, 0),
+        "shallow_water": (4, 4, 4, 4, 0),
+        "deep_water": (4, CANT, CANT, CANT, 0),
+    }.items()
 }
 
 #: Named features by the unit's size class: [SC 0, SC 1-3, SC 4+] (002 Terrain, MSW-D30).
@@ -49,13 +41,8 @@ SIZE_CLASS_TERRAIN: dict[str, tuple[str, str, str]] = {
 }
 
 #: Elevated terrain: the maximum height (inches, inclusive) of each size class (002 Terrain).
-HEIGHT_MAX_BY_SIZE_CLASS: tuple[tuple[int, float], ...] = (
-    (0, 1.5),
-    (1, 2.5),
-    (2, 4.0),
-    (3, 5.0),
-    (4, 6.5),
-    (5, 8.0),
+HEIGHT_MAX_BY_SIZE_CLASS: tuple[tuple[int, float], ...] = tuple(
+    enumerate((1.5, 2.5, 4.0, 5.0, 6.5, 8.0))
 )
 
 TERRAIN_TYPES = frozenset(ROWS) | frozenset(SIZE_CLASS_TERRAIN) | {"elevated"}
@@ -91,107 +78,43 @@ class ActionRow(catalogue.ActionRow):
     allowance: str = "move"
 
 
+#: The player's line of help on each move action.
+_HELP = {
+    "standard_move": "Up to Move MP. Turn steps alone within the free turn cost nothing "
+    "and use no action.",
+    "run": "More than Move, up to twice Move MP.",
+    "climb": "Onto elevated terrain the unit touches and faces; no weapons.",
+    "break_away": "Leave base contact; adjacent enemies attack first.",
+    "jump": "Off elevated terrain; one straight line after the edge.",
+    "manoeuvre": "Half Move, staying in contact (Combat Manoeuvres).",
+    "enter_unit": "Half Move, then board a friendly carrier.",
+    "carrier_unloading": "Half Move and unload one, or stay and unload two (infantry count half).",
+    "unit_exiting": "Placed at the carrier's rear, then half Move.",
+    "charge": "Like a Run, ending in contact with the target.",
+}
+#: Each move action's label, rule, keys, whether a drag offers it, AC and MP allowance;
+#: every path is free but a Climb's, the placement on top.
 ACTIONS: dict[str, ActionRow] = {
-    "standard_move": ActionRow(
-        "Standard Move",
-        "002 Standard Move Action",
-        (),
-        "free",
-        True,
-        "Up to Move MP. Turn steps alone within the free turn cost nothing and use no action.",
-        ac=1,
-        allowance="move",
-    ),
-    "run": ActionRow(
-        "Run",
-        "002 Move Actions: Run",
-        (),
-        "free",
-        True,
-        "More than Move, up to twice Move MP.",
-        ac=2,
-        allowance="double",
-    ),
-    "climb": ActionRow(
-        "Climb",
-        "002 Climb Action",
-        ("target",),
-        "placement",
-        False,
-        "Onto elevated terrain the unit touches and faces; no weapons.",
-        ac=2,
-        allowance="none",
-    ),
-    "break_away": ActionRow(
-        "Break Away",
-        "002 Break Away Action",
-        (),
-        "free",
-        True,
-        "Leave base contact; adjacent enemies attack first.",
-        ac=1,
-        allowance="move",
-    ),
-    "jump": ActionRow(
-        "Jump",
-        "002 Jump Action",
-        (),
-        "free",
-        False,
-        "Off elevated terrain; one straight line after the edge.",
-        ac=1,
-        allowance="move",
-    ),
-    "manoeuvre": ActionRow(
-        "Manoeuvre",
-        "002 Manoeuvre Action",
-        (),
-        "free",
-        True,
-        "Half Move, staying in contact (Combat Manoeuvres).",
-        ac=1,
-        allowance="half",
-    ),
-    "enter_unit": ActionRow(
-        "Enter Unit",
-        "002 Enter Unit",
-        ("carrier",),
-        "free",
-        False,
-        "Half Move, then board a friendly carrier.",
-        ac=1,
-        allowance="half",
-    ),
-    "carrier_unloading": ActionRow(
-        "Carrier Unloading",
-        "002 Carrier Unloading Action",
-        ("unload",),
-        "free",
-        False,
-        "Half Move and unload one, or stay and unload two (infantry count half).",
-        ac=1,
-        allowance="half",
-    ),
-    "unit_exiting": ActionRow(
-        "Unit Exiting",
-        "002 Unit Exiting",
-        ("placement",),
-        "free",
-        False,
-        "Placed at the carrier's rear, then half Move.",
-        ac=1,
-        allowance="half",
-    ),
-    "charge": ActionRow(
-        "Charge",
-        "002 Charge Move Action",
-        ("target",),
-        "free",
-        True,
-        "Like a Run, ending in contact with the target.",
-        ac=2,
-        allowance="double",
-    ),
+    t: ActionRow(label, cite, keys, "placement" if t == "climb" else "free", drag, _HELP[t], ac, mp)
+    for t, (label, cite, keys, drag, ac, mp) in {
+        "standard_move": ("Standard Move", "002 Standard Move Action", (), True, 1, "move"),
+        "run": ("Run", "002 Move Actions: Run", (), True, 2, "double"),
+        "climb": ("Climb", "002 Climb Action", ("target",), False, 2, "none"),
+        "break_away": ("Break Away", "002 Break Away Action", (), True, 1, "move"),
+        "jump": ("Jump", "002 Jump Action", (), False, 1, "move"),
+        "manoeuvre": ("Manoeuvre", "002 Manoeuvre Action", (), True, 1, "half"),
+        "enter_unit": ("Enter Unit", "002 Enter Unit", ("carrier",), False, 1, "half"),
+        "carrier_unloading": (
+            "Carrier Unloading",
+            "002 Carrier Unloading Action",
+            ("unload",),
+            False,
+            1,
+            "half",
+        ),
+        "unit_exiting": ("Unit Exiting", "002 Unit Exiting", ("placement",), False, 1, "half"),
+        "charge": ("Charge", "002 Charge Move Action", ("target",), True, 2, "double"),
+    }.items()
 }
 ACTION_COST = {t: row.ac for t, row in ACTIONS.items()}
 LABEL = {t: row.label for t, row in ACTIONS.items()}
