@@ -60,6 +60,11 @@ def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> 
     )
 
 
+def lacks_manoeuvre_skill(unit: Unit, action_type: str) -> bool:
+    """002 Manoeuvre Action: only a pilot with the Combat Manoeuvres skill may take it."""
+    return action_type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or [])
+
+
 def check_move_kind(
     judgement: PathJudgement, unit: Unit, action_type: str, foes: list[Unit]
 ) -> None:
@@ -73,7 +78,7 @@ def check_move_kind(
             at,
             "002 Break Away Action",
         )
-    if action_type == "manoeuvre" and "combat_manoeuvres" not in (unit.get("skills") or []):
+    if lacks_manoeuvre_skill(unit, action_type):
         judgement.add(
             "action_not_allowed",
             f"{who(unit)}'s pilot lacks the Combat Manoeuvres skill",

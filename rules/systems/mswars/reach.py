@@ -40,7 +40,7 @@ from rules.geometry.bases import rect_corners
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
-from rules.systems.mswars.moves import OwnMove
+from rules.systems.mswars.moves import OwnMove, lacks_manoeuvre_skill
 from rules.systems.mswars.path import MswarsBases
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
@@ -83,8 +83,9 @@ class MswarsReach(ReachTemplate):
 
     # -- the template's hooks -----------------------------------------------------------
     def may_take_type(self, position: MswarsPosition, unit: Unit, action_type: str) -> bool:
-        """The judge's checks before any path (check_can_act): not a static unit, a Break
-        Away from an opposing unit in contact, a Jump from a top; malformed terrain: no."""
+        """The judge's checks before any path (check_can_act, check_move_kind): not a static
+        unit, a Break Away from an opposing unit in contact, a Manoeuvre by a pilot with the
+        skill, a Jump from a top; malformed terrain: no."""
         if position.malformed is not None:
             return False
         view = position.view(unit)
@@ -92,6 +93,7 @@ class MswarsReach(ReachTemplate):
             not may_act(position, unit, action_type)
             or view.immobile
             or (action_type == "break_away" and not opposing_contacts(position, unit))
+            or lacks_manoeuvre_skill(unit, action_type)
             or (action_type == "jump" and view.top_under(unit.position) is None)
         )
 

@@ -156,6 +156,14 @@ def test_a_manoeuvre_touching_no_opposing_unit_reaches_half_move() -> None:
     assert legal_along(state, "U", (10, 27.9), "manoeuvre")
 
 
+def test_a_pilot_without_combat_manoeuvres_is_shaded_no_manoeuvre() -> None:
+    # 002 Manoeuvre Action: only a pilot with the Combat Manoeuvres skill; the referee
+    # refuses any other's, so the board shades none of the ground it would have reached.
+    state = scene([walker(move=8, position=(10, 24))])
+    found = reach(state, "U", "manoeuvre")
+    assert not found.contains((12, 24)) and not legal_along(state, "U", (12, 24), "manoeuvre")
+
+
 def test_enter_unit_has_no_area_it_ends_aboard() -> None:
     # 002 Enter Unit: the unit ends aboard its carrier, off the table.
     state = scene([walker(), walker("C", position=(12, 10), carrier=2)])
