@@ -26,7 +26,7 @@ from rules.systems.lasergrenadiers.catalogue import (
     VERDICT_NOTES,
 )
 from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
-from rules.systems.lasergrenadiers.moves import enter_board, overrun
+from rules.systems.lasergrenadiers.moves import LgMove, overrun_target
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import LgReach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
@@ -62,8 +62,6 @@ class LaserGrenadiersSystem(LgReach, System):
     handlers = {
         "load": lambda pos, unit, action, _dice: load(pos, unit, action),
         "unload": lambda pos, unit, action, _dice: unload(pos, unit, action),
-        "overrun": lambda pos, unit, action, _dice: overrun(pos, unit, action),
-        "enter_board": lambda pos, unit, action, _dice: enter_board(pos, unit, action),
     }
     position_type = LgPosition
     #: A boarding piece ends aboard; a vehicle loading or unloading does not move
@@ -119,16 +117,16 @@ class LaserGrenadiersSystem(LgReach, System):
 
     def refusal(self, position: LgPosition, unit: Unit, action: Action) -> Verdict | None:
         """A piece that left the board, or one aboard that does not unload, does nothing
-        (moves.can_act); an overrun says so with what is wrong with its target."""
-        if action.type == "overrun":
-            return None
+        (moves.can_act); nor an overrun without a target on the table."""
         judgement = SpeedBandJudgement(position.state)
         moves.can_act(position, judgement, unit, action)
+        if action.type == "overrun":
+            overrun_target(position, judgement, unit, action)
         return None if judgement.legal else judgement.verdict()
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """A move along a path (003 Movement; moves.py)."""
-        return moves.move(position, unit, action)
+        """`move`, `overrun` and `enter_board` along a path (003 Movement; moves.py)."""
+        return LgMove().move(position, unit, action, dice)
 
     def may_take(self, position: LgPosition, unit: Unit, spec: ActionSpec) -> bool:
         """The judge's checks before the path (offers.py)."""
