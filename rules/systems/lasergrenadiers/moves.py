@@ -71,7 +71,6 @@ def charge_allowance(
     transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
     state, cost = pos.state, walked.cost
     left = remaining(state, unit)
-    judgement.cost, judgement.allowance = cost, left
     if cost > left + LENGTH_TOL:
         extra = cost - walked.price.total  # paid besides the path (over an overrun's target)
         at, order = walked.price.where_exceeds(left - extra) or (walked.end.xy, AFTER)
@@ -144,11 +143,14 @@ class LgMove(Play):
         action: Action,
         allowance: Allowance,
     ) -> Walked:
-        if self.target is None:
-            entering = action.type == "enter_board" and on_edge(position, unit)
-            return walk(position, judgement, unit, action, entering=entering)
-        walked = walk(position, judgement, unit, action, ignore=frozenset({self.target.id}))
-        return replace(walked, over=_cost_over(position, unit, self.target, walked))
+        target = self.target
+        ignore = frozenset() if target is None else frozenset({target.id})
+        entering = action.type == "enter_board" and on_edge(position, unit)
+        walked = walk(position, judgement, unit, action, ignore=ignore, entering=entering)
+        if target is not None:
+            walked = replace(walked, over=_cost_over(position, unit, target, walked))
+        self.walked = walked
+        return walked
 
     def check_moved(
         self,
@@ -166,27 +168,15 @@ class LgMove(Play):
         charge_allowance(position, judgement, unit, priced)
         self.band = speed_band(unit, self.before + priced.cost)
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: LgPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
-        assert isinstance(priced, Walked)
-        self.walked = priced
-        return placed(unit, priced.end, priced.end_z)
-
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
         walked = self.walked
-        assert walked is not None  # end_of_move kept it
+        assert walked is not None  # measure_path kept it
         if walked.leaves_board:
             return [{"type": "left_board", "unit": unit.id}]
-        event = moved_event(moved)
-        if moved.z is not None:
-            event["z"] = round(moved.z, 4)
+        mover = placed(unit, walked.end, walked.end_z)
+        event = moved_event(mover)
+        if mover.z is not None:
+            event["z"] = round(mover.z, 4)
         events = [event]
         if not walked.climbs and walked.cost > 0 and self.before <= LENGTH_TOL:
             # For fire at it, a piece that only rotated counts as stationary (003 Movement
@@ -198,12 +188,13 @@ class LgMove(Play):
         self, position: LgPosition, unit: Unit, action: Action, moved: Unit
     ) -> GameState:
         state, walked = position.state, self.walked
-        assert walked is not None  # end_of_move kept it
+        assert walked is not None  # measure_path kept it
         spent = {unit.id: self.before + walked.cost}
         if walked.leaves_board:
             return after(state, spent=spent, left_board=[unit.id], removed=self.removed)
+        mover = placed(unit, walked.end, walked.end_z)
         translated = [unit.id] if walked.translates else []
-        return after(state, [moved], spent=spent, removed=self.removed, translated=translated)
+        return after(state, [mover], spent=spent, removed=self.removed, translated=translated)
 
 
 # -- overrun ------------------------------------------------------------------------------
