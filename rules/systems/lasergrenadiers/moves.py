@@ -22,6 +22,7 @@ from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.lasergrenadiers.accounting import (
+    banded,
     coupling_breaches,
     damaged_transport_breach,
     moved,
@@ -30,7 +31,6 @@ from rules.systems.lasergrenadiers.accounting import (
     transfers,
 )
 from rules.systems.lasergrenadiers.changes import after, placed
-from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.path import Walked, walk
 from rules.systems.lasergrenadiers.pieces import (
     allowance_of,
@@ -42,13 +42,13 @@ from rules.systems.lasergrenadiers.tables import STATIONARY
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
 
-def never_returns(judgement: SpeedBandJudgement, name: str) -> None:
+def never_returns(judgement: PathJudgement, name: str) -> None:
     """A piece that left the board never returns (003 Leaving the board 1)."""
     message = f"{name} has left the board: it may not return"
     judgement.add("action_not_allowed", message, None, "003 Leaving the board 1")
 
 
-def can_act(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: Action) -> None:
+def can_act(pos: LgPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
         never_returns(judgement, who(unit))
@@ -111,6 +111,8 @@ class LgMove(Play):
     def __init__(self) -> None:
         self.target: Unit | None = None
         self.walked: Walked | None = None
+        #: An `enter_board` from a table edge (not a landing from above).
+        self.entering = False
         self.band = STATIONARY
         self.before = 0.0
         self.extra_events: list[dict[str, object]] = []
@@ -118,8 +120,7 @@ class LgMove(Play):
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """The verdict with the unit's speed band (lasergrenadiers.md 8)."""
-        verdict = super().move(position, unit, action, dice)
-        return replace(verdict, notes={"speed_band": self.band})
+        return banded(super().move(position, unit, action, dice), self.band)
 
     def check_may_move(
         self, judgement: PathJudgement, position: LgPosition, unit: Unit, action: Action
@@ -129,7 +130,7 @@ class LgMove(Play):
             assert self.target is not None  # `refusal` refused an overrun without one
             _overrun_conditions(judgement, unit, self.target)
         elif action.type == "enter_board":
-            _entry_point(position, judgement, unit)
+            self.entering = _entry_point(position, judgement, unit)
 
     def allowance(self, position: LgPosition, unit: Unit, action: Action) -> Allowance:
         """What is left this turn (lasergrenadiers.md 2)."""
@@ -145,8 +146,7 @@ class LgMove(Play):
     ) -> Walked:
         target = self.target
         ignore = frozenset() if target is None else frozenset({target.id})
-        entering = action.type == "enter_board" and on_edge(position, unit)
-        walked = walk(position, judgement, unit, action, ignore=ignore, entering=entering)
+        walked = walk(position, judgement, unit, action, ignore=ignore, entering=self.entering)
         if target is not None:
             walked = replace(walked, over=_cost_over(position, unit, target, walked))
         self.walked = walked
@@ -202,9 +202,7 @@ class LgMove(Play):
 OVERRUN_CITE = "003 Overrun attacks"
 
 
-def overrun_target(
-    pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: Action
-) -> None:
+def overrun_target(pos: LgPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     """An overrun names a piece on the table (003 Overrun attacks)."""
     tid = action.get("target")
     target = pos.state.unit(tid) if isinstance(tid, str) else None
@@ -338,26 +336,19 @@ def _cost_over(pos: LgPosition, unit: Unit, target: Unit, walked: Walked) -> tup
 # -- enter_board --------------------------------------------------------------------------
 
 
-def on_edge(pos: LgPosition, unit: Unit) -> bool:
-    """An entry from a table edge: the centre on it, on the ground."""
-    table, (x, y) = pos.state.table, unit.position
-    edge = min(abs(x), abs(y), abs(table.width - x), abs(table.height - y))
-    return _over_table(pos, unit) and edge <= CONTACT and (unit.z or 0.0) <= LENGTH_TOL
-
-
-def _over_table(pos: LgPosition, unit: Unit) -> bool:
-    table, (x, y) = pos.state.table, unit.position
-    return -CONTACT <= x <= table.width + CONTACT and -CONTACT <= y <= table.height + CONTACT
-
-
-def _entry_point(pos: LgPosition, judgement: PathJudgement, unit: Unit) -> None:
-    """On a table edge, or a landing from above within the full movement and the altitude
-    limit (003 Off-board movement, 003 Assault landings 4a)."""
+def _entry_point(pos: LgPosition, judgement: PathJudgement, unit: Unit) -> bool:
+    """On a table edge (then True), or a landing from above within the full movement and
+    the altitude limit (003 Off-board movement, 003 Assault landings 4a)."""
+    table = pos.state.table
+    x, y = unit.position
     z = unit.z or 0.0
+    edge = min(abs(x), abs(y), abs(table.width - x), abs(table.height - y))
+    within = -CONTACT <= x <= table.width + CONTACT and -CONTACT <= y <= table.height + CONTACT
+    on_edge = within and edge <= CONTACT and z <= LENGTH_TOL
     name = who(unit)
-    if on_edge(pos, unit):
+    if on_edge:
         _entry_area(pos, judgement, unit)
-    elif _over_table(pos, unit) and z > LENGTH_TOL:
+    elif within and z > LENGTH_TOL:
         full = allowance_of(unit)
         if z > full + LENGTH_TOL:
             judgement.add(
@@ -381,6 +372,7 @@ def _entry_point(pos: LgPosition, judgement: PathJudgement, unit: Unit) -> None:
             unit.position,
             "003 Assault landings, 003 Off-board movement",
         )
+    return on_edge
 
 
 def entry_probe(pos: LgPosition, unit: Unit) -> Verdict:

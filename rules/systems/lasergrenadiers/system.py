@@ -9,6 +9,7 @@ from typing import Any
 from rules.engine.catalogue import ActionSpec, VerdictNote
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement
 from rules.engine.markers import Markers
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
@@ -16,7 +17,7 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences, moves, offers
-from rules.systems.lasergrenadiers.accounting import moved, speed_band
+from rules.systems.lasergrenadiers.accounting import banded, moved, speed_band
 from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
     SPEED_BAND,
@@ -25,7 +26,6 @@ from rules.systems.lasergrenadiers.catalogue import (
     UNIT_SCHEMA,
     VERDICT_NOTES,
 )
-from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import LgMove, overrun_target
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import LgReach
@@ -108,21 +108,21 @@ class LaserGrenadiersSystem(LgReach, System):
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """No such piece, or one that has left the board for good (003 Leaving the board)."""
-        judgement = SpeedBandJudgement(state)
+        judgement = PathJudgement(state)
         if action.unit in state.turn.get("left_board", []):
             moves.never_returns(judgement, action.unit)
         else:
             judgement.add("unknown_unit", f"no unit {action.unit!r}", None, "")
-        return judgement.verdict()
+        return banded(judgement.verdict())
 
     def refusal(self, position: LgPosition, unit: Unit, action: Action) -> Verdict | None:
         """A piece that left the board, or one aboard that does not unload, does nothing
         (moves.can_act); nor an overrun without a target on the table."""
-        judgement = SpeedBandJudgement(position.state)
+        judgement = PathJudgement(position.state)
         moves.can_act(position, judgement, unit, action)
         if action.type == "overrun":
             overrun_target(position, judgement, unit, action)
-        return None if judgement.legal else judgement.verdict()
+        return None if judgement.legal else banded(judgement.verdict())
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """`move`, `overrun` and `enter_board` along a path (003 Movement; moves.py)."""
