@@ -1,4 +1,5 @@
-"""`move`, `overrun` and `enter_board` (lasergrenadiers.md 2-8, 10, 11)."""
+"""`move`, `overrun` and `enter_board` (lasergrenadiers.md 2-8, 10, 11), played by the
+kernel's `Play.move` through `LgMove`'s hooks."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from rules.engine.dice import Dice, make_dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
-from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.direction import bearing
@@ -38,7 +38,6 @@ from rules.systems.lasergrenadiers.pieces import (
     is_infantry_or_crew,
     is_vehicle,
 )
-from rules.systems.lasergrenadiers.tables import STATIONARY
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
 
@@ -113,14 +112,15 @@ class LgMove(Play):
         self.walked: Walked | None = None
         #: An `enter_board` from a table edge (not a landing from above).
         self.entering = False
-        self.band = STATIONARY
         self.before = 0.0
         self.extra_events: list[dict[str, object]] = []
         self.removed: tuple[str, ...] = ()
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """The verdict with the unit's speed band (lasergrenadiers.md 8)."""
-        return banded(super().move(position, unit, action, dice), self.band)
+        self.before = moved(position.state, unit.id)
+        verdict = super().move(position, unit, action, dice)
+        return banded(verdict, speed_band(unit, self.before + verdict.cost))
 
     def check_may_move(
         self, judgement: PathJudgement, position: LgPosition, unit: Unit, action: Action
@@ -144,29 +144,17 @@ class LgMove(Play):
         action: Action,
         allowance: Allowance,
     ) -> Walked:
+        """The path walked (an overrun's over its target at its own rate, LG-D9) with all it
+        breaks, the allowance and the transport inequalities included."""
         target = self.target
         ignore = frozenset() if target is None else frozenset({target.id})
         walked = walk(position, judgement, unit, action, ignore=ignore, entering=self.entering)
         if target is not None:
             walked = replace(walked, over=_cost_over(position, unit, target, walked))
+            overran(self, judgement, position, unit, target, walked)
+        charge_allowance(position, judgement, unit, walked)
         self.walked = walked
         return walked
-
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: LgPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
-        """An overrun's end; allowance, transport inequalities and the speed band."""
-        assert isinstance(priced, Walked)
-        if self.target is not None:
-            overran(self, judgement, position, unit, self.target, priced)
-        self.before = moved(position.state, unit.id)
-        charge_allowance(position, judgement, unit, priced)
-        self.band = speed_band(unit, self.before + priced.cost)
 
     def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
         walked = self.walked
