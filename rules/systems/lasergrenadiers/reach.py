@@ -183,10 +183,10 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
                 area = area.difference(grown_body)
         if not area.is_empty and area.area > 1e-9:
             ends.append(_ends(found, area, budget, {"target": target.id}))
-    if not ends:
-        return None
-    # A single part's area normalised as the union of several is.
-    return replace(union_reach(ends), area=shapely.union_all([e.area for e in ends]))
+    if len(ends) != 1:
+        return union_reach(ends) if ends else None
+    # A single part's area normalised, as the union of several is.
+    return replace(ends[0], area=shapely.union_all([ends[0].area]))
 
 
 def _ends(found: Reach, area: Any, budget: float, keys: dict[str, Any]) -> Reach:
