@@ -63,19 +63,8 @@ class TerrainAlong:
         self.rates = rates
         self.near = [(t, shape, shape.bounds) for t, shape in near]
 
-    def _within(
-        self, minx: float, miny: float, maxx: float, maxy: float
-    ) -> list[tuple[Terrain, Any]]:
-        return [
-            (t, shape)
-            for t, shape, (x0, y0, x1, y1) in self.near
-            if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny
-        ]
-
     def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
-        near = self._within(
-            min(p0[0], p1[0]), min(p0[1], p1[1]), max(p0[0], p1[0]), max(p0[1], p1[1])
-        )
+        near = within_box(self.near, [p0, p1])
         rates = self.rates
         return [
             (iv.start, iv.end, rates.rate(iv.feature), rates.name(iv.feature))
@@ -83,7 +72,7 @@ class TerrainAlong:
         ]
 
     def rate_at(self, x: float, y: float) -> tuple[float | None, str]:
-        t = feature_at(x, y, self._within(x, y, x, y), self.rates.rank)
+        t = feature_at(x, y, within_box(self.near, [(x, y)]), self.rates.rank)
         return self.rates.rate(t), self.rates.name(t)
 
     def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
@@ -91,6 +80,24 @@ class TerrainAlong:
 
     def turn_cost(self, angle: float, rate: float, free: float) -> float:
         return self.rates.turn_cost(angle, rate, free)
+
+
+def box_of(points: Sequence[Point2]) -> tuple[float, float, float, float]:
+    """(minx, miny, maxx, maxy) of the points."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def within_box(
+    near: Sequence[tuple[Terrain, Any, tuple[float, ...]]], points: Sequence[Point2]
+) -> list[tuple[Terrain, Any]]:
+    """The features of `near` (with their bounds) whose bounds meet the points' box."""
+    minx, miny, maxx, maxy = box_of(points)
+    return [
+        (t, shape)
+        for t, shape, (x0, y0, x1, y1) in near
+        if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny
+    ]
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,12 @@ and the speed band (lasergrenadiers.md 2, 8, 9)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from rules.engine.judgement import who
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.verdict import Verdict
 from rules.model.state import GameState, Unit
 from rules.systems.lasergrenadiers.pieces import allowance_of, damage_level
 from rules.systems.lasergrenadiers.tables import FAST, SPEED_BANDS, STATIONARY
@@ -44,6 +46,12 @@ def speed_band(unit: Unit, spent: float) -> str:
         if spent <= unit.move * upper + LENGTH_TOL:
             return band
     return FAST
+
+
+def banded(verdict: Verdict, band: str = STATIONARY) -> Verdict:
+    """The verdict with the piece's speed band, which every verdict says (lasergrenadiers.md
+    8; catalogue.VERDICT_NOTES)."""
+    return replace(verdict, notes={"speed_band": band})
 
 
 def with_transfer(

@@ -1,23 +1,28 @@
-"""`move`, `overrun` and `enter_board` (lasergrenadiers.md 2-8, 10, 11)."""
+"""`move`, `overrun` and `enter_board` (lasergrenadiers.md 2-8, 10, 11), played by the
+kernel's `Play.move` through `LgMove`'s hooks."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from shapely.geometry import LineString, Point
 
-from rules.engine.allowance import needs_message
-from rules.engine.judgement import who
+from rules.engine.allowance import Allowance, needs_message
+from rules.engine.dice import Dice, make_dice
+from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.numbers import LENGTH_TOL, fmt
+from rules.engine.play import Play
 from rules.engine.verdict import Verdict
 from rules.geometry.bases import body_at
 from rules.geometry.direction import bearing
 from rules.geometry.line_of_movement import stretches_inside
 from rules.geometry.tolerance import CONTACT, OVERLAP
 from rules.model.actions import Action
-from rules.model.state import Unit
+from rules.model.state import GameState, Unit
 from rules.systems.lasergrenadiers.accounting import (
+    banded,
     coupling_breaches,
     damaged_transport_breach,
     moved,
@@ -26,7 +31,6 @@ from rules.systems.lasergrenadiers.accounting import (
     transfers,
 )
 from rules.systems.lasergrenadiers.changes import after, placed
-from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement, moved_event
 from rules.systems.lasergrenadiers.path import Walked, walk
 from rules.systems.lasergrenadiers.pieces import (
     allowance_of,
@@ -37,13 +41,13 @@ from rules.systems.lasergrenadiers.pieces import (
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
 
-def never_returns(judgement: SpeedBandJudgement, name: str) -> None:
+def never_returns(judgement: PathJudgement, name: str) -> None:
     """A piece that left the board never returns (003 Leaving the board 1)."""
     message = f"{name} has left the board: it may not return"
     judgement.add("action_not_allowed", message, None, "003 Leaving the board 1")
 
 
-def can_act(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: Action) -> None:
+def can_act(pos: LgPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
     """A piece that left the board never returns; a piece aboard only unloads."""
     if unit.id in pos.state.turn.get("left_board", []):
         never_returns(judgement, who(unit))
@@ -58,18 +62,16 @@ def can_act(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, action: 
 
 def charge_allowance(
     pos: LgPosition,
-    judgement: SpeedBandJudgement,
+    judgement: PathJudgement,
     unit: Unit,
     walked: Walked,
-    cost: float,
 ) -> None:
     """The cost against what is left; then the transport inequalities and damaged
     transports for everything this piece moved this turn (lasergrenadiers.md 2, 9)."""
-    state = pos.state
+    state, cost = pos.state, walked.cost
     left = remaining(state, unit)
-    judgement.cost, judgement.allowance = cost, left
     if cost > left + LENGTH_TOL:
-        extra = cost - walked.cost  # what is paid besides the path (over an overrun's target)
+        extra = cost - walked.price.total  # paid besides the path (over an overrun's target)
         at, order = walked.price.where_exceeds(left - extra) or (walked.end.xy, AFTER)
         # Where the cost goes when turning is part of it (003 Turning 3: turning is paid
         # from the allowance); not split where more is paid besides the path.
@@ -100,47 +102,87 @@ def charge_allowance(
             judgement.add("speed_exceeded", breach, walked.end.xy, "003 Transport 6, LG-D35", AFTER)
 
 
-def move(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
-    judgement = SpeedBandJudgement(pos.state)
-    return finish(pos, judgement, unit, walk(pos, judgement, unit, action))
+class LgMove(Play):
+    """`move`, `overrun` and `enter_board` as the kernel plays a move (rules/engine/play.py):
+    one instance per action, which keeps its walked path for the hooks after it. `refusal`
+    has refused a piece that may not act and an overrun without a target on the table."""
 
+    def __init__(self) -> None:
+        self.target: Unit | None = None
+        self.walked: Walked | None = None
+        #: An `enter_board` from a table edge (not a landing from above).
+        self.entering = False
+        self.before = 0.0
+        self.extra_events: list[dict[str, object]] = []
+        self.removed: tuple[str, ...] = ()
 
-def finish(
-    pos: LgPosition,
-    judgement: SpeedBandJudgement,
-    unit: Unit,
-    walked: Walked,
-    extra_events: list[dict[str, object]] | None = None,
-    removed: tuple[str, ...] = (),
-    cost: float | None = None,
-) -> Verdict:
-    """Allowance, speed band, and the state after a legal move-like action."""
-    state = pos.state
-    cost = walked.cost if cost is None else cost
-    before = moved(state, unit.id)
-    charge_allowance(pos, judgement, unit, walked, cost)
-    judgement.speed_band = speed_band(unit, before + cost)
-    if not judgement.legal:
-        return judgement.verdict()
-    mover = placed(unit, walked.end, walked.end_z)
-    spent = {unit.id: before + cost}
-    if walked.leaves_board:
-        judgement.events.append({"type": "left_board", "unit": unit.id})
-        new = after(state, spent=spent, left_board=[unit.id], removed=removed)
-        return judgement.verdict(new)
-    event = moved_event(mover)
-    if mover.z is not None:
-        event["z"] = round(mover.z, 4)
-    judgement.events.append(event)
-    if not walked.climbs and cost > 0 and before <= LENGTH_TOL:
-        # For fire at it, a piece that only rotated counts as stationary (003 Movement
-        # and fire 4).
-        judgement.events.append({"type": "rotated_in_place", "unit": unit.id})
-    judgement.events.extend(extra_events or [])
-    translated = [unit.id] if walked.translates else []
-    return judgement.verdict(
-        after(state, [mover], spent=spent, removed=removed, translated=translated)
-    )
+    def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
+        """The verdict with the unit's speed band (lasergrenadiers.md 8)."""
+        self.before = moved(position.state, unit.id)
+        verdict = super().move(position, unit, action, dice)
+        return banded(verdict, speed_band(unit, self.before + verdict.cost))
+
+    def check_may_move(
+        self, judgement: PathJudgement, position: LgPosition, unit: Unit, action: Action
+    ) -> None:
+        if action.type == "overrun":
+            self.target = position.state.unit(str(action.get("target")))
+            assert self.target is not None  # `refusal` refused an overrun without one
+            _overrun_conditions(judgement, unit, self.target)
+        elif action.type == "enter_board":
+            self.entering = _entry_point(position, judgement, unit)
+
+    def allowance(self, position: LgPosition, unit: Unit, action: Action) -> Allowance:
+        """What is left this turn (lasergrenadiers.md 2)."""
+        return Allowance(remaining(position.state, unit))
+
+    def measure_path(
+        self,
+        judgement: PathJudgement,
+        position: LgPosition,
+        unit: Unit,
+        action: Action,
+        allowance: Allowance,
+    ) -> Walked:
+        """The path walked (an overrun's over its target at its own rate, LG-D9) with all it
+        breaks, the allowance and the transport inequalities included."""
+        target = self.target
+        ignore = frozenset() if target is None else frozenset({target.id})
+        walked = walk(position, judgement, unit, action, ignore=ignore, entering=self.entering)
+        if target is not None:
+            walked = replace(walked, over=_cost_over(position, unit, target, walked))
+            overran(self, judgement, position, unit, target, walked)
+        charge_allowance(position, judgement, unit, walked)
+        self.walked = walked
+        return walked
+
+    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+        walked = self.walked
+        assert walked is not None  # measure_path kept it
+        if walked.leaves_board:
+            return [{"type": "left_board", "unit": unit.id}]
+        mover = placed(unit, walked.end, walked.end_z)
+        event = moved_event(mover)
+        if mover.z is not None:
+            event["z"] = round(mover.z, 4)
+        events = [event]
+        if not walked.climbs and walked.cost > 0 and self.before <= LENGTH_TOL:
+            # For fire at it, a piece that only rotated counts as stationary (003 Movement
+            # and fire 4).
+            events.append({"type": "rotated_in_place", "unit": unit.id})
+        return events + self.extra_events
+
+    def after_move(
+        self, position: LgPosition, unit: Unit, action: Action, moved: Unit
+    ) -> GameState:
+        state, walked = position.state, self.walked
+        assert walked is not None  # measure_path kept it
+        spent = {unit.id: self.before + walked.cost}
+        if walked.leaves_board:
+            return after(state, spent=spent, left_board=[unit.id], removed=self.removed)
+        mover = placed(unit, walked.end, walked.end_z)
+        translated = [unit.id] if walked.translates else []
+        return after(state, [mover], spent=spent, removed=self.removed, translated=translated)
 
 
 # -- overrun ------------------------------------------------------------------------------
@@ -148,12 +190,10 @@ def finish(
 OVERRUN_CITE = "003 Overrun attacks"
 
 
-def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
-    state = pos.state
-    judgement = SpeedBandJudgement(state)
-    can_act(pos, judgement, unit, action)
+def overrun_target(pos: LgPosition, judgement: PathJudgement, unit: Unit, action: Action) -> None:
+    """An overrun names a piece on the table (003 Overrun attacks)."""
     tid = action.get("target")
-    target = state.unit(tid) if isinstance(tid, str) else None
+    target = pos.state.unit(tid) if isinstance(tid, str) else None
     if target is None or target.aboard is not None:
         judgement.add(
             "unknown_unit" if isinstance(tid, str) else "malformed",
@@ -163,10 +203,18 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
             None,
             OVERRUN_CITE,
         )
-    if not judgement.legal or target is None:
-        return judgement.verdict()
-    _overrun_conditions(judgement, unit, target)
-    walked = walk(pos, judgement, unit, action, ignore=frozenset({target.id}))
+
+
+def overran(
+    move: LgMove,
+    judgement: PathJudgement,
+    pos: LgPosition,
+    unit: Unit,
+    target: Unit,
+    walked: Walked,
+) -> None:
+    """Into the target's base in one stretch and beyond it; a piece in a foxhole survives
+    unless 2/3 of the allowance is spent over it (003 Overrun 4-5, LG-D9)."""
     body = pos.bodies[target.id].polygon()
     parts = stretches_inside(walked.track.points(), body)
     name, prey = who(unit), who(target)
@@ -179,36 +227,33 @@ def overrun(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         wrong = f"{name} must end beyond {prey}, not on it"
     if wrong is not None:
         judgement.add("action_not_allowed", wrong, walked.end.xy, "003 Overrun 4", AFTER)
-    over = _cost_over(pos, unit, target, walked, body)
-    cost = walked.cost - over[0] + over[1]
+    spent_over = walked.over[1]
     needed = 2 / 3 * allowance_of(unit)
-    destroyed = not target.flag("foxhole") or over[1] >= needed - LENGTH_TOL
-    extra: list[dict[str, object]] = []
-    if destroyed:
-        extra.append({"type": "overrun", "unit": unit.id, "target": target.id})
-    else:
-        extra.append(
-            {
-                "type": "overrun_failed",
-                "unit": unit.id,
-                "target": target.id,
-                "why": f'{fmt(over[1])}" spent over the foxhole, '
-                f'{fmt(needed)}" needed (003 Overrun 5)',
-            }
+    if not target.flag("foxhole") or spent_over >= needed - LENGTH_TOL:
+        move.extra_events.append({"type": "overrun", "unit": unit.id, "target": target.id})
+        move.removed = (target.id,)
+        return
+    move.extra_events.append(
+        {
+            "type": "overrun_failed",
+            "unit": unit.id,
+            "target": target.id,
+            "why": f'{fmt(spent_over)}" spent over the foxhole, '
+            f'{fmt(needed)}" needed (003 Overrun 5)',
+        }
+    )
+    end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
+    if end.distance(pos.bodies[target.id]) < 0:
+        judgement.add(
+            "base_overlap",
+            f"{name} would end on {prey}, who survives in its foxhole",
+            walked.end.xy,
+            "003 Overrun 5",
+            AFTER,
         )
-        end = body_at(unit.base, walked.end.x, walked.end.y, walked.end.facing, OVERLAP)
-        if end.distance(pos.bodies[target.id]) < 0:
-            judgement.add(
-                "base_overlap",
-                f"{name} would end on {prey}, who survives in its foxhole",
-                walked.end.xy,
-                "003 Overrun 5",
-                AFTER,
-            )
-    return finish(pos, judgement, unit, walked, extra, (target.id,) if destroyed else (), cost)
 
 
-def _overrun_conditions(judgement: SpeedBandJudgement, unit: Unit, target: Unit) -> None:
+def _overrun_conditions(judgement: PathJudgement, unit: Unit, target: Unit) -> None:
     name, prey = who(unit), who(target)
 
     def refuse(why: str, cite: str = "003 Overrun 1") -> None:
@@ -241,19 +286,18 @@ def overrun_targets(pos: LgPosition, unit: Unit) -> list[Unit]:
     out = []
     for target in pos.on_table:
         if target.id != unit.id:
-            judgement = SpeedBandJudgement(pos.state)
+            judgement = PathJudgement(pos.state)
             _overrun_conditions(judgement, unit, target)
             if judgement.legal:
                 out.append(target)
     return out
 
 
-def _cost_over(
-    pos: LgPosition, unit: Unit, target: Unit, walked: Walked, body: Any
-) -> tuple[float, float]:
+def _cost_over(pos: LgPosition, unit: Unit, target: Unit, walked: Walked) -> tuple[float, float]:
     """(normal cost of the centre path inside the target's base, 3 x the attacker's cost
     per inch there in the terrain the target is on, road rate usable) (LG-D9)."""
     view = pos.view(unit)
+    body = pos.bodies[target.id].polygon()
     normal = triple = 0.0
     for leg in walked.price.legs:
         if leg.is_turn or leg.flat_length <= 0:
@@ -280,18 +324,19 @@ def _cost_over(
 # -- enter_board --------------------------------------------------------------------------
 
 
-def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
-    state = pos.state
-    judgement = SpeedBandJudgement(state)
-    table = state.table
+def _entry_point(pos: LgPosition, judgement: PathJudgement, unit: Unit) -> bool:
+    """On a table edge (then True), or a landing from above within the full movement and
+    the altitude limit (003 Off-board movement, 003 Assault landings 4a)."""
+    table = pos.state.table
     x, y = unit.position
     z = unit.z or 0.0
     edge = min(abs(x), abs(y), abs(table.width - x), abs(table.height - y))
     within = -CONTACT <= x <= table.width + CONTACT and -CONTACT <= y <= table.height + CONTACT
     on_edge = within and edge <= CONTACT and z <= LENGTH_TOL
-    from_above = within and not on_edge and z > LENGTH_TOL
     name = who(unit)
-    if from_above:
+    if on_edge:
+        _entry_area(pos, judgement, unit)
+    elif within and z > LENGTH_TOL:
         full = allowance_of(unit)
         if z > full + LENGTH_TOL:
             judgement.add(
@@ -308,17 +353,14 @@ def enter_board(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
                 unit.position,
                 "003 Altitude limits",
             )
-    elif not on_edge:
+    else:
         judgement.add(
             "placement_invalid",
             f"{name} must enter with its centre on a table edge, or descend from above the table",
             unit.position,
             "003 Assault landings, 003 Off-board movement",
         )
-    else:
-        _entry_area(pos, judgement, unit)
-    walked = walk(pos, judgement, unit, action, entering=on_edge)
-    return finish(pos, judgement, unit, walked)
+    return on_edge
 
 
 def entry_probe(pos: LgPosition, unit: Unit) -> Verdict:
@@ -326,10 +368,11 @@ def entry_probe(pos: LgPosition, unit: Unit) -> Verdict:
     the side's entry area, a landing from above, 003 Off-board movement, 003 Assault
     landings). The board's offers and the reach both ask it; judged once per position."""
     key = f"lasergrenadiers.entry_probe.{unit.id}.{unit.position!r}.{unit.z!r}"
-    return pos.state.memo(key, lambda: enter_board(pos, unit, Action(unit.id, "enter_board")))
+    probe = Action(unit.id, "enter_board")
+    return pos.state.memo(key, lambda: LgMove().move(pos, unit, probe, make_dice(dice=[])))
 
 
-def _entry_area(pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit) -> None:
+def _entry_area(pos: LgPosition, judgement: PathJudgement, unit: Unit) -> None:
     """On the owner's entry area; with `delayed_entry`, anywhere on an edge but the
     opponent's entry area (003 Off-board movement 4)."""
     areas = pos.state.turn.get("entry_areas")

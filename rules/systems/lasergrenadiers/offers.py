@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rules.engine.judgement import PathJudgement
 from rules.engine.numbers import LENGTH_TOL
 from rules.model.actions import Action
 from rules.model.state import Unit
@@ -22,7 +23,6 @@ from rules.systems.lasergrenadiers.accounting import (
     left_to_spend,
     remaining,
 )
-from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
 from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
@@ -79,7 +79,7 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
     transport inequalities (003 Transport 1, 4-6). Where each is set down is the path."""
     state = pos.state
     # The judge's own test of the vehicle: a friendly vehicle on the table (003 Transport).
-    checked = SpeedBandJudgement(state)
+    checked = PathJudgement(state)
     vehicle = _vehicle(pos, checked, unit.aboard if unit.aboard is not None else unit.id, unit)
     if vehicle is None or not checked.legal or not vehicle.on_table:
         return False
@@ -89,7 +89,7 @@ def _may_unload(pos: LgPosition, unit: Unit) -> bool:
     if not aboard or allowance_of(unit) / 3 > remaining(state, unit) + LENGTH_TOL:
         return False
     for piece in aboard:
-        judgement = SpeedBandJudgement(state)
+        judgement = PathJudgement(state)
         _transfer_rules(pos, judgement, vehicle, [piece])
         _transfer(pos, judgement, vehicle, "unload", [piece], unit, unit.id == vehicle.id, {})
         if judgement.legal:
@@ -108,6 +108,6 @@ CHECKS: dict[str, Callable[[LgPosition, Unit], bool]] = {
 
 def may_take(pos: LgPosition, unit: Unit, action_type: str) -> bool:
     """Whether the preconditions of `action_type` hold for `unit` now."""
-    judgement = SpeedBandJudgement(pos.state)
+    judgement = PathJudgement(pos.state)
     can_act(pos, judgement, unit, Action(unit.id, action_type))
     return judgement.legal and CHECKS[action_type](pos, unit)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rules.engine.bases_policy import BasePolicy, check_bases
-from rules.engine.judgement import who
+from rules.engine.judgement import AFTER, PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.priced_path import PricedTrack, steps_with_final_facing
 from rules.engine.pricing_3d import PathPrice3, price_path_3d
@@ -16,7 +16,6 @@ from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn
 from rules.model.state import Point2, Unit
-from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
 from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
 from rules.systems.lasergrenadiers.terrain import LgPosition
@@ -43,6 +42,12 @@ class Walked(PricedTrack):
     track: Track
     #: The base ends wholly off the table: the piece leaves the board.
     leaves_board: bool = False
+    #: An overrun's (normal cost, cost charged) of the path over its target (LG-D9).
+    over: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def cost(self) -> float:
+        return self.price.total - self.over[0] + self.over[1]
 
     @property
     def end_z(self) -> float:
@@ -59,7 +64,7 @@ class Walked(PricedTrack):
 
 def walk(
     pos: LgPosition,
-    judgement: SpeedBandJudgement,
+    judgement: PathJudgement,
     unit: Unit,
     action: Action,
     *,
@@ -108,7 +113,7 @@ def walk(
 
 def _altitude(
     pos: LgPosition,
-    judgement: SpeedBandJudgement,
+    judgement: PathJudgement,
     unit: Unit,
     price: PathPrice3,
     start: Pose,
@@ -160,7 +165,7 @@ def _altitude(
 
 
 def _edge(
-    pos: LgPosition, judgement: SpeedBandJudgement, unit: Unit, track: Track, entering: bool
+    pos: LgPosition, judgement: PathJudgement, unit: Unit, track: Track, entering: bool
 ) -> bool:
     """Leaving: the base ends wholly off and never comes back; partly off, or off and back,
     is `off_table` (LG-D14). An entering piece counts from when it is wholly on."""

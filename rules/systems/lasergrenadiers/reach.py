@@ -15,7 +15,7 @@ import shapely
 from shapely.geometry import Point, box
 
 from rules.engine.numbers import LENGTH_TOL
-from rules.engine.open_reach import MARGIN
+from rules.engine.open_reach import MARGIN, union_reach
 from rules.engine.play import Play, TableRates
 from rules.engine.reach import Reach
 from rules.engine.reach_template import Features
@@ -140,7 +140,7 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
     survive, 003 Overrun 5); `keys_at` names it."""
 
     view = pos.view(unit)
-    ends, owners = [], []
+    ends: list[Reach] = []
     sx, sy = unit.position
     for target in overrun_targets(pos, unit):
         if math.dist((sx, sy), target.position[:2]) > budget + 2 * target.base.radius:
@@ -182,25 +182,20 @@ def _overrun(play: LgReach, pos: LgPosition, unit: Unit, budget: float) -> Reach
             else:
                 area = area.difference(grown_body)
         if not area.is_empty and area.area > 1e-9:
-            ends.append((area, found))
-            owners.append(target.id)
-    if not ends:
-        return None
-    whole = shapely.union_all([a for a, _ in ends])
+            ends.append(_ends(found, area, budget, {"target": target.id}))
+    if len(ends) != 1:
+        return union_reach(ends) if ends else None
+    # A single part's area normalised, as the union of several is.
+    return replace(ends[0], area=shapely.union_all([ends[0].area]))
 
-    def owner(p: tuple[float, float]) -> int | None:
-        q = Point(p)
-        return next((k for k, (a, _) in enumerate(ends) if a.dwithin(q, 0.002)), None)
+
+def _ends(found: Reach, area: Any, budget: float, keys: dict[str, Any]) -> Reach:
+    """`found` kept to `area` (an end rounded a hair off it still counts), naming `keys`."""
 
     def path_to(p: tuple[float, float]) -> list[Any] | None:
-        k = owner(p)
-        return None if k is None else ends[k][1].path_to(p)
+        return found.path_to(p) if area.dwithin(Point(p), 0.002) else None
 
-    def keys_at(p: tuple[float, float]) -> dict[str, Any]:
-        k = owner(p)
-        return {} if k is None else {"target": owners[k]}
-
-    return Reach(unit.id, "overrun", whole, budget, path_to, None, keys_at)
+    return Reach(found.unit_id, "overrun", area, budget, path_to, None, lambda p: keys)
 
 
 def _multipliers_at(view: UnitTerrain, target: Unit) -> tuple[float, float]:

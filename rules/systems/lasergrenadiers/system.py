@@ -9,6 +9,7 @@ from typing import Any
 from rules.engine.catalogue import ActionSpec, VerdictNote
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
+from rules.engine.judgement import PathJudgement
 from rules.engine.markers import Markers
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
@@ -16,7 +17,7 @@ from rules.model.actions import Action, number, point
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Terrain, Unit
 from rules.systems.lasergrenadiers import consequences, moves, offers
-from rules.systems.lasergrenadiers.accounting import moved, speed_band
+from rules.systems.lasergrenadiers.accounting import banded, moved, speed_band
 from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
     SPEED_BAND,
@@ -25,8 +26,7 @@ from rules.systems.lasergrenadiers.catalogue import (
     UNIT_SCHEMA,
     VERDICT_NOTES,
 )
-from rules.systems.lasergrenadiers.judgement import SpeedBandJudgement
-from rules.systems.lasergrenadiers.moves import enter_board, overrun
+from rules.systems.lasergrenadiers.moves import LgMove, overrun_target
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import LgReach
 from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
@@ -62,8 +62,6 @@ class LaserGrenadiersSystem(LgReach, System):
     handlers = {
         "load": lambda pos, unit, action, _dice: load(pos, unit, action),
         "unload": lambda pos, unit, action, _dice: unload(pos, unit, action),
-        "overrun": lambda pos, unit, action, _dice: overrun(pos, unit, action),
-        "enter_board": lambda pos, unit, action, _dice: enter_board(pos, unit, action),
     }
     position_type = LgPosition
     #: A boarding piece ends aboard; a vehicle loading or unloading does not move
@@ -110,25 +108,25 @@ class LaserGrenadiersSystem(LgReach, System):
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
         """No such piece, or one that has left the board for good (003 Leaving the board)."""
-        judgement = SpeedBandJudgement(state)
+        judgement = PathJudgement(state)
         if action.unit in state.turn.get("left_board", []):
             moves.never_returns(judgement, action.unit)
         else:
             judgement.add("unknown_unit", f"no unit {action.unit!r}", None, "")
-        return judgement.verdict()
+        return banded(judgement.verdict())
 
     def refusal(self, position: LgPosition, unit: Unit, action: Action) -> Verdict | None:
         """A piece that left the board, or one aboard that does not unload, does nothing
-        (moves.can_act); an overrun says so with what is wrong with its target."""
-        if action.type == "overrun":
-            return None
-        judgement = SpeedBandJudgement(position.state)
+        (moves.can_act); nor an overrun without a target on the table."""
+        judgement = PathJudgement(position.state)
         moves.can_act(position, judgement, unit, action)
-        return None if judgement.legal else judgement.verdict()
+        if action.type == "overrun":
+            overrun_target(position, judgement, unit, action)
+        return None if judgement.legal else banded(judgement.verdict())
 
     def move(self, position: LgPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        """A move along a path (003 Movement; moves.py)."""
-        return moves.move(position, unit, action)
+        """`move`, `overrun` and `enter_board` along a path (003 Movement; moves.py)."""
+        return LgMove().move(position, unit, action, dice)
 
     def may_take(self, position: LgPosition, unit: Unit, spec: ActionSpec) -> bool:
         """The judge's checks before the path (offers.py)."""

@@ -11,6 +11,7 @@ from typing import Any
 from shapely.geometry import Point
 
 from rules.engine.position import Position
+from rules.engine.pricing import box_of, within_box
 from rules.geometry.direction import (
     BACKWARD,
     DIAGONAL,
@@ -93,8 +94,7 @@ class UnitTerrain:
 
     def scoped(self, points: Sequence[Point2]) -> UnitTerrain:
         """The same view for one path: the features near it are looked up once."""
-        xs, ys = [p[0] for p in points], [p[1] for p in points]
-        near = self.position.near(min(xs), min(ys), max(xs), max(ys))
+        near = self.position.near(*box_of(points))
         return UnitTerrain(
             self.position, self.unit, [(t, shape, shape.bounds) for t, shape in near]
         )
@@ -145,15 +145,9 @@ class UnitTerrain:
 
     # -- the kernel's Pricing hooks ---------------------------------------------------
     def near_path(self, points: Sequence[Point2]) -> list[tuple[Terrain, Any]]:
-        xs, ys = [p[0] for p in points], [p[1] for p in points]
-        minx, miny, maxx, maxy = min(xs), min(ys), max(xs), max(ys)
         if self.scope is None:
-            return self.position.near(minx, miny, maxx, maxy)
-        return [
-            (t, shape)
-            for t, shape, (x0, y0, x1, y1) in self.scope
-            if x0 <= maxx and x1 >= minx and y0 <= maxy and y1 >= miny
-        ]
+            return self.position.near(*box_of(points))
+        return within_box(self.scope, points)
 
     def pieces(self, p0: Point2, p1: Point2) -> list[tuple[float, float, float | None, str]]:
         heading = bearing(p1[0] - p0[0], p1[1] - p0[1])

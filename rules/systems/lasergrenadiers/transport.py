@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from rules.engine.judgement import who
+from rules.engine.judgement import AFTER, PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import obstructions
 from rules.engine.verdict import Verdict
@@ -15,6 +15,7 @@ from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import (
+    banded,
     coupling_breaches,
     damaged_transport_breach,
     moved,
@@ -24,7 +25,6 @@ from rules.systems.lasergrenadiers.accounting import (
     with_transfer,
 )
 from rules.systems.lasergrenadiers.changes import after, placed
-from rules.systems.lasergrenadiers.judgement import AFTER, SpeedBandJudgement
 from rules.systems.lasergrenadiers.path import walk
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
@@ -32,7 +32,7 @@ from rules.systems.lasergrenadiers.terrain import LgPosition
 CITE = "003 Transport 1"
 
 
-def _vehicle(pos: LgPosition, judgement: SpeedBandJudgement, vid: Any, acting: Unit) -> Unit | None:
+def _vehicle(pos: LgPosition, judgement: PathJudgement, vid: Any, acting: Unit) -> Unit | None:
     vehicle = pos.state.unit(vid) if isinstance(vid, str) else None
     if vehicle is None:
         judgement.add("unknown_unit", f"no vehicle {vid!r} to transport {who(acting)}", None, CITE)
@@ -49,7 +49,7 @@ def _vehicle(pos: LgPosition, judgement: SpeedBandJudgement, vid: Any, acting: U
 
 
 def _transfer_rules(
-    pos: LgPosition, judgement: SpeedBandJudgement, vehicle: Unit, pieces: list[Unit]
+    pos: LgPosition, judgement: PathJudgement, vehicle: Unit, pieces: list[Unit]
 ) -> None:
     """Hovering aircraft take jetpacks only (003 Transport 5); damaged transports (003
     Transport 6); pieces that may be carried."""
@@ -77,7 +77,7 @@ def _transfer_rules(
             )
 
 
-def _needs(judgement: SpeedBandJudgement, p: Unit, need: float, left: float, what: str) -> None:
+def _needs(judgement: PathJudgement, p: Unit, need: float, left: float, what: str) -> None:
     """`speed_exceeded` where a piece needs more than it has left (003 Transport 1)."""
     if need > left + LENGTH_TOL:
         message = f'{who(p)} needs {fmt(need)}" to {what} but has {fmt(left)}" left'
@@ -86,7 +86,7 @@ def _needs(judgement: SpeedBandJudgement, p: Unit, need: float, left: float, wha
 
 def _transfer(
     pos: LgPosition,
-    judgement: SpeedBandJudgement,
+    judgement: PathJudgement,
     vehicle: Unit,
     kind: str,
     pieces: list[Unit],
@@ -111,11 +111,11 @@ def _transfer(
 
 def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     state = pos.state
-    judgement = SpeedBandJudgement(state)
+    judgement = PathJudgement(state)
     boarding = action.get("carrier") is not None
     vehicle = _vehicle(pos, judgement, action.get("carrier") if boarding else unit.id, unit)
     if vehicle is None:
-        return judgement.verdict()
+        return banded(judgement.verdict())
     if boarding:
         pieces = [unit]
     else:
@@ -161,39 +161,34 @@ def load(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     cost = path_cost + allowance_of(unit) / 3  # LG-D34: a vehicle pays its third only
     left, before = remaining(state, unit), moved(state, unit.id)
     judgement.cost, judgement.allowance = cost, left
-    judgement.speed_band = speed_band(unit, before + path_cost)
+    band = speed_band(unit, before + path_cost)
     _needs(judgement, placed_unit, cost, left, "load")
     spent = {unit.id: before + path_cost}
     events = _transfer(pos, judgement, vehicle, "load", pieces, unit, not boarding, spent)
     if not judgement.legal:
-        return judgement.verdict()
+        return banded(judgement.verdict(), band)
     aboard_now = [replace(placed_unit if p.id == unit.id else p, aboard=vehicle.id) for p in pieces]
     judgement.events += [{"type": "loaded", "unit": p.id, "carrier": vehicle.id} for p in pieces]
-    return judgement.verdict(
-        after(
-            state,
-            aboard_now,
-            spent=spent if path_cost else None,
-            transfers=events,
-            translated=[unit.id] if walked and walked.translates else [],
-        )
-    )
+    translated = [unit.id] if walked and walked.translates else []
+    spent_now = spent if path_cost else None
+    new = after(state, aboard_now, spent=spent_now, transfers=events, translated=translated)
+    return banded(judgement.verdict(new), band)
 
 
 def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
     """`unit` = the vehicle, or a piece aboard unloading itself in its own activation
     (LG-D31); each piece is set down in base contact with the vehicle."""
     state = pos.state
-    judgement = SpeedBandJudgement(state)
+    judgement = PathJudgement(state)
     vehicle = _vehicle(pos, judgement, unit.aboard if unit.aboard is not None else unit.id, unit)
     if vehicle is None:
-        return judgement.verdict()
+        return banded(judgement.verdict())
     items = action.get("passengers") or []
     if not items:
         judgement.add(
             "malformed", "an unload names its `passengers` and where each is set down", None, CITE
         )
-        return judgement.verdict()
+        return banded(judgement.verdict())
     pieces: list[tuple[Unit, Pose]] = []
     for item in items:
         p = state.unit(item["unit"])
@@ -238,12 +233,12 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         laid.append((p.id, body))
     cost, left = allowance_of(unit) / 3, remaining(state, unit)
     judgement.cost, judgement.allowance = cost, left
-    judgement.speed_band = speed_band(unit, moved(state, unit.id))
+    band = speed_band(unit, moved(state, unit.id))
     _needs(judgement, unit, cost, left, "unload")
     out = [p for p, _ in pieces]
     events = _transfer(pos, judgement, vehicle, "unload", out, unit, unit.aboard is None, {})
     if not judgement.legal:
-        return judgement.verdict()
+        return banded(judgement.verdict(), band)
     down = [replace(placed(replace(p, z=None), pose, 0.0), aboard=None) for p, pose in pieces]
     judgement.events += [
         {
@@ -254,4 +249,4 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         }
         for p in down
     ]
-    return judgement.verdict(after(state, down, transfers=events))
+    return banded(judgement.verdict(after(state, down, transfers=events)), band)

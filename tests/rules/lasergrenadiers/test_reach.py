@@ -153,13 +153,13 @@ def test_an_entry_reach_judges_its_entry_point_once(monkeypatch: Any) -> None:
     from rules.systems.lasergrenadiers import moves
 
     calls: list[str] = []
-    judged = moves.enter_board
+    judged = moves.LgMove.move
 
-    def counted(pos: Any, unit: Any, action: Any) -> Any:
+    def counted(self: Any, pos: Any, unit: Any, action: Any, dice: Any) -> Any:
         calls.append(unit.id)
-        return judged(pos, unit, action)
+        return judged(self, pos, unit, action, dice)
 
-    monkeypatch.setattr(moves, "enter_board", counted)
+    monkeypatch.setattr(moves.LgMove, "move", counted)
     state = board([piece("J", "jetpack", 24, (0, 10), facing=0)])
     assert reach(state, "J", "enter_board").contains((23.9, 10))
     assert calls == ["J"]
