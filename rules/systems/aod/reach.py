@@ -8,9 +8,9 @@ which bases it may cross (section 5); the kernel's open reach does the rest.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import shapely
@@ -31,7 +31,9 @@ from rules.engine.open_reach import (
     open_reach_with_graph,
     union_reach,
 )
-from rules.engine.reach import Reach, memoised_reach, no_ends, unshaded
+from rules.engine.play import ReachBuilder
+from rules.engine.reach import Reach, no_ends, unshaded
+from rules.engine.reach_template import ReachTemplate
 from rules.geometry import visibility
 from rules.geometry.arcs import rear_slots
 from rules.geometry.bases import body_at, rect_corners
@@ -68,44 +70,74 @@ from rules.systems.aod.units import (
     opposing,
 )
 
-#: The orders whose end the area shades: a move that may end anywhere it can reach (a
-#: captor's too, `_captor`), and the close combat orders, which end in contact with a
-#: target (reach_contact.py). The others: see `_builder`.
+#: The orders whose end the kernel's template shades (`AodReach`): a move that may end
+#: anywhere it can reach (a captor's too, `_captor`), and the close combat orders, which
+#: end in contact with a target (reach_contact.py). Boarding, disembarking and formation
+#: moves have builders of their own (`AodReach.reach_builders`).
 SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 
-def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    build = _builder(state, unit_id, action_type)
-    if build is None:
-        return unshaded(unit_id, action_type)
-    return memoised_reach(state, "aod", unit_id, action_type, build)
-
-
-def _builder(state: GameState, unit_id: str, action_type: str) -> Callable[[Unit], Reach] | None:
-    """How the ends of this order are found, or None where they are not shaded (a captor's
-    other orders, a disembark from a rect transport: the kernel keeps a mover from a base
+def not_shaded(state: GameState, unit_id: str, action_type: str) -> bool:
+    """Where the ends of an order are not shaded at all, whoever the unit: a captor's
+    other orders, a disembark from a rect transport (the kernel keeps a mover from a base
     it touches at its start only as far as its centre is from it, which for a rect
     touching along its rear edge lets a path sweep through the passengers just set down;
     complete false, horizon 0)."""
-    captive = captive_of(state, unit_id)
-    if captive is not None and action_type == "move":
-        return lambda unit: _captor(state, unit, captive)
-    if action_type == "formation_move":
-        return lambda unit: formation_reach(aod_position(state), unit)
-    if captive is not None:
-        return None
-    if action_type == "board":
-        return lambda unit: _board_reach(state, unit)
+    if captive_of(state, unit_id) is not None:
+        return action_type not in ("move", "formation_move")
     if action_type == "disembark":
         carrier = state.unit(unit_id)
-        if carrier is None or not carrier.base.is_circle:
-            return None
-        if is_cruising(carrier):
-            return lambda unit: _cruising_disembark_reach(state, unit)
-        return lambda unit: _disembark_reach(state, unit)
-    if action_type in SHADED:
-        return lambda _unit: _reach(state, unit_id, action_type)
-    return None
+        return carrier is None or not carrier.base.is_circle
+    return False
+
+
+class AodReach(ReachTemplate):
+    """The kernel's reach template (rules/engine/reach_template.py) where aod's rules
+    differ: the order's preconditions, its allowance halved where the unit starts touching
+    hindering terrain (000 [32]) or carries a captive (001 [27]), and the region: the
+    open reach among what its matrix row and section 5 keep it from (`_region`)."""
+
+    shaded_types = SHADED
+    reach_builders: ClassVar[Mapping[str, ReachBuilder]] = {
+        "board": lambda position, unit, _type: _board_reach(position.state, unit),
+        "disembark": lambda position, unit, _type: (
+            _cruising_disembark_reach if is_cruising(unit) else _disembark_reach
+        )(position.state, unit),
+        "formation_move": lambda position, unit, _type: formation_reach(position, unit),
+    }
+
+    def may_take_type(self, position: AodPosition, unit: Unit, action_type: str) -> bool:
+        return not _refused_whatever_the_path(position, unit, action_type)
+
+    def reach_budget(self, position: AodPosition, unit: Unit, action_type: str) -> float:
+        captive = captive_of(position.state, unit.id)
+        rows: tuple[str, ...] = (matrix_row(unit),)
+        allowance = base_allowance(position, unit, action_type)
+        tracks = [Track(unit.base, Pose(*unit.position, unit.facing), ())]
+        if captive is not None:  # the slower of the two, either touching (001 [27])
+            rows += (matrix_row(captive),)
+            tracks.append(Track(captive.base, Pose(*captive.position, captive.facing), ()))
+            allowance = replace(allowance, base=min(unit.move, captive.move))
+        return halve_for_hindering(position, rows, tracks, allowance).value
+
+    def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
+        """Nowhere: validate refuses this order before it looks at the path (001 orders)."""
+        return no_ends(unit.id, action_type)
+
+    def reach_region(
+        self, position: AodPosition, unit: Unit, action_type: str, budget: float
+    ) -> Reach:
+        captive = captive_of(position.state, unit.id)
+        if captive is not None:
+            return _captor(position, unit, captive, budget)
+        # Three quarters of the bound for a disembark: its placements are judged first.
+        work = visibility.WORK.share(3, 4) if action_type == "disembark" else None
+        return _region(position, unit, action_type, budget, work)
+
+
+def _shaded(state: GameState, unit: Unit, action_type: str) -> Reach:
+    """The template's reach of `unit` (as it stands in `state`) for `action_type`."""
+    return AodReach().shaded_reach(aod_position(state), state.units_by_id[unit.id], action_type)
 
 
 def boarders(state: GameState, transport: Unit) -> list[str]:
@@ -142,7 +174,7 @@ def _board_reach(state: GameState, unit: Unit) -> Reach:
     leaving = [state.units_by_id[i] for i in ids]
     leaving += [c for i in ids if (c := captive_of(state, i)) is not None]
     loaded = state.with_units(*[replace(p, aboard=unit.id) for p in leaving])
-    found = _reach(loaded, unit.id, "board")
+    found = _shaded(loaded, unit, "board")
     return replace(found, _keys_at=lambda p: {"passengers": list(ids)})
 
 
@@ -177,9 +209,10 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     placed = set_down(state, unit)
     if not placed:
         return unshaded(unit.id, "disembark")
-    # Three quarters of the bound: the placements are judged first, and the reach says
-    # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
-    found = _reach(state.with_units(*placed), unit.id, "disembark", visibility.WORK.share(3, 4))
+    # Three quarters of the bound (`AodReach.reach_region`): the placements are judged
+    # first, and the reach says already that it is not the whole truth
+    # (bench/worst_case.py's row under 50 ms).
+    found = _shaded(state.with_units(*placed), unit, "disembark")
     keys = {
         "unload": "before",
         "passengers": [
@@ -208,8 +241,7 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     placed = set_down(state, unit)
     if not placed:
         return unshaded(unit.id, "disembark")
-    # Three quarters of the bound, as `_disembark_reach`: the places are judged after.
-    found = _reach(state, unit.id, "disembark", visibility.WORK.share(3, 4))
+    found = _shaded(state, unit, "disembark")  # three quarters of the bound, as above
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
     position = aod_position(state)
@@ -262,17 +294,10 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     return Reach(unit.id, "disembark", area, found.allowance, path_to, 0.0, keys_at)
 
 
-def _captor(state: GameState, unit: Unit, captive: Unit) -> Reach:
-    """A captor's move (001 [27], AOD-D33): at the slower of the two speeds, halved where
-    either base starts touching hindering terrain, neither base where either unit's
-    matrix row forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
-    position = aod_position(state)
-    if _refused_whatever_the_path(position, unit, "move"):
-        return no_ends(unit.id, "move")
+def _captor(position: AodPosition, unit: Unit, captive: Unit, budget: float) -> Reach:
+    """A captor's move (001 [27], AOD-D33): neither base where either unit's matrix row
+    forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
     rows = (matrix_row(unit), matrix_row(captive))
-    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
-    allowance = replace(base_allowance(position, unit, "move"), base=min(unit.move, captive.move))
-    budget = halve_for_hindering(position, rows, tracks, allowance).value
     if is_mech(captive):
         return _captor_of_a_mech(position, unit, captive, rows, budget)
     return _captor_carrying(position, unit, captive, rows, budget)
@@ -334,17 +359,11 @@ def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) 
     return position.water_union(rows).buffer(-(radius + MARGIN))
 
 
-def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
-    position = aod_position(state)
-    unit = state.units_by_id[unit_id]
-    if _refused_whatever_the_path(position, unit, action_type):
-        # Nowhere: validate refuses this order before it looks at the path (001 orders).
-        return no_ends(unit_id, action_type)
+def _region(
+    position: AodPosition, unit: Unit, action_type: str, budget: float, work: Work | None
+) -> Reach:
+    """Where a unit (no captor) may end within `budget`: `work` bounds the main search."""
     rows = (matrix_row(unit),)
-    still = Track(unit.base, Pose(*unit.position, unit.facing), ())
-    budget = halve_for_hindering(
-        position, rows, [still], base_allowance(position, unit, action_type)
-    ).value
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
