@@ -16,6 +16,8 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
+from rules.engine.companion_room import companion_obstacles
+from rules.engine.contact_bands import contact_bands
 from rules.engine.dice import make_dice
 from rules.engine.edge_crossings import Barriers
 from rules.engine.left_behind import left_behind
@@ -46,6 +48,7 @@ from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.contact import AodBases, opposing_contacts
+from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import (
     TARGETED,
@@ -55,20 +58,22 @@ from rules.systems.aod.moves import (
 )
 from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.position import AodPosition, aod_position
-from rules.systems.aod.reach_contact import contact_ends
 from rules.systems.aod.reach_elevated import elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
 from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import (
     capacity,
+    is_captive,
     is_cruising,
+    is_infantry,
     is_mech,
     is_salvage,
     is_vtol,
     matrix_row,
     opposing,
 )
+from rules.systems.aod.water import water_at
 
 #: The orders whose end the kernel's template shades (`AodReach`): a move that may end
 #: anywhere it can reach (a captor's too, `_captor`), and the close combat orders, which
@@ -253,22 +258,13 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     for p in placed:
         ox, oy = p.position[0] - sx, p.position[1] - sy
         r = p.base.radius
-        forbidden = position.forbidden_to((matrix_row(p),))
-        mine: list[Any] = []
         far = (x0 + ox - r - 2, y0 + oy - r - 2, x1 + ox + r + 2, y1 + oy + r + 2)
-        for i in position.terrain.query_box(*far):
-            t = state.terrain[i]
-            if forbidden(t):
-                mine.append(position.grown(t, r + MARGIN))
-        for k in position.units.query_box(*far):
-            other = position.on_table[k]
-            if other.id in ids:
-                continue
-            ob = position.bodies[other.id]
-            near = 0.012 if opposing(p, other) else 0.002  # touching a foe: based
-            mine.append(
-                ob.core.buffer((ob.radius + r + near) / math.cos(math.pi / 32), quad_segs=8)
-            )
+        forbidden = position.forbidden_to((matrix_row(p),))
+
+        def gap(other: Unit, p: Unit = p) -> float:
+            return 0.012 if opposing(p, other) else 0.002  # touching a foe: based (001 [19])
+
+        mine = companion_obstacles(position, r, far, forbidden, gap, ids)
         edge = r + 0.002
         room = shapely.box(edge, edge, w - edge, h - edge)
         mine.append(shapely.box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room))
@@ -294,6 +290,22 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     return Reach(unit.id, "disembark", area, found.allowance, path_to, 0.0, keys_at)
 
 
+def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str) -> bool:
+    """Whether `other` is a target a close combat order may end in contact with
+    (001 [27-28], 000 [18]). Left out (their ends are not shaded, a subset of the truth):
+    a target in water (the attacker must be in the same water, 000 [33]), and either unit
+    on abrupt elevated terrain (no close combat across its edge, 000 [34])."""
+    if other.id == unit.id or not other.on_table or other.aboard is not None:
+        return False
+    if is_captive(other) or not opposing(unit, other) or is_cruising(other):
+        return False
+    if action_type == "ram" and is_infantry(other):
+        return False
+    if water_at(position, *other.position) is not None:
+        return False
+    return abrupt_at(position, other) is None and abrupt_at(position, unit) is None
+
+
 def _captor(position: AodPosition, unit: Unit, captive: Unit, budget: float) -> Reach:
     """A captor's move (001 [27], AOD-D33): neither base where either unit's matrix row
     forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
@@ -308,8 +320,8 @@ def _captor_of_a_mech(
 ) -> Reach:
     """A captor of a 'Mech (001 [27], AOD-D33): the captive 'Mech may not move, so the
     captor's move must end in base contact with it where it stands. The ends are the
-    captive's contact band reached by a legal path (reach_contact.contact_ends, the band
-    of close combat, with the captive as its one 'target'; captives are neither friend nor
+    captive's contact band reached by a legal path (the band of close combat,
+    `contact_bands`, with the captive as its one 'target'; captives are neither friend nor
     foe, so touching it stops nothing, 001 [26]), a subset of the truth. A captor
     touching hindering terrain or standing on elevated terrain is not shaded (its stops
     there with two rows are not computed here), nor a rect captor (the kernel keeps a
@@ -320,8 +332,15 @@ def _captor_of_a_mech(
     by_unit = base_barriers_by_unit(position, unit, AodBases(), horizon(unit, budget))
     within = _kept_to_water(position, rows, unit.base.radius)
     elevated = [g for _, g in ground.elevated]
-    found = contact_ends(
-        position, unit, "move", budget, ground.hard, by_unit, elevated, within, only=captive.id
+    found = contact_bands(
+        position,
+        unit,
+        "move",
+        budget,
+        ground.hard + elevated,
+        by_unit,
+        within,
+        lambda other: other.id == captive.id,
     )
     # The band's last legs are found from the graph's corners near it; round a captive
     # the captor starts touching (its obstacle a many-cornered ring) stretches of the far
@@ -431,8 +450,18 @@ def _on_the_ground(
         by_centre=position.options.hindering_entry == "centre",
     )
     if action_type in TARGETED:
-        # Close combat: only ends in contact with a target count (AOD-D31).
-        return contact_ends(position, unit, action_type, budget, hard, by_unit, elevated, within)
+        # Close combat: only ends in contact with a target count (AOD-D31), the bands of
+        # rules/engine/contact_bands.py about each unit it may take.
+        return contact_bands(
+            position,
+            unit,
+            action_type,
+            budget,
+            hard + elevated,
+            by_unit,
+            within,
+            lambda other: may_target(position, unit, other, action_type),
+        )
     main, graph = open_reach_with_graph(
         position, unit, action_type, budget, hard + elevated + blocking, end_only, within, work=work
     )
