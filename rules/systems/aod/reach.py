@@ -77,7 +77,7 @@ from rules.systems.aod.water import water_at
 
 #: The orders whose end the kernel's template shades (`AodReach`): a move that may end
 #: anywhere it can reach (a captor's too, `_captor`), and the close combat orders, which
-#: end in contact with a target (reach_contact.py). Boarding, disembarking and formation
+#: end in contact with a target (`may_target`). Boarding, disembarking and formation
 #: moves have builders of their own (`AodReach.reach_builders`).
 SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
