@@ -26,7 +26,6 @@ from rules.engine.open_reach import (
     WINDOW,
     base_barriers,
     base_barriers_by_unit,
-    base_obstacles,
     grown_by_base,
     horizon,
     open_reach,
@@ -408,9 +407,7 @@ def _climbing(position: AodPosition, unit: Unit, budget: float) -> Reach:
     the path (000 [17], AOD-D26): then it ignores terrain and crosses every base, but may
     not end on one (000 [18]). Its ends name the climb (`altitude`)."""
     flying = replace(unit, props={**unit.props, "altitude": "cruising"})
-    left = budget - vtol.LEVEL_CHANGE
-    blocking, end_only = base_obstacles(position, flying, AodBases(cruising=True), max(left, 0.0))
-    found = open_reach(position, flying, "move", left, blocking, end_only)
+    found = _region(position, flying, "move", budget - vtol.LEVEL_CHANGE, None)
     return replace(found, allowance=budget, _keys_at=lambda p: {"altitude": "cruising"})
 
 
