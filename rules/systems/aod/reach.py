@@ -104,9 +104,7 @@ class AodReach(ReachTemplate):
     shaded_types = SHADED
     reach_builders: ClassVar[Mapping[str, ReachBuilder]] = {
         "board": lambda position, unit, _type: _board_reach(position.state, unit),
-        "disembark": lambda position, unit, _type: (
-            _cruising_disembark_reach if is_cruising(unit) else _disembark_reach
-        )(position.state, unit),
+        "disembark": lambda position, unit, _type: _disembark_reach(position.state, unit),
         "formation_move": lambda position, unit, _type: formation_reach(position, unit),
     }
 
@@ -209,13 +207,19 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     bases it has just set down. Each end names the placements (`keys_at`). The ends of an
     unload after the move (passengers placed at the rear where the transport ends, with
     its facing there) are left out: the area is sound but not the whole truth (complete
-    false, horizon 0). Nowhere where the passengers cannot all be set down."""
+    false, horizon 0). Nowhere where the passengers cannot all be set down. A VTOL at
+    cruising unloads after its move (`_unloaded_after`)."""
+    held = passengers(state, unit.id)
+    if is_cruising(unit) and not all(p.flag("jump_jets") for p in held):
+        return unshaded(unit.id, "disembark")
     placed = set_down(state, unit)
     if not placed:
         return unshaded(unit.id, "disembark")
     # Three quarters of the bound (`AodReach.reach_region`): the placements are judged
     # first, and the reach says already that it is not the whole truth
     # (bench/worst_case.py's row under 50 ms).
+    if is_cruising(unit):
+        return _unloaded_after(state, unit, held, placed, _shaded(state, unit, "disembark"))
     found = _shaded(state.with_units(*placed), unit, "disembark")
     keys = {
         "unload": "before",
@@ -231,21 +235,16 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     return replace(found, cut_at=0.0, _keys_at=lambda p: keys)
 
 
-def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
+def _unloaded_after(
+    state: GameState, unit: Unit, held: list[Unit], placed: list[Unit], found: Reach
+) -> Reach:
     """A VTOL at cruising may not move after disembarking (000 [19]): it moves (ignoring
-    terrain, ending on no base, 000 [18], AOD-D26), then sets its jump-jet passengers down
-    at its rear (unload "after", 001 [19]). Each is placed where `set_down` puts it at the
-    start pose, moved with the VTOL (no turn on the way: the same rear); the ends kept are
-    those where every such place is free: on the table, on no base and not touching an
-    opposing one, on no terrain its row forbids (AOD-D44). Not complete (other places at
-    the rear are left out); where a passenger lacks jump jets: not shaded."""
-    held = passengers(state, unit.id)
-    if not held or not all(p.flag("jump_jets") for p in held):
-        return unshaded(unit.id, "disembark")
-    placed = set_down(state, unit)
-    if not placed:
-        return unshaded(unit.id, "disembark")
-    found = _shaded(state, unit, "disembark")  # three quarters of the bound, as above
+    terrain, ending on no base, 000 [18], AOD-D26: `found`), then sets its jump-jet
+    passengers down at its rear (unload "after", 001 [19]). Each is placed where `set_down`
+    puts it at the start pose, moved with the VTOL (no turn on the way: the same rear); the
+    ends kept are those where every such place is free: on the table, on no base and not
+    touching an opposing one, on no terrain its row forbids (AOD-D44). Not complete (other
+    places at the rear are left out)."""
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
     position = aod_position(state)
