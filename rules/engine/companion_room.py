@@ -13,6 +13,8 @@ import math
 from collections.abc import Callable, Collection
 from typing import Any
 
+import shapely
+
 from rules.engine.open_reach import MARGIN
 from rules.engine.position import Position
 from rules.model.state import Terrain, Unit
@@ -35,10 +37,7 @@ def companion_obstacles(
         for i in position.terrain.query_box(*box)
         if forbidden(t := position.state.terrain[i])
     ]
-    for k in position.units.query_box(*box):
-        other = position.on_table[k]
-        if other.id not in skip:
-            body = position.bodies[other.id]
-            grow = (body.radius + radius + gap(other)) / math.cos(math.pi / 32)
-            out.append(body.core.buffer(grow, quad_segs=8))
-    return out
+    others = [position.on_table[k] for k in position.units.query_box(*box)]
+    bodies = [(o, position.bodies[o.id]) for o in others if o.id not in skip]
+    grows = [(b.radius + radius + gap(o)) / math.cos(math.pi / 32) for o, b in bodies]
+    return out + list(shapely.buffer([b.core for _, b in bodies], grows, quad_segs=8))
