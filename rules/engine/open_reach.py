@@ -43,14 +43,6 @@ def horizon(unit: Unit, budget: float) -> float:
     return budget + 2 * unit.base.radius + 1
 
 
-def base_obstacles(
-    position: Position, unit: Unit, policy: BasePolicy, budget: float
-) -> tuple[list[Any], list[Any]]:
-    """(bases that block the centre's way, bases that only keep it from ending on them),
-    for a move of `budget` (see `base_barriers`)."""
-    return base_barriers(position, unit, policy, horizon(unit, budget), MARGIN)
-
-
 def base_barriers(
     position: Position, unit: Unit, policy: BasePolicy, reach: float, margin: float = MARGIN
 ) -> tuple[list[Any], list[Any]]:

@@ -8,14 +8,16 @@ which bases it may cross (section 5); the kernel's open reach does the rest.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
+from rules.engine.companion_room import companion_obstacles
+from rules.engine.contact_bands import contact_bands
 from rules.engine.dice import make_dice
 from rules.engine.edge_crossings import Barriers
 from rules.engine.left_behind import left_behind
@@ -24,14 +26,15 @@ from rules.engine.open_reach import (
     WINDOW,
     base_barriers,
     base_barriers_by_unit,
-    base_obstacles,
     grown_by_base,
     horizon,
     open_reach,
     open_reach_with_graph,
     union_reach,
 )
-from rules.engine.reach import Reach, memoised_reach, no_ends, unshaded
+from rules.engine.play import ReachBuilder
+from rules.engine.reach import Reach, no_ends, unshaded
+from rules.engine.reach_template import ReachTemplate
 from rules.geometry import visibility
 from rules.geometry.arcs import rear_slots
 from rules.geometry.bases import body_at, rect_corners
@@ -44,6 +47,7 @@ from rules.model.actions import Action, Turn
 from rules.model.state import BaseShape, GameState, Terrain, Unit
 from rules.systems.aod import vtol
 from rules.systems.aod.contact import AodBases, opposing_contacts
+from rules.systems.aod.elevation import abrupt_at
 from rules.systems.aod.movement import halve_for_hindering
 from rules.systems.aod.moves import (
     TARGETED,
@@ -53,59 +57,89 @@ from rules.systems.aod.moves import (
 )
 from rules.systems.aod.orders import captive_of, check_order, passengers
 from rules.systems.aod.position import AodPosition, aod_position
-from rules.systems.aod.reach_contact import contact_ends
 from rules.systems.aod.reach_elevated import elevated_ends
 from rules.systems.aod.reach_formation import formation_reach
 from rules.systems.aod.transport import boarding_problem, load_cost, placement_problems
 from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import (
     capacity,
+    is_captive,
     is_cruising,
+    is_infantry,
     is_mech,
     is_salvage,
     is_vtol,
     matrix_row,
     opposing,
 )
+from rules.systems.aod.water import water_at
 
-#: The orders whose end the area shades: a move that may end anywhere it can reach (a
-#: captor's too, `_captor`), and the close combat orders, which end in contact with a
-#: target (reach_contact.py). The others: see `_builder`.
+#: The orders whose end the kernel's template shades (`AodReach`): a move that may end
+#: anywhere it can reach (a captor's too, `_captor`), and the close combat orders, which
+#: end in contact with a target (`may_target`). Boarding, disembarking and formation
+#: moves have builders of their own (`AodReach.reach_builders`).
 SHADED = frozenset({"move", "run", "assault_half", *TARGETED})
 
 
-def reach(state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-    build = _builder(state, unit_id, action_type)
-    if build is None:
-        return unshaded(unit_id, action_type)
-    return memoised_reach(state, "aod", unit_id, action_type, build)
-
-
-def _builder(state: GameState, unit_id: str, action_type: str) -> Callable[[Unit], Reach] | None:
-    """How the ends of this order are found, or None where they are not shaded (a captor's
-    other orders, a disembark from a rect transport: the kernel keeps a mover from a base
+def not_shaded(state: GameState, unit_id: str, action_type: str) -> bool:
+    """Where the ends of an order are not shaded at all, whoever the unit: a captor's
+    other orders, a disembark from a rect transport (the kernel keeps a mover from a base
     it touches at its start only as far as its centre is from it, which for a rect
     touching along its rear edge lets a path sweep through the passengers just set down;
     complete false, horizon 0)."""
-    captive = captive_of(state, unit_id)
-    if captive is not None and action_type == "move":
-        return lambda unit: _captor(state, unit, captive)
-    if action_type == "formation_move":
-        return lambda unit: formation_reach(aod_position(state), unit)
-    if captive is not None:
-        return None
-    if action_type == "board":
-        return lambda unit: _board_reach(state, unit)
+    if captive_of(state, unit_id) is not None:
+        return action_type not in ("move", "formation_move")
     if action_type == "disembark":
         carrier = state.unit(unit_id)
-        if carrier is None or not carrier.base.is_circle:
-            return None
-        if is_cruising(carrier):
-            return lambda unit: _cruising_disembark_reach(state, unit)
-        return lambda unit: _disembark_reach(state, unit)
-    if action_type in SHADED:
-        return lambda _unit: _reach(state, unit_id, action_type)
-    return None
+        return carrier is None or not carrier.base.is_circle
+    return False
+
+
+class AodReach(ReachTemplate):
+    """The kernel's reach template (rules/engine/reach_template.py) where aod's rules
+    differ: the order's preconditions, its allowance halved where the unit starts touching
+    hindering terrain (000 [32]) or carries a captive (001 [27]), and the region: the
+    open reach among what its matrix row and section 5 keep it from (`_region`)."""
+
+    shaded_types = SHADED
+    reach_builders: ClassVar[Mapping[str, ReachBuilder]] = {
+        "board": lambda position, unit, _type: _board_reach(position.state, unit),
+        "disembark": lambda position, unit, _type: _disembark_reach(position.state, unit),
+        "formation_move": lambda position, unit, _type: formation_reach(position, unit),
+    }
+
+    def may_take_type(self, position: AodPosition, unit: Unit, action_type: str) -> bool:
+        return not _refused_whatever_the_path(position, unit, action_type)
+
+    def reach_budget(self, position: AodPosition, unit: Unit, action_type: str) -> float:
+        captive = captive_of(position.state, unit.id)
+        rows: tuple[str, ...] = (matrix_row(unit),)
+        allowance = base_allowance(position, unit, action_type)
+        tracks = [Track(unit.base, Pose(*unit.position, unit.facing), ())]
+        if captive is not None:  # the slower of the two, either touching (001 [27])
+            rows += (matrix_row(captive),)
+            tracks.append(Track(captive.base, Pose(*captive.position, captive.facing), ()))
+            allowance = replace(allowance, base=min(unit.move, captive.move))
+        return halve_for_hindering(position, rows, tracks, allowance).value
+
+    def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
+        """Nowhere: validate refuses this order before it looks at the path (001 orders)."""
+        return no_ends(unit.id, action_type)
+
+    def reach_region(
+        self, position: AodPosition, unit: Unit, action_type: str, budget: float
+    ) -> Reach:
+        captive = captive_of(position.state, unit.id)
+        if captive is not None:
+            return _captor(position, unit, captive, budget)
+        # Three quarters of the bound for a disembark: its placements are judged first.
+        work = visibility.WORK.share(3, 4) if action_type == "disembark" else None
+        return _region(position, unit, action_type, budget, work)
+
+
+def _shaded(state: GameState, unit: Unit, action_type: str) -> Reach:
+    """The template's reach of `unit` (as it stands in `state`) for `action_type`."""
+    return AodReach().shaded_reach(aod_position(state), state.units_by_id[unit.id], action_type)
 
 
 def boarders(state: GameState, transport: Unit) -> list[str]:
@@ -142,7 +176,7 @@ def _board_reach(state: GameState, unit: Unit) -> Reach:
     leaving = [state.units_by_id[i] for i in ids]
     leaving += [c for i in ids if (c := captive_of(state, i)) is not None]
     loaded = state.with_units(*[replace(p, aboard=unit.id) for p in leaving])
-    found = _reach(loaded, unit.id, "board")
+    found = _shaded(loaded, unit, "board")
     return replace(found, _keys_at=lambda p: {"passengers": list(ids)})
 
 
@@ -173,13 +207,20 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     bases it has just set down. Each end names the placements (`keys_at`). The ends of an
     unload after the move (passengers placed at the rear where the transport ends, with
     its facing there) are left out: the area is sound but not the whole truth (complete
-    false, horizon 0). Nowhere where the passengers cannot all be set down."""
+    false, horizon 0). Nowhere where the passengers cannot all be set down. A VTOL at
+    cruising unloads after its move (`_unloaded_after`)."""
+    held = passengers(state, unit.id)
+    if is_cruising(unit) and not all(p.flag("jump_jets") for p in held):
+        return unshaded(unit.id, "disembark")
     placed = set_down(state, unit)
     if not placed:
         return unshaded(unit.id, "disembark")
-    # Three quarters of the bound: the placements are judged first, and the reach says
-    # already that it is not the whole truth (bench/worst_case.py's row under 50 ms).
-    found = _reach(state.with_units(*placed), unit.id, "disembark", visibility.WORK.share(3, 4))
+    # Three quarters of the bound (`AodReach.reach_region`): the placements are judged
+    # first, and the reach says already that it is not the whole truth
+    # (bench/worst_case.py's row under 50 ms).
+    if is_cruising(unit):
+        return _unloaded_after(state, unit, held, placed, _shaded(state, unit, "disembark"))
+    found = _shaded(state.with_units(*placed), unit, "disembark")
     keys = {
         "unload": "before",
         "passengers": [
@@ -194,22 +235,16 @@ def _disembark_reach(state: GameState, unit: Unit) -> Reach:
     return replace(found, cut_at=0.0, _keys_at=lambda p: keys)
 
 
-def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
+def _unloaded_after(
+    state: GameState, unit: Unit, held: list[Unit], placed: list[Unit], found: Reach
+) -> Reach:
     """A VTOL at cruising may not move after disembarking (000 [19]): it moves (ignoring
-    terrain, ending on no base, 000 [18], AOD-D26), then sets its jump-jet passengers down
-    at its rear (unload "after", 001 [19]). Each is placed where `set_down` puts it at the
-    start pose, moved with the VTOL (no turn on the way: the same rear); the ends kept are
-    those where every such place is free: on the table, on no base and not touching an
-    opposing one, on no terrain its row forbids (AOD-D44). Not complete (other places at
-    the rear are left out); where a passenger lacks jump jets: not shaded."""
-    held = passengers(state, unit.id)
-    if not held or not all(p.flag("jump_jets") for p in held):
-        return unshaded(unit.id, "disembark")
-    placed = set_down(state, unit)
-    if not placed:
-        return unshaded(unit.id, "disembark")
-    # Three quarters of the bound, as `_disembark_reach`: the places are judged after.
-    found = _reach(state, unit.id, "disembark", visibility.WORK.share(3, 4))
+    terrain, ending on no base, 000 [18], AOD-D26: `found`), then sets its jump-jet
+    passengers down at its rear (unload "after", 001 [19]). Each is placed where `set_down`
+    puts it at the start pose, moved with the VTOL (no turn on the way: the same rear); the
+    ends kept are those where every such place is free: on the table, on no base and not
+    touching an opposing one, on no terrain its row forbids (AOD-D44). Not complete (other
+    places at the rear are left out)."""
     if found.area is None or found.area.is_empty:
         return replace(found, cut_at=0.0)
     position = aod_position(state)
@@ -221,22 +256,13 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     for p in placed:
         ox, oy = p.position[0] - sx, p.position[1] - sy
         r = p.base.radius
-        forbidden = position.forbidden_to((matrix_row(p),))
-        mine: list[Any] = []
         far = (x0 + ox - r - 2, y0 + oy - r - 2, x1 + ox + r + 2, y1 + oy + r + 2)
-        for i in position.terrain.query_box(*far):
-            t = state.terrain[i]
-            if forbidden(t):
-                mine.append(position.grown(t, r + MARGIN))
-        for k in position.units.query_box(*far):
-            other = position.on_table[k]
-            if other.id in ids:
-                continue
-            ob = position.bodies[other.id]
-            near = 0.012 if opposing(p, other) else 0.002  # touching a foe: based
-            mine.append(
-                ob.core.buffer((ob.radius + r + near) / math.cos(math.pi / 32), quad_segs=8)
-            )
+        forbidden = position.forbidden_to((matrix_row(p),))
+
+        def gap(other: Unit, p: Unit = p) -> float:
+            return 0.012 if opposing(p, other) else 0.002  # touching a foe: based (001 [19])
+
+        mine = companion_obstacles(position, r, far, forbidden, gap, ids)
         edge = r + 0.002
         room = shapely.box(edge, edge, w - edge, h - edge)
         mine.append(shapely.box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room))
@@ -262,17 +288,26 @@ def _cruising_disembark_reach(state: GameState, unit: Unit) -> Reach:
     return Reach(unit.id, "disembark", area, found.allowance, path_to, 0.0, keys_at)
 
 
-def _captor(state: GameState, unit: Unit, captive: Unit) -> Reach:
-    """A captor's move (001 [27], AOD-D33): at the slower of the two speeds, halved where
-    either base starts touching hindering terrain, neither base where either unit's
-    matrix row forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
-    position = aod_position(state)
-    if _refused_whatever_the_path(position, unit, "move"):
-        return no_ends(unit.id, "move")
+def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str) -> bool:
+    """Whether `other` is a target a close combat order may end in contact with
+    (001 [27-28], 000 [18]). Left out (their ends are not shaded, a subset of the truth):
+    a target in water (the attacker must be in the same water, 000 [33]), and either unit
+    on abrupt elevated terrain (no close combat across its edge, 000 [34])."""
+    if other.id == unit.id or not other.on_table or other.aboard is not None:
+        return False
+    if is_captive(other) or not opposing(unit, other) or is_cruising(other):
+        return False
+    if action_type == "ram" and is_infantry(other):
+        return False
+    if water_at(position, *other.position) is not None:
+        return False
+    return abrupt_at(position, other) is None and abrupt_at(position, unit) is None
+
+
+def _captor(position: AodPosition, unit: Unit, captive: Unit, budget: float) -> Reach:
+    """A captor's move (001 [27], AOD-D33): neither base where either unit's matrix row
+    forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
     rows = (matrix_row(unit), matrix_row(captive))
-    tracks = [Track(u.base, Pose(*u.position, u.facing), ()) for u in (unit, captive)]
-    allowance = replace(base_allowance(position, unit, "move"), base=min(unit.move, captive.move))
-    budget = halve_for_hindering(position, rows, tracks, allowance).value
     if is_mech(captive):
         return _captor_of_a_mech(position, unit, captive, rows, budget)
     return _captor_carrying(position, unit, captive, rows, budget)
@@ -283,8 +318,8 @@ def _captor_of_a_mech(
 ) -> Reach:
     """A captor of a 'Mech (001 [27], AOD-D33): the captive 'Mech may not move, so the
     captor's move must end in base contact with it where it stands. The ends are the
-    captive's contact band reached by a legal path (reach_contact.contact_ends, the band
-    of close combat, with the captive as its one 'target'; captives are neither friend nor
+    captive's contact band reached by a legal path (the band of close combat,
+    `contact_bands`, with the captive as its one 'target'; captives are neither friend nor
     foe, so touching it stops nothing, 001 [26]), a subset of the truth. A captor
     touching hindering terrain or standing on elevated terrain is not shaded (its stops
     there with two rows are not computed here), nor a rect captor (the kernel keeps a
@@ -295,8 +330,15 @@ def _captor_of_a_mech(
     by_unit = base_barriers_by_unit(position, unit, AodBases(), horizon(unit, budget))
     within = _kept_to_water(position, rows, unit.base.radius)
     elevated = [g for _, g in ground.elevated]
-    found = contact_ends(
-        position, unit, "move", budget, ground.hard, by_unit, elevated, within, only=captive.id
+    found = contact_bands(
+        position,
+        unit,
+        "move",
+        budget,
+        ground.hard + elevated,
+        by_unit,
+        within,
+        lambda other: other.id == captive.id,
     )
     # The band's last legs are found from the graph's corners near it; round a captive
     # the captor starts touching (its obstacle a many-cornered ring) stretches of the far
@@ -334,17 +376,11 @@ def _kept_to_water(position: AodPosition, rows: tuple[str, ...], radius: float) 
     return position.water_union(rows).buffer(-(radius + MARGIN))
 
 
-def _reach(state: GameState, unit_id: str, action_type: str, work: Work | None = None) -> Reach:
-    position = aod_position(state)
-    unit = state.units_by_id[unit_id]
-    if _refused_whatever_the_path(position, unit, action_type):
-        # Nowhere: validate refuses this order before it looks at the path (001 orders).
-        return no_ends(unit_id, action_type)
+def _region(
+    position: AodPosition, unit: Unit, action_type: str, budget: float, work: Work | None
+) -> Reach:
+    """Where a unit (no captor) may end within `budget`: `work` bounds the main search."""
     rows = (matrix_row(unit),)
-    still = Track(unit.base, Pose(*unit.position, unit.facing), ())
-    budget = halve_for_hindering(
-        position, rows, [still], base_allowance(position, unit, action_type)
-    ).value
     cruising = is_cruising(unit)  # ignores terrain and crosses every base (000 [18])
     # Bases the unit may cross ('Mechs over infantry, a cruising VTOL over anything,
     # 000 [17-18]) only keep it from ending on them (AOD-D7, AOD-D26).
@@ -370,9 +406,7 @@ def _climbing(position: AodPosition, unit: Unit, budget: float) -> Reach:
     the path (000 [17], AOD-D26): then it ignores terrain and crosses every base, but may
     not end on one (000 [18]). Its ends name the climb (`altitude`)."""
     flying = replace(unit, props={**unit.props, "altitude": "cruising"})
-    left = budget - vtol.LEVEL_CHANGE
-    blocking, end_only = base_obstacles(position, flying, AodBases(cruising=True), max(left, 0.0))
-    found = open_reach(position, flying, "move", left, blocking, end_only)
+    found = _region(position, flying, "move", budget - vtol.LEVEL_CHANGE, None)
     return replace(found, allowance=budget, _keys_at=lambda p: {"altitude": "cruising"})
 
 
@@ -412,8 +446,18 @@ def _on_the_ground(
         by_centre=position.options.hindering_entry == "centre",
     )
     if action_type in TARGETED:
-        # Close combat: only ends in contact with a target count (AOD-D31).
-        return contact_ends(position, unit, action_type, budget, hard, by_unit, elevated, within)
+        # Close combat: only ends in contact with a target count (AOD-D31), the bands of
+        # rules/engine/contact_bands.py about each unit it may take.
+        return contact_bands(
+            position,
+            unit,
+            action_type,
+            budget,
+            hard + elevated,
+            by_unit,
+            within,
+            lambda other: may_target(position, unit, other, action_type),
+        )
     main, graph = open_reach_with_graph(
         position, unit, action_type, budget, hard + elevated + blocking, end_only, within, work=work
     )

@@ -9,20 +9,11 @@ crossing an edge square on, the point lies on the edge's normal at a depth T tha
 not depend on where the edge is crossed: the first of the engine's 0.005" steps at which
 the base is within 0.01" of being entirely on (off), T = r - 0.01 rounded up to a step
 (`target_depth`). So the ends of a crossing of an edge, square on, are a band along it,
-at depth T, within 0.01" of the engine's own placement.
-
-A stretch of an edge yields a band where, sampled every STEP along it:
-- the last leg, LEG before the edge to just past T beyond it, meets nothing the unit may
-  not touch (what the open reach keeps it from: other terrain, bases, the table edge),
-  and its end no base it may only cross (AOD-D7);
-- that leg's points have the sampled edge point as their nearest point of the feature
-  (so the leg crosses where it is aimed at, and the depth along it is the distance);
-- an abrupt feature is crossed on one of its access segments, unless the unit has jump
-  jets (000 [34], AOD-D34);
-- the leg's start is reached by the open reach's graph within the allowance less the
-  leg (cost counts to the crossing, AOD-D9).
-`path_to` gives the graph's path to the leg's start and then the leg. Only circle
-bases: a rect's first pose entirely on depends on the angle it crosses at.
+at depth T, within 0.01" of the engine's own placement: the kernel's crossing ends
+(rules/engine/edge_crossings.py), reached by a last straight leg square to the edge, an
+abrupt feature's only on an access segment unless the unit has jump jets (000 [34],
+AOD-D34). Only circle bases: a rect's first pose entirely on depends on the angle it
+crosses at.
 """
 
 from __future__ import annotations

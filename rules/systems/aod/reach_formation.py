@@ -30,6 +30,7 @@ import shapely
 from shapely.geometry import Point
 
 from rules.engine.allowance import Allowance
+from rules.engine.companion_room import companion_obstacles
 from rules.engine.open_reach import MARGIN, WINDOW
 from rules.engine.reach import Reach, no_ends, unshaded
 from rules.geometry.bases import body_at
@@ -38,7 +39,7 @@ from rules.geometry.occupancy import occupies
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Waypoint
-from rules.model.state import Unit
+from rules.model.state import Terrain, Unit
 from rules.systems.aod.formation import (
     formation_mates,
     member_problems,
@@ -95,33 +96,19 @@ def formation_reach(position: AodPosition, unit: Unit) -> Reach:
         r = m.base.radius
         body = body_at(m.base, *m.position, m.facing)
         mx, my = m.position
-        mine: list[Any] = []
-        for i in position.terrain.query_box(mx - far, my - far, mx + far, my + far):
+        about = (mx - far, my - far, mx + far, my + far)
+        for i in position.terrain.query_box(*about):
             t = state.terrain[i]
-            cell = position.options.cell(rows, t.type)
-            if cell in ("ok", "ign"):
-                continue
-            if cell in ("hind", "elev") and (
+            if position.options.cell(rows, t.type) in ("hind", "elev") and (
                 body.distance(t.shape) <= CONTACT or occupies(t.shape, *m.position)
             ):
                 return unshaded(unit.id, TYPE)
-            mine.append(position.grown(t, r + MARGIN))
-        centres: list[tuple[float, float]] = []
-        radii: list[float] = []
-        for k in position.units.query_box(mx - far, my - far, mx + far, my + far):
-            other = position.on_table[k]
-            if other.id in ids:
-                continue
-            ob = position.bodies[other.id]
-            # circumscribed: the polygon holds the grown circle (or rect)
-            grow = (ob.radius + r + MARGIN + 0.002) / math.cos(math.pi / 32)
-            if ob.xy is not None:
-                centres.append(ob.xy)
-                radii.append(grow)
-            else:
-                mine.append(ob.core.buffer(grow, quad_segs=8))
-        if centres:
-            mine.extend(shapely.buffer(shapely.points(centres), radii, quad_segs=8))
+
+        def kept_off(t: Terrain, rows: tuple[str, ...] = rows) -> bool:
+            return position.options.cell(rows, t.type) not in ("ok", "ign")
+
+        # Kept from contact with other bases, so no stop (AOD-D6).
+        mine = companion_obstacles(position, r, about, kept_off, lambda _: MARGIN + 0.002, ids)
         if mine:
             obstacles.extend(
                 shapely.transform(

@@ -8,7 +8,7 @@ from typing import Any
 from rules.engine.catalogue import ActionSpec
 from rules.engine.consequences import Consequence
 from rules.engine.dice import Dice
-from rules.engine.reach import Reach
+from rules.engine.reach import Reach, unshaded
 from rules.engine.system import System
 from rules.engine.verdict import Roll, Verdict
 from rules.model.actions import Action
@@ -21,7 +21,7 @@ from rules.systems.aod.offers import preconditions
 from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
 from rules.systems.aod.parse import check_action_params
 from rules.systems.aod.position import AodPosition, aod_position
-from rules.systems.aod.reach import reach as aod_reach
+from rules.systems.aod.reach import AodReach, not_shaded
 from rules.systems.aod.schema import UNIT_SCHEMA
 from rules.systems.aod.turn import check_turn
 from rules.systems.aod.turn_structure import AodTurnStructure
@@ -29,7 +29,7 @@ from rules.systems.aod.units import UNIT_TYPES, matrix_row
 from rules.systems.aod.vent import vent
 
 
-class AodSystem(System):
+class AodSystem(AodReach, System):
     key = "aod"
     name = "MechWarrior: Age of Destruction"
     actions = ACTIONS
@@ -64,7 +64,10 @@ class AodSystem(System):
         return ordered_move(position, unit, action, dice)
 
     def reach(self, state: GameState, unit_id: str, action_type: str = "move") -> Reach:
-        return aod_reach(state, unit_id, action_type)
+        """The kernel's (`AodReach`), but for the orders not shaded whoever the unit."""
+        if not_shaded(state, unit_id, action_type):
+            return unshaded(unit_id, action_type)
+        return super().reach(state, unit_id, action_type)
 
     def may_take(self, position: AodPosition, unit: Unit, spec: ActionSpec) -> bool:
         """The order's preconditions, as the judge finds them (aod/offers.py)."""
