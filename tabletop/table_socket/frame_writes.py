@@ -61,7 +61,7 @@ def _idle_tcp(transport: Any) -> bool:
     """Is `transport` a plain Twisted TCP connection, open, with nothing waiting to be
     written? (Its producer, Daphne's HTTP channel, is paused only when the buffer grows:
     what the kernel does not take goes to the buffer through `write`, which sees to it.)"""
-    return (
+    return bool(
         isinstance(transport, tcp.Connection)
         and type(transport).writeSomeData is tcp.Connection.writeSomeData
         and not getattr(transport, "TLS", False)
