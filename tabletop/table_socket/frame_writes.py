@@ -7,8 +7,8 @@ epoll_ctl), writes it when the loop next polls and finds the socket writable, th
 unregisters it (epoll_ctl again). A broadcast to 200 spectators was therefore 400 epoll_ctl
 calls, 200 readiness callbacks through Twisted's logging context and 200 passes through
 autobahn's framing (which formats a debug line's arguments for every write whether or
-not it is logged): a third of the event loop's work for a broadcast (docs/benchmarks.md,
-"Fan-out to 200 (session 35)").
+not it is logged): in a profile at 200 spectators, nearly twice the time of the send() calls
+themselves (docs/benchmarks.md, "Fan-out to 200 (session 35)").
 
 Here a text frame whose socket has nothing waiting in Twisted's buffer is framed as autobahn
 frames it (final, unmasked, uncompressed: the same bytes) and given to the kernel with one

@@ -21,8 +21,6 @@ from tests.live.test_broadcast_fanout import more_spectators
 from tests.live.test_table_processes import unit_of
 from tests.live.wsclient import LiveClient
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
 #: Spectators beside the table's GM, two players and spectator.
 MORE_SPECTATORS = 6
 
@@ -54,6 +52,7 @@ def probed_server(redis_url, transactional_db):
     stop_asgi_server(process)
 
 
+@pytest.mark.django_db(transaction=True)
 async def test_an_event_reaches_every_socket_without_a_write_registration_each(probed_server):
     port = probed_server
     battle, users = await make_table()
