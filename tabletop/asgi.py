@@ -19,6 +19,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 
 from tabletop.origin import SameOriginValidator  # noqa: E402
 from tabletop.routing import websocket_urlpatterns  # noqa: E402
+from tabletop.table_socket import frame_writes  # noqa: E402
 
 # Development serves the static source files as they are, so that one command runs
 # the whole product; production serves the hashed, compressed files collectstatic
@@ -38,6 +39,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Daphne's websocket text frames written at once, not on the event loop's next turn.
+frame_writes.install()
 
 # Garbage collection pauses every table the process serves. What is loaded by now
 # (Django, the rules engine with shapely and numpy) lives as long as the process:

@@ -7,7 +7,7 @@ reads its rights again and closes for them.
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -19,6 +19,7 @@ from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import rights
 from tabletop.services.table.actor import Actor, actor_for
+from tabletop.table_socket import frame_writes
 from tabletop.table_socket.database import db
 from tabletop.table_socket.delivery import EventDelivery
 from tabletop.table_socket.dispatch import serve, serve_now
@@ -74,6 +75,8 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
     revoked = closed = counted = False
     presence: TablePresence | None = None
     leaving: asyncio.Future | None = None
+    #: The server's own send, for text frames (`frame_writes.past_session_wrapper`).
+    send_frame: Callable[[dict[str, Any]], Awaitable[None]]
 
     async def connect(self) -> None:
         self.battle_id = int(self.scope["url_route"]["kwargs"]["battle_id"])
@@ -157,6 +160,9 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         await self.close(code=code)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        # A text frame goes straight to the server: the session middleware's wrapper
+        # around `send` has nothing to do for one (200 spectators, 200 times an event).
+        self.send_frame = frame_writes.past_session_wrapper(send)
         try:
             await super().__call__(scope, receive, send)
         finally:
@@ -208,6 +214,9 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
     ) -> None:
         if self.revoked:
             return  # closed for rights it no longer has: not one more frame
+        if text_data is not None and bytes_data is None and not close:
+            await self.send_frame({"type": "websocket.send", "text": text_data})
+            return
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     # -- messages from the channel layer -------------------------------------------

@@ -177,9 +177,12 @@ def _database_url_of_test_db() -> str:
 
 
 def start_asgi_server(
-    port: int, extra_env: dict[str, str] | None = None, daphne_options: tuple[str, ...] = ()
+    port: int,
+    extra_env: dict[str, str] | None = None,
+    daphne_options: tuple[str, ...] = (),
+    app: str = "tabletop.asgi:application",
 ) -> subprocess.Popen:
-    """Starts Daphne serving the app on `port`, sharing the test database."""
+    """Starts Daphne serving `app` (the product's) on `port`, sharing the test database."""
     # Not the leave some browser tests give their own sync calls (tests/browser): the
     # server keeps Django's check that no request or consumer touches the database
     # from its event loop.
@@ -202,7 +205,7 @@ def start_asgi_server(
             "127.0.0.1",
             "-p",
             str(port),
-            "tabletop.asgi:application",
+            app,
         ],
         cwd=ROOT,
         env=env,

@@ -3,8 +3,9 @@ handing each its text (docs/benchmarks.md, "Live table (table_rtt)"): 200 specta
 a final are 200 copies of every event, ping and presence frame.
 
 Each frame a table broadcasts is written once (`events.canonical`), not once per
-receiving socket, and a socket takes its copy from the channel layer without a task of
-its own per message (`table_socket.layer.dispatch_in_turn`).
+receiving socket, a socket takes its copy from the channel layer without a task of
+its own per message (`table_socket.layer.dispatch_in_turn`), and hands it to the server
+past Channels' session wrapper (`table_socket.frame_writes.past_session_wrapper`).
 """
 
 import asyncio
@@ -49,17 +50,22 @@ async def everyone(table) -> list:
 
 
 @contextlib.contextmanager
-def counted_writes(monkeypatch) -> Iterator[list[object]]:
+def counted_calls(monkeypatch, owner: object, name: str) -> Iterator[list[object]]:
+    """The first argument of each call of `owner.name` while the block runs."""
+    calls: list[object] = []
+    original = getattr(owner, name)
+
+    def counting(first, *args, **kwargs):
+        calls.append(first)
+        return original(first, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counting)
+    yield calls
+
+
+def counted_writes(monkeypatch) -> contextlib.AbstractContextManager[list[object]]:
     """Each frame `events.canonical` writes while the block runs."""
-    written: list[object] = []
-    canonical = events.canonical
-
-    def counting(value):
-        written.append(value)
-        return canonical(value)
-
-    monkeypatch.setattr(events, "canonical", counting)
-    yield written
+    return counted_calls(monkeypatch, events, "canonical")
 
 
 async def test_a_presence_frame_is_written_once_for_every_socket(table, monkeypatch):
@@ -114,3 +120,21 @@ async def test_a_sockets_copy_of_a_broadcast_takes_no_task_of_its_own(table):
 
 def extra_sockets(sockets: list, table) -> list:
     return [s for s in sockets if s not in table.sockets]
+
+
+async def test_a_sockets_copy_of_a_broadcast_reads_no_session_state(table, monkeypatch):
+    """Channels' session wrapper acts on HTTP responses only, but read the session's state
+    for each socket's copy of every broadcast (frame_writes.past_session_wrapper)."""
+    from django.contrib.sessions.backends.base import SessionBase
+
+    sockets = await everyone(table)
+    with counted_calls(monkeypatch, SessionBase, "is_empty") as reads:
+        await table.p1.send(
+            {"type": "act", "id": "m-1", "seen": 0, "action": move(table.u1, [1.5, 6.5])}
+        )
+        for socket in sockets:
+            assert (await socket.get("event"))["seq"] == 1
+        assert await table.p1.get("ack")
+    assert reads == []  # one for each of the 8 sockets' event and one for the ack before
+    for socket in extra_sockets(sockets, table):
+        await socket.close()
