@@ -40,8 +40,7 @@ class Dodge(SoldierAction):
     """`dodge` as the kernel plays a move (rules/engine/play.py)."""
 
     def malformed(self, unit: Unit, action: Action) -> tuple[str, str, float] | None:
-        if action.get("source") is None:
-            return "a dodge needs `source`, the attack's origin", CITE, DODGE_DISTANCE
+        # A dodge without `source` is refused as malformed input (system.parse_action).
         if math.hypot(*away_from_source(unit, action)) > 1e-9:
             return None
         why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"

@@ -28,13 +28,6 @@ class ApsReach(ReachTemplate):
 
     shaded_types = frozenset({"move", "run", "traverse"})
 
-    def reach_budget(self, position: ApsPosition, unit: Unit, action_type: str) -> float:
-        """How far the front may go: the move's allowance (moves.py); a Traverse has no
-        distance limit (APS-D31)."""
-        if action_type == "traverse":
-            return 0.0
-        return super().reach_budget(position, unit, action_type)
-
     def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
         start = unit.position
         if action_type == "traverse":
