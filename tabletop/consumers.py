@@ -191,6 +191,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         if self.actor is None or presence is None:
             return
         limits.release(self.actor.user_id)
+        self.rights.stop()  # a periodic re-read waiting for its batch is left out
         self.delivery.stop()
         await leave_groups(self.channel_layer, self.channel_name, self.both_groups)
         await presence.left()

@@ -11,7 +11,7 @@ from typing import Any
 
 from tabletop import events, limits
 from tabletop.services.table import log
-from tabletop.table_socket import shared_snapshots
+from tabletop.table_socket import batches, shared_snapshots
 from tabletop.table_socket.database import db
 
 #: Pings one delayed spectator's socket holds back at most (a pulse is no record).
@@ -136,7 +136,7 @@ class EventDelivery:
         """Sends what the log holds beyond what this socket was given: a broadcast lost
         on the way (Redis pub/sub delivers at most once) reaches the client by its next
         ping, not only with the next event."""
-        last = await db(log.last_seq)(self.battle_id)
+        last = await batches.last_seq(self.battle_id)
         if last > self.queued_seq:
             await self.fill_from_log(last, self.delay_s)
 

@@ -8,6 +8,7 @@ import time
 from tabletop import events
 from tabletop.services.table import presence, sockets
 from tabletop.services.table.actor import Actor
+from tabletop.table_socket import batches
 from tabletop.table_socket.database import db
 
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
@@ -110,7 +111,7 @@ class TablePresence:
         """Keeps a busy socket's row and place from timing out."""
         if time.monotonic() - self.touched > PRESENCE_REFRESH_S:
             self.touched = time.monotonic()
-            await db(presence.connection_seen)(channel_name=self.channel_name)
+            await batches.connection_seen(self.channel_name)
             try:
                 await sockets.keep(self.battle_id, self.user_id, self.channel_name)
             except events.LAYER_ERRORS as error:
