@@ -11,12 +11,16 @@ the last seq of every battle concerned.
 A window opens with the first call and closes WINDOW_S later, or once the previous batch
 of its kind is done, whichever is later: while the database thread is busy, the calls
 that arrive meanwhile wait together instead of queueing one by one behind it. A call
-cancelled before its batch runs (its socket closed) is left out of it. When the batched
-query fails, each call is run alone in the same hop, so that a socket sees the error it
-would have seen alone and no other socket sees it.
+that someone waits on (`urgent`: a frame's own refresh, a resume, a notice of changed
+rights) closes its window at once, taking the others' along; only the idle socket's
+periodic reads wait for others to join. A call cancelled before its batch runs (its
+socket closed) is left out of it. When the batched query fails, each call is run alone
+in the same hop, so that a socket sees the error it would have seen alone and no other
+socket sees it.
 """
 
 import asyncio
+import contextlib
 import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -26,9 +30,9 @@ from tabletop.services.table import log, presence, rights
 from tabletop.services.table.actor import Actor
 from tabletop.table_socket.database import db
 
-#: Seconds a batch waits for others to join after its first call (at most three such
-#: waits before a ping's pong; a revoked seat's notice waits one).
-WINDOW_S = 0.02
+#: Seconds a batch of periodic reads waits for others to join after its first call (an
+#: idle socket's ping waits at most two: its presence, then its rights and last seq).
+WINDOW_S = 0.03
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -41,6 +45,8 @@ class _Window(Generic[K, V]):
 
     results: dict[K, asyncio.Future[V]] = field(default_factory=dict)
     waiting: dict[K, int] = field(default_factory=dict)
+    #: Set by an urgent call: the window closes now.
+    urgent: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 class Batched(Generic[K, V]):
@@ -58,7 +64,7 @@ class Batched(Generic[K, V]):
             weakref.WeakKeyDictionary()
         )
 
-    async def __call__(self, key: K) -> V:
+    async def __call__(self, key: K, *, urgent: bool) -> V:
         loop = asyncio.get_running_loop()
         window = self._open.get(loop)
         if window is None:
@@ -72,6 +78,8 @@ class Batched(Generic[K, V]):
             result.add_done_callback(_retrieved)
             window.waiting[key] = 0
         window.waiting[key] += 1
+        if urgent:
+            window.urgent.set()
         try:
             # Shielded: a caller cancelled does not cancel the others' result.
             return await asyncio.shield(result)
@@ -83,7 +91,8 @@ class Batched(Generic[K, V]):
         self, loop: asyncio.AbstractEventLoop, window: _Window[K, V], previous: asyncio.Task | None
     ) -> None:
         try:
-            await asyncio.sleep(WINDOW_S)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(window.urgent.wait(), WINDOW_S)
             if previous is not None:
                 await asyncio.wait([previous])
         finally:
@@ -149,6 +158,10 @@ def _retrieved(result: asyncio.Future) -> None:
         result.exception()
 
 
+# The functions looked up as each batch runs (lambdas), as a direct call would (a test
+# may replace one).
+
+
 def _seen_each(channel_names: list[str]) -> list[None]:
     presence.connections_seen(channel_names)
     return [None for _ in channel_names]
@@ -156,11 +169,14 @@ def _seen_each(channel_names: list[str]) -> list[None]:
 
 #: A socket's presence row kept (its channel name).
 connection_seen: Batched[str, None] = Batched(
-    lambda channel_name: presence.connection_seen(channel_name=channel_name), _seen_each
+    lambda channel_name: presence.connection_seen(channel_name=channel_name),
+    lambda channel_names: _seen_each(channel_names),
 )
 #: A socket's rights read again ((seat, battle id)): its actor, or the code it closes with.
 socket_rights: Batched[tuple[rights.Seat, int], Actor | int] = Batched(
-    lambda seat: rights.socket_rights(*seat), rights.many_sockets_rights
+    lambda seat: rights.socket_rights(*seat), lambda seats: rights.many_sockets_rights(seats)
 )
 #: The last seq of a battle's log (its id).
-last_seq: Batched[int, int] = Batched(log.last_seq, log.last_seqs)
+last_seq: Batched[int, int] = Batched(
+    lambda battle_id: log.last_seq(battle_id), lambda battle_ids: log.last_seqs(battle_ids)
+)

@@ -53,11 +53,13 @@ class RightsReads:
         self.first_part = 1.0
         return True
 
-    async def read(self) -> Actor | int:
+    async def read(self, *, urgent: bool = True) -> Actor | int:
         """The socket's actor now, or the code to close it with (batched with the other
-        sockets' reads of the moment: batches.py)."""
+        sockets' reads of the moment, `urgent` or in their window: batches.py)."""
         self.read_at = time.monotonic()
-        reading = asyncio.ensure_future(batches.socket_rights((self.seat, self.battle_id)))
+        reading = asyncio.ensure_future(
+            batches.socket_rights((self.seat, self.battle_id), urgent=urgent)
+        )
         self.reading.add(reading)
         try:
             return await reading
