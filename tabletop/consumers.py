@@ -19,7 +19,7 @@ from tabletop.models import Role
 from tabletop.services.errors import ServiceError
 from tabletop.services.table import rights
 from tabletop.services.table.actor import Actor, actor_for
-from tabletop.table_socket import frame_writes
+from tabletop.table_socket import batches, frame_writes
 from tabletop.table_socket.database import db
 from tabletop.table_socket.delivery import EventDelivery
 from tabletop.table_socket.dispatch import serve, serve_now
@@ -197,6 +197,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         if self.actor is None or presence is None:
             return
         limits.release(self.actor.user_id)
+        self.rights.stop()  # a periodic re-read waiting for its batch is left out
         self.delivery.stop()
         await leave_groups(self.channel_layer, self.channel_name, self.both_groups)
         await presence.left()
@@ -227,7 +228,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         if self.rights.due(RIGHTS_RECHECK_S):
             # A re-read in the background: a broadcast costs no database query, whatever
             # the number of sockets.
-            self.rights_task = asyncio.ensure_future(self.recheck())
+            self.rights_task = asyncio.ensure_future(self.recheck(urgent=False))
         await self.delivery.event(message)
 
     async def table_point(self, message: dict[str, Any]) -> None:
@@ -248,14 +249,15 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
 
     # -- rights --------------------------------------------------------------------
 
-    async def recheck(self, older_than: float = 0.0) -> bool:
-        """Reads the socket's rights again (if the last read is `older_than` seconds old)
+    async def recheck(self, older_than: float = 0.0, *, urgent: bool = True) -> bool:
+        """Reads the socket's rights again (if the last read is `older_than` seconds old;
+        not `urgent`: with the other sockets' periodic reads, table_socket/batches.py)
         and follows them; False when the socket was closed."""
         if self.revoked:
             return False
         if self.rights.fresh(older_than):
             return True
-        return await self.adopt_actor(await self.rights.read())
+        return await self.adopt_actor(await self.rights.read(urgent=urgent))
 
     async def adopt_actor(self, now: Actor | int) -> bool:
         """Follows the socket's rights as read again (`seat_rights.kept_actor`): closed
@@ -306,7 +308,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
                 await self.limited(ref, over)
                 return
             assert self.presence is not None  # frames arrive only once the place is taken
-            await self.presence.refresh()
+            await self.presence.refresh(urgent=frame.type != "ping")
             reserved = None
             if frame.type in ENGINE_FRAMES:
                 reserved = await self.calls.reserve(frame)
@@ -314,9 +316,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
                     await self.limited(ref, ENGINE_SPENT)
                     return
             if frame.type == "ping":
-                if await self.recheck(older_than=PING_RECHECK_S):
-                    await self.delivery.catch_up()
-                    await self.send_json(events.pong())
+                await self.ping()
             elif frame.type == "resume":
                 if await self.recheck():
                     await self.delivery.resume(frame.data["seq"])
@@ -330,6 +330,22 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         except Exception:
             logger.exception("table frame failed")
             await self.refuse("server_error", "The server failed on this frame.", None, ref)
+
+    async def ping(self) -> None:
+        """Reads the rights again (at most once a PING_RECHECK_S), catches up with the log
+        and answers `pong`. An idle socket's ping (its rights due) reads both in the
+        window it shares with the other sockets' (table_socket/batches.py); a socket
+        pinging more often than that is not idle, and is answered at once."""
+        last = None
+        if self.rights.fresh(PING_RECHECK_S):
+            kept = await self.recheck(older_than=PING_RECHECK_S)
+        else:
+            kept, last = await asyncio.gather(
+                self.recheck(urgent=False), batches.last_seq(self.battle_id, urgent=False)
+            )
+        if kept:
+            await self.delivery.catch_up(last)
+            await self.send_json(events.pong())
 
     async def answer(self, frame: protocol.Frame, *, reserved: float | None = None) -> None:
         """Answers a service frame (`reserved`: ms of the user's engine time taken for it)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from tabletop import events, limits
 from tabletop.services.table import log
-from tabletop.table_socket import shared_snapshots
+from tabletop.table_socket import batches, shared_snapshots
 from tabletop.table_socket.database import db
 
 #: Pings one delayed spectator's socket holds back at most (a pulse is no record).
@@ -132,11 +132,13 @@ class EventDelivery:
             self.pending.popleft()
             await self.send(text)
 
-    async def catch_up(self) -> None:
-        """Sends what the log holds beyond what this socket was given: a broadcast lost
-        on the way (Redis pub/sub delivers at most once) reaches the client by its next
-        ping, not only with the next event."""
-        last = await db(log.last_seq)(self.battle_id)
+    async def catch_up(self, last: int | None = None) -> None:
+        """Sends what the log holds beyond what this socket was given (up to `last`, the
+        log's last seq if read already): a broadcast lost on the way (Redis pub/sub
+        delivers at most once) reaches the client by its next ping, not only with the
+        next event."""
+        if last is None:
+            last = await batches.last_seq(self.battle_id, urgent=True)
         if last > self.queued_seq:
             await self.fill_from_log(last, self.delay_s)
 

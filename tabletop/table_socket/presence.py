@@ -8,6 +8,7 @@ import time
 from tabletop import events
 from tabletop.services.table import presence, sockets
 from tabletop.services.table.actor import Actor
+from tabletop.table_socket import batches
 from tabletop.table_socket.database import db
 
 #: How often a busy socket refreshes its presence row (the timeout is 90 s).
@@ -106,11 +107,12 @@ class TablePresence:
             battle_id=self.battle_id, actor=actor, channel_name=self.channel_name
         )
 
-    async def refresh(self) -> None:
-        """Keeps a busy socket's row and place from timing out."""
+    async def refresh(self, *, urgent: bool = True) -> None:
+        """Keeps a busy socket's row and place from timing out (`urgent`: at once, not
+        in a window shared with other sockets: batches.py)."""
         if time.monotonic() - self.touched > PRESENCE_REFRESH_S:
             self.touched = time.monotonic()
-            await db(presence.connection_seen)(channel_name=self.channel_name)
+            await batches.connection_seen(self.channel_name, urgent=urgent)
             try:
                 await sockets.keep(self.battle_id, self.user_id, self.channel_name)
             except events.LAYER_ERRORS as error:

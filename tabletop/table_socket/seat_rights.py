@@ -1,12 +1,13 @@
 """When an open socket reads its rights again, and whether it keeps its seat
 (docs/protocol.md, "Rights on an open socket"; tabletop/services/table/rights.py)."""
 
+import asyncio
 import random
 import time
 
 from tabletop.services.table import rights
 from tabletop.services.table.actor import Actor
-from tabletop.table_socket.database import db
+from tabletop.table_socket import batches
 
 
 def kept_actor(current: Actor | None, now: Actor | int) -> Actor | int:
@@ -36,6 +37,8 @@ class RightsReads:
         self.battle_id = battle_id
         self.read_at = time.monotonic()
         self.first_part = random.random()
+        #: The reads waiting for their batch (`stop`).
+        self.reading: set[asyncio.Future] = set()
 
     def fresh(self, older_than: float) -> bool:
         """The last read is younger than `older_than` seconds (0: never fresh enough)."""
@@ -50,10 +53,24 @@ class RightsReads:
         self.first_part = 1.0
         return True
 
-    async def read(self) -> Actor | int:
-        """The socket's actor now, or the code to close it with."""
+    async def read(self, *, urgent: bool = True) -> Actor | int:
+        """The socket's actor now, or the code to close it with (batched with the other
+        sockets' reads of the moment, `urgent` or in their window: batches.py)."""
         self.read_at = time.monotonic()
-        return await db(rights.socket_rights)(self.seat, self.battle_id)
+        reading = asyncio.ensure_future(
+            batches.socket_rights((self.seat, self.battle_id), urgent=urgent)
+        )
+        self.reading.add(reading)
+        try:
+            return await reading
+        finally:
+            self.reading.discard(reading)
+
+    def stop(self) -> None:
+        """The socket closed: its reads not run yet are left out of their batch (a read
+        under way raises asyncio.CancelledError in its caller)."""
+        for reading in list(self.reading):
+            reading.cancel()
 
     def ended(self, message: dict) -> bool:
         """A notice of changed rights names this socket's login session as ended."""

@@ -56,3 +56,26 @@ def test_a_stand_in_the_query_does_not_hold_is_refused() -> None:
     query = CompiledQuery(lambda user_id, other: User.objects.filter(pk=user_id), STAND_ID, unused)
     with pytest.raises(ValueError, match="stand-in"):
         query.bound()
+
+
+@pytest.mark.django_db
+def test_many_calls_in_one_statement_read_what_each_call_reads(django_assert_num_queries) -> None:
+    """`first_for_each`: the query run for each call's values, in one statement (a LATERAL
+    join over the calls' arguments, on PostgreSQL), each call given its own first row."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("one statement for many calls is PostgreSQL's")
+    now = timezone.now()
+    made = [User.objects.create(username=f"{prefix}{n}") for prefix in "ab" for n in range(3)]
+    calls = [
+        (made[0].pk, "a", now + timedelta(days=1)),
+        (made[1].pk, "b", now + timedelta(days=1)),
+        (made[0].pk, "a", now - timedelta(days=1)),  # none
+        (made[4].pk, "b", now + timedelta(days=1)),
+    ]
+    expected = [USERS.first(*call) for call in calls]
+    with django_assert_num_queries(1):
+        found = USERS.first_for_each(calls)
+    assert found == expected and found[2] is None
+    assert [u.username for u in found if u] == [u.username for u in expected if u]

@@ -10,7 +10,7 @@ ORM would (its converters; model instances as `ModelIterable` makes them).
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -44,6 +44,7 @@ class _Bound:
     def __init__(
         self, build: Callable[..., QuerySet | UpdateQuery], stands: tuple[Stand, ...], alias: str
     ):
+        self.stands = stands
         built = build(*(s.value for s in stands))
         query = built if isinstance(built, UpdateQuery) else built.query
         if isinstance(query, UpdateQuery) and query.get_related_updates():
@@ -104,17 +105,69 @@ class _Bound:
     def instances(self, args: tuple[Any, ...]) -> list[Model]:
         """The rows as model instances with their annotations, as `ModelIterable` makes
         them (deferred fields stay deferred)."""
+        return self.made(self.rows(args))
+
+    def made(self, rows: list[tuple[Any, ...]]) -> list[Model]:
         select = self.compiler.select
         fields = self.compiler.klass_info["select_fields"]
         start, end = fields[0], fields[-1] + 1
         names = [column[0].target.attname for column in select[start:end]]
         made = []
-        for row in self.rows(args):
+        for row in rows:
             instance = self.model.from_db(self.alias, names, row[start:end])
             for name, position in self.compiler.annotation_col_map.items():
                 setattr(instance, name, row[position])
             made.append(instance)
         return made
+
+    def each_sql(self, calls: Sequence[tuple[Any, ...]]) -> tuple[str, list[Any]]:
+        """One statement for many calls (PostgreSQL): the calls' arguments as the rows of
+        `unnest` over one array per argument, and the compiled query run for each of them
+        (`LATERAL`), where each argument's stand-in was; each row led by its call's
+        number (from 1)."""
+        if self.connection.vendor != "postgresql":
+            raise NotImplementedError("one statement for many calls needs PostgreSQL")
+        for args in calls:
+            self.params(args)  # refuses None, as one call does
+        slots = iter(self.slots)
+        inner: list[Any] = []
+
+        def argument(placeholder: re.Match) -> str:
+            if placeholder.group() == "%%":
+                return "%%"
+            index, value = next(slots)
+            if index is None:
+                inner.append(value)
+                return "%s"
+            return f'"arguments"."a{index}"'
+
+        sql = re.sub(r"%%|%s", argument, self.sql)
+        arrays = ", ".join(f"%s::{_ARRAY_TYPES[type(s.value)]}[]" for s in self.stands)
+        columns = ", ".join(f"a{i}" for i in range(len(self.stands)))
+        each = [[args[i] for args in calls] for i in range(len(self.stands))]
+        return (
+            f'SELECT "arguments"."call", "called".* FROM unnest({arrays}) WITH ORDINALITY'
+            f' AS "arguments"({columns}, "call") CROSS JOIN LATERAL ({sql}) AS "called"',
+            [*each, *inner],
+        )
+
+    def rows_for_each(self, calls: Sequence[tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
+        """Each call's rows (as `rows` reads them), read in one statement (`each_sql`)."""
+        sql, params = self.each_sql(calls)
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            fetched = cursor.fetchall()
+        found: list[list[tuple[Any, ...]]] = [[] for _ in calls]
+        converted = self.compiler.results_iter(
+            results=[[row[1:] for row in fetched]], tuple_expected=True
+        )
+        for row, values in zip(fetched, converted, strict=True):
+            found[row[0] - 1].append(values)
+        return found
+
+
+#: The PostgreSQL type of an array of each kind of stand-in's values (`each_sql`).
+_ARRAY_TYPES = {int: "bigint", str: "text", datetime: "timestamptz"}
 
 
 def update_query(queryset: QuerySet, **values: Any) -> UpdateQuery:
@@ -175,3 +228,11 @@ class CompiledQuery:
         """The first model instance (of a query of at most one row), or None."""
         found = self.bound().instances(args)
         return found[0] if found else None
+
+    def first_for_each(self, calls: Sequence[tuple[Any, ...]]) -> list[Model | None]:
+        """`first(*args)` of each of `calls`, read in one statement (PostgreSQL only)."""
+        bound = self.bound()
+        return [
+            found[0] if found else None
+            for found in (bound.made(rows) for rows in bound.rows_for_each(calls))
+        ]

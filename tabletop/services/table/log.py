@@ -75,6 +75,12 @@ def last_seq(battle_id: int) -> int:
     return (rows[0][0] if rows else 0) or 0
 
 
+def last_seqs(battle_ids: list[int]) -> list[int]:
+    """`last_seq` of each battle, in one query (table_socket/batches.py)."""
+    found = dict(Battle.objects.filter(pk__in=battle_ids).values_list("pk", "last_seq"))
+    return [found.get(battle_id) or 0 for battle_id in battle_ids]
+
+
 def _history(battle_id: int, upto: int) -> tuple[list[dict], list[dict]]:
     """The last chat lines and dice-log lines up to `upto`."""
     recent = Event.objects.filter(battle_id=battle_id, seq__lte=upto).order_by("-seq")

@@ -117,8 +117,10 @@ def _seat_query(user_id: int, session_key: str, battle_id: int, now: datetime) -
 _SEAT_QUERY = CompiledQuery(_seat_query, STAND_ID, STAND_TEXT, STAND_OTHER_ID, STAND_NOW)
 
 
-def _seat_args(seat: Seat, battle_id: int) -> tuple[int, str, int, datetime]:
-    return seat.user_id, seat.session_key or "", battle_id, timezone.now()
+def _seat_args(
+    seat: Seat, battle_id: int, now: datetime | None = None
+) -> tuple[int, str, int, datetime]:
+    return seat.user_id, seat.session_key or "", battle_id, now or timezone.now()
 
 
 def _seat_row(seat: Seat, battle_id: int) -> User | None:
@@ -156,7 +158,25 @@ def socket_rights(seat: Seat, battle_id: int) -> Actor | int:
     still logged in gets its new session's rights), 4403 when the user is no longer a
     member of the campaign or their account is deactivated. One query (`_seat_row`).
     The rights read are kept for the seat (`assumable`)."""
-    user = _seat_row(seat, battle_id)
+    return _followed(seat, battle_id, _seat_row(seat, battle_id))
+
+
+def many_sockets_rights(seats: list[tuple[Seat, int]]) -> list[Actor | int]:
+    """`socket_rights` of each (seat, battle id), in one query on PostgreSQL (the
+    seat's query run for each pair: `CompiledQuery.first_for_each`): the periodic
+    re-reads and pings of a process's sockets, batched (table_socket/batches.py)."""
+    if connection.vendor != "postgresql":
+        return [socket_rights(seat, battle_id) for seat, battle_id in seats]
+    now = timezone.now()
+    users = _SEAT_QUERY.first_for_each([_seat_args(s, b, now) for s, b in seats])
+    return [
+        _followed(seat, battle_id, user)  # type: ignore[arg-type]
+        for (seat, battle_id), user in zip(seats, users, strict=True)
+    ]
+
+
+def _followed(seat: Seat, battle_id: int, user: User | None) -> Actor | int:
+    """The rights of the seat's row (`_seat_row`), kept for the seat or forgotten."""
     now = _rights_of(seat, user)
     if isinstance(now, Actor):
         assert user is not None
