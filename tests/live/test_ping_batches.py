@@ -172,15 +172,18 @@ async def test_calls_while_a_batch_runs_wait_for_the_next_one_together():
     """The database thread busy with one batch: the calls meanwhile make one batch after
     it, however long it takes, not one each."""
     reads = Reads()
-    busy = threading.Event()
+    busy, running = threading.Event(), threading.Event()
 
     def slow_one(key: str) -> str:
+        running.set()
         busy.wait(5)
         return reads.one(key)
 
     batched = batches.Batched(slow_one, reads.many)
     first = asyncio.ensure_future(batched("a", urgent=False))
-    await asyncio.sleep(batches.WINDOW_S * 2)  # its batch runs
+    # Its batch runs (not a fixed sleep: on a loaded machine the loop may not have closed
+    # the first window yet when a sleep of two windows ends).
+    assert await asyncio.to_thread(running.wait, 5)
     later = []
     for key in "bcd":
         later.append(asyncio.ensure_future(batched(key, urgent=False)))
