@@ -161,6 +161,9 @@ def test_a_finger_drags_a_piece_and_the_referee_judges_it_as_it_does_the_mouse(
     fingers.lift()
     expect(desk.locator("#event-log li")).to_have_count(1, timeout=TIMEOUT_MS)
     expect(desk.locator("#event-log li").first).to_contain_text("P1 mech move")
+    # The desk may apply the broadcast before the tablet does: read the tablet's
+    # position once it has applied the move too.
+    tablet.wait_for_function("() => window.tabletop.store.seq >= 1", timeout=TIMEOUT_MS)
     moved = expected_transform(tablet, table.u1)
     assert moved != start
     expect(piece(desk, table.u1)).to_have_attribute("transform", moved, timeout=TIMEOUT_MS)
