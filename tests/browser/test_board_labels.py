@@ -193,3 +193,43 @@ def test_a_long_battle_name_leaves_the_turn_status_whole(table, open_board):
     assert box["x"] + box["width"] <= p1.evaluate("document.documentElement.clientWidth")
     # The battle name gives way instead.
     assert p1.locator(".board-bar .crumbs").evaluate("(n) => n.scrollWidth > n.clientWidth")
+
+
+def a_long_named_mech_at_the_left_edge(table) -> None:
+    """The P1 mech with a long name, its base touching the table's left edge."""
+    units = [
+        {**u, "position": [0.9, 10], "facing": 90} if u["id"] == table.u1 else u
+        for u in table.battle.state["units"]
+    ]
+    table.battle.unit_labels[table.u1] = {"name": "Heavy assault mech of the left"}
+    table.battle.state = {**table.battle.state, "units": units}
+    table.battle.save(update_fields=["state", "unit_labels"])
+
+
+@arranged_by(a_long_named_mech_at_the_left_edge)
+def test_a_pieces_name_by_the_tables_edge_is_written_whole_inside_the_view(table, open_board):
+    """A name centred under a piece at the edge ran past the view and was cut ("g src=x
+    onerror=al…" in a tablet screenshot): it takes a place inside the view instead."""
+    p1 = open_board("p1")
+    name = p1.locator(f".piece-label[data-unit='{table.u1}']")
+    expect(name).to_have_text("Heavy assault mech of…", timeout=TIMEOUT_MS)
+    # Zoomed in, the piece at the view's left edge, as on a tablet looking at that corner.
+    p1.evaluate(
+        """(id) => { const view = window.tabletop.view; view.zoomAt(2.5);
+                     const r = document.querySelector(`.piece[data-unit='${id}'] .base`)
+                       .getBoundingClientRect();
+                     const svg = document.getElementById('board-svg').getBoundingClientRect();
+                     view.panBy(svg.left + r.width / 2 + 4 - (r.left + r.width / 2),
+                                svg.top + svg.height / 2 - (r.top + r.height / 2)); }""",
+        table.u1,
+    )
+    p1.wait_for_timeout(300)
+
+    deadline = time.monotonic() + 5
+    while True:
+        shown = [b for b in boxes(p1, ".piece-label") if b["text"].startswith("Heavy")]
+        if (shown and inside(shown[0], svg_box(p1))) or time.monotonic() > deadline:
+            break
+        p1.wait_for_timeout(100)
+    assert shown, "the name is hidden though there is room for it beside the piece"
+    assert inside(shown[0], svg_box(p1)), (shown[0], svg_box(p1))

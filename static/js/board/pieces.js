@@ -1,7 +1,7 @@
 // @ts-check
 // The pieces: true-size bases, facing notch, side colour, a name of constant screen size.
 // Keyed by unit id: an update moves a piece, not the table.
-import { el, meets, moveTo, pxOf, sideColour, userBox } from "./svg.js";
+import { el, meets, moveTo, pxOf, sideColour, userBox, within } from "./svg.js";
 
 /** What a piece shows besides its name: the system's states (the catalogue's words, from
  *  the server) then the free markers put on it, each {text, title, fill, ink, seq?}. */
@@ -62,6 +62,7 @@ export class Pieces {
       const svg = this.labels.ownerSVGElement, px = pxOf(svg), gap = 2 * px, taken = [];
       const clear = (b, o) => !meets({ x: b.x - px, y: b.y - px, width: b.width + 2 * px, height: b.height + 2 * px }, o);
       if (!svg.getScreenCTM()) return;
+      const view = userBox(svg, svg.getBoundingClientRect()); // what the screen shows
       const first = (n) => n.unit.id === this.selected;
       const nodes = [...this.nodes.values()].filter((n) => n.at).sort((a, b) => Number(first(b)) - Number(first(a)));
       nodes.forEach((n) => this.layoutMarks(n, px));
@@ -70,9 +71,12 @@ export class Pieces {
       nodes.forEach(({ label, at: [x, ty], radius }, i) => {
         const { width: w, height: h, y: top } = label.getBBox(), r = radius + gap, y = this.height - ty, dy = top - label.getAttribute("y");
         const c = x - w / 2, m = y - h / 2;
-        const spot = [[c, y + r], [c, y - r - h], [x + r, m], [x - r - w, m], [c, y + r + h + gap], [c, y - r - 2 * h - gap]]
+        const free = [[c, y + r], [c, y - r - h], [x + r, m], [x - r - w, m], [c, y + r + h + gap], [c, y - r - 2 * h - gap]]
           .map(([x, y]) => ({ x, y, width: w, height: h }))
-          .find((b) => taken.every((o) => clear(b, o)) && bases.every((o, j) => j === i || clear(b, o)));
+          .filter((b) => taken.every((o) => clear(b, o)) && bases.every((o, j) => j === i || clear(b, o)));
+        // A place whole inside the view first: at the view's edge the place under the
+        // piece runs past it and the name is cut.
+        const spot = free.find((b) => within(b, view)) ?? free[0];
         label.setAttribute("visibility", spot ? "visible" : "hidden");
         if (spot) taken.push(spot) && moveTo(label, spot.x + w / 2, spot.y - dy);
       });

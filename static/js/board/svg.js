@@ -31,6 +31,9 @@ export function geoPath(parent, geometry, attrs = {}) {
 
 export const meets = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
+/** Whether box `a` lies whole inside box `b`. */
+export const within = (a, b) => a.x >= b.x && a.y >= b.y && a.x + a.width <= b.x + b.width && a.y + a.height <= b.y + b.height;
+
 /** A screen box in the svg's inches. */
 export function userBox(svg, r) {
   const m = svg.getScreenCTM().inverse();
