@@ -26,6 +26,7 @@ from rules.engine.open_reach import (
     WINDOW,
     base_barriers,
     base_barriers_by_unit,
+    beyond,
     grown_by_base,
     horizon,
     open_reach,
@@ -264,8 +265,7 @@ def _unloaded_after(
 
         mine = companion_obstacles(position, r, far, forbidden, gap, ids)
         edge = r + 0.002
-        room = shapely.box(edge, edge, w - edge, h - edge)
-        mine.append(shapely.box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room))
+        mine.append(beyond(state.table, shapely.box(edge, edge, w - edge, h - edge)))
         bad.append(shapely.affinity.translate(shapely.union_all(mine), -ox, -oy))
     area = found.area.difference(shapely.union_all(bad))
     if area.is_empty or area.area < 1e-9:

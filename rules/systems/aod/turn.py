@@ -9,17 +9,6 @@ from typing import Any
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 
-TURN_KEYS = frozenset(
-    {
-        "orders_used",
-        "orders_available",
-        "ordered",
-        "order_log",
-        "free_spin_pending",
-        "started_in_contact",
-    }
-)
-
 
 @dataclass(frozen=True)
 class AodTurn:
