@@ -59,18 +59,10 @@ def capture(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Ve
     result = dice.outcome("capture")
     changed: list[Unit] = []
     removed: tuple[str, ...] = ()
-    if result is None:
+    if not result:
+        outcome = "unresolved" if result is None else "fail"
         judgement.events.append(
-            {
-                "type": "capture_attempt",
-                "unit": unit.id,
-                "target": target.id,
-                "result": "unresolved",
-            }
-        )
-    elif not result:
-        judgement.events.append(
-            {"type": "capture_attempt", "unit": unit.id, "target": target.id, "result": "fail"}
+            {"type": "capture_attempt", "unit": unit.id, "target": target.id, "result": outcome}
         )
     elif is_vtol(target):
         removed = (target.id,)  # VTOLs are eliminated instead of captured (000 [18])
