@@ -37,14 +37,10 @@ DEFAULT_MATRIX: dict[str, dict[str, str]] = {
     "hover": {**_GROUND, "deep_water": "hind"},
     "vtol_noe": {**_GROUND, "deep_water": "hind"},
     "vtol_cruising": {t: "ign" for t in TERRAIN_TYPES},
+    # Aquatic units keep to water (AOD-D28).
     "aquatic": {
-        "clear": "proh",
-        "hindering": "proh",
-        "blocking": "block",
-        "shallow_water": "ok",
-        "deep_water": "ok",
-        "elevated": "proh",
-        "abrupt_elevated": "proh",
+        **dict.fromkeys(TERRAIN_TYPES, "proh"),
+        **{"blocking": "block", "shallow_water": "ok", "deep_water": "ok"},
     },
     "mech": dict(_GROUND),
     "quad_mech": dict(_GROUND),
