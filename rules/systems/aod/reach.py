@@ -131,8 +131,10 @@ class AodReach(ReachTemplate):
         self, position: AodPosition, unit: Unit, action_type: str, budget: float
     ) -> Reach:
         captive = captive_of(position.state, unit.id)
-        if captive is not None:
-            return _captor(position, unit, captive, budget)
+        if captive is not None:  # a captor's move: neither base where either row forbids
+            rows = (matrix_row(unit), matrix_row(captive))  # (001 [27], AOD-D33)
+            held = _captor_of_a_mech if is_mech(captive) else _captor_carrying
+            return held(position, unit, captive, rows, budget)
         # Three quarters of the bound for a disembark: its placements are judged first.
         work = visibility.WORK.share(3, 4) if action_type == "disembark" else None
         return _region(position, unit, action_type, budget, work)
@@ -302,15 +304,6 @@ def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str)
     if water_at(position, *other.position) is not None:
         return False
     return abrupt_at(position, other) is None and abrupt_at(position, unit) is None
-
-
-def _captor(position: AodPosition, unit: Unit, captive: Unit, budget: float) -> Reach:
-    """A captor's move (001 [27], AOD-D33): neither base where either unit's matrix row
-    forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
-    rows = (matrix_row(unit), matrix_row(captive))
-    if is_mech(captive):
-        return _captor_of_a_mech(position, unit, captive, rows, budget)
-    return _captor_carrying(position, unit, captive, rows, budget)
 
 
 def _captor_of_a_mech(
