@@ -42,14 +42,8 @@ def spin_entitlement(position: AodPosition, unit: Unit) -> list[Violation]:
     if not can_free_spin(unit):
         return [refused(unit, "vehicles and Quad 'Mechs never free spin", "000 [17]", _NO)]
     if unit.id not in turn_of(position.state).free_spin_pending:
-        return [
-            Violation(
-                "no_free_spin",
-                f"{unit.id} is not entitled to a free spin now",
-                unit.position,
-                "000 [16], 000 [18], 000 [28]",
-            )
-        ]
+        why = f"{unit.id} is not entitled to a free spin now"
+        return [Violation(_NO, why, unit.position, "000 [16], 000 [18], 000 [28]")]
     return []
 
 
@@ -72,14 +66,8 @@ def free_spin(position: AodPosition, unit: Unit, action: Action) -> Verdict:
             )
     for other, _, _ in position.units.near(track.swept()):
         if other.id != unit.id and track.swept(OVERLAP).distance(position.bodies[other.id]) < 0:
-            judgement.reasons.append(
-                Violation(
-                    "path_through_base",
-                    f"{unit.id}'s spin sweeps into the base of {other.id}",
-                    unit.position,
-                    "AOD-D17",
-                )
-            )
+            why = f"{unit.id}'s spin sweeps into the base of {other.id}"
+            judgement.reasons.append(Violation("path_through_base", why, unit.position, "AOD-D17"))
     if judgement.reasons:
         return judgement.verdict(None)
     spun = unit.moved(unit.position, track.end.facing)
