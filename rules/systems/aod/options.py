@@ -72,9 +72,8 @@ class AodOptions:
 
 
 def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> AodOptions:
-    known = {"terrain_matrix", "hindering_entry", "run_multiplier", "orders_from_points"}
     for k in raw:
-        if k not in known:
+        if k not in OPTION_SCHEMA:
             raise InvalidActionError(f"{key}.{k}", "unknown aod table option")
     matrix = {r: dict(c) for r, c in DEFAULT_MATRIX.items()}
     tm = raw.get("terrain_matrix", {})

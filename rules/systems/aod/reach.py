@@ -155,7 +155,7 @@ def boarders(state: GameState, transport: Unit) -> list[str]:
     room = capacity(transport) - sum(load_cost(u) for u in passengers(state, transport.id))
     out: list[str] = []
     for p in sorted(state.units, key=lambda u: u.id):
-        if p.id == transport.id or p.aboard is not None or not p.on_table:
+        if p.id == transport.id or not p.on_table:
             continue
         if boarding_problem(position, transport, p, turn) is not None:
             continue
@@ -295,7 +295,7 @@ def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str)
     (001 [27-28], 000 [18]). Left out (their ends are not shaded, a subset of the truth):
     a target in water (the attacker must be in the same water, 000 [33]), and either unit
     on abrupt elevated terrain (no close combat across its edge, 000 [34])."""
-    if other.id == unit.id or not other.on_table or other.aboard is not None:
+    if other.id == unit.id or not other.on_table:
         return False
     if is_captive(other) or not opposing(unit, other) or is_cruising(other):
         return False
