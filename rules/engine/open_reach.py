@@ -30,7 +30,7 @@ from rules.engine.reach import Reach
 from rules.geometry import visibility
 from rules.geometry.bases import Body
 from rules.geometry.visibility import VisibilityGraph, Work, inflate
-from rules.model.state import Unit
+from rules.model.state import Table, Unit
 
 #: Keeps paths clear of contact (0.01") with room for rounding.
 MARGIN = 0.03
@@ -301,6 +301,12 @@ def _nowhere(unit: Unit, action_type: str, budget: float) -> Reach:
     return Reach(
         unit.id, action_type, Point(start), budget, lambda p: [start] if p == start else None
     )
+
+
+def beyond(table: Table, room: Any) -> Any:
+    """All but `room` (a part of the table), as far as anything on the table can go: a
+    barrier that keeps a centre within `room`."""
+    return box(-1e3, -1e3, table.width + 1e3, table.height + 1e3).difference(room)
 
 
 def around_start(centre: tuple[float, float], gap: float) -> Any:

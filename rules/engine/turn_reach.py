@@ -29,7 +29,7 @@ import shapely
 import shapely.affinity
 from shapely.geometry import LineString, Point, box
 
-from rules.engine.open_reach import base_barriers
+from rules.engine.open_reach import base_barriers, beyond
 from rules.engine.reach import Reach
 from rules.engine.reach_ends import narrowed, owned_ends
 from rules.geometry.bases import Body
@@ -439,9 +439,8 @@ def table_barrier(table: Table, unit: Unit, margin: float) -> Any | None:
     inner = min(margin, gap - 0.002)
     if inner < 0:
         return None
-    big = box(-1e3, -1e3, table.width + 1e3, table.height + 1e3)
-    return big.difference(
-        box(r + inner, r + inner, table.width - r - inner, table.height - r - inner)
+    return beyond(
+        table, box(r + inner, r + inner, table.width - r - inner, table.height - r - inner)
     )
 
 

@@ -24,7 +24,6 @@ from rules.systems.aod.units import (
 class Breakaway:
     needed: int | None  # None: automatic (no roll)
     contacts: tuple[Unit, ...]
-    why: str
 
 
 def breakaway_needed(
@@ -37,13 +36,13 @@ def breakaway_needed(
     if not cs:
         return None
     if all(_automatic(unit, c) for c in cs):
-        return Breakaway(None, cs, "automatic (000 [16-17])")
+        return Breakaway(None, cs)  # automatic (000 [16-17])
     if (is_vehicle(unit) or unit.type in ("mech", "quad_mech")) and any(
         c.flag("grapple")
         and [o.id for o in opposing_contacts(position, c, ignore=ignore)] == [unit.id]
         for c in cs
     ):
-        return Breakaway(5, cs, "grappled ([SEC])")
+        return Breakaway(5, cs)  # grappled ([SEC])
     if (
         unit.type == "colossal_mech"
         or unit.type == "hover"
@@ -51,10 +50,8 @@ def breakaway_needed(
         or unit.flag("evade")
         or unit.flag("jump_jets")
     ):
-        return Breakaway(2, cs, "Colossal, Evade, Hover, Jump Jets (000 [17])")
-    if is_mech(unit):
-        return Breakaway(3, cs, "'Mech (000 [16])")
-    return Breakaway(4, cs, "Infantry, Vehicle (000 [16])")
+        return Breakaway(2, cs)  # Colossal, Evade, Hover, Jump Jets (000 [17])
+    return Breakaway(3 if is_mech(unit) else 4, cs)  # 'Mech; Infantry, Vehicle (000 [16])
 
 
 def _automatic(mover: Unit, c: Unit) -> bool:

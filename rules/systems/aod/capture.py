@@ -59,41 +59,25 @@ def capture(position: AodPosition, unit: Unit, action: Action, dice: Dice) -> Ve
     result = dice.outcome("capture")
     changed: list[Unit] = []
     removed: tuple[str, ...] = ()
-    if result is None:
+    if not result:
+        outcome = "unresolved" if result is None else "fail"
         judgement.events.append(
-            {
-                "type": "capture_attempt",
-                "unit": unit.id,
-                "target": target.id,
-                "result": "unresolved",
-            }
-        )
-    elif not result:
-        judgement.events.append(
-            {"type": "capture_attempt", "unit": unit.id, "target": target.id, "result": "fail"}
+            {"type": "capture_attempt", "unit": unit.id, "target": target.id, "result": outcome}
         )
     elif is_vtol(target):
         removed = (target.id,)  # VTOLs are eliminated instead of captured (000 [18])
+        why = "a captured VTOL is eliminated (000 [18])"
         judgement.events.append(
-            {
-                "type": "eliminated",
-                "unit": target.id,
-                "by": unit.id,
-                "why": "a captured VTOL is eliminated (000 [18])",
-            }
+            {"type": "eliminated", "unit": target.id, "by": unit.id, "why": why}
         )
     else:
         changed.append(target.with_props(captive_of=unit.id))
         judgement.events.append({"type": "captured", "unit": target.id, "by": unit.id})
-        for p in state.units:
-            if p.aboard == target.id:  # a captured transport's passengers disembark (000 [19])
-                judgement.events.append(
-                    {
-                        "type": "must_disembark",
-                        "unit": p.id,
-                        "transport": target.id,
-                        "push_damage": 1,
-                    }
-                )
+        # A captured transport's passengers disembark (000 [19]).
+        judgement.events += [
+            {"type": "must_disembark", "unit": p.id, "transport": target.id, "push_damage": 1}
+            for p in state.units
+            if p.aboard == target.id
+        ]
     after = order_given(state, (unit.id,), "capture", changed, [], removed)
     return judgement.verdict(after)

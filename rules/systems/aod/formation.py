@@ -85,13 +85,8 @@ def member_problems(position: AodPosition, m: Unit) -> list[Violation]:
     elif m.get("faction") == "Sea Fox":
         out.append(_bad(m, "Sea Fox units can't use formations", "000 [39], AOD-D16"))
     if opposing_contacts(position, m):
-        out.append(
-            _bad(
-                m,
-                "is in base contact with an opposing unit and must break away with its own order",
-                "AOD-D24",
-            )
-        )
+        why = "is in base contact with an opposing unit and must break away with its own order"
+        out.append(_bad(m, why, "AOD-D24"))
     return out
 
 
@@ -108,21 +103,11 @@ def membership_problems(
         if m.get("faction") not in (None, "Mercenary"):
             factions.add(str(m.get("faction")))
     if len(factions) > 1:
-        out.append(
-            _bad(
-                leader,
-                f"members come from several factions {sorted(factions)}; Mercenaries join any",
-            )
-        )
+        why = f"members come from several factions {sorted(factions)}; Mercenaries join any"
+        out.append(_bad(leader, why))
     if len({abrupt_at(position, m) for m in members}) > 1:
-        out.append(
-            _bad(
-                leader,
-                "no formation between units on and off abrupt elevated terrain",
-                "000 [34]",
-                "order_not_allowed",
-            )
-        )
+        why = "no formation between units on and off abrupt elevated terrain"
+        out.append(_bad(leader, why, "000 [34]", "order_not_allowed"))
     return out
 
 
@@ -142,12 +127,11 @@ def formation_move(position: AodPosition, unit: Unit, action: Action, dice: Dice
         pre.append(_bad(unit, "a member is listed twice"))
     pre += membership_problems(position, unit, ms)
     for e in entries:
+        member = state.units_by_id[e.unit]
         if e.unit != unit.id and (e.get("passengers") or e.get("unload")):
-            pre.append(
-                _bad(state.units_by_id[e.unit], "only the transport given the order may unload")
-            )
+            pre.append(_bad(member, "only the transport given the order may unload"))
         if any(k in e.params for k in ("target", "altitude", "ranged_attack")):
-            pre.append(_bad(state.units_by_id[e.unit], "no ram in formation", "000 [28-29]"))
+            pre.append(_bad(member, "no ram in formation", "000 [28-29]"))
     pre += [_bad(m, "must touch another member before the move") for m in grouped(ms)]
     slowest = min(ms, key=lambda m: m.move) if ms else unit
     if pre:
@@ -194,8 +178,7 @@ def _move_members(
         judgement.events.clear()
         return judgement.verdict(None)
     final = [cur.units_by_id[i] for i in ids]
-    loose = grouped(final)
-    if loose:
+    if loose := grouped(final):
         return judgement.refuse(
             *[_bad(m, "must touch another member after the move") for m in loose]
         )

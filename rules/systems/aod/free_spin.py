@@ -11,10 +11,13 @@ from rules.geometry.arcs import rear_to_rear
 from rules.geometry.tolerance import OVERLAP
 from rules.model.actions import Action
 from rules.model.state import Unit
+from rules.systems.aod.orders import refused
 from rules.systems.aod.position import AodPosition
 from rules.systems.aod.terrain import CELL_CODES
 from rules.systems.aod.turn import turn_of
 from rules.systems.aod.units import can_free_spin, is_cruising, matrix_row, opposing
+
+_NO = "no_free_spin"
 
 
 def entitled_after_move(moved: Unit, end_contacts: Sequence[Unit]) -> list[str]:
@@ -37,37 +40,18 @@ def spin_entitlement(position: AodPosition, unit: Unit) -> list[Violation]:
     """Why `unit` may not free spin now, whatever its rotation (000 [17], 000 FREE SPINS):
     never vehicles or Quad 'Mechs; only a unit entitled now (AOD-D35)."""
     if not can_free_spin(unit):
-        return [
-            Violation(
-                "no_free_spin",
-                f"{unit.id}: vehicles and Quad 'Mechs never free spin",
-                unit.position,
-                "000 [17]",
-            )
-        ]
+        return [refused(unit, "vehicles and Quad 'Mechs never free spin", "000 [17]", _NO)]
     if unit.id not in turn_of(position.state).free_spin_pending:
-        return [
-            Violation(
-                "no_free_spin",
-                f"{unit.id} is not entitled to a free spin now",
-                unit.position,
-                "000 [16], 000 [18], 000 [28]",
-            )
-        ]
+        why = f"{unit.id} is not entitled to a free spin now"
+        return [Violation(_NO, why, unit.position, "000 [16], 000 [18], 000 [28]")]
     return []
 
 
 def free_spin(position: AodPosition, unit: Unit, action: Action) -> Verdict:
     judgement = Judgement(position.state)
     if action.translates:
-        return judgement.refuse(
-            Violation(
-                "no_free_spin",
-                f"{unit.id}: a free spin may not move the base, only turn it",
-                unit.position,
-                "000 FREE SPINS, 000 [16]",
-            )
-        )
+        why = "a free spin may not move the base, only turn it"
+        return judgement.refuse(refused(unit, why, "000 FREE SPINS, 000 [16]", _NO))
     entitlement = spin_entitlement(position, unit)
     if entitlement:
         return judgement.refuse(*entitlement)
@@ -82,14 +66,8 @@ def free_spin(position: AodPosition, unit: Unit, action: Action) -> Verdict:
             )
     for other, _, _ in position.units.near(track.swept()):
         if other.id != unit.id and track.swept(OVERLAP).distance(position.bodies[other.id]) < 0:
-            judgement.reasons.append(
-                Violation(
-                    "path_through_base",
-                    f"{unit.id}'s spin sweeps into the base of {other.id}",
-                    unit.position,
-                    "AOD-D17",
-                )
-            )
+            why = f"{unit.id}'s spin sweeps into the base of {other.id}"
+            judgement.reasons.append(Violation("path_through_base", why, unit.position, "AOD-D17"))
     if judgement.reasons:
         return judgement.verdict(None)
     spun = unit.moved(unit.position, track.end.facing)

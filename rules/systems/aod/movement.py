@@ -109,11 +109,5 @@ def _repositioning_problems(position: AodPosition, unit: Unit, end: Pose) -> lis
     )
     if problem is None:
         return []
-    return [
-        Violation(
-            "placement_invalid",
-            f"{unit.id} cannot be repositioned at ({fmt(end.x)}, {fmt(end.y)}): {problem.reason}",
-            end.xy,
-            "000 [33], AOD-D9",
-        )
-    ]
+    why = f"{unit.id} cannot be repositioned at ({fmt(end.x)}, {fmt(end.y)}): {problem.reason}"
+    return [Violation("placement_invalid", why, end.xy, "000 [33], AOD-D9")]

@@ -37,14 +37,10 @@ DEFAULT_MATRIX: dict[str, dict[str, str]] = {
     "hover": {**_GROUND, "deep_water": "hind"},
     "vtol_noe": {**_GROUND, "deep_water": "hind"},
     "vtol_cruising": {t: "ign" for t in TERRAIN_TYPES},
+    # Aquatic units keep to water (AOD-D28).
     "aquatic": {
-        "clear": "proh",
-        "hindering": "proh",
-        "blocking": "block",
-        "shallow_water": "ok",
-        "deep_water": "ok",
-        "elevated": "proh",
-        "abrupt_elevated": "proh",
+        **dict.fromkeys(TERRAIN_TYPES, "proh"),
+        **{"blocking": "block", "shallow_water": "ok", "deep_water": "ok"},
     },
     "mech": dict(_GROUND),
     "quad_mech": dict(_GROUND),
@@ -76,9 +72,8 @@ class AodOptions:
 
 
 def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> AodOptions:
-    known = {"terrain_matrix", "hindering_entry", "run_multiplier", "orders_from_points"}
     for k in raw:
-        if k not in known:
+        if k not in OPTION_SCHEMA:
             raise InvalidActionError(f"{key}.{k}", "unknown aod table option")
     matrix = {r: dict(c) for r, c in DEFAULT_MATRIX.items()}
     tm = raw.get("terrain_matrix", {})

@@ -5,16 +5,13 @@ from __future__ import annotations
 
 from rules.engine.verdict import Violation
 from rules.model.state import GameState, Unit
+from rules.systems.aod.catalogue import ACTIONS
 from rules.systems.aod.turn import AodTurn, turn_of
 from rules.systems.aod.turn_structure import Orders
 from rules.systems.aod.units import (
-    capacity,
     infantry_mode,
     is_captive,
-    is_infantry,
-    is_mech,
     is_salvage,
-    is_vehicle,
     is_vtol,
 )
 
@@ -24,55 +21,44 @@ ASSAULT_ORDERS = frozenset({"assault_full", "assault_half"})
 SALVAGE_ORDERS = frozenset({"move", "run", "ram", "charge", "disembark", "vent", "formation_move"})
 
 
+#: Why a unit may not be given an order the catalogue (catalogue.py: the unit types and
+#: keys of the 001 orders table) does not offer it, and the rule.
+_NOT_OFFERED = {
+    "run": ("only 'Mechs may run", "001 [17]"),
+    "ram": ("only non-VTOL vehicles may ram", "001 [28]"),
+    "charge": ("only 'Mechs may charge", "001 [27]"),
+    "dfa": ("only 'Mechs with jump jets may make a DFA", "001 [28]"),
+    **dict.fromkeys(
+        ("board", "disembark"),
+        ("only transports (capacity > 0) may board or disembark passengers", "001 [18]"),
+    ),
+    **{
+        order: (f"only 'Mechs may be given {order.replace('_', ' ')}", "001 [22], 001 [27]")
+        for order in ("assault_full", "assault_half", "vent")
+    },
+    "capture": ("only infantry in foot mode may attempt a capture", "001 [26]"),
+    "formation_move": (
+        "only infantry and non-VTOL vehicles move in formation",
+        "000 [29], 000 [18]",
+    ),
+}
+_SPECS = {spec.type: spec for spec in ACTIONS}
+
+
 def _who(action: str, u: Unit) -> tuple[str, str] | None:
     """Why `u` may not be given `action` by the orders table, and the rule's citation
     (None = eligible)."""
-    t = u.type
-    if action == "run":
-        if t == "colossal_mech":
-            return ("Colossal 'Mechs may not run", "001 [CCURoW]")
-        return None if t in ("mech", "quad_mech") else ("only 'Mechs may run", "001 [17]")
-    if action == "ram":
-        if is_vtol(u):
-            return ("a VTOL may not ram", "001 [28], 000 [18]")
-        return (
-            None
-            if t in ("wheeled", "tracked", "hover", "aquatic")
-            else ("only non-VTOL vehicles may ram", "001 [28]")
-        )
-    if action == "charge":
-        return None if t in ("mech", "quad_mech") else ("only 'Mechs may charge", "001 [27]")
-    if action == "dfa":
-        return (
-            None
-            if is_mech(u) and u.flag("jump_jets")
-            else ("only 'Mechs with jump jets may make a DFA", "001 [28]")
-        )
-    if action in ("board", "disembark"):
-        return (
-            None
-            if (is_vehicle(u) or is_mech(u)) and capacity(u) > 0
-            else ("only transports (capacity > 0) may board or disembark passengers", "001 [18]")
-        )
-    if action in ASSAULT_ORDERS or action == "vent":
-        return (
-            None
-            if is_mech(u)
-            else (f"only 'Mechs may be given {action.replace('_', ' ')}", "001 [22], 001 [27]")
-        )
-    if action == "capture":
-        return (
-            None
-            if is_infantry(u) and infantry_mode(u) == "foot"
-            else ("only infantry in foot mode may attempt a capture", "001 [26]")
-        )
-    if action == "formation_move":
-        return (
-            None
-            if (is_infantry(u) or is_vehicle(u)) and not is_vtol(u)
-            else ("only infantry and non-VTOL vehicles move in formation", "000 [29], 000 [18]")
-        )
-    return None
+    if action == "run" and u.type == "colossal_mech":
+        return ("Colossal 'Mechs may not run", "001 [CCURoW]")
+    if action == "ram" and is_vtol(u):
+        return ("a VTOL may not ram", "001 [28], 000 [18]")
+    spec = _SPECS.get(action)
+    if spec is None or action not in _NOT_OFFERED:
+        return None
+    offered = spec.offered_to({"type": u.type, **{k: u.get(k) for k in spec.needs}})
+    if offered and (action != "capture" or infantry_mode(u) == "foot"):
+        return None
+    return _NOT_OFFERED[action]
 
 
 def captive_of(state: GameState, captor_id: str) -> Unit | None:

@@ -26,6 +26,7 @@ from rules.engine.open_reach import (
     WINDOW,
     base_barriers,
     base_barriers_by_unit,
+    beyond,
     grown_by_base,
     horizon,
     open_reach,
@@ -130,8 +131,10 @@ class AodReach(ReachTemplate):
         self, position: AodPosition, unit: Unit, action_type: str, budget: float
     ) -> Reach:
         captive = captive_of(position.state, unit.id)
-        if captive is not None:
-            return _captor(position, unit, captive, budget)
+        if captive is not None:  # a captor's move: neither base where either row forbids
+            rows = (matrix_row(unit), matrix_row(captive))  # (001 [27], AOD-D33)
+            held = _captor_of_a_mech if is_mech(captive) else _captor_carrying
+            return held(position, unit, captive, rows, budget)
         # Three quarters of the bound for a disembark: its placements are judged first.
         work = visibility.WORK.share(3, 4) if action_type == "disembark" else None
         return _region(position, unit, action_type, budget, work)
@@ -152,7 +155,7 @@ def boarders(state: GameState, transport: Unit) -> list[str]:
     room = capacity(transport) - sum(load_cost(u) for u in passengers(state, transport.id))
     out: list[str] = []
     for p in sorted(state.units, key=lambda u: u.id):
-        if p.id == transport.id or p.aboard is not None or not p.on_table:
+        if p.id == transport.id or not p.on_table:
             continue
         if boarding_problem(position, transport, p, turn) is not None:
             continue
@@ -264,8 +267,7 @@ def _unloaded_after(
 
         mine = companion_obstacles(position, r, far, forbidden, gap, ids)
         edge = r + 0.002
-        room = shapely.box(edge, edge, w - edge, h - edge)
-        mine.append(shapely.box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room))
+        mine.append(beyond(state.table, shapely.box(edge, edge, w - edge, h - edge)))
         bad.append(shapely.affinity.translate(shapely.union_all(mine), -ox, -oy))
     area = found.area.difference(shapely.union_all(bad))
     if area.is_empty or area.area < 1e-9:
@@ -293,7 +295,7 @@ def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str)
     (001 [27-28], 000 [18]). Left out (their ends are not shaded, a subset of the truth):
     a target in water (the attacker must be in the same water, 000 [33]), and either unit
     on abrupt elevated terrain (no close combat across its edge, 000 [34])."""
-    if other.id == unit.id or not other.on_table or other.aboard is not None:
+    if other.id == unit.id or not other.on_table:
         return False
     if is_captive(other) or not opposing(unit, other) or is_cruising(other):
         return False
@@ -302,15 +304,6 @@ def may_target(position: AodPosition, unit: Unit, other: Unit, action_type: str)
     if water_at(position, *other.position) is not None:
         return False
     return abrupt_at(position, other) is None and abrupt_at(position, unit) is None
-
-
-def _captor(position: AodPosition, unit: Unit, captive: Unit, budget: float) -> Reach:
-    """A captor's move (001 [27], AOD-D33): neither base where either unit's matrix row
-    forbids (`_captor_of_a_mech`, `_captor_carrying`)."""
-    rows = (matrix_row(unit), matrix_row(captive))
-    if is_mech(captive):
-        return _captor_of_a_mech(position, unit, captive, rows, budget)
-    return _captor_carrying(position, unit, captive, rows, budget)
 
 
 def _captor_of_a_mech(

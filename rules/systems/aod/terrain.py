@@ -39,12 +39,9 @@ CELL_CODES = {
 @dataclass
 class TerrainOutcome:
     violations: list[tuple[float, Violation]] = field(default_factory=list)
-    #: The hindering feature touched at the start (half speed, 000 [32]), if any.
-    hindering_start: Terrain | None = None
     #: Elevated stop: where the move really ends, and the path length that counts.
     end: Pose | None = None
     cost_cap: float | None = None
-    elevated_hit: Hit | None = None
 
     def add(self, s: float, code: str, message: str, at: Point2 | None, cite: str) -> None:
         """A violation first met `s` along the path."""
@@ -107,49 +104,29 @@ def _stay_inside(
     out.add(hit.s if hit else 0.0, "prohibited_terrain", why, at, "000 [16], AOD-D28")
 
 
-def hindering_features(position: AodPosition, rows: tuple[str, ...], track: Track) -> list[Terrain]:
-    return [t for t, cell in cells_near(position, rows, track) if cell == "hind"]
-
-
 def hindering_at_start(
     position: AodPosition, rows: tuple[str, ...], track: Track
 ) -> Terrain | None:
     """The hindering feature the base touches at the start of its order (000 [32]).
     Such a feature touches the swept base too, so the track's candidates suffice."""
     body = track.body_at(0.0)
-    for t in hindering_features(position, rows, track):
-        if body.distance(t.shape) <= CONTACT:
+    for t, cell in cells_near(position, rows, track):
+        if cell == "hind" and body.distance(t.shape) <= CONTACT:
             return t
     return None
 
 
-def hindering_entry(
-    position: AodPosition, track: Track, feats: list[Terrain]
-) -> tuple[Hit, Terrain] | None:
+def check_hindering(
+    position: AodPosition, rows: tuple[str, ...], track: Track, uid: str, out: TerrainOutcome
+) -> None:
     """Where the unit enters hindering terrain while moving from clear (000 [32], AOD-D3/D4):
     first contact, or with option hindering_entry="centre" the centre dot reaching it."""
-    entry = first_entry_from_clear(
-        track, [t.shape for t in feats], by_centre=position.options.hindering_entry == "centre"
-    )
-    if entry is None:
-        return None
-    hit, index = entry
-    return hit, feats[index]
-
-
-def check_hindering(
-    position: AodPosition,
-    rows: tuple[str, ...],
-    track: Track,
-    uid: str,
-    out: TerrainOutcome,
-    feats: list[Terrain] | None = None,
-) -> None:
-    feats = hindering_features(position, rows, track) if feats is None else feats
-    entry = hindering_entry(position, track, feats)
+    feats = [t for t, cell in cells_near(position, rows, track) if cell == "hind"]
+    by_centre = position.options.hindering_entry == "centre"
+    entry = first_entry_from_clear(track, [t.shape for t in feats], by_centre=by_centre)
     if entry is None:
         return
-    hit, feat = entry
+    hit, feat = entry[0], feats[entry[1]]
     if track.length > hit.s + CONTACT:
         why = (
             f"{uid} must stop on entering hindering terrain {feat.id} from clear at "
@@ -181,7 +158,6 @@ def check_elevated(
     if best is None:
         return
     hit, feat = best
-    out.elevated_hit = hit
     entering = not occupies(feat.shape, *track.start.xy)
     verb = "occupying" if entering else "leaving"
     cite = "000 [34]" if feat.type == "abrupt_elevated" else "000 [33]"

@@ -3,22 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
-
-TURN_KEYS = frozenset(
-    {
-        "orders_used",
-        "orders_available",
-        "ordered",
-        "order_log",
-        "free_spin_pending",
-        "started_in_contact",
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -74,23 +63,6 @@ def check_turn(turn: Mapping[str, Any], key: str = "state") -> None:
         # Other keys are kept as given: the live table may store its own bookkeeping.
 
 
-def spent(
-    turn: Mapping[str, Any],
-    unit_ids: tuple[str, ...],
-    action_type: str,
-    free_spin_pending: list[str],
-) -> dict[str, Any]:
-    """The turn state after one order given to `unit_ids` (section 3)."""
-    t = AodTurn.of(turn)
-    out = dict(turn)
-    out["orders_used"] = t.orders_used + 1
-    out["ordered"] = list(t.ordered) + [u for u in unit_ids if u not in t.ordered]
-    out["order_log"] = [list(e) for e in t.order_log] + [[u, action_type] for u in unit_ids]
-    # An entitlement lapses when the next order is resolved (AOD-D35).
-    out["free_spin_pending"] = free_spin_pending
-    return out
-
-
 def order_given(
     state: GameState,
     unit_ids: tuple[str, ...],
@@ -99,8 +71,17 @@ def order_given(
     free_spin_pending: list[str],
     removed: tuple[str, ...] = (),
 ) -> GameState:
-    """The state after an order: units replaced, order spent, entitlements reset."""
+    """The state after an order given to `unit_ids` (section 3): units replaced, the order
+    spent, entitlements reset."""
     after = state.with_units(*changed)
     units = tuple(u for u in after.units if u.id not in removed) if removed else after.units
-    turn = spent(state.turn, unit_ids, action_type, free_spin_pending)
-    return GameState(after.system, after.table, after.terrain, units, turn, after.geometry)
+    t = turn_of(state)
+    turn = {
+        **state.turn,
+        "orders_used": t.orders_used + 1,
+        "ordered": list(t.ordered) + [u for u in unit_ids if u not in t.ordered],
+        "order_log": [list(e) for e in t.order_log] + [[u, action_type] for u in unit_ids],
+        # An entitlement lapses when the next order is resolved (AOD-D35).
+        "free_spin_pending": free_spin_pending,
+    }
+    return replace(after, units=units, turn=turn)

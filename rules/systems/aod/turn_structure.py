@@ -88,12 +88,8 @@ class AodTurnStructure(TurnStructure):
             return None
         orders = Orders.of_json(position)
         if orders.left(side) == 0:
-            available = orders.available(side)
-            return Violation(
-                "no_actions_left",
-                f"{side} has given all {available} orders this turn.",
-                cite="001 [13]",
-            )
+            why = f"{side} has given all {orders.available(side)} orders this turn."
+            return Violation("no_actions_left", why, cite="001 [13]")
         return None
 
     def refuses_every_action(self, turn: Json, position: Json, side: str) -> bool:

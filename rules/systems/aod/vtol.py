@@ -55,34 +55,20 @@ def plan(unit: Unit, action: Action) -> tuple[VtolPlan, list[Violation]]:
     if not is_vtol(unit):
         if alt is not None or ranged:
             problems.append(
-                Violation(
-                    "order_not_allowed",
-                    f"{unit.id} is not a VTOL: no altitude change or move-and-shoot",
-                    unit.position,
-                    "000 [17]",
-                )
+                _no(unit, "is not a VTOL: no altitude change or move-and-shoot", "000 [17]")
             )
         return VtolPlan(start, start, False), problems
     end = start if alt is None else str(alt)
     if end == "cruising" and is_salvage(unit):
-        problems.append(
-            Violation(
-                "order_not_allowed",
-                f"{unit.id} is a salvage VTOL and must stay at NOE",
-                unit.position,
-                "000 [18], AOD-D42",
-            )
-        )
+        problems.append(_no(unit, "is a salvage VTOL and must stay at NOE", "000 [18], AOD-D42"))
     if ranged and unit.move < RANGED_ATTACK_MIN_SPEED:
-        problems.append(
-            Violation(
-                "order_not_allowed",
-                f"{unit.id} needs speed 13 to move and make a ranged attack, has {unit.move:g}",
-                unit.position,
-                "000 [23], AOD-D10",
-            )
-        )
+        why = f"needs speed 13 to move and make a ranged attack, has {unit.move:g}"
+        problems.append(_no(unit, why, "000 [23], AOD-D10"))
     return VtolPlan(start, end, ranged), problems
+
+
+def _no(unit: Unit, why: str, cite: str) -> Violation:
+    return Violation("order_not_allowed", f"{unit.id} {why}", unit.position, cite)
 
 
 def with_level(unit: Unit, p: VtolPlan) -> Unit:

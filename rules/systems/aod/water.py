@@ -29,15 +29,9 @@ def water_events(position: AodPosition, before: Unit, after: Unit) -> list[dict[
     start = water_at(position, *before.position)
     if is_mech(after) and start is not None and end is not None:
         clicks = 2 if end.type == "deep_water" or after.type == "quad_mech" else 1
-        out.append(
-            {
-                "type": "water_heat",
-                "unit": after.id,
-                "clicks": -clicks,
-                "terrain": end.id,
-                "note": "if it also started and ends the turn there (001 [22])",
-            }
-        )
+        note = "if it also started and ends the turn there (001 [22])"
+        heat = {"type": "water_heat", "unit": after.id, "clicks": -clicks, "terrain": end.id}
+        out.append({**heat, "note": note})
     return out
 
 
