@@ -81,105 +81,68 @@ _ANTITANK = look.TerrainStyle("#6e5a4a", "cross")
 _STAIRS = look.TerrainStyle("#7a7e85", "steps")
 _LADDER = look.TerrainStyle("#7a7e85", "vertical")
 
-TERRAIN_KINDS: tuple[TerrainKind, ...] = (
+#: Each terrain type's label and look, and its help (lasergrenadiers.md 6).
+_TERRAIN_ROWS: tuple[tuple[str, str, look.TerrainStyle], ...] = (
+    ("firm", "Firm ground", look.OPEN_GROUND),
+    ("soft", "Soft ground", look.SOFT),
+    ("slope", "Slope", look.SLOPE),
+    ("river", "River or stream", look.RUNNING_WATER),
+    ("lake", "Lake or pond", look.DEEP_WATER),
+    ("ford", "Ford", look.SHALLOW_WATER),
+    ("road", "Road", look.ROAD),
+    ("bridge", "Bridge", _BRIDGE),
+    ("vegetation", "Vegetation", look.LIGHT_WOODS),
+    ("dense_vegetation", "Dense vegetation", look.DENSE_WOODS),
+    ("low_obstacle", "Low obstacle", look.LOW_OBSTACLE),
+    ("high_wall", "High wall", look.HIGH_WALL),
+    ("antitank_obstacle", "Antitank obstacle", _ANTITANK),
+    ("building", "Building interior", look.BLOCKING),
+    ("stairs", "Stairs", _STAIRS),
+    ("ladder", "Ladder", _LADDER),
+)
+_TERRAIN_HELP = {
+    "firm": "Normal movement for all (003 Terrain 1).",
+    "soft": "Halved for foot, tracked, walker, wheeled.",
+    "slope": "Halved going uphill (bearing within 90 degrees of `uphill`) for all "
+    "but grav, thruster, gravpack and jetpack (LG-D5).",
+    "river": "Crossed only at a bridge or ford; halved for amphibious pieces.",
+    "lake": "As for a river.",
+    "ford": "Overrides a river; halved for foot and ground vehicles.",
+    "road": "Doubled for foot and ground vehicles; a wet unpaved road is soft.",
+    "bridge": "As for road; overrides a river.",
+    "vegetation": "Halved for all (LG-D6).",
+    "dense_vegetation": "Impassable (table option `dense_vegetation`, LG-D18).",
+    "low_obstacle": "Halved but for grav, thruster, gravpack and jetpack.",
+    "high_wall": "Only thruster vehicles and jetpack troops pass (LG-D7).",
+    "antitank_obstacle": "Impassable to tracked and wheeled; else as a low obstacle (LG-D19).",
+    "building": "Doubled for foot; vehicles need `vehicle_access`; rubble uses the "
+    "table option `rubble_multiplier` (LG-D20).",
+    "stairs": "Halved for foot; vehicles need `vehicle_access` (LG-D20).",
+    "ladder": "Infantry only: tripled on foot, normal with gravpacks (003 Terrain 13).",
+}
+#: The keys a feature may carry; a slope must say which way is uphill (LG-D5).
+_TERRAIN_KEYS = {
+    "slope": ("uphill",),
+    "road": ("wet",),
+    "building": ("height", "vehicle_access", "rubble"),
+    "stairs": ("height", "vehicle_access"),
+    **dict.fromkeys(("low_obstacle", "high_wall", "antitank_obstacle", "ladder"), ("height",)),
+}
+_SIGHT = {
+    "vegetation": "hinders",
+    **dict.fromkeys(("dense_vegetation", "high_wall", "building"), "blocks"),
+}
+TERRAIN_KINDS: tuple[TerrainKind, ...] = tuple(
     TerrainKind(
-        "firm",
-        "Firm ground",
-        help="Normal movement for all (003 Terrain 1).",
-        style=look.OPEN_GROUND,
-    ),
-    TerrainKind(
-        "soft", "Soft ground", help="Halved for foot, tracked, walker, wheeled.", style=look.SOFT
-    ),
-    TerrainKind(
-        "slope",
-        "Slope",
-        keys=("uphill",),
-        required=("uphill",),
-        help="Halved going uphill (bearing within 90 degrees of `uphill`) for all "
-        "but grav, thruster, gravpack and jetpack (LG-D5).",
-        style=look.SLOPE,
-    ),
-    TerrainKind(
-        "river",
-        "River or stream",
-        help="Crossed only at a bridge or ford; halved for amphibious pieces.",
-        style=look.RUNNING_WATER,
-    ),
-    TerrainKind("lake", "Lake or pond", help="As for a river.", style=look.DEEP_WATER),
-    TerrainKind(
-        "ford",
-        "Ford",
-        help="Overrides a river; halved for foot and ground vehicles.",
-        style=look.SHALLOW_WATER,
-    ),
-    TerrainKind(
-        "road",
-        "Road",
-        keys=("wet",),
-        help="Doubled for foot and ground vehicles; a wet unpaved road is soft.",
-        style=look.ROAD,
-    ),
-    TerrainKind("bridge", "Bridge", help="As for road; overrides a river.", style=_BRIDGE),
-    TerrainKind(
-        "vegetation",
-        "Vegetation",
-        sight="hinders",
-        help="Halved for all (LG-D6).",
-        style=look.LIGHT_WOODS,
-    ),
-    TerrainKind(
-        "dense_vegetation",
-        "Dense vegetation",
-        sight="blocks",
-        help="Impassable (table option `dense_vegetation`, LG-D18).",
-        style=look.DENSE_WOODS,
-    ),
-    TerrainKind(
-        "low_obstacle",
-        "Low obstacle",
-        keys=("height",),
-        help="Halved but for grav, thruster, gravpack and jetpack.",
-        style=look.LOW_OBSTACLE,
-    ),
-    TerrainKind(
-        "high_wall",
-        "High wall",
-        keys=("height",),
-        sight="blocks",
-        help="Only thruster vehicles and jetpack troops pass (LG-D7).",
-        style=look.HIGH_WALL,
-    ),
-    TerrainKind(
-        "antitank_obstacle",
-        "Antitank obstacle",
-        keys=("height",),
-        help="Impassable to tracked and wheeled; else as a low obstacle (LG-D19).",
-        style=_ANTITANK,
-    ),
-    TerrainKind(
-        "building",
-        "Building interior",
-        keys=("height", "vehicle_access", "rubble"),
-        sight="blocks",
-        help="Doubled for foot; vehicles need `vehicle_access`; rubble uses the "
-        "table option `rubble_multiplier` (LG-D20).",
-        style=look.BLOCKING,
-    ),
-    TerrainKind(
-        "stairs",
-        "Stairs",
-        keys=("height", "vehicle_access"),
-        help="Halved for foot; vehicles need `vehicle_access` (LG-D20).",
-        style=_STAIRS,
-    ),
-    TerrainKind(
-        "ladder",
-        "Ladder",
-        keys=("height",),
-        help="Infantry only: tripled on foot, normal with gravpacks (003 Terrain 13).",
-        style=_LADDER,
-    ),
+        t,
+        label,
+        _TERRAIN_KEYS.get(t, ()),
+        ("uphill",) if t == "slope" else (),
+        _TERRAIN_HELP[t],
+        _SIGHT.get(t, ""),
+        style,
+    )
+    for t, label, style in _TERRAIN_ROWS
 )
 
 UNIT_SCHEMA: dict[str, Any] = unit_schema(
