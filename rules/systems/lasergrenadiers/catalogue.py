@@ -15,7 +15,6 @@ from rules.engine.catalogue import (
     VerdictNote,
 )
 from rules.engine.unit_schema import base_field, unit_schema
-from rules.systems.lasergrenadiers.tables import ACTIONS as ACTION_TABLE
 from rules.systems.lasergrenadiers.tables import (
     ADVANCED_RATES,
     ALTITUDE_LIMITS,
@@ -26,53 +25,70 @@ from rules.systems.lasergrenadiers.tables import (
     VEHICLES,
 )
 
-#: Load is the boarding piece's (`carrier`: click the vehicle) and the vehicle's, which
-#: takes aboard pieces already in contact (`passengers` by id) without moving
-#: (lasergrenadiers.md 9): the vehicle's gesture is its variant, click the pieces, then
-#: click the vehicle. The engine judges both.
 _BOARDERS = tuple(t for t in UNIT_TYPES if t not in VEHICLES)
-_VARIANTS = {
-    "load": (ActionVariant(VEHICLES, path="none", unit_keys=(), unit_list_keys=("passengers",)),)
-}
-_UNIT_TYPES = {"load": _BOARDERS, "unload": VEHICLES, "overrun": VEHICLES}
-_NEEDS = {"overrun": ("armored",)}
 #: Pieces that may leave the ground (003 Altitude limits, lasergrenadiers.md 7): their
 #: `move`, `overrun` and `enter_board` paths take z; surface pieces stay at z = 0.
 _FLYING = tuple(t for t, limit in ALTITUDE_LIMITS.items() if limit != 0)
-#: Picked on the board: a piece in base contact boards the carrier clicked, with no
-#: approach path (a vehicle: `_VARIANTS`); a vehicle sets down its passengers where
-#: clicked (lasergrenadiers.md 9).
-#: An overrun's `target` is not here: it needs a path, which a drag draws.
-_UNIT_KEYS = {"load": ("carrier",)}
-_PLACEMENT_KEYS = {"unload": ("passengers",)}
-#: Dragged: an overrun's `target` is the piece its path passes over (003 Overrun); a piece
-#: enters from the entry area on its edge (003 Off-board movement).
-_TARGET_KEYS = {"overrun": ("target",)}
-_DRAG = {"overrun", "enter_board"}
 #: Tracked and wheeled pieces may not slide (LG-D12): a diagonal leg needs a turn to face
 #: it first, paid from the allowance (003 Turning).
 _FACES = tuple(t for t, f in FACTORS.items() if f.sideways is None)
-_MOVES = {"move", "overrun", "enter_board"}
+_PATH = {"path_z": _FLYING, "faces_each_leg": _FACES}
 
-ACTIONS: tuple[ActionSpec, ...] = tuple(
+ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
-        t,
-        row.label,
-        row.keys,
-        row.path,
-        "in",
-        row.drag or t in _DRAG,
-        f"{row.help} ({row.cite})",
-        unit_types=_UNIT_TYPES.get(t, ()),
-        needs=_NEEDS.get(t, ()),
-        path_z=_FLYING if t in _MOVES else (),
-        unit_keys=_UNIT_KEYS.get(t, ()),
-        placement_keys=_PLACEMENT_KEYS.get(t, ()),
-        target_keys=_TARGET_KEYS.get(t, ()),
-        faces_each_leg=_FACES if t in _MOVES else (),
-        variants=_VARIANTS.get(t, ()),
-    )
-    for t, row in ACTION_TABLE.items()
+        "move",
+        "Move",
+        drag=True,
+        help="Up to the rate left; turns cost a fraction of the rate. (003 Movement)",
+        **_PATH,
+    ),
+    # A piece in base contact boards the carrier clicked, with no approach path; a
+    # vehicle's variant takes aboard pieces already in contact (`passengers` by id)
+    # without moving: click the pieces, then the vehicle (lasergrenadiers.md 9).
+    ActionSpec(
+        "load",
+        "Load",
+        ("carrier", "passengers"),
+        help="Board a vehicle in base contact: one-third of both allowances. (003 Transport 1)",
+        unit_types=_BOARDERS,
+        unit_keys=("carrier",),
+        variants=(
+            ActionVariant(VEHICLES, path="none", unit_keys=(), unit_list_keys=("passengers",)),
+        ),
+    ),
+    # The vehicle sets its passengers down where clicked (lasergrenadiers.md 9).
+    ActionSpec(
+        "unload",
+        "Unload",
+        ("passengers",),
+        "placement",
+        help="Set pieces down in contact with the vehicle: one-third of both allowances. "
+        "(003 Transport 1)",
+        unit_types=VEHICLES,
+        placement_keys=("passengers",),
+    ),
+    # Dragged: the `target` is the piece its path passes over (003 Overrun).
+    ActionSpec(
+        "overrun",
+        "Overrun",
+        ("target",),
+        drag=True,
+        help="Run into and over a piece three sizes smaller: 3x cost over it. "
+        "(003 Overrun attacks)",
+        unit_types=VEHICLES,
+        needs=("armored",),
+        target_keys=("target",),
+        **_PATH,
+    ),
+    # Dragged from the entry area on its edge (003 Off-board movement).
+    ActionSpec(
+        "enter_board",
+        "Enter the board",
+        drag=True,
+        help="From the entry area on a table edge, or descending from above. "
+        "(003 Off-board movement)",
+        **_PATH,
+    ),
 )
 
 #: Looks of its own where the engine's common ones do not fit (rules/engine/terrain_style.py).

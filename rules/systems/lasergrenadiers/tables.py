@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rules.engine.catalogue import ActionRow
-
 X = None  # prohibited terrain (`prohibited_terrain`)
 
 INFANTRY = ("foot", "gravpack", "jetpack", "powered_armor")
@@ -191,47 +189,3 @@ OVERRIDES: dict[str, frozenset[str]] = {
 #: inclusive): (upper bound as a fraction of `move`, band).
 SPEED_BANDS: tuple[tuple[float, str], ...] = ((1 / 3, "slow"), (2 / 3, "moderate"))
 STATIONARY, FAST = "stationary", "fast"
-
-
-ACTIONS: dict[str, ActionRow] = {
-    "move": ActionRow(
-        "Move",
-        "003 Movement",
-        (),
-        "free",
-        True,
-        "Up to the rate left; turns cost a fraction of the rate.",
-    ),
-    "load": ActionRow(
-        "Load",
-        "003 Transport 1",
-        ("carrier", "passengers"),
-        "free",
-        False,
-        "Board a vehicle in base contact: one-third of both allowances.",
-    ),
-    "unload": ActionRow(
-        "Unload",
-        "003 Transport 1",
-        ("passengers",),
-        "placement",
-        False,
-        "Set pieces down in contact with the vehicle: one-third of both allowances.",
-    ),
-    "overrun": ActionRow(
-        "Overrun",
-        "003 Overrun attacks",
-        ("target",),
-        "free",
-        False,
-        "Run into and over a piece three sizes smaller: 3x cost over it.",
-    ),
-    "enter_board": ActionRow(
-        "Enter the board",
-        "003 Off-board movement",
-        (),
-        "free",
-        False,
-        "From the entry area on a table edge, or descending from above.",
-    ),
-}
