@@ -32,7 +32,6 @@ _FLYING = tuple(t for t, limit in ALTITUDE_LIMITS.items() if limit != 0)
 #: Tracked and wheeled pieces may not slide (LG-D12): a diagonal leg needs a turn to face
 #: it first, paid from the allowance (003 Turning).
 _FACES = tuple(t for t, f in FACTORS.items() if f.sideways is None)
-_PATH = {"path_z": _FLYING, "faces_each_leg": _FACES}
 
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
@@ -40,7 +39,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Move",
         drag=True,
         help="Up to the rate left; turns cost a fraction of the rate. (003 Movement)",
-        **_PATH,
+        path_z=_FLYING,
+        faces_each_leg=_FACES,
     ),
     # A piece in base contact boards the carrier clicked, with no approach path; a
     # vehicle's variant takes aboard pieces already in contact (`passengers` by id)
@@ -78,7 +78,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
         unit_types=VEHICLES,
         needs=("armored",),
         target_keys=("target",),
-        **_PATH,
+        path_z=_FLYING,
+        faces_each_leg=_FACES,
     ),
     # Dragged from the entry area on its edge (003 Off-board movement).
     ActionSpec(
@@ -87,7 +88,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
         drag=True,
         help="From the entry area on a table edge, or descending from above. "
         "(003 Off-board movement)",
-        **_PATH,
+        path_z=_FLYING,
+        faces_each_leg=_FACES,
     ),
 )
 
