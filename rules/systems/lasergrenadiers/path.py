@@ -10,8 +10,8 @@ from typing import ClassVar
 from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.judgement import AFTER, PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
-from rules.engine.priced_path import PricedTrack, steps_with_final_facing
-from rules.engine.pricing_3d import PathPrice3, price_path_3d
+from rules.engine.priced_path import ADVERBS, PricedTrack, leg_findings, steps_with_final_facing
+from rules.engine.pricing_3d import Leg3, PathPrice3, price_path_3d
 from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn
@@ -80,28 +80,19 @@ def walk(
     name = who(unit)
     price = price_path_3d(start, start_z, steps, view)
     track = Track.from_steps(unit.base, start, steps)  # a vertical step does not move the base
-    for leg in price.legs:
-        if leg.blocked_at is not None:
-            feature = view.feature_at(*leg.blocked_at)
-            cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
-            judgement.add(
-                "prohibited_terrain",
-                f"{name} cannot enter {leg.blocked_by}",
-                leg.blocked_at,
-                cite,
-                leg.s_at(leg.blocked_at),
-            )
-        if not leg.direction_allowed:
-            cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
-            judgement.add(
-                "direction_not_allowed",
-                f"{name} ({unit.type}) cannot move "
-                f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
-                "face the way first",
-                leg.start.xy,
-                cite,
-                leg.s0,
-            )
+
+    def blocked(leg: Leg3, at: Point2) -> tuple[str, str]:
+        feature = view.feature_at(*at)
+        cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
+        return f"{name} cannot enter {leg.blocked_by}", cite
+
+    def turned(leg: Leg3) -> tuple[str, str]:
+        cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
+        how = ADVERBS.get(leg.direction, leg.direction)
+        return f"{name} ({unit.type}) cannot move {how}: turn to face the way first", cite
+
+    for s, v in leg_findings(price.legs, blocked, turned):
+        judgement.add(v.code, v.message, v.at, v.cite, s)
     _altitude(pos, judgement, unit, price, start, start_z)
     leaves = _edge(pos, judgement, unit, track, entering)
     policy = LgBases(ignore, pos.options.pass_friendly_bases)
