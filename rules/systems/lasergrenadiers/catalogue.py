@@ -99,24 +99,25 @@ _ANTITANK = look.TerrainStyle("#6e5a4a", "cross")
 _STAIRS = look.TerrainStyle("#7a7e85", "steps")
 _LADDER = look.TerrainStyle("#7a7e85", "vertical")
 
-#: Each terrain type's label and look, and its help (lasergrenadiers.md 6).
-_TERRAIN_ROWS: tuple[tuple[str, str, look.TerrainStyle], ...] = (
-    ("firm", "Firm ground", look.OPEN_GROUND),
-    ("soft", "Soft ground", look.SOFT),
-    ("slope", "Slope", look.SLOPE),
-    ("river", "River or stream", look.RUNNING_WATER),
-    ("lake", "Lake or pond", look.DEEP_WATER),
-    ("ford", "Ford", look.SHALLOW_WATER),
-    ("road", "Road", look.ROAD),
-    ("bridge", "Bridge", _BRIDGE),
-    ("vegetation", "Vegetation", look.LIGHT_WOODS),
-    ("dense_vegetation", "Dense vegetation", look.DENSE_WOODS),
-    ("low_obstacle", "Low obstacle", look.LOW_OBSTACLE),
-    ("high_wall", "High wall", look.HIGH_WALL),
-    ("antitank_obstacle", "Antitank obstacle", _ANTITANK),
-    ("building", "Building interior", look.BLOCKING),
-    ("stairs", "Stairs", _STAIRS),
-    ("ladder", "Ladder", _LADDER),
+#: Each terrain type's label, look and the rule its refusals cite, and its help
+#: (003 Terrain effects on movement; lasergrenadiers.md 6).
+_TERRAIN_ROWS: tuple[tuple[str, str, look.TerrainStyle, str], ...] = (
+    ("firm", "Firm ground", look.OPEN_GROUND, "003 Terrain 1"),
+    ("soft", "Soft ground", look.SOFT, "003 Terrain 2"),
+    ("slope", "Slope", look.SLOPE, "003 Terrain 3, LG-D5"),
+    ("river", "River or stream", look.RUNNING_WATER, "003 Terrain 4"),
+    ("lake", "Lake or pond", look.DEEP_WATER, "003 Terrain 6"),
+    ("ford", "Ford", look.SHALLOW_WATER, "003 Terrain 5"),
+    ("road", "Road", look.ROAD, "003 Terrain 7"),
+    ("bridge", "Bridge", _BRIDGE, "003 Terrain 8"),
+    ("vegetation", "Vegetation", look.LIGHT_WOODS, "003 Terrain 9, LG-D6"),
+    ("dense_vegetation", "Dense vegetation", look.DENSE_WOODS, "003 Terrain 9, LG-D18"),
+    ("low_obstacle", "Low obstacle", look.LOW_OBSTACLE, "003 Terrain 10"),
+    ("high_wall", "High wall", look.HIGH_WALL, "003 Terrain 10a, LG-D7"),
+    ("antitank_obstacle", "Antitank obstacle", _ANTITANK, "003 Terrain 10b, LG-D19"),
+    ("building", "Building interior", look.BLOCKING, "003 Terrain 11, LG-D20"),
+    ("stairs", "Stairs", _STAIRS, "003 Terrain 12, LG-D20"),
+    ("ladder", "Ladder", _LADDER, "003 Terrain 13"),
 )
 _TERRAIN_HELP = {
     "firm": "Normal movement for all (003 Terrain 1).",
@@ -160,8 +161,9 @@ TERRAIN_KINDS: tuple[TerrainKind, ...] = tuple(
         _SIGHT.get(t, ""),
         style,
     )
-    for t, label, style in _TERRAIN_ROWS
+    for t, label, style, _ in _TERRAIN_ROWS
 )
+TERRAIN_CITES = {t: cite for t, _, _, cite in _TERRAIN_ROWS}
 
 UNIT_SCHEMA: dict[str, Any] = unit_schema(
     "lasergrenadiers",

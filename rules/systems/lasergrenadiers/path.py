@@ -16,8 +16,8 @@ from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn
 from rules.model.state import Point2, Unit
+from rules.systems.lasergrenadiers.catalogue import TERRAIN_CITES
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
-from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
 EDGE_CITE = "003 Leaving the board, LG-D14"

@@ -22,6 +22,7 @@ from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
     SPEED_BAND,
     STATE_MARKERS,
+    TERRAIN_CITES,
     TERRAIN_KINDS,
     UNIT_SCHEMA,
     VERDICT_NOTES,
@@ -29,7 +30,7 @@ from rules.systems.lasergrenadiers.catalogue import (
 from rules.systems.lasergrenadiers.moves import LgMove, overrun_target
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import LgReach
-from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
+from rules.systems.lasergrenadiers.tables import UNIT_TYPES
 from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import load, unload
 from rules.systems.lasergrenadiers.turns import LgTurns, check_turn
@@ -57,7 +58,7 @@ class LaserGrenadiersSystem(LgReach, System):
     state_markers = STATE_MARKERS
     verdict_notes = VERDICT_NOTES
     turn_structure = LgTurns()
-    terrain_types = frozenset(TERRAIN_TYPES)
+    terrain_types = frozenset(TERRAIN_CITES)
     unit_types = frozenset(UNIT_TYPES)
     handlers = {
         "load": lambda pos, unit, action, _dice: load(pos, unit, action),

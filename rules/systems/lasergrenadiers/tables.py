@@ -153,25 +153,6 @@ MULTIPLIERS: dict[str, dict[str, float | None]] = {
     "stairs": _row(H, 1, 1, 1, 1, 1, H, H, H),
     "ladder": _row(3, 1, 1, X, X, X, X, X, X),
 }
-TERRAIN_CITES: dict[str, str] = {
-    "firm": "003 Terrain 1",
-    "soft": "003 Terrain 2",
-    "slope": "003 Terrain 3, LG-D5",
-    "river": "003 Terrain 4",
-    "lake": "003 Terrain 6",
-    "ford": "003 Terrain 5",
-    "road": "003 Terrain 7",
-    "bridge": "003 Terrain 8",
-    "vegetation": "003 Terrain 9, LG-D6",
-    "dense_vegetation": "003 Terrain 9, LG-D18",
-    "low_obstacle": "003 Terrain 10",
-    "high_wall": "003 Terrain 10a, LG-D7",
-    "antitank_obstacle": "003 Terrain 10b, LG-D19",
-    "building": "003 Terrain 11, LG-D20",
-    "stairs": "003 Terrain 12, LG-D20",
-    "ladder": "003 Terrain 13",
-}
-TERRAIN_TYPES = tuple(TERRAIN_CITES)
 #: Features closed to crew weapons although their F column is open (LG-D21: no ladders).
 CREW_WEAPON_PROHIBITED = frozenset({"ladder"})
 #: Water a piece with `amphibious` crosses at half rate where it would be X (LG-D8).
