@@ -93,7 +93,7 @@ def walk(
 
     for s, v in leg_findings(price.legs, blocked, turned):
         judgement.add(v.code, v.message, v.at, v.cite, s)
-    _altitude(pos, judgement, unit, price, start, start_z)
+    _altitude(pos, judgement, unit, price, start)
     leaves = _edge(pos, judgement, unit, track, entering)
     policy = LgBases(ignore, pos.options.pass_friendly_bases)
     crossings, _ = check_bases(pos, unit, track, track.end, policy)
@@ -103,12 +103,7 @@ def walk(
 
 
 def _altitude(
-    pos: LgPosition,
-    judgement: PathJudgement,
-    unit: Unit,
-    price: PathPrice3,
-    start: Pose,
-    start_z: float | None,
+    pos: LgPosition, judgement: PathJudgement, unit: Unit, price: PathPrice3, start: Pose
 ) -> None:
     """z over the limit at a path point; a pop-up by a piece that may not (003 Altitude
     limits, 003 Pop-up maneuvers 2; LG-D22, LG-D23, LG-D36)."""
@@ -138,9 +133,9 @@ def _altitude(
         return
     outside = [(xy, z, s) for xy, z, s in points if not pos.climbable_at(xy)]
     low = float("inf")
-    peak: tuple[float, float] | None = None
+    peak: float | None = None  # the highest point after a rise
     for _xy, z, s in outside:
-        if peak is not None and z < peak[0] - LENGTH_TOL:
+        if peak is not None and z < peak - LENGTH_TOL:
             judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} rises and drops again in one move: only "
@@ -150,8 +145,8 @@ def _altitude(
                 s,
             )
             return
-        if z > low + LENGTH_TOL and (peak is None or z > peak[0]):
-            peak = (z, s)
+        if z > low + LENGTH_TOL and (peak is None or z > peak):
+            peak = z
         low = min(low, z)
 
 
