@@ -205,10 +205,7 @@ UNIT_SCHEMA: dict[str, Any] = unit_schema(
         },
         "aircraft": {"type": "boolean", "description": "helicopter, hoverjet, hoverprop"},
         "capacity": {"type": "integer", "minimum": 0, "description": "pieces it carries"},
-        "foxhole": {
-            "type": "boolean",
-            "for": ["foot", "gravpack", "jetpack", "powered_armor", "crew_weapon"],
-        },
+        "foxhole": {"type": "boolean", "for": list(_BOARDERS)},
     },
     required=("type", "move", "base"),
 )
