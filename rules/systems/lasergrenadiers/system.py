@@ -52,7 +52,6 @@ def _typed(value: Any, kinds: tuple[type, ...], key: str) -> None:
 class LaserGrenadiersSystem(LgReach, System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
-    cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
@@ -68,7 +67,7 @@ class LaserGrenadiersSystem(LgReach, System):
     #: A boarding piece ends aboard; a vehicle loading or unloading does not move
     #: (003 Transport 1, LG-D26, LG-D34): no area.
     off_table_ends = frozenset({"load", "unload"})
-    action_keys = frozenset({"target", "carrier", "passengers"})
+    action_keys = frozenset(key for spec in ACTIONS for key in spec.keys)
     unit_id_keys = frozenset({"target", "carrier"})
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
