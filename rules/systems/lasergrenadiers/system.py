@@ -84,26 +84,24 @@ class LaserGrenadiersSystem(LgReach, System):
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
-        if "passengers" in raw:
-            items = raw["passengers"]
-            if not isinstance(items, list):
-                raise InvalidActionError(f"{key}.passengers", "expected a list")
-            for i, item in enumerate(items):
-                k = f"{key}.passengers[{i}]"
-                if action.type == "load":
-                    if not isinstance(item, str):
-                        raise InvalidActionError(k, "expected a unit id")
-                    continue
-                if (
-                    not isinstance(item, dict)
-                    or not isinstance(item.get("unit"), str)
-                    or "position" not in item
-                    or set(item) - {"unit", "position", "facing"}
-                ):
-                    raise InvalidActionError(k, 'expected {"unit", "position", "facing"}')
+        items = raw.get("passengers", [])
+        if not isinstance(items, list):
+            raise InvalidActionError(f"{key}.passengers", "expected a list")
+        for i, item in enumerate(items):
+            k = f"{key}.passengers[{i}]"
+            if action.type == "load":  # ids of pieces in contact (lasergrenadiers.md 9)
+                if not isinstance(item, str):
+                    raise InvalidActionError(k, "expected a unit id")
+            elif (
+                not isinstance(item, dict)
+                or not isinstance(item.get("unit"), str)
+                or "position" not in item
+                or set(item) - {"unit", "position", "facing"}
+            ):
+                raise InvalidActionError(k, 'expected {"unit", "position", "facing"}')
+            else:
                 point(item["position"], f"{k}.position")
-                if "facing" in item:
-                    number(item["facing"], f"{k}.facing")
+                number(item.get("facing", 0.0), f"{k}.facing")
         return action
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:
