@@ -5,14 +5,15 @@ happens, so that a verdict lists them in path order (path_checks.in_path_order).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.path_checks import Found, off_table
 from rules.engine.position import Position
-from rules.engine.pricing import PathPrice, PricedLegs, Pricing, price_path
+from rules.engine.pricing import Leg, PathPrice, PricedLegs, Pricing, price_path
+from rules.engine.pricing_3d import Leg3
 from rules.engine.verdict import Violation
 from rules.geometry.track import Pose, Track, shortest_turn
 from rules.model.actions import Action, Step, Turn
@@ -75,36 +76,15 @@ def check_priced_path(
     name = name or unit.id
     track = Track.from_steps(unit.base, start, steps)
     price = price_path(start, steps, pricing, free_rotation)
-    found: list[Found] = []
-    for leg in price.legs:
-        if leg.blocked_at is not None:
-            cite = cites["prohibited_terrain"]
-            found.append(
-                (
-                    leg.s_at(leg.blocked_at),
-                    Violation(
-                        "prohibited_terrain",
-                        f"{name} cannot be in {leg.blocked_by}",
-                        leg.blocked_at,
-                        cite,
-                    ),
-                )
-            )
-        if not leg.direction_allowed:
-            cite = cites.get(leg.direction, "")
-            found.append(
-                (
-                    leg.s0,
-                    Violation(
-                        "direction_not_allowed",
-                        f"{name} cannot move "
-                        f"{ADVERBS.get(leg.direction, leg.direction)} here: turn to face the way "
-                        "first",
-                        leg.start.xy,
-                        cite,
-                    ),
-                )
-            )
+    found = leg_findings(
+        price.legs,
+        lambda leg, at: (f"{name} cannot be in {leg.blocked_by}", cites["prohibited_terrain"]),
+        lambda leg: (
+            f"{name} cannot move {ADVERBS.get(leg.direction, leg.direction)} here: turn to "
+            "face the way first",
+            cites.get(leg.direction, ""),
+        ),
+    )
     found += off_table(replace(unit, id=name), track, position.state.table, cites["off_table"])
     crossings, _ = check_bases(position, unit, track, track.end, policy)
     found += [(AFTER if v.code == "base_overlap" else s, v) for s, v in crossings]
@@ -114,3 +94,24 @@ def check_priced_path(
             (s, allowance.violation(replace(unit, id=name), price.total, at, price.turning()))
         )
     return PricedPath(price, track), found
+
+
+#: A system's words for one refused leg (and, for terrain, where it first stands in it):
+#: (message, cite).
+LegWords = Callable[..., tuple[str, str]]
+
+
+def leg_findings(legs: Sequence[Leg | Leg3], blocked: LegWords, turned: LegWords) -> list[Found]:
+    """Each leg's refusals at their places on the path, in the system's words: terrain
+    it may not be in (where it first stands in it), a direction its piece may not take
+    (where the leg starts)."""
+    found: list[Found] = []
+    for leg in legs:
+        if leg.blocked_at is not None:
+            message, cite = blocked(leg, leg.blocked_at)
+            violation = Violation("prohibited_terrain", message, leg.blocked_at, cite)
+            found.append((leg.s_at(leg.blocked_at), violation))
+        if not leg.direction_allowed:
+            message, cite = turned(leg)
+            found.append((leg.s0, Violation("direction_not_allowed", message, leg.start.xy, cite)))
+    return found

@@ -19,8 +19,7 @@ Transfer = Mapping[str, Any]
 
 
 def moved(state: GameState, unit_id: str) -> float:
-    value = state.turn.get("moved", {}).get(unit_id, 0.0)
-    return float(value)
+    return float(state.turn.get("moved", {}).get(unit_id, 0.0))
 
 
 def transfers(state: GameState) -> list[Transfer]:
@@ -124,14 +123,11 @@ def coupling_breaches(
         a = allowance_of(vehicle)
         total, own, k, charged = coupling_total(state, vid, spent, events)
         if total > a + LENGTH_TOL:
-            out.append(
-                (
-                    vid,
-                    f'{who(vehicle)} would spend {fmt(total)}" of {fmt(a)}": '
-                    f'{fmt(own)}" moving, {k} transfer(s) at {fmt(a / 3)}" and '
-                    f"{fmt(charged)}\" for its passengers' movement",
-                )
+            why = (
+                f'{who(vehicle)} would spend {fmt(total)}" of {fmt(a)}": {fmt(own)}" moving, {k} '
+                f'transfer(s) at {fmt(a / 3)}" and {fmt(charged)}" for its passengers\' movement'
             )
+            out.append((vid, why))
     return out
 
 

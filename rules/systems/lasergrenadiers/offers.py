@@ -19,10 +19,7 @@ from rules.engine.judgement import PathJudgement
 from rules.engine.numbers import LENGTH_TOL
 from rules.model.actions import Action
 from rules.model.state import Unit
-from rules.systems.lasergrenadiers.accounting import (
-    left_to_spend,
-    remaining,
-)
+from rules.systems.lasergrenadiers.accounting import left_to_spend, remaining
 from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition

@@ -10,14 +10,14 @@ from typing import ClassVar
 from rules.engine.bases_policy import BasePolicy, check_bases
 from rules.engine.judgement import AFTER, PathJudgement, who
 from rules.engine.numbers import LENGTH_TOL, fmt
-from rules.engine.priced_path import PricedTrack, steps_with_final_facing
-from rules.engine.pricing_3d import PathPrice3, price_path_3d
+from rules.engine.priced_path import ADVERBS, PricedTrack, leg_findings, steps_with_final_facing
+from rules.engine.pricing_3d import Leg3, PathPrice3, price_path_3d
 from rules.geometry.board_edge import exit_from_table
 from rules.geometry.track import Pose, Track
 from rules.model.actions import Action, Turn
 from rules.model.state import Point2, Unit
+from rules.systems.lasergrenadiers.catalogue import TERRAIN_CITES
 from rules.systems.lasergrenadiers.pieces import altitude_limit, may_pop_up
-from rules.systems.lasergrenadiers.tables import TERRAIN_CITES
 from rules.systems.lasergrenadiers.terrain import LgPosition
 
 EDGE_CITE = "003 Leaving the board, LG-D14"
@@ -80,29 +80,20 @@ def walk(
     name = who(unit)
     price = price_path_3d(start, start_z, steps, view)
     track = Track.from_steps(unit.base, start, steps)  # a vertical step does not move the base
-    for leg in price.legs:
-        if leg.blocked_at is not None:
-            feature = view.feature_at(*leg.blocked_at)
-            cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
-            judgement.add(
-                "prohibited_terrain",
-                f"{name} cannot enter {leg.blocked_by}",
-                leg.blocked_at,
-                cite,
-                leg.s_at(leg.blocked_at),
-            )
-        if not leg.direction_allowed:
-            cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
-            judgement.add(
-                "direction_not_allowed",
-                f"{name} ({unit.type}) cannot move "
-                f"{'diagonally' if leg.direction == 'diagonal' else leg.direction}: turn to "
-                "face the way first",
-                leg.start.xy,
-                cite,
-                leg.s0,
-            )
-    _altitude(pos, judgement, unit, price, start, start_z)
+
+    def blocked(leg: Leg3, at: Point2) -> tuple[str, str]:
+        feature = view.feature_at(*at)
+        cite = TERRAIN_CITES.get(feature.type, "003 Terrain") if feature else "003 Terrain"
+        return f"{name} cannot enter {leg.blocked_by}", cite
+
+    def turned(leg: Leg3) -> tuple[str, str]:
+        cite = "003 Ground vehicle movement 3c" if leg.direction == "sideways" else "LG-D12"
+        how = ADVERBS.get(leg.direction, leg.direction)
+        return f"{name} ({unit.type}) cannot move {how}: turn to face the way first", cite
+
+    for s, v in leg_findings(price.legs, blocked, turned):
+        judgement.add(v.code, v.message, v.at, v.cite, s)
+    _altitude(pos, judgement, unit, price, start)
     leaves = _edge(pos, judgement, unit, track, entering)
     policy = LgBases(ignore, pos.options.pass_friendly_bases)
     crossings, _ = check_bases(pos, unit, track, track.end, policy)
@@ -112,12 +103,7 @@ def walk(
 
 
 def _altitude(
-    pos: LgPosition,
-    judgement: PathJudgement,
-    unit: Unit,
-    price: PathPrice3,
-    start: Pose,
-    start_z: float | None,
+    pos: LgPosition, judgement: PathJudgement, unit: Unit, price: PathPrice3, start: Pose
 ) -> None:
     """z over the limit at a path point; a pop-up by a piece that may not (003 Altitude
     limits, 003 Pop-up maneuvers 2; LG-D22, LG-D23, LG-D36)."""
@@ -147,9 +133,9 @@ def _altitude(
         return
     outside = [(xy, z, s) for xy, z, s in points if not pos.climbable_at(xy)]
     low = float("inf")
-    peak: tuple[float, float] | None = None
+    peak: float | None = None  # the highest point after a rise
     for _xy, z, s in outside:
-        if peak is not None and z < peak[0] - LENGTH_TOL:
+        if peak is not None and z < peak - LENGTH_TOL:
             judgement.add(
                 "action_not_allowed",
                 f"{who(unit)} rises and drops again in one move: only "
@@ -159,8 +145,8 @@ def _altitude(
                 s,
             )
             return
-        if z > low + LENGTH_TOL and (peak is None or z > peak[0]):
-            peak = (z, s)
+        if z > low + LENGTH_TOL and (peak is None or z > peak):
+            peak = z
         low = min(low, z)
 
 

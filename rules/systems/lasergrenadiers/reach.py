@@ -104,8 +104,8 @@ class WorstRates(TableRates):
         self.view = view
 
     def rate(self, feature: Terrain | None) -> float | None:
-        m = 1.0 if feature is None else _worst(self.view, feature)
-        return None if m is None else 1.0 / m
+        level, up = (1.0, 1.0) if feature is None else _level_and_uphill(self.view, feature)
+        return None if level is None or up is None else 1.0 / min(level, up)
 
 
 def _beyond_table(pos: LgPosition, unit: Unit) -> Any:
@@ -201,11 +201,8 @@ def _ends(found: Reach, area: Any, budget: float, keys: dict[str, Any]) -> Reach
 def _multipliers_at(view: UnitTerrain, target: Unit) -> tuple[float, float]:
     """The lowest and highest multiplier of the terrain the target stands on, whatever the
     heading (a slope up or down; LG-D9: the attacker's rate there, road rate usable)."""
-    x, y = target.position[:2]
-    feature = view.feature_at(x, y)
-    if feature is None:
-        return 1.0, 1.0
-    level, up = _level_and_uphill(view, feature)
+    feature = view.feature_at(*target.position[:2])
+    level, up = (1.0, 1.0) if feature is None else _level_and_uphill(view, feature)
     level, up = level or 1.0, up or 1.0
     return min(level, up), max(level, up)
 
@@ -236,9 +233,3 @@ def _level_and_uphill(view: UnitTerrain, t: Terrain) -> tuple[float | None, floa
     if t.type == "slope" and isinstance(t.props.get("uphill"), int | float):
         return level, view.multiplier(t, float(t.props["uphill"]))
     return level, level
-
-
-def _worst(view: UnitTerrain, t: Terrain) -> float | None:
-    """The dearest multiplier of a feature whatever the heading (a slope as uphill)."""
-    level, up = _level_and_uphill(view, t)
-    return None if level is None or up is None else min(level, up)

@@ -22,6 +22,7 @@ from rules.systems.lasergrenadiers.catalogue import (
     ACTIONS,
     SPEED_BAND,
     STATE_MARKERS,
+    TERRAIN_CITES,
     TERRAIN_KINDS,
     UNIT_SCHEMA,
     VERDICT_NOTES,
@@ -29,7 +30,7 @@ from rules.systems.lasergrenadiers.catalogue import (
 from rules.systems.lasergrenadiers.moves import LgMove, overrun_target
 from rules.systems.lasergrenadiers.options import OPTION_SCHEMA, parse_options
 from rules.systems.lasergrenadiers.reach import LgReach
-from rules.systems.lasergrenadiers.tables import TERRAIN_TYPES, UNIT_TYPES
+from rules.systems.lasergrenadiers.tables import UNIT_TYPES
 from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import load, unload
 from rules.systems.lasergrenadiers.turns import LgTurns, check_turn
@@ -51,13 +52,12 @@ def _typed(value: Any, kinds: tuple[type, ...], key: str) -> None:
 class LaserGrenadiersSystem(LgReach, System):
     key = "lasergrenadiers"
     name = "LaserGrenadiers"
-    cost_unit = "in"
     actions = ACTIONS
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
     verdict_notes = VERDICT_NOTES
     turn_structure = LgTurns()
-    terrain_types = frozenset(TERRAIN_TYPES)
+    terrain_types = frozenset(TERRAIN_CITES)
     unit_types = frozenset(UNIT_TYPES)
     handlers = {
         "load": lambda pos, unit, action, _dice: load(pos, unit, action),
@@ -67,7 +67,7 @@ class LaserGrenadiersSystem(LgReach, System):
     #: A boarding piece ends aboard; a vehicle loading or unloading does not move
     #: (003 Transport 1, LG-D26, LG-D34): no area.
     off_table_ends = frozenset({"load", "unload"})
-    action_keys = frozenset({"target", "carrier", "passengers"})
+    action_keys = frozenset(key for spec in ACTIONS for key in spec.keys)
     unit_id_keys = frozenset({"target", "carrier"})
     table_option_checks = (parse_options,)
     table_option_schema = OPTION_SCHEMA
@@ -84,26 +84,24 @@ class LaserGrenadiersSystem(LgReach, System):
 
     def parse_action(self, raw: Any, key: str) -> Action:
         action = super().parse_action(raw, key)
-        if "passengers" in raw:
-            items = raw["passengers"]
-            if not isinstance(items, list):
-                raise InvalidActionError(f"{key}.passengers", "expected a list")
-            for i, item in enumerate(items):
-                k = f"{key}.passengers[{i}]"
-                if action.type == "load":
-                    if not isinstance(item, str):
-                        raise InvalidActionError(k, "expected a unit id")
-                    continue
-                if (
-                    not isinstance(item, dict)
-                    or not isinstance(item.get("unit"), str)
-                    or "position" not in item
-                    or set(item) - {"unit", "position", "facing"}
-                ):
-                    raise InvalidActionError(k, 'expected {"unit", "position", "facing"}')
+        items = raw.get("passengers", [])
+        if not isinstance(items, list):
+            raise InvalidActionError(f"{key}.passengers", "expected a list")
+        for i, item in enumerate(items):
+            k = f"{key}.passengers[{i}]"
+            if action.type == "load":  # ids of pieces in contact (lasergrenadiers.md 9)
+                if not isinstance(item, str):
+                    raise InvalidActionError(k, "expected a unit id")
+            elif (
+                not isinstance(item, dict)
+                or not isinstance(item.get("unit"), str)
+                or "position" not in item
+                or set(item) - {"unit", "position", "facing"}
+            ):
+                raise InvalidActionError(k, 'expected {"unit", "position", "facing"}')
+            else:
                 point(item["position"], f"{k}.position")
-                if "facing" in item:
-                    number(item["facing"], f"{k}.facing")
+                number(item.get("facing", 0.0), f"{k}.facing")
         return action
 
     def unknown_unit(self, state: GameState, action: Action) -> Verdict:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from rules.engine.catalogue import ActionRow
-
 X = None  # prohibited terrain (`prohibited_terrain`)
 
 INFANTRY = ("foot", "gravpack", "jetpack", "powered_armor")
@@ -155,25 +153,6 @@ MULTIPLIERS: dict[str, dict[str, float | None]] = {
     "stairs": _row(H, 1, 1, 1, 1, 1, H, H, H),
     "ladder": _row(3, 1, 1, X, X, X, X, X, X),
 }
-TERRAIN_CITES: dict[str, str] = {
-    "firm": "003 Terrain 1",
-    "soft": "003 Terrain 2",
-    "slope": "003 Terrain 3, LG-D5",
-    "river": "003 Terrain 4",
-    "lake": "003 Terrain 6",
-    "ford": "003 Terrain 5",
-    "road": "003 Terrain 7",
-    "bridge": "003 Terrain 8",
-    "vegetation": "003 Terrain 9, LG-D6",
-    "dense_vegetation": "003 Terrain 9, LG-D18",
-    "low_obstacle": "003 Terrain 10",
-    "high_wall": "003 Terrain 10a, LG-D7",
-    "antitank_obstacle": "003 Terrain 10b, LG-D19",
-    "building": "003 Terrain 11, LG-D20",
-    "stairs": "003 Terrain 12, LG-D20",
-    "ladder": "003 Terrain 13",
-}
-TERRAIN_TYPES = tuple(TERRAIN_CITES)
 #: Features closed to crew weapons although their F column is open (LG-D21: no ladders).
 CREW_WEAPON_PROHIBITED = frozenset({"ladder"})
 #: Water a piece with `amphibious` crosses at half rate where it would be X (LG-D8).
@@ -191,47 +170,3 @@ OVERRIDES: dict[str, frozenset[str]] = {
 #: inclusive): (upper bound as a fraction of `move`, band).
 SPEED_BANDS: tuple[tuple[float, str], ...] = ((1 / 3, "slow"), (2 / 3, "moderate"))
 STATIONARY, FAST = "stationary", "fast"
-
-
-ACTIONS: dict[str, ActionRow] = {
-    "move": ActionRow(
-        "Move",
-        "003 Movement",
-        (),
-        "free",
-        True,
-        "Up to the rate left; turns cost a fraction of the rate.",
-    ),
-    "load": ActionRow(
-        "Load",
-        "003 Transport 1",
-        ("carrier", "passengers"),
-        "free",
-        False,
-        "Board a vehicle in base contact: one-third of both allowances.",
-    ),
-    "unload": ActionRow(
-        "Unload",
-        "003 Transport 1",
-        ("passengers",),
-        "placement",
-        False,
-        "Set pieces down in contact with the vehicle: one-third of both allowances.",
-    ),
-    "overrun": ActionRow(
-        "Overrun",
-        "003 Overrun attacks",
-        ("target",),
-        "free",
-        False,
-        "Run into and over a piece three sizes smaller: 3x cost over it.",
-    ),
-    "enter_board": ActionRow(
-        "Enter the board",
-        "003 Off-board movement",
-        (),
-        "free",
-        False,
-        "From the entry area on a table edge, or descending from above.",
-    ),
-}

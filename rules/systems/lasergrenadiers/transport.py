@@ -185,9 +185,8 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         return banded(judgement.verdict())
     items = action.get("passengers") or []
     if not items:
-        judgement.add(
-            "malformed", "an unload names its `passengers` and where each is set down", None, CITE
-        )
+        message = "an unload names its `passengers` and where each is set down"
+        judgement.add("malformed", message, None, CITE)
         return banded(judgement.verdict())
     pieces: list[tuple[Unit, Pose]] = []
     for item in items:
@@ -195,18 +194,13 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         if p is None:
             judgement.add("unknown_unit", f"no piece {item['unit']!r} to unload", None, CITE)
             continue
+        why, cite = None, CITE
         if p.aboard != vehicle.id:
-            judgement.add(
-                "action_not_allowed", f"{who(p)} is not aboard {who(vehicle)}", None, CITE
-            )
-            continue
-        if unit.aboard is not None and p.id != unit.id:
-            judgement.add(
-                "action_not_allowed",
-                f"{who(unit)} unloads itself only; the vehicle unloads the others",
-                None,
-                "LG-D31",
-            )
+            why = f"{who(p)} is not aboard {who(vehicle)}"
+        elif unit.aboard is not None and p.id != unit.id:
+            why, cite = f"{who(unit)} unloads itself only; the vehicle unloads the others", "LG-D31"
+        if why is not None:
+            judgement.add("action_not_allowed", why, None, cite)
             continue
         x, y = item["position"][0], item["position"][1]
         pieces.append((p, Pose(float(x), float(y), float(item.get("facing", p.facing)))))
