@@ -205,6 +205,8 @@ def unload(pos: LgPosition, unit: Unit, action: Action) -> Verdict:
         x, y = item["position"][0], item["position"][1]
         pieces.append((p, Pose(float(x), float(y), float(item.get("facing", p.facing)))))
     _transfer_rules(pos, judgement, vehicle, [p for p, _ in pieces])
+    if vehicle.aboard is not None:  # refused by `_vehicle`: no base on the table to meet
+        return banded(judgement.verdict())
     vehicle_body = pos.bodies[vehicle.id]
     laid: list[tuple[str, Body]] = []
     for p, pose in pieces:

@@ -214,3 +214,19 @@ def test_a_vertical_assault_landing_starts_its_full_move_above_the_landing_point
     assert verdict.legal and verdict.cost == pytest.approx(48)
     too_high = board([vehicle("L", "thruster", 48, (30, 20, 49))])
     assert "placement_invalid" in act(too_high, "L", [[30, 20, 0]], type="enter_board").codes
+
+
+def test_a_piece_unloading_itself_from_a_vehicle_that_is_aboard_another_is_refused() -> None:
+    """003 Transport 1: pieces are unloaded from a vehicle on the table; one carried inside
+    another vehicle is not on the table."""
+    state = board(
+        [
+            vehicle("W", position=(30, 20), capacity=8),
+            vehicle("V", position=(0, 0), capacity=4, aboard="W"),
+            piece("T", "foot", 6, (0, 0), aboard="V"),
+        ]
+    )
+    verdict = act(state, "T", type="unload", passengers=[{"unit": "T", "position": [30, 22]}])
+    assert not verdict.legal
+    assert verdict.codes == ["action_not_allowed"]
+    assert "is not a vehicle on the table" in verdict.reasons[0].message
