@@ -132,6 +132,8 @@ def consumer(battle_id: int, seat: Any, role: str, sent: list[str]) -> Any:
 
     socket = TableConsumer()
     socket.base_send = base_send
+    # A text frame goes straight to the server's send (TableConsumer.__call__ sets it).
+    socket.send_frame = base_send
     socket.battle_id = battle_id
     socket.rights = RightsReads(seat, battle_id)
     # Its rights' re-read every RIGHTS_RECHECK_S is a read of its own, not the move's.

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeVar
 
+import numpy as np
 import shapely
 
 from rules.geometry.bases import Body, body_at
-from rules.geometry.index import FeatureIndex
+from rules.geometry.index import SCAN_LIMIT, FeatureIndex
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.visibility import inflate
 from rules.model.state import GameState, Terrain, Unit
@@ -32,7 +33,7 @@ class Position:
     @classmethod
     def of(cls: type[ThisPosition], state: GameState) -> ThisPosition:
         """The position of `state` as this class reads it, made once per state."""
-        return state.memo(f"position.{cls.__module__}.{cls.__qualname__}", lambda: cls(state))
+        return state.memo(_memo_key(cls), lambda: cls(state))
 
     @cached_property
     def terrain(self) -> FeatureIndex[Terrain]:
@@ -73,10 +74,32 @@ class Position:
             body = self.bodies[unit_id]
             cache[unit_id] = [
                 o
-                for o, _, _ in self.units.near(body, CONTACT)
+                for o in self._near_bounds(body, CONTACT)
                 if o.id != unit_id and body.distance(self.bodies[o.id]) <= CONTACT
             ]
         return cache[unit_id]
+
+    def _near_bounds(self, body: Body, distance: float) -> list[Unit]:
+        """The units on the table whose bodies' bounding boxes come within `distance` of
+        `body`'s, in table order: what `self.units.near` finds, without building that
+        index (its boxes and prepared geometries) for a board that asks only contacts (the
+        offers ask them of every unit of a position, issue 25). Past the index's scan
+        limit the index answers, as it would."""
+        if len(self.on_table) > SCAN_LIMIT:
+            return [o for o, _, _ in self.units.near(body, distance)]
+        lows_x, lows_y, highs_x, highs_y = self._bounds
+        minx, miny, maxx, maxy = body.bounds
+        hit = (lows_x <= maxx + distance) & (highs_x >= minx - distance)
+        hit &= lows_y <= maxy + distance
+        hit &= highs_y >= miny - distance
+        return [self.on_table[i] for i in hit.nonzero()[0].tolist()]
+
+    @cached_property
+    def _bounds(self) -> tuple[Any, Any, Any, Any]:
+        """The bodies' bounds (min x, min y, max x, max y), a contiguous column each."""
+        rows = np.array([self.bodies[u.id].bounds for u in self.on_table], dtype=float)
+        rows = rows.reshape(-1, 4)
+        return tuple(np.ascontiguousarray(rows[:, k]) for k in range(4))  # type: ignore[return-value]
 
     def unit_view(
         self: ThisPosition, unit: Unit, make: Callable[[ThisPosition, Unit], View]
@@ -88,3 +111,12 @@ class Position:
         if found is None or found.unit is not unit:
             found = cache[unit.id] = make(self, unit)
         return found
+
+
+def _memo_key(cls: type) -> str:
+    """The key a Position class keeps its reading of a state under, made once a class."""
+    key = cls.__dict__.get("_position_key")
+    if key is None:
+        key = f"position.{cls.__module__}.{cls.__qualname__}"
+        type.__setattr__(cls, "_position_key", key)
+    return str(key)
