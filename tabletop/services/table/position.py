@@ -39,9 +39,13 @@ def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:
 class _PartForms:
     """The canonical forms of parts of positions lately hashed, under a key that tells
     their contents apart (`repr`: every float exactly, 1, 1.0, True and "1" apart, keys in
-    their order), so that equal contents are written once. Bounded: emptied when full."""
+    their order), so that equal contents are written once. Bounded: emptied when full.
+    16,384 parts hold every unit of 2,000 tables of 4 units a side (the capacity bench's)
+    or of 340 tables of 24 a side, in about 8 MB (450 bytes a mech). Past that a move's
+    hash costs more than writing the whole form did: 0.51 against 0.32 ms at 48 units
+    with every part missed (0.14 with every unmoved part kept)."""
 
-    def __init__(self, size: int = 8192) -> None:
+    def __init__(self, size: int = 16384) -> None:
         self.size = size
         self._kept: dict[str, bytes] = {}
 
