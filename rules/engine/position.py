@@ -64,9 +64,9 @@ class Position:
     @cached_property
     def units(self) -> FeatureIndex[Unit]:
         """The units on the table by their bodies' bounding boxes. Up to the index's scan
-        limit (every table the engine allows) nothing but the boxes' bounds is read: its
-        answers are those of a FeatureIndex of the boxes, without the boxes made and
-        prepared, a tenth of a millisecond a position at 48 units (issue 25)."""
+        limit (150 units) nothing but the boxes' bounds is read: its answers are those of
+        a FeatureIndex of the boxes, without the boxes made and prepared (0.21 -> 0.05 ms
+        a position at 48 units, issue 25)."""
         us = self.on_table
         if len(us) > SCAN_LIMIT:
             boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]
