@@ -18,9 +18,10 @@ per socket as the layer does, and dispatched to a `TableConsumer` whose websocke
 is a stub (Daphne's framing and the socket write are not counted). Per move, in this
 thread's CPU time (`time.thread_time`, not wall time: the machine is shared):
   - `serve_ms`: the whole service call (rights, judgement, the event's building, the
-    database client's work), and of it `event_ms` (command.prepare: the patch, the
-    board view, the position hash), `board_view_ms` (game_systems.table_view) and
-    `hash_ms` (position.position_hash), with their calls per move;
+    database client's work), and of it `judge_ms` (referee.judge: the engine's verdict),
+    `event_ms` (command.prepare: the patch, the board view, the position hash),
+    `board_view_ms` (game_systems.table_view) and `hash_ms` (position.position_hash),
+    with their calls per move;
   - `reading_ms`: the engine's readings of a position (rules.state_from_json), with
     their calls per move;
   - `fanout_ms`: the four consumers' handling of the broadcast;
@@ -58,6 +59,7 @@ sys.path.insert(0, str(Path.cwd()))
 #: (module, attribute, label): the functions whose calls and CPU are counted per move.
 COUNTED = (
     ("tabletop.services.table.command", "prepare", "event"),
+    ("tabletop.services.table.referee", "judge", "judge"),
     ("tabletop.services.game_systems", "table_view", "board_view"),
     ("tabletop.services.table.position", "position_hash", "hash"),
     ("tabletop.events", "canonical", "canonical"),
@@ -132,6 +134,8 @@ def consumer(battle_id: int, seat: Any, role: str, sent: list[str]) -> Any:
 
     socket = TableConsumer()
     socket.base_send = base_send
+    # A text frame goes straight to the server's send (TableConsumer.__call__ sets it).
+    socket.send_frame = base_send
     socket.battle_id = battle_id
     socket.rights = RightsReads(seat, battle_id)
     # Its rights' re-read every RIGHTS_RECHECK_S is a read of its own, not the move's.
@@ -249,6 +253,7 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
         "event_ms": med("event_s"),
         "board_view_ms": med("board_view_s"),
         "hash_ms": med("hash_s"),
+        "judge_ms": med("judge_s"),
         "canonical_ms": med("canonical_s"),
         "rights_ms": med("rights_s"),
         "reading_ms": med("reading_s"),
@@ -257,7 +262,7 @@ def measure(units: int, moves: int, profile: int) -> dict[str, Any]:
             statistics.median(r["serve"] + r["fanout"] for r in rows) * 1000, 3
         ),
     }
-    for label in ("event", "board_view", "hash", "canonical", "rights", "reading"):
+    for label in ("event", "judge", "board_view", "hash", "canonical", "rights", "reading"):
         out[f"{label}_calls_per_move"] = round(
             statistics.mean(r.get(f"{label}_calls", 0) for r in rows), 3
         )

@@ -8,15 +8,16 @@ needs more (its parsed table options, say) subclasses `Position` and caches it w
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeVar
 
+import numpy as np
 import shapely
 
 from rules.geometry.bases import Body, body_at
-from rules.geometry.index import FeatureIndex
+from rules.geometry.index import SCAN_LIMIT, FeatureIndex
 from rules.geometry.tolerance import CONTACT
 from rules.geometry.visibility import inflate
 from rules.model.state import GameState, Terrain, Unit
@@ -32,7 +33,7 @@ class Position:
     @classmethod
     def of(cls: type[ThisPosition], state: GameState) -> ThisPosition:
         """The position of `state` as this class reads it, made once per state."""
-        return state.memo(f"position.{cls.__module__}.{cls.__qualname__}", lambda: cls(state))
+        return state.memo(_memo_key(cls), lambda: cls(state))
 
     @cached_property
     def terrain(self) -> FeatureIndex[Terrain]:
@@ -62,9 +63,15 @@ class Position:
 
     @cached_property
     def units(self) -> FeatureIndex[Unit]:
+        """The units on the table by their bodies' bounding boxes. Up to the index's scan
+        limit (150 units) nothing but the boxes' bounds is read: its answers are those of
+        a FeatureIndex of the boxes, without the boxes made and prepared (0.21 -> 0.05 ms
+        a position at 48 units, issue 25)."""
         us = self.on_table
-        boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]
-        return FeatureIndex(us, boxes, [u.type for u in us])
+        if len(us) > SCAN_LIMIT:
+            boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]
+            return FeatureIndex(us, boxes, [u.type for u in us])
+        return _BoundsIndex(us, [self.bodies[u.id] for u in us], [u.type for u in us])
 
     def touching(self, unit_id: str) -> list[Unit]:
         """Units in base contact (within 0.01") with `unit_id` where it stands."""
@@ -88,3 +95,28 @@ class Position:
         if found is None or found.unit is not unit:
             found = cache[unit.id] = make(self, unit)
         return found
+
+
+def _memo_key(cls: type) -> str:
+    """The key a Position class keeps its reading of a state under, made once a class."""
+    key = cls.__dict__.get("_position_key")
+    if key is None:
+        key = f"position.{cls.__module__}.{cls.__qualname__}"
+        type.__setattr__(cls, "_position_key", key)
+    return str(key)
+
+
+class _BoundsIndex(FeatureIndex[Unit]):
+    """A FeatureIndex of units answered from their bodies' bounds alone (its scan, below
+    SCAN_LIMIT): `near` gives each unit's body where the index of boxes gave its box (the
+    engine reads the units it finds, and their bodies)."""
+
+    def __init__(self, units: Sequence[Unit], bodies: Sequence[Body], kinds: Sequence[str]):
+        self.items = list(units)
+        self.geoms = list(bodies)
+        self.kinds = list(kinds)
+        self.tree = None
+        rows = np.array([b.bounds for b in bodies], dtype=float).reshape(-1, 4)
+        self._minx, self._miny, self._maxx, self._maxy = (
+            np.ascontiguousarray(rows[:, k]) for k in range(4)
+        )

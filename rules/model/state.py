@@ -20,6 +20,8 @@ from rules.model.map_geometry import MapGeometry
 
 Point2 = tuple[float, float]
 T = TypeVar("T")
+#: What `GameState.memo` finds for a key it does not keep (None may be kept).
+_MISSING: Any = object()
 
 
 @dataclass(frozen=True)
@@ -164,10 +166,14 @@ class GameState:
 
     def memo(self, key: str, factory: Callable[[], T]) -> T:
         """Derived data cached on this (immutable) state, e.g. a system's spatial index."""
-        store: dict[str, Any] = self.__dict__.setdefault("_memo", {})
-        if key not in store:
-            store[key] = factory()
-        return cast(T, store[key])
+        store: dict[str, Any] | None = self.__dict__.get("_memo")
+        if store is None:
+            store = self.__dict__.setdefault("_memo", {})
+        # Asked hundreds of times a position (the board's offers): one lookup when kept.
+        found = store.get(key, _MISSING)
+        if found is _MISSING:
+            found = store[key] = factory()
+        return cast(T, found)
 
     def map_memo(self, key: str, factory: Callable[[], T]) -> T:
         """Derived data of the terrain alone (a spatial index, grown obstacles), built

@@ -10,12 +10,13 @@ on the path (cost, terrain, bases met, the end) is judged when the player propos
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from rules.engine.verdict import Violation
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.aod.capture import target_problem as capture_target_problem
+from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.formation import formation_mates, member_problems, touching_groups
 from rules.systems.aod.free_spin import spin_entitlement
 from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
@@ -23,7 +24,7 @@ from rules.systems.aod.orders import captive_of, check_order, passengers, refuse
 from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.transport import boarding_problem
 from rules.systems.aod.turn import turn_of
-from rules.systems.aod.units import opposing
+from rules.systems.aod.units import is_captive
 
 #: Formations have 3 to 5 members (000 [29]).
 FORMATION_SIZE = (3, 5)
@@ -52,10 +53,9 @@ def _no(unit: Unit, why: str, cite: str) -> list[Violation]:
 def _target(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """Ram, charge, DFA, full-speed assault: some unit on the table it may target. Only
     an opposing unit can be one (`target_problems` refuses any other), so only those are
-    asked: a side's own units are half the table."""
-    for other in position.state.units:
-        if other.id == unit.id or not other.on_table or not opposing(unit, other):
-            continue
+    asked: the other sides' units on the table, not captives (`opposing`), read once per
+    position rather than the whole table scanned per unit and order."""
+    for other in _opposing_on_table(position, unit):
         _, problems = target_problems(
             position, unit, Action(unit.id, action_type, params={"target": other.id})
         )
@@ -64,13 +64,37 @@ def _target(position: AodPosition, unit: Unit, action_type: str) -> list[Violati
     return _no(unit, f"no unit on the table it may {action_type}", "001 [27-28]")
 
 
+def _opposing_on_table(position: AodPosition, unit: Unit) -> Iterator[Unit]:
+    """The units on the table `opposing` `unit` (another side, neither a captive), in
+    table order within each side."""
+    if is_captive(unit):
+        return
+    for side, units in _free_by_side(position.state).items():
+        if side != unit.side:
+            yield from units
+
+
+def _free_by_side(state: GameState) -> dict[str, tuple[Unit, ...]]:
+    """{side: its units on the table that are not captives}, once per position."""
+
+    def group() -> dict[str, tuple[Unit, ...]]:
+        out: dict[str, list[Unit]] = {}
+        for u in state.units:
+            if u.on_table and not is_captive(u):
+                out.setdefault(u.side, []).append(u)
+        return {side: tuple(units) for side, units in out.items()}
+
+    return state.memo("aod.offers.free_by_side", group)
+
+
 def _board(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
     """Some unit that may board it now: friendly, unordered, at its rear (001 [18])."""
     turn = turn_of(position.state)
+    # Only a friendly unit may board (`boarding_problem`): its side's units are asked.
     if any(
         boarding_problem(position, unit, p, turn) is None
         for p in position.state.units
-        if p.id != unit.id and p.on_table
+        if p.side == unit.side and p.id != unit.id and p.on_table
     ):
         return []
     return _no(unit, "no unit at its rear may board it now", "001 [18]")
@@ -86,9 +110,12 @@ def _capture(position: AodPosition, unit: Unit, action_type: str) -> list[Violat
     """No captive yet, and an opposing unit in base contact it may take (001 [26-27])."""
     if captive_of(position.state, unit.id) is not None:
         return _no(unit, "a captor can have only 1 captive at a time", "001 [27]")
+    # Only an opposing unit in base contact may be taken (`capture_target_problem`):
+    # those are asked, not every unit on the table (each asked for the unit's contacts).
+    contacts = opposing_contacts(position, unit)
     if any(
         capture_target_problem(position, unit, other) is None
-        for other in position.state.units
+        for other in contacts
         if other.id != unit.id and other.on_table
     ):
         return []

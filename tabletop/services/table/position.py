@@ -20,7 +20,47 @@ def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:
     (10.0 is `10`, 1e-05 is `0.00001`) and strings as UTF-8, so a browser reproduces it
     exactly (static/js/board/jcs.js); Python's own JSON (`\\u` escapes, `1e-05`) did not."""
     units = sorted(state.get("units", []), key=lambda u: str(u.get("id")).encode("utf-16-be"))
-    return canonical_json.dumps({"state": {**state, "units": units}, "turn": turn})
+    whole = {**state, "units": units}
+    if not all(type(k) is str for k in whole):
+        return canonical_json.dumps({"state": whole, "turn": turn})
+    # JCS is compositional: an object's form is its members' forms, keys sorted by UTF-16
+    # code units. So each unit and each other key of the state is written apart, and a
+    # part unchanged since an earlier move (every unit but the one that moved) is not
+    # written again (_PartForms): the hash was a fifth of a served move's event (issue 25).
+    members = [
+        canonical_json.dumps(key)
+        + b":"
+        + (b"[" + b",".join(map(_forms.of, units)) + b"]" if key == "units" else _forms.of(value))
+        for key, value in sorted(whole.items(), key=lambda kv: kv[0].encode("utf-16-be"))
+    ]
+    return b'{"state":{' + b",".join(members) + b'},"turn":' + canonical_json.dumps(turn) + b"}"
+
+
+class _PartForms:
+    """The canonical forms of parts of positions lately hashed, under a key that tells
+    their contents apart (`repr`: every float exactly, 1, 1.0, True and "1" apart, keys in
+    their order), so that equal contents are written once. Bounded: emptied when full.
+    16,384 parts hold every unit of 2,000 tables of 4 units a side (the capacity bench's)
+    or of 340 tables of 24 a side, in about 8 MB (450 bytes a mech). Past that a move's
+    hash costs more than writing the whole form did: 0.51 against 0.32 ms at 48 units
+    with every part missed (0.14 with every unmoved part kept)."""
+
+    def __init__(self, size: int = 16384) -> None:
+        self.size = size
+        self._kept: dict[str, bytes] = {}
+
+    def of(self, value: Any) -> bytes:
+        key = repr(value)
+        found = self._kept.get(key)
+        if found is None:
+            found = canonical_json.dumps(value)
+            if len(self._kept) >= self.size:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
+
+
+_forms = _PartForms()
 
 
 def position_hash(state: dict[str, Any], turn: dict[str, Any]) -> str:
