@@ -65,8 +65,8 @@ class Position:
     def units(self) -> FeatureIndex[Unit]:
         """The units on the table by their bodies' bounding boxes. Up to the index's scan
         limit (150 units) nothing but the boxes' bounds is read: its answers are those of
-        a FeatureIndex of the boxes, without the boxes made and prepared (0.21 -> 0.05 ms
-        a position at 48 units, issue 25)."""
+        a FeatureIndex of the boxes, without the boxes made and prepared (the board's offers
+        read a new position's index on every served move)."""
         us = self.on_table
         if len(us) > SCAN_LIMIT:
             boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]

@@ -26,7 +26,7 @@ def hashed_form(state: dict[str, Any], turn: dict[str, Any]) -> bytes:
     # JCS is compositional: an object's form is its members' forms, keys sorted by UTF-16
     # code units. So each unit and each other key of the state is written apart, and a
     # part unchanged since an earlier move (every unit but the one that moved) is not
-    # written again (_PartForms): the hash was a fifth of a served move's event (issue 25).
+    # written again (_PartForms): a served move hashes its position on every event.
     members = [
         canonical_json.dumps(key)
         + b":"
@@ -41,9 +41,8 @@ class _PartForms:
     their contents apart (`repr`: every float exactly, 1, 1.0, True and "1" apart, keys in
     their order), so that equal contents are written once. Bounded: emptied when full.
     16,384 parts hold every unit of 2,000 tables of 4 units a side (the capacity bench's)
-    or of 340 tables of 24 a side, in about 8 MB (450 bytes a mech). Past that a move's
-    hash costs more than writing the whole form did: 0.51 against 0.32 ms at 48 units
-    with every part missed (0.14 with every unmoved part kept)."""
+    or of 340 tables of 24 a side, in about 8 MB. Past that a move's hash costs more than
+    writing the whole form did (docs/benchmarks.md, "the engine's CPU per served move")."""
 
     def __init__(self, size: int = 16384) -> None:
         self.size = size
