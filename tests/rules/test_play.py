@@ -10,16 +10,14 @@ allowance (`003 Turning 4`), a charge that must end touching its target
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from shapely.geometry import Point
 
 import rules
 from rules.engine.catalogue import ActionSpec, TerrainKind
-from rules.engine.judgement import AFTER, PathJudgement
+from rules.engine.judgement import AFTER
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.position import Position
-from rules.engine.priced_path import PricedPath
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
@@ -57,20 +55,14 @@ class Tanks(System):
     def turn_cost(self, unit: Unit, angle: float, rate: float, free: float) -> float:
         return abs(angle) / 45.0  # 1" a 45 degrees
 
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: Any,
-        unit: Unit,
-        action: Action,
-        priced: PricedPath,
-    ) -> None:
-        if action.type == "charge" and priced.end.x < 9.0:
-            judgement.add("must_end_in_contact", "not in contact", priced.end.xy, "002", AFTER)
+    def check_moved(self, move: MoveInPlay) -> None:
+        end = move.priced.end
+        if move.action.type == "charge" and end.x < 9.0:
+            move.judgement.add("must_end_in_contact", "not in contact", end.xy, "002", AFTER)
 
-    def after_move(self, position: Any, unit: Unit, action: Action, moved: Unit) -> GameState:
-        state: GameState = position.state
-        return state.with_units(moved.with_props(moved_by=action.type))
+    def after_move(self, move: MoveInPlay) -> GameState:
+        state: GameState = move.position.state
+        return state.with_units(move.moved.with_props(moved_by=move.action.type))
 
 
 @pytest.fixture

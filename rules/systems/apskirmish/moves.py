@@ -21,6 +21,7 @@ from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt, fmt_point
 from rules.engine.path_checks import off_table
 from rules.engine.play import Play
@@ -214,21 +215,19 @@ class SoldierAction(Play):
         refusal reports (before anything else is judged); None where it is not."""
         return None
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
-    ) -> None:
-        check_preconditions(judgement, position, unit, action.type)
+    def check_may_move(self, move: MoveInPlay) -> None:
+        check_preconditions(move.judgement, move.position, move.unit, move.action.type)
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
         """A soldier that stays put (a failed roll with "stop") shows no move."""
+        unit, moved = move.unit, move.moved
         still = moved.position == unit.position and moved.facing == unit.facing
-        return [] if still else super().move_events(unit, moved)
+        return [] if still else super().move_events(move)
 
-    def after_move(
-        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        state = position.state.with_units(moved)
-        return after_activation_action(state, unit) if ACTIONS[action.type].activates else state
+    def after_move(self, move: MoveInPlay) -> GameState:
+        unit, activates = move.unit, ACTIONS[move.action.type].activates
+        state = move.position.state.with_units(move.moved)
+        return after_activation_action(state, unit) if activates else state
 
 
 class StraightMoves(SoldierAction):
@@ -240,22 +239,22 @@ class StraightMoves(SoldierAction):
         line = declared_line(unit, action)
         return (line, STRAIGHT_CITE, 0.0) if isinstance(line, str) else None
 
-    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
+    def allowance(self, move: MoveInPlay) -> Allowance:
         """The stance distance, or a run's three of them (APS-D14, APS-D25)."""
-        full = run_distance(unit) if action.type == "run" else per_ap(unit)
-        return Allowance(full, cite=ACTIONS[action.type].cite)
+        unit, kind = move.unit, move.action.type
+        full = run_distance(unit) if kind == "run" else per_ap(unit)
+        return Allowance(full, cite=ACTIONS[kind].cite)
 
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> MeasuredLine:
+    def measure_path(self, move: MoveInPlay) -> MeasuredLine:
         """The declared line judged whole (APS-D29): its distance against the full
         allowance, then everything it breaks (`check_line`)."""
-        line = declared_line(unit, action)
+        judgement, position, unit, allowance = (
+            move.judgement,
+            move.position,
+            move.unit,
+            move.allowance,
+        )
+        line = declared_line(unit, move.action)
         assert not isinstance(line, str)  # `refusal` refused it before any judging
         cost, full = measured(unit, line.start, line.end), allowance.value
         if cost > full + LENGTH_TOL:
@@ -270,17 +269,11 @@ class StraightMoves(SoldierAction):
         check_line(judgement, position, unit, line)
         return MeasuredLine(line, line.track(unit), cost)
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Terrain roll a line over rough ground makes, what a failure does
         (`on_fail`), the AP the action spends and a run's Running token."""
+        judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
+        priced, dice = move.priced, move.dice
         assert isinstance(priced, MeasuredLine)  # what `measure_path` gives
         line, running = priced.line, action.type == "run"
         end, threshold = line.end, 0

@@ -12,6 +12,7 @@ from shapely.geometry import LineString, Point
 from rules.engine.allowance import Allowance, needs_message
 from rules.engine.dice import Dice, make_dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
 from rules.engine.verdict import Verdict
@@ -122,9 +123,8 @@ class LgMove(Play):
         verdict = super().move(position, unit, action, dice)
         return banded(verdict, speed_band(unit, self.before + verdict.cost))
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: LgPosition, unit: Unit, action: Action
-    ) -> None:
+    def check_may_move(self, move: MoveInPlay) -> None:
+        position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
         if action.type == "overrun":
             self.target = position.state.unit(str(action.get("target")))
             assert self.target is not None  # `refusal` refused an overrun without one
@@ -132,20 +132,14 @@ class LgMove(Play):
         elif action.type == "enter_board":
             self.entering = _entry_point(position, judgement, unit)
 
-    def allowance(self, position: LgPosition, unit: Unit, action: Action) -> Allowance:
+    def allowance(self, move: MoveInPlay) -> Allowance:
         """What is left this turn (lasergrenadiers.md 2)."""
-        return Allowance(remaining(position.state, unit))
+        return Allowance(remaining(move.position.state, move.unit))
 
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: LgPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> Walked:
+    def measure_path(self, move: MoveInPlay) -> Walked:
         """The path walked (an overrun's over its target at its own rate, LG-D9) with all it
         breaks, the allowance and the transport inequalities included."""
+        position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
         target = self.target
         ignore = frozenset() if target is None else frozenset({target.id})
         walked = walk(position, judgement, unit, action, ignore=ignore, entering=self.entering)
@@ -156,8 +150,8 @@ class LgMove(Play):
         self.walked = walked
         return walked
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        walked = self.walked
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
+        unit, walked = move.unit, self.walked
         assert walked is not None  # measure_path kept it
         if walked.leaves_board:
             return [{"type": "left_board", "unit": unit.id}]
@@ -172,10 +166,8 @@ class LgMove(Play):
             events.append({"type": "rotated_in_place", "unit": unit.id})
         return events + self.extra_events
 
-    def after_move(
-        self, position: LgPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        state, walked = position.state, self.walked
+    def after_move(self, move: MoveInPlay) -> GameState:
+        unit, state, walked = move.unit, move.position.state, self.walked
         assert walked is not None  # measure_path kept it
         spent = {unit.id: self.before + walked.cost}
         if walked.leaves_board:
