@@ -11,12 +11,12 @@ variants override a few predicates of one board):
 - `shaded_types`: the action types whose reach the kernel's template shades
   (rules/engine/reach_template.py, driven by hooks of its own); `reach_builders`: a
   system's own builder for a type; other types are unshaded;
-- the move's hooks, each given the move in play (`MoveInPlay`, rules/engine/move_in_play.py:
-  the judgement, position, unit, action and dice, and the allowance, the priced path and
-  the moved unit as the move finds them): `check_may_move` (turn structure,
-  preconditions), `allowance`,
-  `measure_path` (what the path costs and breaks; by default priced by `terrain_rates`,
-  from the `terrain_costs` table, `direction` and `turn_cost`, with `free_rotation`,
+- the move's hooks, each given one argument, the move in play (`MoveInPlay`,
+  rules/engine/move_in_play.py: the judgement, position, unit, action and dice, and the
+  allowance, the priced path and the moved unit as the move finds them):
+  `check_may_move` (turn structure, preconditions), `allowance`, `measure_path` (what
+  the path costs and breaks; by default priced by `terrain_rates`, from the
+  `terrain_costs` table, `direction` and `turn_cost`, with `free_rotation`,
   `base_policy` and `path_cites`), `check_moved` (where it ends), `end_of_move` (the
   rolls a legal path makes, which may move its end), `move_events` (what the board
   animates, after the events its end gave) and `after_move` (the state a legal move

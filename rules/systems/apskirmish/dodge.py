@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.allowance import Allowance
 from rules.engine.judgement import who
 from rules.engine.move_in_play import MoveInPlay
 from rules.geometry.raycast import first_contact
@@ -44,9 +43,6 @@ class Dodge(SoldierAction):
             return None
         why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"
         return why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE
-
-    def allowance(self, move: MoveInPlay) -> Allowance:
-        return Allowance(DODGE_DISTANCE, cite=CITE)
 
     def measure_path(self, move: MoveInPlay) -> Placed:
         """Nothing before the roll: where it goes is the roll's (`end_of_move`)."""

@@ -15,7 +15,6 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
-from rules.engine.allowance import Allowance
 from rules.engine.judgement import who
 from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt
@@ -102,9 +101,6 @@ class Traverse(SoldierAction):
     def check_may_move(self, move: MoveInPlay) -> None:
         """Whose activation and the AP; which obstacle is too far is the crossing's."""
         check_turn_and_ap(move.judgement, move.position, move.unit, "traverse")
-
-    def allowance(self, move: MoveInPlay) -> Allowance:
-        return Allowance(per_ap(move.unit), cite=CITE)
 
     def measure_path(self, move: MoveInPlay) -> Crossed:
         """The crossing along the ray: an obstacle met within 1", room beyond it."""
