@@ -105,12 +105,12 @@ def charge_allowance(
 
 class LgMove(Play):
     """`move`, `overrun` and `enter_board` as the kernel plays a move (rules/engine/play.py):
-    one instance per action, which keeps its walked path for the hooks after it. `refusal`
-    has refused a piece that may not act and an overrun without a target on the table."""
+    one instance per action, which keeps what its checks find for the hooks after them
+    (the overrun's target, an entry, what it overran). `refusal` has refused a piece that
+    may not act and an overrun without a target on the table."""
 
     def __init__(self) -> None:
         self.target: Unit | None = None
-        self.walked: Walked | None = None
         #: An `enter_board` from a table edge (not a landing from above).
         self.entering = False
         self.before = 0.0
@@ -147,12 +147,11 @@ class LgMove(Play):
             walked = replace(walked, over=_cost_over(position, unit, target, walked))
             overran(self, judgement, position, unit, target, walked)
         charge_allowance(position, judgement, unit, walked)
-        self.walked = walked
         return walked
 
     def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
-        unit, walked = move.unit, self.walked
-        assert walked is not None  # measure_path kept it
+        unit, walked = move.unit, move.priced
+        assert isinstance(walked, Walked)  # what measure_path gives
         if walked.leaves_board:
             return [{"type": "left_board", "unit": unit.id}]
         mover = placed(unit, walked.end, walked.end_z)
@@ -167,8 +166,8 @@ class LgMove(Play):
         return events + self.extra_events
 
     def after_move(self, move: MoveInPlay) -> GameState:
-        unit, state, walked = move.unit, move.position.state, self.walked
-        assert walked is not None  # measure_path kept it
+        unit, state, walked = move.unit, move.position.state, move.priced
+        assert isinstance(walked, Walked)  # what measure_path gives
         spent = {unit.id: self.before + walked.cost}
         if walked.leaves_board:
             return after(state, spent=spent, left_board=[unit.id], removed=self.removed)
