@@ -11,12 +11,16 @@ variants override a few predicates of one board):
 - `shaded_types`: the action types whose reach the kernel's template shades
   (rules/engine/reach_template.py, driven by hooks of its own); `reach_builders`: a
   system's own builder for a type; other types are unshaded;
-- the move's hooks: `check_may_move` (turn structure, preconditions), `allowance`,
-  `measure_path` (what the path costs and breaks; by default priced by `terrain_rates`,
-  from the `terrain_costs` table, `direction` and `turn_cost`, with `free_rotation`,
+- the move's hooks, each given one argument, the move in play (`MoveInPlay`,
+  rules/engine/move_in_play.py: the judgement, position, unit, action and dice, and the
+  allowance, the priced path and the moved unit as the move finds them):
+  `check_may_move` (turn structure, preconditions), `allowance`, `measure_path` (what
+  the path costs and breaks; by default priced by `terrain_rates`, from the
+  `terrain_costs` table, `direction` and `turn_cost`, with `free_rotation`,
   `base_policy` and `path_cites`), `check_moved` (where it ends), `end_of_move` (the
-  rolls a legal path makes, which may move its end), `move_events` and `after_move`
-  (the state a legal move leaves).
+  rolls a legal path makes, which may move its end), `move_events` (what the board
+  animates, after the events its end gave) and `after_move` (the state a legal move
+  leaves).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, moved_event, who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.position import Position
 from rules.engine.priced_path import PricedTrack, check_priced_path, steps_with_final_facing
 from rules.engine.pricing import Pricing, TerrainAlong
@@ -113,55 +118,49 @@ class Play(ReachTemplate):
     # -- the kernel's movement handler and its hooks ------------------------------
     def move(self, position: Any, unit: Unit, action: Action, dice: Dice) -> Verdict:
         """A move along the action's path: every finding in path order, the state after
-        a legal one."""
-        judgement = PathJudgement(position.state)
-        self.check_may_move(judgement, position, unit, action)
-        allowance = self.allowance(position, unit, action)
-        priced = self.measure_path(judgement, position, unit, action, allowance)
-        judgement.cost, judgement.allowance = priced.cost, allowance.value
-        self.check_moved(judgement, position, unit, action, priced)
+        a legal one. Each hook is given the move in play (`MoveInPlay`), filled in as it
+        goes."""
+        move = MoveInPlay(PathJudgement(position.state), position, unit, action, dice)
+        judgement = move.judgement
+        self.check_may_move(move)
+        move = move.with_allowance(self.allowance(move))
+        move = move.with_priced(self.measure_path(move))
+        judgement.cost, judgement.allowance = move.priced.cost, move.allowance.value
+        self.check_moved(move)
         if not judgement.legal:
             return judgement.verdict()
-        moved = self.end_of_move(judgement, position, unit, action, priced, dice)
+        move = move.with_moved(self.end_of_move(move))
         if not judgement.legal:
             return judgement.verdict()
-        judgement.events += self.move_events(unit, moved)
-        return judgement.verdict(self.after_move(position, unit, action, moved))
+        judgement.events += self.move_events(move)
+        return judgement.verdict(self.after_move(move))
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: Any, unit: Unit, action: Action
-    ) -> None:
+    def check_may_move(self, move: MoveInPlay) -> None:
         """Hook: what the turn structure and the action's preconditions refuse."""
 
-    def allowance(self, position: Any, unit: Unit, action: Action) -> Allowance:
+    def allowance(self, move: MoveInPlay) -> Allowance:
         """Hook: how far the unit may go (default: its `move`)."""
-        return Allowance(unit.move, cite=self.path_cites.get("move", ""))
+        return Allowance(move.unit.move, cite=self.path_cites.get("move", ""))
 
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: Any,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedTrack:
+    def measure_path(self, move: MoveInPlay) -> PricedTrack:
         """Hook: what the action's path costs and where it ends, with every finding on
-        it added to `judgement` at its place along the path (default: the path priced
+        it added to the judgement at its place along the path (default: the path priced
         step by step by `pricing`, checked for the terrain and directions it refuses,
         the table edge, other bases under `base_policy` and the allowance)."""
+        position, unit = move.position, move.unit
         priced, found = check_priced_path(
             position,
             unit,
             Pose(*unit.position, unit.facing),
-            steps_with_final_facing(unit, action),
+            steps_with_final_facing(unit, move.action),
             self.pricing(position, unit),
-            allowance,
+            move.allowance,
             self.base_policy,
             cites=self.path_cites,
             name=self.who(unit),
             free_rotation=self.free_rotation(position, unit),
         )
-        judgement.found += found
+        move.judgement.found += found
         return priced
 
     def pricing(self, position: Any, unit: Unit) -> Pricing:
@@ -189,40 +188,27 @@ class Play(ReachTemplate):
         """Hook: the unit in a player's words (its roster name, else its id)."""
         return who(unit)
 
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: Any,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
+    def check_moved(self, move: MoveInPlay) -> None:
         """Hook: what the system's rules refuse in the path or where it ends."""
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: Any,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """Hook: the unit as a legal path leaves it, once the rolls the move makes are
         resolved: a roll may move the end, change the cost or allowance judged, or add
         reasons (a result the GM must give), and the unit may carry what the move spends
         (default: no roll; the unit at the path's end)."""
-        return unit.moved(priced.end.xy, priced.end.facing)
+        end = move.priced.end
+        return move.unit.moved(end.xy, end.facing)
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        """Hook: the events of a legal move, for the board to animate (default: where the
-        unit now stands and faces, even where it has not moved)."""
-        return [moved_event(moved)]
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
+        """Hook: the events of a legal move, after those its end gave, for the board to
+        animate (default: where the unit now stands and faces, even where it has not
+        moved)."""
+        return [moved_event(move.moved)]
 
-    def after_move(self, position: Any, unit: Unit, action: Action, moved: Unit) -> GameState:
+    def after_move(self, move: MoveInPlay) -> GameState:
         """Hook: the state a legal move leaves (default: the unit moved)."""
-        state: GameState = position.state
-        return state.with_units(moved)
+        state: GameState = move.position.state
+        return state.with_units(move.moved)
 
 
 class TableRates:

@@ -45,6 +45,7 @@ from shapely.geometry import Point
 
 from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import BasePolicy
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.open_reach import MARGIN, base_barriers_by_unit
 from rules.engine.pricing import TerrainRates
 from rules.engine.reach import Reach
@@ -100,7 +101,7 @@ class ReachTemplate:
 
     def reach_budget(self, position: Any, unit: Unit, action_type: str) -> float:
         """Hook: how far the unit may go (default: the `allowance` hook's)."""
-        return self.allowance(position, unit, Action(unit.id, action_type)).value
+        return self.allowance(MoveInPlay.asked(position, unit, Action(unit.id, action_type))).value
 
     def unreached(self, unit: Unit, action_type: str, budget: float) -> Reach:
         """Hook: the reach of a unit that may go nowhere (the point it stands on)."""
@@ -280,7 +281,7 @@ class ReachTemplate:
         return (0.0, 0.0)
 
     # -- what the template reads of the move's hooks (Play) -----------------------
-    def allowance(self, position: Any, unit: Unit, action: Action) -> Allowance:
+    def allowance(self, move: MoveInPlay) -> Allowance:
         raise NotImplementedError
 
     def terrain_rates(self, position: Any, unit: Unit) -> TerrainRates:

@@ -17,9 +17,9 @@ from shapely.geometry import Point
 
 import rules
 from rules.engine.catalogue import ActionSpec, TerrainKind
-from rules.engine.judgement import AFTER, PathJudgement
+from rules.engine.judgement import AFTER
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.position import Position
-from rules.engine.priced_path import PricedPath
 from rules.engine.reach import Reach
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
@@ -57,20 +57,20 @@ class Tanks(System):
     def turn_cost(self, unit: Unit, angle: float, rate: float, free: float) -> float:
         return abs(angle) / 45.0  # 1" a 45 degrees
 
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: Any,
-        unit: Unit,
-        action: Action,
-        priced: PricedPath,
-    ) -> None:
-        if action.type == "charge" and priced.end.x < 9.0:
-            judgement.add("must_end_in_contact", "not in contact", priced.end.xy, "002", AFTER)
+    def check_moved(self, move: MoveInPlay) -> None:
+        end = move.priced.end
+        if move.action.type == "charge" and end.x < 9.0:
+            move.judgement.add("must_end_in_contact", "not in contact", end.xy, "002", AFTER)
 
-    def after_move(self, position: Any, unit: Unit, action: Action, moved: Unit) -> GameState:
-        state: GameState = position.state
-        return state.with_units(moved.with_props(moved_by=action.type))
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
+        charged = (
+            [{"type": "charged", "unit": move.unit.id}] if move.action.type == "charge" else []
+        )
+        return [*super().move_events(move), *charged]
+
+    def after_move(self, move: MoveInPlay) -> GameState:
+        state: GameState = move.position.state
+        return state.with_units(move.moved.with_props(moved_by=move.action.type))
 
 
 @pytest.fixture
@@ -117,6 +117,15 @@ def test_a_refusal_at_the_end_joins_the_path_findings_in_path_order(state: GameS
     far = rules.validate(state, {"unit": "T1", "type": "charge", "path": [[8, 5], [8, 9]]})
     codes = [r.code for r in far.reasons]
     assert codes == ["direction_not_allowed", "speed_exceeded", "must_end_in_contact"]
+
+
+def test_a_hook_sees_the_whole_move_in_play(state: GameState) -> None:
+    """002 Charge Move Action: the events of a legal move may tell the action it was (the
+    hook is given the move in play, not only the unit before and after)."""
+    verdict = rules.validate(state, {"unit": "T1", "type": "charge", "path": [[9.5, 5]]})
+    assert verdict.legal
+    assert [e["type"] for e in verdict.events] == ["moved", "charged"]
+    assert verdict.state_after.unit("T1").get("moved_by") == "charge"
 
 
 def test_a_type_with_a_handler_is_played_by_it_and_one_outside_the_catalogue_refused(

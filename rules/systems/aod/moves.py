@@ -11,6 +11,7 @@ from typing import Any
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, BEFORE, Judgement, PathJudgement, moved_event
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.path_checks import track_for
 from rules.engine.placement import obstruction
 from rules.engine.play import Play
@@ -166,14 +167,12 @@ class AodMoves(Play):
         self.judged: PathJudged | None = None
         self.after: GameState | None = None
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
-    ) -> None:
-        judgement.found += [(BEFORE, v) for v in self.pre]
+    def check_may_move(self, move: MoveInPlay) -> None:
+        move.judgement.found += [(BEFORE, v) for v in self.pre]
 
-    def allowance(self, position: AodPosition, unit: Unit, action: Action) -> Allowance:
+    def allowance(self, move: MoveInPlay) -> Allowance:
         """Section 12's column; a captor's, the slower of it and its captive (001 [27])."""
-        allowance = base_allowance(position, unit, action.type)
+        allowance = base_allowance(move.position, move.unit, move.action.type)
         if self.captive is None:
             return allowance
         return replace(
@@ -183,44 +182,24 @@ class AodMoves(Play):
             cite="001 [27]",
         )
 
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: AodPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedTrack:
+    def measure_path(self, move: MoveInPlay) -> PricedTrack:
+        judgement = move.judgement
         if judgement.found:
             return OrderPath(self.track, self.track.length + self.plan.surcharge)
-        self.judged = judged = self.judge_path(unit, action, allowance)
+        self.judged = judged = self.judge_path(move.unit, move.action, move.allowance)
         judgement.found += [(BEFORE, v) for v in judged.before]
         judgement.found += [(0.0, v) for v in judged.result.violations]  # in path order
         judgement.found += [(AFTER, v) for v in judged.after]
         return OrderPath(self.track, judged.result.cost)
 
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: AodPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
+    def check_moved(self, move: MoveInPlay) -> None:
         """The allowance judged is halved where the unit starts in hindering terrain."""
         if self.judged is not None:
-            judgement.allowance = self.judged.result.allowance.value
+            move.judgement.allowance = self.judged.result.allowance.value
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: AodPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """The breakaway roll (000 [16-17]), then the order applied with its events."""
+        judgement, unit, action, dice = move.judgement, move.unit, move.action, move.dice
         judged = self.judged
         assert judged is not None  # a legal path was judged
         pushed = self.broke_away(judgement, unit, judged, dice)
@@ -230,12 +209,10 @@ class AodMoves(Play):
         self.after = self.completed(judgement, unit, action, dice, judged, pushed)
         return judged.moved
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
         return []  # `completed` gave them, in order
 
-    def after_move(
-        self, position: AodPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
+    def after_move(self, move: MoveInPlay) -> GameState:
         assert self.after is not None  # end_of_move completed the order
         return self.after
 

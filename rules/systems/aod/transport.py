@@ -6,9 +6,9 @@ from dataclasses import replace
 from typing import Any
 
 from rules.engine.dice import Dice
-from rules.engine.judgement import AFTER, PathJudgement
+from rules.engine.judgement import AFTER
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.placement import obstruction
-from rules.engine.priced_path import PricedTrack
 from rules.engine.verdict import Verdict, Violation
 from rules.geometry.arcs import rear_contact
 from rules.geometry.bases import body_at
@@ -79,13 +79,11 @@ class Board(AodMoves):
         aboard = [replace(p, aboard=unit.id) for p in self.boarding]
         self.at = aod_position(position.state.with_units(*aboard))
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
-    ) -> None:
-        super().check_may_move(judgement, position, unit, action)
-        if not judgement.found:
-            judgement.events.extend(
-                {"type": "boarded", "unit": p.id, "transport": unit.id} for p in self.boarding
+    def check_may_move(self, move: MoveInPlay) -> None:
+        super().check_may_move(move)
+        if not move.judgement.found:
+            move.judgement.events.extend(
+                {"type": "boarded", "unit": p.id, "transport": move.unit.id} for p in self.boarding
             )
 
 
@@ -149,25 +147,16 @@ class Disembark(AodMoves):
             self.pre += placement_problems(position, unit, self.placed)
             self.at = aod_position(position.state.with_units(*self.placed))
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: AodPosition, unit: Unit, action: Action
-    ) -> None:
-        super().check_may_move(judgement, position, unit, action)
-        if not judgement.found and self.unload == "before":
-            judgement.events.extend(disembarked_events(unit, self.placed))
+    def check_may_move(self, move: MoveInPlay) -> None:
+        super().check_may_move(move)
+        if not move.judgement.found and self.unload == "before":
+            move.judgement.events.extend(disembarked_events(move.unit, self.placed))
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: AodPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """Placed after the move, where the transport ends: a placement refused there
         refuses the order, with no roll or event."""
-        moved = super().end_of_move(judgement, position, unit, action, priced, dice)
+        judgement, unit = move.judgement, move.unit
+        moved = super().end_of_move(move)
         if self.unload == "before" or self.after is None:
             return moved
         transport = self.after.unit(unit.id)

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import math
 
-from rules.engine.allowance import Allowance
-from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, moved_event, who
-from rules.engine.priced_path import PricedTrack
+from rules.engine.judgement import who
+from rules.engine.move_in_play import MoveInPlay
 from rules.geometry.raycast import first_contact
 from rules.geometry.track import Pose
 from rules.model.actions import Action
@@ -46,34 +44,15 @@ class Dodge(SoldierAction):
         why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"
         return why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE
 
-    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
-        return Allowance(DODGE_DISTANCE, cite=CITE)
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> Placed:
+    def measure_path(self, move: MoveInPlay) -> Placed:
         """Nothing before the roll: where it goes is the roll's (`end_of_move`)."""
+        unit = move.unit
         return Placed(Pose(unit.position[0], unit.position[1], unit.facing))
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
-        """The Dodge roll, the move away on a success, the cost paid either way, and the
-        events: the move, then the dodge with its result (the events of a move are
-        the roll's here, so `move_events` adds none)."""
-        levels_up = int(action.get("opt_up", 0))
-        roll = rolled(judgement, dice, position.options, unit, "dodge", levels_up)
+    def end_of_move(self, move: MoveInPlay) -> Unit:
+        """The Dodge roll, the move away on a success, and the cost paid either way."""
+        judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
+        roll = rolled(judgement, move.dice, position.options, unit, "dodge", levels_up(action))
         if roll is None:
             return unit
         moved = unit
@@ -87,17 +66,20 @@ class Dodge(SoldierAction):
                     unit.facing,
                 )
         activated = unit.flag("activated")
-        moved = after_spending(moved, 0 if activated else 1, False, 1 if activated else 0)
-        if moved.position != unit.position:
-            judgement.events.append(moved_event(moved))
-        result = "unresolved" if roll.success is None else "success" if roll.success else "fail"
-        judgement.events.append(
-            {"type": "dodge", "unit": unit.id, "result": result, "levels_up": levels_up}
-        )
-        return moved
+        return after_spending(moved, 0 if activated else 1, False, 1 if activated else 0)
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, object]]:
-        return []
+    def move_events(self, move: MoveInPlay) -> list[dict[str, object]]:
+        """The move, where the soldier moved, then the dodge with the roll's result."""
+        roll = move.last_roll
+        assert roll is not None  # `end_of_move` rolled it
+        result = "unresolved" if roll.success is None else "success" if roll.success else "fail"
+        dodge = {"type": "dodge", "unit": move.unit.id, "result": result}
+        return [*super().move_events(move), {**dodge, "levels_up": levels_up(move.action)}]
+
+
+def levels_up(action: Action) -> int:
+    """How many levels the Dodge roll is opted up (Opt Up allowed, 004 Dodging)."""
+    return int(action.get("opt_up", 0))
 
 
 def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> float:

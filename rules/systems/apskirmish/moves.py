@@ -12,6 +12,7 @@ roll applies the declared `on_fail` (APS-D17, APS-D21, APS-D10, APS-D35).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -21,6 +22,7 @@ from rules.engine.allowance import Allowance
 from rules.engine.bases_policy import check_bases
 from rules.engine.dice import Dice
 from rules.engine.judgement import PathJudgement, who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt, fmt_point
 from rules.engine.path_checks import off_table
 from rules.engine.play import Play
@@ -42,9 +44,17 @@ from rules.systems.apskirmish.soldiers import (
     per_ap,
     run_distance,
 )
-from rules.systems.apskirmish.tables import ACTIONS, FAILED_ROLL_LOSS
+from rules.systems.apskirmish.tables import ACTIONS, DODGE_DISTANCE, FAILED_ROLL_LOSS
 
 STRAIGHT_CITE = "APS-D5"
+#: How far each action may take the soldier, inches: the stance distance (APS-D14), a
+#: run's three of them (APS-D25), a Dodge's 1" (004 Dodging).
+DISTANCE: dict[str, Callable[[Unit], float]] = {
+    "move": per_ap,
+    "run": run_distance,
+    "traverse": per_ap,
+    "dodge": lambda unit: DODGE_DISTANCE,
+}
 
 
 @dataclass(frozen=True)
@@ -106,48 +116,40 @@ def _pose(p: Pose) -> tuple[float, float, float]:
     return (p.x, p.y, p.facing)
 
 
+#: What a declared line breaks at an obstacle: the message after the soldier's name, and
+#: the rule.
+OBSTACLE_REFUSALS = {
+    "obstacle_crossed": (
+        "'s line of movement crosses obstacle {id} at {at}: go around it or Traverse",
+        "004 Obstacles",
+    ),
+    "gap_too_narrow": (
+        "'s base does not fit past obstacle {id} at {at}: treat the gap as an obstacle "
+        "and Traverse",
+        "004 Size Restrictions, APS-D19",
+    ),
+}
+
+
 def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Line) -> None:
-    """Everything the declared line breaks, each at the first point it happens."""
+    """Everything the declared line breaks, each at the first point it happens: the line
+    of movement over an obstacle, else the swept base against it (APS-D19), then the
+    table edge and the bases."""
     movement = front_line(unit.base, _pose(line.start), _pose(line.end))
-    crossed: set[str] = set()
-    for feature in pos.obstacles:
-        over = first_over(movement, feature.shape)
-        if over is not None:
-            crossed.add(feature.id)
-            judgement.add(
-                "obstacle_crossed",
-                f"{who(unit)}'s line of movement crosses obstacle "
-                f"{feature.id} at {fmt_point(over[1])}: go around it or Traverse",
-                over[1],
-                "004 Obstacles",
-                over[0],
-            )
     track = line.track(unit)
-    for feature in pos.obstacles:
-        if feature.id in crossed:
-            continue
-        hit = first_overlap(track, feature.shape)
-        if hit is not None:
-            judgement.add(
-                "gap_too_narrow",
-                f"{who(unit)}'s base does not fit past obstacle "
-                f"{feature.id} at {fmt_point(hit.at)}: treat the gap as an obstacle and "
-                "Traverse",
-                hit.at,
-                "004 Size Restrictions, APS-D19",
-                hit.tau,
-            )
+    crossings = [(f, first_over(movement, f.shape)) for f in pos.obstacles]
+    found = [("obstacle_crossed", f, over[1], over[0]) for f, over in crossings if over]
+    overlaps = [(f, first_overlap(track, f.shape)) for f, over in crossings if over is None]
+    found += [("gap_too_narrow", f, hit.at, hit.tau) for f, hit in overlaps if hit is not None]
+    for code, feature, at, order in found:
+        message, cite = OBSTACLE_REFUSALS[code]
+        text = who(unit) + message.format(id=feature.id, at=fmt_point(at))
+        judgement.add(code, text, at, cite, order)
     named = replace(unit, id=who(unit))
     judgement.found += off_table(named, track, pos.state.table, "apskirmish 3", by_tau=True)
-    found, _ = check_bases(pos, unit, track, track.end, FriendsPass())
-    for s, violation in found:
-        judgement.add(
-            violation.code,
-            violation.message,
-            violation.at,
-            violation.cite,
-            track.tau_at_length(s) if violation.code != "base_overlap" else track.tau_end,
-        )
+    for s, v in check_bases(pos, unit, track, track.end, FriendsPass())[0]:
+        order = track.tau_at_length(s) if v.code != "base_overlap" else track.tau_end
+        judgement.add(v.code, v.message, v.at, v.cite, order)
 
 
 def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
@@ -161,11 +163,10 @@ def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
 
 @dataclass(frozen=True)
 class MeasuredLine(PricedTrack):
-    """A declared line as the kernel's move reads it: its swept base, and its cost, the
-    distance the front moves (004 Standard Movement)."""
+    """A declared line as the kernel's move reads it: its cost, the distance the front
+    moves (004 Standard Movement), and its end."""
 
     line: Line
-    track: Track
     distance: float
 
     @property
@@ -214,21 +215,23 @@ class SoldierAction(Play):
         refusal reports (before anything else is judged); None where it is not."""
         return None
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
-    ) -> None:
-        check_preconditions(judgement, position, unit, action.type)
+    def allowance(self, move: MoveInPlay) -> Allowance:
+        kind = move.action.type
+        return Allowance(DISTANCE[kind](move.unit), cite=ACTIONS[kind].cite)
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
+    def check_may_move(self, move: MoveInPlay) -> None:
+        check_preconditions(move.judgement, move.position, move.unit, move.action.type)
+
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
         """A soldier that stays put (a failed roll with "stop") shows no move."""
+        unit, moved = move.unit, move.moved
         still = moved.position == unit.position and moved.facing == unit.facing
-        return [] if still else super().move_events(unit, moved)
+        return [] if still else super().move_events(move)
 
-    def after_move(
-        self, position: ApsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        state = position.state.with_units(moved)
-        return after_activation_action(state, unit) if ACTIONS[action.type].activates else state
+    def after_move(self, move: MoveInPlay) -> GameState:
+        unit, activates = move.unit, ACTIONS[move.action.type].activates
+        state = move.position.state.with_units(move.moved)
+        return after_activation_action(state, unit) if activates else state
 
 
 class StraightMoves(SoldierAction):
@@ -240,22 +243,16 @@ class StraightMoves(SoldierAction):
         line = declared_line(unit, action)
         return (line, STRAIGHT_CITE, 0.0) if isinstance(line, str) else None
 
-    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
-        """The stance distance, or a run's three of them (APS-D14, APS-D25)."""
-        full = run_distance(unit) if action.type == "run" else per_ap(unit)
-        return Allowance(full, cite=ACTIONS[action.type].cite)
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> MeasuredLine:
+    def measure_path(self, move: MoveInPlay) -> MeasuredLine:
         """The declared line judged whole (APS-D29): its distance against the full
         allowance, then everything it breaks (`check_line`)."""
-        line = declared_line(unit, action)
+        judgement, position, unit, allowance = (
+            move.judgement,
+            move.position,
+            move.unit,
+            move.allowance,
+        )
+        line = declared_line(unit, move.action)
         assert not isinstance(line, str)  # `refusal` refused it before any judging
         cost, full = measured(unit, line.start, line.end), allowance.value
         if cost > full + LENGTH_TOL:
@@ -268,19 +265,13 @@ class StraightMoves(SoldierAction):
                 0.0 if cut is None else cut,
             )
         check_line(judgement, position, unit, line)
-        return MeasuredLine(line, line.track(unit), cost)
+        return MeasuredLine(line, cost)
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Terrain roll a line over rough ground makes, what a failure does
         (`on_fail`), the AP the action spends and a run's Running token."""
+        judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
+        priced, dice = move.priced, move.dice
         assert isinstance(priced, MeasuredLine)  # what `measure_path` gives
         line, running = priced.line, action.type == "run"
         end, threshold = line.end, 0

@@ -15,12 +15,10 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
-from rules.engine.allowance import Allowance
-from rules.engine.dice import Dice
-from rules.engine.judgement import PathJudgement, who
+from rules.engine.judgement import who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.placement import Obstruction, obstructions
-from rules.engine.priced_path import PricedTrack
 from rules.geometry.bases import body_at
 from rules.geometry.ray_crossing import Crossing, cross
 from rules.geometry.track import Pose
@@ -100,24 +98,13 @@ class Traverse(SoldierAction):
         target = direction_point(unit, action)
         return (target, "APS-D20", per_ap(unit)) if isinstance(target, str) else None
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: ApsPosition, unit: Unit, action: Action
-    ) -> None:
+    def check_may_move(self, move: MoveInPlay) -> None:
         """Whose activation and the AP; which obstacle is too far is the crossing's."""
-        check_turn_and_ap(judgement, position, unit, "traverse")
+        check_turn_and_ap(move.judgement, move.position, move.unit, "traverse")
 
-    def allowance(self, position: ApsPosition, unit: Unit, action: Action) -> Allowance:
-        return Allowance(per_ap(unit), cite=CITE)
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> Crossed:
+    def measure_path(self, move: MoveInPlay) -> Crossed:
         """The crossing along the ray: an obstacle met within 1", room beyond it."""
+        judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
         target = direction_point(unit, action)
         assert not isinstance(target, str)  # `malformed` refused it before any judging
         start = Pose(unit.position[0], unit.position[1], unit.facing)
@@ -156,24 +143,17 @@ class Traverse(SoldierAction):
             )
         return Crossed(start, way.far, way)
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: ApsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Traverse roll: a failure stops at the near side, or pays +1 Threshold."""
+        judgement, priced, unit = move.judgement, move.priced, move.unit
         assert isinstance(priced, Crossed) and priced.way is not None  # a legal crossing
         crossing = priced.way.crossing
-        roll = rolled(judgement, dice, position.options, unit, "traverse")
+        roll = rolled(judgement, move.dice, move.position.options, unit, "traverse")
         if roll is None:
             return unit
         end, threshold = priced.end, 0
         if roll.success is False:
-            if action.get("on_fail", "stop") == "threshold":
+            if move.action.get("on_fail", "stop") == "threshold":
                 threshold = 1  # +1 Threshold to reach the other side (004 Obstacles)
             else:  # "stop", and "shorten" read as "stop" (APS-D21): the near side, t1
                 end = crossing.pose_at(crossing.near)

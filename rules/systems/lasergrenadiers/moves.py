@@ -12,6 +12,7 @@ from shapely.geometry import LineString, Point
 from rules.engine.allowance import Allowance, needs_message
 from rules.engine.dice import Dice, make_dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
 from rules.engine.verdict import Verdict
@@ -104,12 +105,12 @@ def charge_allowance(
 
 class LgMove(Play):
     """`move`, `overrun` and `enter_board` as the kernel plays a move (rules/engine/play.py):
-    one instance per action, which keeps its walked path for the hooks after it. `refusal`
-    has refused a piece that may not act and an overrun without a target on the table."""
+    one instance per action, which keeps what its checks find for the hooks after them
+    (the overrun's target, an entry, what it overran). `refusal` has refused a piece that
+    may not act and an overrun without a target on the table."""
 
     def __init__(self) -> None:
         self.target: Unit | None = None
-        self.walked: Walked | None = None
         #: An `enter_board` from a table edge (not a landing from above).
         self.entering = False
         self.before = 0.0
@@ -122,9 +123,8 @@ class LgMove(Play):
         verdict = super().move(position, unit, action, dice)
         return banded(verdict, speed_band(unit, self.before + verdict.cost))
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: LgPosition, unit: Unit, action: Action
-    ) -> None:
+    def check_may_move(self, move: MoveInPlay) -> None:
+        position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
         if action.type == "overrun":
             self.target = position.state.unit(str(action.get("target")))
             assert self.target is not None  # `refusal` refused an overrun without one
@@ -132,20 +132,14 @@ class LgMove(Play):
         elif action.type == "enter_board":
             self.entering = _entry_point(position, judgement, unit)
 
-    def allowance(self, position: LgPosition, unit: Unit, action: Action) -> Allowance:
+    def allowance(self, move: MoveInPlay) -> Allowance:
         """What is left this turn (lasergrenadiers.md 2)."""
-        return Allowance(remaining(position.state, unit))
+        return Allowance(remaining(move.position.state, move.unit))
 
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: LgPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> Walked:
+    def measure_path(self, move: MoveInPlay) -> Walked:
         """The path walked (an overrun's over its target at its own rate, LG-D9) with all it
         breaks, the allowance and the transport inequalities included."""
+        position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
         target = self.target
         ignore = frozenset() if target is None else frozenset({target.id})
         walked = walk(position, judgement, unit, action, ignore=ignore, entering=self.entering)
@@ -153,12 +147,11 @@ class LgMove(Play):
             walked = replace(walked, over=_cost_over(position, unit, target, walked))
             overran(self, judgement, position, unit, target, walked)
         charge_allowance(position, judgement, unit, walked)
-        self.walked = walked
         return walked
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        walked = self.walked
-        assert walked is not None  # measure_path kept it
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
+        unit, walked = move.unit, move.priced
+        assert isinstance(walked, Walked)  # what measure_path gives
         if walked.leaves_board:
             return [{"type": "left_board", "unit": unit.id}]
         mover = placed(unit, walked.end, walked.end_z)
@@ -172,11 +165,9 @@ class LgMove(Play):
             events.append({"type": "rotated_in_place", "unit": unit.id})
         return events + self.extra_events
 
-    def after_move(
-        self, position: LgPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        state, walked = position.state, self.walked
-        assert walked is not None  # measure_path kept it
+    def after_move(self, move: MoveInPlay) -> GameState:
+        unit, state, walked = move.unit, move.position.state, move.priced
+        assert isinstance(walked, Walked)  # what measure_path gives
         spent = {unit.id: self.before + walked.cost}
         if walked.leaves_board:
             return after(state, spent=spent, left_board=[unit.id], removed=self.removed)

@@ -1,7 +1,7 @@
-"""Every move action as the kernel plays a move: Standard Move, Run, Break Away, Manoeuvre,
-Charge, Enter Unit and Unit Exiting (`MswarsMoves`), and Jump, Climb and Carrier Unloading
-with hooks of their own (`OwnMove`); and the standalone free turn, which is no move action
-(002 Move Actions; mswars.md sections 5 and 7)."""
+"""Every move action as the kernel plays a move (`MswarsMoves`): Standard Move, Run, Break
+Away, Manoeuvre, Charge, Enter Unit and Unit Exiting; Jump, Climb and Carrier Unloading,
+with rules of their own; and the standalone free turn, which is no move action (002 Move
+Actions; mswars.md sections 5 and 7)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from typing import Any
 from rules.engine.allowance import Allowance
 from rules.engine.dice import Dice
 from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
+from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
 from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
-from rules.engine.verdict import Verdict
 from rules.geometry.arcs import in_base_contact
 from rules.model.actions import Action, Step, Turn
 from rules.model.state import GameState, Unit
@@ -39,6 +39,12 @@ from rules.systems.mswars.tables import LABEL, RUN_LIKE
 from rules.systems.mswars.terrain import MswarsPosition
 from rules.systems.mswars.turns import phase_of
 
+#: The move actions with rules of their own: 002 Jump Action (off the top the unit stands
+#: on, to a landing told before any Fall), 002 Climb Action (no path: placed on top by
+#: the engine) and 002 Carrier Unloading Action (the carrier's move, then the units it
+#: sets down at its rear). Their end tells their events.
+OWN_RULES = frozenset({"jump", "climb", "carrier_unloading"})
+
 
 def steps_made(unit: Unit, action: Action) -> list[Step]:
     """The action's steps, its `facing` a last turn, each turn the short way (MSW-D6,
@@ -49,14 +55,13 @@ def steps_made(unit: Unit, action: Action) -> list[Step]:
 
 def is_standalone_free_turn(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     """A standard move made only of one turn step that the free turn covers (MSW-D26)."""
+    if action.type != "standard_move" or unit.aboard is not None:
+        return False
     steps = steps_made(unit, action)
-    free = free_rotation(pos, unit)
     return (
-        action.type == "standard_move"
-        and unit.aboard is None
-        and len(steps) == 1
+        len(steps) == 1
         and isinstance(steps[0], Turn)
-        and 0 < abs(steps[0].angle) <= free + 1e-9
+        and 0 < abs(steps[0].angle) <= free_rotation(pos, unit) + 1e-9
     )
 
 
@@ -90,45 +95,46 @@ def check_move_kind(
 class MswarsMoves(Play):
     """The move actions along a path as the kernel plays a move (rules/engine/play.py):
     these are the hooks where mswars's rules differ. The standalone free turn is no move
-    action (MSW-D26): it is judged on its own."""
+    action: 0 MP, 0 AC, no move action used, allowed in base contact (MSW-D26). Jump,
+    Climb and Carrier Unloading have rules of their own (`OWN_RULES`)."""
 
-    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        if is_standalone_free_turn(position, unit, action):
-            return FreeTurn().move(position, unit, action, dice)
-        return super().move(position, unit, action, dice)
+    def check_may_move(self, move: MoveInPlay) -> None:
+        position, unit, action = move.position, move.unit, move.action
+        free_turn = is_standalone_free_turn(position, unit, action)
+        straighten = straightens(unit, action)
+        check_can_act(position, move.judgement, unit, action, free_turn, straighten)
 
-    def check_may_move(
-        self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
-    ) -> None:
-        check_can_act(position, judgement, unit, action, straighten=straightens(unit, action))
-
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return allowance_for(unit, action.type)
+    def allowance(self, move: MoveInPlay) -> Allowance:
+        """A unit aboard may take none of the actions with rules of their own: it has
+        nothing to measure their path against."""
+        if move.action.type in OWN_RULES and move.unit.aboard is not None:
+            return Allowance(0.0)
+        return allowance_for(move.unit, move.action.type)
 
     def free_rotation(self, position: MswarsPosition, unit: Unit) -> float:
         return free_rotation(position, unit)
 
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedPath:
+    def measure_path(self, move: MoveInPlay) -> PricedPath:
+        """A Climb has no path to price (0 MP, placed on top by the engine); a Jump's
+        path may cross the edge of the top it leaves (MSW-D24)."""
+        position, unit, action = move.position, move.unit, move.action
+        if action.type == "climb":
+            return no_path(unit)
         mover, moving = mover_of(position, unit, action)
-        return measured_path(judgement, position, unit, moving, allowance, mover=mover)
+        top = jump_top(position, unit) if action.type == "jump" else None
+        judgement, allowance = move.judgement, move.allowance
+        return measured_path(
+            judgement, position, unit, moving, allowance, mover=mover, jumping_from=top
+        )
 
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
+    def check_moved(self, move: MoveInPlay) -> None:
         """What each action asks of the unit and where it ends (002 Move Actions); a unit
         aboard is refused by check_can_act, with nothing more to judge, unless it exits."""
+        position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
+        priced = move.priced
+        if action.type in OWN_RULES:
+            check_own_move(position, judgement, unit, action, priced)
+            return
         if action.type == "unit_exiting":
             check_exited(position, judgement, unit, action)
             return
@@ -169,24 +175,20 @@ class MswarsMoves(Play):
         if action.type == "enter_unit":
             check_entered(position, judgement, unit, action.get("carrier"), moved)
 
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
+    def end_of_move(self, move: MoveInPlay) -> Unit:
         """A fallen unit stands up; a unit breaking away takes its Attacks of Opportunity,
         and is Pinned if one hits and it moves; a charge records its target; a unit
         entering ends aboard its carrier, one exiting where its move from the rear ends."""
+        position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
+        priced = move.priced
+        if action.type in OWN_RULES:
+            return own_move_end(position, judgement, unit, action, priced, move.dice)
         moved = mover_of(position, unit, action)[0].moved(priced.end.xy, priced.end.facing)
         if unit.get("fallen") == "straighten":
             moved = moved.with_props(fallen=None)
             judgement.events.append({"type": "straightened", "unit": unit.id})
         foes = opposing_contacts(position, unit) if action.type == "break_away" else []
-        if attacks_of_opportunity(judgement, unit, foes, dice) and priced.track.translates:
+        if attacks_of_opportunity(judgement, unit, foes, move.dice) and priced.track.translates:
             moved = moved.with_props(pinned=True)  # Pinning: recorded only (MSW-D11)
             judgement.events.append({"type": "pinned", "unit": unit.id})
         if action.type == "charge":
@@ -195,27 +197,51 @@ class MswarsMoves(Play):
             moved = replace(moved, aboard=action.get("carrier"))
         return moved
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        """A unit entering its carrier moves to it, then boards (002 Enter Unit); a unit
-        exiting leaves it, then moves (002 Unit Exiting Action)."""
+    def move_events(self, move: MoveInPlay) -> list[dict[str, Any]]:
+        """A free turn says so: the log reads "turned in place", not a 0 MP move. A unit
+        entering its carrier moves to it, then boards (002 Enter Unit); a unit exiting
+        leaves it, then moves (002 Unit Exiting Action). The end of an action with rules
+        of its own told its events, in order, the unit's move first."""
+        unit, moved = move.unit, move.moved
+        if move.action.type in OWN_RULES:
+            return []
+        if is_standalone_free_turn(move.position, unit, move.action):
+            return [{**moved_event(moved), "free_turn": True}]
         if moved.aboard is not None:
             boarded = {"type": "boarded", "unit": unit.id, "carrier": moved.aboard}
             return [moved_event(moved), boarded]
         if unit.aboard is not None:
             exited = {"type": "exited", "unit": unit.id, "carrier": unit.aboard}
             return [exited, moved_event(moved)]
-        return super().move_events(unit, moved)
+        return [moved_event(moved)]
 
-    def after_move(
-        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
+    def after_move(self, move: MoveInPlay) -> GameState:
         """The move action entered in the turn's record, with the carrier a unit entered
-        or exited (what keeps that carrier to Carrier Unloading this phase)."""
+        or exited (what keeps that carrier to Carrier Unloading this phase). A free turn
+        spends no move action; a climb turns nothing, so keeps the free turn; each unit a
+        carrier sets down has made a move action this phase (002 Carrier Unloading)."""
+        position, unit, action, moved = move.position, move.unit, move.action, move.moved
+        state, kind = position.state, action.type
+        if is_standalone_free_turn(position, unit, action):
+            return applied(state, unit, kind, [moved], free_turn=True, spends=False)
+        if kind == "climb":
+            return applied(state, unit, kind, [moved], free_turn=False)
+        if kind == "carrier_unloading":
+            placed = unloaded(position, moved, action)
+            phase = phase_of(state.turn)
+            return applied(
+                state,
+                unit,
+                kind,
+                [moved, *placed],
+                free_turn=turns_freely(position, unit, action),
+                others=[(u.id, {"phase": phase, "type": kind}) for u in placed],
+            )
         carrier = moved.aboard or unit.aboard
         return applied(
-            position.state,
+            state,
             unit,
-            action.type,
+            kind,
             [moved],
             free_turn=turns_freely(position, *mover_of(position, unit, action)),
             extra={"carrier": carrier} if carrier is not None else None,
@@ -246,28 +272,6 @@ def turns_freely(pos: MswarsPosition, unit: Unit, action: Action) -> bool:
     is still free does (002 Turning, MSW-D7)."""
     turned = any(isinstance(s, Turn) for s in steps_made(unit, action))
     return turned and free_rotation(pos, unit) > 0
-
-
-class FreeTurn(MswarsMoves):
-    """The standalone free turn as the kernel plays a move: 0 MP, 0 AC, no move action
-    used, allowed in base contact (MSW-D26)."""
-
-    def move(self, position: MswarsPosition, unit: Unit, action: Action, dice: Dice) -> Verdict:
-        return Play.move(self, position, unit, action, dice)
-
-    def check_may_move(
-        self, judgement: PathJudgement, position: MswarsPosition, unit: Unit, action: Action
-    ) -> None:
-        check_can_act(position, judgement, unit, action, free_turn_only=True)
-
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        # It says so: the log reads "turned in place", not a 0 MP move.
-        return [{**moved_event(moved), "free_turn": True}]
-
-    def after_move(
-        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        return applied(position.state, unit, action.type, [moved], free_turn=True, spends=False)
 
 
 def charge_target(
@@ -317,90 +321,42 @@ def attacks_of_opportunity(
     return any_hit
 
 
-class OwnMove(MswarsMoves):
-    """The move actions with rules of their own as the kernel plays a move: 002 Jump Action
-    (off the top the unit stands on, whose edge its path may cross, MSW-D24, to a landing
-    told before any Fall), 002 Climb Action (no path to price: 0 MP, placed on top by the
-    engine; it turns nothing, so the phase's free turn is kept) and 002 Carrier Unloading
-    Action (the carrier's move, none: 0 MP, then the units it sets down at its rear, told
-    after it, MSW-D39). A unit aboard, which may take none of them, has no path and nothing
-    to measure it against; the end of the move tells its events, in order, the unit's move
-    first (`move_events` adds none)."""
+def check_own_move(
+    pos: MswarsPosition,
+    judgement: PathJudgement,
+    unit: Unit,
+    action: Action,
+    priced: PricedTrack,
+) -> None:
+    """Where a Jump lands, whether a Climb may climb, what a carrier unloads; a unit
+    aboard, which may take none of them, has no path and nothing to measure it against."""
+    if action.type == "jump":
+        check_jumped(pos, judgement, unit, priced)
+    elif unit.aboard is None and action.type == "climb":
+        check_climb(pos, judgement, unit, action)
+    elif unit.aboard is None:
+        check_unloading(pos, judgement, unit, action, priced)
 
-    def allowance(self, position: MswarsPosition, unit: Unit, action: Action) -> Allowance:
-        return (
-            Allowance(0.0) if unit.aboard is not None else super().allowance(position, unit, action)
-        )
 
-    def move_events(self, unit: Unit, moved: Unit) -> list[dict[str, Any]]:
-        return []
-
-    def measure_path(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        allowance: Allowance,
-    ) -> PricedPath:
-        if action.type == "climb":
-            return no_path(unit)
-        top = jump_top(position, unit) if action.type == "jump" else None
-        return measured_path(judgement, position, unit, action, allowance, jumping_from=top)
-
-    def check_moved(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-    ) -> None:
-        if action.type == "jump":
-            check_jumped(position, judgement, unit, priced)
-        elif unit.aboard is None and action.type == "climb":
-            check_climb(position, judgement, unit, action)
-        elif unit.aboard is None:
-            check_unloading(position, judgement, unit, action, priced)
-
-    def end_of_move(
-        self,
-        judgement: PathJudgement,
-        position: MswarsPosition,
-        unit: Unit,
-        action: Action,
-        priced: PricedTrack,
-        dice: Dice,
-    ) -> Unit:
-        if action.type == "jump":
-            return landed(judgement, position, unit, priced.end, dice)
-        if action.type == "climb":
-            return climbed(judgement, position, unit, action)
-        carrier = unit.moved(priced.end.xy, priced.end.facing)
-        judgement.events.append(moved_event(carrier))
-        for u in unloaded(position, carrier, action):
-            judgement.events += [
-                moved_event(u),
-                {"type": "unloaded", "unit": u.id, "carrier": unit.id},
-            ]
-        return carrier
-
-    def after_move(
-        self, position: MswarsPosition, unit: Unit, action: Action, moved: Unit
-    ) -> GameState:
-        """A climb keeps the free turn; each unit set down has made a move action this
-        phase (002 Carrier Unloading)."""
-        if action.type == "jump":
-            return super().after_move(position, unit, action, moved)
-        if action.type == "climb":
-            return applied(position.state, unit, action.type, [moved], free_turn=False)
-        placed = unloaded(position, moved, action)
-        phase = phase_of(position.state.turn)
-        return applied(
-            position.state,
-            unit,
-            action.type,
-            [moved, *placed],
-            free_turn=turns_freely(position, unit, action),
-            others=[(u.id, {"phase": phase, "type": action.type}) for u in placed],
-        )
+def own_move_end(
+    pos: MswarsPosition,
+    judgement: PathJudgement,
+    unit: Unit,
+    action: Action,
+    priced: PricedTrack,
+    dice: Dice,
+) -> Unit:
+    """A Jump lands, told before any Fall; a Climb is placed on top; a carrier's move
+    (none: 0 MP) is told, then each unit it sets down at its rear (MSW-D39)."""
+    if action.type == "jump":
+        return landed(judgement, pos, unit, priced.end, dice)
+    if action.type == "climb":
+        return climbed(judgement, pos, unit, action)
+    carrier = unit.moved(priced.end.xy, priced.end.facing)
+    judgement.events.append(moved_event(carrier))
+    for u in unloaded(pos, carrier, action):
+        judgement.events += [
+            moved_event(u),
+            {"type": "unloaded", "unit": u.id, "carrier": unit.id},
+        ]
+    return carrier

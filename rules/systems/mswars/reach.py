@@ -40,7 +40,7 @@ from rules.geometry.bases import rect_corners
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
 from rules.systems.mswars.carriers import aboard, placement_at_rear
-from rules.systems.mswars.moves import OwnMove, lacks_manoeuvre_skill
+from rules.systems.mswars.moves import MswarsMoves, lacks_manoeuvre_skill
 from rules.systems.mswars.path import MswarsBases
 from rules.systems.mswars.reach_rect_charge import rect_charge
 from rules.systems.mswars.rules_common import (
@@ -410,7 +410,7 @@ def climb_reach(pos: MswarsPosition, unit: Unit, action_type: str) -> Reach:
     """002 Climb Action: the engine places the unit on top (the nearest pose inside across
     the contacted edge); a one-point path must match it within 0.01". The area is that
     pose (a disc just short of 0.01"), the path the pose, and `target` the feature."""
-    verdict = OwnMove().move(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
+    verdict = MswarsMoves().move(pos, unit, Action(unit.id, "climb"), make_dice(unresolved=True))
     moved = next((e for e in verdict.events if e.get("type") == "moved"), None)
     onto = next((e.get("onto") for e in verdict.events if e.get("type") == "climbed"), None)
     if not verdict.legal or moved is None:

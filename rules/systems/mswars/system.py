@@ -15,7 +15,7 @@ from rules.model.errors import InvalidActionError
 from rules.model.state import GameState, Unit
 from rules.systems.mswars import consequences
 from rules.systems.mswars.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS, UNIT_SCHEMA
-from rules.systems.mswars.moves import MswarsMoves, OwnMove
+from rules.systems.mswars.moves import MswarsMoves
 from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import MswarsReach, climb_reach, exiting_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
@@ -40,8 +40,6 @@ class MswarsSystem(MswarsReach, MswarsMoves, System):
     terrain_types = frozenset(TERRAIN_TYPES)
     #: Infantry may also go without a type: they walk (MSW-D2, MSW-D49).
     unit_types = frozenset(MOVE_TYPES)
-    #: Moves of the kernel's too, with hooks of their own.
-    handlers = dict.fromkeys(("climb", "jump", "carrier_unloading"), OwnMove().move)
     position_type = MswarsPosition
     reach_builders = {"climb": climb_reach}
     off_table_ends = frozenset({"enter_unit"})  # ends aboard its carrier (002 Enter Unit)
