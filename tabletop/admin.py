@@ -52,7 +52,7 @@ def has_begun(battle: object) -> bool:
     """A battle out of the lobby, or with events: the table plays it as it was set up.
     Its status, campaign, map and sides then change only through the site's services
     (begin, result), never here: set back to lobby in the admin, the table served it
-    as a lobby (issue 22)."""
+    as a lobby."""
     if not isinstance(battle, models.Battle):
         return False
     return battle.status != BattleStatus.LOBBY or has_history([battle])

@@ -480,7 +480,7 @@ class ResultForm(forms.Form):
 
 
 class MapPictureForm(forms.Form):
-    """A map's background picture and its place on the table (issue 23). A plain FileField:
+    """A map's background picture and its place on the table. A plain FileField:
     the service decodes and re-encodes it (services/picture.py), nothing trusts the upload."""
 
     error_field = "file"

@@ -118,7 +118,7 @@ class AbuseMeter:
         return self._note(self.errors, self.max_errors)
 
 
-# -- per user (issue 15): one user's sockets share these, whatever their number --------
+# -- per user: one user's sockets share these, whatever their number -----------------
 
 #: Open sockets one user may have at one battle's table (all processes: presence rows).
 USER_SOCKETS = int(os.environ.get("TABLE_USER_SOCKETS", "8"))

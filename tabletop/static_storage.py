@@ -3,10 +3,10 @@
 Each JS and CSS file is minified first, so that a browser loads the bytes the board needs
 and not the comments that explain it to us: JS by esbuild (Debian's `esbuild` package),
 one file at a time, never bundled (comments and layout go, and local names are
-shortened: 16% less than a whitespace-only minifier on the board's modules), CSS by
-rcssmin (esbuild's CSS minifier saves under 1% more). esbuild keeps each module's
-`import{a as b}from"./x.js";` statements, which Django's rewriting below still
-recognises. Then each file gets its content hash in its name and a
+shortened: well below what a whitespace-only minifier leaves), CSS by rcssmin
+(esbuild's CSS minifier saves next to nothing more; docs/benchmarks.md, "Board").
+esbuild keeps each module's `import{a as b}from"./x.js";` statements, which Django's
+rewriting below still recognises. Then each file gets its content hash in its name and a
 far-future cache lifetime, and is compressed ahead of time (ServeStatic: gzip and
 brotli). Django rewrites the references between files to the hashed names: CSS `url()`
 always, and JS module `import ... from "./x.js"` statements only with

@@ -3,7 +3,7 @@
 PostgreSQL refuses the NUL character in `text` and `\\u0000` in `jsonb`, and UTF-8 has
 no encoding for a lone surrogate (U+D800-U+DFFF), which JSON's `\\ud800` escape and
 Python strings can still carry. Such text reached the database as a `server_error`,
-for ever on resend (issue 15); it is refused where it comes in instead.
+for ever on resend; it is refused where it comes in instead.
 """
 
 import re

@@ -32,7 +32,7 @@ campaign_urls = [
         name="unit_delete",
     ),
     path("rosters/<int:roster_id>/pick/", catalogue.catalogue_pick, name="catalogue_pick"),
-    # The campaign's catalogue of named unit profiles (issue 23).
+    # The campaign's catalogue of named unit profiles.
     path("catalogue/", catalogue.catalogue, name="catalogue"),
     path("catalogue/export.json", catalogue.catalogue_export, name="catalogue_export"),
     path("catalogue/import/", catalogue.catalogue_upload, name="catalogue_import"),
@@ -64,11 +64,11 @@ urlpatterns = [
     path("campaigns/", campaigns.campaign_list, name="campaigns"),
     path("campaigns/<int:campaign_id>/", include(campaign_urls)),
     path("join/<str:token>/", campaigns.join, name="join"),
-    # A map's picture (issue 23): its address names its content (SHA-256), cached for good.
+    # A map's picture: its address names its content (SHA-256), cached for good.
     path("pictures/<int:image_id>/<str:digest>", maps.map_picture_file, name="map_picture_file"),
     path("battles/<int:battle_id>/board/", board.board, name="board"),
     path("battles/<int:battle_id>/board/at/<int:seq>/", board.board_position, name="board_at"),
-    # The battle's record (issue 16): report, event log, position and ruling files.
+    # The battle's record: report, event log, position and ruling files.
     path("battles/<int:battle_id>/report/", reports.report, name="battle_report"),
     path("battles/<int:battle_id>/report.svg", reports.report_file, name="battle_report_svg"),
     path("battles/<int:battle_id>/events.jsonl", reports.event_log, name="battle_events_jsonl"),

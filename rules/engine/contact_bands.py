@@ -94,8 +94,8 @@ def contact_bands(
         spent = [0]
         for away, tid, core, grow, leg in sorted(targets, key=lambda t: (t[0], t[1])):
             if spent[0] >= CONTACT_WORK or expired():
-                # The bound on work (or a caller's deadline, issue 21): ends nearer than
-                # this target's band are all found.
+                # The bound on work (or a caller's deadline): ends nearer than this
+                # target's band are all found.
                 cut = min(cut, max(away, 0.0))
                 break
             bands.extend(

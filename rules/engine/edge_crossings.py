@@ -46,7 +46,8 @@ from rules.model.state import Terrain, Unit
 #: in the open reach's free space, which keeps 0.01" clear of elevated terrain).
 STEP = 0.02
 LEG = 0.03
-#: Samples looked at between two readings of a caller's deadline (a few ms of work).
+#: Samples looked at between two readings of a caller's deadline: a small share of the
+#: deadline, so that it is overrun by little.
 CHUNK = 2000
 #: The band around the target depth: [T + LO, T + HI]. aod's own placement is
 #: at T, or one 0.005" step past it where its distance test rounds the other way; either
@@ -108,8 +109,8 @@ def crossing_ends(
     cut_at = None
     for k, (_, feat, sign) in enumerate(near):
         if expired():
-            # A caller's deadline (issue 21): the features left are at least as far as
-            # the nearest of them, so every end nearer than that is found.
+            # A caller's deadline: the features left are at least as far as the nearest
+            # of them, so every end nearer than that is found.
             cut_at = min(away for away, _, _ in near[k:])
             break
         found, cut = _bands(feat, sign, depth, graph, limit, barriers, crossable)
@@ -157,7 +158,7 @@ def _bands(
     # A sample farther from the start than the limit and a leg is out of reach of every
     # settled corner (`near_enough`: a path is never shorter than the crow flies), so
     # only the samples within that circle are looked at: the same bands, at a cost that
-    # grows with the edges within reach, not with the whole feature (issue 21).
+    # grows with the edges within reach, not with the whole feature.
     gx, gy = graph.start
     within = limit + LEG + 1e-6
     for k, ((ax, ay), (dx, dy, length)) in enumerate(zip(starts, dirs, strict=True)):
@@ -171,8 +172,8 @@ def _bands(
         edge.append(np.full(len(ts), k))
     bands: list[LegBand] = []
     # Whole edges at a time, nearest first, about CHUNK samples each: a caller's deadline
-    # (issue 21) is checked between them, and what is left is at least as far as its
-    # nearest sample less the band's depth (a path is never shorter than the crow flies).
+    # is checked between them, and what is left is at least as far as its nearest sample
+    # less the band's depth (a path is never shorter than the crow flies).
     away = [
         float(np.hypot(px - gx, py - gy).min()) if len(px) else math.inf
         for px, py in zip(cx, cy, strict=True)

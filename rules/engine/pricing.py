@@ -154,7 +154,7 @@ class PricedLegs:
 
     def turning(self) -> tuple[float, float]:
         """(what the turns in place cost, the degrees they turn): the share of the cost a
-        refusal names when turning is part of it ("28.6\" to turn 180°", issue 20)."""
+        refusal names when turning is part of it ("28.6\" to turn 180°")."""
         turns = [leg for leg in self.legs if leg.is_turn]
         return (
             sum(leg.cost for leg in turns),

@@ -247,7 +247,8 @@ def position_from_json(raw: Any, find: SystemLookup) -> GameState:
     raw = _obj(raw, "")
     # The same terrain, system and table as a position read lately (a new sequence
     # number of the same battle): its features were parsed and checked then, and are
-    # shared with what was built from them (map_geometry.py, issue 21).
+    # shared with what was built from them (map_geometry.py), so a move or a fiat on a
+    # complex map does not parse and build it all again.
     digest = map_digest(raw)
     known = MAPS.get(digest)
     check_finite(

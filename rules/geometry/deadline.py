@@ -1,4 +1,4 @@
-"""A deadline on the engine's searches, as well as their bound by count (issue 21).
+"""A deadline on the engine's searches, as well as their bound by count.
 
 Reach's work is bounded by a count (visibility.py, `Work`), so that its answer is the
 same on every machine; but what one visibility test costs grows with the map's corners,

@@ -12,18 +12,17 @@ whose every segment lies in free space.
 
 The work is bounded by a count, not a clock (`Work`: visibility tests and corners
 settled), so that a long move on a crowded table costs what a short one does on any
-machine, with the same result everywhere (issue 15: no action the protocol accepts
-costs more than 50 ms). What one test costs grows with the corners of free space, so a
-caller serving a live table also sets a deadline (deadline.py, issue 21), which stops
-the search as the count does, with the same guarantee below. Dijkstra settles corners
-in increasing distance, testing a segment only when it is the shortest way left
-(`_dijkstra`); when the bound stops it,
-the length H of that way is a horizon: every corner nearer than H is settled with its
-exact distance, so every point within H of path is in the star of its last corner,
-cast with H less that corner's distance. The region is then exactly "where the centre
-can end within H" (up to the ray spacing, never beyond it), a subset of the truth, and
-`horizon` says so (`complete` is False). `path_to` uses settled corners only: its
-paths are legal and within the budget, wherever the point.
+machine, with the same result everywhere (no action the protocol accepts should cost
+more than 50 ms). What one test costs grows with the corners of free space, so a caller
+serving a live table also sets a deadline (deadline.py), which stops the search as the
+count does, with the same guarantee below. Dijkstra settles corners in increasing
+distance, testing a segment only when it is the shortest way left (`_dijkstra`); when
+the bound stops it, the length H of that way is a horizon: every corner nearer than H is
+settled with its exact distance, so every point within H of path is in the star of its
+last corner, cast with H less that corner's distance. The region is then exactly "where
+the centre can end within H" (up to the ray spacing, never beyond it), a subset of the
+truth, and `horizon` says so (`complete` is False). `path_to` uses settled corners only:
+its paths are legal and within the budget, wherever the point.
 """
 
 from __future__ import annotations
@@ -64,8 +63,9 @@ class Work:
 
 
 #: Sized on the reference board (bench/validate.py's, bench/worst_case.py): a reach of any
-#: length from any of its 100 units costs about 30 ms, well inside issue 15's 50 ms, and
-#: the first unit's 12" move (271 tests, 98 corners) is still searched whole.
+#: length from any of its units stays well inside the 50 ms an action may cost, and the
+#: first unit's 12" move, which needs just under this bound, is still searched whole
+#: (docs/benchmarks.md, "Worst case within the engine's bounds").
 WORK = Work(tests=300, corners=100)
 
 

@@ -1,7 +1,7 @@
-"""Issue 21: a table event's positions move out of its payload into their own columns.
+"""A table event's positions move out of its payload into their own columns.
 
 Every table event kept the whole position before and after it in its payload (`_before`,
-`_after`: some 140 KB each on a complex map), so that every read of the log read them
+`_after`: large on a complex map), so that every read of the log read them
 all. They move, unchanged, into `position_before` and `position_after`, which the log's
 readers read only where they need one (EventManager); the payload keeps what clients get,
 its position hash included, as it was. One UPDATE on PostgreSQL and SQLite (the JSON moved

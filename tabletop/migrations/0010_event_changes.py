@@ -1,4 +1,4 @@
-"""Issue 25: a table event keeps what it changed, not the whole position before and after.
+"""A table event keeps what it changed, not the whole position before and after.
 
 Every table event kept the whole position before and after it (`position_before`,
 `position_after`; before migration 0004, its payload's `_before` and `_after`). Each

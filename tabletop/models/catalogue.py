@@ -1,5 +1,5 @@
 """A campaign's catalogue: named unit profiles with points that the GM curates and players
-pick from when they build a roster (issue 23). A pick copies the profile into the roster,
+pick from when they build a roster. A pick copies the profile into the roster,
 so a later change to the catalogue never changes a roster that already fields the unit."""
 
 from django.db import models

@@ -18,8 +18,8 @@ class EventManager(models.Manager["Event"]):
         return super().get_queryset().defer(*POSITIONS)
 
 
-#: The columns that hold a whole position (some 140 KB each on a complex map): never part
-#: of what the log's readers get by default.
+#: The columns that hold a whole position (large on a complex map): never part of what
+#: the log's readers get by default.
 POSITIONS = ("base", "position_before", "position_after")
 
 
@@ -40,7 +40,7 @@ class Event(models.Model):
     #: first and then every changes.SNAPSHOT_EVERY sequence numbers (Battle.base_seq):
     #: the position at any seq is the last base before it plus the changes since.
     base = models.JSONField(null=True, blank=True, default=None)
-    #: Until issue 25 every table event kept its whole position before and after it here
+    #: Every table event used to keep its whole position before and after it here
     #: (migration 0010 turned them into changes): None since; read still for an event an
     #: old process writes during the rolling restart. Dropped in the next release.
     position_before = models.JSONField(null=True, blank=True, default=None)

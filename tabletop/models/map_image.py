@@ -1,4 +1,4 @@
-"""A map's background picture: pixels only, as the server re-encoded them (issue 23).
+"""A map's background picture: pixels only, as the server re-encoded them.
 
 Kept in the database, not in MEDIA_ROOT: the deployment runs several app hosts behind one
 nginx (docs/deploy) with no shared disk, and PostgreSQL is already what every host reads

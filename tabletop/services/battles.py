@@ -150,7 +150,7 @@ def battle_create(
         raise ServiceError("That map belongs to another campaign.", field="map")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError("A battle needs a name of at most 120 characters.", field="name")
-    try:  # a map saved before the map limits (issue 21) is played only once within them
+    try:  # a map saved before the map limits is played only once within them
         check_map_limits(battle_map.terrain)
     except ServiceError as error:
         raise ServiceError(f"{error.message} Simplify the map first.", field="map") from None
@@ -161,7 +161,7 @@ def battle_create(
         name=name.strip(),
         status=BattleStatus.DEPLOYMENT,
         deployment_zones=zones,
-        # The map's picture as it is now, as `state` keeps its terrain (issue 23).
+        # The map's picture as it is now, as `state` keeps its terrain.
         backdrop_id=battle_map.image_id,
         backdrop_place=battle_map.image_place if battle_map.image_id else {},
     )

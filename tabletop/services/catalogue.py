@@ -1,5 +1,5 @@
 """A campaign's catalogue of named unit profiles: the GM curates it (by hand or from a
-catalogue file), players pick from it into their rosters (issue 23)."""
+catalogue file), players pick from it into their rosters."""
 
 from typing import Any
 

@@ -18,14 +18,14 @@ from tabletop.services.log import campaign_log_add
 from tabletop.services.permissions import require_gm
 from tabletop.services.picture import clean_picture
 
-#: A map's complexity (issue 21). What the engine builds from a map (the obstacles a base
-#: makes of each feature, the free space a reach searches, the bands where a unit climbs
-#: onto elevated terrain) costs in proportion to its corners, and one preview with reach
-#: must stay near the 50 ms goal with the engine's deadlines (referee.py). Measured with
+#: A map's complexity. What the engine builds from a map (the obstacles a base makes of
+#: each feature, the free space a reach searches, the bands where a unit climbs onto
+#: elevated terrain) costs in proportion to its corners, and one preview with reach must
+#: stay near the 50 ms goal with the engine's deadlines (referee.py). Chosen with
 #: bench/attack_map.py on the costliest shape found (saw-toothed walls of elevated terrain
-#: round the unit): at these limits the first preview after a fiat costs about 28 ms of
-#: engine time, its reach complete, against 110 ms on the 45 x 200 map the old limits let
-#: through (docs/rules-engine.md, "Map limits and deadlines"; docs/benchmarks.md).
+#: round the unit): at these limits the first preview after a fiat keeps to that goal with
+#: its reach complete, which the looser old limits did not (docs/rules-engine.md, "Map
+#: limits and deadlines", has the figures; docs/benchmarks.md, attack_map.py).
 MAX_FEATURES = 100
 #: Corners of one feature (its polygon, and both ends of each access segment).
 MAX_FEATURE_CORNERS = 64
@@ -217,7 +217,7 @@ def map_delete(*, actor: User, battle_map: Map) -> None:
     _forget_if_unused(picture_id)
 
 
-# -- the map's picture (issue 23) -----------------------------------------------------------
+# -- the map's picture -----------------------------------------------------------------------
 
 #: The smallest side of a picture's place on the table, in inches.
 MIN_PICTURE_INCHES = 0.5

@@ -1,4 +1,4 @@
-"""The campaign at a glance, for the campaign page (issue 16).
+"""The campaign at a glance, for the campaign page.
 
 {% load records %}{% campaign_glance campaign seen %}
 """

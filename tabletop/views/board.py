@@ -38,13 +38,13 @@ def board(request: HttpRequest, battle_id: int) -> HttpResponse:
         "battleName": battle.name,
         "campaignName": campaign.name,
         **game_systems.board_config(campaign.system),
-        # The free markers' palette (issue 23): names and colours, each pair WCAG AA.
+        # The free markers' palette: names and colours, each pair WCAG AA.
         "markerColours": marker_palette.palette(),
         "user": request.user.get_username(),
         "role": membership.role,
         "socket": f"/ws/battles/{battle.pk}/",
         "positionUrl": reverse("board_at", args=[battle.pk, 0]).removesuffix("0/"),
-        # The picture under the terrain (issue 23), loaded by the browser from its address.
+        # The picture under the terrain, loaded by the browser from its address.
         "backdrop": selectors.battle_backdrop(battle),
         # The user opted in to browser notifications of their turn (static/js/board/turnnotice.js).
         "turnNotices": notice_settings_of(request.user).browser,  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
 """The campaign's catalogue of named unit profiles: the GM curates it, shares it as a file,
-and players pick from it on their roster pages (issue 23)."""
+and players pick from it on their roster pages."""
 
 import json
 

@@ -1,5 +1,5 @@
 """The battle's record: the report page and its SVG, the event log as JSON lines, and
-scenario files of a position or a ruling (issue 16; docs/protocol.md, "The record").
+scenario files of a position or a ruling (docs/protocol.md, "The record").
 
 Thin: who may read (any member of the battle's campaign; 404 for anyone else, so ids
 leak nothing), how far (a spectator of a delayed table: nothing newer than the delay,

@@ -1,6 +1,6 @@
 // @ts-check
-// The keyboard's point on the table (issue 23, "every action on the board can be reached
-// from the keyboard"): while a tool is on (measure, line of sight, draw) a cross stands on
+// The keyboard's point on the table, so that every action on the board can be reached
+// from the keyboard: while a tool is on (measure, line of sight, draw) a cross stands on
 // the table; the arrows move it (1″, Shift 0.1″), Enter sets it as the tool's next point
 // as a click there would (on a piece: the piece), and the typed point (T, keymove.js)
 // puts it where the numbers say. Tab to a piece brings it there. It follows the pointer

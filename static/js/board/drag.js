@@ -8,7 +8,7 @@
 // it ends against or runs over (`target_keys`), keys picked before it (pointpick.js).
 // A single leg refused where the pointer rests asks for the alternative too; one ending
 // where it was dropped (the engine's cheapest path: a turn first, say) becomes the plan,
-// as the reach overlay shades that end (ui.md, "One truth"; issue 20).
+// as the reach overlay shades that end (ui.md, "One truth").
 import { newId } from "./connection.js";
 import { dist, edgeDistance, footprint, pathPoints } from "./geometry.js";
 import { askLoss, ownLoss } from "./consequences.js";
@@ -169,8 +169,8 @@ export class Mover {
       this.board.clearHint(this.carryHint);
       return this.board.command({ type: "act", seen: this.board.store.seq, action: extra }, `${this.board.store.name(extra.unit)}: ${this.board.actions.label(extra.type).toLowerCase()}`);
     }
-    // A click without a drag only selects: a hidden pick-up made the next drag a mere
-    // waypoint, and the player's move was never sent (issue 20).
+    // A click without a drag only selects: a hidden pick-up would make the next drag a
+    // mere waypoint, and the player's move would never be sent.
     if (!this.plan || this.plan.pending || this.plan.mode === "proposed") return; // Enter sends it
     if (this.plan.mode === "carry") this.waypoint();
     else this.commit();
@@ -473,7 +473,7 @@ export class Mover {
     // "Bob moved first": name who, once their event is here (it may trail the refusal).
     const shown = () => {
       const words = reasons.map((r) => reasonNode(r, this.board.store, { unit: p.unit.id, seen: p.seen }));
-      // Kept until the player acts or dismisses it: its offer is taken from it (issue 20).
+      // Kept until the player acts or dismisses it: its offer is taken from it.
       const box = this.board.toasts.show(`${this.board.store.name(p.unit.id)}: move refused`, words, "error", 0);
       // The rules refused it: its ruling may be saved (record.js, loaded on demand).
       if (frame.verdict) import("./record.js").then((record) => record.offerRuling(this.board, box, p.id, p.sent));

@@ -1,5 +1,5 @@
 // @ts-check
-// Moving and picking with the keyboard alone (ui.md "Moving a piece"; issue 23): the
+// Moving and picking with the keyboard alone (ui.md "Moving a piece"): the
 // selected piece is carried (Enter, drag.js) and its ghost stepped with the arrows, or sent
 // to a typed point ("Move to x, y"); the referee's verdict on each step is read out, as the
 // ghost's label shows it. While an action waits for a point (pointpick.js), the typed point

@@ -1,6 +1,6 @@
 // @ts-check
 // Keyboard shortcuts for the board. Typing in a form field never triggers them. Every
-// action on the board is reachable from here (issue 23): a piece is carried with Enter and
+// action on the board is reachable from here: a piece is carried with Enter and
 // stepped with the arrows, or sent to a typed point (keymove.js); with a tool on (measure,
 // line of sight, draw) the arrows move its cross and Enter sets its point (cursor.js);
 // letters take focus to the pieces, the actions, the typed point, the chat, the dice and

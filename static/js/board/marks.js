@@ -1,9 +1,9 @@
 // @ts-check
-// Free markers on pieces (issue 23): a word or two in a colour of the palette ("pinned",
-// "objective") that a player puts on their own pieces and the GM on any, from the unit
-// card's form or the piece's menu. They are the table's talk, never its position: the
-// server keeps them (`mark` / `unmark` events, the snapshot's `markers`); pieces.js draws
-// them with the system's states, the card lists them.
+// Free markers on pieces (protocol.md, "mark, unmark"): a word or two in a colour of the
+// palette ("pinned", "objective") that a player puts on their own pieces and the GM on
+// any, from the unit card's form or the piece's menu. They are the table's talk, never
+// its position: the server keeps them (`mark` / `unmark` events, the snapshot's
+// `markers`); pieces.js draws them with the system's states, the card lists them.
 const $ = (id) => document.getElementById(id);
 
 export class Marks {

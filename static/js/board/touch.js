@@ -1,5 +1,5 @@
 // @ts-check
-// Touch on the table (issue 23, "Tablets and phones"). One finger is the mouse: drag.js
+// Touch on the table, on tablets and phones. One finger is the mouse: drag.js
 // and view.js take its pointer events as they come (select, drag with previews, drop,
 // pan the empty table), so a finger's move is judged as the mouse's is, by the same
 // code. What a hand has and a mouse has not lives here: a second finger makes the

@@ -1,5 +1,5 @@
 // @ts-check
-// A map's picture under the terrain (issue 23): the map editor and the board draw it.
+// A map's picture under the terrain: the map editor and the board draw it.
 //
 //   drawBackdrop(svg, table, { url, x, y, width, height })   (inches; null: no picture)
 //

@@ -7,7 +7,7 @@
   client resending a message id after a lost answer gets the same answer; clients
   resend within seconds of reconnecting, never days later.
 - Expired login sessions: Django never deletes them by itself (its `clearsessions`),
-  so a site left running for a year kept every one (issue 22).
+  so a site left running for a year would keep every one.
 - Sign-ups whose verification link expired unopened (services/accounts.py
   `unverified_lapsed`: never logged in, in no campaign): their name and address are free
   again.

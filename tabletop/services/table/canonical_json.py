@@ -1,9 +1,10 @@
 """RFC 8785 (the JSON Canonicalization Scheme) of a position, quickly.
 
 `rfc8785.dumps` writes every value in Python; a table event hashes its whole position,
-and that was a tenth of a move's server CPU. Python's C JSON encoder writes the same bytes
-for almost every value a position holds: keys sorted, no spaces, strings as UTF-8 with
-the same escapes (`\\"`, `\\\\`, `\\b\\f\\n\\r\\t`, `\\u00xx` for the other control
+which made it a large share of a move's server CPU (docs/benchmarks.md, "A move's server
+CPU, counted in one process"). Python's C JSON encoder writes the same bytes for almost
+every value a position holds: keys sorted, no spaces, strings as UTF-8 with the same
+escapes (`\\"`, `\\\\`, `\\b\\f\\n\\r\\t`, `\\u00xx` for the other control
 characters). It differs only in numbers and in rare keys, so those are settled first:
   - a float with no fraction is written as ECMAScript does (`10.0` is `10`, `-0.0` is
     `0`): as the integer, where that integer is exact (below 2**53);

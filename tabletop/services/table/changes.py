@@ -1,4 +1,4 @@
-"""A table event as a change (issue 25): what it touched, never the whole position.
+"""A table event as a change: what it touched, never the whole position.
 
 A table event's stored payload names the units it changed (whole) and removed, as every
 client applies them (position.patch); `Event.change` holds the rest of the change as a

@@ -1,4 +1,4 @@
-"""One user's share of the rules engine's time, whatever their sockets and processes (issue 21).
+"""One user's share of the rules engine's time, whatever their sockets and processes.
 
 A bucket of engine milliseconds (CPU, measured) per user: `limits.ENGINE_MS_PER_S` a
 second, `limits.ENGINE_BURST_MS` at once. A request reserves `limits.ENGINE_RESERVE_MS`

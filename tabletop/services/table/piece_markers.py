@@ -1,5 +1,5 @@
 """Free markers on pieces: a short text in a colour ("pinned", "objective") that a player
-puts on their own pieces, or the GM on any (issue 23, "Markers on pieces").
+puts on their own pieces, or the GM on any (docs/protocol.md, "mark, unmark").
 
 Like annotations (annotations.py) they are the table's talk, not its position: each is a
 `mark` event (an `unmark` takes it off), never a table event, so the position, its hash

@@ -56,7 +56,8 @@ def _alternative(
     game = referee.positions.get(key, battle.state)
     try:
         # The engine's own answer (what `python -m rules alternative` prints), within
-        # its deadline: past it, the one found so far, or none (issue 21).
+        # its deadline, so that a costly map cannot hold up the table: past it, the one
+        # found so far, or none.
         with rules.deadline(referee.ALTERNATIVE_DEADLINE):
             answer = alternative_answer(game, rules.action_from_json(action, game), legal=False)
     except rules.InvalidActionError:

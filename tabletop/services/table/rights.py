@@ -90,9 +90,10 @@ def _sides(battle_id: int, **owned: Any) -> Subquery:
 
 def _seat_query(user_id: int, session_key: str, battle_id: int, now: datetime) -> QuerySet:
     """The seat's user (only what the rights need: never the battle's row, whose position
-    can be large), with, read in the same query (one round trip per frame: issue 25): its
-    login session's data (None when ended or expired at `now`), its role in the battle's
-    campaign (None when not a member, or no such battle), the battle's sides and its own.
+    can be large), with, read in the same query (every frame of every socket reads it: one
+    round trip per frame): its login session's data (None when ended or expired at `now`),
+    its role in the battle's campaign (None when not a member, or no such battle), the
+    battle's sides and its own.
     The session is read from Django's session table: the sessions are stored in the
     database (settings.SESSION_ENGINE, Django's default)."""
     session = Session.objects.filter(session_key=session_key, expire_date__gt=now)

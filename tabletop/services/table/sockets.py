@@ -1,7 +1,7 @@
 """The cap on one user's sockets at one table, claimed atomically before the handshake.
 
 Counting presence rows raced: twenty handshakes at once all counted the same seven rows
-and all opened (issue 21). A socket now claims a place before it is accepted, in one
+and all opened. A socket now claims a place before it is accepted, in one
 step that cannot interleave with another's: a Lua script on Redis (a sorted set of
 channel names by the time they last claimed, shared by every process) when REDIS_URL is
 set, or this process's memory (one event loop: no await between the count and the add).

@@ -56,8 +56,10 @@ def battle_end_turn(
             game=referee.with_new_turn_keys((battle.id, battle.last_seq), battle.state, position),
         )
 
-    # In one round trip to PostgreSQL where it can be, as a move (one_trip.py): the
-    # capacity bench's tables end their turns in the same seconds (issue 25).
+    # In one round trip to PostgreSQL where it can be, as a move (one_trip.py): a busy
+    # site's tables end their turns in the same seconds, and the locked way costs an end
+    # of turn several times a move's work (docs/benchmarks.md, "End of turn on the
+    # one-round-trip path").
     return one_trip.run(
         battle_id=battle_id, actor=actor, client_msg_id=client_msg_id, decide=decide
     )

@@ -1,5 +1,5 @@
 // @ts-check
-// The pieces as a list (issue 23, "Keyboard and screen readers"): each a button with its
+// The pieces as a list, for the keyboard and screen readers: each a button with its
 // name, side, type, states and where it stands, the selected one pressed. Choosing one
 // selects it and puts focus on it on the table, where Enter carries it (drag.js); while an
 // action waits for a piece (pointpick.js), choosing one picks it.
