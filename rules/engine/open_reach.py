@@ -112,7 +112,7 @@ def open_reach(
     A move longer than WINDOW is searched first within WINDOW of its start: a path of
     that length stays within it, so the distances found there are the whole table's.
     On a crowded table the work bound (`visibility.WORK`) stops that search, and the
-    obstacles beyond are neither merged nor tested (issue 15). Only where it used at
+    obstacles beyond are neither merged nor tested. Only where it used at
     most a quarter of the bound (open ground) is the whole move searched, with what the
     bound has left: the search goes over the window's ground again, then further."""
     return open_reach_with_graph(position, unit, action_type, budget, obstacles, end_only, within)[

@@ -87,7 +87,7 @@ def nearest_alternative(state: GameState, action: Action) -> Alternative | None:
     tried: set[tuple[float, float]] = set()
     for inset in INSETS:
         if expired():
-            return None  # a caller's deadline (issue 21): none found in time
+            return None  # a caller's deadline: none found in time
         inner = area.buffer(-inset) if inset else area
         if inner.is_empty:
             break

@@ -120,7 +120,7 @@ def answer(scn: Scenario, outcome: Outcome, question: str) -> dict[str, Any]:
 
 def ask(paths: Sequence[str], question: str, seconds: float | None = None) -> int:
     """Print the answer to `question` for the position before each action of each file,
-    each within `seconds` of CPU time where given (as the live table asks; issue 21)."""
+    each within `seconds` of CPU time where given (as the live table asks)."""
     unreadable: list[Path] = []
     for _path, scn, outcome in judged(paths, unreadable):
         with deadline(seconds):

@@ -1,4 +1,4 @@
-"""A move, or an end of turn, in one round trip to PostgreSQL (issue 25), and the locked
+"""A move, or an end of turn, in one round trip to PostgreSQL, and the locked
 way when it cannot.
 
 The locked way (command.run) costs eight round trips: BEGIN, the battle row locked, the

@@ -22,7 +22,7 @@ from tabletop.services.errors import ServiceError
 log = logging.getLogger(__name__)
 
 #: Seconds of CPU time (the engine thread's) the engine may spend on a preview's reach,
-#: and on its nearest alternative (issue 21; rules/geometry/deadline.py): past it the
+#: and on its nearest alternative (rules/geometry/deadline.py): past it the
 #: search stops and says how far it is exact (`complete: false`, `to`), or offers the
 #: alternative found in time (none). With the
 #: map limits (tabletop/services/maps.py) a preview then stays near the 50 ms goal
@@ -65,7 +65,7 @@ class ParsedPositions:
     that dict, so a stale entry (another process's write, a database restored) can
     only miss, never judge the wrong position. What is built from the map alone (its
     features, their index, the obstacles they make) is not rebuilt at a new sequence
-    number: the engine keeps it per map (rules/model/map_geometry.py, issue 21).
+    number: the engine keeps it per map (rules/model/map_geometry.py).
     """
 
     def __init__(self, size: int = 32) -> None:
@@ -121,7 +121,7 @@ def with_new_turn_keys(
     turn leaves it: the kept reading of `before` with those keys, checked by its system as
     a reading checks them. None when `before` is not kept, or more changed (the units, when
     a new turn moves them): then it is read whole (`readable`). An end of turn read whole
-    again every unit's schema, 9 of its 36 ms of CPU on the capacity table (issue 25)."""
+    again every unit's schema, a quarter of its CPU on the capacity bench's table."""
     if before.keys() != after.keys() or any(after[k] != before[k] for k in after if k != "state"):
         return None
     turn = after.get("state", {})
@@ -204,8 +204,8 @@ def reach_area(
 ) -> dict[str, Any] | None:
     """Where the unit may legally end, as GeoJSON; None where the engine cannot say.
 
-    When the engine's bound on reach's work cut the search short (issue 15), or its
-    deadline did (REACH_DEADLINE, issue 21), the area is exact only to `to` inches of
+    When the engine's bound on reach's work cut the search short, or its
+    deadline did (REACH_DEADLINE), the area is exact only to `to` inches of
     path and says so: `"complete": false`. The engine's
     own answer (rules/referee/questions.py, what `python -m rules reach` prints), in the
     protocol's shape (docs/protocol.md, "preview")."""
