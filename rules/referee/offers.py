@@ -91,7 +91,7 @@ def offered_in_position(
 def is_offered(state: GameState, unit_id: str, action_type: str) -> bool:
     """Whether `unit_id` is offered `action_type` now, asked once per position. Reach and
     the nearest alternative read it, so that the board never shades nor proposes a move
-    of a type the referee would refuse whatever its path (what the board offers, the referee allows)."""
+    of a type the referee would refuse whatever its path."""
     unit = state.unit(unit_id)
     return unit is not None and action_type in _offered_to(state, unit)
 
