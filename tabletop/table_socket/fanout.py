@@ -22,10 +22,13 @@ stopped; a socket that joins meanwhile waits until that is done and joins afresh
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from tabletop import events
+
+logger = logging.getLogger(__name__)
 
 #: Hands one message to a socket's queue of work (not awaited: nothing here waits on one
 #: socket while the others wait their copy).
@@ -56,7 +59,7 @@ class LocalGroup:
         if after is not None:
             # The group's last subscription here still leaving: its unsubscribing from
             # the group must not land after this one's subscribing.
-            await asyncio.shield(after)
+            await asyncio.wait([after])
         self.channel = await self.layer.new_channel(SOCKETS_PREFIX)
         await self.layer.group_add(self.group, self.channel)
         self.reader = asyncio.ensure_future(self._read())
@@ -68,6 +71,12 @@ class LocalGroup:
             except events.LAYER_ERRORS as error:
                 # The core layer's receive fails while Redis is down (pub/sub's waits).
                 events.layer_failed(error)
+                await asyncio.sleep(1)
+                continue
+            except Exception:
+                # Not for one socket to end with: every socket of the group here waits on
+                # this reader (a gap it leaves is filled from the log).
+                logger.exception("fanout: receiving %s failed", self.group)
                 await asyncio.sleep(1)
                 continue
             for deliver in list(self.members.values()):

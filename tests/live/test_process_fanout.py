@@ -8,16 +8,15 @@ import asyncio
 import pytest
 import redis
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import connection
 
 from tabletop import events
 from tabletop.settings import REDIS_LAYERS, redis_channel_prefix
 from tabletop.table_socket import fanout, layer
-from tests.conftest import free_port, need, start_asgi_server, stop_asgi_server
 from tests.live.conftest import make_table
 from tests.live.helpers import open_socket, session_cookie
 from tests.live.test_broadcast_fanout import counted_calls, everyone, extra_sockets
 from tests.live.test_broadcast_fanout import more_spectators as spectators
+from tests.live.test_table_processes import servers  # noqa: F401 (a fixture)
 from tests.live.wsclient import LiveClient
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,24 +30,16 @@ LEAVES_AFTER = 4
 
 
 @pytest.fixture(params=sorted(REDIS_LAYERS))
-def two_processes(request, redis_url, transactional_db):
+def layer_kind(request, monkeypatch) -> str:
+    """The channels-redis layer the servers started after it use (they inherit it)."""
+    monkeypatch.setenv("REDIS_LAYER", request.param)
+    return request.param
+
+
+@pytest.fixture
+def two_processes(layer_kind, servers):  # noqa: F811 (the fixture imported above)
     """Two Daphne processes on the channels-redis layer of the param; (layer, their URLs)."""
-    need(
-        "PostgreSQL",
-        connection.vendor == "postgresql",
-        "several processes share one battle only on PostgreSQL (DATABASE_URL)",
-    )
-    env = {
-        "REDIS_URL": redis_url,
-        "REDIS_LAYER": request.param,
-        "TABLE_FRAMES_PER_S": "1000",
-        "TABLE_BURST": "1000",
-    }
-    ports = [free_port(), free_port()]
-    processes = [start_asgi_server(port, env) for port in ports]
-    yield request.param, [f"http://127.0.0.1:{port}" for port in ports]
-    for process in processes:
-        stop_asgi_server(process)
+    return layer_kind, [servers.url(0), servers.url(1)]
 
 
 async def seated(url: str, battle_id: int, user) -> LiveClient:
