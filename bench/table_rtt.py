@@ -563,7 +563,7 @@ async def paced(count: int, step) -> list[float]:
 async def measure_table(
     setup, ports: list[int], spectators: int, moves: int, pace: bool, pids: list[int] = ()
 ):
-    """Round trips of `moves` acts; and, unpaced, (elapsed s, server CPU s) of just them."""
+    """Round trips of `moves` acts, and (elapsed s, server CPU s) of just them."""
     battle_id, cookies, units = await asyncio.to_thread(setup, spectators)
     from tabletop.models import Battle
 
@@ -585,14 +585,13 @@ async def measure_table(
     game = Game(players, units, xs, arrivals)
     for _ in range(3):  # warm-up: connections, caches
         await game.act()
+    cpu = sum(cpu_seconds(pid) for pid in pids)
+    start = time.perf_counter()
     if pace:
         times = await paced(moves, game.act)
-        elapsed = None
     else:
-        cpu = sum(cpu_seconds(pid) for pid in pids)
-        start = time.perf_counter()
         times = [await game.act() for _ in range(moves)]
-        elapsed = (time.perf_counter() - start, sum(cpu_seconds(pid) for pid in pids) - cpu)
+    elapsed = (time.perf_counter() - start, sum(cpu_seconds(pid) for pid in pids) - cpu)
     for c in clients:
         await c.close()
     await asyncio.sleep(1 + spectators / 50)  # let the leaving sockets be cleaned up
@@ -631,11 +630,16 @@ def ms(x: float) -> float:
     return round(x * 1000, 2)
 
 
-async def latency_row(setup, port: int, n: int, cookies, commit_battle: int) -> dict[str, Any]:
-    """Act and floor at N = n on the server at `port`, the engine's time per act there,
-    and one commit's time, measured one after the other."""
+async def latency_row(
+    setup, server: tuple[int, int], n: int, cookies, commit_battle: int
+) -> dict[str, Any]:
+    """Act and floor at N = n on the server (port, pid), the engine's time per act there,
+    the server's CPU time per paced act (its whole process: the broadcast to the N + 2
+    sockets included; less sensitive to a loaded machine than the round trips), and one
+    commit's time, measured one after the other."""
+    port, pid = server
     spent, acted = await asyncio.to_thread(engine_act_seconds, port)
-    acts, _ = await measure_table(setup, [port], n, TIMED_MOVES, pace=True)
+    acts, (_, cpu) = await measure_table(setup, [port], n, TIMED_MOVES, pace=True, pids=[pid])
     spent_after, acted_after = await asyncio.to_thread(engine_act_seconds, port)
     floor = await measure_floor(port, n, TIMED_MOVES, cookies)
     commits = await asyncio.to_thread(commit_seconds, commit_battle)
@@ -645,6 +649,7 @@ async def latency_row(setup, port: int, n: int, cookies, commit_battle: int) -> 
         "act_p50_ms": ms(statistics.median(acts)),
         "act_p99_ms": ms(percentile(acts, 0.99)),
         "engine_ms_per_act": ms((spent_after - spent) / max(acted_after - acted, 1)),
+        "server_cpu_ms_per_act": ms(cpu / TIMED_MOVES),
         "commit_p50_ms": ms(statistics.median(commits)),
     }
     row["act_p50_ratio_to_floor"] = round(row["act_p50_ms"] / row["floor_p50_ms"], 2)
@@ -675,12 +680,12 @@ async def main() -> None:
     commit_battle, cookies, _ = await asyncio.to_thread(setup, 0)
     results: dict[str, Any] = {"by_spectators": {}, "before": {}}
     one, port = start_server()
-    trees = [("", port)]
+    trees = [("", (port, one.pid))]
     old = None
     if BEFORE:
         tree = Path(BEFORE).resolve()
         old, old_port = start_server(cwd=tree, env={**server_env(), "PYTHONPATH": str(tree)})
-        trees.insert(0, ("before ", old_port))
+        trees.insert(0, ("before ", (old_port, old.pid)))
     try:
         for n in SPECTATORS:
             for _ in range(ROUNDS):

@@ -125,7 +125,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         self.user_group = events.user_group(self.seat.user_id)
         # Join before reading the snapshot: nothing committed in between is missed.
         try:
-            await join_groups(self.channel_layer, self.channel_name, self.both_groups)
+            await join_groups(self.channel_layer, self, self.both_groups)
         except events.LAYER_ERRORS as error:
             # Redis is down: a socket that would get no broadcast is closed with a code the
             # board understands (it says the table is degraded and retries), not HTTP 500.
@@ -199,7 +199,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
         limits.release(self.actor.user_id)
         self.rights.stop()  # a periodic re-read waiting for its batch is left out
         self.delivery.stop()
-        await leave_groups(self.channel_layer, self.channel_name, self.both_groups)
+        await leave_groups(self.channel_layer, self, self.both_groups)
         await presence.left()
         announce_presence(self.battle_id)
 
@@ -283,7 +283,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
             return
         self.revoked = self.closed = True
         self.delivery.stop()
-        await leave_groups(self.channel_layer, self.channel_name, [self.table_group])
+        await leave_groups(self.channel_layer, self, [self.table_group])
         await self.close(code=code)
 
     # -- frames from the client ----------------------------------------------------

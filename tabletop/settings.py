@@ -173,8 +173,10 @@ REDIS_URL = env.str("REDIS_URL", default="")
 #: Which channels-redis layer carries a table's broadcasts between processes.
 #: "pubsub" (the default) publishes a group message once; each process subscribed to
 #: the group gets it once and hands it to its own sockets, so 200 spectators cost one
-#: Redis message per process. "core" is the original layer: one list entry per socket,
-#: popped one at a time (with capacity and expiry). Clients fill any gap from the
+#: Redis message per process. "core" is the original layer: one list entry per process
+#: in the group, popped one at a time (with capacity and expiry). Either way a process
+#: decodes a group's message once and hands it to each of its sockets there
+#: (tabletop/table_socket/fanout.py). Clients fill any gap from the
 #: event log, so pub/sub's fire-and-forget delivery loses no event (docs/protocol.md).
 REDIS_LAYERS: dict[str, dict[str, Any]] = {
     "pubsub": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {}},

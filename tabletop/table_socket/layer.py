@@ -12,6 +12,7 @@ from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 
 from tabletop import events
+from tabletop.table_socket import fanout
 
 #: How long a new socket waits for Redis before it is closed with 4503.
 LAYER_WAIT_S = 1.0
@@ -29,8 +30,13 @@ class DirectDispatchMixin:
     And Channels' loop (`await_many_dispatch`) makes a task for every message a socket
     receives and waits on it with `asyncio.wait`: on a broadcast, one task per socket,
     a quarter of the event loop's work for each socket's copy. `dispatch_in_turn` reads
-    the same two sources from one task each for the socket's life.
+    the same two sources from one task each for the socket's life, and a group's
+    messages are handed to its queue by the process's one reader of the group
+    (`deliver`, table_socket/fanout.py).
     """
+
+    #: The socket's queue of work: what `dispatch_in_turn` hands to `dispatch`, in turn.
+    inbox: asyncio.Queue[tuple[dict[str, Any] | None, BaseException | None]]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         # AsyncConsumer.__call__ as Channels has it, with dispatch_in_turn for its loop.
@@ -45,8 +51,9 @@ class DirectDispatchMixin:
             )
             sources.append(consumer.channel_receive)
         consumer.base_send = send
+        self.inbox = asyncio.Queue()
         try:
-            await dispatch_in_turn(sources, self.dispatch)
+            await dispatch_in_turn(sources, self.dispatch, self.inbox)
         except StopConsumer:
             pass
 
@@ -56,15 +63,23 @@ class DirectDispatchMixin:
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    def deliver(self, message: dict[str, Any]) -> None:
+        """Queues a group's message for `dispatch`, after what arrived before it."""
+        self.inbox.put_nowait((message, None))
+
 
 async def dispatch_in_turn(
     sources: list[Callable[[], Awaitable[dict[str, Any]]]],
     dispatch: Callable[[dict[str, Any]], Awaitable[None]],
+    arrived: asyncio.Queue[tuple[dict[str, Any] | None, BaseException | None]] | None = None,
 ) -> None:
     """Hands each message of `sources` (the client's frames, the channel layer's) to
     `dispatch` one at a time, as they arrive, as Channels' `await_many_dispatch` does; a
-    source that fails fails the loop. One reading task per source, not one per message."""
-    arrived: asyncio.Queue[tuple[dict[str, Any] | None, BaseException | None]] = asyncio.Queue()
+    source that fails fails the loop. One reading task per source, not one per message.
+    What others put in `arrived` (a message, or an error that ends the loop) takes its
+    turn with them."""
+    if arrived is None:
+        arrived = asyncio.Queue()
 
     async def read(source: Callable[[], Awaitable[dict[str, Any]]]) -> None:
         try:
@@ -107,7 +122,7 @@ class PatientLayer:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._layer, name)
 
-    async def new_channel(self, prefix: str = "specific.") -> str:
+    async def new_channel(self, prefix: str = fanout.SOCKETS_PREFIX) -> str:
         # The pub/sub layer subscribes here, and retries for ever while Redis is down.
         try:
             return str(await asyncio.wait_for(self._layer.new_channel(prefix), LAYER_WAIT_S))
@@ -137,18 +152,29 @@ class PatientLayerMixin:
         self._channel_layer = None if layer is None else PatientLayer(layer)
 
 
-async def join_groups(layer: Any, channel_name: str, groups: Iterable[str]) -> None:
-    """Joins the groups (raises events.LAYER_ERRORS while Redis is down)."""
+def _unwrapped(layer: Any) -> Any:
+    """The channel layer itself: a `PatientLayer`'s `new_channel` would not fail."""
+    return layer._layer if isinstance(layer, PatientLayer) else layer
+
+
+async def join_groups(layer: Any, consumer: DirectDispatchMixin, groups: Iterable[str]) -> None:
+    """`consumer` gets the groups' messages, through the process's one reader of each
+    (table_socket/fanout.py); raises events.LAYER_ERRORS while Redis is down."""
     await events.layer_reachable()
-    for group in groups:
-        await layer.group_add(group, channel_name)
-
-
-async def leave_groups(layer: Any, channel_name: str, groups: Iterable[str]) -> None:
-    """Leaves the groups; while Redis is down, they forget the channel by themselves
-    (the layer's group expiry)."""
+    joined = []
     try:
         for group in groups:
-            await layer.group_discard(group, channel_name)
-    except events.LAYER_ERRORS as error:
-        events.layer_failed(error)
+            await fanout.join(_unwrapped(layer), group, consumer, consumer.deliver)
+            joined.append(group)
+    except BaseException:
+        # Not left in the ones joined already: they would queue its messages for ever.
+        await leave_groups(layer, consumer, joined)
+        raise
+
+
+async def leave_groups(layer: Any, consumer: DirectDispatchMixin, groups: Iterable[str]) -> None:
+    """`consumer` gets no more of the groups' messages; the process leaves a group with
+    its last socket there (while Redis is down, the group forgets the process's channel
+    by itself: the layer's group expiry)."""
+    for group in groups:
+        await fanout.leave(_unwrapped(layer), group, consumer)
