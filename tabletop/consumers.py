@@ -289,7 +289,7 @@ class TableConsumer(DirectDispatchMixin, PatientLayerMixin, AsyncWebsocketConsum
     # -- frames from the client ----------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """Every limit is checked here, as the frame arrives and before any work (issue 15):
+        """Every limit is checked here, as the frame arrives and before any work:
         engine work (previews) runs in its own task, in the engine's threads, so that the
         frames behind it are checked on arrival too, not when it is done."""
         size = len(text_data or bytes_data or "")

@@ -4,7 +4,7 @@ Channels' database thread, and each is handed its own result.
 
 An idle socket pings every 25 s, and each ping cost three calls on that one thread, one
 socket at a time: its presence row kept, its rights read again, the log's last seq
-(issue 25: 2,000 sockets on one machine). Batched, a window's sockets cost one UPDATE of
+(thousands of sockets on one machine). Batched, a window's sockets cost one UPDATE of
 their presence rows, one read of the rights of every (seat, battle) pair and one read of
 the last seq of every battle concerned.
 

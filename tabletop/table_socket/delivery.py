@@ -163,7 +163,7 @@ class EventDelivery:
             return
         self.queued_seq = seq
         # What was held back is queued again below; the drain sleeping until the old
-        # queue's next release would hold the history up to it for as long (issue 20).
+        # queue's next release would hold the history up to it for as long.
         self.pending.clear()
         if self.drain is not None:
             self.drain.cancel()

@@ -1,5 +1,5 @@
-"""The limits a client's frame meets as it arrives, before any work (issue 15;
-docs/protocol.md, Limits per user): the socket's own rate, the user's shared budgets,
+"""The limits a client's frame meets as it arrives, before any work
+(docs/protocol.md, Limits per user): the socket's own rate, the user's shared budgets,
 and the meter whose flood of drops or refusals closes the socket (4429)."""
 
 from tabletop import limits, protocol

@@ -114,7 +114,7 @@ class PatientLayer:
     """The channel layer, but its `receive` waits out a Redis outage (retrying each
     second) instead of raising: the list layer's receive fails at once while Redis is
     down, and that ended the socket's consumer with a traceback (an HTTP 500 for a new
-    socket) instead of the close code 4503 (issue 15)."""
+    socket) instead of the close code 4503."""
 
     def __init__(self, layer: Any) -> None:
         self._layer = layer

@@ -22,7 +22,7 @@ from tabletop.table_socket.dispatch import serve_now
 #: Frames whose answer is the rules engine's work, charged to the user's engine budget.
 ENGINE_FRAMES = frozenset({"preview", "act", "sight", "roll_result"})
 #: Of those, the ones that write nothing: answered in a task of their own, so that the
-#: socket's next frames are checked when they arrive (issue 15).
+#: socket's next frames are checked when they arrive.
 ENGINE_TASKS = frozenset({"preview", "sight"})
 ENGINE_SPENT = "Your share of the rules engine's time is spent; wait a moment."
 #: The engine's threads for previews (and sight): a slow judgement holds up neither the
@@ -33,8 +33,8 @@ ENGINE_POOL = concurrent.futures.ThreadPoolExecutor(
 )
 #: The threads that judge and commit acts, and serve every other frame that writes, on
 #: PostgreSQL: a queue of their own, so that a move never waits behind previews, however
-#: many fill ENGINE_POOL (issue 21), and no write waits in the one database thread behind
-#: the sockets' own reads (a long battle's snapshot), nor they behind it (issue 25).
+#: many fill ENGINE_POOL, and no write waits in the one database thread behind
+#: the sockets' own reads (a long battle's snapshot), nor they behind it.
 ENGINE_ACT_POOL = concurrent.futures.ThreadPoolExecutor(
     max_workers=limits.ACT_WORKERS, thread_name_prefix="table-act"
 )
@@ -97,7 +97,7 @@ class ServiceCalls:
         task.add_done_callback(self.tasks.discard)
 
     async def reserve(self, frame: protocol.Frame) -> float | None:
-        """The engine time reserved for the frame (charged before the work: issue 21), or
+        """The engine time reserved for the frame (charged before the work), or
         None when the user's balance cannot hold it. A preview counts as in flight from
         here, so that one arriving while the reservation is asked for is refused."""
         if frame.type in ENGINE_TASKS:
