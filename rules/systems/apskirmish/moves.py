@@ -38,20 +38,23 @@ from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import (
-    after_activation_action,
     after_spending,
     check_preconditions,
     per_ap,
-    run_distance,
 )
-from rules.systems.apskirmish.tables import ACTIONS, DODGE_DISTANCE, FAILED_ROLL_LOSS
+from rules.systems.apskirmish.tables import (
+    ACTIONS,
+    DODGE_DISTANCE,
+    FAILED_ROLL_LOSS,
+    RUN_MOVES,
+)
 
 STRAIGHT_CITE = "APS-D5"
 #: How far each action may take the soldier, inches: the stance distance (APS-D14), a
 #: run's three of them (APS-D25), a Dodge's 1" (004 Dodging).
 DISTANCE: dict[str, Callable[[Unit], float]] = {
     "move": per_ap,
-    "run": run_distance,
+    "run": lambda unit: RUN_MOVES * per_ap(unit),
     "traverse": per_ap,
     "dodge": lambda unit: DODGE_DISTANCE,
 }
@@ -229,9 +232,12 @@ class SoldierAction(Play):
         return [] if still else super().move_events(move)
 
     def after_move(self, move: MoveInPlay) -> GameState:
-        unit, activates = move.unit, ACTIONS[move.action.type].activates
         state = move.position.state.with_units(move.moved)
-        return after_activation_action(state, unit) if activates else state
+        # Where the position keeps `state.active_unit` (the live table does, None between
+        # activations) the soldier that acts becomes the active one (APS-D23, APS-D3).
+        if ACTIONS[move.action.type].activates and "active_unit" in state.turn:
+            return state.with_turn(active_unit=move.unit.id)
+        return state
 
 
 class StraightMoves(SoldierAction):

@@ -36,7 +36,6 @@ class Options:
     """The table options this system reads."""
 
     tests: str = DEFAULT_TESTS
-    ap_per_round: int = DEFAULT_AP_PER_ROUND
 
 
 #: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
@@ -62,9 +61,10 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
 
 def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Options:
     for name in options:
-        if name not in ("tests", "ap_per_round"):
+        if name not in OPTION_SCHEMA:
+            known = ", ".join(OPTION_SCHEMA)
             raise InvalidActionError(
-                f"{key}.{name}", "unknown table option for apskirmish (known: tests, ap_per_round)"
+                f"{key}.{name}", f"unknown table option for apskirmish (known: {known})"
             )
     tests = options.get("tests", DEFAULT_TESTS)
     if tests not in TEST_MODES:
@@ -72,7 +72,7 @@ def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Opt
     ap = options.get("ap_per_round", DEFAULT_AP_PER_ROUND)
     if isinstance(ap, bool) or not isinstance(ap, int | float) or ap < 0 or ap != int(ap):
         raise InvalidActionError(f"{key}.ap_per_round", "expected a whole number of AP")
-    return Options(tests, int(ap))
+    return Options(tests)
 
 
 @dataclass(frozen=True)

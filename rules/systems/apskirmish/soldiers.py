@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import fmt
-from rules.model.state import GameState, Unit
+from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_STANCE, RUN_MOVES, STANCE_MOVE
+from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_STANCE, STANCE_MOVE
 
 
 def stance(unit: Unit) -> str:
@@ -22,11 +22,6 @@ def stance(unit: Unit) -> str:
 def per_ap(unit: Unit) -> float:
     """Inches for 1 AP: the unit's own `move` if given, else its stance's (APS-D14)."""
     return unit.move if unit.move_given else STANCE_MOVE[stance(unit)]
-
-
-def run_distance(unit: Unit) -> float:
-    """A run is three AP moves in one line: 9" for a standing soldier (APS-D25)."""
-    return RUN_MOVES * per_ap(unit)
 
 
 def after_spending(unit: Unit, ap: int, activates: bool, extra_threshold: int = 0) -> Unit:
@@ -100,15 +95,3 @@ def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:
     judgement = PathJudgement(pos.state)
     check_preconditions(judgement, pos, unit, action_type)
     return judgement.legal
-
-
-def after_activation_action(state: GameState, unit: Unit) -> GameState:
-    """The state after an activation's action by `unit`, already applied to `state`.
-
-    Where the position keeps a `state.active_unit` key (the live table does, from the
-    battle's start: None between activations), the soldier that acts becomes the active
-    one (APS-D23), so that the engine refuses any other with `not_your_turn` (APS-D3).
-    A position without the key is judged as the notes say, and gains none."""
-    if "active_unit" not in state.turn:
-        return state
-    return state.with_turn(active_unit=unit.id)

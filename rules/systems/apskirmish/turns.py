@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.activations import ActivationTurns
+from rules.engine.judgement import who
 from rules.engine.turns import Json
 from rules.engine.verdict import Violation
 from rules.model.errors import InvalidActionError
@@ -27,11 +28,6 @@ from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_AP_PER_ROUND
 
 def _units(position: Json) -> list[Json]:
     return [u for u in position.get("units", []) if not u.get("aboard")]
-
-
-def _name(unit: Json) -> str:
-    name = unit.get("name")
-    return name if isinstance(name, str) and name else str(unit.get("id"))
 
 
 def round_ap(unit: Json, position: Json) -> Any:
@@ -76,11 +72,10 @@ class ApsTurns(ActivationTurns):
         unit = next((u for u in _units(position) if u.get("id") == unit_id), {})
         if not unit.get("activated"):
             return None
+        name = unit.get("name")
+        name = name if isinstance(name, str) and name else unit_id
         return Violation(
-            "action_not_allowed",
-            f"{_name(unit)} has already activated this round.",
-            None,
-            self.cite,
+            "action_not_allowed", f"{name} has already activated this round.", None, self.cite
         )
 
     def has_activated(self, position: GameState, unit_id: str) -> bool:
@@ -104,8 +99,7 @@ class ApsTurns(ActivationTurns):
     def stands_in(self, position: Json, side: str) -> str | None:
         """A side that ends its part without having picked a soldier has its first soldier
         not yet activated stand for its activation, so that a round always ends."""
-        waiting = self.waiting(position, side)
-        return waiting[0] if waiting else None
+        return next(iter(self.waiting(position, side)), None)
 
     def activation_ended(self, position: Json) -> Json:
         return {**position, "state": {**(position.get("state") or {}), "active_unit": None}}
@@ -122,9 +116,11 @@ class ApsTurns(ActivationTurns):
         running = self.running(turn, position.turn)
         unit = position.unit(running) if running else None
         if unit is not None and unit.on_table:
-            ap, name = unit.get("ap"), _name({"id": unit.id, **unit.props})
+            ap = unit.get("ap")
             return (
-                f"{name}: {ap:g} AP left" if isinstance(ap, int | float) else f"{name} activating"
+                f"{who(unit)}: {ap:g} AP left"
+                if isinstance(ap, int | float)
+                else f"{who(unit)} activating"
             )
         side = turn.get("active_side")
         waiting = sum(
