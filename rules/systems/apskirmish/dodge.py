@@ -20,7 +20,7 @@ from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.moves import Placed, SoldierAction
+from rules.systems.apskirmish.moves import Measured, SoldierAction
 from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending
 from rules.systems.apskirmish.tables import DODGE_DISTANCE
@@ -44,10 +44,9 @@ class Dodge(SoldierAction):
         why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"
         return why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE
 
-    def measure_path(self, move: MoveInPlay) -> Placed:
+    def measure_path(self, move: MoveInPlay) -> Measured:
         """Nothing before the roll: where it goes is the roll's (`end_of_move`)."""
-        unit = move.unit
-        return Placed(Pose(unit.position[0], unit.position[1], unit.facing))
+        return Measured(0.0)
 
     def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Dodge roll, the move away on a success, and the cost paid either way."""
