@@ -1,10 +1,6 @@
-"""What the rules read from a soldier and ask of it before any line is drawn, and what an
-action leaves on it (apskirmish.md 2, 5, 6b; APS-D3, APS-D14, APS-D22, APS-D23,
-APS-D36): its stance and distance per AP; whose activation it is, the AP the action
-costs, the stance a run needs, an obstacle near enough to traverse. The judges call these
-checks; `preconditions_hold` asks them of every action type, so that the board offers
-exactly what the referee would not refuse whatever the line (scenario-format.md, "Other
-commands": offers)."""
+"""What the rules read from a soldier and ask of it before any line is drawn (the board's
+offers ask the same, system.py `may_take`), and what an action leaves on it (apskirmish.md
+2, 5, 6b; APS-D3, APS-D14, APS-D22, APS-D23, APS-D36)."""
 
 from __future__ import annotations
 
@@ -67,11 +63,8 @@ def check_preconditions(
     judgement: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str
 ) -> None:
     """Every check of `action_type` that does not depend on its line or source."""
-    if action_type == "dodge":
-        # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
-        if not unit.flag("activated"):
-            check_turn_and_ap(judgement, pos, unit, "dodge")
-        return
+    if action_type == "dodge" and unit.flag("activated"):
+        return  # a reaction: +1 Threshold once activated, not AP (004 Dodging)
     check_turn_and_ap(judgement, pos, unit, action_type)
     if action_type == "run" and stance(unit) != "standing":
         judgement.add(
@@ -87,11 +80,3 @@ def check_preconditions(
             unit.position,
             "004 Obstacles, APS-D6",
         )
-
-
-def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:
-    """Whether the judge would find `action_type`'s preconditions met for a soldier on
-    the table (the board's offers)."""
-    judgement = PathJudgement(pos.state)
-    check_preconditions(judgement, pos, unit, action_type)
-    return judgement.legal
