@@ -50,7 +50,7 @@ class Dodge(SoldierAction):
         """The Dodge roll, the move away on a success, and the cost paid either way."""
         judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
         levels_up = int(action.get("opt_up", 0))  # Opt Up allowed (004 Dodging)
-        roll = rolled(judgement, move.dice, position.options, unit, "dodge", levels_up)
+        roll = rolled(judgement, move.dice, position.tests, unit, "dodge", levels_up)
         if roll is None:
             return unit
         moved = unit

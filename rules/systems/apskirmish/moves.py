@@ -246,7 +246,7 @@ class StraightMoves(SoldierAction):
         line, running = move.priced.measured, action.type == "run"
         end, threshold = line.end, 0
         if crosses_rough(position, unit, line):
-            roll = rolled(judgement, move.dice, position.options, unit, "terrain")
+            roll = rolled(judgement, move.dice, position.tests, unit, "terrain")
             if roll is None:
                 return unit
             if roll.success is False:

@@ -142,7 +142,7 @@ class Traverse(SoldierAction):
         judgement, way, unit = move.judgement, move.priced.measured, move.unit
         assert isinstance(way, Way) and way.far is not None  # a legal crossing
         crossing = way.crossing
-        roll = rolled(judgement, move.dice, move.position.options, unit, "traverse")
+        roll = rolled(judgement, move.dice, move.position.tests, unit, "traverse")
         if roll is None:
             return unit
         end, threshold = way.far, 0
