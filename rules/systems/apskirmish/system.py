@@ -19,7 +19,7 @@ from rules.systems.apskirmish.moves import StraightMoves
 from rules.systems.apskirmish.reach import ApsReach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
 from rules.systems.apskirmish.soldiers import check_preconditions
-from rules.systems.apskirmish.tables import ON_FAIL, TERRAIN_TYPES, TEST_DIE, UNIT_TYPES
+from rules.systems.apskirmish.tables import ON_FAIL, TEST_DIE, UNIT_TYPES
 from rules.systems.apskirmish.traverse import Traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
@@ -32,7 +32,7 @@ class ApskirmishSystem(ApsReach, StraightMoves, System):
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
     turn_structure = ApsTurns()
-    terrain_types = frozenset(TERRAIN_TYPES)
+    terrain_types = frozenset(kind.type for kind in TERRAIN_KINDS)
     unit_types = frozenset(UNIT_TYPES)
     #: A Traverse and a Dodge are moves of the kernel's too, with hooks of their own.
     handlers = {"traverse": Traverse().move, "dodge": Dodge().move}

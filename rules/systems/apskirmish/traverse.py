@@ -100,8 +100,8 @@ class Traverse(SoldierAction):
         judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
         target = direction_point(unit, action)
         assert not isinstance(target, str)  # `malformed` refused it before any judging
-        start = Pose(unit.position[0], unit.position[1], unit.facing)
-        way = traverse_way(position, unit, (target[0] - start.x, target[1] - start.y))
+        (x, y), start = target, unit.position
+        way = traverse_way(position, unit, (x - start[0], y - start[1]))
         if way is None:
             judgement.add(
                 "action_not_allowed",
@@ -134,7 +134,7 @@ class Traverse(SoldierAction):
                 way.far.xy,
                 "APS-D7",
             )
-        return Measured(0.0 if way.far is None else math.dist(way.far.xy, start.xy), way)
+        return Measured(0.0 if way.far is None else math.dist(way.far.xy, start), way)
 
     def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Traverse roll: a failure stops at the near side, or pays +1 Threshold."""
