@@ -90,10 +90,9 @@ def traverse_reach(pos: ApsPosition, unit: Unit) -> Reach:
             return None
         if math.dist(p, start) <= HALF + 1e-9:
             # Round the start: the bearing of a piece that holds it.
-            for k in range(len(bearings)):
-                land = landings[k]
+            for bearing, land in zip(bearings, landings, strict=True):
                 if land is not None and math.dist(land[0], start) < 1e-9:
-                    r = math.radians(bearings[k])
+                    r = math.radians(bearing)
                     return [start, (start[0] + math.cos(r), start[1] + math.sin(r))]
             return None
         bearing = math.degrees(math.atan2(p[1] - start[1], p[0] - start[0]))
