@@ -197,14 +197,6 @@ def _swept_by(unit: Unit) -> tuple[Any, float]:
     ), 0.0
 
 
-def fine_arcs(radius: float) -> int:
-    """Segments per quarter circle so that a buffer's chords lie within 0.0004" of its
-    arcs (a point just outside the polygon is that much nearer than the radius, at most)."""
-    if radius <= 0.0004:
-        return 4
-    return max(8, math.ceil(math.pi / (4 * math.acos(1 - 0.0004 / radius))))
-
-
 def blockers(
     pos: Position, unit: Unit, horizon: float, blocking: Sequence[Terrain], policy: BasePolicy
 ) -> tuple[Any, Any, list[Any]]:
@@ -228,19 +220,13 @@ def blockers(
         body = pos.bodies[o.id]
         if body.distance(here) > horizon:
             continue
+        # A disc's chords lie within 0.0004" of its arcs (`grown_by_base`).
+        core = Point(body.xy) if body.xy is not None else body.core
         if body.xy is not None and rect is None:
-            grown = Point(body.xy).buffer(
-                body.radius + radius, quad_segs=fine_arcs(body.radius + radius)
-            )
+            grown = grown_by_base(core, None, body.radius + radius)
         else:
-            core = Point(body.xy) if body.xy is not None else body.core
-            grown = grown_by_base(
-                core.buffer(body.radius, quad_segs=fine_arcs(body.radius))
-                if body.radius > 1e-6
-                else core,
-                rect,
-                radius,
-            )
+            core = grown_by_base(core, None, body.radius) if body.radius > 1e-6 else core
+            grown = grown_by_base(core, rect, radius)
         (friends if policy.may_cross(unit, o) else base).append(grown)
     return (
         shapely.union_all(base) if base else None,

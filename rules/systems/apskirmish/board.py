@@ -12,7 +12,7 @@ from rules.engine.numbers import LENGTH_TOL
 from rules.engine.position import Position
 from rules.geometry.bases import body_at
 from rules.model.state import Terrain, Unit
-from rules.systems.apskirmish.rolls import Options, parse_options
+from rules.systems.apskirmish.rolls import parse_options
 from rules.systems.apskirmish.tables import TRAVERSE_REACH
 
 
@@ -30,7 +30,8 @@ class FriendsPass(BasePolicy):
 @dataclass(frozen=True)
 class ApsPosition(Position):
     @cached_property
-    def options(self) -> Options:
+    def tests(self) -> str:
+        """How a test is resolved: "d10" or "gm" (table option `tests`, APS-D1)."""
         return parse_options(self.state.table.options)
 
     @cached_property

@@ -20,12 +20,10 @@ from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.moves import Placed, SoldierAction
+from rules.systems.apskirmish.moves import Measured, SoldierAction
 from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending
 from rules.systems.apskirmish.tables import DODGE_DISTANCE
-
-CITE = "004 Dodging"
 
 
 def away_from_source(unit: Unit, action: Action) -> tuple[float, float]:
@@ -44,15 +42,15 @@ class Dodge(SoldierAction):
         why = f"the attack's source is {who(unit)}'s own position: no direction to dodge in"
         return why, "apskirmish 5, 004 Dodging", DODGE_DISTANCE
 
-    def measure_path(self, move: MoveInPlay) -> Placed:
+    def measure_path(self, move: MoveInPlay) -> Measured:
         """Nothing before the roll: where it goes is the roll's (`end_of_move`)."""
-        unit = move.unit
-        return Placed(Pose(unit.position[0], unit.position[1], unit.facing))
+        return Measured(0.0)
 
     def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Dodge roll, the move away on a success, and the cost paid either way."""
         judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
-        roll = rolled(judgement, move.dice, position.options, unit, "dodge", levels_up(action))
+        levels_up = int(action.get("opt_up", 0))  # Opt Up allowed (004 Dodging)
+        roll = rolled(judgement, move.dice, position.tests, unit, "dodge", levels_up)
         if roll is None:
             return unit
         moved = unit
@@ -73,13 +71,9 @@ class Dodge(SoldierAction):
         roll = move.last_roll
         assert roll is not None  # `end_of_move` rolled it
         result = "unresolved" if roll.success is None else "success" if roll.success else "fail"
-        dodge = {"type": "dodge", "unit": move.unit.id, "result": result}
-        return [*super().move_events(move), {**dodge, "levels_up": levels_up(move.action)}]
-
-
-def levels_up(action: Action) -> int:
-    """How many levels the Dodge roll is opted up (Opt Up allowed, 004 Dodging)."""
-    return int(action.get("opt_up", 0))
+        levels_up = int(move.action.get("opt_up", 0))
+        dodge = {"type": "dodge", "unit": move.unit.id, "result": result, "levels_up": levels_up}
+        return [*super().move_events(move), dodge]
 
 
 def _free_distance(pos: ApsPosition, unit: Unit, away: tuple[float, float]) -> float:

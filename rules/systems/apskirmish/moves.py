@@ -37,21 +37,15 @@ from rules.model.actions import Action, Turn, Waypoint
 from rules.model.state import GameState, Unit
 from rules.systems.apskirmish.board import ApsPosition, FriendsPass
 from rules.systems.apskirmish.rolls import rolled
-from rules.systems.apskirmish.soldiers import (
-    after_activation_action,
-    after_spending,
-    check_preconditions,
-    per_ap,
-    run_distance,
-)
-from rules.systems.apskirmish.tables import ACTIONS, DODGE_DISTANCE, FAILED_ROLL_LOSS
+from rules.systems.apskirmish.soldiers import after_spending, check_preconditions, per_ap
+from rules.systems.apskirmish.tables import ACTIONS, DODGE_DISTANCE, FAILED_ROLL_LOSS, RUN_MOVES
 
 STRAIGHT_CITE = "APS-D5"
 #: How far each action may take the soldier, inches: the stance distance (APS-D14), a
 #: run's three of them (APS-D25), a Dodge's 1" (004 Dodging).
 DISTANCE: dict[str, Callable[[Unit], float]] = {
     "move": per_ap,
-    "run": run_distance,
+    "run": lambda unit: RUN_MOVES * per_ap(unit),
     "traverse": per_ap,
     "dodge": lambda unit: DODGE_DISTANCE,
 }
@@ -67,21 +61,21 @@ class Line:
     turns: tuple[Turn, ...]
     facing: float | None
 
-    def track(self, unit: Unit, fraction: float = 1.0) -> Track:
+    def track(self, unit: Unit) -> Track:
         """The swept base: translated with the start facing, then turned in place (3)."""
-        x = self.start.x + (self.end.x - self.start.x) * fraction
-        y = self.start.y + (self.end.y - self.start.y) * fraction
-        return Track.from_steps(unit.base, self.start, [Waypoint(x, y), *self.turns], self.facing)
+        steps: list[Waypoint | Turn] = [Waypoint(self.end.x, self.end.y), *self.turns]
+        return Track.from_steps(unit.base, self.start, steps, self.facing)
 
-    def end_at(self, fraction: float) -> Pose:
-        s, e = self.start, self.end
-        return Pose(s.x + (e.x - s.x) * fraction, s.y + (e.y - s.y) * fraction, e.facing)
+    def movement(self, unit: Unit) -> LineString | Any:
+        """The line of movement, front to front (004 Standard Movement)."""
+        return front_line(unit.base, _pose(self.start), _pose(self.end))
 
     def cut(self, unit: Unit, distance: float) -> tuple[float | None, Pose]:
         """How far along the line (a fraction) the front has moved `distance`, and the
         pose there (None and the start where turning alone moves it further, APS-D28)."""
-        cut = fraction_at_front_distance(unit.base, self.start, self.end, distance)
-        return cut, self.start if cut is None else self.end_at(cut)
+        f = fraction_at_front_distance(unit.base, self.start, self.end, distance)
+        s, e = self.start, self.end
+        return f, s if f is None else Pose(s.x + (e.x - s.x) * f, s.y + (e.y - s.y) * f, e.facing)
 
 
 def points_after_start(unit: Unit, action: Action) -> list[Waypoint]:
@@ -135,8 +129,7 @@ def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Lin
     """Everything the declared line breaks, each at the first point it happens: the line
     of movement over an obstacle, else the swept base against it (APS-D19), then the
     table edge and the bases."""
-    movement = front_line(unit.base, _pose(line.start), _pose(line.end))
-    track = line.track(unit)
+    movement, track = line.movement(unit), line.track(unit)
     crossings = [(f, first_over(movement, f.shape)) for f in pos.obstacles]
     found = [("obstacle_crossed", f, over[1], over[0]) for f, over in crossings if over]
     overlaps = [(f, first_overlap(track, f.shape)) for f, over in crossings if over is None]
@@ -155,44 +148,24 @@ def check_line(judgement: PathJudgement, pos: ApsPosition, unit: Unit, line: Lin
 def crosses_rough(pos: ApsPosition, unit: Unit, line: Line) -> bool:
     """A Terrain roll is needed when the line of movement traces over rough ground
     (004 Rough Terrain); a front that does not move traces nothing."""
-    movement = front_line(unit.base, _pose(line.start), _pose(line.end))
+    movement = line.movement(unit)
     if not isinstance(movement, LineString):
         return False
     return any(passes_over(movement, t.shape) for t in pos.rough)
 
 
 @dataclass(frozen=True)
-class MeasuredLine(PricedTrack):
-    """A declared line as the kernel's move reads it: its cost, the distance the front
-    moves (004 Standard Movement), and its end."""
+class Measured(PricedTrack):
+    """What the kernel's move reads of an action before its end: the cost, inches (the
+    front's distance on a move or run, the centre's on a Traverse, none yet on a Dodge),
+    and what was measured (the declared Line, a Traverse's Way)."""
 
-    line: Line
-    distance: float
-
-    @property
-    def cost(self) -> float:
-        return self.distance
-
-    @property
-    def end(self) -> Pose:
-        return self.line.end
-
-
-@dataclass(frozen=True)
-class Placed(PricedTrack):
-    """Where a Traverse or a Dodge sets the centre down, as the kernel's move reads it
-    (the start where it goes nowhere yet), its cost the distance from the start."""
-
-    start: Pose
-    to: Pose | None = None
-
-    @property
-    def end(self) -> Pose:
-        return self.start if self.to is None else self.to
+    spent: float
+    measured: Any = None
 
     @property
     def cost(self) -> float:
-        return math.dist(self.end.xy, self.start.xy)
+        return self.spent
 
 
 class SoldierAction(Play):
@@ -229,9 +202,12 @@ class SoldierAction(Play):
         return [] if still else super().move_events(move)
 
     def after_move(self, move: MoveInPlay) -> GameState:
-        unit, activates = move.unit, ACTIONS[move.action.type].activates
-        state = move.position.state.with_units(move.moved)
-        return after_activation_action(state, unit) if activates else state
+        state: GameState = move.position.state.with_units(move.moved)
+        # Where the position keeps `state.active_unit` (the live table does, None between
+        # activations) the soldier that acts becomes the active one (APS-D23, APS-D3).
+        if ACTIONS[move.action.type].activates and "active_unit" in state.turn:
+            return state.with_turn(active_unit=move.unit.id)
+        return state
 
 
 class StraightMoves(SoldierAction):
@@ -243,15 +219,10 @@ class StraightMoves(SoldierAction):
         line = declared_line(unit, action)
         return (line, STRAIGHT_CITE, 0.0) if isinstance(line, str) else None
 
-    def measure_path(self, move: MoveInPlay) -> MeasuredLine:
+    def measure_path(self, move: MoveInPlay) -> Measured:
         """The declared line judged whole (APS-D29): its distance against the full
         allowance, then everything it breaks (`check_line`)."""
-        judgement, position, unit, allowance = (
-            move.judgement,
-            move.position,
-            move.unit,
-            move.allowance,
-        )
+        judgement, unit, allowance = move.judgement, move.unit, move.allowance
         line = declared_line(unit, move.action)
         assert not isinstance(line, str)  # `refusal` refused it before any judging
         cost, full = measured(unit, line.start, line.end), allowance.value
@@ -264,19 +235,18 @@ class StraightMoves(SoldierAction):
                 allowance.cite,
                 0.0 if cut is None else cut,
             )
-        check_line(judgement, position, unit, line)
-        return MeasuredLine(line, cost)
+        check_line(judgement, move.position, unit, line)
+        return Measured(cost, line)
 
     def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Terrain roll a line over rough ground makes, what a failure does
         (`on_fail`), the AP the action spends and a run's Running token."""
         judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
-        priced, dice = move.priced, move.dice
-        assert isinstance(priced, MeasuredLine)  # what `measure_path` gives
-        line, running = priced.line, action.type == "run"
+        assert isinstance(move.priced, Measured)  # what `measure_path` gives
+        line, running = move.priced.measured, action.type == "run"
         end, threshold = line.end, 0
         if crosses_rough(position, unit, line):
-            roll = rolled(judgement, dice, position.options, unit, "terrain")
+            roll = rolled(judgement, move.dice, position.tests, unit, "terrain")
             if roll is None:
                 return unit
             if roll.success is False:

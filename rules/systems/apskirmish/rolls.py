@@ -30,15 +30,6 @@ from rules.systems.apskirmish.tables import (
     RollRow,
 )
 
-
-@dataclass(frozen=True)
-class Options:
-    """The table options this system reads."""
-
-    tests: str = DEFAULT_TESTS
-    ap_per_round: int = DEFAULT_AP_PER_ROUND
-
-
 #: What a GM may set, for the set-up form (rules/engine/system.py `table_option_schema`);
 #: `parse_options` judges the values.
 OPTION_SCHEMA: dict[str, dict[str, Any]] = {
@@ -60,11 +51,14 @@ OPTION_SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
-def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Options:
+def parse_options(options: Mapping[str, Any], key: str = "table.options") -> str:
+    """The table's `tests` mode, once every option is judged (a round reads its own,
+    turns.py)."""
     for name in options:
-        if name not in ("tests", "ap_per_round"):
+        if name not in OPTION_SCHEMA:
+            known = ", ".join(OPTION_SCHEMA)
             raise InvalidActionError(
-                f"{key}.{name}", "unknown table option for apskirmish (known: tests, ap_per_round)"
+                f"{key}.{name}", f"unknown table option for apskirmish (known: {known})"
             )
     tests = options.get("tests", DEFAULT_TESTS)
     if tests not in TEST_MODES:
@@ -72,7 +66,7 @@ def parse_options(options: Mapping[str, Any], key: str = "table.options") -> Opt
     ap = options.get("ap_per_round", DEFAULT_AP_PER_ROUND)
     if isinstance(ap, bool) or not isinstance(ap, int | float) or ap < 0 or ap != int(ap):
         raise InvalidActionError(f"{key}.ap_per_round", "expected a whole number of AP")
-    return Options(tests, int(ap))
+    return str(tests)
 
 
 @dataclass(frozen=True)
@@ -128,7 +122,7 @@ def gm_prompt(row: RollRow, target: int | None, levels_up: int) -> str:
 def rolled(
     judgement: PathJudgement,
     dice: Dice,
-    options: Options,
+    tests: str,
     unit: Unit,
     what: str,
     levels_up: int = 0,
@@ -140,7 +134,7 @@ def rolled(
     target = stat_target(unit, row.stat, levels_up)
     if dice.forced_outcomes is not None and not dice.unresolved:
         roll = TestRoll(what, "", None, row.label, bool(dice.outcome(what)), forced=True)
-    elif options.tests != "d10" or target is None:
+    elif tests != "d10" or target is None:
         # The GM rolls: a preview shows what is asked, a commit waits for the result.
         prompt = gm_prompt(row, target, levels_up)
         roll = TestRoll(

@@ -1,18 +1,14 @@
-"""What the rules read from a soldier and ask of it before any line is drawn, and what an
-action leaves on it (apskirmish.md 2, 5, 6b; APS-D3, APS-D14, APS-D22, APS-D23,
-APS-D36): its stance and distance per AP; whose activation it is, the AP the action
-costs, the stance a run needs, an obstacle near enough to traverse. The judges call these
-checks; `preconditions_hold` asks them of every action type, so that the board offers
-exactly what the referee would not refuse whatever the line (scenario-format.md, "Other
-commands": offers)."""
+"""What the rules read from a soldier and ask of it before any line is drawn (the board's
+offers ask the same, system.py `may_take`), and what an action leaves on it (apskirmish.md
+2, 5, 6b; APS-D3, APS-D14, APS-D22, APS-D23, APS-D36)."""
 
 from __future__ import annotations
 
 from rules.engine.judgement import PathJudgement, who
 from rules.engine.numbers import fmt
-from rules.model.state import GameState, Unit
+from rules.model.state import Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_STANCE, RUN_MOVES, STANCE_MOVE
+from rules.systems.apskirmish.tables import ACTIONS, DEFAULT_STANCE, STANCE_MOVE
 
 
 def stance(unit: Unit) -> str:
@@ -22,11 +18,6 @@ def stance(unit: Unit) -> str:
 def per_ap(unit: Unit) -> float:
     """Inches for 1 AP: the unit's own `move` if given, else its stance's (APS-D14)."""
     return unit.move if unit.move_given else STANCE_MOVE[stance(unit)]
-
-
-def run_distance(unit: Unit) -> float:
-    """A run is three AP moves in one line: 9" for a standing soldier (APS-D25)."""
-    return RUN_MOVES * per_ap(unit)
 
 
 def after_spending(unit: Unit, ap: int, activates: bool, extra_threshold: int = 0) -> Unit:
@@ -72,11 +63,8 @@ def check_preconditions(
     judgement: PathJudgement, pos: ApsPosition, unit: Unit, action_type: str
 ) -> None:
     """Every check of `action_type` that does not depend on its line or source."""
-    if action_type == "dodge":
-        # A reaction: AP only while not yet activated, else +1 Threshold (004 Dodging).
-        if not unit.flag("activated"):
-            check_turn_and_ap(judgement, pos, unit, "dodge")
-        return
+    if action_type == "dodge" and unit.flag("activated"):
+        return  # a reaction: +1 Threshold once activated, not AP (004 Dodging)
     check_turn_and_ap(judgement, pos, unit, action_type)
     if action_type == "run" and stance(unit) != "standing":
         judgement.add(
@@ -92,23 +80,3 @@ def check_preconditions(
             unit.position,
             "004 Obstacles, APS-D6",
         )
-
-
-def preconditions_hold(pos: ApsPosition, unit: Unit, action_type: str) -> bool:
-    """Whether the judge would find `action_type`'s preconditions met for a soldier on
-    the table (the board's offers)."""
-    judgement = PathJudgement(pos.state)
-    check_preconditions(judgement, pos, unit, action_type)
-    return judgement.legal
-
-
-def after_activation_action(state: GameState, unit: Unit) -> GameState:
-    """The state after an activation's action by `unit`, already applied to `state`.
-
-    Where the position keeps a `state.active_unit` key (the live table does, from the
-    battle's start: None between activations), the soldier that acts becomes the active
-    one (APS-D23), so that the engine refuses any other with `not_your_turn` (APS-D3).
-    A position without the key is judged as the notes say, and gains none."""
-    if "active_unit" not in state.turn:
-        return state
-    return state.with_turn(active_unit=unit.id)

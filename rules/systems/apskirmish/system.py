@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.engine.catalogue import ActionSpec
+from rules.engine.judgement import PathJudgement
 from rules.engine.system import System
 from rules.engine.verdict import Verdict
 from rules.model.actions import Action, number, point
@@ -17,8 +18,8 @@ from rules.systems.apskirmish.dodge import Dodge
 from rules.systems.apskirmish.moves import StraightMoves
 from rules.systems.apskirmish.reach import ApsReach
 from rules.systems.apskirmish.rolls import OPTION_SCHEMA, parse_options
-from rules.systems.apskirmish.soldiers import preconditions_hold
-from rules.systems.apskirmish.tables import ON_FAIL, TERRAIN_TYPES, TEST_DIE, UNIT_TYPES
+from rules.systems.apskirmish.soldiers import check_preconditions
+from rules.systems.apskirmish.tables import ON_FAIL, TEST_DIE, UNIT_TYPES
 from rules.systems.apskirmish.traverse import Traverse
 from rules.systems.apskirmish.turns import ApsTurns, check_turn
 
@@ -31,7 +32,7 @@ class ApskirmishSystem(ApsReach, StraightMoves, System):
     terrain_kinds = TERRAIN_KINDS
     state_markers = STATE_MARKERS
     turn_structure = ApsTurns()
-    terrain_types = frozenset(TERRAIN_TYPES)
+    terrain_types = frozenset(kind.type for kind in TERRAIN_KINDS)
     unit_types = frozenset(UNIT_TYPES)
     #: A Traverse and a Dodge are moves of the kernel's too, with hooks of their own.
     handlers = {"traverse": Traverse().move, "dodge": Dodge().move}
@@ -71,9 +72,14 @@ class ApskirmishSystem(ApsReach, StraightMoves, System):
         return super().refusal(position, unit, action)
 
     def may_take(self, position: ApsPosition, unit: Unit, spec: ActionSpec) -> bool:
-        """Not for a soldier off the table (the judge knows none); else the judge's
-        checks before the line (soldiers.py)."""
-        return unit.on_table and preconditions_hold(position, unit, spec.type)
+        """Not for a soldier off the table (the judge knows none); else whether the judge's
+        checks before the line pass (soldiers.py), so that the board offers exactly what
+        the referee would not refuse whatever the line."""
+        if not unit.on_table:
+            return False
+        judgement = PathJudgement(position.state)
+        check_preconditions(judgement, position, unit, spec.type)
+        return judgement.legal
 
     def unit_schema(self) -> dict[str, Any]:
         return UNIT_SCHEMA

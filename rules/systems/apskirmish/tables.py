@@ -9,7 +9,6 @@ STANCE_MOVE: dict[str, float] = {"standing": 3.0, "crouching": 2.0, "prone": 1.0
 #: A unit without a stance stands (the stance table's first row).
 DEFAULT_STANCE = "standing"
 
-TERRAIN_TYPES = ("open", "rough", "obstacle")
 UNIT_TYPES = ("soldier",)
 ON_FAIL = ("shorten", "threshold", "stop")
 

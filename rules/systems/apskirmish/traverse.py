@@ -25,7 +25,7 @@ from rules.geometry.track import Pose
 from rules.model.actions import Action
 from rules.model.state import Terrain, Unit
 from rules.systems.apskirmish.board import ApsPosition
-from rules.systems.apskirmish.moves import Placed, SoldierAction, points_after_start
+from rules.systems.apskirmish.moves import Measured, SoldierAction, points_after_start
 from rules.systems.apskirmish.rolls import rolled
 from rules.systems.apskirmish.soldiers import after_spending, check_turn_and_ap, per_ap
 from rules.systems.apskirmish.tables import ACTIONS, TRAVERSE_REACH
@@ -84,13 +84,6 @@ def traverse_way(pos: ApsPosition, unit: Unit, direction: tuple[float, float]) -
     return Way(pos, unit, crossing, met, gap)
 
 
-@dataclass(frozen=True)
-class Crossed(Placed):
-    """A traverse to t2 (the start where it cannot land), with the way it goes."""
-
-    way: Way | None = None
-
-
 class Traverse(SoldierAction):
     """`traverse` as the kernel plays a move (rules/engine/play.py)."""
 
@@ -102,13 +95,13 @@ class Traverse(SoldierAction):
         """Whose activation and the AP; which obstacle is too far is the crossing's."""
         check_turn_and_ap(move.judgement, move.position, move.unit, "traverse")
 
-    def measure_path(self, move: MoveInPlay) -> Crossed:
+    def measure_path(self, move: MoveInPlay) -> Measured:
         """The crossing along the ray: an obstacle met within 1", room beyond it."""
         judgement, position, unit, action = move.judgement, move.position, move.unit, move.action
         target = direction_point(unit, action)
         assert not isinstance(target, str)  # `malformed` refused it before any judging
-        start = Pose(unit.position[0], unit.position[1], unit.facing)
-        way = traverse_way(position, unit, (target[0] - start.x, target[1] - start.y))
+        (x, y), start = target, unit.position
+        way = traverse_way(position, unit, (x - start[0], y - start[1]))
         if way is None:
             judgement.add(
                 "action_not_allowed",
@@ -116,7 +109,7 @@ class Traverse(SoldierAction):
                 unit.position,
                 CITE,
             )
-            return Crossed(start)
+            return Measured(0.0)
         met = way.met
         if way.gap > TRAVERSE_REACH + LENGTH_TOL:
             judgement.add(
@@ -141,24 +134,25 @@ class Traverse(SoldierAction):
                 way.far.xy,
                 "APS-D7",
             )
-        return Crossed(start, way.far, way)
+        return Measured(0.0 if way.far is None else math.dist(way.far.xy, start), way)
 
     def end_of_move(self, move: MoveInPlay) -> Unit:
         """The Traverse roll: a failure stops at the near side, or pays +1 Threshold."""
-        judgement, priced, unit = move.judgement, move.priced, move.unit
-        assert isinstance(priced, Crossed) and priced.way is not None  # a legal crossing
-        crossing = priced.way.crossing
-        roll = rolled(judgement, move.dice, move.position.options, unit, "traverse")
+        assert isinstance(move.priced, Measured)  # what `measure_path` gives
+        judgement, way, unit = move.judgement, move.priced.measured, move.unit
+        assert isinstance(way, Way) and way.far is not None  # a legal crossing
+        crossing = way.crossing
+        roll = rolled(judgement, move.dice, move.position.tests, unit, "traverse")
         if roll is None:
             return unit
-        end, threshold = priced.end, 0
+        end, threshold = way.far, 0
         if roll.success is False:
             if move.action.get("on_fail", "stop") == "threshold":
                 threshold = 1  # +1 Threshold to reach the other side (004 Obstacles)
             else:  # "stop", and "shorten" read as "stop" (APS-D21): the near side, t1
                 end = crossing.pose_at(crossing.near)
-        judgement.cost = math.dist(end.xy, priced.start.xy)
-        moved = unit.moved(end.xy, unit.facing) if end.xy != priced.start.xy else unit
+        judgement.cost = math.dist(end.xy, unit.position)
+        moved = unit.moved(end.xy, unit.facing) if end.xy != unit.position else unit
         return after_spending(
             moved, ACTIONS["traverse"].ap, activates=True, extra_threshold=threshold
         )

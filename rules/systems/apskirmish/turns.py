@@ -1,15 +1,12 @@
-"""Rounds and activations (apskirmish.md 6b, APS-D22, APS-D23).
+"""Rounds and activations (apskirmish.md 6b, APS-D22, APS-D23), as the kernel alternates
+single-soldier activations (rules/engine/activations.py).
 
-Play is in rounds. The sides alternate: the active side picks one soldier that has not
-activated this round; its activation runs (`state.active_unit`: the live position keeps
-the key from the battle's start, None between activations, and the engine sets it when a
-soldier acts, see soldiers.py) while it spends AP on any number of actions; ending the
-part ends the activation and hands over to the next side that still has a soldier to
-activate (a side with nobody left passes). A side that ends its part without having
-picked anyone has its first soldier not yet activated stand for its activation, so that
-every end of a part uses up one activation and a round always ends. When nobody is left,
-the round ends: `ap` back to `ap_max` (else the table option `ap_per_round`, 3),
-`activated` false, Running tokens cleared. A Dodge is a reaction: any side, any time.
+The running activation is also the position's `state.active_unit` (the live position
+keeps the key from the battle's start, None between activations; the engine sets it
+when a soldier acts, moves.py). A side that ends its part without having picked anyone
+has its first soldier not yet activated stand for its activation, so that a round always
+ends. A new round gives `ap` back (`ap_max`, else the table option `ap_per_round`, 3),
+clears `activated` and Running tokens. A Dodge is a reaction: any side, any time.
 """
 
 from __future__ import annotations
@@ -18,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.engine.activations import ActivationTurns
-from rules.engine.turns import Json
+from rules.engine.judgement import who
+from rules.engine.turns import Json, without
 from rules.engine.verdict import Violation
 from rules.model.errors import InvalidActionError
 from rules.model.state import GameState
@@ -29,26 +27,18 @@ def _units(position: Json) -> list[Json]:
     return [u for u in position.get("units", []) if not u.get("aboard")]
 
 
-def _name(unit: Json) -> str:
-    name = unit.get("name")
-    return name if isinstance(name, str) and name else str(unit.get("id"))
-
-
-def round_ap(unit: Json, position: Json) -> Any:
-    """AP a soldier has each round: its roster `ap_max`, else the table option (APS-D22)."""
-    if unit.get("ap_max") is not None:
-        return unit["ap_max"]
-    options = (position.get("table") or {}).get("options") or {}
-    return options.get("ap_per_round", DEFAULT_AP_PER_ROUND)
-
-
 def new_round(position: Json) -> Json:
     """Every soldier gets its AP back, is not activated, and loses its Running token."""
-    units = []
-    for u in position.get("units", []):
-        fresh = {k: v for k, v in u.items() if k != "running"}
-        fresh.update(ap=round_ap(u, position), activated=False)
-        units.append(fresh)
+    options = (position.get("table") or {}).get("options") or {}
+    per_round = options.get("ap_per_round", DEFAULT_AP_PER_ROUND)  # without `ap_max` (APS-D22)
+    units = [
+        {
+            **without(u, ("running",)),
+            "ap": per_round if u.get("ap_max") is None else u["ap_max"],
+            "activated": False,
+        }
+        for u in position.get("units", [])
+    ]
     return {
         **position,
         "units": units,
@@ -76,11 +66,10 @@ class ApsTurns(ActivationTurns):
         unit = next((u for u in _units(position) if u.get("id") == unit_id), {})
         if not unit.get("activated"):
             return None
+        name = unit.get("name")
+        name = name if isinstance(name, str) and name else unit_id
         return Violation(
-            "action_not_allowed",
-            f"{_name(unit)} has already activated this round.",
-            None,
-            self.cite,
+            "action_not_allowed", f"{name} has already activated this round.", None, self.cite
         )
 
     def has_activated(self, position: GameState, unit_id: str) -> bool:
@@ -102,17 +91,14 @@ class ApsTurns(ActivationTurns):
         return {**position, "units": units}
 
     def stands_in(self, position: Json, side: str) -> str | None:
-        """A side that ends its part without having picked a soldier has its first soldier
-        not yet activated stand for its activation, so that a round always ends."""
-        waiting = self.waiting(position, side)
-        return waiting[0] if waiting else None
+        return next(iter(self.waiting(position, side)), None)
 
     def activation_ended(self, position: Json) -> Json:
         return {**position, "state": {**(position.get("state") or {}), "active_unit": None}}
 
     def begin(self, sides: list[str], position: Json) -> tuple[Json, Json]:
         turn, position = super().begin(sides, position)
-        return turn, new_round(position)
+        return turn, self.new_turn_units(position)
 
     def new_turn_units(self, position: Json) -> Json:
         return new_round(position)
@@ -122,9 +108,11 @@ class ApsTurns(ActivationTurns):
         running = self.running(turn, position.turn)
         unit = position.unit(running) if running else None
         if unit is not None and unit.on_table:
-            ap, name = unit.get("ap"), _name({"id": unit.id, **unit.props})
+            ap = unit.get("ap")
             return (
-                f"{name}: {ap:g} AP left" if isinstance(ap, int | float) else f"{name} activating"
+                f"{who(unit)}: {ap:g} AP left"
+                if isinstance(ap, int | float)
+                else f"{who(unit)} activating"
             )
         side = turn.get("active_side")
         waiting = sum(
