@@ -124,8 +124,7 @@ def check_order(
         problem = _colossal(turn, unit.id, action)
         if problem:
             return no(problem, "001 [CCURoW]")
-    # 150 points of force give 1 order (001 [13], AOD-D22): as the turn structure counts.
-    avail = state.memo("aod.orders", lambda: Orders.of_state(state)).available(unit.side)
+    avail = orders_available(state, unit.side)
     if avail is not None and turn.orders_used >= avail:
         return no(
             f"no orders left this turn ({turn.orders_used} of {avail} used)",
@@ -133,6 +132,29 @@ def check_order(
             "no_actions_left",
         )
     return []
+
+
+def orders_available(state: GameState, side: str) -> int | None:
+    """The side's orders this turn, counted once per position and side: 150 points of
+    force give 1 order (001 [13], AOD-D22), as the turn structure counts them."""
+    return state.memo(
+        f"aod.orders_available.{side}",
+        lambda: state.memo("aod.orders", lambda: Orders.of_state(state)).available(side),
+    )
+
+
+def may_be_ordered(state: GameState, unit: Unit) -> bool:
+    """False where `check_order` refuses `unit` every order whatever its type: aboard, a
+    captive, already ordered this turn (not a Colossal, 001 [13]), or its side's orders
+    spent. The board's offers ask it once per unit rather than once per order type."""
+    if unit.aboard is not None or is_captive(unit):
+        return False
+    turn = turn_of(state)
+    member = state.unit(unit.id)
+    if unit.id in turn.ordered and not (member is not None and member.type == "colossal_mech"):
+        return False
+    avail = orders_available(state, unit.side)
+    return avail is None or turn.orders_used < avail
 
 
 def _colossal(turn: AodTurn, uid: str, action: str) -> str | None:
