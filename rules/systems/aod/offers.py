@@ -24,7 +24,9 @@ from rules.systems.aod.moves import TARGETED, start_contact_problems, target_pro
 from rules.systems.aod.orders import (
     captive_of,
     check_order,
+    colossal_refusal,
     may_be_ordered,
+    order_type_refusal,
     passengers,
     refused,
 )
@@ -40,12 +42,25 @@ FORMATION_SIZE = (3, 5)
 def offered(position: AodPosition, unit: Unit, specs: Iterable[ActionSpec]) -> tuple[str, ...]:
     """The types of `specs` whose `preconditions` hold for `unit`, in their order. A unit
     no order may be given whatever its type (`may_be_ordered`: aboard, a captive, ordered
-    already, its side's orders spent) is asked only about a free spin, not an order."""
-    orderable = may_be_ordered(position.state, unit)
+    already, its side's orders spent) is asked only about a free spin; another is asked,
+    type by type, only what `check_order` asks besides (who, salvage, captor, Colossal)."""
+    state = position.state
+    if not may_be_ordered(state, unit):
+        return tuple(
+            spec.type
+            for spec in specs
+            if spec.type == "free_spin" and not spin_entitlement(position, unit)
+        )
     return tuple(
         spec.type
         for spec in specs
-        if (orderable or spec.type == "free_spin") and not _problems(position, unit, spec.type)
+        if not (
+            spin_entitlement(position, unit)
+            if spec.type == "free_spin"
+            else order_type_refusal(state, unit, spec.type)
+            or colossal_refusal(state, unit, spec.type)
+            or _beyond_the_order(position, unit, spec.type)
+        )
     )
 
 
@@ -60,9 +75,12 @@ def _problems(position: AodPosition, unit: Unit, action_type: str) -> list[Viola
     state = position.state
     if action_type == "free_spin":  # not an order (000 FREE SPINS)
         return spin_entitlement(position, unit)
-    found = check_order(state, unit, action_type)
-    if found:
-        return found
+    return check_order(state, unit, action_type) or _beyond_the_order(position, unit, action_type)
+
+
+def _beyond_the_order(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
+    """The preconditions of an order `check_order` allows: the start-contact rule and a
+    candidate for its keys (target, passenger, captive, formation mates)."""
     found = start_contact_problems(position, unit, action_type)
     if found:
         return found
