@@ -69,10 +69,14 @@ COUNTED = (
 
 #: (module, attribute path, label): the offers' work, in calls per move, counted apart
 #: from the timed moves (a wrapper's own cost would weigh on the tree that calls more):
-#: the system's precondition checks (one per unit and action type it is asked about),
-#: the turn's refusals, and the targets a charge or ram weighs.
+#: the system's precondition checks (`may_take`, one per unit and action type where the
+#: board's offers ask it; aod's own `offered` asks per unit instead), the whole order
+#: checks the offers make and the checks of an order's type alone (a tree without them
+#: counts 0), the turn's refusals, and the targets a charge or ram weighs.
 CALLS = (
     ("rules.systems.aod.system", "AodSystem.may_take", "precondition_checks"),
+    ("rules.systems.aod.offers", "check_order", "order_checks"),
+    ("rules.systems.aod.offers", "order_type_refusal", "order_type_checks"),
     ("rules.systems.aod.turn_structure", "AodTurnStructure.refusal", "turn_refusals"),
     ("rules.systems.aod.offers", "target_problems", "targets_weighed"),
     ("rules.systems.aod.turn", "AodTurn.of", "turn_state_reads"),
@@ -88,7 +92,9 @@ def count_calls(counts: dict[str, int]) -> None:
         *outer, name = path.split(".")
         for part in outer:
             owner = getattr(owner, part)
-        real = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name)
+        real = owner.__dict__.get(name) if isinstance(owner, type) else getattr(owner, name, None)
+        if real is None:
+            continue
         fn = real.__func__ if isinstance(real, classmethod) else real
 
         def counted(*args: Any, _fn: Any = fn, _label: str = label, **kwargs: Any) -> Any:

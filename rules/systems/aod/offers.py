@@ -10,8 +10,9 @@ on the path (cost, terrain, bases met, the end) is judged when the player propos
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
+from rules.engine.catalogue import ActionSpec
 from rules.engine.verdict import Violation
 from rules.model.actions import Action
 from rules.model.state import GameState, Unit
@@ -20,7 +21,15 @@ from rules.systems.aod.contact import opposing_contacts
 from rules.systems.aod.formation import formation_mates, member_problems, touching_groups
 from rules.systems.aod.free_spin import spin_entitlement
 from rules.systems.aod.moves import TARGETED, start_contact_problems, target_problems
-from rules.systems.aod.orders import captive_of, check_order, passengers, refused
+from rules.systems.aod.orders import (
+    captive_of,
+    check_order,
+    colossal_refusal,
+    may_be_ordered,
+    order_type_refusal,
+    passengers,
+    refused,
+)
 from rules.systems.aod.position import AodPosition, aod_position
 from rules.systems.aod.transport import boarding_problem
 from rules.systems.aod.turn import turn_of
@@ -30,15 +39,48 @@ from rules.systems.aod.units import is_captive
 FORMATION_SIZE = (3, 5)
 
 
+def offered(position: AodPosition, unit: Unit, specs: Iterable[ActionSpec]) -> tuple[str, ...]:
+    """The types of `specs` whose `preconditions` hold for `unit`, in their order. A unit
+    no order may be given whatever its type (`may_be_ordered`: aboard, a captive, ordered
+    already, its side's orders spent) is asked only about a free spin; another is asked,
+    type by type, only what `check_order` asks besides (who, salvage, captor, Colossal)."""
+    state = position.state
+    if not may_be_ordered(state, unit):
+        return tuple(
+            spec.type
+            for spec in specs
+            if spec.type == "free_spin" and not spin_entitlement(position, unit)
+        )
+    return tuple(
+        spec.type
+        for spec in specs
+        if not (
+            spin_entitlement(position, unit)
+            if spec.type == "free_spin"
+            else order_type_refusal(state, unit, spec.type)
+            or colossal_refusal(state, unit, spec.type)
+            or _beyond_the_order(position, unit, spec.type)
+        )
+    )
+
+
 def preconditions(state: GameState, unit: Unit, action_type: str) -> list[Violation]:
     """Why `unit` may not be given `action_type` now, whatever its path and keys: [] when
     some proposal of that type may be legal."""
-    position = aod_position(state)
+    return _problems(aod_position(state), unit, action_type)
+
+
+def _problems(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
+    """`preconditions` in the position the system reads."""
+    state = position.state
     if action_type == "free_spin":  # not an order (000 FREE SPINS)
         return spin_entitlement(position, unit)
-    found = check_order(state, unit, action_type)
-    if found:
-        return found
+    return check_order(state, unit, action_type) or _beyond_the_order(position, unit, action_type)
+
+
+def _beyond_the_order(position: AodPosition, unit: Unit, action_type: str) -> list[Violation]:
+    """The preconditions of an order `check_order` allows: the start-contact rule and a
+    candidate for its keys (target, passenger, captive, formation mates)."""
     found = start_contact_problems(position, unit, action_type)
     if found:
         return found

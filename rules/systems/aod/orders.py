@@ -103,29 +103,17 @@ def check_order(
         return no(f"is aboard {unit.aboard}; passengers may not be given orders", "000 [18]")
     if is_captive(unit):
         return no("is a captive and may not be given orders", "001 [26]")
-    why = _who(action, unit)
+    why = order_type_refusal(state, unit, action)
     if why:
         return no(*why)
-    if is_salvage(unit):
-        if action not in SALVAGE_ORDERS:
-            return no(f"a salvage unit may not be given {action}", "001 [SEC]")
-        tokens = unit.get("order_tokens", 0)
-        if isinstance(tokens, int | float) and tokens >= 1:
-            return no("a salvage unit with an order token may not push", "001 [SEC], AOD-D15")
-        if passengers(state, unit.id) and action != "disembark":
-            return no("a salvage transport must disembark its passengers", "001 [19]")
-    if captive_of(state, unit.id) is not None and action != "move":
-        return no("a captor may be given only move orders", "001 [27]")
     for uid in unit_ids or (unit.id,):
         member = state.unit(uid)
         if uid in turn.ordered and not (member is not None and member.type == "colossal_mech"):
             return no(f"{uid} has already been given an order this turn", "001 [13]")
-    if unit.type == "colossal_mech" and unit.id in turn.ordered:
-        problem = _colossal(turn, unit.id, action)
-        if problem:
-            return no(problem, "001 [CCURoW]")
-    # 150 points of force give 1 order (001 [13], AOD-D22): as the turn structure counts.
-    avail = state.memo("aod.orders", lambda: Orders.of_state(state)).available(unit.side)
+    problem = colossal_refusal(state, unit, action)
+    if problem:
+        return no(problem, "001 [CCURoW]")
+    avail = orders_available(state, unit.side)
     if avail is not None and turn.orders_used >= avail:
         return no(
             f"no orders left this turn ({turn.orders_used} of {avail} used)",
@@ -133,6 +121,56 @@ def check_order(
             "no_actions_left",
         )
     return []
+
+
+def order_type_refusal(state: GameState, unit: Unit, action: str) -> tuple[str, str] | None:
+    """Why `unit` may not be given an order of this type (the orders table, salvage, a
+    captor), and the rule's citation; None where it may."""
+    why = _who(action, unit)
+    if why:
+        return why
+    if is_salvage(unit):
+        if action not in SALVAGE_ORDERS:
+            return (f"a salvage unit may not be given {action}", "001 [SEC]")
+        tokens = unit.get("order_tokens", 0)
+        if isinstance(tokens, int | float) and tokens >= 1:
+            return ("a salvage unit with an order token may not push", "001 [SEC], AOD-D15")
+        if passengers(state, unit.id) and action != "disembark":
+            return ("a salvage transport must disembark its passengers", "001 [19]")
+    if captive_of(state, unit.id) is not None and action != "move":
+        return ("a captor may be given only move orders", "001 [27]")
+    return None
+
+
+def colossal_refusal(state: GameState, unit: Unit, action: str) -> str | None:
+    """Why a Colossal ordered already this turn may not be given this order next."""
+    turn = turn_of(state)
+    if unit.type == "colossal_mech" and unit.id in turn.ordered:
+        return _colossal(turn, unit.id, action)
+    return None
+
+
+def orders_available(state: GameState, side: str) -> int | None:
+    """The side's orders this turn, counted once per position and side: 150 points of
+    force give 1 order (001 [13], AOD-D22), as the turn structure counts them."""
+    return state.memo(
+        f"aod.orders_available.{side}",
+        lambda: state.memo("aod.orders", lambda: Orders.of_state(state)).available(side),
+    )
+
+
+def may_be_ordered(state: GameState, unit: Unit) -> bool:
+    """False where `check_order` refuses `unit` every order whatever its type: aboard, a
+    captive, already ordered this turn (not a Colossal, 001 [13]), or its side's orders
+    spent. The board's offers ask it once per unit rather than once per order type."""
+    if unit.aboard is not None or is_captive(unit):
+        return False
+    turn = turn_of(state)
+    member = state.unit(unit.id)
+    if unit.id in turn.ordered and not (member is not None and member.type == "colossal_mech"):
+        return False
+    avail = orders_available(state, unit.side)
+    return avail is None or turn.orders_used < avail
 
 
 def _colossal(turn: AodTurn, uid: str, action: str) -> str | None:

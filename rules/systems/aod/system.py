@@ -17,7 +17,7 @@ from rules.systems.aod import capture, consequences, formation, transport
 from rules.systems.aod.catalogue import ACTIONS, STATE_MARKERS, TERRAIN_KINDS
 from rules.systems.aod.free_spin import free_spin
 from rules.systems.aod.moves import ordered_move
-from rules.systems.aod.offers import preconditions
+from rules.systems.aod.offers import offered, preconditions
 from rules.systems.aod.options import OPTION_SCHEMA, TERRAIN_TYPES, parse_options
 from rules.systems.aod.parse import check_action_params
 from rules.systems.aod.position import AodPosition, aod_position
@@ -68,6 +68,11 @@ class AodSystem(AodReach, System):
         if not_shaded(state, unit_id, action_type):
             return unshaded(unit_id, action_type)
         return super().reach(state, unit_id, action_type)
+
+    def offered(self, state: GameState, unit: Unit) -> tuple[str, ...]:
+        """The kernel's (`may_take` of each type), with what bars a unit every order
+        asked once (aod/offers.py `offered`)."""
+        return offered(aod_position(state), unit, self.actions)
 
     def may_take(self, position: AodPosition, unit: Unit, spec: ActionSpec) -> bool:
         """The order's preconditions, as the judge finds them (aod/offers.py)."""

@@ -20,7 +20,12 @@ from rules.engine.numbers import LENGTH_TOL
 from rules.model.actions import Action
 from rules.model.state import Unit
 from rules.systems.lasergrenadiers.accounting import left_to_spend, remaining
-from rules.systems.lasergrenadiers.moves import can_act, entry_probe, overrun_targets
+from rules.systems.lasergrenadiers.moves import (
+    _entry_point,
+    can_act,
+    entry_probe,
+    overrun_targets,
+)
 from rules.systems.lasergrenadiers.pieces import allowance_of, is_vehicle
 from rules.systems.lasergrenadiers.terrain import LgPosition
 from rules.systems.lasergrenadiers.transport import _transfer, _transfer_rules, _vehicle, load
@@ -43,9 +48,18 @@ ENTRY_POINT_CODES = frozenset({"placement_invalid", "altitude_exceeded", "action
 def _may_enter(pos: LgPosition, unit: Unit) -> bool:
     """An entry point the judge accepts (on an edge, its side's entry area, or a landing
     from above within the allowance, 003 Assault landings, 003 Off-board movement)."""
-    if not _may_move(pos, unit):
+    if not _may_move(pos, unit) or _entry_point_refused(pos, unit):
         return False
     return not {r.code for r in entry_probe(pos, unit).reasons} & ENTRY_POINT_CODES
+
+
+def _entry_point_refused(pos: LgPosition, unit: Unit) -> bool:
+    """Whether the entry point alone is refused: the judge's check of it (`_entry_point`)
+    is the first the probe makes, so its refusal is the probe's, and a piece on the
+    table away from its edges is answered without a whole entry judged along its path."""
+    judgement = PathJudgement(pos.state)
+    _entry_point(pos, judgement, unit)
+    return any(v.code in ENTRY_POINT_CODES for _, v in judgement.found)
 
 
 def _may_overrun(pos: LgPosition, unit: Unit) -> bool:
