@@ -14,7 +14,7 @@ from rules.engine.judgement import AFTER, PathJudgement, moved_event, who
 from rules.engine.move_in_play import MoveInPlay
 from rules.engine.numbers import LENGTH_TOL, fmt
 from rules.engine.play import Play
-from rules.engine.priced_path import PricedPath, PricedTrack, steps_with_final_facing
+from rules.engine.priced_path import PricedPath, steps_with_final_facing
 from rules.geometry.arcs import in_base_contact
 from rules.model.actions import Action, Step, Turn
 from rules.model.state import GameState, Unit
@@ -133,7 +133,7 @@ class MswarsMoves(Play):
         position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
         priced = move.priced
         if action.type in OWN_RULES:
-            check_own_move(position, judgement, unit, action, priced)
+            check_own_move(move)
             return
         if action.type == "unit_exiting":
             check_exited(position, judgement, unit, action)
@@ -182,7 +182,7 @@ class MswarsMoves(Play):
         position, judgement, unit, action = move.position, move.judgement, move.unit, move.action
         priced = move.priced
         if action.type in OWN_RULES:
-            return own_move_end(position, judgement, unit, action, priced, move.dice)
+            return own_move_end(move)
         moved = mover_of(position, unit, action)[0].moved(priced.end.xy, priced.end.facing)
         if unit.get("fallen") == "straighten":
             moved = moved.with_props(fallen=None)
@@ -321,42 +321,29 @@ def attacks_of_opportunity(
     return any_hit
 
 
-def check_own_move(
-    pos: MswarsPosition,
-    judgement: PathJudgement,
-    unit: Unit,
-    action: Action,
-    priced: PricedTrack,
-) -> None:
+def check_own_move(move: MoveInPlay) -> None:
     """Where a Jump lands, whether a Climb may climb, what a carrier unloads; a unit
     aboard, which may take none of them, has no path and nothing to measure it against."""
+    pos, judgement, unit, action = move.position, move.judgement, move.unit, move.action
     if action.type == "jump":
-        check_jumped(pos, judgement, unit, priced)
+        check_jumped(pos, judgement, unit, move.priced)
     elif unit.aboard is None and action.type == "climb":
         check_climb(pos, judgement, unit, action)
     elif unit.aboard is None:
-        check_unloading(pos, judgement, unit, action, priced)
+        check_unloading(pos, judgement, unit, action, move.priced)
 
 
-def own_move_end(
-    pos: MswarsPosition,
-    judgement: PathJudgement,
-    unit: Unit,
-    action: Action,
-    priced: PricedTrack,
-    dice: Dice,
-) -> Unit:
+def own_move_end(move: MoveInPlay) -> Unit:
     """A Jump lands, told before any Fall; a Climb is placed on top; a carrier's move
     (none: 0 MP) is told, then each unit it sets down at its rear (MSW-D39)."""
+    pos, judgement, unit, action = move.position, move.judgement, move.unit, move.action
+    end = move.priced.end
     if action.type == "jump":
-        return landed(judgement, pos, unit, priced.end, dice)
+        return landed(judgement, pos, unit, end, move.dice)
     if action.type == "climb":
         return climbed(judgement, pos, unit, action)
-    carrier = unit.moved(priced.end.xy, priced.end.facing)
+    carrier = unit.moved(end.xy, end.facing)
     judgement.events.append(moved_event(carrier))
     for u in unloaded(pos, carrier, action):
-        judgement.events += [
-            moved_event(u),
-            {"type": "unloaded", "unit": u.id, "carrier": unit.id},
-        ]
+        judgement.events += [moved_event(u), {"type": "unloaded", "unit": u.id, "carrier": unit.id}]
     return carrier

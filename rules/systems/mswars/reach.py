@@ -24,7 +24,7 @@ from shapely.geometry import Point, box
 
 from rules.engine.bases_policy import BasePolicy
 from rules.engine.dice import make_dice
-from rules.engine.open_reach import MARGIN, grown
+from rules.engine.open_reach import MARGIN, beyond, grown
 from rules.engine.reach import Reach, unshaded
 from rules.engine.reach_ends import narrowed
 from rules.engine.reach_template import Features, ReachTemplate, Steering
@@ -169,7 +169,9 @@ class MswarsReach(ReachTemplate):
                 top.shape.buffer(unit.base.radius + MARGIN, join_style="mitre", mitre_limit=3.0)
             )
         elif top is not None:
-            barriers.append(_beyond(position, top.shape.buffer(-MARGIN - _grow(position, unit))))
+            barriers.append(
+                beyond(position.state.table, top.shape.buffer(-MARGIN - _grow(position, unit)))
+            )
         carrier = _exit_carrier(position, unit) if action_type == "unit_exiting" else None
         if carrier is not None and _has_rear_line(carrier, unit):
             barriers.append(_behind_rear(carrier, _half_depth(unit)))
@@ -307,10 +309,10 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
     bad = _kept_out(pos, rider_view, rider_view.near(*box_), top, r_u)
     if top is not None:
         # On the carrier's level: the centre within its top (002 Carrier Unloading).
-        bad.append(_beyond(pos, top.shape.buffer(-MARGIN)))
+        bad.append(beyond(pos.state.table, top.shape.buffer(-MARGIN)))
     w, h = pos.state.table.width, pos.state.table.height
     edge = r_u + MARGIN
-    bad.append(_beyond(pos, box(edge, edge, w - edge, h - edge)))
+    bad.append(beyond(pos.state.table, box(edge, edge, w - edge, h - edge)))
     for other in pos.on_table:
         if other.id != carrier.id:
             body = pos.bodies[other.id]
@@ -333,12 +335,6 @@ def _unloading(pos: MswarsPosition, carrier: Unit, found: Reach) -> Reach:
         }
 
     return narrowed(found, area, 0.002, found.cut_at, keys_at)
-
-
-def _beyond(pos: MswarsPosition, room: Any) -> Any:
-    """All but `room`, as far as anything on the table can go."""
-    w, h = pos.state.table.width, pos.state.table.height
-    return box(-1e3, -1e3, w + 1e3, h + 1e3).difference(room)
 
 
 def _charge_targets(pos: MswarsPosition, unit: Unit, budget: float) -> list[Unit]:

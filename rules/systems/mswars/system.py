@@ -19,11 +19,7 @@ from rules.systems.mswars.moves import MswarsMoves
 from rules.systems.mswars.offers import offered_types
 from rules.systems.mswars.reach import MswarsReach, climb_reach, exiting_reach
 from rules.systems.mswars.tables import MOVE_TYPES, TERRAIN_TYPES
-from rules.systems.mswars.terrain import (
-    OPTION_SCHEMA,
-    MswarsPosition,
-    parse_options,
-)
+from rules.systems.mswars.terrain import OPTION_SCHEMA, MswarsPosition, parse_options
 from rules.systems.mswars.turns import MswarsTurns, check_turn
 
 

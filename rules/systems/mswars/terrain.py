@@ -175,10 +175,9 @@ class UnitView:
     # -- rows and rates ---------------------------------------------------------
     def row(self, t: Terrain) -> str:
         """The cost-table row of a feature for this unit, or "elevated"."""
-        found = self._rows.get(t.id)
-        if found is None:
-            found = self._rows[t.id] = self._row(t)
-        return found
+        if t.id not in self._rows:
+            self._rows[t.id] = self._row(t)
+        return self._rows[t.id]
 
     def _row(self, t: Terrain) -> str:
         if t.type == ELEVATED:
@@ -238,14 +237,14 @@ class UnitView:
         return self.along((x, y, x, y)).rate_at(x, y)
 
     def direction(self, facing: float, dx: float, dy: float) -> tuple[float, bool, str]:
+        """Backwards at double the cost (002 Rules: Movement); sideways too, for the move
+        types of the Specials row only (MSW-D33)."""
         d = travel_direction(facing, dx, dy)
-        if d == FORWARD:
-            return 1.0, True, d
-        if d == BACKWARD:
-            return 2.0, True, d  # "a unit can move backwards but at double the cost"
-        if d == SIDEWAYS:
-            return 2.0, self.type in SIDEWAYS_TYPES, d  # Specials row; MSW-D33
-        return 1.0, False, d
+        sideways = (2.0, self.type in SIDEWAYS_TYPES)
+        factor, allowed = {FORWARD: (1.0, True), BACKWARD: (2.0, True), SIDEWAYS: sideways}.get(
+            d, (1.0, False)
+        )
+        return factor, allowed, d
 
     def turn_cost(self, angle: float, rate: float, free: float) -> float:
         """Each turn of up to 45 degrees costs 1" of the terrain, half turns half; infantry
