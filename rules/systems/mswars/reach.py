@@ -360,16 +360,9 @@ def _behind_rear(carrier: Unit, r: float) -> Any:
     cx, cy = carrier.position[:2]
     back = _half_depth(carrier) + r - 0.004
     ox, oy = cx - back * fx, cy - back * fy
-    big = 1e3
-    sx, sy = -fy, fx
-    return shapely.Polygon(
-        [
-            (ox - big * sx, oy - big * sy),
-            (ox + big * sx, oy + big * sy),
-            (ox + big * sx + big * fx, oy + big * sy + big * fy),
-            (ox - big * sx + big * fx, oy - big * sy + big * fy),
-        ]
-    )
+    sx, sy = -fy, fx  # along the line; the corners: 1e3 either way along it, 1e3 ahead
+    corners = ((-1e3, 0.0), (1e3, 0.0), (1e3, 1e3), (-1e3, 1e3))
+    return shapely.Polygon([(ox + a * sx + b * fx, oy + a * sy + b * fy) for a, b in corners])
 
 
 def _kept_out(
