@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from rules.engine import terrain_style as look
 from rules.engine.catalogue import ABOARD, ActionSpec, StateMarker, TerrainKind
 from rules.engine.unit_schema import base_field, unit_schema
 from rules.systems.mswars.tables import ACTIONS as ACTION_TABLE
-from rules.systems.mswars.tables import MOVE_TYPES
+from rules.systems.mswars.tables import MOVE_TYPES, SIZE_CLASS_TERRAIN
 
 #: Picked on the board (002 Enter Unit, 002 Carrier Unloading Action): a unit in base
 #: contact enters the carrier clicked, with no path; a carrier that stays sets down the
@@ -46,24 +45,23 @@ ACTIONS: tuple[ActionSpec, ...] = tuple(
     for t, row in ACTION_TABLE.items()
 )
 
-#: The cost table's rows (002 cost table) and the named features, whose row depends on
-#: the unit's size class (002 Terrain): (label, sight, style), by terrain type, in the
-#: order of tables.py.
+#: The cost table's rows (002 cost table), elevated terrain, and the named features, whose
+#: row depends on the unit's size class (002 Terrain): (label, sight, style), by terrain
+#: type, in the order of tables.py.
 #: Sight is what each type does to the board's line-of-sight tool. Not in the seed: 002 is
 #: the movement post and says nothing of sight, so this is what a player would expect.
 #: Hills and elevated terrain stand in the way; woodland, rubble and walls hide part of
 #: what is behind them; open ground, water and the plain cost rows (which say how hard
 #: the going is, not how tall) hide nothing. Style is how the board and the report draw
 #: each type (rules/engine/terrain_style.py).
-_ROW_KINDS: dict[str, tuple[str, str, look.TerrainStyle]] = {
+_KINDS: dict[str, tuple[str, str, look.TerrainStyle]] = {
     "flat": ("Flat Ground", "", look.OPEN_GROUND),
     "difficult": ("Difficult Terrain", "", look.DIFFICULT),
     "very_difficult": ("Very Difficult Terrain", "", look.VERY_DIFFICULT),
     "rough": ("Rough Ground", "", look.ROUGH),
     "shallow_water": ("Shallow Water", "", look.SHALLOW_WATER),
     "deep_water": ("Deep Water", "", look.DEEP_WATER),
-}
-_FEATURE_KINDS: dict[str, tuple[str, str, look.TerrainStyle]] = {
+    "elevated": ("Elevated terrain", "blocks", look.HILL),
     "woodland": ("Woodland / Forest / Jungle", "hinders", look.WOODS),
     "river": ("River / Lake", "", look.RUNNING_WATER),
     "pond": ("Pond", "", look.RUNNING_WATER),
@@ -73,28 +71,21 @@ _FEATURE_KINDS: dict[str, tuple[str, str, look.TerrainStyle]] = {
     "rubble": ("Building Rubble", "hinders", look.TerrainStyle("#9a8f84", "cross")),
     "small_walls": ("Small Walls and Fences", "hinders", look.LOW_OBSTACLE),
 }
+_HELP = {
+    "elevated": 'Size class from its height (8" at most) unless given; climb on, jump off.',
+    **dict.fromkeys(SIZE_CLASS_TERRAIN, "Its row depends on the unit's size class."),
+}
 
-
-def _kinds(
-    table: dict[str, tuple[str, str, look.TerrainStyle]], help: str = ""
-) -> Iterator[TerrainKind]:
-    return (
-        TerrainKind(t, label, help=help, sight=sight, style=style)
-        for t, (label, sight, style) in table.items()
-    )
-
-
-TERRAIN_KINDS: tuple[TerrainKind, ...] = (
-    *_kinds(_ROW_KINDS),
+TERRAIN_KINDS: tuple[TerrainKind, ...] = tuple(
     TerrainKind(
-        "elevated",
-        "Elevated terrain",
-        ("height", "size_class"),
-        help='Size class from its height (8" at most) unless given; climb on, jump off.',
-        sight="blocks",
-        style=look.HILL,
-    ),
-    *_kinds(_FEATURE_KINDS, "Its row depends on the unit's size class."),
+        t,
+        label,
+        ("height", "size_class") if t == "elevated" else (),
+        help=_HELP.get(t, ""),
+        sight=sight,
+        style=style,
+    )
+    for t, (label, sight, style) in _KINDS.items()
 )
 
 UNIT_SCHEMA: dict[str, Any] = unit_schema(

@@ -49,21 +49,8 @@ from rules.systems.mswars.rules_common import (
     may_act,
     opposing_contacts,
 )
-from rules.systems.mswars.tables import RUN_LIKE
+from rules.systems.mswars.tables import ACTIONS, RUN_LIKE
 from rules.systems.mswars.terrain import ELEVATED, MswarsPosition, UnitView, opposing
-
-REACHABLE = frozenset(
-    {
-        "standard_move",
-        "run",
-        "break_away",
-        "charge",
-        "manoeuvre",
-        "jump",
-        "unit_exiting",
-        "carrier_unloading",
-    }
-)
 
 
 class MswarsReach(ReachTemplate):
@@ -73,7 +60,8 @@ class MswarsReach(ReachTemplate):
     bases it may pass (MSW-D8), and the ends of a Charge, a Manoeuvre in contact and a
     Carrier Unloading."""
 
-    shaded_types = REACHABLE - {"unit_exiting"}
+    # Climb and Unit Exiting: `climb_reach`, `exiting_reach`; Enter Unit ends aboard.
+    shaded_types = frozenset(ACTIONS) - {"climb", "enter_unit", "unit_exiting"}
     base_policy: ClassVar[BasePolicy] = MswarsBases()
     # A rect base beside another may not turn where it stands (`may_turn_in_place`), so
     # it keeps its facing and the bases by its start are kept from its own shape, not
@@ -368,16 +356,9 @@ def _behind_rear(carrier: Unit, r: float) -> Any:
     cx, cy = carrier.position[:2]
     back = _half_depth(carrier) + r - 0.004
     ox, oy = cx - back * fx, cy - back * fy
-    big = 1e3
-    sx, sy = -fy, fx
-    return shapely.Polygon(
-        [
-            (ox - big * sx, oy - big * sy),
-            (ox + big * sx, oy + big * sy),
-            (ox + big * sx + big * fx, oy + big * sy + big * fy),
-            (ox - big * sx + big * fx, oy - big * sy + big * fy),
-        ]
-    )
+    sx, sy = -fy, fx  # along the line; the corners: 1e3 either way along it, 1e3 ahead
+    corners = ((-1e3, 0.0), (1e3, 0.0), (1e3, 1e3), (-1e3, 1e3))
+    return shapely.Polygon([(ox + a * sx + b * fx, oy + a * sy + b * fy) for a, b in corners])
 
 
 def _kept_out(

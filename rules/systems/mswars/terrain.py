@@ -86,10 +86,7 @@ def parse_options(raw: Mapping[str, Any], key: str = "table.options") -> Options
 
 def size_class_for_height(height: float) -> int | None:
     """The smallest size class whose maximum height is >= height (None over 8")."""
-    for size_class, top in HEIGHT_MAX_BY_SIZE_CLASS:
-        if height <= top + 1e-9:
-            return size_class
-    return None
+    return next((sc for sc, top in HEIGHT_MAX_BY_SIZE_CLASS if height <= top + 1e-9), None)
 
 
 def elevated_size_class(t: Terrain) -> int:
