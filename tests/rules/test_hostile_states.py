@@ -129,9 +129,13 @@ def chain(p: dict[str, Any], i: int) -> None:
 
 
 def aboard_other(p: dict[str, Any], i: int) -> None:
-    """One unit aboard another, whatever it is (a non-transport, an enemy)."""
+    """One unit aboard another, whatever it is (a non-transport, an enemy, its captor)."""
     units = _units(p)
-    units[i % len(units)]["aboard"] = units[(i + 1) % len(units)]["id"]
+    unit = units[i % len(units)]
+    captor = next((u.get("captive_of") for u in units if u.get("captive_of")), None)
+    if captor is not None and i % 2:
+        unit = next(u for u in units if u.get("captive_of"))
+    unit["aboard"] = captor if captor is not None and i % 2 else units[(i + 1) % len(units)]["id"]
 
 
 def aboard_itself(p: dict[str, Any], i: int) -> None:
@@ -201,6 +205,23 @@ def no_table(p: dict[str, Any], i: int) -> None:
     p["table"] = table
 
 
+def tiny_table(p: dict[str, Any], i: int) -> None:
+    """A table smaller than the bases on it."""
+    p["table"] = {**(p.get("table") or {}), "width": 0.5 + i % 2, "height": 0.5}
+
+
+def terrain_off_table(p: dict[str, Any], i: int) -> None:
+    """A terrain piece moved past a table edge, wholly or across it."""
+    terrain = [t for t in p.get("terrain") or [] if isinstance(t, dict) and "polygon" in t]
+    if not terrain:
+        return
+    w, h = _size(p)
+    piece = terrain[i % len(terrain)]
+    low, high = min(c[0] for c in piece["polygon"]), max(c[0] for c in piece["polygon"])
+    dx = -high - 1 if i % 2 else w - (low + high) / 2
+    piece["polygon"] = [[c[0] + dx, *c[1:]] for c in piece["polygon"]]
+
+
 def duplicate_terrain(p: dict[str, Any], i: int) -> None:
     """Each terrain piece twice, the copy under a new id: the same ground laid twice."""
     terrain = p.get("terrain") or []
@@ -240,6 +261,7 @@ def inside_terrain(p: dict[str, Any], i: int) -> None:
 def absent_in_turn(p: dict[str, Any], i: int) -> None:
     """Turn-state keys naming units that are not there, or are aboard."""
     ids = [GHOST] + [u["id"] for u in _units(p) if u.get("aboard")][:1]
+    ids = ids[i % len(ids) :] + ids[: i % len(ids)]
     state = dict(p.get("state") or {})
     known = [k for k in TURN_UNIT_KEYS if k in state] or list(TURN_UNIT_KEYS)
     name = known[i % len(known)]
@@ -258,6 +280,8 @@ TWISTS = (
     stacked,
     at_edge,
     no_table,
+    tiny_table,
+    terrain_off_table,
     duplicate_terrain,
     flat_terrain,
     inside_terrain,
