@@ -21,17 +21,14 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules import (
-    SYSTEMS,
     Action,
     GameState,
     InvalidActionError,
@@ -46,17 +43,11 @@ from rules import (
     validate,
 )
 from rules.referee.questions import offers_answer
+from tests.rules.test_hostile_input import DICE, SYSTEM_KEYS, actions_of
+from tests.rules.test_hostile_input import HOSTILE as HOSTILE_INPUT
+from tests.rules.test_hostile_input import golden_scenarios as readable_scenarios
 
-GOLDEN = Path(__file__).parent / "golden"
-EXAMPLES = int(os.environ.get("HOSTILE_STATES_N", 25))
-HOSTILE = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    derandomize=not os.environ.get("HOSTILE_RANDOM"),
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-SYSTEM_KEYS = sorted(SYSTEMS)
-DICE = [4, 2, 6, 1, 3, 5] * 4
+HOSTILE = settings(HOSTILE_INPUT, max_examples=int(os.environ.get("HOSTILE_STATES_N", 25)))
 #: A unit id no position holds.
 GHOST = "ghost"
 #: Action keys that name one unit, or a list of units or of placements of one.
@@ -81,20 +72,7 @@ TURN_UNIT_KEYS: dict[str, Any] = {
 @functools.cache
 def golden_scenarios(key: str) -> tuple[dict[str, Any], ...]:
     """The system's golden scenarios whose position reads and holds two units or more."""
-    out = []
-    for path in sorted((GOLDEN / key).glob("*.json")):
-        raw = json.loads(path.read_text())
-        try:
-            state_from_json(raw)
-        except InvalidActionError:
-            continue
-        if len(raw.get("units", [])) >= 2:
-            out.append(raw)
-    return tuple(out)
-
-
-def actions_of(scenario: dict[str, Any]) -> list[Any]:
-    return [scenario["action"]] if "action" in scenario else list(scenario.get("actions", []))
+    return tuple(s for s in readable_scenarios(key) if len(s.get("units", [])) >= 2)
 
 
 @functools.cache
