@@ -83,7 +83,8 @@ def contact_bands(
         at_end = {uid: k for k, (uid, _) in enumerate(end_only)}
         targets = []
         for other in position.state.units:
-            if not aims_at(other):
+            # A unit aboard another has no base on the table to touch (a captive aboard).
+            if not other.on_table or not aims_at(other):
                 continue
             core, grow, leg = _gap_to(unit, position.bodies[other.id])
             if core is None:
