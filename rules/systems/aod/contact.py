@@ -21,8 +21,9 @@ class AodBases(BasePolicy):
     cruising: bool = False
     #: The target of ram/charge/dfa/assault: its contact does not stop the path (AOD-D31).
     target: str | None = None
-    #: VTOL with a ranged attack, not in contact at the start (000 [FAQ22]).
-    faq22: bool = False
+    #: A VTOL with a ranged attack, not in contact at the start, moves into contact and
+    #: out again without stopping or a breakaway roll (000 [FAQ22]).
+    flies_past_contact: bool = False
 
     through_cite = "AOD-D8"
     overlap_cite = "AOD-D8"
@@ -34,7 +35,7 @@ class AodBases(BasePolicy):
 
     def stops_for(self, mover: Unit, other: Unit) -> bool:
         """Does first contact with `other` end the move (AOD-D6)?"""
-        if self.cruising or self.faq22 or other.id == self.target:
+        if self.cruising or self.flies_past_contact or other.id == self.target:
             return False
         if not opposing(mover, other) or is_cruising(other):
             return False

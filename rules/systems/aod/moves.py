@@ -234,7 +234,7 @@ class AodMoves(Play):
             ignore.add(captive.id)
             captive_end, companion = _carried(before, unit, action, self.track, captive)
         start_contacts = frozenset(u.id for u in opposing_contacts(self.at, unit, ignore=ignore))
-        faq22 = is_vtol(unit) and self.plan.ranged_attack and not start_contacts
+        flies_past_contact = is_vtol(unit) and self.plan.ranged_attack and not start_contacts
         req = MoveRequest(
             unit=unit,
             track=self.track,
@@ -244,7 +244,7 @@ class AodMoves(Play):
                 cruising=cruising,
                 target=None if self.target is None else self.target.id,
                 ignore=frozenset(ignore),
-                faq22=faq22,
+                flies_past_contact=flies_past_contact,
             ),
             surcharge=self.plan.surcharge,
             start_contacts=start_contacts,
@@ -259,7 +259,13 @@ class AodMoves(Play):
         if captive is not None and captive_end is not None:
             _check_captive_end(self.at, after, moved, captive, captive_end, action)
         return PathJudged(
-            tuple(before), res, tuple(after), moved, captive_end, frozenset(ignore), faq22
+            tuple(before),
+            res,
+            tuple(after),
+            moved,
+            captive_end,
+            frozenset(ignore),
+            flies_past_contact,
         )
 
     def broke_away(
@@ -268,7 +274,7 @@ class AodMoves(Play):
         """The breakaway roll of a legal path (000 [16-17]): the push damage of a unit
         that breaks away or needs not, None when it fails (a pending roll, in a preview,
         is judged a success)."""
-        if not self.track.translates or judged.faq22:
+        if not self.track.translates or judged.flies_past_contact:
             return []
         b = breakaway_needed(self.at, unit, judged.ignore)
         if b is None:
@@ -386,8 +392,8 @@ class PathJudged:
     captive_end: Unit | None
     #: The units the mover's bases may touch (its captive).
     ignore: frozenset[str]
-    #: A VTOL shooting with no opposing contact neither breaks away (FAQ 22).
-    faq22: bool
+    #: A VTOL shooting with no opposing contact neither stops nor breaks away (000 [FAQ22]).
+    flies_past_contact: bool
 
 
 def _check_target_end(
