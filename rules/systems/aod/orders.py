@@ -107,20 +107,32 @@ def check_order(
     if why:
         return no(*why)
     for uid in unit_ids or (unit.id,):
-        member = state.unit(uid)
-        if uid in turn.ordered and not (member is not None and member.type == "colossal_mech"):
+        if already_ordered(state, turn, uid):
             return no(f"{uid} has already been given an order this turn", "001 [13]")
     problem = colossal_refusal(state, unit, action)
     if problem:
         return no(problem, "001 [CCURoW]")
-    avail = orders_available(state, unit.side)
-    if avail is not None and turn.orders_used >= avail:
+    spent = orders_spent(state, turn, unit.side)
+    if spent is not None:
         return no(
-            f"no orders left this turn ({turn.orders_used} of {avail} used)",
+            f"no orders left this turn ({turn.orders_used} of {spent} used)",
             "001 [13]",
             "no_actions_left",
         )
     return []
+
+
+def already_ordered(state: GameState, turn: AodTurn, uid: str) -> bool:
+    """Given an order this turn, and not a Colossal (which may take more, 001 [CCURoW])."""
+    member = state.unit(uid)
+    return uid in turn.ordered and not (member is not None and member.type == "colossal_mech")
+
+
+def orders_spent(state: GameState, turn: AodTurn, side: str) -> int | None:
+    """The side's orders this turn where every one is used (001 [13]); None where some
+    are left or the table counts none."""
+    available = orders_available(state, side)
+    return available if available is not None and turn.orders_used >= available else None
 
 
 def order_type_refusal(state: GameState, unit: Unit, action: str) -> tuple[str, str] | None:
@@ -166,11 +178,9 @@ def may_be_ordered(state: GameState, unit: Unit) -> bool:
     if unit.aboard is not None or is_captive(unit):
         return False
     turn = turn_of(state)
-    member = state.unit(unit.id)
-    if unit.id in turn.ordered and not (member is not None and member.type == "colossal_mech"):
-        return False
-    avail = orders_available(state, unit.side)
-    return avail is None or turn.orders_used < avail
+    return (
+        not already_ordered(state, turn, unit.id) and orders_spent(state, turn, unit.side) is None
+    )
 
 
 def _colossal(turn: AodTurn, uid: str, action: str) -> str | None:
