@@ -8,12 +8,11 @@ needs more (its parsed table options, say) subclasses `Position` and caches it w
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, TypeVar
 
-import numpy as np
 import shapely
 
 from rules.geometry.bases import Body, body_at
@@ -71,7 +70,7 @@ class Position:
         if len(us) > SCAN_LIMIT:
             boxes = [shapely.box(*self.bodies[u.id].bounds) for u in us]
             return FeatureIndex(us, boxes, [u.type for u in us])
-        return _BoundsIndex(us, [self.bodies[u.id] for u in us], [u.type for u in us])
+        return FeatureIndex.of_bounds(us, [self.bodies[u.id] for u in us], [u.type for u in us])
 
     def touching(self, unit_id: str) -> list[Unit]:
         """Units in base contact (within 0.01") with `unit_id` where it stands."""
@@ -104,19 +103,3 @@ def _memo_key(cls: type) -> str:
         key = f"position.{cls.__module__}.{cls.__qualname__}"
         type.__setattr__(cls, "_position_key", key)
     return str(key)
-
-
-class _BoundsIndex(FeatureIndex[Unit]):
-    """A FeatureIndex of units answered from their bodies' bounds alone (its scan, below
-    SCAN_LIMIT): `near` gives each unit's body where the index of boxes gave its box (the
-    engine reads the units it finds, and their bodies)."""
-
-    def __init__(self, units: Sequence[Unit], bodies: Sequence[Body], kinds: Sequence[str]):
-        self.items = list(units)
-        self.geoms = list(bodies)
-        self.kinds = list(kinds)
-        self.tree = None
-        rows = np.array([b.bounds for b in bodies], dtype=float).reshape(-1, 4)
-        self._minx, self._miny, self._maxx, self._maxy = (
-            np.ascontiguousarray(rows[:, k]) for k in range(4)
-        )

@@ -31,6 +31,22 @@ class FeatureIndex(Generic[T]):
         boxes = (
             shapely.bounds(np.array(self.geoms, dtype=object)) if self.geoms else np.zeros((0, 4))
         )
+        self._scan(boxes)
+
+    @classmethod
+    def of_bounds(
+        cls, items: Sequence[T], shapes: Sequence[Any], kinds: Sequence[str]
+    ) -> FeatureIndex[T]:
+        """An index of at most SCAN_LIMIT features read from their shapes' `bounds` alone
+        (bases' bodies, say): nothing made or prepared; `near` gives the shapes."""
+        assert len(items) <= SCAN_LIMIT, "a tree of more features needs their geometries"
+        index = cls.__new__(cls)
+        index.items, index.geoms, index.kinds = list(items), list(shapes), list(kinds)
+        index.tree = None
+        index._scan(np.array([s.bounds for s in shapes], dtype=float).reshape(-1, 4))
+        return index
+
+    def _scan(self, boxes: Any) -> None:
         # Contiguous columns: the scan below is four comparisons on them.
         self._minx, self._miny, self._maxx, self._maxy = (
             np.ascontiguousarray(boxes[:, k]) for k in range(4)
